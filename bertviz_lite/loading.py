@@ -1,0 +1,195 @@
+"""Load an encoder and its tokenizer from the Hub, the local cache, a directory, or a built-in preset config.
+
+>>> loaded = load_model("bert-base-uncased")          # doctest: +SKIP
+>>> loaded.weights, loaded.family.name                # "random-init" when offline and not cached
+('pretrained', 'BERT')
+
+Rules that hold for every path: eager attention (so attention probabilities exist), float32, eval mode,
+never `trust_remote_code`, safetensors preferred (transformers' default order). Every failure is a LoadError
+whose message is one sentence that says what to do.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from transformers import (AutoConfig, AutoModel, AutoModelForMaskedLM, AutoModelForSequenceClassification,
+                          AutoTokenizer, PreTrainedModel)
+
+from . import hub
+from .errors import LoadError
+from .families import Family, family_for_model_type
+from .offline_tokenizer import build_tokenizer
+from .presets import PRESETS, preset_config
+
+TASKS = {
+    "base": AutoModel,  # as in the notebooks: embeddings, encoder and (for BERT) the pooler
+    "sequence-classification": AutoModelForSequenceClassification,
+    "masked-lm": AutoModelForMaskedLM,
+}
+WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
+                "pytorch_model.bin.index.json")
+RANDOM_SEED = 0  # random-init presets get the same weights every time, so shared links show the same numbers
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedModel:
+    """A model ready to introspect and trace; `model` is the task model, `base` the encoder inside it."""
+
+    model: PreTrainedModel
+    tokenizer: object
+    source: str
+    task: str
+    family: Family
+    weights: str  # "pretrained" (read from a checkpoint) or "random-init" (offline preset)
+    origin: str  # where it came from, in words
+    new_parameters: tuple[str, ...] = ()  # initialised at load time, not read from the checkpoint
+
+    @property
+    def base(self) -> PreTrainedModel:
+        return self.model.base_model
+
+    @property
+    def config(self):
+        return self.model.config
+
+    @property
+    def max_tokens(self) -> int:
+        limit = self.family.max_tokens(self.config)
+        declared = getattr(self.tokenizer, "model_max_length", None) or limit
+        return min(limit, declared)
+
+    @property
+    def warning(self) -> str | None:
+        """What every view of this model must say plainly, or None."""
+        if self.weights == "random-init":
+            return (f"Random weights: '{self.source}' could not be downloaded, so this is its exact architecture "
+                    f"with randomly initialised weights and a stand-in vocabulary. Shapes and parameter counts "
+                    f"are real; the numbers and attention patterns mean nothing.")
+        return None
+
+    def __repr__(self) -> str:
+        return (f"LoadedModel({self.source!r}, task={self.task!r}, family={self.family.name}, "
+                f"weights={self.weights!r}, class={type(self.model).__name__})")
+
+
+def load_model(source: str, task: str = "base") -> LoadedModel:
+    """Load `source` (Hub id or local directory) for `task` ("base", "sequence-classification", "masked-lm").
+
+    Offline (HF_HUB_OFFLINE=1, or the Hub does not answer within a few seconds) models load from the local
+    cache; the built-in presets that are not cached load as their exact architecture with random weights.
+    """
+    source = (source or "").strip()
+    if not source:
+        raise LoadError("Enter a model: a Hub id such as bert-base-uncased, or a local directory.")
+    if task not in TASKS:
+        raise LoadError(f"Unknown task '{task}': choose one of {', '.join(TASKS)}.")
+    if _looks_local(source):
+        return _load_local(Path(source).expanduser(), task)
+    online = hub.hub_reachable()
+    try:
+        return _load_pretrained(source, task, local_only=not online)
+    except _NotCached:
+        if source in PRESETS:
+            return load_preset(source, task)
+        raise LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached: "
+                        f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a "
+                        f"built-in preset.") from None
+
+
+def load_preset(source: str, task: str = "base") -> LoadedModel:
+    """The preset's exact architecture from the shipped config, random weights, stand-in tokenizer."""
+    config = AutoConfig.for_model(**preset_config(source))
+    family = family_for_model_type(config.model_type)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(RANDOM_SEED)
+        model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
+    model.eval()
+    tokenizer = build_tokenizer(family.tokenizer, family.max_tokens(config))
+    names = tuple(name for name, _ in model.named_parameters())
+    return LoadedModel(model, tokenizer, source, task, family, "random-init", "built-in preset config", names)
+
+
+def prefetch(source: str) -> LoadedModel:
+    """Download config, weights and tokenizer of `source` into the Hugging Face cache (for offline use later)."""
+    source = source.strip()
+    if _looks_local(source):
+        return _load_local(Path(source).expanduser(), "base")  # nothing to download: check that it loads
+    if not hub.hub_reachable():
+        raise LoadError(f"Cannot download '{source}': the Hugging Face Hub cannot be reached "
+                        f"(or HF_HUB_OFFLINE is set); run prefetch again while online.")
+    try:
+        return _load_pretrained(source, "base", local_only=False)
+    except _NotCached:
+        raise LoadError(f"Downloading '{source}' failed: the Hugging Face Hub stopped answering.") from None
+
+
+class _NotCached(Exception):
+    """Internal: offline and the files are not in the cache (a preset may still load)."""
+
+
+def _looks_local(source: str) -> bool:
+    return (os.path.exists(os.path.expanduser(source)) or os.path.isabs(source)
+            or source.startswith((".", "~")) or "\\" in source)
+
+
+def _load_local(path: Path, task: str) -> LoadedModel:
+    if not path.exists():
+        raise LoadError(f"There is no directory '{path}': check the path, or give a Hub id.")
+    if not path.is_dir():
+        raise LoadError(f"'{path}' is a file: give the directory that holds config.json, the weights and the "
+                        f"tokenizer (what save_pretrained writes).")
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise LoadError(f"Cannot read the directory '{path}': permission denied.")
+    if not (path / "config.json").is_file():
+        raise LoadError(f"'{path}' has no config.json: give a directory written by save_pretrained.")
+    if not any((path / name).is_file() for name in WEIGHT_FILES):
+        raise LoadError(f"'{path}' holds no weights (model.safetensors or pytorch_model.bin).")
+    try:
+        return _load_pretrained(str(path), task, local_only=True)
+    except _NotCached:
+        raise LoadError(f"'{path}' is missing files that its config refers to.") from None
+
+
+def _load_pretrained(source: str, task: str, local_only: bool) -> LoadedModel:
+    common = dict(local_files_only=local_only, trust_remote_code=False)
+    config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(source, **common))
+    family = family_for_model_type(config.model_type)
+    model, info = _guarded(source, "weights", lambda: TASKS[task].from_pretrained(
+        source, config=config, attn_implementation="eager", dtype=torch.float32, output_loading_info=True,
+        **common))
+    tokenizer = _guarded(source, "tokenizer", lambda: AutoTokenizer.from_pretrained(source, **common))
+    model.eval()
+    new = tuple(sorted(info.get("missing_keys", ())))
+    origin = "local directory" if os.path.isdir(source) else ("Hugging Face cache" if local_only
+                                                              else "Hugging Face Hub (or its cache)")
+    return LoadedModel(model, tokenizer, source, task, family, "pretrained", origin, new)
+
+
+def _guarded(source: str, what: str, load):
+    """Run one loading step; turn whatever it raises into _NotCached or a one-sentence LoadError."""
+    try:
+        return load()
+    except LoadError:
+        raise
+    except Exception as error:  # transformers raises OSError, ValueError, KeyError...: all mean "cannot load"
+        if hub.is_not_cached(error):
+            raise _NotCached() from error
+        message = hub.explain(error, source) or _explain_other(error, source, what)
+        raise LoadError(message) from error
+
+
+def _explain_other(error: Exception, source: str, what: str) -> str:
+    text = str(error)
+    if "trust_remote_code" in text:
+        return (f"'{source}' needs custom code from its repository, which bertviz-lite never runs; "
+                f"pick a standard BERT-family model.")
+    if "Unrecognized model" in text or "model_type" in text:
+        return f"'{source}' is not a model transformers knows (its config.json has no known model_type)."
+    if what == "tokenizer":
+        return (f"'{source}' has no usable tokenizer (tokenizer.json or vocab files): save the tokenizer "
+                f"next to the model with save_pretrained.")
+    first_line = text.strip().splitlines()[0] if text.strip() else type(error).__name__
+    return f"Could not load the {what} of '{source}': {first_line}"

@@ -1,0 +1,68 @@
+"""Stand-in tokenizers for the presets when the real tokenizer files cannot be downloaded.
+
+How the vocabulary is made: the `tokenizers` library trains it, in a fraction of a second, on
+`data/corpus.txt` (about 3 KB of English written for this project) with the family's algorithm: WordPiece for
+BERT, DistilBERT and ELECTRA (lower-cased, `##` marks a piece inside a word), byte-level BPE for RoBERTa (`Ġ`
+marks a leading space; any byte can be encoded, so nothing is unknown), and Unigram for ALBERT (lower-cased,
+`▁` marks a leading space). The special tokens come first, in the family's id order, so [PAD]/<pad> gets the
+config's pad id. The learnt vocabulary is then handed to the family's own transformers tokenizer class, which
+applies the real conventions: [CLS] A [SEP] B [SEP] or <s> A </s></s> B </s>, token types, lower-casing.
+
+Common words come out whole and rarer words split into pieces, as with the real vocabularies, but the ids are
+not the real model's ids and the vocabulary is only a few hundred entries: words and characters that the
+corpus lacks become the unknown token (WordPiece, Unigram). Training is deterministic for a given corpus.
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import transformers
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+from .families import TokenizerRecipe
+
+VOCAB_SIZE = 1000  # the corpus saturates well before this: every word it holds ends up whole
+
+
+def corpus_lines() -> list[str]:
+    text = resources.files(__package__).joinpath("data", "corpus.txt").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def _trained_model(recipe: TokenizerRecipe) -> dict:
+    """Train the recipe's algorithm on the corpus; return the model part of tokenizer.json (vocab, merges)."""
+    specials = list(recipe.special_tokens)
+    if recipe.kind == "wordpiece":
+        tok = Tokenizer(models.WordPiece(unk_token=specials[1]))
+        tok.normalizer = normalizers.BertNormalizer(lowercase=recipe.lowercase)
+        tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        trainer = trainers.WordPieceTrainer(vocab_size=VOCAB_SIZE, special_tokens=specials, show_progress=False)
+    elif recipe.kind == "bpe":
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        trainer = trainers.BpeTrainer(vocab_size=VOCAB_SIZE, special_tokens=specials, show_progress=False,
+                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    elif recipe.kind == "unigram":
+        tok = Tokenizer(models.Unigram())
+        tok.normalizer = normalizers.Lowercase() if recipe.lowercase else None
+        tok.pre_tokenizer = pre_tokenizers.Metaspace()
+        trainer = trainers.UnigramTrainer(vocab_size=VOCAB_SIZE, special_tokens=specials, unk_token=specials[1],
+                                          show_progress=False)
+    else:
+        raise ValueError(f"unknown tokenizer kind {recipe.kind!r}")
+    tok.train_from_iterator(corpus_lines(), trainer)
+    return json.loads(tok.to_str())["model"]
+
+
+def build_tokenizer(recipe: TokenizerRecipe, max_tokens: int):
+    """A tokenizer of the recipe's family class, with a vocabulary trained on the project's corpus."""
+    learnt = _trained_model(recipe)
+    cls = getattr(transformers, recipe.tokenizer_class)
+    if recipe.kind == "wordpiece":
+        return cls(vocab=learnt["vocab"], do_lower_case=recipe.lowercase, model_max_length=max_tokens)
+    if recipe.kind == "bpe":
+        merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in learnt["merges"]]
+        return cls(vocab=learnt["vocab"], merges=merges, model_max_length=max_tokens)
+    return cls(vocab=[tuple(piece) for piece in learnt["vocab"]], do_lower_case=recipe.lowercase,
+               model_max_length=max_tokens)

@@ -1,0 +1,36 @@
+"""The models offered by name, and the configs shipped for them so that they load with no network.
+
+Each preset's config is a copy of the one on the Hugging Face Hub (`presets/<id>.json`, "/" written "--"). When
+the Hub cannot be reached and the weights are not cached, `load_model` builds the exact architecture from it
+with random weights, so every number about the architecture is still true.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Preset:
+    source: str
+    parameters: str  # of the base model, for the picker
+    description: str
+
+
+PRESETS: dict[str, Preset] = {p.source: p for p in (
+    Preset("bert-base-uncased", "110M", "BERT base, lower-cased: the model of the reference notebooks"),
+    Preset("bert-large-uncased", "335M", "BERT large: 24 layers, 16 heads, hidden size 1024"),
+    Preset("distilbert-base-uncased", "66M", "DistilBERT: 6 layers distilled from BERT base"),
+    Preset("roberta-base", "125M", "RoBERTa base: byte-level BPE, no next-sentence task"),
+    Preset("albert-base-v2", "12M", "ALBERT base: one layer shared 12 times, 128-d embeddings"),
+    Preset("google/electra-small-discriminator", "14M", "ELECTRA small: 128-d embeddings projected to 256"),
+)}
+
+DEFAULT_MODEL = "bert-base-uncased"
+
+
+def preset_config(source: str) -> dict:
+    """The shipped config.json of a preset, as a dict."""
+    name = source.replace("/", "--") + ".json"
+    return json.loads(resources.files(__package__).joinpath("presets", name).read_text())
