@@ -23,7 +23,8 @@ _last_probe: tuple[float, bool] | None = None  # (monotonic time, reachable)
 def offline_by_choice() -> bool:
     """The user asked for offline mode (HF_HUB_OFFLINE=1 or TRANSFORMERS_OFFLINE=1)."""
     flags = (os.environ.get("HF_HUB_OFFLINE", ""), os.environ.get("TRANSFORMERS_OFFLINE", ""))
-    return any(flag.strip().lower() in {"1", "true", "yes", "on"} for flag in flags)
+    asked = any(flag.strip().lower() in {"1", "true", "yes", "on"} for flag in flags)
+    return asked or huggingface_hub.constants.HF_HUB_OFFLINE  # the latter is read once, when the hub imports
 
 
 def _probe() -> bool:

@@ -161,6 +161,10 @@ def _load_pretrained(source: str, task: str, local_only: bool) -> LoadedModel:
         source, config=config, attn_implementation="eager", dtype=torch.float32, output_loading_info=True,
         **common))
     tokenizer = _guarded(source, "tokenizer", lambda: AutoTokenizer.from_pretrained(source, **common))
+    if len(tokenizer.get_vocab()) <= len(tokenizer.all_special_tokens):
+        # transformers 5 builds an empty tokenizer, with only the special tokens, when the files are missing
+        raise LoadError(f"'{source}' has no tokenizer files (tokenizer.json, vocab.txt, ...): save the "
+                        f"tokenizer next to the model with save_pretrained.")
     model.eval()
     new = tuple(sorted(info.get("missing_keys", ())))
     origin = "local directory" if os.path.isdir(source) else ("Hugging Face cache" if local_only

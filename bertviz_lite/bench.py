@@ -1,0 +1,112 @@
+"""`python -m bertviz_lite bench`: the speed and memory targets, measured side by side in one run.
+
+The machines this runs on are shared and noisy, so every speed figure is a ratio to a raw eager forward pass
+(with `output_attentions` and `output_hidden_states`) timed in the same loop, interleaved, median of N.
+The model is bert-base-uncased's exact architecture with random weights (no network needed).
+"""
+from __future__ import annotations
+
+import statistics
+import time
+
+import torch
+
+from .loading import load_preset
+from .offline_tokenizer import corpus_lines
+from .trace import trace
+
+TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "trace_mb": 64.0}
+MB = 1024 * 1024
+
+
+def text_of_length(tokenizer, n_tokens: int) -> str:
+    """A text of corpus words that tokenizes to exactly n_tokens (special tokens included)."""
+    words = " ".join(corpus_lines()).split()
+    chosen: list[str] = []
+
+    def length() -> int:
+        return len(tokenizer(" ".join(chosen))["input_ids"])
+
+    while length() < n_tokens:
+        chosen.append(words[len(chosen) % len(words)])
+    while length() > n_tokens:
+        chosen.pop()
+    while length() < n_tokens:
+        chosen.append("a")  # one token in every stand-in vocabulary
+    return " ".join(chosen)
+
+
+def _time_ms(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: int = 9,
+        model: str = "bert-base-uncased") -> dict:
+    """Measure and return every figure; nothing is asserted here."""
+    torch.set_num_threads(threads)
+    loaded = load_preset(model)
+    text = text_of_length(loaded.tokenizer, tokens)
+    enc = loaded.tokenizer(text, return_tensors="pt")
+
+    def raw_forward():
+        with torch.inference_mode():
+            out = loaded.model(**enc, output_attentions=True, output_hidden_states=True)
+        assert out.attentions[0] is not None, "eager attention must return probabilities"
+
+    def first_view():
+        trace(loaded, text).layer(0)
+
+    held = trace(loaded, text)
+    layer_cycle = iter(range(1, 10**9))
+
+    def switch_layer():
+        held.layer(next(layer_cycle) % held.num_layers)
+
+    samples = {"raw": [], "first": [], "switch": []}
+    for _ in range(2):  # warm-up: allocator, kernels, tokenizer caches
+        raw_forward(), first_view(), switch_layer()
+    for _ in range(repeats):
+        samples["raw"].append(_time_ms(raw_forward))
+        samples["first"].append(_time_ms(first_view))
+        samples["switch"].append(_time_ms(switch_layer))
+    med = {k: statistics.median(v) for k, v in samples.items()}
+
+    long = trace(loaded, text_of_length(loaded.tokenizer, long_tokens))
+    layer_bytes = long.layer(0).nbytes
+    return {
+        "model": f"{model} architecture, random weights",
+        "threads": threads, "tokens": tokens, "repeats": repeats,
+        "raw_forward_ms": med["raw"], "first_view_ms": med["first"], "switch_layer_ms": med["switch"],
+        "first_view_ratio": med["first"] / med["raw"], "switch_layer_ratio": med["switch"] / med["raw"],
+        "long_tokens": long_tokens,
+        "trace_mb": long.nbytes / MB,
+        "layer_steps_mb": layer_bytes / MB,
+        "all_steps_up_front_mb": (long.nbytes + long.num_layers * layer_bytes) / MB,
+        "targets": TARGETS,
+    }
+
+
+def report(r: dict) -> str:
+    """The figures as aligned lines, each with its target where it has one."""
+    def verdict(key):
+        ok = r[key] <= TARGETS[key]
+        return f"target ≤ {TARGETS[key]:g}: {'met' if ok else 'NOT MET'}"
+
+    n, n_long = r["tokens"], r["long_tokens"]
+    rows = [
+        (f"raw eager forward (attentions + hidden states), {n} tokens", f"{r['raw_forward_ms']:.1f} ms", ""),
+        ("first view: trace + layer 0 step-through",
+         f"{r['first_view_ms']:.1f} ms = {r['first_view_ratio']:.2f} × raw", verdict("first_view_ratio")),
+        ("switch layer: another layer's step-through",
+         f"{r['switch_layer_ms']:.1f} ms = {r['switch_layer_ratio']:.2f} × raw", verdict("switch_layer_ratio")),
+        (f"array data the trace keeps, {n_long} tokens", f"{r['trace_mb']:.1f} MB", verdict("trace_mb")),
+        (f"one layer's sub-steps, {n_long} tokens (on request)", f"{r['layer_steps_mb']:.1f} MB", ""),
+        (f"all sub-steps of all layers up front, {n_long} tokens", f"{r['all_steps_up_front_mb']:.0f} MB",
+         "(what computing on request avoids)"),
+    ]
+    head = (f"bertviz-lite bench: {r['model']}, {r['threads']} CPU threads, "
+            f"median of {r['repeats']} interleaved runs")
+    width = max(len(label) for label, _, _ in rows)
+    return "\n".join([head] + [f"  {label:<{width}}  {value:>24}  {note}".rstrip() for label, value, note in rows])

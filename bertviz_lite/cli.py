@@ -1,0 +1,142 @@
+"""`python -m bertviz_lite`: parameters, traces, prefetching for lectures, and the benchmark.
+
+  python -m bertviz_lite params bert-base-uncased [--task masked-lm] [--json]
+  python -m bertviz_lite trace bert-base-uncased "this is a test sentence" [--pair "..."] [--json]
+  python -m bertviz_lite prefetch bert-base-uncased roberta-base
+  python -m bertviz_lite bench [--json]
+
+Errors are one line on stderr and a non-zero exit status.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import BertvizLiteError
+from .loading import TASKS, LoadedModel, load_model, prefetch
+from .params import group_totals, parameter_table
+from .trace import trace
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        self.exit(2, f"error: {message} (see python -m bertviz_lite --help)\n")
+
+
+def _warn(loaded: LoadedModel) -> None:
+    if loaded.warning:
+        print(f"note: {loaded.warning}", file=sys.stderr)
+
+
+def cmd_params(args) -> None:
+    loaded = load_model(args.model, args.task)
+    _warn(loaded)
+    table = parameter_table(loaded.model)
+    groups = group_totals(table)
+    total, trainable = int(table.numel.sum()), int(table.numel[table.trainable].sum())
+    if args.json:
+        print(json.dumps({
+            "model": loaded.source, "architecture": type(loaded.model).__name__, "weights": loaded.weights,
+            "total": total, "trainable": trainable, "groups": groups,
+            "parameters": [{"name": r.name, "shape": list(r.shape), "numel": int(r.numel),
+                            "trainable": bool(r.trainable)} for r in table.itertuples()],
+        }))
+        return
+    print(f"{loaded.source}: {type(loaded.model).__name__} ({loaded.weights} weights)\n")
+    shapes = [" × ".join(map(str, s)) for s in table["shape"]]
+    name_w, shape_w = max(map(len, table["name"])), max(map(len, shapes))
+    print(f"{'name':<{name_w}}  {'shape':>{shape_w}}  {'parameters':>12}")
+    for name, shape, numel in zip(table["name"], shapes, table["numel"]):
+        print(f"{name:<{name_w}}  {shape:>{shape_w}}  {numel:>12,}")
+    print(f"\n{'group':<{name_w}}  {'parameters':>12}  share")
+    for group, n in groups.items():
+        print(f"{group:<{name_w}}  {n:>12,}  {n / total:6.1%}")
+    print(f"{'total':<{name_w}}  {total:>12,}  over {len(table)} named parameters; trainable {trainable:,}")
+
+
+def cmd_trace(args) -> None:
+    loaded = load_model(args.model, args.task)
+    _warn(loaded)
+    t = trace(loaded, args.text, args.pair)
+    if t.notice:
+        print(f"note: {t.notice}", file=sys.stderr)
+    diffs = t.check()
+    if args.json:
+        print(json.dumps({
+            "model": loaded.source, "weights": loaded.weights, "tokens": t.tokens,
+            "input_ids": t.input_ids.tolist(), "token_type_ids": t.token_type_ids.tolist(),
+            "attention_mask": t.attention_mask.tolist(), "dropped_tokens": t.dropped_tokens,
+            "num_layers": t.num_layers, "num_heads": t.num_heads,
+            "embeddings_max_abs_diff": t.embeddings().max_abs_diff,
+            "layers": [{"layer": i, "max_abs_diff": d} for i, d in enumerate(diffs)],
+            "max_abs_diff": max(diffs),
+        }))
+        return
+    print(f"{loaded.source} ({loaded.weights} weights): {len(t.tokens)} tokens\n")
+    width = max(map(len, t.tokens))
+    print(f"{'#':>4}  {'token':<{width}}  {'id':>6}  type")
+    for i, (tok, tid, typ) in enumerate(zip(t.tokens, t.input_ids, t.token_type_ids)):
+        print(f"{i:>4}  {tok:<{width}}  {tid:>6}  {typ}")
+    print(f"\nembeddings: max |step-through - hidden_states[0]| = {t.embeddings().max_abs_diff:.2e}")
+    for i, d in enumerate(diffs):
+        print(f"layer {i:>2}: max |step-through - hidden_states[{i + 1}]| = {d:.2e}")
+
+
+def cmd_prefetch(args) -> None:
+    for source in args.models:
+        loaded = prefetch(source)
+        print(f"{source}: ready for offline use ({loaded.origin}, {type(loaded.model).__name__})")
+
+
+def cmd_bench(args) -> None:
+    from . import bench  # imported here: it is the only command that changes torch's thread count
+
+    result = bench.run(threads=args.threads, repeats=args.repeats)
+    print(json.dumps(result) if args.json else bench.report(result))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m bertviz_lite", description="See inside a BERT-style encoder.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("params", help="the named parameters with shapes, and the totals per group")
+    p.add_argument("model", help="Hub id (bert-base-uncased) or local directory")
+    p.add_argument("--task", choices=list(TASKS), default="base")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_params)
+
+    p = sub.add_parser("trace", help="tokens, and every layer's step-through checked against the model")
+    p.add_argument("model")
+    p.add_argument("text")
+    p.add_argument("--pair", help="a second sentence")
+    p.add_argument("--task", choices=list(TASKS), default="base")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_trace)
+
+    p = sub.add_parser("prefetch", help="download models into the Hugging Face cache for offline use")
+    p.add_argument("models", nargs="+")
+    p.set_defaults(run=cmd_prefetch)
+
+    p = sub.add_parser("bench", help="speed and memory figures, measured side by side")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--repeats", type=int, default=9)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from transformers.utils import logging
+
+    logging.set_verbosity_error()  # the CLI says what matters itself; load reports would bury it
+    logging.disable_progress_bar()
+    try:
+        args.run(args)
+    except BertvizLiteError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0

@@ -1,0 +1,96 @@
+"""Tiny random models of every supported family, saved with save_pretrained to a temp dir and loaded back through
+the real local-directory path. Tokenizers come from vocabularies the tests write themselves.
+
+No test touches the network: HF_HUB_OFFLINE is set for the whole session, and HF_HOME points at an empty temp
+dir so the machine's own cache cannot make a test pass.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="bvl-hf-home-")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+import transformers  # noqa: E402
+from transformers import (AlbertConfig, AutoModelForMaskedLM, BertConfig, DistilBertConfig,  # noqa: E402
+                          ElectraConfig, RobertaConfig)
+
+transformers.logging.set_verbosity_error()
+
+WORDS = ("the cat sat on mat this is a test sentence dog river bank money hello world attention layer "
+         "token model small tiny second first one two three").split()
+PIECES = ["##s", "##ing", "##ed", "##1", "##2", "##12", "12", "122", "1", "2", ".", ",", "!", "?"]
+VOCAB_SIZE = 120  # every tokenizer below stays under it
+
+TINY = dict(hidden_size=32, num_hidden_layers=3, num_attention_heads=4, intermediate_size=37,
+            max_position_embeddings=40, vocab_size=VOCAB_SIZE)
+
+
+def _wordpiece_tokenizer(cls=transformers.BertTokenizer):
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *PIECES]
+    return cls(vocab={w: i for i, w in enumerate(vocab)}, model_max_length=40)
+
+
+def _bpe_tokenizer():
+    alphabet = sorted(set("".join(WORDS)) | set("Ġ.,!?0123456789"))
+    vocab = ["<s>", "<pad>", "</s>", "<unk>", "<mask>", *alphabet, "Ġt", "Ġth", "Ġthe", "at", "Ġc", "Ġcat"]
+    merges = [("Ġ", "t"), ("Ġt", "h"), ("Ġth", "e"), ("a", "t"), ("Ġ", "c"), ("Ġc", "at")]
+    return transformers.RobertaTokenizer(vocab={w: i for i, w in enumerate(vocab)}, merges=merges,
+                                         model_max_length=38)
+
+
+def _unigram_tokenizer():
+    pieces = ["<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]", "▁"] + [f"▁{w}" for w in WORDS]
+    pieces += sorted(set("".join(WORDS)) | set(".,!?0123456789"))
+    return transformers.AlbertTokenizer(vocab=[(p, -float(i)) for i, p in enumerate(pieces)], model_max_length=40)
+
+
+FAMILY_SPECS = {
+    "bert": (lambda: BertConfig(**TINY, type_vocab_size=2), _wordpiece_tokenizer),
+    "roberta": (lambda: RobertaConfig(**{**TINY, "max_position_embeddings": 40}, type_vocab_size=1, pad_token_id=1,
+                                      bos_token_id=0, eos_token_id=2), _bpe_tokenizer),
+    "distilbert": (lambda: DistilBertConfig(dim=32, n_layers=3, n_heads=4, hidden_dim=37, vocab_size=VOCAB_SIZE,
+                                            max_position_embeddings=40),
+                   lambda: _wordpiece_tokenizer(transformers.DistilBertTokenizer)),
+    "albert": (lambda: AlbertConfig(**TINY, embedding_size=16, num_hidden_groups=1, inner_group_num=1),
+               _unigram_tokenizer),
+    "electra": (lambda: ElectraConfig(**TINY, embedding_size=16), _wordpiece_tokenizer),
+}
+FAMILY_NAMES = {"bert": "BERT", "roberta": "RoBERTa", "distilbert": "DistilBERT", "albert": "ALBERT",
+                "electra": "ELECTRA"}
+
+
+def save_tiny_model(model_type: str, directory: str, seed: int = 0) -> str:
+    """Save a tiny random MLM checkpoint of `model_type` (with its tokenizer) and return the directory."""
+    make_config, make_tokenizer = FAMILY_SPECS[model_type]
+    torch.manual_seed(seed)
+    model = AutoModelForMaskedLM.from_config(make_config())
+    model.save_pretrained(directory)
+    make_tokenizer().save_pretrained(directory)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def tiny_dirs(tmp_path_factory) -> dict[str, str]:
+    """model_type -> directory of a saved tiny checkpoint, one per supported family."""
+    return {t: save_tiny_model(t, str(tmp_path_factory.mktemp(t))) for t in FAMILY_SPECS}
+
+
+@pytest.fixture(scope="session")
+def tiny_loaded(tiny_dirs):
+    """model_type -> LoadedModel (task "base"), loaded through the local-directory path."""
+    from bertviz_lite import load_model
+
+    return {t: load_model(d) for t, d in tiny_dirs.items()}
+
+
+@pytest.fixture(scope="session")
+def bert_base():
+    """bert-base-uncased's exact architecture with random weights: the offline default."""
+    from bertviz_lite import load_model
+
+    return load_model("bert-base-uncased")

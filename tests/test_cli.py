@@ -1,0 +1,105 @@
+"""The CLI: JSON shapes, the human listing, and errors as one line on stderr with a non-zero status."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bertviz_lite import parameter_table
+from bertviz_lite.bench import report, run, text_of_length
+from bertviz_lite.cli import main
+
+
+def run_cli(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_params_json(capsys, tiny_dirs, tiny_loaded):
+    code, out, _ = run_cli(capsys, "params", tiny_dirs["bert"], "--json")
+    data = json.loads(out)
+    table = parameter_table(tiny_loaded["bert"].model)
+    assert code == 0
+    assert data["architecture"] == "BertModel" and data["weights"] == "pretrained"
+    assert data["total"] == data["trainable"] == int(table.numel.sum())
+    assert sum(data["groups"].values()) == data["total"]
+    assert len(data["parameters"]) == len(table)
+    assert data["parameters"][0] == {"name": "embeddings.word_embeddings.weight", "shape": [120, 32],
+                                     "numel": 3840, "trainable": True}
+
+
+def test_params_listing_for_bert_base(capsys):
+    code, out, err = run_cli(capsys, "params", "bert-base-uncased")
+    assert code == 0
+    assert "109,482,240" in out and "over 199 named parameters" in out
+    assert "pooler" in out and "590,592" in out
+    assert "Random weights" in err  # the offline default says so
+
+
+def test_params_for_a_task_head(capsys, tiny_dirs):
+    code, out, _ = run_cli(capsys, "params", tiny_dirs["distilbert"], "--task", "sequence-classification",
+                           "--json")
+    assert code == 0 and {"pre_classifier", "classifier"} <= set(json.loads(out)["groups"])
+
+
+def test_trace_json(capsys, tiny_dirs):
+    code, out, _ = run_cli(capsys, "trace", tiny_dirs["bert"], "this is a test", "--pair", "the cat", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["tokens"][0] == "[CLS]" and len(data["tokens"]) == len(data["input_ids"])
+    assert data["token_type_ids"][-1] == 1
+    assert data["num_layers"] == 3 and data["num_heads"] == 4
+    assert [row["layer"] for row in data["layers"]] == [0, 1, 2]
+    assert data["max_abs_diff"] == max(row["max_abs_diff"] for row in data["layers"]) <= 1e-5
+
+
+def test_trace_listing(capsys, tiny_dirs):
+    code, out, _ = run_cli(capsys, "trace", tiny_dirs["albert"], "the cat sat")
+    assert code == 0 and "▁the" in out and "layer  2: max |step-through - hidden_states[3]|" in out
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["params", "/no/such/dir"], "no directory"),
+    (["trace", "bert-base-uncased", "  "], "empty"),
+    (["params", "nobody/nothing"], "not in the local cache"),
+    (["prefetch", "bert-base-uncased"], "cannot be reached"),
+])
+def test_errors_are_one_line_on_stderr(capsys, args, fragment):
+    code, out, err = run_cli(capsys, *args)
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 1 and out == ""
+    assert len(errors) == 1 and fragment in errors[0]
+    assert "Traceback" not in err
+
+
+def test_usage_errors_are_one_line():
+    result = subprocess.run([sys.executable, "-m", "bertviz_lite", "params"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "required" in result.stderr
+
+
+def test_module_entry_point(tiny_dirs):
+    result = subprocess.run([sys.executable, "-m", "bertviz_lite", "params", tiny_dirs["electra"], "--json"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "embeddings_project" in json.loads(result.stdout)["groups"]
+
+
+def test_prefetch_local_directory(capsys, tiny_dirs):
+    code, out, _ = run_cli(capsys, "prefetch", tiny_dirs["roberta"])
+    assert code == 0 and "ready for offline use" in out
+
+
+def test_bench_text_has_exact_length(bert_base):
+    for n in (5, 64, 128):
+        assert len(bert_base.tokenizer(text_of_length(bert_base.tokenizer, n))["input_ids"]) == n
+
+
+def test_bench_reports_every_figure():
+    """A short run of the benchmark: the figures exist and are consistent (speed itself is not asserted)."""
+    result = run(threads=2, tokens=16, long_tokens=64, repeats=1)
+    assert result["first_view_ratio"] == pytest.approx(result["first_view_ms"] / result["raw_forward_ms"])
+    assert 0 < result["trace_mb"] < result["all_steps_up_front_mb"]
+    text = report(result)
+    assert "first view" in text and "switch layer" in text and "× raw" in text
