@@ -1,7 +1,17 @@
-"""Placeholder until the explorer pages land: says so plainly and shows what the backend already offers."""
+"""bertviz-lite: the Streamlit shell. It registers the pages, draws the shared sidebar and keeps the URL in step
+with what is on screen. Run: streamlit run app.py"""
 import streamlit as st
 
-st.set_page_config(page_title="bertviz-lite", layout="wide")
-st.title("bertviz-lite")
-st.info("The explorer pages are not built yet. The backend works today: see the README for the Python API "
-        "and `python -m bertviz_lite params|trace|prefetch|bench`.")
+from pages import common
+
+st.set_page_config(page_title="bertviz-lite", page_icon="🔎", layout="wide")
+common.init_state()
+common.sync_url()
+page = st.navigation([
+    st.Page("pages/overview.py", title="Overview", icon="🏠", url_path="", default=True),
+    st.Page("pages/architecture.py", title="Architecture", icon="🌳", url_path="architecture"),
+    st.Page("pages/tokens.py", title="Tokens", icon="🔤", url_path="tokens"),
+    st.Page("pages/layers.py", title="Layers", icon="🪜", url_path="layers"),
+])
+common.sidebar()
+page.run()

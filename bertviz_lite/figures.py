@@ -1,0 +1,120 @@
+"""Plotly figures as pure functions of arrays and token strings (never a model), sized for a projector.
+
+Every figure keeps what it sends to the browser small: numpy arrays travel as binary float32, and large
+matrices are cut to the window the reader looks at (see `MAX_CELLS`).
+"""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+FONT = dict(size=16)  # readable from the back of a lecture hall
+MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
+
+
+def _layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
+    fig.update_layout(height=height, font=FONT, margin=dict(l=10, r=10, t=50 if title else 10, b=10),
+                      title=title)
+    return fig
+
+
+def labelled(tokens: list[str]) -> list[str]:
+    """Axis labels that stay unique when a token repeats ("the" twice): the position goes first."""
+    return [f"{i} {t}" for i, t in enumerate(tokens)]
+
+
+def parameter_sunburst(data: dict[str, list], max_depth: int = 3) -> go.Figure:
+    """The sunburst of `tree.sunburst_data`; click a wedge to zoom into it."""
+    fig = go.Figure(go.Sunburst(ids=data["ids"], labels=data["labels"], parents=data["parents"],
+                                values=data["values"], customdata=data["classes"], branchvalues="total",
+                                maxdepth=max_depth, insidetextorientation="radial",
+                                hovertemplate="<b>%{id}</b><br>%{customdata}<br>%{value:,} parameters"
+                                              "<br>%{percentRoot:.1%} of the model<extra></extra>"))
+    return _layout(fig, 620)
+
+
+def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention") -> go.Figure:
+    """One head's (T, T) matrix: rows are the tokens that attend (queries), columns those attended to (keys).
+
+    Above MAX_CELLS the matrix is averaged over blocks of tokens (and the title says so), which keeps a
+    512-token view under half a megabyte."""
+    labels, z = labelled(tokens), probs.astype(np.float32)
+    side = int(MAX_CELLS**0.5)
+    if len(tokens) > side:
+        step = -(-len(tokens) // side)
+        z = _pool(z, side)
+        labels = [f"{i}–{min(i + step, len(tokens)) - 1}" for i in range(0, len(tokens), step)]
+        title = f"{title} (averaged over blocks of {step} tokens)"
+    fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, colorscale="Blues",
+                               colorbar=dict(title=colorbar),
+                               hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", title="query (attends)", type="category")
+    fig.update_xaxes(title="key (attended to)", type="category", tickangle=-60)
+    size = min(900, 260 + 22 * len(labels))
+    return _layout(fig, size, title)
+
+
+def head_grid(probs: np.ndarray, selected: int, max_side: int = 48) -> go.Figure:
+    """Small multiples of every head's attention (h, T, T), averaged into at most max_side cells a side."""
+    heads = probs.shape[0]
+    cols = min(heads, 6)
+    rows = -(-heads // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[f"head {h}" + (" ◀" if h == selected else "")
+                                                              for h in range(heads)],
+                        horizontal_spacing=0.02, vertical_spacing=0.08)
+    for h in range(heads):
+        fig.add_trace(go.Heatmap(z=_pool(probs[h], max_side), colorscale="Blues", showscale=False,
+                                 zmin=0, zmax=1, hovertemplate=f"head {h}<extra></extra>"),
+                      row=h // cols + 1, col=h % cols + 1)
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False, autorange="reversed")
+    return _layout(fig, 190 * rows + 40)
+
+
+def _pool(matrix: np.ndarray, max_side: int) -> np.ndarray:
+    """Average blocks so that neither side exceeds max_side (small multiples only show the pattern)."""
+    step = -(-max(matrix.shape) // max_side)
+    if step == 1:
+        return matrix.astype(np.float32)
+    rows, cols = -(-matrix.shape[0] // step) * step, -(-matrix.shape[1] // step) * step
+    padded = np.full((rows, cols), np.nan, dtype=np.float32)
+    padded[: matrix.shape[0], : matrix.shape[1]] = matrix
+    return np.nanmean(padded.reshape(rows // step, step, cols // step, step), axis=(1, 3)).astype(np.float32)
+
+
+def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: str,
+                  width: int = 64) -> go.Figure:
+    """Tokens × a window of `width` dimensions of a (T, n) array; diverging colours centred on 0."""
+    window = matrix[:, first_dim: first_dim + width].astype(np.float32)
+    dims = list(range(first_dim, first_dim + window.shape[1]))
+    bound = float(np.abs(window).max()) or 1.0
+    fig = go.Figure(go.Heatmap(z=window, x=dims, y=labelled(tokens), colorscale="RdBu", zmid=0,
+                               zmin=-bound, zmax=bound,
+                               hovertemplate="token %{y}<br>dim %{x}<br>%{z:.4f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(title=f"dimension ({first_dim}–{dims[-1]} of {matrix.shape[1]})")
+    return _layout(fig, min(900, 200 + 22 * len(tokens)), title)
+
+
+def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str) -> go.Figure:
+    """The length ‖x‖ of each token's vector at several sub-steps: what a residual add and LayerNorm do."""
+    fig = go.Figure([go.Bar(name=name, x=labelled(tokens), y=np.linalg.norm(values, axis=-1).astype(np.float32),
+                            hovertemplate=f"{name}<br>%{{x}}<br>‖x‖ = %{{y:.3f}}<extra></extra>")
+                     for name, values in series.items()])
+    fig.update_layout(barmode="group", legend=dict(orientation="h", y=1.12))
+    fig.update_xaxes(type="category", tickangle=-60)
+    fig.update_yaxes(title="vector length ‖x‖")
+    return _layout(fig, 460, title)
+
+
+def group_bars(groups: dict[str, int]) -> go.Figure:
+    """Parameters per group, largest first, labelled with exact counts."""
+    names, counts = list(groups), list(groups.values())
+    total = sum(counts) or 1
+    fig = go.Figure(go.Bar(x=counts, y=names, orientation="h",
+                           text=[f"{c:,} ({c / total:.1%})" for c in counts], textposition="auto",
+                           hovertemplate="%{y}: %{x:,}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(title="parameters")
+    return _layout(fig, 90 + 48 * len(names))

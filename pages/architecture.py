@@ -1,0 +1,76 @@
+"""Architecture: the module tree, the parameter sunburst, the named-parameter table and the task heads."""
+import html
+
+import pandas as pd
+import streamlit as st
+
+from bertviz_lite import fold_repeats, parameter_table, sunburst_data
+from bertviz_lite.cache import cached_task_heads, cached_tree
+from bertviz_lite.figures import parameter_sunburst
+from pages import common
+
+loaded = common.load_or_stop()
+tree = cached_tree(loaded.source, loaded.task)
+table = parameter_table(loaded.model)
+st.title("Architecture")
+st.markdown(f"**{type(loaded.model).__name__}: {tree.total:,} parameters** in {len(table)} named tensors")
+
+
+def node_html(node, depth=0) -> str:
+    label = f"{node.repeat} × {node.cls}" if node.repeat > 1 else node.cls
+    name = f"<b>{html.escape(node.name)}</b>: " if node.name else ""
+    count = f"{node.total:,}" + (f" ({node.each:,} each)" if node.repeat > 1 else "")
+    tied = "".join(f" · <i>{html.escape(k)} tied to {html.escape(v)}</i>" for k, v in node.tied.items())
+    summary = f"{name}{html.escape(label)} <span style='color:#1f5fa8'>{count}</span>{tied}"
+    if not node.children:
+        return f"<div style='margin-left:1.4em'>{summary}</div>"
+    inner = "".join(node_html(c, depth + 1) for c in node.children)
+    return (f"<details {'open' if depth < 1 else ''} style='margin-left:{0 if depth == 0 else 1}em'>"
+            f"<summary>{summary}</summary>{inner}</details>")
+
+
+left, right = st.columns([1, 1])
+with left:
+    st.subheader("Module tree")
+    st.caption("Click a line to open it. Repeated blocks are folded; tied tensors count once.")
+    st.html(f"<div style='font-size:1.05rem;line-height:1.7'>{node_html(fold_repeats(tree))}</div>")
+with right:
+    st.subheader("Parameter sunburst")
+    st.caption("Each ring is one level of the tree; click a wedge to zoom in, the centre to zoom out.")
+    st.plotly_chart(parameter_sunburst(sunburst_data(tree)), width="stretch")
+
+st.subheader("Named parameters")
+groups = ["all groups", *table.group.unique()]
+f1, f2 = st.columns([2, 1])
+needle = f1.text_input("Filter by name", placeholder="e.g. attention.self or LayerNorm")
+group = f2.selectbox("Group", groups)
+shown = table[table.name.str.contains(needle, regex=False)] if needle else table
+shown = shown if group == "all groups" else shown[shown.group == group]
+view = shown.assign(shape=shown["shape"].map(lambda s: " × ".join(map(str, s))), share=shown.share * 100)
+st.dataframe(view, width="stretch", hide_index=True, height=420,
+             column_config={"numel": st.column_config.NumberColumn("parameters", format="localized"),
+                            "share": st.column_config.NumberColumn("share %", format="%.3f")})
+st.markdown(f"Showing {len(shown)} of {len(table)} tensors: **{int(shown.numel.sum()):,}** of "
+            f"**{int(table.numel.sum()):,}** parameters.")
+st.download_button("Download the table as CSV", view.to_csv(index=False), file_name="parameters.csv",
+                   mime="text/csv")
+
+st.subheader("What a task head adds")
+heads = cached_task_heads(loaded.source, loaded.task)
+base_total = heads[0].total
+rows = []
+for h in heads:
+    added = ", ".join(f"{m.name}: {m.description.splitlines()[0]} ({m.parameters:,})" for m in h.head) or "—"
+    rows.append({"task": common.TASK_LABELS[h.task], "class": h.architecture, "parameters": h.total,
+                 "vs base": h.total - base_total, "head modules": added})
+st.dataframe(pd.DataFrame(rows), width="stretch", hide_index=True,
+             column_config={"parameters": st.column_config.NumberColumn(format="localized"),
+                            "vs base": st.column_config.NumberColumn(format="localized")})
+for h in heads:
+    if h.tied:
+        st.caption(f"{h.architecture}: " + "; ".join(h.tied) + " (shared tensors, counted once).")
+if loaded.new_parameters and loaded.weights == "pretrained":
+    st.info(f"Newly initialised when {loaded.source} was loaded for this task (not in the checkpoint): "
+            + ", ".join(loaded.new_parameters), icon="🆕")
+st.caption("A head that loads from a checkpoint without it (for example a classifier on a base model) starts "
+           "from random numbers and must be fine-tuned. A masked-LM model drops BERT's pooler.")

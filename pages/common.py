@@ -1,0 +1,117 @@
+"""What every page shares: the state that lives in the URL, the sidebar, and guarded loading.
+
+The URL holds model, text, pair, task, layer, head and step, so a link reopens exactly that view; values equal
+to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
+so a page that does not draw a widget does not lose its value.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from bertviz_lite import DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
+from bertviz_lite.cache import cached_model, cached_trace
+
+DEFAULT_TEXT = "this is a 12212121 test sentence"
+DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
+            "step": "attn.probs"}
+TASK_LABELS = {"base": "base model (as in the notebooks)", "sequence-classification": "sequence classification",
+               "masked-lm": "masked language model"}
+OTHER = "other: a Hub id or a local directory"
+
+
+def init_state() -> None:
+    """On a session's first run, take the view from the URL; later runs keep what the user chose."""
+    for key, default in DEFAULTS.items():
+        if key in st.session_state:
+            continue
+        value = st.query_params.get(key, default)
+        if isinstance(default, int):
+            value = int(value) if str(value).isdigit() else default
+        st.session_state[key] = value
+    if st.session_state.task not in TASKS:
+        st.session_state.task = "base"
+
+
+def sync_url() -> None:
+    for key, default in DEFAULTS.items():
+        value = st.session_state[key]
+        if value == default:
+            st.query_params.pop(key, None)
+        elif st.query_params.get(key) != str(value):
+            st.query_params[key] = str(value)
+
+
+def bind(key: str):
+    """Widget key and on_change callback that keep st.session_state[key] the source of truth."""
+    widget = f"_w_{key}"
+    if widget not in st.session_state:
+        st.session_state[widget] = st.session_state[key]
+
+    def copy():
+        st.session_state[key] = st.session_state[widget]
+
+    return {"key": widget, "on_change": copy}
+
+
+def set_value(key: str, value) -> None:
+    """Change a state value and its widget together (for buttons such as previous/next)."""
+    st.session_state[key] = value
+    st.session_state[f"_w_{key}"] = value
+
+
+def _choose_model() -> None:
+    choice = st.session_state["_w_model_choice"]
+    if choice != OTHER:
+        st.session_state.model = choice
+    elif st.session_state.get("_w_model_custom", "").strip():
+        st.session_state.model = st.session_state["_w_model_custom"].strip()
+
+
+def sidebar() -> None:
+    current = st.session_state.model
+    if "_w_model_choice" not in st.session_state:
+        st.session_state["_w_model_choice"] = current if current in PRESETS else OTHER
+        st.session_state["_w_model_custom"] = "" if current in PRESETS else current
+    with st.sidebar:
+        st.selectbox("Model", [*PRESETS, OTHER], key="_w_model_choice", on_change=_choose_model,
+                     format_func=lambda s: s if s == OTHER else f"{s} ({PRESETS[s].parameters})")
+        if st.session_state["_w_model_choice"] == OTHER:
+            st.text_input("Hub id or local directory", key="_w_model_custom", on_change=_choose_model,
+                          placeholder="e.g. bert-base-cased or ./my-model")
+        st.selectbox("Task head", list(TASKS), format_func=TASK_LABELS.get, **bind("task"))
+        st.text_area("Sentence", height=90, **bind("text"))
+        st.text_area("Second sentence (optional)", height=70, **bind("pair"),
+                     help="A sentence pair: [CLS] A [SEP] B [SEP], with token types 0 and 1.")
+
+
+def load_or_stop() -> LoadedModel:
+    """The chosen model, or an error in the page and a stop; a random-weights model gets its banner."""
+    init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
+    source, task = st.session_state.model, st.session_state.task
+    try:
+        with st.spinner(f"Loading {source} ({task}) …"):
+            loaded = cached_model(source, task)
+    except BertvizLiteError as error:
+        st.error(f"{error}", icon="🚫")
+        st.caption("Pick a preset in the sidebar, or fix the model id or path; your sentence is kept.")
+        st.stop()
+    except Exception as error:  # a bug or an unforeseen file problem: still a message, not a traceback
+        st.error(f"Loading '{source}' failed unexpectedly: {type(error).__name__}: {error}", icon="🚫")
+        st.stop()
+    if loaded.warning:
+        st.warning(loaded.warning, icon="⚠️")
+    return loaded
+
+
+def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "") -> Trace:
+    text = st.session_state.text if text is None else text
+    pair = st.session_state.pair if pair == "" else pair
+    try:
+        with st.spinner("Running the model …"):
+            result = cached_trace(loaded.source, loaded.task, text, pair or None)
+    except BertvizLiteError as error:
+        st.error(f"{error}", icon="✏️")
+        st.stop()
+    if result.notice:
+        st.info(result.notice, icon="✂️")
+    return result

@@ -1,0 +1,45 @@
+"""Overview: what is loaded, where it came from, its config explained, and where its parameters are."""
+import streamlit as st
+
+from bertviz_lite import config_summary, group_totals, parameter_table
+from bertviz_lite.figures import group_bars
+from pages import common
+
+loaded = common.load_or_stop()
+c = config_summary(loaded.config)
+st.title(loaded.source)
+st.caption(f"{loaded.family.name} family · {type(loaded.model).__name__} · from the {loaded.origin} · "
+           f"weights: {loaded.weights}")
+
+table = parameter_table(loaded.model)
+total, trainable = int(table.numel.sum()), int(table.numel[table.trainable].sum())
+left, mid, right = st.columns(3)
+left.metric("Parameters", f"{total:,}")
+mid.metric("Trainable", f"{trainable:,}")
+right.metric("Named parameter tensors", f"{len(table):,}")
+
+st.subheader("The config, explained")
+lines = [
+    f"**{c['layers']} layers**, each with self-attention and a feed-forward network"
+    + (f" — ALBERT runs **one shared set of layer weights {c['layers']} times**" if loaded.family.shared_layers
+       else ""),
+    f"**hidden size {c['hidden_size']} = {c['heads']} heads × {c['head_size']}** per head",
+    f"**feed-forward size {c['ffn_size']} = {c['ffn_size'] / c['hidden_size']:g} × {c['hidden_size']}**, "
+    f"activation `{c['activation']}`",
+    f"**vocabulary of {c['vocab_size']:,}** word pieces, each a row of {c['embedding_size']} numbers "
+    f"(the word table alone: {c['vocab_size']:,} × {c['embedding_size']} = "
+    f"{c['vocab_size'] * c['embedding_size']:,} parameters)",
+    f"**up to {loaded.max_tokens} tokens** per input (position table of {c['max_positions']})",
+]
+if c["embedding_size"] != c["hidden_size"]:
+    lines.append(f"**embeddings of size {c['embedding_size']}**, projected to {c['hidden_size']} before layer 0")
+if c["token_types"]:
+    lines.append(f"**{c['token_types']} token type{'s' if c['token_types'] > 1 else ''}** "
+                 f"(sentence A / sentence B)")
+st.markdown("\n".join(f"- {line}" for line in lines))
+
+st.subheader("Where the parameters are")
+groups = group_totals(table)
+st.plotly_chart(group_bars(groups), width="stretch")
+with st.expander("config.json"):
+    st.json(loaded.config.to_dict(), expanded=False)

@@ -1,0 +1,32 @@
+"""Tokens: word pieces with ids, token types and attention mask; the two sentences of a pair in two colours."""
+import html
+
+import pandas as pd
+import streamlit as st
+
+from pages import common
+
+loaded = common.load_or_stop()
+t = common.trace_or_stop(loaded)
+st.title("Tokens")
+st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. "
+           "Special tokens are grey; sentence A is blue, sentence B orange.")
+
+COLOURS = {None: "#e0e0e0", 0: "#cfe3ff", 1: "#ffd9b3"}
+chips = "".join(
+    f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
+    f'background:{COLOURS[s]};font-family:monospace;font-size:1.15rem;color:#111">'
+    f'{html.escape(tok)}<sub style="color:#555;margin-left:4px">{tid}</sub></span>'
+    for tok, tid, s in zip(t.tokens, t.input_ids.tolist(), t.sequence_ids))
+st.html(f'<div style="line-height:2.2">{chips}</div>')
+
+unknown = loaded.tokenizer.unk_token
+if unknown and unknown in t.tokens:
+    st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.", icon="❓")
+
+sentence = {None: "special", 0: "A", 1: "B"}
+table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.token_type_ids,
+                      "attention mask": t.attention_mask, "sentence": [sentence[s] for s in t.sequence_ids]})
+st.dataframe(table, width="stretch", height=min(36 * (len(table) + 1), 600))
+if loaded.family.embedding_parts(loaded.base).token_type is None:
+    st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")
