@@ -1,0 +1,151 @@
+"""Every page through Streamlit's AppTest: no exception, the expected elements, deep links, bad inputs."""
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import save_tiny_model
+
+APP = "../app.py"  # relative to this file
+PAGES = {"overview": "pages/overview.py", "architecture": "pages/architecture.py", "tokens": "pages/tokens.py",
+         "layers": "pages/layers.py"}
+
+
+def open_page(page: str, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = str(value)
+    at.run()  # the shell registers its pages with st.navigation on the first run
+    if page != "overview":
+        at.switch_page(PAGES[page]).run()
+    return at
+
+
+def specs(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def payload_bytes(at: AppTest) -> int:
+    """Serialized size of every element the run produced: what the browser is sent."""
+    total, stack = 0, [at._tree]
+    while stack:
+        node = stack.pop()
+        proto = getattr(node, "proto", None)
+        if proto is not None and hasattr(proto, "SerializeToString"):
+            total += len(proto.SerializeToString())
+        stack.extend(getattr(node, "children", {}).values())
+    return total
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_for_every_family(page, tiny_dirs):
+    for model_dir in tiny_dirs.values():
+        at = open_page(page, model=model_dir, pair="the cat sat")
+        assert not at.exception, (model_dir, [e.value for e in at.exception])
+        assert not at.error, [e.value for e in at.error]
+
+
+def test_overview_shows_exact_total_and_random_banner():
+    at = open_page("overview")
+    assert not at.exception
+    assert at.metric[0].value == "109,482,240"
+    assert any("Random weights" in w.value for w in at.warning)
+    assert any("hidden size 768 = 12 heads × 64" in m.value for m in at.markdown)
+
+
+def test_architecture_sunburst_total_and_table():
+    at = open_page("architecture")
+    assert not at.exception
+    (sunburst,) = [s for s in specs(at) if s["data"][0]["type"] == "sunburst"]
+    trace = sunburst["data"][0]
+    assert trace["branchvalues"] == "total" and trace["ids"][0] == "BertModel"
+    assert any("109,482,240 parameters" in m.value for m in at.markdown)
+    assert len(at.dataframe[0].value) == 199
+    heads = at.dataframe[1].value
+    assert list(heads["class"]) == ["BertModel", "BertForSequenceClassification", "BertForMaskedLM"]
+    assert "Linear(in_features=768, out_features=2" in heads["head modules"][1]
+
+
+def test_tokens_page_colours_a_pair(tiny_dirs):
+    at = open_page("tokens", model=tiny_dirs["bert"], text="this is a test", pair="the cat")
+    table = at.dataframe[0].value
+    assert list(table["sentence"])[:2] == ["special", "A"] and "B" in list(table["sentence"])
+    assert list(table["token type"])[-1] == 1
+
+
+def test_layers_deep_link_is_honoured(tiny_dirs):
+    at = open_page("layers", model=tiny_dirs["bert"], layer=2, head=3, step="attn.probs")
+    assert not at.exception
+    assert at.slider(key="_w_layer").value == 2
+    assert at.selectbox(key="_w_head").value == 3
+    heatmap = specs(at)[0]
+    assert heatmap["data"][0]["type"] == "heatmap" and "layer 2, head 3" in heatmap["layout"]["title"]["text"]
+    assert any("max |Δ|" in s.value for s in at.success)
+    assert at.query_params["layer"] == "2" and at.query_params["head"] == "3"
+
+
+@pytest.mark.parametrize("step,needle", [("embed.sum", "hidden_states[0]"), ("ffn.norm", "hidden_states[3]"),
+                                         ("attn.q", "hidden_states[1]")])
+def test_layers_sub_steps_from_links(tiny_dirs, step, needle):
+    at = open_page("layers", model=tiny_dirs["electra"], step=step, layer=0 if step == "attn.q" else 2)
+    assert not at.exception
+    assert any(needle in s.value for s in at.success)
+
+
+def test_pooler_and_similarity(tiny_dirs):
+    at = open_page("layers", model=tiny_dirs["bert"], step="pooler.out", pair="the cat sat on the mat")
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert labels == ["cosine of mean token vectors", "cosine of pooled [CLS] outputs"]
+    assert all(-1.0 <= float(m.value) <= 1.0 for m in at.metric)
+
+
+def test_defaults_stay_out_of_the_url(tiny_dirs):
+    at = open_page("layers")
+    assert dict(at.query_params) == {}
+
+
+@pytest.mark.parametrize("params,fragment", [
+    ({"model": "nobody/no-such-model"}, "not in the local cache"),
+    ({"model": "/no/such/dir"}, "no directory"),
+    ({"text": "   "}, "empty"),
+])
+def test_bad_inputs_show_an_error_and_keep_the_text(params, fragment):
+    for page in PAGES if "model" in params else ("tokens", "layers"):  # the overview does not read the text
+        at = open_page(page, **params)
+        assert not at.exception
+        assert any(fragment in e.value for e in at.error), (page, [e.value for e in at.error])
+        assert at.session_state["text"] == params.get("text", "this is a 12212121 test sentence")
+
+
+def test_sidebar_shows_what_the_link_says():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(model="nobody/no-such-model", text="my own words", pair="second one")
+    at.run()
+    assert at.text_area(key="_w_text").value == "my own words"
+    assert at.text_area(key="_w_pair").value == "second one"
+    assert at.text_input(key="_w_model_custom").value == "nobody/no-such-model"
+    assert "not in the local cache" in at.error[0].value
+
+
+def test_unsupported_model_names_supported_families(tmp_path):
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    GPT2LMHeadModel(GPT2Config(n_embd=16, n_layer=1, n_head=2, vocab_size=50)).save_pretrained(tmp_path)
+    at = open_page("overview", model=str(tmp_path))
+    assert not at.exception and "supported encoder" in at.error[0].value
+
+
+def test_long_text_emoji_and_cjk(tiny_dirs):
+    at = open_page("tokens", model=tiny_dirs["bert"], text=" ".join(["hello 😀 漢字 world"] * 50))
+    assert not at.exception
+    assert any("tokens were dropped" in i.value for i in at.info)
+
+
+def test_layer_view_payload_at_512_tokens_stays_under_2_mb():
+    """A bert-base-sized layer view at 512 tokens (bertviz's head view: 1.71 GB)."""
+    words = ("the cat sat on the mat and the dog sat on the log " * 60).split()[:510]
+    at = open_page("layers", text=" ".join(words), step="attn.probs")
+    assert not at.exception
+    size = payload_bytes(at)
+    assert 100_000 < size < 2_000_000, size
