@@ -4,14 +4,14 @@ import streamlit as st
 
 from pages import common
 
-st.set_page_config(page_title="bertviz-lite", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide")
 common.init_state()
 common.sync_url()
 page = st.navigation([
-    st.Page("pages/overview.py", title="Overview", icon="🏠", url_path="", default=True),
-    st.Page("pages/architecture.py", title="Architecture", icon="🌳", url_path="architecture"),
-    st.Page("pages/tokens.py", title="Tokens", icon="🔤", url_path="tokens"),
-    st.Page("pages/layers.py", title="Layers", icon="🪜", url_path="layers"),
+    st.Page("pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
+    st.Page("pages/architecture.py", title="Architecture", icon=":material/account_tree:", url_path="architecture"),
+    st.Page("pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),
+    st.Page("pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
 ])
 common.sidebar()
 page.run()

@@ -67,10 +67,10 @@ def embeddings_view() -> None:
 def layer_view() -> None:
     c1, c2, c3, c4 = st.columns([1, 6, 1, 3])
     layer = st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
-    c1.button("◀ previous", disabled=layer == 0, on_click=common.set_value, args=("layer", layer - 1),
+    c1.button("◀", help="previous layer", disabled=layer == 0, on_click=common.set_value, args=("layer", layer - 1),
               width="stretch")
     c2.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))
-    c3.button("next ▶", disabled=layer == t.num_layers - 1, on_click=common.set_value, args=("layer", layer + 1),
+    c3.button("▶", help="next layer", disabled=layer == t.num_layers - 1, on_click=common.set_value, args=("layer", layer + 1),
               width="stretch")
     st.session_state.head = min(st.session_state.head, t.num_heads - 1)
     c4.selectbox("Head", range(t.num_heads), **common.bind("head"))

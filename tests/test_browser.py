@@ -1,0 +1,68 @@
+"""A real browser (Debian's Chromium through Playwright) opens deep links to every page of the running app and
+checks each renders without an exception box. .ci/run installs both; elsewhere the test is skipped."""
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+ROOT = Path(__file__).resolve().parent.parent
+LINKS = ["", "architecture", "tokens?pair=the+cat+sat+on+the+mat", "layers?layer=3&head=2",
+         "layers?step=embed.norm", "layers?step=pooler.out&pair=a+dog", "layers?model=roberta-base&step=ffn.act",
+         "tokens?model=no-such%2Fmodel"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                             "--server.port", str(port), "--server.address", "127.0.0.1",
+                             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            pass
+        assert time.time() < deadline and proc.poll() is None, "streamlit did not start"
+        time.sleep(0.5)
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+def wait_idle(page) -> None:
+    page.wait_for_selector("[data-testid='stApp']", timeout=120_000)
+    for _ in range(2):  # a run can be followed at once by a second one
+        time.sleep(0.3)
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=120_000)
+
+
+def test_deep_links_render_without_exceptions(server):
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        try:
+            for link in LINKS:
+                page.goto(f"{server}/{link}")
+                wait_idle(page)
+                assert page.locator("[data-testid='stException']").count() == 0, link
+                assert page.locator("h1").count() + page.locator("[data-testid='stAlert']").count() > 0, link
+        finally:
+            browser.close()
