@@ -10,12 +10,17 @@ applies the real conventions: [CLS] A [SEP] B [SEP] or <s> A </s></s> B </s>, to
 
 Common words come out whole and rarer words split into pieces, as with the real vocabularies, but the ids are
 not the real model's ids and the vocabulary is only a few hundred entries: words and characters that the
-corpus lacks become the unknown token (WordPiece, Unigram). Training is deterministic for a given corpus.
+corpus lacks become the unknown token (WordPiece, Unigram).
+
+The trainers are not deterministic across processes (ties break in hash-map order), and a shared link must
+show the same ids every time, so the trained vocabularies are shipped in `data/offline_vocab/<kind>.json`
+and loaded from there. Regenerate them after changing the corpus: `python -m bertviz_lite.offline_tokenizer`.
 """
 from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import transformers
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
@@ -55,9 +60,33 @@ def _trained_model(recipe: TokenizerRecipe) -> dict:
     return json.loads(tok.to_str())["model"]
 
 
+def _vocab_file(recipe: TokenizerRecipe):
+    return resources.files(__package__).joinpath("data", "offline_vocab", f"{recipe.kind}.json")
+
+
+def shipped_model(recipe: TokenizerRecipe) -> dict:
+    """The trained vocabulary (and merges) shipped for the recipe's kind."""
+    learnt = json.loads(_vocab_file(recipe).read_text(encoding="utf-8"))
+    tokens = [v[0] for v in learnt["vocab"]] if recipe.kind == "unigram" else sorted(learnt["vocab"],
+                                                                                     key=learnt["vocab"].get)
+    assert tokens[: len(recipe.special_tokens)] == list(recipe.special_tokens), "regenerate the vocabularies"
+    return learnt
+
+
+def regenerate() -> None:
+    """Train every recipe's vocabulary on the corpus again and write the shipped files."""
+    from .families import FAMILIES
+
+    for recipe in {family.tokenizer.kind: family.tokenizer for family in FAMILIES}.values():
+        path = Path(str(_vocab_file(recipe)))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(_trained_model(recipe), ensure_ascii=False, indent=0), encoding="utf-8")
+        print(f"wrote {path}")
+
+
 def build_tokenizer(recipe: TokenizerRecipe, max_tokens: int):
-    """A tokenizer of the recipe's family class, with a vocabulary trained on the project's corpus."""
-    learnt = _trained_model(recipe)
+    """A tokenizer of the recipe's family class, with the shipped vocabulary trained on the project's corpus."""
+    learnt = shipped_model(recipe)
     cls = getattr(transformers, recipe.tokenizer_class)
     if recipe.kind == "wordpiece":
         return cls(vocab=learnt["vocab"], do_lower_case=recipe.lowercase, model_max_length=max_tokens)
@@ -66,3 +95,7 @@ def build_tokenizer(recipe: TokenizerRecipe, max_tokens: int):
         return cls(vocab=learnt["vocab"], merges=merges, model_max_length=max_tokens)
     return cls(vocab=[tuple(piece) for piece in learnt["vocab"]], do_lower_case=recipe.lowercase,
                model_max_length=max_tokens)
+
+
+if __name__ == "__main__":
+    regenerate()

@@ -1,6 +1,8 @@
 """Loading through every path: local directories of every family and task, the offline presets, and every
 failure as one sentence."""
 import os
+import subprocess
+import sys
 import socket
 import threading
 import time
@@ -187,3 +189,22 @@ def test_save_tiny_model_is_loadable_again(tmp_path):
     a = load_model(save_tiny_model("bert", str(tmp_path / "a"), seed=1)).model
     b = load_model(save_tiny_model("bert", str(tmp_path / "b"), seed=2)).model
     assert not torch.equal(a.embeddings.word_embeddings.weight, b.embeddings.word_embeddings.weight)
+
+
+def test_stand_in_vocabulary_is_the_same_in_every_process():
+    """Shared links must show the same ids: the shipped vocabulary, not a fresh (unordered) training run."""
+    code = ("from bertviz_lite import load_preset; t = load_preset('roberta-base').tokenizer; "
+            "print(t('this is a 12212121 test sentence')['input_ids'])")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout for _ in range(2)}
+    assert len(runs) == 1 and runs.pop().startswith("[0, ")
+
+
+@pytest.mark.parametrize("kind", ["wordpiece", "bpe", "unigram"])
+def test_vocabulary_training_still_works(kind):
+    from bertviz_lite.families import FAMILIES
+    from bertviz_lite.offline_tokenizer import _trained_model
+
+    recipe = next(f.tokenizer for f in FAMILIES if f.tokenizer.kind == kind)
+    vocab = _trained_model(recipe)["vocab"]
+    tokens = [v[0] for v in vocab] if kind == "unigram" else sorted(vocab, key=vocab.get)
+    assert tokens[: len(recipe.special_tokens)] == list(recipe.special_tokens) and len(tokens) > 300
