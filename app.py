@@ -2,16 +2,16 @@
 with what is on screen. Run: streamlit run app.py"""
 import streamlit as st
 
-from pages import common
+from app_pages import common
 
 st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide")
 common.init_state()
 common.sync_url()
 page = st.navigation([
-    st.Page("pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
-    st.Page("pages/architecture.py", title="Architecture", icon=":material/account_tree:", url_path="architecture"),
-    st.Page("pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),
-    st.Page("pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
+    st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
+    st.Page("app_pages/architecture.py", title="Architecture", icon=":material/account_tree:", url_path="architecture"),
+    st.Page("app_pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),
+    st.Page("app_pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
 ])
 common.sidebar()
 page.run()

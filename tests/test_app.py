@@ -7,8 +7,8 @@ from streamlit.testing.v1 import AppTest
 from conftest import save_tiny_model
 
 APP = "../app.py"  # relative to this file
-PAGES = {"overview": "pages/overview.py", "architecture": "pages/architecture.py", "tokens": "pages/tokens.py",
-         "layers": "pages/layers.py"}
+PAGES = {"overview": "app_pages/overview.py", "architecture": "app_pages/architecture.py", "tokens": "app_pages/tokens.py",
+         "layers": "app_pages/layers.py"}
 
 
 def open_page(page: str, **params) -> AppTest:

@@ -14,7 +14,7 @@ CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 ROOT = Path(__file__).resolve().parent.parent
-LINKS = ["", "architecture", "tokens?pair=the+cat+sat+on+the+mat", "layers?layer=3&head=2",
+LINKS = ["layers?layer=3&head=2", "", "architecture", "tokens?pair=the+cat+sat+on+the+mat", "layers?layer=3&head=2",
          "layers?step=embed.norm", "layers?step=pooler.out&pair=a+dog", "layers?model=roberta-base&step=ffn.act",
          "tokens?model=no-such%2Fmodel"]
 

@@ -7,7 +7,7 @@ import streamlit as st
 from bertviz_lite import fold_repeats, parameter_table, sunburst_data
 from bertviz_lite.cache import cached_task_heads, cached_tree
 from bertviz_lite.figures import parameter_sunburst
-from pages import common
+from app_pages import common
 
 loaded = common.load_or_stop()
 tree = cached_tree(loaded.source, loaded.task)

@@ -3,7 +3,7 @@ import streamlit as st
 
 from bertviz_lite import config_summary, group_totals, parameter_table
 from bertviz_lite.figures import group_bars
-from pages import common
+from app_pages import common
 
 loaded = common.load_or_stop()
 c = config_summary(loaded.config)

@@ -4,7 +4,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from pages import common
+from app_pages import common
 
 loaded = common.load_or_stop()
 t = common.trace_or_stop(loaded)

@@ -5,7 +5,7 @@ import streamlit as st
 
 from bertviz_lite import EMBEDDING_STEPS, LAYER_STEPS, POOLER_STEPS
 from bertviz_lite.figures import attention_heatmap, head_grid, matrix_window, token_norms
-from pages import common
+from app_pages import common
 
 STAGES = {"Embeddings": "embed.norm", "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
 NORM_VIEWS = {"attn.residual": ("input", "attn.out", "attn.residual", "attn.norm"),
