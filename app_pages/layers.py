@@ -42,8 +42,8 @@ def show_matrix(array: np.ndarray, title: str, key: str) -> None:
 
 def show_step_picker(steps_info, available, label: str) -> str:
     options = [s.key for s in steps_info if s.key in available]
-    current = st.session_state.step.split(".", 1)[1] if st.session_state.step.startswith(("embed.", "pooler.")) \
-        else st.session_state.step
+    step = st.session_state.step
+    current = step if stage_of(step) == "Encoder layer" else step.split(".", 1)[1]
     if current not in options:
         current = options[-1]
     chosen = st.pills(label, options, default=current, key=f"pills_{label}_{st.session_state.layer}",
@@ -54,7 +54,7 @@ def show_step_picker(steps_info, available, label: str) -> str:
 def embeddings_view() -> None:
     steps = t.embeddings()
     key = show_step_picker(EMBEDDING_STEPS, steps, "Embedding step")
-    common.set_value("step", f"embed.{key}")
+    st.session_state.step = f"embed.{key}"
     info = steps.info(key)
     st.markdown(f"### {info.title} — shape {tuple(steps[key].shape)} {info.shape}\n{info.explains}.")
     show_matrix(steps[key], f"embeddings: {info.title}", f"embed_{key}")
@@ -77,7 +77,7 @@ def layer_view() -> None:
     layer, head = st.session_state.layer, st.session_state.head
     steps = t.layer(layer)
     key = show_step_picker(LAYER_STEPS, steps, "Sub-step")
-    common.set_value("step", key)
+    st.session_state.step = key
     info, array = steps.info(key), steps[key]
     position = [s.key for s in LAYER_STEPS].index(key) + 1
     st.markdown(f"### Layer {layer} · step {position} of {len(LAYER_STEPS)}: {info.title} — shape "
@@ -134,7 +134,7 @@ def stepper() -> None:
     stage = st.segmented_control("Stage", list(STAGES), default=stage_of(st.session_state.step),
                                  key="stage_control")
     if stage and stage != stage_of(st.session_state.step):
-        common.set_value("step", STAGES[stage])
+        st.session_state.step = STAGES[stage]
     {"Embeddings": embeddings_view, "Encoder layer": layer_view,
      "Pooler & similarity": pooler_view}[stage or stage_of(st.session_state.step)]()
     common.sync_url()

@@ -28,5 +28,5 @@ sentence = {None: "special", 0: "A", 1: "B"}
 table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.token_type_ids,
                       "attention mask": t.attention_mask, "sentence": [sentence[s] for s in t.sequence_ids]})
 st.dataframe(table, width="stretch", height=min(36 * (len(table) + 1), 600))
-if loaded.family.embedding_parts(loaded.base).token_type is None:
+if not loaded.uses_token_types:
     st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")

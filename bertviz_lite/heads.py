@@ -35,10 +35,10 @@ def task_heads(config) -> list[TaskHead]:
         with torch.device("meta"):
             model = auto.from_config(config)
         canonical = {id(p): n for n, p in model.named_parameters()}
-        prefix = model.base_model_prefix if task != "base" else None
         head, tied = [], []
-        for name, module in model.named_children():
-            if name == prefix or task == "base":
+        children = [] if task == "base" else model.named_children()
+        for name, module in children:
+            if name == model.base_model_prefix:
                 continue
             own = [(f"{name}.{n}", p) for n, p in module.named_parameters(remove_duplicate=False)]
             count = sum(p.numel() for full, p in own if canonical[id(p)] == full)

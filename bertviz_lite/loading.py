@@ -62,6 +62,11 @@ class LoadedModel:
         return min(limit, declared)
 
     @property
+    def uses_token_types(self) -> bool:
+        """Whether the model has token-type embeddings (DistilBERT has none, so it takes no token_type_ids)."""
+        return self.family.embedding_parts(self.base).token_type is not None
+
+    @property
     def warning(self) -> str | None:
         """What every view of this model must say plainly, or None."""
         if self.weights == "random-init":

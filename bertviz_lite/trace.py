@@ -113,7 +113,7 @@ def trace(loaded: LoadedModel, text: str, pair: str | None = None) -> Trace:
     ids, mask = enc["input_ids"], enc["attention_mask"]  # (1, T) each
     types = enc.get("token_type_ids", torch.zeros_like(ids))  # (1, T)
     inputs = {"input_ids": ids, "attention_mask": mask}
-    if loaded.family.embedding_parts(base).token_type is not None:
+    if loaded.uses_token_types:
         inputs["token_type_ids"] = types
     with torch.inference_mode():
         out = base(**inputs, output_hidden_states=True)

@@ -10,7 +10,8 @@ therefore its own parameters plus its children's totals, exactly, which is what 
 BertModel  109,482,240
   embeddings: BertEmbeddings  23,837,184
   ...
-    layer.0-11: 12 × BertLayer  85,054,464 (7,087,872 each)
+    layer: ModuleList  85,054,464
+      0-11: 12 × BertLayer  85,054,464 (7,087,872 each)
 """
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ def _unigram_tokenizer():
 
 FAMILY_SPECS = {
     "bert": (lambda: BertConfig(**TINY, type_vocab_size=2), _wordpiece_tokenizer),
-    "roberta": (lambda: RobertaConfig(**{**TINY, "max_position_embeddings": 40}, type_vocab_size=1, pad_token_id=1,
+    "roberta": (lambda: RobertaConfig(**TINY, type_vocab_size=1, pad_token_id=1,
                                       bos_token_id=0, eos_token_id=2), _bpe_tokenizer),
     "distilbert": (lambda: DistilBertConfig(dim=32, n_layers=3, n_heads=4, hidden_dim=37, vocab_size=VOCAB_SIZE,
                                             max_position_embeddings=40),
