@@ -71,6 +71,6 @@ for h in heads:
         st.caption(f"{h.architecture}: " + "; ".join(h.tied) + " (shared tensors, counted once).")
 if loaded.new_parameters and loaded.weights == "pretrained":
     st.info(f"Newly initialised when {loaded.source} was loaded for this task (not in the checkpoint): "
-            + ", ".join(loaded.new_parameters), icon="🆕")
+            + ", ".join(loaded.new_parameters), icon=":material/new_releases:")
 st.caption("A head that loads from a checkpoint without it (for example a classifier on a base model) starts "
            "from random numbers and must be fine-tuned. A masked-LM model drops BERT's pooler.")

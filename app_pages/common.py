@@ -92,14 +92,14 @@ def load_or_stop() -> LoadedModel:
         with st.spinner(f"Loading {source} ({task}) …"):
             loaded = cached_model(source, task)
     except BertvizLiteError as error:
-        st.error(f"{error}", icon="🚫")
+        st.error(f"{error}", icon=":material/error:")
         st.caption("Pick a preset in the sidebar, or fix the model id or path; your sentence is kept.")
         st.stop()
     except Exception as error:  # a bug or an unforeseen file problem: still a message, not a traceback
-        st.error(f"Loading '{source}' failed unexpectedly: {type(error).__name__}: {error}", icon="🚫")
+        st.error(f"Loading '{source}' failed unexpectedly: {type(error).__name__}: {error}", icon=":material/error:")
         st.stop()
     if loaded.warning:
-        st.warning(loaded.warning, icon="⚠️")
+        st.warning(loaded.warning, icon=":material/warning:")
     return loaded
 
 
@@ -110,8 +110,8 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
         with st.spinner("Running the model …"):
             result = cached_trace(loaded.source, loaded.task, text, pair or None)
     except BertvizLiteError as error:
-        st.error(f"{error}", icon="✏️")
+        st.error(f"{error}", icon=":material/edit:")
         st.stop()
     if result.notice:
-        st.info(result.notice, icon="✂️")
+        st.info(result.notice, icon=":material/content_cut:")
     return result

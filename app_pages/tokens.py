@@ -22,7 +22,7 @@ st.html(f'<div style="line-height:2.2">{chips}</div>')
 
 unknown = loaded.tokenizer.unk_token
 if unknown and unknown in t.tokens:
-    st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.", icon="❓")
+    st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.", icon=":material/help:")
 
 sentence = {None: "special", 0: "A", 1: "B"}
 table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.token_type_ids,

@@ -24,7 +24,7 @@ def labelled(tokens: list[str]) -> list[str]:
     return [f"{i} {t}" for i, t in enumerate(tokens)]
 
 
-def parameter_sunburst(data: dict[str, list], max_depth: int = 3) -> go.Figure:
+def parameter_sunburst(data: dict[str, list], max_depth: int = 4) -> go.Figure:
     """The sunburst of `tree.sunburst_data`; click a wedge to zoom into it."""
     fig = go.Figure(go.Sunburst(ids=data["ids"], labels=data["labels"], parents=data["parents"],
                                 values=data["values"], customdata=data["classes"], branchvalues="total",
