@@ -1,10 +1,14 @@
 """The app's caches: the one module of bertviz_lite that imports Streamlit.
 
 Cached functions depend only on their arguments. Models are shared by every session (`cache_resource`), a few
-at a time; traces are shared read-only objects too (they hold a reference to their model, so they cannot be
-pickled for `cache_data`), bounded in number and age so that a crowd cannot exhaust memory.
+at a time; traces are shared read-only objects too, bounded in number and age. A cached trace is kept without
+its model and joined to the model cached now when it is handed out, so a trace never keeps an evicted model
+alive: memory stays at most MAX_MODELS models plus MAX_TRACES traces, however many visitors come.
 """
 from __future__ import annotations
+
+import dataclasses
+import threading
 
 import streamlit as st
 
@@ -14,17 +18,26 @@ from .trace import Trace, trace
 from .tree import ModuleNode, module_tree
 
 MAX_MODELS = 3  # bert-base is about 0.45 GB in float32; bert-large 1.3 GB
-MAX_TRACES = 32  # a 512-token bert-base trace keeps about 20 MB
+MAX_TRACES = 32  # a 512-token bert-base trace keeps about 20 MB, bert-large about 50 MB
+
+_one_load_at_a_time = threading.Lock()  # a crowd asking for different models cannot hold many half-loaded ones
 
 
 @st.cache_resource(max_entries=MAX_MODELS, show_spinner=False)
 def cached_model(source: str, task: str) -> LoadedModel:
-    return load_model(source, task)
+    with _one_load_at_a_time:
+        return load_model(source, task)
 
 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def _cached_forward(source: str, task: str, text: str, pair: str | None) -> Trace:
+    return dataclasses.replace(trace(cached_model(source, task), text, pair), loaded=None)
+
+
 def cached_trace(source: str, task: str, text: str, pair: str | None) -> Trace:
-    return trace(cached_model(source, task), text, pair)
+    """The trace of text (and pair), joined to the model cached now (reloaded if it was evicted)."""
+    model = cached_model(source, task)
+    return dataclasses.replace(_cached_forward(source, task, text, pair), loaded=model)
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)

@@ -21,6 +21,7 @@ from transformers import (AutoConfig, AutoModel, AutoModelForMaskedLM, AutoModel
 from . import hub
 from .errors import LoadError
 from .families import Family, family_for_model_type
+from .hosting import Limits
 from .offline_tokenizer import build_tokenizer
 from .presets import PRESETS, preset_config
 
@@ -80,34 +81,38 @@ class LoadedModel:
                 f"weights={self.weights!r}, class={type(self.model).__name__})")
 
 
-def load_model(source: str, task: str = "base") -> LoadedModel:
+def load_model(source: str, task: str = "base", limits: Limits | None = None) -> LoadedModel:
     """Load `source` (Hub id or local directory) for `task` ("base", "sequence-classification", "masked-lm").
 
     Offline (HF_HUB_OFFLINE=1, or the Hub does not answer within a few seconds) models load from the local
     cache; the built-in presets that are not cached load as their exact architecture with random weights.
+    `limits` (default: from the environment, see hosting.py) are checked before any weights are read.
     """
+    limits = Limits.from_env() if limits is None else limits
     source = (source or "").strip()
     if not source:
         raise LoadError("Enter a model: a Hub id such as bert-base-uncased, or a local directory.")
     if task not in TASKS:
         raise LoadError(f"Unknown task '{task}': choose one of {', '.join(TASKS)}.")
     if _looks_local(source):
-        return _load_local(Path(source).expanduser(), task)
+        limits.check_local(source)
+        return _load_local(Path(source).expanduser(), task, limits)
     online = hub.hub_reachable()
     try:
-        return _load_pretrained(source, task, local_only=not online)
+        return _load_pretrained(source, task, local_only=not online, limits=limits)
     except _NotCached:
         if source in PRESETS:
-            return load_preset(source, task)
+            return load_preset(source, task, limits)
         raise LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached: "
                         f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a "
                         f"built-in preset.") from None
 
 
-def load_preset(source: str, task: str = "base") -> LoadedModel:
+def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:
     """The preset's exact architecture from the shipped config, random weights, stand-in tokenizer."""
     config = AutoConfig.for_model(**preset_config(source))
     family = family_for_model_type(config.model_type)
+    limits.check_size(source, config, TASKS[task])
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(RANDOM_SEED)
         model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
@@ -121,12 +126,12 @@ def prefetch(source: str) -> LoadedModel:
     """Download config, weights and tokenizer of `source` into the Hugging Face cache (for offline use later)."""
     source = source.strip()
     if _looks_local(source):
-        return _load_local(Path(source).expanduser(), "base")  # nothing to download: check that it loads
+        return _load_local(Path(source).expanduser(), "base", Limits())  # nothing to download: check it loads
     if not hub.hub_reachable():
         raise LoadError(f"Cannot download '{source}': the Hugging Face Hub cannot be reached "
                         f"(or HF_HUB_OFFLINE is set); run prefetch again while online.")
     try:
-        return _load_pretrained(source, "base", local_only=False)
+        return _load_pretrained(source, "base", local_only=False, limits=Limits())
     except _NotCached:
         raise LoadError(f"Downloading '{source}' failed: the Hugging Face Hub stopped answering.") from None
 
@@ -140,7 +145,7 @@ def _looks_local(source: str) -> bool:
             or source.startswith((".", "~")) or "\\" in source)
 
 
-def _load_local(path: Path, task: str) -> LoadedModel:
+def _load_local(path: Path, task: str, limits: Limits) -> LoadedModel:
     if not path.exists():
         raise LoadError(f"There is no directory '{path}': check the path, or give a Hub id.")
     if not path.is_dir():
@@ -153,15 +158,16 @@ def _load_local(path: Path, task: str) -> LoadedModel:
     if not any((path / name).is_file() for name in WEIGHT_FILES):
         raise LoadError(f"'{path}' holds no weights (model.safetensors or pytorch_model.bin).")
     try:
-        return _load_pretrained(str(path), task, local_only=True)
+        return _load_pretrained(str(path), task, local_only=True, limits=limits)
     except _NotCached:
         raise LoadError(f"'{path}' is missing files that its config refers to.") from None
 
 
-def _load_pretrained(source: str, task: str, local_only: bool) -> LoadedModel:
+def _load_pretrained(source: str, task: str, local_only: bool, limits: Limits) -> LoadedModel:
     common = dict(local_files_only=local_only, trust_remote_code=False)
     config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(source, **common))
     family = family_for_model_type(config.model_type)
+    limits.check_size(source, config, TASKS[task])  # before a single weight is downloaded
     model, info = _guarded(source, "weights", lambda: TASKS[task].from_pretrained(
         source, config=config, attn_implementation="eager", dtype=torch.float32, output_loading_info=True,
         **common))

@@ -39,7 +39,7 @@ class Trace:
     max_tokens: int
     hidden_states: np.ndarray  # (L + 1, T, d): the model's own; [0] is the input of layer 0
     pooler_output: np.ndarray | None  # (d,) the model's own, where it has a pooler
-    loaded: LoadedModel = field(repr=False)
+    loaded: LoadedModel | None = field(repr=False)  # None only while it waits in the app's trace cache
 
     @property
     def num_layers(self) -> int:
