@@ -10,6 +10,7 @@ import streamlit as st
 
 from bertviz_lite import DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
 from bertviz_lite.cache import cached_model, cached_trace
+from bertviz_lite.hosting import Limits
 
 DEFAULT_TEXT = "this is a 12212121 test sentence"
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
@@ -17,6 +18,7 @@ DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair"
 TASK_LABELS = {"base": "base model (as in the notebooks)", "sequence-classification": "sequence classification",
                "masked-lm": "masked language model"}
 OTHER = "other: a Hub id or a local directory"
+HOSTED_OTHER = "other: a Hugging Face Hub id"
 
 
 def init_state() -> None:
@@ -59,25 +61,35 @@ def set_value(key: str, value) -> None:
     st.session_state[f"_w_{key}"] = value
 
 
+def _other_label() -> str:
+    return OTHER if Limits.from_env().allow_local_dirs else HOSTED_OTHER
+
+
 def _choose_model() -> None:
     choice = st.session_state["_w_model_choice"]
-    if choice != OTHER:
+    if choice != _other_label():
         st.session_state.model = choice
     elif st.session_state.get("_w_model_custom", "").strip():
         st.session_state.model = st.session_state["_w_model_custom"].strip()
 
 
 def sidebar() -> None:
-    current = st.session_state.model
+    current, other, limits = st.session_state.model, _other_label(), Limits.from_env()
     if "_w_model_choice" not in st.session_state:
-        st.session_state["_w_model_choice"] = current if current in PRESETS else OTHER
+        st.session_state["_w_model_choice"] = current if current in PRESETS else other
         st.session_state["_w_model_custom"] = "" if current in PRESETS else current
     with st.sidebar:
-        st.selectbox("Model", [*PRESETS, OTHER], key="_w_model_choice", on_change=_choose_model,
-                     format_func=lambda s: s if s == OTHER else f"{s} ({PRESETS[s].parameters})")
-        if st.session_state["_w_model_choice"] == OTHER:
-            st.text_input("Hub id or local directory", key="_w_model_custom", on_change=_choose_model,
-                          placeholder="e.g. bert-base-cased or ./my-model")
+        st.selectbox("Model", [*PRESETS, other], key="_w_model_choice", on_change=_choose_model,
+                     format_func=lambda s: s if s == other else f"{s} ({PRESETS[s].parameters})")
+        if st.session_state["_w_model_choice"] == other:
+            if limits.allow_local_dirs:
+                st.text_input("Hub id or local directory", key="_w_model_custom", on_change=_choose_model,
+                              placeholder="e.g. bert-base-cased or ./my-model")
+            else:
+                st.text_input("Hub id", key="_w_model_custom", on_change=_choose_model,
+                              placeholder="e.g. bert-base-cased")
+                st.caption(f"This hosted app loads BERT-family models from the Hub up to "
+                           f"{limits.max_parameters:,} parameters; for local models, run bertviz-lite yourself.")
         st.selectbox("Task head", list(TASKS), format_func=TASK_LABELS.get, **bind("task"))
         st.text_area("Sentence", height=90, **bind("text"))
         st.text_area("Second sentence (optional)", height=70, **bind("pair"),

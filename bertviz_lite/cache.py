@@ -13,6 +13,7 @@ import threading
 import streamlit as st
 
 from .heads import TaskHead, task_heads
+from .hosting import Limits
 from .loading import LoadedModel, load_model
 from .trace import Trace, trace
 from .tree import ModuleNode, module_tree
@@ -24,9 +25,15 @@ _one_load_at_a_time = threading.Lock()  # a crowd asking for different models ca
 
 
 @st.cache_resource(max_entries=MAX_MODELS, show_spinner=False)
-def cached_model(source: str, task: str) -> LoadedModel:
+def _load(source: str, task: str, limits: Limits) -> LoadedModel:
     with _one_load_at_a_time:
-        return load_model(source, task)
+        return load_model(source, task, limits)
+
+
+def cached_model(source: str, task: str) -> LoadedModel:
+    """The model under the environment's rules (part of the key: a model loaded locally is not handed out to a
+    hosted session)."""
+    return _load(source, task, Limits.from_env())
 
 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)

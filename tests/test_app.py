@@ -149,3 +149,15 @@ def test_layer_view_payload_at_512_tokens_stays_under_2_mb():
     assert not at.exception
     size = payload_bytes(at)
     assert 100_000 < size < 2_000_000, size
+
+
+def test_hosted_mode_refuses_a_directory_and_says_why(tiny_dirs, monkeypatch):
+    monkeypatch.setenv("BVL_HOSTED", "1")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(model=tiny_dirs["bert"], text="my own words")
+    at.run()
+    assert not at.exception
+    assert "does not open directories on its server" in at.error[0].value
+    assert at.text_area(key="_w_text").value == "my own words"
+    assert at.text_input(key="_w_model_custom").label == "Hub id"
+    assert "up to 400,000,000 parameters" in at.sidebar.caption[0].value

@@ -8,7 +8,7 @@ from bertviz_lite import cache
 
 
 def test_cached_traces_do_not_keep_evicted_models_alive(tiny_dirs):
-    cache.cached_model.clear()
+    cache._load.clear()
     cache._cached_forward.clear()
     sources = list(tiny_dirs.values())
     assert len(sources) > cache.MAX_MODELS
