@@ -3,9 +3,13 @@ with what is on screen. Run: streamlit run app.py"""
 import streamlit as st
 
 from app_pages import common
+from bertviz_lite.cache import configured_threads
 
-st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide")
+configured_threads()
 common.init_state()
+st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide",
+                   initial_sidebar_state="collapsed" if common.lecture_mode() else "auto")
+common.apply_lecture_style()
 common.sync_url()
 page = st.navigation([
     st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),

@@ -37,7 +37,7 @@ with left:
 with right:
     st.subheader("Parameter sunburst")
     st.caption("Each ring is one level of the tree; click a wedge to zoom in, the centre to zoom out.")
-    st.plotly_chart(parameter_sunburst(sunburst_data(tree)), width="stretch")
+    common.chart(parameter_sunburst(sunburst_data(tree)))
 
 st.subheader("Named parameters")
 groups = ["all groups", *table.group.unique()]

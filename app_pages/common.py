@@ -6,6 +6,9 @@ so a page that does not draw a widget does not lose its value.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+import plotly.graph_objects as go
 import streamlit as st
 
 from bertviz_lite import DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
@@ -14,7 +17,10 @@ from bertviz_lite.hosting import Limits
 
 DEFAULT_TEXT = "this is a 12212121 test sentence"
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
-            "step": "attn.probs"}
+            "step": "attn.probs", "lecture": False}
+LECTURE_CSS = Path(__file__).with_name("lecture.css")
+LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
+LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
 TASK_LABELS = {"base": "base model (as in the notebooks)", "sequence-classification": "sequence classification",
                "masked-lm": "masked language model"}
 OTHER = "other: a Hub id or a local directory"
@@ -27,7 +33,9 @@ def init_state() -> None:
         if key in st.session_state:
             continue
         value = st.query_params.get(key, default)
-        if isinstance(default, int):
+        if isinstance(default, bool):
+            value = str(value).lower() in {"1", "true", "yes", "on"}
+        elif isinstance(default, int):
             value = int(value) if str(value).isdigit() else default
         st.session_state[key] = value
     if st.session_state.task not in TASKS:
@@ -37,10 +45,11 @@ def init_state() -> None:
 def sync_url() -> None:
     for key, default in DEFAULTS.items():
         value = st.session_state[key]
+        text = str(int(value)) if isinstance(value, bool) else str(value)
         if value == default:
             st.query_params.pop(key, None)
-        elif st.query_params.get(key) != str(value):
-            st.query_params[key] = str(value)
+        elif st.query_params.get(key) != text:
+            st.query_params[key] = text
 
 
 def bind(key: str):
@@ -94,6 +103,28 @@ def sidebar() -> None:
         st.text_area("Sentence", height=90, **bind("text"))
         st.text_area("Second sentence (optional)", height=70, **bind("pair"),
                      help="A sentence pair: [CLS] A [SEP] B [SEP], with token types 0 and 1.")
+        st.toggle("Lecture mode", **bind("lecture"),
+                  help="Large type and less chrome for a projector; a link with lecture=1 opens this way, with the "
+                       "sidebar closed.")
+
+
+def lecture_mode() -> bool:
+    return bool(st.session_state.get("lecture"))
+
+
+def apply_lecture_style() -> None:
+    if lecture_mode():
+        st.html(LECTURE_CSS)
+
+
+def chart(fig: go.Figure, **kwargs) -> None:
+    """st.plotly_chart across the page's width, with larger chart text in lecture mode."""
+    if lecture_mode():
+        fig.update_layout(font_size=LECTURE_FONT_PX, height=min(fig.layout.height or LECTURE_CHART_PX,
+                                                                  LECTURE_CHART_PX))
+        for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
+            axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
+    st.plotly_chart(fig, width="stretch", **kwargs)
 
 
 def load_or_stop() -> LoadedModel:

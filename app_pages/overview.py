@@ -40,6 +40,6 @@ st.markdown("\n".join(f"- {line}" for line in lines))
 
 st.subheader("Where the parameters are")
 groups = group_totals(table)
-st.plotly_chart(group_bars(groups), width="stretch")
+common.chart(group_bars(groups))
 with st.expander("config.json"):
     st.json(loaded.config.to_dict(), expanded=False)

@@ -14,6 +14,7 @@ import streamlit as st
 
 from .heads import TaskHead, task_heads
 from .hosting import Limits
+from .threads import configure_torch_threads
 from .loading import LoadedModel, load_model
 from .trace import Trace, trace
 from .tree import ModuleNode, module_tree
@@ -55,3 +56,9 @@ def cached_tree(source: str, task: str) -> ModuleNode:
 @st.cache_resource(max_entries=MAX_MODELS, show_spinner=False)
 def cached_task_heads(source: str, task: str) -> list[TaskHead]:
     return task_heads(cached_model(source, task).config)
+
+
+@st.cache_resource
+def configured_threads() -> int:
+    """Size torch's threads to the container once per server process (see threads.py)."""
+    return configure_torch_threads()

@@ -69,7 +69,8 @@ def head_grid(probs: np.ndarray, selected: int, max_side: int = 48) -> go.Figure
                       row=h // cols + 1, col=h % cols + 1)
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False, autorange="reversed")
-    return _layout(fig, 190 * rows + 40)
+    fig = _layout(fig, 190 * rows + 40)
+    return fig.update_layout(margin_t=30)  # room for the top row's subplot titles
 
 
 def _pool(matrix: np.ndarray, max_side: int) -> np.ndarray:

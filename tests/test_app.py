@@ -161,3 +161,32 @@ def test_hosted_mode_refuses_a_directory_and_says_why(tiny_dirs, monkeypatch):
     assert at.text_area(key="_w_text").value == "my own words"
     assert at.text_input(key="_w_model_custom").label == "Hub id"
     assert "up to 400,000,000 parameters" in at.sidebar.caption[0].value
+
+
+def test_lecture_mode_link_steps_through_a_layer(tiny_dirs):
+    at = open_page("layers", model=tiny_dirs["bert"], layer=1, step="attn.probs", lecture=1)
+    assert not at.exception and at.session_state["lecture"] is True
+    assert not at.title  # every line counts on a projector
+    picker = at.selectbox(key="_w_stepper_Sub-step")
+    assert picker.value == "attn.probs" and picker.format_func("attn.probs") == "6/14 Attention (softmax)"
+    assert specs(at)[0]["layout"]["font"]["size"] == 20
+    at.button(key="next_Sub-step").click().run()
+    assert not at.exception
+    assert at.session_state["step"] == "attn.context"
+    assert at.selectbox(key="_w_stepper_Sub-step").value == "attn.context"
+    assert any("step 7 of 14: Context" in m.value for m in at.markdown)
+    assert at.query_params["step"] == "attn.context" and at.query_params["lecture"] == "1"
+    at.selectbox(key="_w_stepper_Sub-step").set_value("ffn.norm").run()
+    assert at.session_state["step"] == "ffn.norm" and at.button(key="next_Sub-step").disabled
+
+
+def test_lecture_mode_is_off_and_out_of_the_url_by_default(tiny_dirs):
+    at = open_page("layers", model=tiny_dirs["bert"])
+    assert at.session_state["lecture"] is False and "lecture" not in at.query_params
+    assert at.title[0].value == "Layers" and specs(at)[0]["layout"]["font"]["size"] == 16
+
+
+def test_lecture_mode_steps_through_the_embeddings(tiny_dirs):
+    at = open_page("layers", model=tiny_dirs["roberta"], step="embed.word", lecture=1)
+    at.button(key="next_Embedding step").click().run()
+    assert not at.exception and at.session_state["step"] == "embed.position"
