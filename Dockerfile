@@ -8,10 +8,12 @@
 #   TORCH_INDEX_URL  where the CPU torch wheel comes from (PyPI's Linux torch is a CUDA build of several GB)
 #   PREFETCH_MODELS  Hub ids downloaded into the image at build time; empty: none (then the presets run with
 #                    random weights unless the container can reach the Hub)
+#   HF_ENDPOINT      where PREFETCH_MODELS come from (a Hub mirror); build time only
 FROM python:3.11-slim
 
 ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
 ARG PREFETCH_MODELS="bert-base-uncased distilbert-base-uncased roberta-base albert-base-v2 google/electra-small-discriminator"
+ARG HF_ENDPOINT=https://huggingface.co
 
 ENV PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -34,7 +36,7 @@ RUN python -m venv /home/user/venv \
 
 # The package alone first: baking the models then survives changes to the pages and the README.
 COPY --chown=user bertviz_lite bertviz_lite
-RUN if [ -n "$PREFETCH_MODELS" ]; then python -m bertviz_lite prefetch $PREFETCH_MODELS; fi
+RUN if [ -n "$PREFETCH_MODELS" ]; then HF_ENDPOINT="$HF_ENDPOINT" python -m bertviz_lite prefetch $PREFETCH_MODELS; fi
 
 COPY --chown=user . .
 

@@ -18,11 +18,11 @@ COMMIT = "0123456789abcdef0123456789abcdef01234567"  # every repository is at th
 
 
 class LocalHub:
-    def __init__(self, repos: dict[str, str]):
-        """repos: Hub id (e.g. "tiny/bert") -> a directory written by save_pretrained."""
+    def __init__(self, repos: dict[str, str], port: int = 0):
+        """repos: Hub id (e.g. "tiny/bert") -> a directory written by save_pretrained; port 0: any free one."""
         self.repos = {repo: Path(directory) for repo, directory in repos.items()}
         self.requests: list[str] = []  # "METHOD path", in order: tests check what was (not) downloaded
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
 
     def __enter__(self) -> LocalHub:
@@ -95,3 +95,17 @@ class LocalHub:
                 pass
 
         return Handler
+
+
+if __name__ == "__main__":  # serve by hand, e.g. to bake a model into the Docker image without internet
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description="Serve saved model directories as a stand-in Hugging Face Hub.")
+    parser.add_argument("repos", nargs="+", help="REPO_ID=DIRECTORY, e.g. tiny/bert=/tmp/tiny-bert")
+    parser.add_argument("--port", type=int, default=8766)
+    args = parser.parse_args()
+    with LocalHub(dict(pair.split("=", 1) for pair in args.repos), args.port) as hub:
+        print(f"serving {', '.join(hub.repos)} on {hub.url}", flush=True)
+        while True:
+            time.sleep(3600)

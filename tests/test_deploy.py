@@ -1,0 +1,58 @@
+"""The deployment files agree with each other and with what Streamlit reads. (The image itself is built and run
+by hand, see the README; these catch drift between the files.)"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bertviz_lite.presets import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+
+
+def test_streamlit_reads_the_production_settings():
+    code = ("import json; from streamlit import config; config.get_config_options(force_reparse=True); "
+            "print(json.dumps({k: config.get_option(k) for k in json.loads(input())}))")
+    keys = ["server.headless", "server.fileWatcherType", "browser.gatherUsageStats", "server.maxUploadSize",
+            "server.enableXsrfProtection", "server.enableStaticServing", "client.toolbarMode",
+            "client.showErrorDetails"]
+    out = subprocess.run([sys.executable, "-c", code], input=json.dumps(keys), cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == {
+        "server.headless": True, "server.fileWatcherType": "none", "browser.gatherUsageStats": False,
+        "server.maxUploadSize": 1, "server.enableXsrfProtection": True, "server.enableStaticServing": False,
+        "client.toolbarMode": "minimal", "client.showErrorDetails": "none"}
+
+
+def front_matter() -> dict[str, str]:
+    text = (ROOT / "README.md").read_text()
+    assert text.startswith("---\n")
+    block = text.split("---\n")[1]
+    return dict(line.split(": ", 1) for line in block.strip().splitlines())
+
+
+def test_readme_makes_a_docker_space_on_the_port_the_image_serves():
+    meta = front_matter()
+    assert meta["sdk"] == "docker" and meta["title"] == "bertviz-lite"
+    port = meta["app_port"]
+    assert f"EXPOSE {port}" in DOCKERFILE
+    assert f"--server.port={port}" in DOCKERFILE
+    assert f"127.0.0.1:{port}/_stcore/health" in DOCKERFILE
+
+
+def test_image_installs_the_pinned_torch_and_runs_as_uid_1000():
+    pinned = re.search(r"^torch==(\S+)$", (ROOT / "requirements.txt").read_text(), re.M).group(1)
+    assert f"pip install torch=={pinned} --extra-index-url \"$TORCH_INDEX_URL\"" in DOCKERFILE
+    assert DOCKERFILE.index("torch==") < DOCKERFILE.index("pip install -r requirements.txt")
+    assert "useradd --create-home --uid 1000" in DOCKERFILE and "\nUSER user\n" in DOCKERFILE
+    assert "HF_HOME=/home/user/" in DOCKERFILE
+
+
+def test_baked_models_are_presets_and_mean_offline_at_run_time():
+    default = re.search(r'^ARG PREFETCH_MODELS="([^"]*)"', DOCKERFILE, re.M).group(1).split()
+    assert default and set(default) <= set(PRESETS)
+    assert "HF_HUB_OFFLINE=${PREFETCH_MODELS:+1}" in DOCKERFILE
