@@ -12,8 +12,6 @@
 FROM python:3.11-slim
 
 ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
-ARG PREFETCH_MODELS="bert-base-uncased distilbert-base-uncased roberta-base albert-base-v2 google/electra-small-discriminator"
-ARG HF_ENDPOINT=https://huggingface.co
 
 ENV PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -34,7 +32,10 @@ RUN python -m venv /home/user/venv \
  && pip install torch==2.13.0 --extra-index-url "$TORCH_INDEX_URL" \
  && pip install -r requirements.txt
 
-# The package alone first: baking the models then survives changes to the pages and the README.
+# The package alone first: baking the models then survives changes to the pages and the README. (These ARGs
+# are declared here so that changing them does not rebuild the layers above.)
+ARG PREFETCH_MODELS="bert-base-uncased distilbert-base-uncased roberta-base albert-base-v2 google/electra-small-discriminator"
+ARG HF_ENDPOINT=https://huggingface.co
 COPY --chown=user bertviz_lite bertviz_lite
 RUN if [ -n "$PREFETCH_MODELS" ]; then HF_ENDPOINT="$HF_ENDPOINT" python -m bertviz_lite prefetch $PREFETCH_MODELS; fi
 

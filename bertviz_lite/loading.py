@@ -103,9 +103,11 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
     except _NotCached:
         if source in PRESETS:
             return load_preset(source, task, limits)
+        advice = (f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a built-in preset"
+                  if limits.allow_local_dirs else "this hosted app offers the built-in presets and the models "
+                  "baked into it; run bertviz-lite on your own machine for others")
         raise LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached: "
-                        f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a "
-                        f"built-in preset.") from None
+                        f"{advice}.") from None
 
 
 def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:

@@ -105,3 +105,9 @@ def test_hosted_budget_is_checked_before_weights_are_downloaded(tiny_dirs, tmp_p
                        BVL_HOSTED="1")
         assert allowed.returncode == 0, allowed.stderr
         assert json.loads(allowed.stdout)["weights"] == "pretrained"
+
+
+def test_hosted_offline_advice_does_not_tell_visitors_to_run_commands():
+    with pytest.raises(LoadError, match="this hosted app offers the built-in presets") as error:
+        load_model("someone/not-baked", limits=HOSTED)
+    assert "prefetch" not in str(error.value)
