@@ -66,3 +66,25 @@ def test_deep_links_render_without_exceptions(server):
                 assert page.locator("h1").count() + page.locator("[data-testid='stAlert']").count() > 0, link
         finally:
             browser.close()
+
+
+def test_lecture_link_fits_a_projector_and_steps_forward(server):
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        try:
+            page.goto(f"{server}/layers?layer=2&step=attn.probs&lecture=1")
+            wait_idle(page)
+            assert page.locator("[data-testid='stSidebar'][data-collapsed='true']").count() == 1
+            heading = page.get_by_text("step 6 of 14: Attention (softmax)")
+            heatmap = page.locator(".js-plotly-plot").first
+            for element in (heading, heatmap):  # the step and its figure share the first screen
+                box = element.bounding_box()
+                assert box is not None and box["y"] + min(box["height"], 400) <= 720, box
+            assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 20
+            page.get_by_role("button", name="▶").last.click()
+            wait_idle(page)
+            assert "step=attn.context" in page.url and "lecture=1" in page.url
+            assert page.get_by_text("step 7 of 14: Context").count() == 1
+        finally:
+            browser.close()
