@@ -89,7 +89,7 @@ def embeddings_view(controls, canvas) -> None:
     show_matrix(steps[key], f"embeddings: {info.title}", f"embed_{key}", controls, canvas)
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with canvas:
-        common.chart(token_norms(series, t.tokens, "Vector length per token: the LayerNorm evens them out"))
+        common.chart(token_norms(series, t.tokens, "Vector length per token: LayerNorm evens them out"))
     with controls:
         check_line(steps, "hidden_states[0] (the input of layer 0)")
 
@@ -138,8 +138,7 @@ def layer_view(controls, canvas) -> None:
         if key in NORM_VIEWS:
             series = {steps.info(k).title if k != "input" else "layer input": steps[k] for k in NORM_VIEWS[key]}
             with canvas:
-                common.chart(token_norms(series, t.tokens, "Vector length per token: the residual adds, the "
-                                         "LayerNorm rescales"))
+                common.chart(token_norms(series, t.tokens, "Vector length per token: residual adds, norm rescales"))
     with controls:
         check_line(steps, f"hidden_states[{layer + 1}] (this layer's output)")
 

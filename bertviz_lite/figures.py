@@ -103,7 +103,7 @@ def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str) ->
     fig = go.Figure([go.Bar(name=name, x=labelled(tokens), y=np.linalg.norm(values, axis=-1).astype(np.float32),
                             hovertemplate=f"{name}<br>%{{x}}<br>‖x‖ = %{{y:.3f}}<extra></extra>")
                      for name, values in series.items()])
-    fig.update_layout(barmode="group", legend=dict(orientation="h", y=1.12))
+    fig.update_layout(barmode="group")  # legend on the right: above the plot it collides with the title
     fig.update_xaxes(type="category", tickangle=-60)
     fig.update_yaxes(title="vector length ‖x‖")
     return _layout(fig, 460, title)
