@@ -90,9 +90,19 @@ def cmd_prefetch(args) -> None:
 
 
 def cmd_bench(args) -> None:
+    if args.devices:  # where a GPU would help; every CPU thread torch finds, unless --threads is given
+        import torch
+
+        from . import bench_devices
+
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        rows = bench_devices.run(repeats=args.repeats)
+        print(json.dumps(rows) if args.json else bench_devices.report(rows))
+        return
     from . import bench  # imported here: it is the only command that changes torch's thread count
 
-    result = bench.run(threads=args.threads, repeats=args.repeats)
+    result = bench.run(threads=args.threads or 2, repeats=args.repeats)
     print(json.dumps(result) if args.json else bench.report(result))
 
 
@@ -119,8 +129,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_prefetch)
 
     p = sub.add_parser("bench", help="speed and memory figures, measured side by side")
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, help="CPU threads (default: 2; with --devices, all)")
     p.add_argument("--repeats", type=int, default=9)
+    p.add_argument("--devices", action="store_true",
+                   help="instead: forward-pass time on the CPU vs a CUDA GPU, and the figure's time, for the "
+                        "Scaling notes")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
     return parser

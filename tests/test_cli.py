@@ -103,3 +103,14 @@ def test_bench_reports_every_figure():
     assert 0 < result["trace_mb"] < result["all_steps_up_front_mb"]
     text = report(result)
     assert "first view" in text and "switch layer" in text and "× raw" in text
+
+
+def test_device_report_states_the_speed_up_it_measured():
+    from bertviz_lite.bench_devices import report as device_report
+
+    rows = [{"model": "bert-base-uncased", "tokens": 512, "cpu_forward_ms": 600.0, "cuda_forward_ms": 6.0,
+             "heatmap_ms": 8.0},
+            {"model": "bert-large-uncased", "tokens": 512, "cpu_forward_ms": 1700.0, "heatmap_ms": None}]
+    lines = device_report(rows).splitlines()
+    assert "GPU     6.0 ms (100× faster)" in lines[1] and "heatmap figure to JSON (CPU)    8.0 ms" in lines[1]
+    assert "GPU" not in lines[2] and "heatmap" not in lines[2]
