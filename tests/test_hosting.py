@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from transformers import AutoConfig, AutoModel, AutoModelForMaskedLM
@@ -16,6 +17,7 @@ from bertviz_lite.presets import preset_config
 from local_hub import LocalHub
 
 HOSTED = Limits.from_env({"BVL_HOSTED": "1"})
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("environ, hosted", [
@@ -43,7 +45,8 @@ def test_default_budget_admits_bert_large_and_counts_without_memory():
 
 @pytest.mark.parametrize("source_of", [lambda dirs: dirs["bert"], lambda dirs: "./tests", lambda dirs: "/etc",
                                        lambda dirs: "~", lambda dirs: "bertviz_lite"])
-def test_hosted_refuses_local_directories(tiny_dirs, source_of):
+def test_hosted_refuses_local_directories(tiny_dirs, source_of, monkeypatch):
+    monkeypatch.chdir(ROOT)  # "bertviz_lite" is a directory there, though it also looks like a Hub id
     with pytest.raises(LoadError, match="does not open directories on its server"):
         load_model(source_of(tiny_dirs), limits=HOSTED)
 
@@ -72,7 +75,7 @@ def test_budget_counts_the_task_model(tiny_dirs):
 
 def _cli(*args: str, **env: str) -> subprocess.CompletedProcess:
     environ = {key: value for key, value in os.environ.items() if key not in ("HF_HUB_OFFLINE", "SPACE_ID")}
-    return subprocess.run([sys.executable, "-m", "bertviz_lite", *args], env={**environ, **env},
+    return subprocess.run([sys.executable, "-m", "bertviz_lite", *args], env={**environ, **env}, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
 
