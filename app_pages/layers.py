@@ -79,7 +79,7 @@ def step_buttons(options: list[str], current: str, titles: dict[str, str], label
     return current
 
 
-def embeddings_view(controls, canvas) -> None:
+def embeddings_view(controls, canvas, notes) -> None:
     steps = t.embeddings()
     with controls:
         key = show_step_picker(EMBEDDING_STEPS, steps, "Embedding step")
@@ -90,7 +90,7 @@ def embeddings_view(controls, canvas) -> None:
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with canvas:
         common.chart(token_norms(series, t.tokens, "Vector length per token: LayerNorm evens them out"))
-    with controls:
+    with notes:
         check_line(steps, "hidden_states[0] (the input of layer 0)")
 
 
@@ -112,7 +112,7 @@ def layer_controls() -> tuple[int, int]:
     return st.session_state.layer, st.session_state.head
 
 
-def layer_view(controls, canvas) -> None:
+def layer_view(controls, canvas, notes) -> None:
     with controls:
         layer, head = layer_controls()
         steps = t.layer(layer)
@@ -139,7 +139,7 @@ def layer_view(controls, canvas) -> None:
             series = {steps.info(k).title if k != "input" else "layer input": steps[k] for k in NORM_VIEWS[key]}
             with canvas:
                 common.chart(token_norms(series, t.tokens, "Vector length per token: residual adds, norm rescales"))
-    with controls:
+    with notes:
         check_line(steps, f"hidden_states[{layer + 1}] (this layer's output)")
 
 
@@ -147,7 +147,7 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
-def pooler_view(controls, canvas) -> None:
+def pooler_view(controls, canvas, notes) -> None:
     steps = t.pooler()
     if steps is None:
         controls.info(f"{type(loaded.base).__name__} has no pooler: its sentence vector is usually the first "
@@ -156,13 +156,13 @@ def pooler_view(controls, canvas) -> None:
         controls.markdown("### Pooler: dense + tanh on the first token — shape "
                           f"{tuple(steps['out'].shape)}\nBERT's sentence vector, used by the classification head.")
         canvas.bar_chart(steps["out"], height=260, x_label="dimension", y_label="value")
-        with controls:
+        with notes:
             check_line(steps, "pooler_output")
     pair = st.session_state.pair
     if not pair.strip():
-        controls.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")
+        notes.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")
         return
-    with controls:
+    with notes:
         a = common.trace_or_stop(loaded, st.session_state.text, None)
         b = common.trace_or_stop(loaded, pair, None)
         st.markdown("### How similar are the two sentences? (each run on its own)")
@@ -175,15 +175,19 @@ def pooler_view(controls, canvas) -> None:
 
 @st.fragment
 def stepper() -> None:
-    """Controls and explanations go to `controls`, figures to `canvas`: one above the other when browsing,
-    side by side in lecture mode so that a whole step fits a 1280×720 projector."""
-    controls, canvas = st.columns([5, 6], gap="large") if common.lecture_mode() else (st.container(), st.container())
+    """Controls and explanations go to `controls`, figures to `canvas`, the check to `notes`: one below the other
+    when browsing, side by side in lecture mode (notes under the controls) so a step fits a 1280×720 projector."""
+    if common.lecture_mode():
+        controls, canvas = st.columns([5, 6], gap="large")
+        notes = controls
+    else:
+        controls, canvas, notes = st.container(), st.container(), st.container()
     stage = controls.segmented_control("Stage", list(STAGES), default=stage_of(st.session_state.step),
                                        key="stage_control")
     if stage and stage != stage_of(st.session_state.step):
         st.session_state.step = STAGES[stage]
     view = {"Embeddings": embeddings_view, "Encoder layer": layer_view, "Pooler & similarity": pooler_view}
-    view[stage or stage_of(st.session_state.step)](controls, canvas)
+    view[stage or stage_of(st.session_state.step)](controls, canvas, notes)
     common.sync_url()
 
 
