@@ -70,20 +70,21 @@ def set_value(key: str, value) -> None:
     st.session_state[f"_w_{key}"] = value
 
 
-def _other_label() -> str:
-    return OTHER if Limits.from_env().allow_local_dirs else HOSTED_OTHER
+def _other_label(limits: Limits) -> str:
+    return OTHER if limits.allow_local_dirs else HOSTED_OTHER
 
 
 def _choose_model() -> None:
     choice = st.session_state["_w_model_choice"]
-    if choice != _other_label():
+    if choice != _other_label(Limits.from_env()):
         st.session_state.model = choice
     elif st.session_state.get("_w_model_custom", "").strip():
         st.session_state.model = st.session_state["_w_model_custom"].strip()
 
 
 def sidebar() -> None:
-    current, other, limits = st.session_state.model, _other_label(), Limits.from_env()
+    current, limits = st.session_state.model, Limits.from_env()
+    other = _other_label(limits)
     if "_w_model_choice" not in st.session_state:
         st.session_state["_w_model_choice"] = current if current in PRESETS else other
         st.session_state["_w_model_custom"] = "" if current in PRESETS else current

@@ -45,23 +45,22 @@ def show_matrix(array: np.ndarray, title: str, key: str, controls, canvas) -> No
         common.chart(matrix_window(array, t.tokens, first, title))
 
 
-def show_step_picker(steps_info, available, label: str) -> str:
-    """All sub-steps as pills; in lecture mode one row, ◀ a select ▶, to step through in order."""
+def show_step_picker(steps_info, available, label: str, prefix: str) -> str:
+    """All sub-steps as pills; in lecture mode one row, ◀ a select ▶, to step through in order. Returns the
+    chosen key without `prefix` ("embed." for the embeddings, "" for a layer's sub-steps)."""
     options = [s.key for s in steps_info if s.key in available]
     titles = {s.key: s.title for s in steps_info}
-    step = st.session_state.step
-    current = step if stage_of(step) == "Encoder layer" else step.split(".", 1)[1]
+    current = st.session_state.step.removeprefix(prefix)
     if current not in options:
         current = options[-1]
     if common.lecture_mode():
-        return step_buttons(options, current, titles, label)
+        return step_buttons(options, current, titles, label, prefix)
     chosen = st.pills(label, options, default=current, key=f"pills_{label}_{st.session_state.layer}",
                       format_func=titles.get)
     return chosen or current
 
 
-def step_buttons(options: list[str], current: str, titles: dict[str, str], label: str) -> str:
-    prefix = "" if label == "Sub-step" else "embed."
+def step_buttons(options: list[str], current: str, titles: dict[str, str], label: str, prefix: str) -> str:
     widget = f"_w_stepper_{label}"
     st.session_state[widget] = current
     i = options.index(current)
@@ -82,7 +81,7 @@ def step_buttons(options: list[str], current: str, titles: dict[str, str], label
 def embeddings_view(controls, canvas, notes) -> None:
     steps = t.embeddings()
     with controls:
-        key = show_step_picker(EMBEDDING_STEPS, steps, "Embedding step")
+        key = show_step_picker(EMBEDDING_STEPS, steps, "Embedding step", "embed.")
         st.session_state.step = f"embed.{key}"
         info = steps.info(key)
         st.markdown(f"### {info.title} — shape {tuple(steps[key].shape)} {info.shape}\n{info.explains}.")
@@ -116,7 +115,7 @@ def layer_view(controls, canvas, notes) -> None:
     with controls:
         layer, head = layer_controls()
         steps = t.layer(layer)
-        key = show_step_picker(LAYER_STEPS, steps, "Sub-step")
+        key = show_step_picker(LAYER_STEPS, steps, "Sub-step", "")
         st.session_state.step = key
         info, array = steps.info(key), steps[key]
         position = [s.key for s in LAYER_STEPS].index(key) + 1

@@ -14,8 +14,8 @@ import streamlit as st
 
 from .heads import TaskHead, task_heads
 from .hosting import Limits
-from .threads import configure_torch_threads
 from .loading import LoadedModel, load_model
+from .threads import configure_torch_threads
 from .trace import Trace, trace
 from .tree import ModuleNode, module_tree
 
