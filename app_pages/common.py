@@ -1,7 +1,7 @@
 """What every page shares: the state that lives in the URL, the sidebar, and guarded loading.
 
-The URL holds model, text, pair, task, layer, head and step, so a link reopens exactly that view; values equal
-to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
+The URL holds model, text, pair, task, layer, head, step and the similarity page's sentences, so a link reopens
+exactly that view; values equal to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
 so a page that does not draw a widget does not lose its value.
 """
 from __future__ import annotations
@@ -11,13 +11,18 @@ from pathlib import Path
 import plotly.graph_objects as go
 import streamlit as st
 
-from bertviz_lite import DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
-from bertviz_lite.cache import cached_model, cached_trace
+from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
+from bertviz_lite.bundled import bundled_directory
+from bertviz_lite.cache import cached_model, cached_sentence_vectors, cached_trace
+from bertviz_lite.similarity import SentenceVectors
 from bertviz_lite.hosting import Limits
 
 DEFAULT_TEXT = "this is a 12212121 test sentence"
+DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
+                               "the stock market fell sharply today", "shares dropped on wall street",
+                               "i really enjoyed this film", "the movie was wonderful"))
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
-            "step": "attn.probs", "lecture": False}
+            "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "lecture": False}
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
@@ -91,6 +96,8 @@ def sidebar() -> None:
     with st.sidebar:
         st.selectbox("Model", [*PRESETS, other], key="_w_model_choice", on_change=_choose_model,
                      format_func=lambda s: s if s == other else f"{s} ({PRESETS[s].parameters})")
+        if st.session_state["_w_model_choice"] in PRESETS:
+            st.caption(PRESETS[st.session_state["_w_model_choice"]].description)
         if st.session_state["_w_model_choice"] == other:
             if limits.allow_local_dirs:
                 st.text_input("Hub id or local directory", key="_w_model_custom", on_change=_choose_model,
@@ -128,8 +135,24 @@ def chart(fig: go.Figure, **kwargs) -> None:
     st.plotly_chart(fig, width="stretch", **kwargs)
 
 
-def load_or_stop() -> LoadedModel:
-    """The chosen model, or an error in the page and a stop; a random-weights model gets its banner."""
+def switch_model(source: str) -> None:
+    """Change the model and keep everything else of the view (a button's on_click)."""
+    st.session_state.model = source
+    st.session_state["_w_model_choice"] = source if source in PRESETS else _other_label(Limits.from_env())
+    st.session_state["_w_model_custom"] = "" if source in PRESETS else source
+
+
+def offer_bundled_model(why: str = "Show real attention patterns") -> None:
+    """One click to the bundled pretrained model, keeping the sentence, layer, head and step."""
+    if bundled_directory(BUNDLED_MODEL) is None:
+        return
+    st.button(f"{why}: switch to {BUNDLED_MODEL}, a pretrained BERT bundled with the app",
+              icon=":material/swap_horiz:", on_click=switch_model, args=(BUNDLED_MODEL,))
+
+
+def load_or_stop(needs_weights: bool = False) -> LoadedModel:
+    """The chosen model, or an error in the page and a stop; a random-weights model gets its banner, and on a
+    page whose meaning depends on learnt weights (`needs_weights`) the offer to switch to real ones."""
     init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
     source, task = st.session_state.model, st.session_state.task
     try:
@@ -144,6 +167,10 @@ def load_or_stop() -> LoadedModel:
         st.stop()
     if loaded.warning:
         st.warning(loaded.warning, icon=":material/warning:")
+        if needs_weights:
+            offer_bundled_model()
+    elif loaded.bundled:
+        st.caption(f"Real pretrained weights, read from the {loaded.origin}: no network needed.")
     return loaded
 
 
@@ -159,3 +186,12 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
     if result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     return result
+
+
+def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
+    try:
+        with st.spinner("Running the model on each sentence …"):
+            return cached_sentence_vectors(loaded.source, loaded.task, tuple(sentences))
+    except BertvizLiteError as error:
+        st.error(f"{error}", icon=":material/edit:")
+        st.stop()

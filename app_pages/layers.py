@@ -13,7 +13,7 @@ NORM_VIEWS = {"attn.residual": ("input", "attn.out", "attn.residual", "attn.norm
               "ffn.residual": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm"),
               "ffn.norm": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm")}
 
-loaded = common.load_or_stop()
+loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
 if not common.lecture_mode():  # on a projector every line counts; the page is named in the navigation
     st.title("Layers")
@@ -142,10 +142,6 @@ def layer_view(controls, canvas, notes) -> None:
         check_line(steps, f"hidden_states[{layer + 1}] (this layer's output)")
 
 
-def cosine(a: np.ndarray, b: np.ndarray) -> float:
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
-
-
 def pooler_view(controls, canvas, notes) -> None:
     steps = t.pooler()
     if steps is None:
@@ -154,6 +150,9 @@ def pooler_view(controls, canvas, notes) -> None:
     else:
         controls.markdown("### Pooler: dense + tanh on the first token — shape "
                           f"{tuple(steps['out'].shape)}\nBERT's sentence vector, used by the classification head.")
+        if loaded.sentence_pooling is not None:
+            controls.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
+                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
         canvas.bar_chart(steps["out"], height=260, x_label="dimension", y_label="value")
         with notes:
             check_line(steps, "pooler_output")
@@ -162,14 +161,13 @@ def pooler_view(controls, canvas, notes) -> None:
         notes.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")
         return
     with notes:
-        a = common.trace_or_stop(loaded, st.session_state.text, None)
-        b = common.trace_or_stop(loaded, pair, None)
+        ways = common.sentence_vectors_or_stop(loaded, [st.session_state.text, pair])
         st.markdown("### How similar are the two sentences? (each run on its own)")
-        m1, m2 = st.columns(2)
-    mean_a, mean_b = a.hidden_states[-1].mean(0), b.hidden_states[-1].mean(0)
-    m1.metric("cosine of mean token vectors", f"{cosine(mean_a, mean_b):.4f}")
-    if a.pooler_output is not None:
-        m2.metric("cosine of pooled [CLS] outputs", f"{cosine(a.pooler_output, b.pooler_output):.4f}")
+        for column, way in zip(st.columns(len(ways)), ways):
+            column.metric(f"cosine of {way.name}", f"{way.cosine()[0, 1]:.4f}")
+        if not ways[0].trained_for_similarity:
+            st.caption(f"{loaded.source} was not trained for sentence similarity: neither vector is meant for it. "
+                       f"The Similarity page compares several sentences, and offers a model trained for it.")
 
 
 @st.fragment

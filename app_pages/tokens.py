@@ -20,6 +20,13 @@ chips = "".join(
     for tok, tid, s in zip(t.tokens, t.input_ids.tolist(), t.sequence_ids))
 st.html(f'<div style="line-height:2.2">{chips}</div>')
 
+if loaded.vocabulary == "stand-in":
+    st.info(f"These pieces and ids come from a stand-in {loaded.family.name} vocabulary trained on a few KB of "
+            f"English, because {loaded.source}'s own vocabulary is not available offline: they are not the real "
+            f"model's ids.", icon=":material/info:")
+elif loaded.vocabulary == "real uncased":
+    st.caption(f"{loaded.source}'s real vocabulary (BERT's uncased 30,522 word pieces, shipped with the bundled "
+               f"model): these are the real pieces and ids, even though the weights are random.")
 unknown = loaded.tokenizer.unk_token
 if unknown and unknown in t.tokens:
     st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.", icon=":material/help:")

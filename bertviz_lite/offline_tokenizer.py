@@ -1,4 +1,10 @@
-"""Stand-in tokenizers for the presets when the real tokenizer files cannot be downloaded.
+"""Tokenizers for the presets when the real tokenizer files cannot be downloaded: the real uncased vocabulary
+where the bundled model ships it (`uncased_tokenizer`), a stand-in trained here for the others.
+
+The uncased presets (bert-base, bert-large, distilbert-base, electra-small) all use BERT's uncased WordPiece
+vocabulary of 30,522 pieces, and the bundled all-MiniLM-L6-v2 ships exactly that vocab.txt (see `bundled.py`):
+with it, tokens and ids offline are the real model's. RoBERTa (byte-level BPE) and ALBERT (SentencePiece) have
+vocabularies of their own, which nothing installed ships, so they get the stand-ins below.
 
 How the vocabulary is made: the `tokenizers` library trains it, in a fraction of a second, on
 `data/corpus.txt` (about 3 KB of English written for this project) with the family's algorithm: WordPiece for
@@ -82,6 +88,14 @@ def regenerate() -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(_trained_model(recipe), ensure_ascii=False, indent=0), encoding="utf-8")
         print(f"wrote {path}")
+
+
+def uncased_tokenizer(recipe: TokenizerRecipe, vocab_file: Path, max_tokens: int):
+    """The family's tokenizer class over the real uncased vocab.txt (lower-casing and accent stripping, as
+    bert-base-uncased's tokenizer does)."""
+    assert recipe.kind == "wordpiece", f"{recipe.tokenizer_class} does not read a WordPiece vocab.txt"
+    cls = getattr(transformers, recipe.tokenizer_class)
+    return cls(vocab=str(vocab_file), do_lower_case=True, model_max_length=max_tokens)
 
 
 def build_tokenizer(recipe: TokenizerRecipe, max_tokens: int):

@@ -1,8 +1,10 @@
 """The models offered by name, and the configs shipped for them so that they load with no network.
 
 Each preset's config is a copy of the one on the Hugging Face Hub (`presets/<id>.json`, "/" written "--"). When
-the Hub cannot be reached and the weights are not cached, `load_model` builds the exact architecture from it
-with random weights, so every number about the architecture is still true.
+the Hub cannot be reached and the weights are not cached, `load_model` reads the copy that a Python package
+bundles (real weights; see `bundled.py`) or else builds the exact architecture from the config with random
+weights, so every number about the architecture is still true. The uncased presets then tokenize with their
+real vocabulary, which the bundled model ships; RoBERTa and ALBERT use a stand-in (`offline_tokenizer.py`).
 """
 from __future__ import annotations
 
@@ -10,21 +12,26 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
+from .bundled import BUNDLED_MODEL
+
 
 @dataclass(frozen=True)
 class Preset:
     source: str
     parameters: str  # of the base model, for the picker
     description: str
+    uncased_vocab: bool = False  # its vocabulary is BERT's uncased one, which the bundled model ships
 
 
 PRESETS: dict[str, Preset] = {p.source: p for p in (
-    Preset("bert-base-uncased", "110M", "BERT base, lower-cased: the model of the reference notebooks"),
-    Preset("bert-large-uncased", "335M", "BERT large: 24 layers, 16 heads, hidden size 1024"),
-    Preset("distilbert-base-uncased", "66M", "DistilBERT: 6 layers distilled from BERT base"),
+    Preset("bert-base-uncased", "110M", "BERT base, lower-cased: the model of the reference notebooks", True),
+    Preset(BUNDLED_MODEL, "23M", "all-MiniLM-L6-v2: a real pretrained BERT for sentence similarity, bundled "
+                                 "with the app, so its weights are real even with no network"),
+    Preset("bert-large-uncased", "335M", "BERT large: 24 layers, 16 heads, hidden size 1024", True),
+    Preset("distilbert-base-uncased", "66M", "DistilBERT: 6 layers distilled from BERT base", True),
     Preset("roberta-base", "125M", "RoBERTa base: byte-level BPE, no next-sentence task"),
     Preset("albert-base-v2", "12M", "ALBERT base: one layer shared 12 times, 128-d embeddings"),
-    Preset("google/electra-small-discriminator", "14M", "ELECTRA small: 128-d embeddings projected to 256"),
+    Preset("google/electra-small-discriminator", "14M", "ELECTRA small: 128-d embeddings projected to 256", True),
 )}
 
 DEFAULT_MODEL = "bert-base-uncased"

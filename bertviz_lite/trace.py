@@ -102,13 +102,17 @@ def _clean(text: str | None, what: str) -> str:
     return str(text)
 
 
-def trace(loaded: LoadedModel, text: str, pair: str | None = None) -> Trace:
-    """Tokenize `text` (and `pair`, the second sentence, if given) and run the base model once."""
+def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: int | None = None) -> Trace:
+    """Tokenize `text` (and `pair`, the second sentence, if given) and run the base model once.
+
+    `max_tokens` reads fewer tokens than the model could (sentence-transformers reads at most its
+    max_seq_length)."""
     text = _clean(text, "text")
     pair = None if pair is None or not str(pair).strip() else str(pair)
     tokenizer, base = loaded.tokenizer, loaded.base
+    limit = loaded.max_tokens if max_tokens is None else min(max_tokens, loaded.max_tokens)
     full_length = len(tokenizer(text, pair, truncation=False, verbose=False)["input_ids"])
-    enc = tokenizer(text, pair, truncation=True, max_length=loaded.max_tokens, return_tensors="pt",
+    enc = tokenizer(text, pair, truncation=True, max_length=limit, return_tensors="pt",
                     return_token_type_ids=True)
     ids, mask = enc["input_ids"], enc["attention_mask"]  # (1, T) each
     types = enc.get("token_type_ids", torch.zeros_like(ids))  # (1, T)
@@ -124,5 +128,5 @@ def trace(loaded: LoadedModel, text: str, pair: str | None = None) -> Trace:
         tokens=tokenizer.convert_ids_to_tokens(ids[0].tolist()),
         input_ids=ids[0].numpy(), token_type_ids=types[0].numpy(), attention_mask=mask[0].numpy(),
         sequence_ids=enc.sequence_ids(0), dropped_tokens=full_length - ids.shape[1],
-        max_tokens=loaded.max_tokens, hidden_states=hidden.numpy(),
+        max_tokens=limit, hidden_states=hidden.numpy(),
         pooler_output=None if pooled is None else pooled[0].numpy(), loaded=loaded)

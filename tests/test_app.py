@@ -1,14 +1,18 @@
 """Every page through Streamlit's AppTest: no exception, the expected elements, deep links, bad inputs."""
+import base64
 import json
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from bertviz_lite import BUNDLED_MODEL, load_model, sentence_vectors
 
 from conftest import save_tiny_model
 
 APP = "../app.py"  # relative to this file
 PAGES = {"overview": "app_pages/overview.py", "architecture": "app_pages/architecture.py", "tokens": "app_pages/tokens.py",
-         "layers": "app_pages/layers.py"}
+         "layers": "app_pages/layers.py", "similarity": "app_pages/similarity.py"}
 
 
 def open_page(page: str, **params) -> AppTest:
@@ -23,6 +27,13 @@ def open_page(page: str, **params) -> AppTest:
 
 def specs(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def decode_typed_array(spec: dict) -> np.ndarray:
+    """Plotly's JSON for a numpy array: {"dtype": "f4", "bdata": base64, "shape": "3, 3"}."""
+    array = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=spec["dtype"])
+    shape = spec.get("shape")
+    return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
 
 
 def payload_bytes(at: AppTest) -> int:
@@ -96,7 +107,9 @@ def test_pooler_and_similarity(tiny_dirs):
     at = open_page("layers", model=tiny_dirs["bert"], step="pooler.out", pair="the cat sat on the mat")
     assert not at.exception
     labels = [m.label for m in at.metric]
-    assert labels == ["cosine of mean token vectors", "cosine of pooled [CLS] outputs"]
+    assert labels == ["cosine of mean of the last layer's token vectors",
+                      "cosine of pooled [CLS] output (dense + tanh)"]
+    assert any("not trained for sentence similarity" in c.value for c in at.caption)
     assert all(-1.0 <= float(m.value) <= 1.0 for m in at.metric)
 
 
@@ -190,3 +203,56 @@ def test_lecture_mode_steps_through_the_embeddings(tiny_dirs):
     at = open_page("layers", model=tiny_dirs["roberta"], step="embed.word", lecture=1)
     at.button(key="next_Embedding step").click().run()
     assert not at.exception and at.session_state["step"] == "embed.position"
+
+
+def test_random_weights_offer_the_bundled_model_and_keep_the_view():
+    at = open_page("layers", text="the bank of the river", layer=5, head=3, step="attn.probs")
+    assert any("Random weights" in w.value for w in at.warning)
+    (switch,) = [b for b in at.button if BUNDLED_MODEL in b.label]
+    switch.click().run()
+    assert not at.exception and not at.warning
+    assert at.session_state.model == BUNDLED_MODEL
+    assert (at.session_state.text, at.session_state.layer, at.session_state.head, at.session_state.step) == \
+        ("the bank of the river", 5, 3, "attn.probs")
+    assert (at.query_params["model"], at.query_params["layer"]) == (BUNDLED_MODEL, "5")
+    assert any("bundled" in c.value and "no network" in c.value for c in at.caption)
+
+
+def test_pair_similarity_deep_link_uses_sentence_transformers_pooling():
+    a, b = "the cat sat on the mat", "a kitten was sitting on the rug"
+    at = open_page("layers", model=BUNDLED_MODEL, step="pooler.out", text=a, pair=b)
+    assert not at.exception
+    (metric,) = [m for m in at.metric if "sentence-transformers" in m.label]
+    (expected,) = sentence_vectors(load_model(BUNDLED_MODEL), [a, b])
+    assert metric.value == f"{expected.cosine()[0, 1]:.4f}"
+
+
+def test_similarity_matrix_of_the_bundled_model_from_a_deep_link():
+    sentences = ["the cat sat on the mat", "a kitten was sitting on the rug", "shares dropped on wall street"]
+    at = open_page("similarity", model=BUNDLED_MODEL, sentences="\n".join(sentences))
+    assert not at.exception and not at.warning
+    (heatmap,) = specs(at)
+    z = heatmap["data"][0]["z"]
+    z = decode_typed_array(z) if isinstance(z, dict) else np.array(z)
+    (expected,) = sentence_vectors(load_model(BUNDLED_MODEL), sentences)
+    np.testing.assert_allclose(z, expected.cosine(), atol=1e-6)
+    assert "sentence-transformers" in heatmap["layout"]["title"]["text"]
+
+
+def test_similarity_of_a_plain_bert_says_it_was_not_trained_for_it():
+    at = open_page("similarity")
+    assert not at.exception
+    assert len(specs(at)) == 2  # the mean of token vectors and the pooled [CLS] output
+    assert any("not trained for sentence similarity" in i.value for i in at.info)
+    assert any(BUNDLED_MODEL in b.label for b in at.button)
+
+
+@pytest.mark.parametrize("sentences,fragment,charts", [
+    ("\n".join(f"sentence number {i}" for i in range(11)), "first 8 of your 11", 1),
+    ("  \n \n", "Type a few sentences", 0)])
+def test_similarity_bad_inputs_get_a_message_and_keep_the_text(sentences, fragment, charts):
+    at = open_page("similarity", model=BUNDLED_MODEL, sentences=sentences)
+    assert not at.exception
+    assert any(fragment in i.value for i in at.info)
+    assert len(specs(at)) == charts
+    assert [a.value for a in at.text_area if a.label.startswith("Sentences")] == [sentences]

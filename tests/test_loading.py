@@ -11,8 +11,9 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from bertviz_lite import LoadError, load_model, load_preset
+from bertviz_lite import BUNDLED_MODEL, LoadError, load_model, load_preset
 from bertviz_lite import hub
+from bertviz_lite.offline_tokenizer import build_tokenizer
 from bertviz_lite.presets import PRESETS
 from conftest import FAMILY_NAMES, FAMILY_SPECS, save_tiny_model
 
@@ -38,14 +39,22 @@ def test_weights_come_from_the_checkpoint_and_new_head_is_reported(tiny_dirs):
     assert not any(n.startswith("bert.encoder") for n in loaded.new_parameters)
 
 
-def test_offline_default_loads_every_preset_as_random_init():
+def test_offline_every_preset_loads_bundled_or_random_init():
     for source in PRESETS:
         if source == "bert-large-uncased":
             continue  # 335 M parameters: its count is checked from the config in test_tree_params
         loaded = load_model(source)
-        assert loaded.weights == "random-init"
-        assert "random" in loaded.warning.lower() and "mean nothing" in loaded.warning
         assert loaded.tokenizer.pad_token_id == loaded.config.pad_token_id
+        if source == BUNDLED_MODEL:
+            assert (loaded.weights, loaded.warning, loaded.bundled) == ("pretrained", None, True)
+            continue
+        assert loaded.weights == "random-init" and "Random weights" in loaded.warning
+        if PRESETS[source].uncased_vocab:
+            assert loaded.vocabulary == "real uncased"
+            assert "tokens and ids are real" in loaded.warning and "stand-in" not in loaded.warning
+        else:
+            assert loaded.vocabulary == "stand-in"
+            assert "stand-in vocabulary" in loaded.warning and "not the real model's" in loaded.warning
 
 
 def test_random_init_is_repeatable():
@@ -57,7 +66,8 @@ def test_random_init_is_repeatable():
 @pytest.mark.parametrize("source,first,last", [
     ("bert-base-uncased", "[CLS]", "[SEP]"), ("roberta-base", "<s>", "</s>"), ("albert-base-v2", "[CLS]", "[SEP]")])
 def test_stand_in_tokenizers_follow_family_conventions(source, first, last):
-    tok = load_preset(source).tokenizer
+    family = load_preset(source).family  # bert-base has its real vocabulary offline; its stand-in is the fallback
+    tok = build_tokenizer(family.tokenizer, 512)
     tokens = tok.convert_ids_to_tokens(tok("The cat sat. Sunflowers!")["input_ids"])
     assert tokens[0] == first and tokens[-1] == last
     marker = {"bert-base-uncased": "##", "roberta-base": "Ġ", "albert-base-v2": "▁"}[source]

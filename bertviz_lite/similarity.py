@@ -1,0 +1,65 @@
+"""Sentence vectors and their cosine similarities: the reference notebooks' `cosine_similarity`, done the way
+each model is meant to be used.
+
+- A sentence-transformers model (its checkpoint has modules.json and a pooling config) gets exactly its own
+  pipeline (`sentence_pooling.pool`), reading at most its max_seq_length tokens: what
+  `SentenceTransformer.encode` returns. It was trained so that cosine means similarity.
+- A plain BERT-family model gets the two vectors the notebooks use: the pooled [CLS] output (dense + tanh,
+  trained for next-sentence prediction) and the mean of the last layer's token vectors. Neither was trained for
+  similarity, and both put almost any two sentences close together.
+
+>>> vectors = sentence_vectors(load_model("sentence-transformers/all-MiniLM-L6-v2"),
+...                            ["the cat sat on the mat", "a cat was sitting on a rug"])  # doctest: +SKIP
+>>> vectors[0].cosine().round(2)                                                         # doctest: +SKIP
+array([[1.  , 0.74],
+       [0.74, 1.  ]], dtype=float32)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+from .loading import LoadedModel
+from .sentence_pooling import pool
+from .trace import trace
+
+MAX_SENTENCES = 8  # a matrix a projector can still show with its numbers
+
+
+@dataclass(frozen=True, eq=False)
+class SentenceVectors:
+    """One way of making sentence vectors, applied to every sentence."""
+
+    name: str  # in words, e.g. "sentence-transformers' vector (the mean over tokens, scaled to length 1)"
+    vectors: np.ndarray  # (n, d) float32, one row per sentence
+    trained_for_similarity: bool
+
+    def cosine(self) -> np.ndarray:
+        """(n, n) cosine similarity of every pair of sentences."""
+        norms = np.linalg.norm(self.vectors, axis=1, keepdims=True)  # (n, 1)
+        unit = self.vectors / np.maximum(norms, 1e-12)
+        return (unit @ unit.T).astype(np.float32)
+
+
+def sentence_vectors(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
+    """The sentence vectors this model is meant to give (see the module docstring), each sentence run alone."""
+    sentences = [s for s in sentences if s and s.strip()]
+    if not sentences:
+        raise InputError("Type at least one sentence, one per line.")
+    if len(sentences) > MAX_SENTENCES:
+        raise InputError(f"Compare at most {MAX_SENTENCES} sentences at a time ({len(sentences)} given).")
+    pooling = loaded.sentence_pooling
+    if pooling is not None:
+        traces = [trace(loaded, s, max_tokens=pooling.max_tokens) for s in sentences]
+        vectors = np.stack([pool(t.hidden_states[-1], pooling) for t in traces])  # (n, d)
+        return [SentenceVectors(f"sentence-transformers' vector ({pooling.describe()})", vectors.astype(np.float32),
+                                True)]
+    traces = [trace(loaded, s) for s in sentences]
+    result = [SentenceVectors("mean of the last layer's token vectors",
+                              np.stack([t.hidden_states[-1].mean(axis=0) for t in traces]), False)]
+    if all(t.pooler_output is not None for t in traces):
+        result.append(SentenceVectors("pooled [CLS] output (dense + tanh)",
+                                      np.stack([t.pooler_output for t in traces]), False))
+    return result

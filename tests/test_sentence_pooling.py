@@ -1,0 +1,65 @@
+"""The sentence-transformers pipeline read from a checkpoint's files, and every pooling mode against
+sentence-transformers' own Pooling and Normalize modules."""
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from bertviz_lite.sentence_pooling import MODE_WORDS, SentencePooling, pool, read_sentence_pooling
+
+
+def write_pipeline(directory, modules, pooling=None, max_seq_length=None):
+    (directory / "modules.json").write_text(json.dumps(modules))
+    if pooling is not None:
+        (directory / "1_Pooling").mkdir()
+        (directory / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+    if max_seq_length:
+        (directory / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": max_seq_length}))
+
+    def find(name):
+        path = directory / name
+        return str(path) if path.is_file() else None
+
+    return find
+
+
+TRANSFORMER = {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"}
+POOLING = {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}
+NORMALIZE = {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"}
+DENSE = {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"}
+
+
+def test_reads_legacy_booleans_normalize_and_length(tmp_path):
+    find = write_pipeline(tmp_path, [TRANSFORMER, POOLING, NORMALIZE],
+                          {"pooling_mode_cls_token": True, "pooling_mode_max_tokens": True}, 128)
+    assert read_sentence_pooling(find) == SentencePooling(("cls", "max"), True, 128)
+
+
+def test_reads_the_current_pooling_mode_key(tmp_path):
+    find = write_pipeline(tmp_path, [TRANSFORMER, POOLING], {"pooling_mode": "lasttoken"})
+    assert read_sentence_pooling(find) == SentencePooling(("lasttoken",), False, None)
+
+
+@pytest.mark.parametrize("modules", [[TRANSFORMER, POOLING, DENSE], [TRANSFORMER], [POOLING, TRANSFORMER]])
+def test_pipelines_we_do_not_recompute_are_not_claimed(tmp_path, modules):
+    find = write_pipeline(tmp_path, modules, {"pooling_mode_mean_tokens": True})
+    assert read_sentence_pooling(find) is None
+
+
+def test_a_plain_checkpoint_has_no_pipeline(tmp_path):
+    assert read_sentence_pooling(lambda name: None) is None
+
+
+@pytest.mark.parametrize("modes", [(m,) for m in MODE_WORDS] + [("cls", "mean", "max")])
+@pytest.mark.parametrize("normalize", [False, True])
+def test_pool_equals_sentence_transformers(modes, normalize):
+    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling
+
+    tokens = torch.randn(1, 9, 16, generator=torch.Generator().manual_seed(len(modes)))  # (1, T, d)
+    features = {"token_embeddings": tokens, "attention_mask": torch.ones(1, 9, dtype=torch.int64)}
+    expected = Pooling(16, pooling_mode=modes if len(modes) > 1 else modes[0])(features)
+    if normalize:
+        expected = Normalize()(expected)
+    ours = pool(tokens[0].numpy(), SentencePooling(modes, normalize, None))
+    np.testing.assert_allclose(ours, expected["sentence_embedding"][0].numpy(), atol=1e-6)
