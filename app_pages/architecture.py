@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from bertviz_lite import fold_repeats, parameter_table, sunburst_data
-from bertviz_lite.cache import cached_task_heads, cached_tree
+from bertviz_lite.serving.cache import cached_task_heads, cached_tree
 from bertviz_lite.figures import parameter_sunburst
 from app_pages import common
 

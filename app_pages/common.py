@@ -12,10 +12,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
-from bertviz_lite.bundled import bundled_directory
-from bertviz_lite.cache import cached_model, cached_sentence_vectors, cached_trace
-from bertviz_lite.similarity import SentenceVectors
-from bertviz_lite.hosting import Limits
+from bertviz_lite.loading.bundled import bundled_directory
+from bertviz_lite.serving.cache import cached_model, cached_sentence_vectors, cached_trace
+from bertviz_lite.analyses.similarity import SentenceVectors
+from bertviz_lite.serving.hosting import Limits
 
 DEFAULT_TEXT = "this is a 12212121 test sentence"
 DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",

@@ -3,7 +3,7 @@ visual. A sentence-transformers model pools as it was trained to; a plain BERT s
 import streamlit as st
 
 from bertviz_lite.figures import similarity_heatmap
-from bertviz_lite.similarity import MAX_SENTENCES
+from bertviz_lite.analyses.similarity import MAX_SENTENCES
 from app_pages import common
 
 loaded = common.load_or_stop()  # the offer to switch comes with the note below

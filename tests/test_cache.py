@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from bertviz_lite import cache
+from bertviz_lite.serving import cache
 
 
 def test_cached_traces_do_not_keep_evicted_models_alive(tiny_dirs):

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from bertviz_lite import parameter_table
-from bertviz_lite.bench import report, run, text_of_length
+from bertviz_lite.benchmarks.speed import report, run, text_of_length
 from bertviz_lite.cli import main
 
 
@@ -106,7 +106,7 @@ def test_bench_reports_every_figure():
 
 
 def test_device_report_states_the_speed_up_it_measured():
-    from bertviz_lite.bench_devices import report as device_report
+    from bertviz_lite.benchmarks.devices import report as device_report
 
     rows = [{"model": "bert-base-uncased", "tokens": 512, "cpu_forward_ms": 600.0, "cuda_forward_ms": 6.0,
              "heatmap_ms": 8.0},
@@ -114,3 +114,19 @@ def test_device_report_states_the_speed_up_it_measured():
     lines = device_report(rows).splitlines()
     assert "GPU     6.0 ms (100× faster)" in lines[1] and "heatmap figure to JSON (CPU)    8.0 ms" in lines[1]
     assert "GPU" not in lines[2] and "heatmap" not in lines[2]
+
+
+def test_help_and_usage_errors_do_not_import_torch():
+    """`--help` and a usage error answer before torch is imported (it takes seconds): checked, not timed."""
+    code = ("import sys\nfrom bertviz_lite.cli import main\n"
+            "for argv in (['--help'], ['params'], ['trace', '--nope']):\n"
+            "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+            "print(sorted(m for m in ('torch', 'transformers', 'numpy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
+
+
+def test_long_commands_say_what_they_do_on_stderr_and_keep_stdout_for_the_result(capsys, tiny_dirs):
+    code, out, err = run_cli(capsys, "trace", tiny_dirs["bert"], "the cat sat", "--json")
+    assert code == 0 and json.loads(out)["tokens"][0] == "[CLS]"
+    assert "… loading" in err and "… running the model" in err

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bertviz_lite.bundled import BUNDLED_MODEL, PACKAGE_NAMES
-from bertviz_lite.presets import PRESETS
+from bertviz_lite.loading.bundled import BUNDLED_MODEL, PACKAGE_NAMES
+from bertviz_lite.loading.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = (ROOT / "Dockerfile").read_text()

@@ -12,8 +12,8 @@ import pytest
 from transformers import AutoConfig, AutoModel, AutoModelForMaskedLM
 
 from bertviz_lite import LoadError, load_model
-from bertviz_lite.hosting import DEFAULT_MAX_PARAMETERS, Limits, count_parameters, is_hosted
-from bertviz_lite.presets import preset_config
+from bertviz_lite.serving.hosting import DEFAULT_MAX_PARAMETERS, Limits, count_parameters, is_hosted
+from bertviz_lite.loading.presets import preset_config
 from local_hub import LocalHub
 
 HOSTED = Limits.from_env({"BVL_HOSTED": "1"})

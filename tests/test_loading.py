@@ -12,9 +12,9 @@ import torch
 from safetensors.torch import load_file
 
 from bertviz_lite import BUNDLED_MODEL, LoadError, load_model, load_preset
-from bertviz_lite import hub
-from bertviz_lite.offline_tokenizer import build_tokenizer
-from bertviz_lite.presets import PRESETS
+from bertviz_lite.loading import hub
+from bertviz_lite.loading.offline_tokenizer import build_tokenizer
+from bertviz_lite.loading.presets import PRESETS
 from conftest import FAMILY_NAMES, FAMILY_SPECS, save_tiny_model
 
 
@@ -212,7 +212,7 @@ def test_stand_in_vocabulary_is_the_same_in_every_process():
 @pytest.mark.parametrize("kind", ["wordpiece", "bpe", "unigram"])
 def test_vocabulary_training_still_works(kind):
     from bertviz_lite.families import FAMILIES
-    from bertviz_lite.offline_tokenizer import _trained_model
+    from bertviz_lite.loading.offline_tokenizer import _trained_model
 
     recipe = next(f.tokenizer for f in FAMILIES if f.tokenizer.kind == kind)
     vocab = _trained_model(recipe)["vocab"]

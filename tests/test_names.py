@@ -4,8 +4,8 @@ import doctest
 import pytest
 
 import bertviz_lite.families
-import bertviz_lite.names
-from bertviz_lite.names import EMBEDDING_STEPS, LAYER_STEPS, POOLER_STEPS, parse_step_name, step_name
+import bertviz_lite.stepthrough.names
+from bertviz_lite.stepthrough.names import EMBEDDING_STEPS, LAYER_STEPS, POOLER_STEPS, parse_step_name, step_name
 
 
 def test_every_documented_step_round_trips():
@@ -28,7 +28,7 @@ def test_layer_number_only_with_layers():
         step_name("layers", "attn.q")
 
 
-@pytest.mark.parametrize("module", [bertviz_lite.names, bertviz_lite.families])
+@pytest.mark.parametrize("module", [bertviz_lite.stepthrough.names, bertviz_lite.families])
 def test_docstring_examples_hold(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

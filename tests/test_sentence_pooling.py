@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from bertviz_lite.sentence_pooling import MODE_WORDS, SentencePooling, pool, read_sentence_pooling
+from bertviz_lite.analyses.sentence_pooling import MODE_WORDS, SentencePooling, pool, read_sentence_pooling
 
 
 def write_pipeline(directory, modules, pooling=None, max_seq_length=None):

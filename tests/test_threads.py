@@ -4,7 +4,7 @@ import os
 import pytest
 import torch
 
-from bertviz_lite.threads import cgroup_cpu_limit, configure_torch_threads, usable_cpus
+from bertviz_lite.serving.threads import cgroup_cpu_limit, configure_torch_threads, usable_cpus
 
 
 def write(root, name, text):

@@ -5,7 +5,7 @@ from transformers import AutoConfig, AutoModel
 
 from bertviz_lite import (fold_repeats, group_totals, load_model, module_tree, parameter_table, render,
                           sunburst_data)
-from bertviz_lite.presets import preset_config
+from bertviz_lite.loading.presets import preset_config
 
 
 def unique_parameters(model) -> int:

@@ -20,7 +20,7 @@ corpus lacks become the unknown token (WordPiece, Unigram).
 
 The trainers are not deterministic across processes (ties break in hash-map order), and a shared link must
 show the same ids every time, so the trained vocabularies are shipped in `data/offline_vocab/<kind>.json`
-and loaded from there. Regenerate them after changing the corpus: `python -m bertviz_lite.offline_tokenizer`.
+and loaded from there. Regenerate them after changing the corpus: `python -m bertviz_lite.loading.offline_tokenizer`.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from pathlib import Path
 import transformers
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 
-from .families import TokenizerRecipe
+from ..families import TokenizerRecipe
 
 VOCAB_SIZE = 1000  # the corpus saturates well before this: every word it holds ends up whole
 
@@ -81,7 +81,7 @@ def shipped_model(recipe: TokenizerRecipe) -> dict:
 
 def regenerate() -> None:
     """Train every recipe's vocabulary on the corpus again and write the shipped files."""
-    from .families import FAMILIES
+    from ..families import FAMILIES
 
     for recipe in {family.tokenizer.kind: family.tokenizer for family in FAMILIES}.values():
         path = Path(str(_vocab_file(recipe)))

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import torch
 
-from .families import EmbeddingParts, LayerParts, PoolerParts
+from ..families import EmbeddingParts, LayerParts, PoolerParts
 from .names import STEPS_BY_BLOCK, StepInfo, step_info, step_name
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .errors import LoadError
+from ..errors import LoadError
 
 DEFAULT_MAX_PARAMETERS = 400_000_000  # bert-large (335 M) fits; float32 weights of 400 M take 1.6 GB
 

@@ -12,13 +12,13 @@ import threading
 
 import streamlit as st
 
-from .heads import TaskHead, task_heads
+from ..introspection.task_heads import TaskHead, task_heads
 from .hosting import Limits
-from .loading import LoadedModel, load_model
-from .similarity import SentenceVectors, sentence_vectors
+from ..loading.loader import LoadedModel, load_model
+from ..analyses.similarity import SentenceVectors, sentence_vectors
 from .threads import configure_torch_threads
-from .trace import Trace, trace
-from .tree import ModuleNode, module_tree
+from ..stepthrough.trace import Trace, trace
+from ..introspection.tree import ModuleNode, module_tree
 
 MAX_MODELS = 3  # bert-base is about 0.45 GB in float32; bert-large 1.3 GB
 MAX_TRACES = 32  # a 512-token bert-base trace keeps about 20 MB, bert-large about 50 MB

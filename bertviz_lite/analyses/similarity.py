@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .loading import LoadedModel
+from ..errors import InputError
+from ..loading.loader import LoadedModel
 from .sentence_pooling import pool
-from .trace import trace
+from ..stepthrough.trace import trace
 
 MAX_SENTENCES = 8  # a matrix a projector can still show with its numbers
 

@@ -12,8 +12,8 @@ import time
 
 import torch
 
-from .bench import text_of_length
-from .loading import load_preset
+from .speed import text_of_length
+from ..loading.loader import load_preset
 
 CASES = (("bert-base-uncased", 128), ("bert-base-uncased", 512), ("bert-large-uncased", 512))
 
@@ -30,16 +30,18 @@ def _median_ms(fn, repeats: int, sync=lambda: None) -> float:
 
 def _heatmap_ms(probs, tokens: list[str], repeats: int) -> float | None:
     try:
-        from .figures import attention_heatmap
+        from ..figures import attention_heatmap
     except ImportError:  # plotly missing (a bare GPU box): the forward passes are still measured
         return None
     return _median_ms(lambda: attention_heatmap(probs, tokens, "head 0", "attention").to_json(), repeats)
 
 
-def run(repeats: int = 5) -> list[dict]:
+def run(repeats: int = 5, progress=lambda message: None) -> list[dict]:
+    """Every case on every device; `progress(message)` hears of each step (a run takes about a minute)."""
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     rows = []
     for model_id, tokens in CASES:
+        progress(f"{model_id}, {tokens} tokens: building the model")
         loaded = load_preset(model_id)
         encoded = loaded.tokenizer(text_of_length(loaded.tokenizer, tokens), return_tensors="pt")
         row = {"model": model_id, "tokens": tokens}
@@ -54,6 +56,7 @@ def run(repeats: int = 5) -> list[dict]:
 
             forward(), forward()  # warm-up: kernels, allocator
             row[f"{device}_forward_ms"] = _median_ms(forward, repeats, sync)
+            progress(f"{model_id}, {tokens} tokens: {device} forward {row[f'{device}_forward_ms']:.1f} ms")
         probs = forward().attentions[0][0, 0].float().cpu().numpy()  # (T, T): head 0 of layer 0
         row["heatmap_ms"] = _heatmap_ms(probs, loaded.tokenizer.convert_ids_to_tokens(encoded["input_ids"][0]),
                                         repeats)

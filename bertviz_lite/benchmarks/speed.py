@@ -12,10 +12,10 @@ import time
 
 import torch
 
-from .bundled import BUNDLED_MODEL, bundled_directory
-from .loading import load_bundled, load_preset
-from .offline_tokenizer import corpus_lines
-from .trace import trace
+from ..loading.bundled import BUNDLED_MODEL, bundled_directory
+from ..loading.loader import load_bundled, load_preset
+from ..loading.offline_tokenizer import corpus_lines
+from ..stepthrough.trace import trace
 
 TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "trace_mb": 64.0}
 MB = 1024 * 1024
@@ -45,9 +45,10 @@ def _time_ms(fn) -> float:
 
 
 def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: int = 9,
-        model: str = "bert-base-uncased") -> dict:
-    """Measure and return every figure; nothing is asserted here."""
+        model: str = "bert-base-uncased", progress=lambda message: None) -> dict:
+    """Measure and return every figure; nothing is asserted here. `progress(message)` hears of each step."""
     torch.set_num_threads(threads)
+    progress(f"building {model}'s architecture")
     loaded = load_preset(model)
     text = text_of_length(loaded.tokenizer, tokens)
     enc = loaded.tokenizer(text, return_tensors="pt")
@@ -66,6 +67,7 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
     def switch_layer():
         held.layer(next(layer_cycle) % held.num_layers)
 
+    progress(f"timing raw forward, first view and layer switch, {tokens} tokens, {repeats} interleaved runs")
     samples = {"raw": [], "first": [], "switch": []}
     for _ in range(2):  # warm-up: allocator, kernels, tokenizer caches
         raw_forward(), first_view(), switch_layer()
@@ -75,8 +77,10 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
         samples["switch"].append(_time_ms(switch_layer))
     med = {k: statistics.median(v) for k, v in samples.items()}
 
+    progress(f"measuring what a {long_tokens}-token trace keeps")
     long = trace(loaded, text_of_length(loaded.tokenizer, long_tokens))
     layer_bytes = long.layer(0).nbytes
+    progress("timing the bundled model's first view")
     return {**bundled_first_view(tokens, repeats), **{
         "model": f"{model} architecture, random weights",
         "threads": threads, "tokens": tokens, "repeats": repeats,

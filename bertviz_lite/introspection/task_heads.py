@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .loading import TASKS
+from ..loading.loader import TASKS
 
 
 @dataclass(frozen=True)

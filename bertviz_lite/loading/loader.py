@@ -22,19 +22,21 @@ from transformers import (AutoConfig, AutoModel, AutoModelForMaskedLM, AutoModel
 from transformers.utils import cached_file
 
 from . import hub
-from .errors import LoadError
-from .families import Family, family_for_model_type
-from .hosting import Limits
+from ..errors import LoadError
+from ..families import Family, family_for_model_type
+from ..tasks import TASK_NAMES
+from ..serving.hosting import Limits
 from .bundled import PACKAGE_NAMES, bundled_directory, uncased_vocab_file
 from .offline_tokenizer import build_tokenizer, uncased_tokenizer
 from .presets import PRESETS, preset_config
-from .sentence_pooling import SentencePooling, read_sentence_pooling
+from ..analyses.sentence_pooling import SentencePooling, read_sentence_pooling
 
 TASKS = {
     "base": AutoModel,  # as in the notebooks: embeddings, encoder and (for BERT) the pooler
     "sequence-classification": AutoModelForSequenceClassification,
     "masked-lm": AutoModelForMaskedLM,
 }
+assert tuple(TASKS) == TASK_NAMES
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
                 "pytorch_model.bin.index.json")
 BUNDLED_ORIGIN = "copy bundled with the {package} package"

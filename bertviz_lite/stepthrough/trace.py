@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .errors import InputError
-from .loading import LoadedModel
+from ..errors import InputError
+from ..loading.loader import LoadedModel
 from .steps import Steps, embedding_steps, layer_steps, pooler_steps
 
 
