@@ -56,55 +56,48 @@ def wait_idle(page) -> None:
         page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=120_000)
 
 
-def test_deep_links_render_without_exceptions(server):
+@pytest.fixture
+def page():
+    """A 1280×720 tab in headless Chromium: a projector's screen."""
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
         try:
-            for link in LINKS:
-                page.goto(f"{server}/{link}")
-                wait_idle(page)
-                assert page.locator("[data-testid='stException']").count() == 0, link
-                assert page.locator("h1").count() + page.locator("[data-testid='stAlert']").count() > 0, link
+            yield browser.new_page(viewport={"width": 1280, "height": 720})
         finally:
             browser.close()
 
 
-def test_lecture_link_fits_a_projector_and_steps_forward(server):
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        try:
-            page.goto(f"{server}/layers?layer=2&step=attn.probs&lecture=1")
-            wait_idle(page)
-            assert page.locator("[data-testid='stSidebar'][data-collapsed='true']").count() == 1
-            heading = page.get_by_text("step 6 of 14: Attention (softmax)")
-            heatmap = page.locator(".js-plotly-plot").first
-            for element in (heading, heatmap):  # the step and its figure share the first screen
-                box = element.bounding_box()
-                assert box is not None and box["y"] + min(box["height"], 400) <= 720, box
-            assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 20
-            page.get_by_role("button", name="▶").last.click()
-            wait_idle(page)
-            assert "step=attn.context" in page.url and "lecture=1" in page.url
-            assert page.get_by_text("step 7 of 14: Context").count() == 1
-        finally:
-            browser.close()
+def test_deep_links_render_without_exceptions(server, page):
+    for link in LINKS:
+        page.goto(f"{server}/{link}")
+        wait_idle(page)
+        assert page.locator("[data-testid='stException']").count() == 0, link
+        assert page.locator("h1").count() + page.locator("[data-testid='stAlert']").count() > 0, link
 
 
-def test_random_weights_switch_to_the_bundled_model_in_one_click(server):
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        try:
-            page.goto(f"{server}/layers?text=the+bank+of+the+river&layer=4&head=2&step=attn.probs")
-            wait_idle(page)
-            assert page.get_by_text("Random weights").count() == 1
-            page.get_by_role("button", name="Show real attention patterns").click()
-            wait_idle(page)
-            assert page.get_by_text("Random weights").count() == 0
-            assert "all-MiniLM-L6-v2" in page.url and "layer=4" in page.url and "head=2" in page.url
-            assert page.get_by_text("layer 4, head 2: Attention (softmax)").count() == 1
-            assert page.locator("[data-testid='stException']").count() == 0
-        finally:
-            browser.close()
+def test_lecture_link_fits_a_projector_and_steps_forward(server, page):
+    page.goto(f"{server}/layers?layer=2&step=attn.probs&lecture=1")
+    wait_idle(page)
+    assert page.locator("[data-testid='stSidebar'][data-collapsed='true']").count() == 1
+    heading = page.get_by_text("step 6 of 14: Attention (softmax)")
+    heatmap = page.locator(".js-plotly-plot").first
+    for element in (heading, heatmap):  # the step and its figure share the first screen
+        box = element.bounding_box()
+        assert box is not None and box["y"] + min(box["height"], 400) <= 720, box
+    assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 20
+    page.get_by_role("button", name="▶").last.click()
+    wait_idle(page)
+    assert "step=attn.context" in page.url and "lecture=1" in page.url
+    assert page.get_by_text("step 7 of 14: Context").count() == 1
+
+
+def test_random_weights_switch_to_the_bundled_model_in_one_click(server, page):
+    page.goto(f"{server}/layers?text=the+bank+of+the+river&layer=4&head=2&step=attn.probs")
+    wait_idle(page)
+    assert page.get_by_text("Random weights").count() == 1
+    page.get_by_role("button", name="Show real attention patterns").click()
+    wait_idle(page)
+    assert page.get_by_text("Random weights").count() == 0
+    assert "all-MiniLM-L6-v2" in page.url and "layer=4" in page.url and "head=2" in page.url
+    assert page.get_by_text("layer 4, head 2: Attention (softmax)").count() == 1
+    assert page.locator("[data-testid='stException']").count() == 0
