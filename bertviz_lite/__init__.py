@@ -30,6 +30,11 @@ _EXPORTS = {  # module -> the public names it defines
     "stepthrough.trace": ("Trace", "trace"),
     "analyses.sentence_pooling": ("SentencePooling",),
     "analyses.similarity": ("SentenceVectors", "sentence_vectors"),
+    "analyses.head_fingerprints": ("HeadFingerprints", "head_fingerprints", "striking_heads"),
+    "analyses.rollout": ("attention_rollout",),
+    "analyses.contributions": ("LayerContributions", "Mixing", "layer_contributions", "mixing_ratios"),
+    "analyses.logit_lens": ("LogitLens", "logit_lens"),
+    "analyses.word_level": ("merge_to_words", "word_groups"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = list(_MODULE_OF)

@@ -2,6 +2,8 @@
 
   bertviz-lite params bert-base-uncased [--task masked-lm] [--json]
   bertviz-lite trace bert-base-uncased "this is a test sentence" [--pair "..."] [--json]
+  bertviz-lite heads|rollout|contributions bert-base-uncased "the cat sat" [--pair "..."] [--json]
+  bertviz-lite lens bert-base-uncased "the cat [MASK] on the mat" [--position N] [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
   bertviz-lite bench [--json]
 
@@ -102,6 +104,85 @@ def cmd_trace(args) -> None:
         print(f"layer {i:>2}: max |step-through - hidden_states[{i + 1}]| = {d:.2e}")
 
 
+def _trace(args, task: str = "base"):
+    from .stepthrough.trace import trace
+
+    loaded = _load(args.model, task)
+    progress("running the model")
+    t = trace(loaded, args.text, args.pair)
+    if t.notice:
+        print(f"note: {t.notice}", file=sys.stderr)
+    return t
+
+
+def cmd_heads(args) -> None:
+    from .analyses.head_fingerprints import STATS, describe, head_fingerprints, striking_heads
+
+    t = _trace(args)
+    progress("attention of every layer, statistics of every head")
+    result = head_fingerprints(t)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    print("Striking heads (at least half of the attention on one kind of token):")
+    for found in striking_heads(result, most=12) or [None]:
+        print(f"  {describe(*found)}" if found else "  none")
+    for stat in STATS:
+        grid = result.stats[stat]
+        print(f"\n{stat}: rows are layers, columns heads")
+        print("       " + "".join(f"{h:>6}" for h in range(grid.shape[1])))
+        for layer, row in enumerate(grid):
+            print(f"  {layer:>3}  " + "".join(f"{v:6.2f}" for v in row))
+
+
+def cmd_rollout(args) -> None:
+    from .analyses.rollout import attention_rollout
+
+    t = _trace(args)
+    progress("rolling attention out through every layer")
+    rollout = attention_rollout(t)[-1]  # (T, T) after the last layer
+    if args.json:
+        print(json.dumps({"tokens": t.tokens, "rollout": rollout.tolist()}))
+        return
+    print("Attention rollout after the last layer: where each token's input mixture comes from (top 3)")
+    width = max(map(len, t.tokens))
+    for i, (token, row) in enumerate(zip(t.tokens, rollout)):
+        top = row.argsort()[::-1][:3]
+        print(f"  {i:>3} {token:<{width}}  " + "   ".join(f"{t.tokens[j]} {row[j]:.2f}" for j in top))
+
+
+def cmd_contributions(args) -> None:
+    from .analyses.contributions import MIXING, mixing_ratios
+
+    t = _trace(args)
+    progress("norm-based contributions of every layer")
+    result = mixing_ratios(t)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    print("Mixing ratio per layer: the share of what reaches a token that comes from other tokens")
+    print("layer " + "".join(f"{name:>18}" for name in MIXING))
+    for layer in range(t.num_layers):
+        print(f"{layer:>5} " + "".join(f"{result.ratios[name][layer]:18.3f}" for name in MIXING))
+    print(f"\nchecks, worst over all layers: max |Δ| = {result.max_abs_diff:.2e}")
+
+
+def cmd_lens(args) -> None:
+    from .analyses.logit_lens import logit_lens
+
+    t = _trace(args, task="masked-lm")
+    progress("the masked-LM head on every hidden state")
+    result = logit_lens(t, args.position)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    print(f"Logit lens at position {result.position} ({result.tokens[result.position]}): top {len(result.layers[0])}")
+    for layer, top in enumerate(result.layers):
+        name = "embeddings" if layer == 0 else f"layer {layer - 1}"
+        print(f"  {name:>10}  " + "   ".join(f"{token} {prob:.3f}" for token, prob in top))
+    print(f"\nlast layer vs the masked-LM model's own logits: max |Δ| = {result.max_abs_diff:.2e}")
+
+
 def cmd_prefetch(args) -> None:
     from .loading.loader import prefetch
 
@@ -154,6 +235,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--task", choices=TASK_NAMES, default="base")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_trace)
+
+    for name, run, text in (("heads", cmd_heads, "head fingerprints (Clark et al. 2019)"),
+                            ("rollout", cmd_rollout, "attention rollout (Abnar & Zuidema 2020)"),
+                            ("contributions", cmd_contributions,
+                             "norm-based mixing ratios per layer (Kobayashi et al. 2020, 2021)"),
+                            ("lens", cmd_lens, "logit lens through the masked-LM head")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("model")
+        p.add_argument("text")
+        p.add_argument("--pair", help="a second sentence")
+        if name == "lens":
+            p.add_argument("--position", type=int, help="the position to look at when the text has no [MASK]")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(run=run)
 
     p = sub.add_parser("prefetch", help="download models into the Hugging Face cache for offline use")
     p.add_argument("models", nargs="+")

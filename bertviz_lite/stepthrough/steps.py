@@ -32,19 +32,35 @@ def embedding_steps(parts: EmbeddingParts, input_ids: torch.Tensor, token_type_i
     return out
 
 
+def split_heads(t: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """(1, T, d) -> (1, h, T, d_h): head h takes columns h·d_h to (h + 1)·d_h - 1."""
+    _, T, d = t.shape
+    return t.view(1, T, num_heads, d // num_heads).transpose(1, 2)
+
+
+def attention_scores(parts: LayerParts, x: torch.Tensor, attention_mask: torch.Tensor,
+                     num_heads: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """q, k (1, h, T, d_h) and the scaled, masked scores (1, h, T, T) of one layer; x: (1, T, d)."""
+    q, k = split_heads(parts.query(x), num_heads), split_heads(parts.key(x), num_heads)
+    mask_bias = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * torch.finfo(x.dtype).min  # (1, 1, 1, T)
+    return q, k, torch.matmul(q, k.transpose(2, 3)) * q.shape[-1] ** -0.5 + mask_bias
+
+
+@torch.inference_mode()
+def attention_probs(parts: LayerParts, x: torch.Tensor, attention_mask: torch.Tensor,
+                    num_heads: int) -> torch.Tensor:
+    """Only one layer's attention probabilities (h, T, T): what the analyses need, at a fraction of the cost
+    of the whole step-through."""
+    return torch.softmax(attention_scores(parts, x, attention_mask, num_heads)[2], dim=-1)[0]
+
+
 @torch.inference_mode()
 def layer_steps(parts: LayerParts, x: torch.Tensor, attention_mask: torch.Tensor,
                 num_heads: int) -> dict[str, torch.Tensor]:
     """One encoder layer, sub-step by sub-step. x: (1, T, d) layer input; attention_mask: (1, T) of 0/1."""
     _, T, d = x.shape
-    d_head = d // num_heads
-
-    def heads(t: torch.Tensor) -> torch.Tensor:
-        return t.view(1, T, num_heads, d_head).transpose(1, 2)  # (1, T, d) -> (1, h, T, d_h)
-
-    q, k, v = heads(parts.query(x)), heads(parts.key(x)), heads(parts.value(x))  # (1, h, T, d_h) each
-    mask_bias = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * torch.finfo(x.dtype).min  # (1, 1, 1, T)
-    scores = torch.matmul(q, k.transpose(2, 3)) * d_head**-0.5 + mask_bias  # (1, h, T, T)
+    q, k, scores = attention_scores(parts, x, attention_mask, num_heads)  # (1, h, T, d_h) x 2, (1, h, T, T)
+    v = split_heads(parts.value(x), num_heads)  # (1, h, T, d_h)
     probs = torch.softmax(scores, dim=-1)  # (1, h, T, T), rows sum to 1
     context = torch.matmul(probs, v).transpose(1, 2).reshape(1, T, d)  # (1, h, T, d_h) -> (1, T, d)
     attn_out = parts.attn_out(context)  # (1, T, d)
@@ -70,7 +86,7 @@ class Steps(Mapping):
     """The sub-steps of one block (the embeddings, one layer, or the pooler), in order, as float32 arrays.
 
     >>> steps = trace.layer(3)                        # doctest: +SKIP
-    >>> steps["attn.probs"].shape                     # (heads, tokens, tokens)
+    >>> steps["attn.probs"].shape                     # (heads, tokens, tokens)  # doctest: +SKIP
     (12, 11, 11)
     >>> steps.name("attn.probs"), steps.max_abs_diff  # doctest: +SKIP
     ('layers.3.attn.probs', 4.8e-07)

@@ -22,8 +22,9 @@ import numpy as np
 import torch
 
 from ..errors import InputError
+from ..families import LayerParts
 from ..loading.loader import LoadedModel
-from .steps import Steps, embedding_steps, layer_steps, pooler_steps
+from .steps import Steps, attention_probs, embedding_steps, layer_steps, pooler_steps
 
 
 @dataclass(eq=False)
@@ -35,6 +36,7 @@ class Trace:
     token_type_ids: np.ndarray  # (T,) 0 for sentence A, 1 for B (all 0 where the family has no segments)
     attention_mask: np.ndarray  # (T,) 1 for real tokens
     sequence_ids: list[int | None]  # 0 / 1 for the sentence a token came from, None for special tokens
+    word_ids: list[int | None]  # the word of its sentence a token is a piece of, None for special tokens
     dropped_tokens: int  # how many tokens truncation removed
     max_tokens: int
     hidden_states: np.ndarray  # (L + 1, T, d): the model's own; [0] is the input of layer 0
@@ -72,12 +74,22 @@ class Trace:
                                  family.position_ids(base, ids))
         return Steps("embed", None, arrays, self.hidden_states[0])
 
-    def layer(self, i: int) -> Steps:
-        """Layer i's sub-steps from its input hidden_states[i], checked against hidden_states[i + 1]."""
+    def layer_parts(self, i: int) -> LayerParts:
+        """The modules of layer i (for ALBERT, the shared layer as run the i-th time)."""
         if not (isinstance(i, int) and 0 <= i < self.num_layers):
             raise InputError(f"There is no layer {i}: this model has layers 0 to {self.num_layers - 1}.")
-        base, family = self.loaded.base, self.loaded.family
-        parts = family.layer_parts(family.layer_modules(base)[i])
+        family = self.loaded.family
+        return family.layer_parts(family.layer_modules(self.loaded.base)[i])
+
+    def attention(self, i: int) -> np.ndarray:
+        """Layer i's attention probabilities (h, T, T) alone, from its input hidden_states[i]."""
+        x = torch.from_numpy(self.hidden_states[i])[None]  # (1, T, d)
+        mask = torch.from_numpy(self.attention_mask)[None]
+        return attention_probs(self.layer_parts(i), x, mask, self.num_heads).numpy()
+
+    def layer(self, i: int) -> Steps:
+        """Layer i's sub-steps from its input hidden_states[i], checked against hidden_states[i + 1]."""
+        parts = self.layer_parts(i)
         x = torch.from_numpy(self.hidden_states[i])[None]  # (1, T, d)
         arrays = layer_steps(parts, x, torch.from_numpy(self.attention_mask)[None], self.num_heads)
         arrays["input"] = self.hidden_states[i]  # the same numbers; keep the view instead of a copy
@@ -127,6 +139,6 @@ def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: i
         text=text, pair=pair,
         tokens=tokenizer.convert_ids_to_tokens(ids[0].tolist()),
         input_ids=ids[0].numpy(), token_type_ids=types[0].numpy(), attention_mask=mask[0].numpy(),
-        sequence_ids=enc.sequence_ids(0), dropped_tokens=full_length - ids.shape[1],
+        sequence_ids=enc.sequence_ids(0), word_ids=enc.word_ids(0), dropped_tokens=full_length - ids.shape[1],
         max_tokens=limit, hidden_states=hidden.numpy(),
         pooler_output=None if pooled is None else pooled[0].numpy(), loaded=loaded)

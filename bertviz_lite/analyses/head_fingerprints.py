@@ -1,0 +1,95 @@
+"""Head fingerprints: what each attention head of each layer looks at, as Clark et al. (2019) measure it in
+"What Does BERT Look At? An Analysis of BERT's Attention".
+
+For layer l and head h with attention probabilities α (T×T, rows are queries i), each statistic is a mean over
+query positions i:
+
+- entropy: −Σ_j α_ij ln α_ij, in nats (0 · ln 0 = 0);
+- cls: α_i,0, the attention to the first token ([CLS] or <s>);
+- sep: Σ_j α_ij over the separator tokens j (the tokenizer's `sep_token`);
+- punct: Σ_j α_ij over the punctuation tokens j (see `is_punctuation`);
+- self: α_ii;
+- prev: α_i,i−1, over i ≥ 1;
+- next: α_i,i+1, over i ≤ T−2.
+
+Our choice, where the paper gives none: a head is named "striking" (`striking_heads`) when one of cls, sep,
+punct, self, prev or next takes at least half of its attention on average.
+
+>>> is_punctuation("##."), is_punctuation("Ġ,"), is_punctuation("▁"), is_punctuation("a.")
+(True, True, False, False)
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import entr
+
+from ..stepthrough.trace import Trace
+
+STATS = ("entropy", "cls", "sep", "punct", "self", "prev", "next")
+STAT_WORDS = {"entropy": "spreads its attention (entropy, nats)", "cls": "attends to the first token",
+              "sep": "attends to the separator", "punct": "attends to punctuation", "self": "attends to itself",
+              "prev": "attends to the previous token", "next": "attends to the next token"}
+PIECE_MARKERS = ("##", "Ġ", "▁")  # WordPiece continuation, byte-level BPE space, SentencePiece space
+STRIKING = 0.5  # at least half of a head's attention, on average, on one kind of token
+
+
+def is_punctuation(token: str) -> bool:
+    """With its piece marker removed, non-empty and every character in a Unicode P* category."""
+    for marker in PIECE_MARKERS:
+        token = token.removeprefix(marker)
+    return bool(token) and all(unicodedata.category(c).startswith("P") for c in token)
+
+
+@dataclass(frozen=True, eq=False)
+class HeadFingerprints:
+    tokens: list[str]
+    stats: dict[str, np.ndarray]  # statistic -> (L, H)
+
+    def to_json(self) -> dict:
+        return {"tokens": self.tokens, "stats": {k: v.tolist() for k, v in self.stats.items()}}
+
+
+def head_statistics(probs: np.ndarray, is_sep: np.ndarray, is_punct: np.ndarray) -> dict[str, np.ndarray]:
+    """Every statistic for each head of one layer. probs: (H, T, T); is_sep, is_punct: (T,) booleans."""
+    T = probs.shape[-1]
+    diagonal = lambda offset: np.diagonal(probs, offset=offset, axis1=1, axis2=2)  # (H, T - |offset|)
+    nan = np.full(probs.shape[0], np.nan)
+    return {
+        "entropy": entr(probs).sum(-1).mean(-1),  # entr(p) = −p ln p, and 0 at p = 0
+        "cls": probs[:, :, 0].mean(-1),
+        "sep": probs[:, :, is_sep].sum(-1).mean(-1),
+        "punct": probs[:, :, is_punct].sum(-1).mean(-1),
+        "self": diagonal(0).mean(-1),
+        "prev": diagonal(-1).mean(-1) if T > 1 else nan,  # α_i,i−1 lies on the first sub-diagonal
+        "next": diagonal(1).mean(-1) if T > 1 else nan,
+    }
+
+
+def head_fingerprints(trace: Trace) -> HeadFingerprints:
+    """The statistics of every head of every layer: each (L, H)."""
+    sep = trace.loaded.tokenizer.sep_token
+    is_sep = np.array([t == sep for t in trace.tokens])
+    is_punct = np.array([is_punctuation(t) for t in trace.tokens])
+    per_layer = [head_statistics(trace.attention(i), is_sep, is_punct) for i in range(trace.num_layers)]
+    return HeadFingerprints(trace.tokens, {s: np.stack([layer[s] for layer in per_layer]) for s in STATS})
+
+
+def striking_heads(fingerprints: HeadFingerprints, most: int = 8) -> list[tuple[int, int, str, float]]:
+    """(layer, head, statistic, value) of the heads with at least STRIKING of their attention on one kind of
+    token, strongest first, at most `most`; each head once, under its strongest statistic."""
+    found = {}
+    for stat in STATS[1:]:
+        for layer, head in zip(*np.nonzero(fingerprints.stats[stat] >= STRIKING)):
+            value = float(fingerprints.stats[stat][layer, head])
+            if value > found.get((layer, head), ("", 0.0))[1]:
+                found[(int(layer), int(head))] = (stat, value)
+    ranked = sorted(found.items(), key=lambda item: -item[1][1])[:most]
+    return [(layer, head, stat, value) for (layer, head), (stat, value) in ranked]
+
+
+def describe(layer: int, head: int, stat: str, value: float) -> str:
+    """"layer 0, head 2 attends to the previous token: 0.99"."""
+    return f"layer {layer}, head {head} {STAT_WORDS[stat]}: {value:.2f}"

@@ -1,0 +1,92 @@
+"""A logit lens for the masked-LM task: the model's own masked-LM head applied to every hidden state at one
+position, to see the prediction form layer by layer (hidden state 0 is the embeddings' output, l the output of
+layer l). The last layer's logits equal the masked-LM model's own, and the lens says by how much (max |Δ|).
+
+Only a checkpoint that holds a trained masked-LM head gets a lens: an ELECTRA discriminator or a
+sentence-transformers model has none, and a head initialised at load time is random, so it is refused with a
+message rather than shown as if it meant something.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..errors import InputError
+from ..stepthrough.trace import Trace
+
+TOP = 5
+
+
+@dataclass(frozen=True, eq=False)
+class LogitLens:
+    tokens: list[str]
+    position: int
+    layers: list[list[tuple[str, float]]]  # for hidden state 0..L: the TOP tokens and their probabilities
+    max_abs_diff: float  # the last layer's logits vs the masked-LM model's own
+
+    def to_json(self) -> dict:
+        return {"tokens": self.tokens, "position": self.position,
+                "layers": [{"layer": layer, "top": [{"token": t, "prob": p} for t, p in top]}
+                           for layer, top in enumerate(self.layers)],
+                "max_abs_diff": self.max_abs_diff}
+
+
+def lens_position(trace: Trace, position: int | None = None) -> int:
+    """The first [MASK] (or <mask>) when there is one, else `position`; an InputError names the way out."""
+    mask_id = trace.loaded.tokenizer.mask_token_id
+    masks = np.flatnonzero(trace.input_ids == mask_id) if mask_id is not None else np.array([], dtype=int)
+    if masks.size:
+        return int(masks[0])
+    if position is None:
+        mask = trace.loaded.tokenizer.mask_token
+        raise InputError(f"The text has no {mask} token: put {mask} where a word should be predicted, or pick "
+                         f"a position.")
+    if not 0 <= position < len(trace.tokens):
+        raise InputError(f"There is no position {position}: the text has positions 0 to {len(trace.tokens) - 1}.")
+    return position
+
+
+def head_problem(trace: Trace) -> str | None:
+    """Why this model has no real masked-LM head to look through, or None when it has one."""
+    loaded = trace.loaded
+    if loaded.task != "masked-lm":
+        return "The logit lens needs the model loaded for the masked-LM task (task=masked-lm)."
+    if loaded.weights == "random-init":
+        return (f"'{loaded.source}' has random weights here (it could not be downloaded), so its masked-LM head "
+                f"is random too and a lens through it would show noise. Connect once and run `bertviz-lite "
+                f"prefetch {loaded.source}`; the bundled all-MiniLM-L6-v2 has no masked-LM head.")
+    head = loaded.family.masked_lm_head(loaded.model)
+    untrained = [name for name in loaded.new_parameters if name.startswith(head.prefixes)]
+    if untrained:
+        return (f"'{loaded.source}' has no trained masked-LM head (its checkpoint lacks {untrained[0]}, which "
+                f"was initialised at random when loading): a lens through it would show noise. Pick a model "
+                f"trained with masked-LM, such as bert-base-uncased or roberta-base.")
+    return None
+
+
+@torch.inference_mode()
+def logit_lens(trace: Trace, position: int | None = None, top: int = TOP) -> LogitLens:
+    """The masked-LM head on every hidden state at one position; see the module docstring."""
+    problem = head_problem(trace)
+    if problem:
+        raise InputError(problem)
+    position = lens_position(trace, position)
+    loaded = trace.loaded
+    head = loaded.family.masked_lm_head(loaded.model)
+    logits = head.apply(torch.from_numpy(trace.hidden_states[:, position]))  # (L + 1, V)
+    own = loaded.model(**_inputs(trace)).logits[0, position]  # (V,): the masked-LM model's own forward
+    probs = torch.softmax(logits, dim=-1)  # (L + 1, V)
+    best = probs.topk(top, dim=-1)
+    words = loaded.tokenizer.convert_ids_to_tokens
+    layers = [list(zip(words(ids.tolist()), values.tolist())) for values, ids in zip(best.values, best.indices)]
+    return LogitLens(trace.tokens, position, layers, float((logits[-1] - own).abs().max()))
+
+
+def _inputs(trace: Trace) -> dict[str, torch.Tensor]:
+    inputs = {"input_ids": torch.from_numpy(trace.input_ids)[None],
+              "attention_mask": torch.from_numpy(trace.attention_mask)[None]}
+    if trace.loaded.uses_token_types:
+        inputs["token_type_ids"] = torch.from_numpy(trace.token_type_ids)[None]
+    return inputs
