@@ -1,19 +1,23 @@
 """What every page shares: the state that lives in the URL, the sidebar, and guarded loading.
 
-The URL holds model, text, pair, task, layer, head, step and the similarity page's sentences, so a link reopens
-exactly that view; values equal to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
+The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
+(stat), the rollout's token, the word-level toggle (words) and the lens position, so a link reopens exactly
+that view; values equal to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
 so a page that does not draw a widget does not lose its value.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
 from bertviz_lite.loading.bundled import bundled_directory
-from bertviz_lite.serving.cache import cached_model, cached_sentence_vectors, cached_trace
+from bertviz_lite.serving.cache import (cached_contributions, cached_fingerprints, cached_mixing, cached_model,
+                                        cached_rollout, cached_sentence_vectors, cached_trace)
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.serving.hosting import Limits
 
@@ -22,10 +26,13 @@ DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting o
                                "the stock market fell sharply today", "shares dropped on wall street",
                                "i really enjoyed this film", "the movie was wonderful"))
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
-            "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "lecture": False}
+            "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
+            "position": 1, "lecture": False}
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
+PRINT_SCALE = 4  # PNG downloads at 4× the chart's size on screen: about 300 dpi for a figure 8 cm wide
+DOWNLOAD_FORMATS = {"PNG (print resolution)": "png", "SVG (vector)": "svg"}
 TASK_LABELS = {"base": "base model (as in the notebooks)", "sequence-classification": "sequence classification",
                "masked-lm": "masked language model"}
 OTHER = "other: a Hub id or a local directory"
@@ -111,6 +118,8 @@ def sidebar() -> None:
         st.text_area("Sentence", height=90, **bind("text"))
         st.text_area("Second sentence (optional)", height=70, **bind("pair"),
                      help="A sentence pair: [CLS] A [SEP] B [SEP], with token types 0 and 1.")
+        st.selectbox("Figure downloads (the camera above each chart)", list(DOWNLOAD_FORMATS),
+                     key="_figure_format")
         st.toggle("Lecture mode", **bind("lecture"),
                   help="Large type and less chrome for a projector; a link with lecture=1 opens this way, with the "
                        "sidebar closed.")
@@ -132,7 +141,24 @@ def chart(fig: go.Figure, **kwargs) -> None:
                                                                   LECTURE_CHART_PX))
         for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
             axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
-    st.plotly_chart(fig, width="stretch", **kwargs)
+    fmt = DOWNLOAD_FORMATS[st.session_state.get("_figure_format", next(iter(DOWNLOAD_FORMATS)))]
+    name = (fig.layout.title.text or "bertviz-lite").split("<")[0][:60].strip().replace(" ", "_")
+    config = {"toImageButtonOptions": {"format": fmt, "filename": name, "scale": PRINT_SCALE if fmt == "png" else 1},
+              "displaylogo": False}
+    st.plotly_chart(fig, width="stretch", config=config, **kwargs)
+
+
+def csv_download(frame: Callable[[], pd.DataFrame], filename: str, label: str = "Download the numbers (CSV)") -> None:
+    """The numbers behind a view, for a spreadsheet or a paper. `frame` runs only when the button is clicked
+    (a 512 × 3072 activation is megabytes of CSV), and the click does not rerun the page."""
+    st.download_button(label, lambda: frame().to_csv(index=False), file_name=filename, mime="text/csv",
+                       icon=":material/download:", key=f"csv_{filename}", on_click="ignore")
+
+
+def matrix_frame(matrix, rows: list[str], columns: list[str], row_name: str = "to", column_name: str = "from"):
+    """A (rows × columns) matrix in long form: one line per cell, with both labels."""
+    return pd.DataFrame([{row_name: r, column_name: c, "value": float(matrix[i, j])}
+                         for i, r in enumerate(rows) for j, c in enumerate(columns)])
 
 
 def switch_model(source: str) -> None:
@@ -195,3 +221,25 @@ def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[
     except BertvizLiteError as error:
         st.error(f"{error}", icon=":material/edit:")
         st.stop()
+
+
+ANALYSES = {"fingerprints": cached_fingerprints, "rollout": cached_rollout, "mixing": cached_mixing,
+            "contributions": cached_contributions}
+
+
+def analysis_or_stop(kind: str, loaded: LoadedModel, *args):
+    """One of the cached analyses of the current sentence (and pair), or a message and a stop."""
+    compute = ANALYSES[kind]
+    try:
+        with st.spinner("Computing every layer …"):
+            return compute(loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, *args)
+    except BertvizLiteError as error:
+        st.error(f"{error}", icon=":material/error:")
+        st.stop()
+
+
+def word_toggle() -> bool:
+    """The word-level switch; True when word pieces are merged into words."""
+    st.toggle("Words, not word pieces", help="Attention to a word is the sum over its pieces, attention from a word "
+              "the mean over its pieces (Clark et al. 2019).", **bind("words"))
+    return bool(st.session_state.words)

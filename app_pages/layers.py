@@ -1,10 +1,12 @@
 """Layers: the embeddings, every encoder layer sub-step by sub-step, and the pooler, each checked against the
 model's own numbers. Changing layer, head or step reruns only the stepper (a fragment)."""
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from bertviz_lite import EMBEDDING_STEPS, LAYER_STEPS, POOLER_STEPS
-from bertviz_lite.figures import attention_heatmap, head_grid, matrix_window, token_norms
+from bertviz_lite.analyses.word_level import merge_to_words, word_groups
+from bertviz_lite.figures import attention_heatmap, head_grid, labelled, matrix_window, token_norms
 from app_pages import common
 
 STAGES = {"Embeddings": "embed.norm", "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
@@ -43,6 +45,8 @@ def show_matrix(array: np.ndarray, title: str, key: str, controls, canvas) -> No
         first = controls.slider("First dimension shown", 0, array.shape[1] - 64, 0, step=64, key=f"dims_{key}")
     with canvas:
         common.chart(matrix_window(array, t.tokens, first, title))
+        common.csv_download(lambda: pd.DataFrame(array, index=labelled(t.tokens)).rename_axis("token").reset_index(),
+                            f"{title.replace(' ', '_').replace(':', '')}.csv")
 
 
 def show_step_picker(steps_info, available, label: str, prefix: str) -> str:
@@ -127,9 +131,17 @@ def layer_view(controls, canvas, notes) -> None:
                          f"uses columns {head * d_head}–{(head + 1) * d_head - 1}.")
         show_matrix(array[head], f"layer {layer} head {head}: {info.title}", key, controls, canvas)
     elif key in ("attn.scores", "attn.probs"):
+        matrix, labels = array[head], t.tokens
+        if key == "attn.probs":
+            with controls:
+                if common.word_toggle():  # probabilities merge into words; raw scores do not
+                    groups, labels = word_groups(t)
+                    matrix = merge_to_words(matrix, groups)
         with canvas:
-            common.chart(attention_heatmap(array[head], t.tokens, f"layer {layer}, head {head}: {info.title}",
+            common.chart(attention_heatmap(matrix, labels, f"layer {layer}, head {head}: {info.title}",
                                            "score" if key == "attn.scores" else "attention"))
+            common.csv_download(lambda: common.matrix_frame(matrix, labels, labels, "query", "key"),
+                                f"layer{layer}_head{head}_{key}.csv")
             st.caption("All heads of this layer (pick one with Head above):")
             common.chart(head_grid(steps["attn.probs"], head))
     else:

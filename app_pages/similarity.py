@@ -35,6 +35,8 @@ with controls:
 with canvas:
     for way in ways:
         common.chart(similarity_heatmap(way.cosine(), lines, f"cosine of {way.name}"))
+        common.csv_download(lambda way=way: common.matrix_frame(way.cosine(), lines, lines, "sentence", "other sentence"),
+                            f"similarity_{way.name.replace(' ', '_')}.csv")
         if not way.trained_for_similarity:
             st.caption(f"{way.name.capitalize()}: {way.how}.")
 common.sync_url()

@@ -34,8 +34,10 @@ def parameter_sunburst(data: dict[str, list], max_depth: int = 4) -> go.Figure:
     return _layout(fig, 620)
 
 
-def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention") -> go.Figure:
-    """One head's (T, T) matrix: rows are the tokens that attend (queries), columns those attended to (keys).
+def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention",
+                      axes: tuple[str, str] = ("query (attends)", "key (attended to)")) -> go.Figure:
+    """One head's (T, T) matrix: rows are the tokens that attend (queries), columns those attended to (keys);
+    `axes` names them otherwise for other token-to-token matrices (rollout, contributions).
 
     Above MAX_CELLS the matrix is averaged over blocks of tokens (and the title says so), which keeps a
     512-token view under half a megabyte."""
@@ -49,8 +51,8 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, colorscale="Blues",
                                colorbar=dict(title=colorbar),
                                hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", title="query (attends)", type="category")
-    fig.update_xaxes(title="key (attended to)", type="category", tickangle=-60)
+    fig.update_yaxes(autorange="reversed", title=axes[0], type="category")
+    fig.update_xaxes(title=axes[1], type="category", tickangle=-60)
     size = min(900, 260 + 22 * len(labels))
     return _layout(fig, size, title)
 
@@ -135,3 +137,70 @@ def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, max
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 2)
     fig.update_xaxes(type="category", title="sentence", tickfont_size=FONT["size"] - 2)
     return _layout(fig, 220 + 56 * len(sentences), title)
+
+
+def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
+    """An (L, H) statistic, one cell per attention head, its value written in the cell and on hover."""
+    layers, heads = grid.shape
+    fig = go.Figure(go.Heatmap(z=grid.astype(np.float32), x=[str(h) for h in range(heads)],
+                               y=[str(layer) for layer in range(layers)], colorscale="Viridis",
+                               texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 4),
+                               colorbar=dict(title=colorbar),
+                               hovertemplate="layer %{y}, head %{x}<br>%{z:.4f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category", title="layer")
+    fig.update_xaxes(type="category", title="head")
+    return _layout(fig, 140 + 36 * layers, title)
+
+
+def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64) -> go.Figure:
+    """Several (T, T) token-to-token matrices in a row, each with its own colour scale: rows are the tokens that
+    receive (queries), columns the tokens they take from. Above max_side tokens, averaged over blocks."""
+    titles = list(matrices)
+    fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.03)
+    labels = labelled(tokens) if len(tokens) <= max_side else None
+    for col, (title, matrix) in enumerate(matrices.items(), start=1):
+        z = _pool(matrix, max_side)
+        axis = labels or list(range(z.shape[0]))
+        fig.add_trace(go.Heatmap(z=z, x=axis, y=axis, colorscale="Blues", showscale=False,
+                                 hovertemplate=f"{title}<br>to %{{y}}<br>from %{{x}}<br>%{{z:.4f}}<extra></extra>"),
+                      row=1, col=col)
+    fig.update_yaxes(autorange="reversed", type="category", showticklabels=False)
+    fig.update_yaxes(showticklabels=True, row=1, col=1)
+    fig.update_xaxes(type="category", showticklabels=False)
+    fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)))
+    return fig.update_layout(margin_t=40)
+
+
+def mixing_lines(ratios: dict[str, list[float]], labels: dict[str, str], title: str) -> go.Figure:
+    """One line per choice of m: each layer's mixing ratio (the share that comes from other tokens)."""
+    fig = go.Figure([go.Scatter(x=list(range(len(values))), y=values, mode="lines+markers", name=labels[name],
+                                hovertemplate=f"{labels[name]}<br>layer %{{x}}: %{{y:.3f}}<extra></extra>")
+                     for name, values in ratios.items()])
+    fig.update_xaxes(title="layer", dtick=1)
+    fig.update_yaxes(title="mixing ratio", range=[0, 1])
+    return _layout(fig, 420, title)
+
+
+def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figure:
+    """(L, T): one token's input mixture after each layer; row l says how much comes from each input token."""
+    fig = go.Figure(go.Heatmap(z=rows.astype(np.float32), x=labelled(tokens),
+                               y=[f"after layer {layer}" for layer in range(rows.shape[0])], colorscale="Blues",
+                               zmin=0, colorbar=dict(title="share"),
+                               hovertemplate="%{y}<br>from %{x}<br>%{z:.4f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", tickangle=-60)
+    return _layout(fig, min(700, 200 + 30 * rows.shape[0]), title)
+
+
+def lens_grid(layers: list[list[tuple[str, float]]], title: str) -> go.Figure:
+    """The top tokens at each hidden state, coloured by probability: rows are the embeddings and each layer."""
+    probs = np.array([[p for _, p in top] for top in layers], dtype=np.float32)  # (L + 1, k)
+    text = [[f"{token}<br>{p:.2f}" for token, p in top] for top in layers]
+    names = ["embeddings"] + [f"layer {i}" for i in range(len(layers) - 1)]
+    fig = go.Figure(go.Heatmap(z=probs, x=[f"#{k + 1}" for k in range(probs.shape[1])], y=names, text=text,
+                               texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2), colorscale="Purples",
+                               zmin=0, zmax=1, colorbar=dict(title="probability"),
+                               hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", side="top")
+    return _layout(fig, 120 + 44 * len(layers), title)

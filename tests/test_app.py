@@ -12,7 +12,8 @@ from conftest import save_tiny_model
 
 APP = "../app.py"  # relative to this file
 PAGES = {"overview": "app_pages/overview.py", "architecture": "app_pages/architecture.py", "tokens": "app_pages/tokens.py",
-         "layers": "app_pages/layers.py", "similarity": "app_pages/similarity.py"}
+         "layers": "app_pages/layers.py", "similarity": "app_pages/similarity.py", "heads": "app_pages/heads.py",
+         "rollout": "app_pages/rollout.py", "contributions": "app_pages/contributions.py", "lens": "app_pages/lens.py"}
 
 
 def open_page(page: str, **params) -> AppTest:
@@ -255,3 +256,38 @@ def test_similarity_bad_inputs_get_a_message_and_keep_the_text(sentences, fragme
     assert any(fragment in i.value for i in at.info)
     assert len(specs(at)) == charts
     assert [a.value for a in at.text_area if a.label.startswith("Sentences")] == [sentences]
+
+
+
+def test_heads_deep_link_reopens_the_statistic_and_opens_a_head_in_the_stepper():
+    at = open_page("heads", model=BUNDLED_MODEL, stat="cls", text="the quick brown fox jumps over the lazy dog")
+    assert not at.exception and at.session_state.stat == "cls"
+    (grid,) = specs(at)
+    assert "[CLS]" in grid["layout"]["title"]["text"]
+    assert any("layer 0, head 2 attends to the previous token" in m.value for m in at.markdown)
+    (opener,) = [b for b in at.button if b.label.startswith("Open layer 0, head 2")]
+    opener.click().run()
+    assert not at.exception
+    assert (at.session_state.layer, at.session_state.head, at.session_state.step) == (0, 2, "attn.probs")
+    assert any("Layer 0 · step 6 of 14" in m.value for m in at.markdown)
+
+
+def test_rollout_and_contributions_deep_links(tiny_dirs):
+    at = open_page("rollout", model=BUNDLED_MODEL, layer=3, token=2, words=1, text="this is a 12212121 test")
+    assert not at.exception and at.query_params["words"] == "1"
+    titles = [spec["layout"]["title"]["text"] for spec in specs(at)]
+    assert titles[0] == "Rollout after layer 3" and "Where 'is' comes from" in titles[1]
+    assert "12212121" in specs(at)[0]["data"][0]["x"][4]  # word level: the pieces of 12212121 merged
+    at = open_page("contributions", model=tiny_dirs["albert"], layer=2)
+    assert not at.exception and len(at.success) == 2 and not at.error
+    assert at.slider[0].value == 2
+
+
+def test_lens_deep_link_and_refusals(tiny_dirs):
+    at = open_page("lens", model=tiny_dirs["bert"], text="the cat [MASK] on the mat")
+    assert not at.exception and len(at.success) == 1 and "position 3" in specs(at)[0]["layout"]["title"]["text"]
+    at = open_page("lens", model=BUNDLED_MODEL, text="the cat [MASK] on the mat")
+    assert not at.exception and any("no trained masked-LM head" in e.value for e in at.error)
+    at = open_page("lens", model=tiny_dirs["roberta"], text="the cat sat", position=2)
+    assert not at.exception and any("no <mask>" in i.value for i in at.info)
+    assert "position 2" in specs(at)[0]["layout"]["title"]["text"]

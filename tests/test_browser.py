@@ -18,7 +18,9 @@ BUNDLED = "sentence-transformers/all-MiniLM-L6-v2"
 LINKS = ["layers?layer=3&head=2", "", "architecture", "tokens?pair=the+cat+sat+on+the+mat", "layers?layer=3&head=2",
          "layers?step=embed.norm", "layers?step=pooler.out&pair=a+dog", "layers?model=roberta-base&step=ffn.act",
          "tokens?model=no-such%2Fmodel", "similarity", f"similarity?model={BUNDLED}&sentences=a+cat%0Aa+dog",
-         f"layers?model={BUNDLED}&step=pooler.out&text=a+cat&pair=a+dog"]
+         f"layers?model={BUNDLED}&step=pooler.out&text=a+cat&pair=a+dog", f"heads?model={BUNDLED}&stat=cls",
+         f"rollout?model={BUNDLED}&layer=2&words=1&lecture=1", f"contributions?model={BUNDLED}&layer=1",
+         "lens?text=the+cat+%5BMASK%5D+sat", f"lens?model={BUNDLED}&text=the+%5BMASK%5D+sat", "heads"]
 
 
 def free_port() -> int:

@@ -10,7 +10,13 @@ from __future__ import annotations
 import dataclasses
 import threading
 
+import numpy as np
 import streamlit as st
+
+from ..analyses.contributions import LayerContributions, Mixing, layer_contributions, mixing_ratios
+from ..analyses.head_fingerprints import HeadFingerprints, head_fingerprints
+from ..analyses.logit_lens import LogitLens, logit_lens
+from ..analyses.rollout import attention_rollout
 
 from ..introspection.task_heads import TaskHead, task_heads
 from .hosting import Limits
@@ -22,6 +28,7 @@ from ..introspection.tree import ModuleNode, module_tree
 
 MAX_MODELS = 3  # bert-base is about 0.45 GB in float32; bert-large 1.3 GB
 MAX_TRACES = 32  # a 512-token bert-base trace keeps about 20 MB, bert-large about 50 MB
+MAX_ANALYSES = 8  # a 512-token rollout keeps L × T × T floats: 12 MB for bert-base, 25 MB for bert-large
 
 _one_load_at_a_time = threading.Lock()  # a crowd asking for different models cannot hold many half-loaded ones
 
@@ -53,6 +60,31 @@ def cached_trace(source: str, task: str, text: str, pair: str | None) -> Trace:
 def cached_sentence_vectors(source: str, task: str, sentences: tuple[str, ...]) -> list[SentenceVectors]:
     """A few vectors of a few hundred numbers per sentence: small, and shared by every session."""
     return sentence_vectors(cached_model(source, task), list(sentences))
+
+
+@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def cached_fingerprints(source: str, task: str, text: str, pair: str | None) -> HeadFingerprints:
+    return head_fingerprints(cached_trace(source, task, text, pair))  # L × H × 7 numbers
+
+
+@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
+def cached_rollout(source: str, task: str, text: str, pair: str | None) -> np.ndarray:
+    return attention_rollout(cached_trace(source, task, text, pair))
+
+
+@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
+def cached_contributions(source: str, task: str, text: str, pair: str | None, layer: int) -> LayerContributions:
+    return layer_contributions(cached_trace(source, task, text, pair), layer)  # four T × T matrices
+
+
+@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def cached_mixing(source: str, task: str, text: str, pair: str | None) -> Mixing:
+    return mixing_ratios(cached_trace(source, task, text, pair))  # 4 × L numbers
+
+
+@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def cached_lens(source: str, text: str, pair: str | None, position: int | None) -> LogitLens:
+    return logit_lens(cached_trace(source, "masked-lm", text, pair), position)  # (L + 1) × 5 tokens
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)

@@ -1,0 +1,46 @@
+"""Contributions: how much each token really adds to another, as vector norms rather than attention weights
+(Kobayashi et al. 2020 and 2021), next to the same layer's raw attention, checked against the model's own
+attention output and LayerNorm, and each layer's mixing ratio."""
+import pandas as pd
+import streamlit as st
+
+from bertviz_lite.analyses.contributions import MIXING
+from bertviz_lite.analyses.word_level import merge_to_words, word_groups
+from bertviz_lite.figures import matrices_side_by_side, mixing_lines
+from app_pages import common
+
+VIEWS = {"attention": "attention (mean of heads)", "norm": "‖c‖", "norm_residual": "‖c + x‖ (residual)",
+         "norm_residual_ln": "‖g(c + x)‖ (+ LayerNorm)"}
+TOLERANCE = 1e-4  # float32 sums over hundreds of dimensions and tokens
+
+loaded = common.load_or_stop(needs_weights=True)
+t = common.trace_or_stop(loaded)
+if not common.lecture_mode():
+    st.title("Norm-based contributions")
+st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
+left, right = st.columns([3, 1], vertical_alignment="bottom")
+layer = left.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))
+with right:
+    words = common.word_toggle()
+result = common.analysis_or_stop("contributions", loaded, layer)
+groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
+matrices = {VIEWS[name]: getattr(result, name) for name in MIXING}
+if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
+    matrices = {title: merge_to_words(m, groups) for title, m in matrices.items()}
+common.chart(matrices_side_by_side(matrices, labels))
+st.caption("Rows receive, columns give. ‖c‖ is ‖c_ij‖ with c_ij = Σ_h α^h_ij f^h(x_j) and f^h(x_j) = "
+           "(x_j W_V^h + b_V^h) W_O^h: what token j really adds to token i through the attention heads. ‖c + x‖ "
+           "adds the residual x_i on the diagonal (c_ij + δ_ij x_i); g is LayerNorm's linear part for token i, "
+           "g_i(z) = γ ⊙ (z − mean z) / s_i. Kobayashi et al. (2020, 2021).")
+for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {layer})", result.out_diff),
+                   (f"Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β vs the model's LayerNorm output (layer {layer})",
+                    result.norm_diff)):
+    (st.success if diff <= TOLERANCE else st.error)(f"{what}: max |Δ| = {diff:.1e}",
+                                                    icon=":material/check_circle:" if diff <= TOLERANCE
+                                                    else ":material/cancel:")
+mixing = common.analysis_or_stop("mixing", loaded)
+common.chart(mixing_lines(mixing.ratios, VIEWS, "Mixing ratio: the share of what reaches a token that comes "
+                                                 "from other tokens"))
+common.csv_download(lambda: pd.concat([common.matrix_frame(m, labels, labels).assign(view=name)
+                                       for name, m in matrices.items()]), f"contributions_layer{layer}.csv")
+common.sync_url()

@@ -1,0 +1,52 @@
+"""Heads: every attention head's fingerprint (Clark et al. 2019, "What Does BERT Look At?"), the striking ones
+named in words, and any head opened in the Layers stepper."""
+import pandas as pd
+import streamlit as st
+
+from bertviz_lite.analyses.head_fingerprints import STATS, describe, striking_heads
+from bertviz_lite.figures import layer_head_grid
+from app_pages import common
+
+STAT_TITLES = {"entropy": "entropy", "cls": "to [CLS]", "sep": "to [SEP]", "punct": "to punctuation",
+               "self": "to itself", "prev": "to the previous token", "next": "to the next token"}
+STAT_BUTTONS = {"entropy": "entropy", "cls": "[CLS]", "sep": "[SEP]", "punct": "punct.", "self": "self",
+                "prev": "prev", "next": "next"}
+
+loaded = common.load_or_stop(needs_weights=True)
+t = common.trace_or_stop(loaded)
+if not common.lecture_mode():
+    st.title("Head fingerprints")
+controls, canvas = st.columns([4, 7], gap="large")  # the grid beside its controls, on a projector too
+
+fingerprints = common.analysis_or_stop("fingerprints", loaded)
+with controls:
+    if st.session_state.stat not in STATS:
+        st.session_state.stat = "prev"
+    st.segmented_control("Statistic", STATS, format_func=STAT_BUTTONS.get, **common.bind("stat"))
+    stat = st.session_state.stat or "prev"
+    st.caption(f"Each cell: a head's mean over query tokens of its attention {STAT_TITLES[stat]}"
+               f"{' (−Σ α ln α, in nats: high means spread out)' if stat == 'entropy' else ''}. "
+               f"Clark et al. (2019), \"What Does BERT Look At?\".")
+    found = striking_heads(fingerprints, most=5 if common.lecture_mode() else 8)
+    st.markdown("**Striking heads** (at least half of their attention on one kind of token):\n"
+                + ("\n".join(f"- {describe(*f)}" for f in found) if found else "\n- none in this sentence"))
+    options = [(layer, head) for layer in range(t.num_layers) for head in range(t.num_heads)]
+    default = (found[0][0], found[0][1]) if found else (0, 0)
+    chosen = st.selectbox("Open a head in the stepper", options, index=options.index(default),
+                          format_func=lambda lh: f"layer {lh[0]}, head {lh[1]}")
+
+    def open_head():
+        common.set_value("layer", chosen[0])
+        common.set_value("head", chosen[1])
+        st.session_state.step = "attn.probs"
+
+    if st.button(f"Open layer {chosen[0]}, head {chosen[1]} in Layers", icon=":material/open_in_new:",
+                 on_click=open_head):
+        st.switch_page("app_pages/layers.py")
+with canvas:
+    common.chart(layer_head_grid(fingerprints.stats[stat], f"Attention {STAT_TITLES[stat]}, every layer × head",
+                                 "nats" if stat == "entropy" else "share"))
+    rows = [{"layer": layer, "head": head, **{s: float(fingerprints.stats[s][layer, head]) for s in STATS}}
+            for layer, head in options]
+    common.csv_download(lambda: pd.DataFrame(rows), "head_fingerprints.csv")
+common.sync_url()

@@ -1,0 +1,49 @@
+"""Logit lens: the model's own masked-LM head applied to every hidden state at one position, to watch the
+prediction form layer by layer; the last layer is checked against the masked-LM model's own logits."""
+import pandas as pd
+import streamlit as st
+
+from bertviz_lite.analyses.logit_lens import head_problem
+from bertviz_lite.errors import BertvizLiteError
+from bertviz_lite.serving.cache import cached_lens, cached_model
+from bertviz_lite.figures import lens_grid
+from app_pages import common
+
+loaded = common.load_or_stop()
+if not common.lecture_mode():
+    st.title("Logit lens")
+source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
+try:
+    with st.spinner(f"Loading {source} with its masked-LM head …"):
+        masked_lm = cached_model(source, "masked-lm")
+    t = common.trace_or_stop(masked_lm)
+except BertvizLiteError as error:
+    st.error(f"{error}", icon=":material/error:")
+    st.stop()
+problem = head_problem(t)
+if problem:
+    st.error(problem, icon=":material/block:")
+    st.stop()
+mask = masked_lm.tokenizer.mask_token
+position = None
+if mask not in t.tokens:
+    st.info(f"The sentence has no {mask}: put {mask} where a word should be predicted (e.g. 'the cat {mask} on "
+            f"the mat'), or pick a position to look at.", icon=":material/info:")
+    st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
+    position = st.selectbox("Position", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
+                            **common.bind("position"))
+try:
+    with st.spinner("The masked-LM head on every hidden state …"):
+        lens = cached_lens(source, text, pair, position)
+except BertvizLiteError as error:
+    st.error(f"{error}", icon=":material/error:")
+    st.stop()
+common.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
+                                    f"({lens.tokens[lens.position]}), hidden state by hidden state"))
+ok = lens.max_abs_diff <= 1e-4
+(st.success if ok else st.error)(f"The last layer through the head vs the masked-LM model's own logits: max |Δ| = "
+                                 f"{lens.max_abs_diff:.1e}", icon=":material/check_circle:" if ok else ":material/cancel:")
+rows = [{"hidden state": "embeddings" if i == 0 else f"layer {i - 1}", "rank": k + 1, "token": tok, "probability": p}
+        for i, top in enumerate(lens.layers) for k, (tok, p) in enumerate(top)]
+common.csv_download(lambda: pd.DataFrame(rows), "logit_lens.csv")
+common.sync_url()

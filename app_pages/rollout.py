@@ -1,0 +1,40 @@
+"""Rollout: what the whole stack mixed, if attention alone moved information (Abnar & Zuidema 2020,
+"Quantifying Attention Flow in Transformers"), up to any layer, and one token's input mixture layer by layer."""
+import numpy as np
+import streamlit as st
+
+from bertviz_lite.analyses.word_level import merge_to_words, word_groups
+from bertviz_lite.figures import attention_heatmap, mixture_by_layer
+from app_pages import common
+
+loaded = common.load_or_stop(needs_weights=True)
+t = common.trace_or_stop(loaded)
+if common.lecture_mode():
+    controls, canvas = st.columns([4, 7], gap="large")
+else:
+    st.title("Attention rollout")
+    controls, canvas = st.container(), st.container()
+
+rollout = common.analysis_or_stop("rollout", loaded)  # (L, T, T)
+with controls:
+    st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
+    layer = st.slider("Up to layer", 0, t.num_layers - 1, **common.bind("layer"))
+    words = common.word_toggle()
+    groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
+    st.session_state.token = min(st.session_state.token, len(labels) - 1)
+    st.selectbox("Follow one token", range(len(labels)), format_func=lambda i: f"{i} {labels[i]}",
+                 **common.bind("token"))
+    st.caption("Ã = rows of (½ · mean over heads of the attention + ½ · I) normalised to 1, for the residual "
+               "connection; R = Ã(layer) ··· Ã(0). Row i: how much of each input token has reached token i, if "
+               "attention alone moved information. Abnar & Zuidema (2020).")
+merge = (lambda m: merge_to_words(m, groups)) if words else (lambda m: m)
+shown = merge(rollout[layer])
+with canvas:
+    common.chart(attention_heatmap(shown, labels, f"Rollout after layer {layer}", "share of input",
+                                   axes=("token after the layer", "input token it comes from")))
+    token = st.session_state.token
+    mixture = np.stack([merge(r)[token] for r in rollout])  # (L, T or W)
+    common.chart(mixture_by_layer(mixture, labels,
+                                  f"Where '{labels[token]}' comes from, layer by layer"))
+    common.csv_download(lambda: common.matrix_frame(shown, labels, labels), f"rollout_layer{layer}.csv")
+common.sync_url()
