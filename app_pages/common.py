@@ -16,8 +16,8 @@ import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
 from bertviz_lite.loading.bundled import bundled_directory
-from bertviz_lite.serving.cache import (cached_contributions, cached_fingerprints, cached_mixing, cached_model,
-                                        cached_rollout, cached_sentence_vectors, cached_trace)
+from bertviz_lite.serving.cache import (cached_contributions, cached_layerwise, cached_model,
+                                        cached_sentence_vectors, cached_trace)
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.serving.hosting import Limits
 
@@ -223,8 +223,7 @@ def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[
         st.stop()
 
 
-ANALYSES = {"fingerprints": cached_fingerprints, "rollout": cached_rollout, "mixing": cached_mixing,
-            "contributions": cached_contributions}
+ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions}
 
 
 def analysis_or_stop(kind: str, loaded: LoadedModel, *args):

@@ -38,7 +38,7 @@ for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {la
     (st.success if diff <= TOLERANCE else st.error)(f"{what}: max |Δ| = {diff:.1e}",
                                                     icon=":material/check_circle:" if diff <= TOLERANCE
                                                     else ":material/cancel:")
-mixing = common.analysis_or_stop("mixing", loaded)
+mixing = common.analysis_or_stop("layerwise", loaded).mixing
 common.chart(mixing_lines(mixing.ratios, VIEWS, "Mixing ratio: the share of what reaches a token that comes "
                                                  "from other tokens"))
 common.csv_download(lambda: pd.concat([common.matrix_frame(m, labels, labels).assign(view=name)

@@ -18,7 +18,7 @@ if not common.lecture_mode():
     st.title("Head fingerprints")
 controls, canvas = st.columns([4, 7], gap="large")  # the grid beside its controls, on a projector too
 
-fingerprints = common.analysis_or_stop("fingerprints", loaded)
+fingerprints = common.analysis_or_stop("layerwise", loaded).fingerprints
 with controls:
     if st.session_state.stat not in STATS:
         st.session_state.stat = "prev"

@@ -15,7 +15,7 @@ else:
     st.title("Attention rollout")
     controls, canvas = st.container(), st.container()
 
-rollout = common.analysis_or_stop("rollout", loaded)  # (L, T, T)
+rollout = common.analysis_or_stop("layerwise", loaded).rollout  # (L, T, T)
 with controls:
     st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
     layer = st.slider("Up to layer", 0, t.num_layers - 1, **common.bind("layer"))

@@ -35,6 +35,7 @@ _EXPORTS = {  # module -> the public names it defines
     "analyses.contributions": ("LayerContributions", "Mixing", "layer_contributions", "mixing_ratios"),
     "analyses.logit_lens": ("LogitLens", "logit_lens"),
     "analyses.word_level": ("merge_to_words", "word_groups"),
+    "analyses.all_layers": ("LayerwiseAnalyses", "all_layers"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = list(_MODULE_OF)

@@ -221,3 +221,15 @@ def test_word_level_merges_pieces_sum_to_and_mean_from():
     assert np.isclose(words[1, w], probs[1, pieces].sum())  # to a word: the sum over its pieces
     assert np.isclose(words[w, 1], probs[pieces, 1].mean())  # from a word: the mean over its pieces
     assert np.allclose(words.sum(axis=1), 1, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["albert", "bundled"])
+def test_one_pass_over_the_layers_gives_the_same_analyses(models, name):
+    from bertviz_lite import all_layers
+
+    t = trace(models[name], TEXT, PAIR)
+    together = all_layers(t)
+    assert np.array_equal(together.rollout, attention_rollout(t))
+    alone = head_fingerprints(t).stats
+    assert all(np.array_equal(together.fingerprints.stats[s], alone[s]) for s in alone)
+    assert together.mixing.ratios == mixing_ratios(t).ratios

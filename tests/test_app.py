@@ -164,6 +164,15 @@ def test_layer_view_payload_at_512_tokens_stays_under_2_mb():
     assert 100_000 < size < 2_000_000, size
 
 
+@pytest.mark.parametrize("page,params", [("heads", {}), ("rollout", {"words": 1}), ("contributions", {"layer": 3}),
+                                         ("similarity", {})])
+def test_analysis_views_at_512_tokens_stay_under_2_mb(page, params):
+    words = ("the cat sat on the mat, and the dog sat on the log. " * 60).split()[:500]
+    at = open_page(page, text=" ".join(words), sentences=" ".join(words[:400]) + "\nthe cat", **params)
+    assert not at.exception and not at.error
+    assert payload_bytes(at) < 2_000_000
+
+
 def test_hosted_mode_refuses_a_directory_and_says_why(tiny_dirs, monkeypatch):
     monkeypatch.setenv("BVL_HOSTED", "1")
     at = AppTest.from_file(APP, default_timeout=120)

@@ -15,8 +15,10 @@ For one layer with input x (T×d) and head attentions α^h (T×T):
 The mixing ratio of a layer, for a choice of m (T×T), is the mean over i of Σ_{j≠i} m_ij / Σ_j m_ij: how much of
 what reaches token i comes from other tokens. Raw attention says tokens mix far more than the norms show.
 
-The (T, T, d) vectors c_ij are never held whole: rows are taken in blocks of about 32 MB (at 512 tokens on
-bert-base the whole would take 800 MB), and only their norms and sums are kept.
+The (T, T, d) vectors c_ij are never formed (at 512 tokens on bert-base they would take 800 MB and most of a
+second per layer just to read): their norms come from quadratic forms, ‖c_ij‖² = α_ijᵀ G_j α_ij with G_j the
+H × H Gram matrix of token j's head vectors f^h(x_j), and g_i is linear, so the LayerNorm'd norms and both
+checks follow the same way. The tests compare every norm with the vectors built one by one.
 """
 from __future__ import annotations
 
@@ -29,7 +31,6 @@ from ..stepthrough.steps import split_heads
 from ..stepthrough.trace import Trace
 
 MIXING = ("attention", "norm", "norm_residual", "norm_residual_ln")
-BLOCK_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,44 +58,49 @@ def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torc
               attn_norm: torch.Tensor) -> LayerContributions:
     """The definitions above, from plain tensors in nn.Linear's layout (y = x Wᵀ + b): x (T, d), probs (H, T, T),
     w_v, w_o (d, d), and the references attn_out, attn_norm (T, d) that the checks compare against."""
-    H, T, _ = probs.shape
+    H, T, d = probs.shape[0], probs.shape[1], x.shape[1]
     v = split_heads((x @ w_v.T + b_v)[None], H)[0]  # (H, T, d_h): x_j W_V^h + b_V^h
-    w_o_heads = w_o.T.reshape(H, -1, w_o.shape[0])  # (H, d_h, d): W_O^h, the rows of Wᵀ that take head h
+    w_o_heads = w_o.T.reshape(H, -1, d)  # (H, d_h, d): W_O^h, the rows of W_Oᵀ that take head h's context
     f = v @ w_o_heads  # (H, T, d): f^h(x_j)
     y = x + attn_out  # (T, d): the LayerNorm's input
-    s = torch.sqrt(y.var(dim=-1, unbiased=False, keepdim=True) + eps)  # (T, 1)
-    g = lambda z: gamma * (z - z.mean(dim=-1, keepdim=True)) / s_block  # noqa: E731  g_i, linear in z
+    s = torch.sqrt(y.var(dim=-1, unbiased=False, keepdim=True) + eps)  # (T, 1): s_i
+    lin = lambda z: gamma * (z - z.mean(dim=-1, keepdim=True))  # noqa: E731  g_i(z) = lin(z) / s_i
 
-    norms = {name: torch.empty(T, T) for name in MIXING[1:]}
-    sum_c, sum_g = torch.empty_like(x), torch.empty_like(x)  # (T, d) each: Σ_j c_ij, Σ_j g_i(c_ij + δ_ij x_i)
-    rows = max(1, BLOCK_BYTES // (4 * T * x.shape[1]))
-    for start in range(0, T, rows):
-        block = slice(start, min(start + rows, T))
-        c = torch.einsum("hij,hjd->ijd", probs[:, block], f)  # (B, T, d): c_ij
-        norms["norm"][block] = c.norm(dim=-1)
-        i = torch.arange(block.start, block.stop)
-        c[i - block.start, i] += x[block]  # c_ij + δ_ij x_i
-        norms["norm_residual"][block] = c.norm(dim=-1)
-        s_block = s[block, None]  # (B, 1, 1): s_i for each row of the block
-        gc = g(c)  # (B, T, d)
-        norms["norm_residual_ln"][block] = gc.norm(dim=-1)
-        sum_c[block] = c.sum(dim=1) - x[block]  # the residual added above is not part of Σ_j c_ij
-        sum_g[block] = gc.sum(dim=1)
-    s_block = s  # g_i(b_O) for every i at once: (T, 1)
-    rebuilt_norm = sum_g + g(b_o.expand_as(x)) + beta
+    sum_c = ((probs @ v) @ w_o_heads).sum(dim=0)  # (T, d): Σ_j c_ij = Σ_h (α^h v^h) W_O^h, a fifth of α^h f^h's cost
+    diagonal = torch.diagonal(probs, dim1=1, dim2=2)  # (H, T): α^h_ii
+    c_ii = (diagonal[:, :, None] * f).sum(dim=0)  # (T, d)
+    by_key = probs.permute(2, 1, 0).contiguous()  # (T_j, T_i, H): α^h_ij, grouped by the token j that gives
+    raw = _squared_norms(by_key, f)  # (T, T): ‖c_ij‖²
+    with_ln = _squared_norms(by_key, lin(f))  # (T, T): ‖lin(c_ij)‖², lin being linear
+    i = torch.arange(T)
+    residual = raw.clone()
+    residual[i, i] += (2 * c_ii * x + x * x).sum(dim=-1)  # ‖c_ii + x_i‖² = ‖c_ii‖² + 2⟨c_ii, x_i⟩ + ‖x_i‖²
+    lin_c, lin_x = lin(c_ii), lin(x)
+    with_ln[i, i] += (2 * lin_c * lin_x + lin_x * lin_x).sum(dim=-1)
+    norm = lambda squared: squared.clamp(min=0).sqrt()  # noqa: E731
+
+    rebuilt_norm = lin(sum_c + x) / s + lin(b_o) / s + beta  # Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β
     return LayerContributions(
-        probs.mean(dim=0).numpy(), *(norms[name].numpy() for name in MIXING[1:]),
+        probs.mean(dim=0).numpy(), norm(raw).numpy(), norm(residual).numpy(), (norm(with_ln) / s).numpy(),
         out_diff=float((sum_c + b_o - attn_out).abs().max()),
         norm_diff=float((rebuilt_norm - attn_norm).abs().max()))
 
 
+def _squared_norms(by_key: torch.Tensor, f: torch.Tensor) -> torch.Tensor:
+    """‖Σ_h α^h_ij f^h_j‖² for every i, j without the (T, T, d) vectors: α_ijᵀ G_j α_ij, with G_j the (H, H) Gram
+    matrix of token j's head vectors f^h_j. by_key: (T_j, T_i, H) attention, f: (H, T, d) head vectors."""
+    gram = torch.bmm(f.transpose(0, 1), f.permute(1, 2, 0))  # (T_j, H, H): ⟨f^h_j, f^k_j⟩
+    return (torch.bmm(by_key, gram) * by_key).sum(dim=-1).T  # (T_i, T_j)
+
+
 @torch.inference_mode()
-def layer_contributions(trace: Trace, layer: int) -> LayerContributions:
+def layer_contributions(trace: Trace, layer: int, probs: np.ndarray | None = None) -> LayerContributions:
     """Layer `layer`'s contributions, checked against what the model's own modules compute from the same input:
-    attn.out = the output dense of the heads' context, attn.norm = the LayerNorm of x + attn.out."""
+    attn.out = the output dense of the heads' context, attn.norm = the LayerNorm of x + attn.out. `probs`: the
+    layer's attention (H, T, T) if it is already at hand."""
     parts = trace.layer_parts(layer)
     x = torch.from_numpy(trace.hidden_states[layer])  # (T, d)
-    probs = torch.from_numpy(trace.attention(layer))  # (H, T, T)
+    probs = torch.from_numpy(trace.attention(layer) if probs is None else probs)  # (H, T, T)
     H, T, _ = probs.shape
     v = split_heads(parts.value(x[None]), H)  # (1, H, T, d_h)
     context = (probs[None] @ v).transpose(1, 2).reshape(1, T, -1)  # (1, T, d)

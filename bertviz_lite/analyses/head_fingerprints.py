@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import entr
+import torch
 
 from ..stepthrough.trace import Trace
 
@@ -58,7 +58,7 @@ def head_statistics(probs: np.ndarray, is_sep: np.ndarray, is_punct: np.ndarray)
     diagonal = lambda offset: np.diagonal(probs, offset=offset, axis1=1, axis2=2)  # (H, T - |offset|)
     nan = np.full(probs.shape[0], np.nan)
     return {
-        "entropy": entr(probs).sum(-1).mean(-1),  # entr(p) = −p ln p, and 0 at p = 0
+        "entropy": torch.special.entr(torch.from_numpy(probs)).sum(-1).mean(-1).numpy(),  # −p ln p; 0 at p = 0
         "cls": probs[:, :, 0].mean(-1),
         "sep": probs[:, :, is_sep].sum(-1).mean(-1),
         "punct": probs[:, :, is_punct].sum(-1).mean(-1),
@@ -68,13 +68,22 @@ def head_statistics(probs: np.ndarray, is_sep: np.ndarray, is_punct: np.ndarray)
     }
 
 
-def head_fingerprints(trace: Trace) -> HeadFingerprints:
-    """The statistics of every head of every layer: each (L, H)."""
+def token_kinds(trace: Trace) -> tuple[np.ndarray, np.ndarray]:
+    """(T,) booleans: which tokens are the tokenizer's separator, which are punctuation."""
     sep = trace.loaded.tokenizer.sep_token
-    is_sep = np.array([t == sep for t in trace.tokens])
-    is_punct = np.array([is_punctuation(t) for t in trace.tokens])
-    per_layer = [head_statistics(trace.attention(i), is_sep, is_punct) for i in range(trace.num_layers)]
-    return HeadFingerprints(trace.tokens, {s: np.stack([layer[s] for layer in per_layer]) for s in STATS})
+    return np.array([t == sep for t in trace.tokens]), np.array([is_punctuation(t) for t in trace.tokens])
+
+
+def stack_layers(tokens: list[str], per_layer: list[dict[str, np.ndarray]]) -> HeadFingerprints:
+    """Each layer's statistics (H,) stacked into (L, H) grids."""
+    return HeadFingerprints(tokens, {s: np.stack([layer[s] for layer in per_layer]) for s in STATS})
+
+
+def head_fingerprints(trace: Trace) -> HeadFingerprints:
+    """The statistics of every head of every layer: each (L, H), one layer's attention at a time."""
+    is_sep, is_punct = token_kinds(trace)
+    return stack_layers(trace.tokens, [head_statistics(trace.attention(i), is_sep, is_punct)
+                                       for i in range(trace.num_layers)])
 
 
 def striking_heads(fingerprints: HeadFingerprints, most: int = 8) -> list[tuple[int, int, str, float]]:

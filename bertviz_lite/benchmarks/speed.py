@@ -15,9 +15,10 @@ import torch
 from ..loading.bundled import BUNDLED_MODEL, bundled_directory
 from ..loading.loader import load_bundled, load_preset
 from ..loading.offline_tokenizer import corpus_lines
+from ..analyses.all_layers import all_layers
 from ..stepthrough.trace import trace
 
-TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "trace_mb": 64.0}
+TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "trace_mb": 64.0, "analyses_ratio": 2.0}
 MB = 1024 * 1024
 
 
@@ -78,8 +79,12 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
     med = {k: statistics.median(v) for k, v in samples.items()}
 
     progress(f"measuring what a {long_tokens}-token trace keeps")
-    long = trace(loaded, text_of_length(loaded.tokenizer, long_tokens))
+    long_text = text_of_length(loaded.tokenizer, long_tokens)
+    long = trace(loaded, long_text)
     layer_bytes = long.layer(0).nbytes
+    progress(f"timing head fingerprints + rollout + mixing ratios of all layers against a raw forward pass, "
+             f"{long_tokens} tokens")
+    analyses = analyses_against_forward(loaded, long_text, long, max(3, repeats // 3))
     progress("timing the bundled model's first view")
     return {**bundled_first_view(tokens, repeats), **{
         "model": f"{model} architecture, random weights",
@@ -90,8 +95,27 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
         "trace_mb": long.nbytes / MB,
         "layer_steps_mb": layer_bytes / MB,
         "all_steps_up_front_mb": (long.nbytes + long.num_layers * layer_bytes) / MB,
+        **analyses,
         "targets": TARGETS,
     }}
+
+
+def analyses_against_forward(loaded, text: str, held, repeats: int) -> dict:
+    """The three layer-wide analyses in one pass (`all_layers`) vs a raw eager forward, interleaved."""
+    enc = loaded.tokenizer(text, return_tensors="pt")
+
+    def raw_forward():
+        with torch.inference_mode():
+            loaded.model(**enc, output_attentions=True, output_hidden_states=True)
+
+    samples = {"raw": [], "analyses": []}
+    raw_forward(), all_layers(held)  # warm-up
+    for _ in range(repeats):
+        samples["raw"].append(_time_ms(raw_forward))
+        samples["analyses"].append(_time_ms(lambda: all_layers(held)))
+    raw, analyses = statistics.median(samples["raw"]), statistics.median(samples["analyses"])
+    return {"long_raw_forward_ms": raw, "analyses_ms": analyses, "analyses_ratio": analyses / raw,
+            "analyses_mb": all_layers(held).nbytes / MB}
 
 
 def bundled_first_view(tokens: int, repeats: int) -> dict:
@@ -124,6 +148,10 @@ def report(r: dict) -> str:
         (f"one layer's sub-steps, {n_long} tokens (on request)", f"{r['layer_steps_mb']:.1f} MB", ""),
         (f"all sub-steps of all layers up front, {n_long} tokens", f"{r['all_steps_up_front_mb']:.0f} MB",
          "(what computing on request avoids)"),
+        (f"raw eager forward, {n_long} tokens", f"{r['long_raw_forward_ms']:.0f} ms", ""),
+        ("head fingerprints + rollout + mixing ratios, all layers",
+         f"{r['analyses_ms']:.0f} ms = {r['analyses_ratio']:.2f} × raw", verdict("analyses_ratio")),
+        (f"what the app caches of them, {n_long} tokens", f"{r['analyses_mb']:.1f} MB", ""),
     ]
     if "bundled_load_ms" in r:
         rows += [

@@ -10,13 +10,11 @@ from __future__ import annotations
 import dataclasses
 import threading
 
-import numpy as np
 import streamlit as st
 
-from ..analyses.contributions import LayerContributions, Mixing, layer_contributions, mixing_ratios
-from ..analyses.head_fingerprints import HeadFingerprints, head_fingerprints
+from ..analyses.all_layers import LayerwiseAnalyses, all_layers
+from ..analyses.contributions import LayerContributions, layer_contributions
 from ..analyses.logit_lens import LogitLens, logit_lens
-from ..analyses.rollout import attention_rollout
 
 from ..introspection.task_heads import TaskHead, task_heads
 from .hosting import Limits
@@ -62,24 +60,15 @@ def cached_sentence_vectors(source: str, task: str, sentences: tuple[str, ...]) 
     return sentence_vectors(cached_model(source, task), list(sentences))
 
 
-@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
-def cached_fingerprints(source: str, task: str, text: str, pair: str | None) -> HeadFingerprints:
-    return head_fingerprints(cached_trace(source, task, text, pair))  # L × H × 7 numbers
-
-
 @st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
-def cached_rollout(source: str, task: str, text: str, pair: str | None) -> np.ndarray:
-    return attention_rollout(cached_trace(source, task, text, pair))
+def cached_layerwise(source: str, task: str, text: str, pair: str | None) -> LayerwiseAnalyses:
+    """Fingerprints, rollout and mixing ratios in one pass, shared by the Heads, Rollout and Contributions pages."""
+    return all_layers(cached_trace(source, task, text, pair))
 
 
 @st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
 def cached_contributions(source: str, task: str, text: str, pair: str | None, layer: int) -> LayerContributions:
     return layer_contributions(cached_trace(source, task, text, pair), layer)  # four T × T matrices
-
-
-@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
-def cached_mixing(source: str, task: str, text: str, pair: str | None) -> Mixing:
-    return mixing_ratios(cached_trace(source, task, text, pair))  # 4 × L numbers
 
 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
