@@ -202,5 +202,5 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str) -> go.Figure:
                                zmin=0, zmax=1, colorbar=dict(title="probability"),
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(type="category", side="top")
-    return _layout(fig, 120 + 44 * len(layers), title)
+    fig.update_xaxes(type="category", title="rank")
+    return _layout(fig, 160 + 44 * len(layers), title)
