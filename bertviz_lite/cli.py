@@ -115,15 +115,23 @@ def _trace(args, task: str = "base"):
     return t
 
 
+def _analyse(args, doing: str, compute, as_json=lambda t, result: result.to_json(), task: str = "base"):
+    """Trace, run one analysis and print its JSON when asked (then None); else (trace, result) to print."""
+    t = _trace(args, task)
+    progress(doing)
+    result = compute(t)
+    if args.json:
+        print(json.dumps(as_json(t, result)))
+        return None
+    return t, result
+
+
 def cmd_heads(args) -> None:
     from .analyses.head_fingerprints import STATS, describe, head_fingerprints, striking_heads
 
-    t = _trace(args)
-    progress("attention of every layer, statistics of every head")
-    result = head_fingerprints(t)
-    if args.json:
-        print(json.dumps(result.to_json()))
+    if not (done := _analyse(args, "attention of every layer, statistics of every head", head_fingerprints)):
         return
+    _, result = done
     print("Striking heads (at least half of the attention on one kind of token):")
     for found in striking_heads(result, most=12) or [None]:
         print(f"  {describe(*found)}" if found else "  none")
@@ -138,12 +146,10 @@ def cmd_heads(args) -> None:
 def cmd_rollout(args) -> None:
     from .analyses.rollout import attention_rollout
 
-    t = _trace(args)
-    progress("rolling attention out through every layer")
-    rollout = attention_rollout(t)[-1]  # (T, T) after the last layer
-    if args.json:
-        print(json.dumps({"tokens": t.tokens, "rollout": rollout.tolist()}))
+    if not (done := _analyse(args, "rolling attention out through every layer", lambda t: attention_rollout(t)[-1],
+                             lambda t, rollout: {"tokens": t.tokens, "rollout": rollout.tolist()})):
         return
+    t, rollout = done  # (T, T) after the last layer
     print("Attention rollout after the last layer: where each token's input mixture comes from (top 3)")
     width = max(map(len, t.tokens))
     for i, (token, row) in enumerate(zip(t.tokens, rollout)):
@@ -154,12 +160,9 @@ def cmd_rollout(args) -> None:
 def cmd_contributions(args) -> None:
     from .analyses.contributions import MIXING, mixing_ratios
 
-    t = _trace(args)
-    progress("norm-based contributions of every layer")
-    result = mixing_ratios(t)
-    if args.json:
-        print(json.dumps(result.to_json()))
+    if not (done := _analyse(args, "norm-based contributions of every layer", mixing_ratios)):
         return
+    t, result = done
     print("Mixing ratio per layer: the share of what reaches a token that comes from other tokens")
     print("layer " + "".join(f"{name:>18}" for name in MIXING))
     for layer in range(t.num_layers):
@@ -170,12 +173,10 @@ def cmd_contributions(args) -> None:
 def cmd_lens(args) -> None:
     from .analyses.logit_lens import logit_lens
 
-    t = _trace(args, task="masked-lm")
-    progress("the masked-LM head on every hidden state")
-    result = logit_lens(t, args.position)
-    if args.json:
-        print(json.dumps(result.to_json()))
+    if not (done := _analyse(args, "the masked-LM head on every hidden state",
+                             lambda t: logit_lens(t, args.position), task="masked-lm")):
         return
+    _, result = done
     print(f"Logit lens at position {result.position} ({result.tokens[result.position]}): top {len(result.layers[0])}")
     for layer, top in enumerate(result.layers):
         name = "embeddings" if layer == 0 else f"layer {layer - 1}"
