@@ -1,4 +1,5 @@
 """Overview: what is loaded, where it came from, its config explained, and where its parameters are."""
+import pandas as pd
 import streamlit as st
 
 from bertviz_lite import config_summary, group_totals, parameter_table
@@ -41,5 +42,7 @@ st.markdown("\n".join(f"- {line}" for line in lines))
 st.subheader("Where the parameters are")
 groups = group_totals(table)
 common.chart(group_bars(groups))
+common.csv_download(lambda: pd.DataFrame({"group": list(groups), "parameters": list(groups.values())}),
+                    "parameter_groups.csv")
 with st.expander("config.json"):
     st.json(loaded.config.to_dict(), expanded=False)

@@ -300,3 +300,14 @@ def test_lens_deep_link_and_refusals(tiny_dirs):
     at = open_page("lens", model=tiny_dirs["roberta"], text="the cat sat", position=2)
     assert not at.exception and any("no <mask>" in i.value for i in at.info)
     assert "position 2" in specs(at)[0]["layout"]["title"]["text"]
+
+
+def test_every_chart_downloads_as_print_png_or_svg_and_views_offer_csv():
+    at = open_page("contributions", model=BUNDLED_MODEL, layer=1)
+    configs = [json.loads(el.proto.config) for el in at.get("plotly_chart")]
+    assert configs and all(c["toImageButtonOptions"] == {**c["toImageButtonOptions"], "format": "png", "scale": 4}
+                           for c in configs)
+    assert any(b.proto.label.startswith("Download the numbers") for b in at.get("download_button"))
+    at.selectbox(key="_figure_format").set_value("SVG (vector)").run()
+    assert all(json.loads(el.proto.config)["toImageButtonOptions"]["format"] == "svg"
+               for el in at.get("plotly_chart"))
