@@ -55,8 +55,9 @@ def head_problem(trace: Trace) -> str | None:
         return "The logit lens needs the model loaded for the masked-LM task (task=masked-lm)."
     if loaded.weights == "random-init":
         return (f"'{loaded.source}' has random weights here (it could not be downloaded), so its masked-LM head "
-                f"is random too and a lens through it would show noise. Connect once and run `bertviz-lite "
-                f"prefetch {loaded.source}`; the bundled all-MiniLM-L6-v2 has no masked-LM head.")
+                f"is random too and a lens through it would show noise. The lens needs a masked-LM checkpoint "
+                f"from the Hub or the local cache (prefetched while online); the bundled all-MiniLM-L6-v2 has "
+                f"no masked-LM head.")
     head = loaded.family.masked_lm_head(loaded.model)
     untrained = [name for name in loaded.new_parameters if name.startswith(head.prefixes)]
     if untrained:
