@@ -194,6 +194,12 @@ def cmd_prefetch(args) -> None:
 
 
 def cmd_bench(args) -> None:
+    if args.load:  # the app under a crowd: its own server process, so torch is not needed here
+        from .benchmarks import load
+
+        result = load.run(tabs=args.tabs, soak=args.soak, progress=progress)
+        print(json.dumps(result) if args.json else load.report(result))
+        return
     progress("importing torch and transformers")
     if args.devices:  # where a GPU would help; every CPU thread torch finds, unless --threads is given
         import torch
@@ -261,6 +267,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--devices", action="store_true",
                    help="instead: forward-pass time on the CPU vs a CUDA GPU, and the figure's time, for the "
                         "Scaling notes")
+    p.add_argument("--load", action="store_true",
+                   help="instead: start the app and open many sessions at once as browser tabs do (latency "
+                        "percentiles, and the server's memory through a soak); run from the repository root")
+    p.add_argument("--tabs", type=int, default=40, help="with --load: tabs opening one link at once")
+    p.add_argument("--soak", type=int, default=320, help="with --load: distinct sentences in the soak")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
     return parser

@@ -159,3 +159,14 @@ def test_analysis_commands_json(capsys, tiny_dirs, tiny_loaded):
 def test_lens_without_a_head_is_one_line_on_stderr(capsys):
     code, out, err = run_cli(capsys, "lens", "sentence-transformers/all-MiniLM-L6-v2", "the [MASK] sat")
     assert code == 1 and out == "" and "error: " in err and "no trained masked-LM head" in err
+
+
+def test_load_benchmark_opens_sessions_like_browser_tabs():
+    """The measuring tool works end to end on a small crowd (its figures are printed by .ci/run, not asserted)."""
+    from bertviz_lite.benchmarks import load
+
+    result = load.run(tabs=3, own=2, soak=4, soak_at_once=2, idle_s=0)
+    assert [s["errors"] for s in result["scenarios"]] == [0, 0, 0]
+    assert [s["sessions"] for s in result["scenarios"]] == [1, 3, 2]
+    assert result["memory"]["after_first_visit_mb"] > result["memory"]["started_mb"] > 0
+    assert "one link, 3 tabs" in load.report(result)
