@@ -3,9 +3,10 @@ with what is on screen. Run: streamlit run app.py"""
 import streamlit as st
 
 from app_pages import common
-from bertviz_lite.serving.cache import configured_threads
+from bertviz_lite.serving.cache import configured_threads, trimming_memory
 
 configured_threads()
+trimming_memory()
 common.init_state()
 st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide",
                    initial_sidebar_state="collapsed" if common.lecture_mode() else "auto")

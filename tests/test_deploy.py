@@ -20,13 +20,14 @@ def test_streamlit_reads_the_production_settings():
             "print(json.dumps({k: config.get_option(k) for k in json.loads(input())}))")
     keys = ["server.headless", "server.fileWatcherType", "browser.gatherUsageStats", "server.maxUploadSize",
             "server.enableXsrfProtection", "server.enableStaticServing", "client.toolbarMode",
-            "client.showErrorDetails", "runner.postScriptGC"]
+            "client.showErrorDetails", "runner.postScriptGC", "server.disconnectedSessionTTL"]
     out = subprocess.run([sys.executable, "-c", code], input=json.dumps(keys), cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout
     assert json.loads(out.strip().splitlines()[-1]) == {
         "server.headless": True, "server.fileWatcherType": "none", "browser.gatherUsageStats": False,
         "server.maxUploadSize": 1, "server.enableXsrfProtection": True, "server.enableStaticServing": False,
-        "client.toolbarMode": "minimal", "client.showErrorDetails": "none", "runner.postScriptGC": False}
+        "client.toolbarMode": "minimal", "client.showErrorDetails": "none", "runner.postScriptGC": False,
+        "server.disconnectedSessionTTL": 10}
 
 
 def front_matter() -> dict[str, str]:

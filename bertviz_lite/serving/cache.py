@@ -18,6 +18,7 @@ from ..analyses.logit_lens import LogitLens, logit_lens
 
 from ..introspection.task_heads import TaskHead, task_heads
 from .hosting import Limits
+from .memory import start_trimming
 from ..loading.loader import LoadedModel, load_model
 from ..analyses.similarity import SentenceVectors, sentence_vectors
 from .threads import configure_torch_threads
@@ -84,6 +85,12 @@ def cached_tree(source: str, task: str) -> ModuleNode:
 @st.cache_resource(max_entries=MAX_MODELS, show_spinner=False)
 def cached_task_heads(source: str, task: str) -> list[TaskHead]:
     return task_heads(cached_model(source, task).config)
+
+
+@st.cache_resource
+def trimming_memory() -> bool:
+    """Return freed memory to the OS, once per server process (see memory.py)."""
+    return start_trimming()
 
 
 @st.cache_resource

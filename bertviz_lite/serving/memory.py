@@ -1,0 +1,42 @@
+"""Give freed memory back to the operating system, so that a server's memory levels off under a stream of
+visitors instead of staying at its high-water mark.
+
+Two things keep memory after a view is drawn. Plotly figures and Streamlit's per-run objects form reference
+cycles, which only the garbage collector frees; Streamlit collects after every run, but with torch and
+transformers loaded a full collection takes about 150 ms, half of all server time when a lecture hall opens
+one link, so the app turns that off (runner.postScriptGC) and collects here every few seconds instead. And
+glibc's malloc keeps freed heap memory for reuse: after hundreds of distinct sentences the process keeps
+hundreds of MB it no longer uses, and idling gives nothing back; `malloc_trim(0)` returns it. Where the C library
+has no malloc_trim (macOS, musl), only the collection runs. Measured with `bench --load`: see the README.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+import threading
+import time
+
+TRIM_EVERY_S = 5.0
+
+
+def _malloc_trim():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def start_trimming(every_s: float = TRIM_EVERY_S) -> bool:
+    """Start the thread that collects and trims (once per process); False where there is no malloc_trim."""
+    trim = _malloc_trim()
+
+    def loop() -> None:
+        while True:
+            time.sleep(every_s)
+            gc.collect()
+            if trim is not None:
+                trim(0)
+
+    threading.Thread(target=loop, name="bertviz-lite memory", daemon=True).start()
+    return trim is not None
