@@ -225,6 +225,13 @@ def _quiet_transformers() -> None:
     logging.disable_progress_bar()
 
 
+def cmd_warm(args) -> None:
+    from .benchmarks.load import warm
+
+    for link, seconds in warm(args.url, args.links):
+        print(f"warmed /{link} in {seconds:.1f} s")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="See inside a BERT-style encoder (also: python -m bertviz_lite).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -260,6 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("prefetch", help="download models into the Hugging Face cache for offline use")
     p.add_argument("models", nargs="+")
     p.set_defaults(run=cmd_prefetch)
+
+    p = sub.add_parser("warm", help="open links of a running app once, so the first visitors find their models "
+                                    "loaded (the Docker image runs it at start)")
+    p.add_argument("url", help="the app, e.g. http://127.0.0.1:7860")
+    p.add_argument("links", nargs="*", default=[""], help="page?query, e.g. 'layers?layer=3' (default: the home page)")
+    p.set_defaults(run=cmd_warm)
 
     p = sub.add_parser("bench", help="speed and memory figures, measured side by side")
     p.add_argument("--threads", type=int, help="CPU threads (default: 2; with --devices, all)")

@@ -1,14 +1,12 @@
 """A real browser (Debian's Chromium through Playwright) opens deep links to every page of the running app and
 checks each renders without an exception box. .ci/run installs both; elsewhere the test is skipped."""
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from bertviz_lite.benchmarks.load import Server
 
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
@@ -23,32 +21,12 @@ LINKS = ["layers?layer=3&head=2", "", "architecture", "tokens?pair=the+cat+sat+o
          "lens?text=the+cat+%5BMASK%5D+sat", f"lens?model={BUNDLED}&text=the+%5BMASK%5D+sat", "heads"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1",
-                             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            pass
-        assert time.time() < deadline and proc.poll() is None, "streamlit did not start"
-        time.sleep(0.5)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+    """The app on a free loopback port, as `bench --load` starts it."""
+    app = Server(ROOT)
+    yield app.url
+    app.stop()
 
 
 def wait_idle(page) -> None:

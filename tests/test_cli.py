@@ -170,3 +170,16 @@ def test_load_benchmark_opens_sessions_like_browser_tabs():
     assert [s["sessions"] for s in result["scenarios"]] == [1, 3, 2]
     assert result["memory"]["after_first_visit_mb"] > result["memory"]["started_mb"] > 0
     assert "one link, 3 tabs" in load.report(result)
+
+
+def test_warm_opens_links_of_a_running_app_once(capsys):
+    from pathlib import Path
+
+    from bertviz_lite.benchmarks.load import Server
+
+    app = Server(Path(__file__).resolve().parent.parent)
+    try:
+        code, out, _ = run_cli(capsys, "warm", app.url, "", "tokens?text=the+cat")
+    finally:
+        app.stop()
+    assert code == 0 and "warmed / in" in out and "warmed /tokens?text=the+cat in" in out

@@ -65,3 +65,9 @@ def test_image_carries_the_bundled_model_from_its_package_not_the_hub():
     assert re.search(rf"^{PACKAGE_NAMES[BUNDLED_MODEL]}==\S+$", requirements, re.M)
     default = re.search(r'^ARG PREFETCH_MODELS="([^"]*)"', DOCKERFILE, re.M).group(1).split()
     assert BUNDLED_MODEL not in default  # installed with requirements.txt: no download at build time
+
+
+def test_image_warms_the_default_view_and_the_bundled_model_at_start():
+    cmd = DOCKERFILE[DOCKERFILE.index("\nCMD "):]
+    assert "python -m bertviz_lite warm http://127.0.0.1:7860 ''" in cmd and BUNDLED_MODEL in cmd
+    assert "exec streamlit run app.py" in cmd  # streamlit is the container's main process and gets its signals

@@ -68,6 +68,31 @@ def resident_mb(pid: int) -> float:
     return float("nan")
 
 
+def wait_healthy(url: str, timeout_s: float, alive=lambda: True) -> bool:
+    """Wait until the app at `url` answers its health check; False after timeout_s or once `alive()` is False."""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline and alive():
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                return True
+        except OSError:
+            pass
+        time.sleep(0.3)
+    return False
+
+
+def warm(url: str, links: list[str], timeout_s: float = 300) -> list[tuple[str, float]]:
+    """Open each link once, as a first visitor would, so that its model and trace are cached before anyone
+    comes: the image runs this beside the server at start. Returns (link, seconds) for each."""
+    if not wait_healthy(url, timeout_s):
+        raise RuntimeError(f"no app answers at {url}")
+    opened = []
+    for link in links:
+        page, _, query = link.partition("?")
+        opened.append((link, asyncio.run(open_view(url, page, query, timeout_s))))
+    return opened
+
+
 class Server:
     """`streamlit run app.py` from the repository root, on loopback, until stopped."""
 
@@ -78,17 +103,9 @@ class Server:
         self.proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless",
                                       "true", "--server.port", str(self.port), "--server.address", "127.0.0.1"],
                                      cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 90
-        while True:
-            try:
-                if urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2).read() == b"ok":
-                    return
-            except OSError:
-                pass
-            if time.time() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError("streamlit did not start")
-            time.sleep(0.3)
+        if not wait_healthy(self.url, 90, alive=lambda: self.proc.poll() is None):
+            self.stop()
+            raise RuntimeError("streamlit did not start")
 
     def rss_mb(self) -> float:
         return resident_mb(self.proc.pid)
