@@ -203,8 +203,11 @@ def load_or_stop(needs_weights: bool = False) -> LoadedModel:
 def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "") -> Trace:
     text = st.session_state.text if text is None else text
     pair = st.session_state.pair if pair == "" else pair
+    layers = loaded.config.num_hidden_layers
+    doing = (f"Running {loaded.source} on your text: word pieces, embeddings, then {layers} layers, keeping each "
+             f"layer's output (a long text on a large model takes seconds) …")
     try:
-        with st.spinner("Running the model …"):
+        with st.spinner(doing, show_time=True):
             result = cached_trace(loaded.source, loaded.task, text, pair or None)
     except BertvizLiteError as error:
         st.error(f"{error}", icon=":material/edit:")
