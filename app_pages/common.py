@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
+from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import (cached_contributions, cached_layerwise, cached_model,
                                         cached_sentence_vectors, cached_trace)
@@ -181,7 +182,16 @@ def load_or_stop(needs_weights: bool = False) -> LoadedModel:
     page whose meaning depends on learnt weights (`needs_weights`) the offer to switch to real ones."""
     init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
     source, task = st.session_state.model, st.session_state.task
+    progress = st.empty()
+
+    def downloading(done: int, total: int | None) -> None:  # a real bar, in bytes, while weights download
+        mb = 1024 * 1024
+        text = f"Downloading the weights of {source}: {done / mb:,.1f}" + (f" of {total / mb:,.1f} MB" if total else " MB")
+        progress.progress(min(done / total, 1.0) if total else 0.0, text=text)
+
     try:
+        fetch_weights(source, downloading, task)  # outside the cache: a cached function cannot draw in the page
+        progress.empty()
         with st.spinner(f"Loading {source} ({task}) …"):
             loaded = cached_model(source, task)
     except BertvizLiteError as error:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -18,9 +19,11 @@ COMMIT = "0123456789abcdef0123456789abcdef01234567"  # every repository is at th
 
 
 class LocalHub:
-    def __init__(self, repos: dict[str, str], port: int = 0):
-        """repos: Hub id (e.g. "tiny/bert") -> a directory written by save_pretrained; port 0: any free one."""
+    def __init__(self, repos: dict[str, str], port: int = 0, bytes_per_s: float | None = None):
+        """repos: Hub id (e.g. "tiny/bert") -> a directory written by save_pretrained; port 0: any free one;
+        bytes_per_s: send files that slowly (a lecture hall's Wi-Fi), in chunks; None: at once."""
         self.repos = {repo: Path(directory) for repo, directory in repos.items()}
+        self.bytes_per_s = bytes_per_s
         self.requests: list[str] = []  # "METHOD path", in order: tests check what was (not) downloaded
         self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
@@ -88,7 +91,13 @@ class LocalHub:
                                     "Content-Length": str(len(data))}.items():
                     self.send_header(name, value)
                 self.end_headers()
-                if body:
+                if body and hub.bytes_per_s:
+                    chunk = max(1, int(hub.bytes_per_s / 20))  # 20 chunks a second
+                    for start in range(0, len(data), chunk):
+                        self.wfile.write(data[start:start + chunk])
+                        self.wfile.flush()
+                        time.sleep(0.05)
+                elif body:
                     self.wfile.write(data)
 
             def log_message(self, *args) -> None:  # quiet
@@ -99,7 +108,6 @@ class LocalHub:
 
 if __name__ == "__main__":  # serve by hand, e.g. to bake a model into the Docker image without internet
     import argparse
-    import time
 
     parser = argparse.ArgumentParser(description="Serve saved model directories as a stand-in Hugging Face Hub.")
     parser.add_argument("repos", nargs="+", help="REPO_ID=DIRECTORY, e.g. tiny/bert=/tmp/tiny-bert")

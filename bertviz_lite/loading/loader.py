@@ -27,6 +27,7 @@ from ..families import Family, family_for_model_type
 from ..tasks import TASK_NAMES
 from ..serving.hosting import Limits
 from .bundled import PACKAGE_NAMES, bundled_directory, uncased_vocab_file
+from .download import Report, download_weights, weights_cached
 from .offline_tokenizer import build_tokenizer, uncased_tokenizer
 from .presets import PRESETS, preset_config
 from ..analyses.sentence_pooling import SentencePooling, read_sentence_pooling
@@ -131,6 +132,24 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
                   "baked into it; run bertviz-lite on your own machine for others")
         raise LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached: "
                         f"{advice}.") from None
+
+
+def fetch_weights(source: str, report: Report, task: str = "base", limits: Limits | None = None) -> bool:
+    """Download the weights of Hub id `source` into the cache, calling report(done, total) as bytes arrive, after
+    the checks load_model makes first (hosted rules, the parameter budget from config.json); then load_model
+    reads them from the cache. True if it downloaded; nothing to do for a local directory, offline, or weights
+    already cached. The app calls it before its (cached) load, so that the page can draw a progress bar."""
+    limits = Limits.from_env() if limits is None else limits
+    source = (source or "").strip()
+    if not source or task not in TASKS or _looks_local(source) or weights_cached(source) or not hub.hub_reachable():
+        return False
+    try:
+        config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(source, trust_remote_code=False))
+        family_for_model_type(config.model_type)
+        limits.check_size(source, config, TASKS[task])  # before a single weight is downloaded
+        return _guarded(source, "weights", lambda: download_weights(source, report)) is not None
+    except _NotCached:  # the Hub went away meanwhile: load_model says what to do
+        return False
 
 
 def load_bundled(source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:
