@@ -41,12 +41,10 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
 
     Above MAX_CELLS the matrix is averaged over blocks of tokens (and the title says so), which keeps a
     512-token view under half a megabyte."""
-    labels, z = labelled(tokens), probs.astype(np.float32)
     side = int(MAX_CELLS**0.5)
-    if len(tokens) > side:
-        step = -(-len(tokens) // side)
-        z = _pool(z, side)
-        labels = [f"{i}–{min(i + step, len(tokens)) - 1}" for i in range(0, len(tokens), step)]
+    labels, step = _axis_labels(tokens, side)
+    z = _pool(probs, side)
+    if step > 1:
         title = f"{title} (averaged over blocks of {step} tokens)"
     fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, colorscale="Blues",
                                colorbar=dict(title=colorbar),
@@ -84,6 +82,15 @@ def head_grid(probs: np.ndarray, selected: int, max_side: int = 48, cols: int = 
     fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x")
     fig = _layout(fig, 190 * rows + 40)
     return fig.update_layout(margin_t=30)  # room for the top row's titles
+
+
+def _axis_labels(tokens: list[str], max_side: int) -> tuple[list[str], int]:
+    """Labels for a token axis of at most max_side cells, and the block size: the tokens themselves, or
+    'first–last' positions of each block when `_pool` averages over blocks of tokens."""
+    step = -(-len(tokens) // max_side)
+    if step == 1:
+        return labelled(tokens), 1
+    return [f"{i}–{min(i + step, len(tokens)) - 1}" for i in range(0, len(tokens), step)], step
 
 
 def _pool(matrix: np.ndarray, max_side: int) -> np.ndarray:
@@ -166,20 +173,19 @@ def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
 def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64) -> go.Figure:
     """Several (T, T) token-to-token matrices in a row, each with its own colour scale: rows are the tokens that
     receive (queries), columns the tokens they take from. Above max_side tokens, averaged over blocks."""
+    labels, step = _axis_labels(tokens, max_side)
     titles = list(matrices)
     fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.03)
-    labels = labelled(tokens) if len(tokens) <= max_side else None
     for col, (title, matrix) in enumerate(matrices.items(), start=1):
-        z = _pool(matrix, max_side)
-        axis = labels or list(range(z.shape[0]))
-        fig.add_trace(go.Heatmap(z=z, x=axis, y=axis, colorscale="Blues", showscale=False,
+        fig.add_trace(go.Heatmap(z=_pool(matrix, max_side), x=labels, y=labels, colorscale="Blues", showscale=False,
                                  hovertemplate=f"{title}<br>to %{{y}}<br>from %{{x}}<br>%{{z:.4f}}<extra></extra>"),
                       row=1, col=col)
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=False)
     fig.update_yaxes(showticklabels=True, row=1, col=1)
     fig.update_xaxes(type="category", showticklabels=False)
-    fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)))
-    return fig.update_layout(margin_t=40)
+    fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)),
+                  f"averaged over blocks of {step} tokens" if step > 1 else None)
+    return fig.update_layout(margin_t=70 if step > 1 else 40)
 
 
 def mixing_lines(ratios: dict[str, list[float]], labels: dict[str, str], title: str) -> go.Figure:
