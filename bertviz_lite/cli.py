@@ -75,13 +75,9 @@ def cmd_params(args) -> None:
 
 
 def cmd_trace(args) -> None:
-    from .stepthrough.trace import trace
-
-    loaded = _load(args.model, args.task)
-    progress("running the model and stepping through every layer")
-    t = trace(loaded, args.text, args.pair)
-    if t.notice:
-        print(f"note: {t.notice}", file=sys.stderr)
+    t = _trace(args, args.task)
+    loaded = t.loaded
+    progress("stepping through every layer")
     diffs = t.check()
     if args.json:
         print(json.dumps({
