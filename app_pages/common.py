@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -158,8 +159,8 @@ def csv_download(frame: Callable[[], pd.DataFrame], filename: str, label: str = 
 
 def matrix_frame(matrix, rows: list[str], columns: list[str], row_name: str = "to", column_name: str = "from"):
     """A (rows × columns) matrix in long form: one line per cell, with both labels."""
-    return pd.DataFrame([{row_name: r, column_name: c, "value": float(matrix[i, j])}
-                         for i, r in enumerate(rows) for j, c in enumerate(columns)])
+    return pd.DataFrame({row_name: np.repeat(rows, len(columns)), column_name: np.tile(columns, len(rows)),
+                         "value": np.asarray(matrix, dtype=np.float64).ravel()})
 
 
 def switch_model(source: str) -> None:
@@ -177,11 +178,12 @@ def offer_bundled_model(why: str = "Show real attention patterns") -> None:
               icon=":material/swap_horiz:", on_click=switch_model, args=(BUNDLED_MODEL,))
 
 
-def load_or_stop(needs_weights: bool = False) -> LoadedModel:
-    """The chosen model, or an error in the page and a stop; a random-weights model gets its banner, and on a
-    page whose meaning depends on learnt weights (`needs_weights`) the offer to switch to real ones."""
+def load_or_stop(needs_weights: bool = False, task: str | None = None) -> LoadedModel:
+    """The chosen model (for `task`, default the sidebar's), or an error in the page and a stop; a random-weights
+    model gets its banner, and on a page whose meaning depends on learnt weights (`needs_weights`) the offer to
+    switch to real ones."""
     init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
-    source, task = st.session_state.model, st.session_state.task
+    source, task = st.session_state.model, task or st.session_state.task
     progress = st.empty()
 
     def downloading(done: int, total: int | None) -> None:  # a real bar, in bytes, while weights download
@@ -216,24 +218,26 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
     layers = loaded.config.num_hidden_layers
     doing = (f"Running {loaded.source} on your text: word pieces, embeddings, then {layers} layers, keeping each "
              f"layer's output (a long text on a large model takes seconds) …")
-    try:
-        with st.spinner(doing, show_time=True):
-            result = cached_trace(loaded.source, loaded.task, text, pair or None)
-    except BertvizLiteError as error:
-        st.error(f"{error}", icon=":material/edit:")
-        st.stop()
+    result = computed_or_stop(doing, lambda: cached_trace(loaded.source, loaded.task, text, pair or None),
+                              show_time=True)
     if result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     return result
 
 
-def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
+def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:", show_time: bool = False):
+    """compute() under a spinner that says what runs; a BertvizLiteError becomes its message and a stop."""
     try:
-        with st.spinner("Running the model on each sentence …"):
-            return cached_sentence_vectors(loaded.source, loaded.task, tuple(sentences))
+        with st.spinner(doing, show_time=show_time):
+            return compute()
     except BertvizLiteError as error:
-        st.error(f"{error}", icon=":material/edit:")
+        st.error(f"{error}", icon=icon)
         st.stop()
+
+
+def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
+    return computed_or_stop("Running the model on each sentence …",
+                            lambda: cached_sentence_vectors(loaded.source, loaded.task, tuple(sentences)))
 
 
 ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions}
@@ -242,12 +246,8 @@ ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions
 def analysis_or_stop(kind: str, loaded: LoadedModel, *args):
     """One of the cached analyses of the current sentence (and pair), or a message and a stop."""
     compute = ANALYSES[kind]
-    try:
-        with st.spinner("Computing every layer …"):
-            return compute(loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, *args)
-    except BertvizLiteError as error:
-        st.error(f"{error}", icon=":material/error:")
-        st.stop()
+    return computed_or_stop("Computing every layer …", lambda: compute(
+        loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, *args), ":material/error:")
 
 
 def word_toggle() -> bool:

@@ -4,22 +4,15 @@ import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.logit_lens import head_problem
-from bertviz_lite.errors import BertvizLiteError
-from bertviz_lite.serving.cache import cached_lens, cached_model
+from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.figures import lens_grid
 from app_pages import common
 
-loaded = common.load_or_stop()
+masked_lm = common.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
 if not common.lecture_mode():
     st.title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
-try:
-    with st.spinner(f"Loading {source} with its masked-LM head …"):
-        masked_lm = cached_model(source, "masked-lm")
-    t = common.trace_or_stop(masked_lm)
-except BertvizLiteError as error:
-    st.error(f"{error}", icon=":material/error:")
-    st.stop()
+t = common.trace_or_stop(masked_lm)
 problem = head_problem(t)
 if problem:
     st.error(problem, icon=":material/block:")
@@ -32,12 +25,8 @@ if mask not in t.tokens:
     st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
     position = st.selectbox("Position", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
                             **common.bind("position"))
-try:
-    with st.spinner("The masked-LM head on every hidden state …"):
-        lens = cached_lens(source, text, pair, position)
-except BertvizLiteError as error:
-    st.error(f"{error}", icon=":material/error:")
-    st.stop()
+lens = common.computed_or_stop("The masked-LM head on every hidden state …",
+                               lambda: cached_lens(source, text, pair, position), ":material/error:")
 common.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
                                     f"({lens.tokens[lens.position]}), hidden state by hidden state"))
 ok = lens.max_abs_diff <= 1e-4
