@@ -4,7 +4,6 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite import EMBEDDING_STEPS, LAYER_STEPS, POOLER_STEPS
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import attention_heatmap, head_grid, labelled, matrix_window, token_norms
 from app_pages import common
@@ -85,7 +84,7 @@ def step_buttons(options: list[str], current: str, titles: dict[str, str], label
 def embeddings_view(controls, canvas, notes) -> None:
     steps = t.embeddings()
     with controls:
-        key = show_step_picker(EMBEDDING_STEPS, steps, "Embedding step", "embed.")
+        key = show_step_picker(steps.infos, steps, "Embedding step", "embed.")
         st.session_state.step = f"embed.{key}"
         info = steps.info(key)
         st.markdown(f"### {info.title} — shape {tuple(steps[key].shape)} {info.shape}\n{info.explains}.")
@@ -119,18 +118,20 @@ def layer_view(controls, canvas, notes) -> None:
     with controls:
         layer, head = layer_controls()
         steps = t.layer(layer)
-        key = show_step_picker(LAYER_STEPS, steps, "Sub-step", "")
+        key = show_step_picker(steps.infos, steps, "Sub-step", "")
         st.session_state.step = key
         info, array = steps.info(key), steps[key]
-        position = [s.key for s in LAYER_STEPS].index(key) + 1
-        st.markdown(f"### Layer {layer} · step {position} of {len(LAYER_STEPS)}: {info.title} — shape "
+        st.markdown(f"### Layer {layer} · step {steps.position(key)} of {len(steps)}: {info.title} — shape "
                     f"{tuple(array.shape)} {info.shape}\n{info.explains}.")
-    if key in ("attn.q", "attn.k", "attn.v"):
+        note = t.layer_note(layer)
+        if note:
+            st.caption(note)
+    if info.shape == "(h, T, d_h)":  # one head's vectors: queries, keys, values (rotated or not)
         d, d_head = steps["input"].shape[1], array.shape[2]
         controls.caption(f"One {d} × {d} weight matrix, split into {t.num_heads} heads of {d_head}: head {head} "
                          f"uses columns {head * d_head}–{(head + 1) * d_head - 1}.")
         show_matrix(array[head], f"layer {layer} head {head}: {info.title}", key, controls, canvas)
-    elif key in ("attn.scores", "attn.probs"):
+    elif info.shape == "(h, T, T)":  # one head's token-by-token matrix: scores, their terms, probabilities
         matrix, labels = array[head], t.tokens
         if key == "attn.probs":
             with controls:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stepthrough.trace import Trace
-from .contributions import MIXING, Mixing, layer_contributions
+from .contributions import Mixing, collect_mixing, layer_contributions
 from .head_fingerprints import HeadFingerprints, head_statistics, stack_layers, token_kinds
 from .rollout import rollout_of
 
@@ -30,14 +30,11 @@ def all_layers(trace: Trace) -> LayerwiseAnalyses:
     """Every layer once: its attention, then its head statistics, its rollout factor and its contributions;
     only one layer's attention (H × T × T) is held at a time."""
     is_sep, is_punct = token_kinds(trace)
-    stats, means, ratios, worst = [], [], {name: [] for name in MIXING}, 0.0
+    stats, means, contributions = [], [], []
     for layer in range(trace.num_layers):
         probs = trace.attention(layer)  # (H, T, T)
         stats.append(head_statistics(probs, is_sep, is_punct))
         means.append(probs.mean(axis=0))  # (T, T)
-        contributions = layer_contributions(trace, layer, probs)
-        for name, value in contributions.mixing().items():
-            ratios[name].append(value)
-        worst = max(worst, contributions.out_diff, contributions.norm_diff)
+        contributions.append(layer_contributions(trace, layer, probs).summary())
     return LayerwiseAnalyses(stack_layers(trace.tokens, stats), rollout_of(np.stack(means)),
-                             Mixing(trace.tokens, ratios, worst))
+                             collect_mixing(trace.tokens, contributions))

@@ -12,6 +12,11 @@ For one layer with input x (T×d) and head attentions α^h (T×T):
   the biased variance, as LayerNorm computes it;
 - check 2: Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β equals the LayerNorm's output (`attn.norm`).
 
+A pre-norm layer (ModernBERT) normalises before attention and not after: the values come from LN(x_j), so
+f^h(x_j) = (LN(x_j) W_V^h + b_V^h) W_O^h; the residual adds x_i itself; no LayerNorm follows the sum, so there is
+no ‖g_i(·)‖ (`norm_residual_ln` is None), and check 2 compares Σ_j (c_ij + δ_ij x_i) + b_O with the attention
+block's output x_i + attn.out_i (`attn.residual`).
+
 The mixing ratio of a layer, for a choice of m (T×T), is the mean over i of Σ_{j≠i} m_ij / Σ_j m_ij: how much of
 what reaches token i comes from other tokens. Raw attention says tokens mix far more than the norms show.
 
@@ -27,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..stepthrough.steps import split_heads
+from ..families import AttentionBlock
+from ..stepthrough.ops import context, split_heads
 from ..stepthrough.trace import Trace
 
 MIXING = ("attention", "norm", "norm_residual", "norm_residual_ln")
@@ -38,12 +44,16 @@ class LayerContributions:
     attention: np.ndarray  # (T, T) mean over heads of α^h_ij
     norm: np.ndarray  # (T, T) ‖c_ij‖
     norm_residual: np.ndarray  # (T, T) ‖c_ij + δ_ij x_i‖
-    norm_residual_ln: np.ndarray  # (T, T) ‖g_i(c_ij + δ_ij x_i)‖
+    norm_residual_ln: np.ndarray | None  # (T, T) ‖g_i(c_ij + δ_ij x_i)‖; None where no LayerNorm follows
     out_diff: float  # check 1: max |Σ_j c_ij + b_O − attn.out|
-    norm_diff: float  # check 2: max |Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β − attn.norm|
+    norm_diff: float  # check 2: max |Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β − attn.norm| (pre-norm: see above)
 
-    def mixing(self) -> dict[str, float]:
-        return {name: mixing_ratio(getattr(self, name)) for name in MIXING}
+    def mixing(self) -> dict[str, float | None]:
+        return {name: None if getattr(self, name) is None else mixing_ratio(getattr(self, name)) for name in MIXING}
+
+    def summary(self) -> tuple[dict[str, float | None], float]:
+        """The mixing ratios and the worse of the two checks: what a layer-wide result keeps of this layer."""
+        return self.mixing(), max(self.out_diff, self.norm_diff)
 
 
 def mixing_ratio(m: np.ndarray) -> float:
@@ -54,36 +64,44 @@ def mixing_ratio(m: np.ndarray) -> float:
 
 @torch.inference_mode()
 def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torch.Tensor, w_o: torch.Tensor,
-              b_o: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, eps: float, attn_out: torch.Tensor,
-              attn_norm: torch.Tensor) -> LayerContributions:
+              b_o: torch.Tensor, gamma: torch.Tensor | None, beta: torch.Tensor | None, eps: float | None,
+              attn_out: torch.Tensor, attn_norm: torch.Tensor, values_from: torch.Tensor | None = None
+              ) -> LayerContributions:
     """The definitions above, from plain tensors in nn.Linear's layout (y = x Wᵀ + b): x (T, d), probs (H, T, T),
-    w_v, w_o (d, d), and the references attn_out, attn_norm (T, d) that the checks compare against."""
+    w_v, w_o (d, d), and the references attn_out, attn_norm (T, d) that the checks compare against.
+
+    A pre-norm layer passes `values_from` = LN(x) and gamma = beta = eps = None; attn_norm is then the block's
+    output x + attn.out."""
     H, T, d = probs.shape[0], probs.shape[1], x.shape[1]
-    v = split_heads((x @ w_v.T + b_v)[None], H)[0]  # (H, T, d_h): x_j W_V^h + b_V^h
+    source = x if values_from is None else values_from  # (T, d): what the values are computed from
+    v = split_heads((source @ w_v.T + b_v)[None], H)[0]  # (H, T, d_h): x_j W_V^h + b_V^h
     w_o_heads = w_o.T.reshape(H, -1, d)  # (H, d_h, d): W_O^h, the rows of W_Oᵀ that take head h's context
     f = v @ w_o_heads  # (H, T, d): f^h(x_j)
-    y = x + attn_out  # (T, d): the LayerNorm's input
-    s = torch.sqrt(y.var(dim=-1, unbiased=False, keepdim=True) + eps)  # (T, 1): s_i
-    lin = lambda z: gamma * (z - z.mean(dim=-1, keepdim=True))  # noqa: E731  g_i(z) = lin(z) / s_i
+    y = x + attn_out  # (T, d): the LayerNorm's input, or the block's output in a pre-norm layer
 
     sum_c = ((probs @ v) @ w_o_heads).sum(dim=0)  # (T, d): Σ_j c_ij = Σ_h (α^h v^h) W_O^h, a fifth of α^h f^h's cost
     diagonal = torch.diagonal(probs, dim1=1, dim2=2)  # (H, T): α^h_ii
     c_ii = (diagonal[:, :, None] * f).sum(dim=0)  # (T, d)
     by_key = probs.permute(2, 1, 0).contiguous()  # (T_j, T_i, H): α^h_ij, grouped by the token j that gives
     raw = _squared_norms(by_key, f)  # (T, T): ‖c_ij‖²
-    with_ln = _squared_norms(by_key, lin(f))  # (T, T): ‖lin(c_ij)‖², lin being linear
     i = torch.arange(T)
     residual = raw.clone()
     residual[i, i] += (2 * c_ii * x + x * x).sum(dim=-1)  # ‖c_ii + x_i‖² = ‖c_ii‖² + 2⟨c_ii, x_i⟩ + ‖x_i‖²
+    norm = lambda squared: squared.clamp(min=0).sqrt()  # noqa: E731
+    out_diff = float((sum_c + b_o - attn_out).abs().max())
+    if gamma is None:  # pre-norm: nothing normalises the sum; check 2 is the block's output
+        return LayerContributions(probs.mean(dim=0).numpy(), norm(raw).numpy(), norm(residual).numpy(), None,
+                                  out_diff, norm_diff=float((sum_c + x + b_o - attn_norm).abs().max()))
+
+    s = torch.sqrt(y.var(dim=-1, unbiased=False, keepdim=True) + eps)  # (T, 1): s_i
+    lin = lambda z: gamma * (z - z.mean(dim=-1, keepdim=True))  # noqa: E731  g_i(z) = lin(z) / s_i
+    with_ln = _squared_norms(by_key, lin(f))  # (T, T): ‖lin(c_ij)‖², lin being linear
     lin_c, lin_x = lin(c_ii), lin(x)
     with_ln[i, i] += (2 * lin_c * lin_x + lin_x * lin_x).sum(dim=-1)
-    norm = lambda squared: squared.clamp(min=0).sqrt()  # noqa: E731
-
     rebuilt_norm = lin(sum_c + x) / s + lin(b_o) / s + beta  # Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β
     return LayerContributions(
         probs.mean(dim=0).numpy(), norm(raw).numpy(), norm(residual).numpy(), (norm(with_ln) / s).numpy(),
-        out_diff=float((sum_c + b_o - attn_out).abs().max()),
-        norm_diff=float((rebuilt_norm - attn_norm).abs().max()))
+        out_diff, norm_diff=float((rebuilt_norm - attn_norm).abs().max()))
 
 
 def _squared_norms(by_key: torch.Tensor, f: torch.Tensor) -> torch.Tensor:
@@ -96,25 +114,26 @@ def _squared_norms(by_key: torch.Tensor, f: torch.Tensor) -> torch.Tensor:
 @torch.inference_mode()
 def layer_contributions(trace: Trace, layer: int, probs: np.ndarray | None = None) -> LayerContributions:
     """Layer `layer`'s contributions, checked against what the model's own modules compute from the same input:
-    attn.out = the output dense of the heads' context, attn.norm = the LayerNorm of x + attn.out. `probs`: the
-    layer's attention (H, T, T) if it is already at hand."""
-    parts = trace.layer_parts(layer)
+    attn.out = the output dense of the heads' context, attn.norm = the LayerNorm of x + attn.out (pre-norm: the
+    block's output x + attn.out). `probs`: the layer's attention (H, T, T) if it is already at hand."""
+    block = trace.attention_block(layer)
     x = torch.from_numpy(trace.hidden_states[layer])  # (T, d)
     probs = torch.from_numpy(trace.attention(layer) if probs is None else probs)  # (H, T, T)
-    H, T, _ = probs.shape
-    v = split_heads(parts.value(x[None]), H)  # (1, H, T, d_h)
-    context = (probs[None] @ v).transpose(1, 2).reshape(1, T, -1)  # (1, T, d)
-    attn_out = parts.attn_out(context)[0]  # (T, d)
-    attn_norm = parts.attn_norm(x + attn_out)  # (T, d)
-    ln = parts.attn_norm
-    return decompose(x, probs, parts.value.weight, parts.value.bias, parts.attn_out.weight, parts.attn_out.bias,
-                     ln.weight, ln.bias, ln.eps, attn_out, attn_norm)
+    source = x if block.pre_norm is None else block.pre_norm(x)  # (T, d)
+    v = split_heads((source @ block.w_v.T + block.b_v)[None], probs.shape[0])  # (1, H, T, d_h)
+    attn_out = block.output(context(probs[None], v))[0]  # (T, d): the model's own output dense
+    ln = block.post_norm
+    if ln is None:
+        return decompose(x, probs, block.w_v, block.b_v, block.w_o, block.b_o, None, None, None, attn_out,
+                         x + attn_out, values_from=source)
+    return decompose(x, probs, block.w_v, block.b_v, block.w_o, block.b_o, ln.weight, ln.bias, ln.eps, attn_out,
+                     ln(x + attn_out))
 
 
 @dataclass(frozen=True, eq=False)
 class Mixing:
     tokens: list[str]
-    ratios: dict[str, list[float]]  # choice of m -> one ratio per layer
+    ratios: dict[str, list[float] | None]  # choice of m -> one ratio per layer; None where it does not exist
     max_abs_diff: float  # the worst of both checks over all layers
 
     def to_json(self) -> dict:
@@ -123,10 +142,12 @@ class Mixing:
 
 def mixing_ratios(trace: Trace) -> Mixing:
     """Every layer's mixing ratio for each choice of m, computing one layer at a time."""
-    ratios, worst = {name: [] for name in MIXING}, 0.0
-    for layer in range(trace.num_layers):
-        result = layer_contributions(trace, layer)
-        for name, value in result.mixing().items():
-            ratios[name].append(value)
-        worst = max(worst, result.out_diff, result.norm_diff)
-    return Mixing(trace.tokens, ratios, worst)
+    return collect_mixing(trace.tokens, [layer_contributions(trace, layer).summary()
+                                         for layer in range(trace.num_layers)])
+
+
+def collect_mixing(tokens: list[str], summaries: list[tuple[dict[str, float | None], float]]) -> Mixing:
+    """Each layer's ratios side by side; a choice that no layer has (pre-norm: norm_residual_ln) is None."""
+    ratios = {name: [mixing[name] for mixing, _ in summaries] for name in MIXING}
+    ratios = {name: None if all(v is None for v in values) else values for name, values in ratios.items()}
+    return Mixing(tokens, ratios, max((worst for _, worst in summaries), default=0.0))

@@ -11,6 +11,10 @@ A name is `<block>.<step>` with the layer number inside `layers`:
 >>> [s.key for s in LAYER_STEPS][:4]
 ['input', 'attn.q', 'attn.k', 'attn.v']
 
+`LAYER_STEPS` is the post-norm BERT layer's list (BERT, RoBERTa, DistilBERT, ALBERT, ELECTRA). Other families
+describe their own layer in `families/` (a trace's `layer_steps(i)` gives the list for its model), with keys
+from `LAYER_KEYS`: the keys BERT's layer shares keep their meaning, and what is new gets a new key.
+
 Shapes use T for tokens, d for the hidden size, e for the embedding size (= d except ALBERT, ELECTRA-small),
 h for heads, d_h = d / h for the head size and d_ff for the feed-forward size.
 """
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-BLOCKS = ("embed", "layers", "pooler")
+BLOCKS = ("embed", "encoder", "layers", "pooler")
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,18 @@ POOLER_STEPS = (
 
 STEPS_BY_BLOCK = {"embed": EMBEDDING_STEPS, "layers": LAYER_STEPS, "pooler": POOLER_STEPS}
 
+# Every key of every family's layer, in one scheme: a family's module describes the steps, this names them.
+LAYER_KEYS = frozenset(s.key for s in LAYER_STEPS) | {
+    "attn.position_bias",  # MPNet: the learnt relative-position bias added to every score
+    "attn.c2c", "attn.c2p", "attn.p2c",  # DeBERTa: the three terms of its disentangled score
+    "attn.pre_norm", "attn.q_rot", "attn.k_rot",  # ModernBERT: LayerNorm first, rotary positions on q and k
+    "ffn.pre_norm", "ffn.in", "ffn.gate",  # ModernBERT: LayerNorm first, GeGLU's input and gate halves
+    "final.norm",  # ModernBERT: the norm after the last layer, part of that layer's output
+}
+ENCODER_KEYS = frozenset({"relative_positions", "rel_embeddings", "rel_norm"})  # DeBERTa, once per input
+KEYS_BY_BLOCK = {"embed": frozenset(s.key for s in EMBEDDING_STEPS), "encoder": ENCODER_KEYS,
+                 "layers": LAYER_KEYS, "pooler": frozenset(s.key for s in POOLER_STEPS)}
+
 
 def step_name(block: str, key: str, layer: int | None = None) -> str:
     """The global name of a sub-step."""
@@ -85,10 +101,11 @@ def parse_step_name(name: str) -> tuple[str, int | None, str]:
         if not number.isdigit():
             raise ValueError(f"{name!r}: expected layers.<number>.<step>")
         layer = int(number)
-    if block not in STEPS_BY_BLOCK or rest not in {s.key for s in STEPS_BY_BLOCK[block]}:
+    if block not in KEYS_BY_BLOCK or rest not in KEYS_BY_BLOCK[block]:
         raise ValueError(f"{name!r} is not a sub-step name (for example layers.0.attn.probs)")
     return block, layer, rest
 
 
 def step_info(block: str, key: str) -> StepInfo:
+    """The StepInfo of a BERT-layout sub-step (other layers: the family's own list)."""
     return next(s for s in STEPS_BY_BLOCK[block] if s.key == key)

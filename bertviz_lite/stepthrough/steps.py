@@ -1,8 +1,9 @@
 """The step-through: each sub-step computed from the previous one with the model's own modules, as the
 reference notebooks do by hand, and the result checked against what the model itself produced.
 
-The functions take the parts the family adapter found and tensors with a batch of one; they return every
-intermediate, batch dimension dropped, under the keys of `names.py`.
+The functions take the parts the family found and tensors with a batch of one; they return every intermediate,
+batch dimension dropped, under the keys of `names.py`. A layer's computation is its family's own
+(`families/`); the pieces all layers share are in `ops.py`.
 """
 from __future__ import annotations
 
@@ -11,68 +12,51 @@ from collections.abc import Mapping
 import numpy as np
 import torch
 
-from ..families import EmbeddingParts, LayerParts, PoolerParts
-from .names import STEPS_BY_BLOCK, StepInfo, step_info, step_name
+from ..families.records import EmbeddingParts, LayerInput, LayerShape, PoolerParts
+from .names import STEPS_BY_BLOCK, StepInfo, step_name
 
 
 @torch.inference_mode()
 def embedding_steps(parts: EmbeddingParts, input_ids: torch.Tensor, token_type_ids: torch.Tensor,
                     position_ids: torch.Tensor) -> dict[str, torch.Tensor]:
-    """word + token type + position -> LayerNorm (-> projection); inputs are (1, T) ids."""
+    """word (+ token type) (+ position) -> LayerNorm (-> projection); inputs are (1, T) ids. A family with
+    nothing to add to the word vectors (ModernBERT, DeBERTa-v3) goes straight to the LayerNorm."""
     out = {"word": parts.word(input_ids)[0]}  # (T, e)
-    out["position"] = parts.position(position_ids)[0]  # (T, e)
+    if parts.position is not None:
+        out["position"] = parts.position(position_ids)[0]  # (T, e)
     total = out["word"]
     if parts.token_type is not None:
         out["token_type"] = parts.token_type(token_type_ids)[0]  # (T, e)
         total = total + out["token_type"]
-    out["sum"] = total + out["position"]  # (T, e), added in the order transformers adds them
-    out["norm"] = parts.norm(out["sum"])  # (T, e)
+    if "position" in out:
+        total = total + out["position"]  # added in the order transformers adds them
+    if len(out) > 1:
+        out["sum"] = total  # (T, e)
+    out["norm"] = parts.norm(total)  # (T, e)
     if parts.project is not None:
         out["project"] = parts.project(out["norm"])  # (T, d)
     return out
 
 
-def split_heads(t: torch.Tensor, num_heads: int) -> torch.Tensor:
-    """(1, T, d) -> (1, h, T, d_h): head h takes columns h·d_h to (h + 1)·d_h - 1."""
-    _, T, d = t.shape
-    return t.view(1, T, num_heads, d // num_heads).transpose(1, 2)
-
-
-def attention_scores(parts: LayerParts, x: torch.Tensor, attention_mask: torch.Tensor,
-                     num_heads: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """q, k (1, h, T, d_h) and the scaled, masked scores (1, h, T, T) of one layer; x: (1, T, d)."""
-    q, k = split_heads(parts.query(x), num_heads), split_heads(parts.key(x), num_heads)
-    mask_bias = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * torch.finfo(x.dtype).min  # (1, 1, 1, T)
-    return q, k, torch.matmul(q, k.transpose(2, 3)) * q.shape[-1] ** -0.5 + mask_bias
+def embedding_step_infos(arrays: Mapping[str, object]) -> tuple[StepInfo, ...]:
+    """The embedding steps a model has, the sum explained with exactly what it adds up."""
+    added = [name for key, name in (("word", "word"), ("token_type", "token type"), ("position", "position"))
+             if key in arrays]
+    return tuple(StepInfo(s.key, s.title, s.shape, " + ".join(added)) if s.key == "sum" else s
+                 for s in STEPS_BY_BLOCK["embed"] if s.key in arrays)
 
 
 @torch.inference_mode()
-def attention_probs(parts: LayerParts, x: torch.Tensor, attention_mask: torch.Tensor,
-                    num_heads: int) -> torch.Tensor:
+def layer_steps(shape: LayerShape, layer: LayerInput) -> dict[str, torch.Tensor]:
+    """One encoder layer, sub-step by sub-step, as its family computes it; batch dimension dropped."""
+    return {key: t[0] for key, t in shape.run(layer).items()}
+
+
+@torch.inference_mode()
+def attention_probs(shape: LayerShape, layer: LayerInput) -> torch.Tensor:
     """Only one layer's attention probabilities (h, T, T): what the analyses need, at a fraction of the cost
     of the whole step-through."""
-    return torch.softmax(attention_scores(parts, x, attention_mask, num_heads)[2], dim=-1)[0]
-
-
-@torch.inference_mode()
-def layer_steps(parts: LayerParts, x: torch.Tensor, attention_mask: torch.Tensor,
-                num_heads: int) -> dict[str, torch.Tensor]:
-    """One encoder layer, sub-step by sub-step. x: (1, T, d) layer input; attention_mask: (1, T) of 0/1."""
-    _, T, d = x.shape
-    q, k, scores = attention_scores(parts, x, attention_mask, num_heads)  # (1, h, T, d_h) x 2, (1, h, T, T)
-    v = split_heads(parts.value(x), num_heads)  # (1, h, T, d_h)
-    probs = torch.softmax(scores, dim=-1)  # (1, h, T, T), rows sum to 1
-    context = torch.matmul(probs, v).transpose(1, 2).reshape(1, T, d)  # (1, h, T, d_h) -> (1, T, d)
-    attn_out = parts.attn_out(context)  # (1, T, d)
-    attn_residual = x + attn_out  # (1, T, d)
-    attn_norm = parts.attn_norm(attn_residual)  # (1, T, d)
-    ffn_act = parts.activation(parts.ffn_in(attn_norm))  # (1, T, d_ff)
-    ffn_out = parts.ffn_out(ffn_act)  # (1, T, d)
-    ffn_residual = attn_norm + ffn_out  # (1, T, d)
-    output = parts.ffn_norm(ffn_residual)  # (1, T, d)
-    steps = (x, q, k, v, scores, probs, context, attn_out, attn_residual, attn_norm, ffn_act, ffn_out,
-             ffn_residual, output)
-    return {info.key: t[0] for info, t in zip(STEPS_BY_BLOCK["layers"], steps)}
+    return shape.attention(layer)[0]
 
 
 @torch.inference_mode()
@@ -80,6 +64,10 @@ def pooler_steps(parts: PoolerParts, last_hidden: torch.Tensor) -> dict[str, tor
     """dense + tanh on the first token. last_hidden: (1, T, d)."""
     dense = parts.dense(last_hidden[:, 0])  # (1, d)
     return {"dense": dense[0], "out": parts.activation(dense)[0]}  # (d,) each
+
+
+def _array(value: torch.Tensor | np.ndarray) -> np.ndarray:
+    return value.numpy() if isinstance(value, torch.Tensor) else value
 
 
 class Steps(Mapping):
@@ -96,9 +84,12 @@ class Steps(Mapping):
     """
 
     def __init__(self, block: str, layer: int | None, arrays: dict[str, torch.Tensor | np.ndarray],
-                 reference: np.ndarray | None):
+                 reference: np.ndarray | None, infos: tuple[StepInfo, ...] | None = None):
         self.block, self.layer = block, layer
-        self._arrays = {k: v.numpy() if isinstance(v, torch.Tensor) else v for k, v in arrays.items()}
+        self.infos = STEPS_BY_BLOCK[block] if infos is None else infos  # the sub-steps, in order
+        order = [s.key for s in self.infos if s.key in arrays]
+        assert len(order) == len(arrays), f"sub-steps without a description: {set(arrays) - set(order)}"
+        self._arrays = {k: _array(arrays[k]) for k in order}
         self.reference = reference
         last = self._arrays[next(reversed(self._arrays))]
         self.max_abs_diff = None if reference is None else float(np.max(np.abs(last - reference)))
@@ -124,7 +115,11 @@ class Steps(Mapping):
         return step_name(self.block, key, self.layer)
 
     def info(self, key: str) -> StepInfo:
-        return step_info(self.block, key)
+        return next(s for s in self.infos if s.key == key)
+
+    def position(self, key: str) -> int:
+        """1 for the first sub-step."""
+        return list(self._arrays).index(key) + 1
 
     def __repr__(self) -> str:
         shapes = " → ".join(f"{k} {tuple(a.shape)}" for k, a in self._arrays.items())

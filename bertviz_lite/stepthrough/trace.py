@@ -22,9 +22,10 @@ import numpy as np
 import torch
 
 from ..errors import InputError
-from ..families import LayerParts
+from ..families import AttentionBlock, LayerInput
 from ..loading.loader import LoadedModel
-from .steps import Steps, attention_probs, embedding_steps, layer_steps, pooler_steps
+from .names import StepInfo
+from .steps import Steps, attention_probs, embedding_step_infos, embedding_steps, layer_steps, pooler_steps
 
 
 @dataclass(eq=False)
@@ -67,33 +68,60 @@ class Trace:
         return sum(a.nbytes for a in arrays if a is not None)
 
     def embeddings(self) -> Steps:
-        """word + position + token type -> sum -> LayerNorm (-> projection), checked against hidden_states[0]."""
+        """word (+ token type) (+ position) -> sum -> LayerNorm (-> projection), checked against hidden_states[0]."""
         base, family = self.loaded.base, self.loaded.family
         ids = torch.from_numpy(self.input_ids)[None]  # (1, T)
         arrays = embedding_steps(family.embedding_parts(base), ids, torch.from_numpy(self.token_type_ids)[None],
                                  family.position_ids(base, ids))
-        return Steps("embed", None, arrays, self.hidden_states[0])
+        return Steps("embed", None, arrays, self.hidden_states[0], embedding_step_infos(arrays))
 
-    def layer_parts(self, i: int) -> LayerParts:
-        """The modules of layer i (for ALBERT, the shared layer as run the i-th time)."""
+    def encoder(self) -> Steps | None:
+        """What the encoder computes once for all layers (DeBERTa's relative positions and embeddings), or None."""
+        family = self.loaded.family
+        if family.encoder_steps is None:
+            return None
+        arrays = family.encoder_steps(self.loaded.base, len(self.tokens))
+        return Steps("encoder", None, arrays, None, family.encoder_step_infos)
+
+    def _check_layer(self, i: int) -> None:
         if not (isinstance(i, int) and 0 <= i < self.num_layers):
             raise InputError(f"There is no layer {i}: this model has layers 0 to {self.num_layers - 1}.")
+
+    def layer_parts(self, i: int):
+        """The modules of layer i in its family's record (for ALBERT, the shared layer as run the i-th time)."""
+        self._check_layer(i)
         family = self.loaded.family
         return family.layer_parts(family.layer_modules(self.loaded.base)[i])
 
+    def layer_steps(self, i: int) -> tuple[StepInfo, ...]:
+        """Layer i's sub-steps, in order, as its family describes them."""
+        self._check_layer(i)
+        return self.loaded.family.layer_steps(self.loaded.config, i)
+
+    def layer_note(self, i: int) -> str | None:
+        """What is particular to layer i (ModernBERT: local or global attention), or None."""
+        self._check_layer(i)
+        return self.loaded.family.layer.describe(self.loaded.config, i)
+
+    def attention_block(self, i: int) -> AttentionBlock:
+        """Layer i's values, output matrix and LayerNorm placement, for the norm-based analysis."""
+        return self.loaded.family.layer.block(self.layer_parts(i))
+
+    def _layer_input(self, i: int) -> LayerInput:
+        self._check_layer(i)
+        x = torch.from_numpy(self.hidden_states[i])[None]  # (1, T, d)
+        return LayerInput(self.loaded.base, i, self.layer_parts(i), x, torch.from_numpy(self.attention_mask)[None],
+                          self.num_heads)
+
     def attention(self, i: int) -> np.ndarray:
         """Layer i's attention probabilities (h, T, T) alone, from its input hidden_states[i]."""
-        x = torch.from_numpy(self.hidden_states[i])[None]  # (1, T, d)
-        mask = torch.from_numpy(self.attention_mask)[None]
-        return attention_probs(self.layer_parts(i), x, mask, self.num_heads).numpy()
+        return attention_probs(self.loaded.family.layer, self._layer_input(i)).numpy()
 
     def layer(self, i: int) -> Steps:
         """Layer i's sub-steps from its input hidden_states[i], checked against hidden_states[i + 1]."""
-        parts = self.layer_parts(i)
-        x = torch.from_numpy(self.hidden_states[i])[None]  # (1, T, d)
-        arrays = layer_steps(parts, x, torch.from_numpy(self.attention_mask)[None], self.num_heads)
+        arrays = layer_steps(self.loaded.family.layer, self._layer_input(i))
         arrays["input"] = self.hidden_states[i]  # the same numbers; keep the view instead of a copy
-        return Steps("layers", i, arrays, self.hidden_states[i + 1])
+        return Steps("layers", i, arrays, self.hidden_states[i + 1], self.layer_steps(i))
 
     def pooler(self) -> Steps | None:
         """dense + tanh on the first token, checked against the model's pooler_output; None without a pooler."""

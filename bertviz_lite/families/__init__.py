@@ -1,0 +1,58 @@
+"""Everything that differs between the supported encoder families, and nothing else: one module per layer
+shape, each family described once (its parts, its layer's sub-steps and how they are computed, its masked-LM
+head, its stand-in tokenizer).
+
+- `bert_layout.py`: the post-norm BERT layer; BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ALBERT, ELECTRA;
+- `mpnet.py`: BERT's layer plus a learnt relative-position bias on the scores;
+- `deberta.py`: BERT's layer with disentangled scores (content and relative position apart);
+- `modernbert.py`: a pre-norm layer with rotary positions, local and global attention, and GeGLU.
+
+Add a family with one module (or one entry in a module whose layer it shares) and one entry in `FAMILIES`.
+
+>>> family_for_model_type("roberta").name
+'RoBERTa'
+>>> [s.key for s in family_for_model_type("bert").layer_steps(None, 0)][-1]
+'ffn.norm'
+"""
+from __future__ import annotations
+
+from ..errors import LoadError
+from .bert_layout import ALBERT, BERT, CAMEMBERT, DISTILBERT, ELECTRA, ROBERTA, XLM_ROBERTA, LayerParts
+from .records import (AttentionBlock, EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, PoolerParts,
+                      TokenizerRecipe)
+
+FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT)
+
+SUPPORTED = ", ".join(f.name for f in FAMILIES)
+
+__all__ = ["FAMILIES", "SUPPORTED", "AttentionBlock", "EmbeddingParts", "Family", "LayerInput", "LayerParts",
+           "LayerShape", "MaskedLMHead", "PoolerParts", "TokenizerRecipe", "config_summary",
+           "family_for_model_type"]
+
+
+def family_for_model_type(model_type: str) -> Family:
+    """The family of a config's `model_type`, or a LoadError that names the supported families."""
+    for family in FAMILIES:
+        if model_type in family.model_types:
+            return family
+    raise LoadError(f"'{model_type}' models are not a supported encoder; bertviz-lite explains {SUPPORTED} "
+                    f"models (for example bert-base-uncased).")
+
+
+def config_summary(config) -> dict[str, object]:
+    """The architecture numbers people ask about, under one set of names for every family."""
+    hidden = config.hidden_size
+    return {
+        "model_type": config.model_type,
+        "layers": config.num_hidden_layers,
+        "hidden_size": hidden,
+        "heads": config.num_attention_heads,
+        "head_size": hidden // config.num_attention_heads,
+        "ffn_size": getattr(config, "intermediate_size", None) or getattr(config, "hidden_dim", None),
+        "embedding_size": getattr(config, "embedding_size", hidden),
+        "vocab_size": config.vocab_size,
+        "max_positions": config.max_position_embeddings,
+        "token_types": getattr(config, "type_vocab_size", 0),
+        "activation": (getattr(config, "hidden_act", None) or getattr(config, "hidden_activation", None)
+                       or getattr(config, "activation", None)),
+    }
