@@ -64,9 +64,38 @@ FAMILY_NAMES = {"bert": "BERT", "roberta": "RoBERTa", "distilbert": "DistilBERT"
                 "electra": "ELECTRA"}
 
 
+def _mpnet_tokenizer():
+    vocab = ["<s>", "<pad>", "</s>", "<unk>", "[PAD]", "[UNK]", "[CLS]", "[SEP]", *WORDS, *PIECES, "<mask>"]
+    return transformers.MPNetTokenizer(vocab={w: i for i, w in enumerate(vocab)}, model_max_length=38)
+
+
+def _sentencepiece_roberta_tokenizer(cls):
+    pieces = ["<s>", "<pad>", "</s>", "<unk>", "▁"] + [f"▁{w}" for w in WORDS]
+    pieces += sorted(set("".join(WORDS)) | set(".,!?0123456789")) + ["<mask>"]
+    return cls(vocab=[(p, -float(i)) for i, p in enumerate(pieces)], model_max_length=38)
+
+
+# The families that need more than BERT's layer. initializer_range 0.3 gives attention patterns far from
+# uniform, so that a wrong position term or window cannot hide in nearly equal probabilities.
+SHARP = dict(TINY, initializer_range=0.3)
+NEW_FAMILY_SPECS = {
+    "xlm-roberta": (lambda: transformers.XLMRobertaConfig(**TINY, type_vocab_size=1, pad_token_id=1, bos_token_id=0,
+                                                          eos_token_id=2),
+                    lambda: _sentencepiece_roberta_tokenizer(transformers.XLMRobertaTokenizer)),
+    "camembert": (lambda: transformers.CamembertConfig(**TINY, type_vocab_size=1, pad_token_id=1, bos_token_id=0,
+                                                       eos_token_id=2),
+                  lambda: _sentencepiece_roberta_tokenizer(transformers.CamembertTokenizer)),
+    "mpnet": (lambda: transformers.MPNetConfig(**dict(SHARP, max_position_embeddings=42), pad_token_id=1,
+                                               bos_token_id=0, eos_token_id=2, relative_attention_num_buckets=32),
+              _mpnet_tokenizer),
+}
+NEW_FAMILY_NAMES = {"xlm-roberta": "XLM-RoBERTa", "camembert": "CamemBERT", "mpnet": "MPNet"}
+ALL_SPECS = {**FAMILY_SPECS, **NEW_FAMILY_SPECS}
+
+
 def save_tiny_model(model_type: str, directory: str, seed: int = 0) -> str:
     """Save a tiny random MLM checkpoint of `model_type` (with its tokenizer) and return the directory."""
-    make_config, make_tokenizer = FAMILY_SPECS[model_type]
+    make_config, make_tokenizer = ALL_SPECS[model_type]
     torch.manual_seed(seed)
     model = AutoModelForMaskedLM.from_config(make_config())
     model.save_pretrained(directory)
@@ -86,6 +115,20 @@ def tiny_loaded(tiny_dirs):
     from bertviz_lite import load_model
 
     return {t: load_model(d) for t, d in tiny_dirs.items()}
+
+
+@pytest.fixture(scope="session")
+def new_tiny_dirs(tmp_path_factory) -> dict[str, str]:
+    """model_type -> directory of a saved tiny checkpoint of each family beyond BERT's layer."""
+    return {t: save_tiny_model(t, str(tmp_path_factory.mktemp(t))) for t in NEW_FAMILY_SPECS}
+
+
+@pytest.fixture(scope="session")
+def new_tiny_loaded(new_tiny_dirs):
+    """model_type -> LoadedModel (task "base") of each family beyond BERT's layer."""
+    from bertviz_lite import load_model
+
+    return {t: load_model(d) for t, d in new_tiny_dirs.items()}
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,96 @@
+"""The families beyond BERT's layer (XLM-RoBERTa, CamemBERT, MPNet, DeBERTa-v2/v3, ModernBERT), each stepped through
+exactly: every layer against transformers' own hidden states and attentions, and each family's own terms adding up."""
+import numpy as np
+import pytest
+import torch
+
+from bertviz_lite import trace
+from bertviz_lite.families import FAMILIES
+from bertviz_lite.stepthrough.names import LAYER_KEYS, LAYER_STEPS
+from conftest import NEW_FAMILY_NAMES, NEW_FAMILY_SPECS
+
+TOLERANCE = 1e-4
+TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
+
+
+def reference(loaded, t):
+    """transformers' own forward of the base model for the traced ids."""
+    inputs = {"input_ids": torch.from_numpy(t.input_ids)[None], "attention_mask": torch.from_numpy(t.attention_mask)[None]}
+    if loaded.uses_token_types:
+        inputs["token_type_ids"] = torch.from_numpy(t.token_type_ids)[None]
+    with torch.inference_mode():
+        return loaded.base(**inputs, output_hidden_states=True, output_attentions=True)
+
+
+@pytest.mark.parametrize("model_type", NEW_FAMILY_SPECS)
+def test_every_layer_matches_transformers(new_tiny_loaded, model_type):
+    loaded = new_tiny_loaded[model_type]
+    assert loaded.family.name == NEW_FAMILY_NAMES[model_type]
+    t = trace(loaded, TEXT, PAIR)
+    ref = reference(loaded, t)
+    assert t.num_layers == len(ref.attentions) == loaded.config.num_hidden_layers
+    embeddings = t.embeddings()
+    assert embeddings.max_abs_diff <= TOLERANCE
+    for i in range(t.num_layers):
+        steps = t.layer(i)
+        assert steps.max_abs_diff <= TOLERANCE, (i, steps.max_abs_diff)
+        np.testing.assert_allclose(steps.output, ref.hidden_states[i + 1][0].numpy(), atol=TOLERANCE)
+        np.testing.assert_allclose(steps["attn.probs"], ref.attentions[i][0].numpy(), atol=1e-5)
+        np.testing.assert_allclose(t.attention(i), ref.attentions[i][0].numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("model_type", NEW_FAMILY_SPECS)
+def test_step_lists_use_the_one_naming_scheme(new_tiny_loaded, model_type):
+    t = trace(new_tiny_loaded[model_type], TEXT)
+    for i in range(t.num_layers):
+        steps = t.layer(i)
+        keys = [s.key for s in t.layer_steps(i)]
+        assert list(steps) == keys and keys[0] == "input"
+        assert set(keys) <= LAYER_KEYS
+        assert {"attn.q", "attn.k", "attn.v", "attn.scores", "attn.probs"} <= set(keys)
+        assert steps.name("attn.probs") == f"layers.{i}.attn.probs"
+        h, T = t.num_heads, len(t.tokens)
+        assert steps["attn.probs"].shape == (h, T, T)
+        np.testing.assert_allclose(steps["attn.probs"].sum(-1), 1.0, atol=1e-5)
+
+
+def test_every_family_is_in_the_table():
+    names = {f.name for f in FAMILIES}
+    assert set(NEW_FAMILY_NAMES.values()) <= names
+    assert len({t for f in FAMILIES for t in f.model_types}) == sum(len(f.model_types) for f in FAMILIES)
+
+
+def test_bert_layout_families_keep_berts_steps(new_tiny_loaded):
+    for model_type in ("xlm-roberta", "camembert"):
+        assert list(trace(new_tiny_loaded[model_type], TEXT).layer(0)) == [s.key for s in LAYER_STEPS]
+
+
+# --- MPNet -------------------------------------------------------------------------------------------------
+
+
+def test_mpnet_scores_are_dot_products_plus_the_position_bias(new_tiny_loaded):
+    loaded = new_tiny_loaded["mpnet"]
+    t = trace(loaded, TEXT)
+    first = t.layer(0)["attn.position_bias"]
+    T = len(t.tokens)
+    for i in range(t.num_layers):
+        steps = t.layer(i)
+        q, k, bias = steps["attn.q"], steps["attn.k"], steps["attn.position_bias"]
+        dots = q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1])
+        np.testing.assert_allclose(steps["attn.scores"], dots + bias, atol=1e-5)  # no padding: the mask adds 0
+        np.testing.assert_array_equal(bias, first)  # computed once by the encoder, the same in every layer
+    # the bias depends only on the distance j - i: constant along every diagonal
+    table = loaded.base.encoder.relative_attention_bias.weight  # (32 buckets, h)
+    assert any(np.ptp(first[0].diagonal(offset)) == 0 for offset in range(-T + 1, T))
+    for offset in range(-T + 1, T):
+        assert np.ptp(first[:, :, :].diagonal(offset, axis1=1, axis2=2), axis=1).max() == 0
+    assert set(np.unique(first[0])) <= set(table[:, 0].detach().numpy().tolist())
+    assert np.ptp(first) > 0.1  # the bias is not a constant, so the check above is not vacuous
+
+
+def test_mpnet_pairs_have_two_separators_and_no_token_types(new_tiny_loaded):
+    loaded = new_tiny_loaded["mpnet"]
+    t = trace(loaded, "the cat", "the dog")
+    assert t.tokens == ["<s>", "the", "cat", "</s>", "</s>", "the", "dog", "</s>"]
+    assert not loaded.uses_token_types
+    assert [s.key for s in t.embeddings().infos] == ["word", "position", "sum", "norm"]
