@@ -75,6 +75,18 @@ def _sentencepiece_roberta_tokenizer(cls):
     return cls(vocab=[(p, -float(i)) for i, p in enumerate(pieces)], model_max_length=38)
 
 
+def _deberta_tokenizer():
+    pieces = ["[PAD]", "[CLS]", "[SEP]", "[UNK]", "▁"] + [f"▁{w}" for w in WORDS]
+    pieces += sorted(set("".join(WORDS)) | set(".,!?0123456789")) + ["[MASK]"]
+    return transformers.DebertaV2Tokenizer(vocab=[(p, 0.0 if p == "[UNK]" else -float(i)) for i, p in enumerate(pieces)],
+                                           model_max_length=40)
+
+
+# DeBERTa-v3's choices (relative attention, both position terms, shared keys, no absolute positions in the input,
+# no token types), with 8 buckets so that distances beyond 4 tokens are log-bucketed in a short sentence.
+DEBERTA_V3 = dict(relative_attention=True, pos_att_type=["p2c", "c2p"], position_buckets=8, max_relative_positions=-1,
+                  share_att_key=True, norm_rel_ebd="layer_norm", position_biased_input=False, type_vocab_size=0)
+
 # The families that need more than BERT's layer. initializer_range 0.3 gives attention patterns far from
 # uniform, so that a wrong position term or window cannot hide in nearly equal probabilities.
 SHARP = dict(TINY, initializer_range=0.3)
@@ -88,8 +100,9 @@ NEW_FAMILY_SPECS = {
     "mpnet": (lambda: transformers.MPNetConfig(**dict(SHARP, max_position_embeddings=42), pad_token_id=1,
                                                bos_token_id=0, eos_token_id=2, relative_attention_num_buckets=32),
               _mpnet_tokenizer),
+    "deberta-v2": (lambda: transformers.DebertaV2Config(**SHARP, **DEBERTA_V3, pad_token_id=0), _deberta_tokenizer),
 }
-NEW_FAMILY_NAMES = {"xlm-roberta": "XLM-RoBERTa", "camembert": "CamemBERT", "mpnet": "MPNet"}
+NEW_FAMILY_NAMES = {"xlm-roberta": "XLM-RoBERTa", "camembert": "CamemBERT", "mpnet": "MPNet", "deberta-v2": "DeBERTa"}
 ALL_SPECS = {**FAMILY_SPECS, **NEW_FAMILY_SPECS}
 
 

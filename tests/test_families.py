@@ -3,6 +3,7 @@ exactly: every layer against transformers' own hidden states and attentions, and
 import numpy as np
 import pytest
 import torch
+import transformers
 
 from bertviz_lite import trace
 from bertviz_lite.families import FAMILIES
@@ -94,3 +95,85 @@ def test_mpnet_pairs_have_two_separators_and_no_token_types(new_tiny_loaded):
     assert t.tokens == ["<s>", "the", "cat", "</s>", "</s>", "the", "dog", "</s>"]
     assert not loaded.uses_token_types
     assert [s.key for s in t.embeddings().infos] == ["word", "position", "sum", "norm"]
+
+
+# --- DeBERTa -----------------------------------------------------------------------------------------------
+
+
+def deberta_scores_by_hand(loaded, t, layer):
+    """c2c, c2p, p2c of one layer from the paper's definition, written out token pair by token pair."""
+    base = loaded.base
+    att = base.encoder.layer[layer].attention.self
+    x = torch.from_numpy(t.hidden_states[layer])  # (T, d)
+    T, H = x.shape[0], t.num_heads
+    d_h = x.shape[1] // H
+    k_buckets = base.config.position_buckets
+    rel = base.encoder.LayerNorm(base.encoder.rel_embeddings.weight)  # (2k, d)
+    heads = lambda m: m.view(m.shape[0], H, d_h).transpose(0, 1).detach().numpy()  # noqa: E731  (n, d) -> (H, n, d_h)
+    q, k = heads(att.query_proj(x)), heads(att.key_proj(x))
+    q_r, k_r = heads(att.query_proj(rel)), heads(att.key_proj(rel))
+    bucket = base.encoder.get_rel_pos(x[None])[0].numpy()  # (T, T) bucketed i − j, the model's own
+    scale = np.sqrt(3 * d_h)
+    c2c, c2p, p2c = (np.zeros((H, T, T)) for _ in range(3))
+    for h in range(H):
+        for i in range(T):
+            for j in range(T):
+                c2c[h, i, j] = float(q[h, i] @ k[h, j]) / scale
+                c2p[h, i, j] = float(q[h, i] @ k_r[h, int(np.clip(bucket[i, j] + k_buckets, 0, 2 * k_buckets - 1))]) / scale
+                p2c[h, i, j] = float(k[h, j] @ q_r[h, int(np.clip(-bucket[j, i] + k_buckets, 0, 2 * k_buckets - 1))]) / scale
+    return c2c, c2p, p2c
+
+
+def test_deberta_scores_are_the_three_terms(new_tiny_loaded):
+    loaded = new_tiny_loaded["deberta-v2"]
+    t = trace(loaded, TEXT, PAIR)
+    assert len(t.tokens) > 2 * loaded.config.position_buckets  # distances beyond the exact range are bucketed
+    for layer in range(t.num_layers):
+        steps = t.layer(layer)
+        assert [k for k in steps if k.startswith("attn.")][3:7] == ["attn.c2c", "attn.c2p", "attn.p2c", "attn.scores"]
+        np.testing.assert_allclose(steps["attn.scores"], steps["attn.c2c"] + steps["attn.c2p"] + steps["attn.p2c"],
+                                   atol=1e-5)
+        for ours, by_hand in zip((steps["attn.c2c"], steps["attn.c2p"], steps["attn.p2c"]),
+                                 deberta_scores_by_hand(loaded, t, layer)):
+            np.testing.assert_allclose(ours, by_hand, atol=1e-4)
+        assert np.abs(steps["attn.c2p"]).max() > 0.1 and np.abs(steps["attn.p2c"]).max() > 0.1
+
+
+def test_deberta_encoder_steps_and_notes(new_tiny_loaded):
+    loaded = new_tiny_loaded["deberta-v2"]
+    t = trace(loaded, TEXT)
+    encoder = t.encoder()
+    T, k = len(t.tokens), loaded.config.position_buckets
+    assert list(encoder) == ["relative_positions", "rel_embeddings", "rel_norm"]
+    distances = encoder["relative_positions"]
+    assert distances.shape == (T, T) and encoder["rel_norm"].shape == (2 * k, loaded.config.hidden_size)
+    exact = np.subtract.outer(np.arange(T), np.arange(T))
+    near = np.abs(exact) < k // 2
+    np.testing.assert_array_equal(distances[near], exact[near])  # exact close by
+    assert np.abs(distances).max() < np.abs(exact).max()  # log-bucketed far away
+    assert [s.key for s in t.embeddings().infos] == ["word", "norm"]  # v3: no positions, no token types in the input
+    notes = " ".join(loaded.family.notes(loaded.config))
+    assert "position_biased_input: false" in notes and "type_vocab_size: 0" in notes
+
+
+def test_deberta_v2_style_unshared_keys_one_term_and_absolute_positions(tmp_path):
+    """DeBERTa-v2's other choices: own position projections, only c2p, absolute positions and token types."""
+    from bertviz_lite import load_model
+    from conftest import SHARP, _deberta_tokenizer
+
+    config = transformers.DebertaV2Config(**SHARP, relative_attention=True, pos_att_type=["c2p"], position_buckets=-1,
+                                          max_relative_positions=16, share_att_key=False, norm_rel_ebd="none",
+                                          position_biased_input=True, type_vocab_size=2, pad_token_id=0)
+    torch.manual_seed(1)
+    transformers.AutoModelForMaskedLM.from_config(config).save_pretrained(tmp_path)
+    _deberta_tokenizer().save_pretrained(tmp_path)
+    loaded = load_model(str(tmp_path))
+    t = trace(loaded, TEXT, PAIR)
+    ref = reference(loaded, t)
+    assert t.embeddings().max_abs_diff <= TOLERANCE
+    assert "position" in t.embeddings() and "token_type" in t.embeddings()
+    for i in range(t.num_layers):
+        steps = t.layer(i)
+        assert "attn.p2c" not in steps and steps.max_abs_diff <= TOLERANCE
+        np.testing.assert_allclose(steps["attn.probs"], ref.attentions[i][0].numpy(), atol=1e-5)
+    assert list(t.encoder()) == ["relative_positions", "rel_embeddings"]

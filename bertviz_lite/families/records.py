@@ -23,7 +23,8 @@ class EmbeddingParts:
     position: nn.Embedding | None  # DeBERTa-v3 and ModernBERT add no position table to the input
     token_type: nn.Embedding | None  # DistilBERT, MPNet, DeBERTa-v3 and ModernBERT have no token types
     norm: nn.LayerNorm
-    project: nn.Linear | None  # ALBERT, ELECTRA-small: embedding size -> hidden size, after the LayerNorm
+    project: nn.Linear | None  # embedding size -> hidden size: ALBERT, ELECTRA-small after the LayerNorm
+    project_first: bool = False  # DeBERTa projects the sum before its LayerNorm
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,10 @@ def embedding_steps(parts: EmbeddingParts, input_ids: torch.Tensor, token_type_i
         total = total + out["position"]  # added in the order transformers adds them
     if len(out) > 1:
         out["sum"] = total  # (T, e)
-    out["norm"] = parts.norm(total)  # (T, e)
-    if parts.project is not None:
+    if parts.project is not None and parts.project_first:
+        total = out["project"] = parts.project(total)  # (T, d)
+    out["norm"] = parts.norm(total)  # (T, e) or (T, d)
+    if parts.project is not None and not parts.project_first:
         out["project"] = parts.project(out["norm"])  # (T, d)
     return out
 
@@ -42,8 +44,10 @@ def embedding_step_infos(arrays: Mapping[str, object]) -> tuple[StepInfo, ...]:
     """The embedding steps a model has, the sum explained with exactly what it adds up."""
     added = [name for key, name in (("word", "word"), ("token_type", "token type"), ("position", "position"))
              if key in arrays]
-    return tuple(StepInfo(s.key, s.title, s.shape, " + ".join(added)) if s.key == "sum" else s
-                 for s in STEPS_BY_BLOCK["embed"] if s.key in arrays)
+    infos = [StepInfo(s.key, s.title, s.shape, " + ".join(added)) if s.key == "sum" else s
+             for s in STEPS_BY_BLOCK["embed"] if s.key in arrays]
+    keys = list(arrays)  # in the order they were computed: the projection may come before the LayerNorm
+    return tuple(sorted(infos, key=lambda s: keys.index(s.key)))
 
 
 @torch.inference_mode()
