@@ -101,8 +101,14 @@ NEW_FAMILY_SPECS = {
                                                bos_token_id=0, eos_token_id=2, relative_attention_num_buckets=32),
               _mpnet_tokenizer),
     "deberta-v2": (lambda: transformers.DebertaV2Config(**SHARP, **DEBERTA_V3, pad_token_id=0), _deberta_tokenizer),
+    # layers 0 and 2 global, layer 1 local with a window of 2 tokens on each side; special ids inside the vocabulary
+    "modernbert": (lambda: transformers.ModernBertConfig(
+        **{k: v for k, v in SHARP.items() if k != "initializer_range"}, initializer_range=0.3, local_attention=4,
+        global_attn_every_n_layers=2, pad_token_id=0, bos_token_id=2, eos_token_id=3, cls_token_id=2, sep_token_id=3,
+        mask_token_id=4), _wordpiece_tokenizer),
 }
-NEW_FAMILY_NAMES = {"xlm-roberta": "XLM-RoBERTa", "camembert": "CamemBERT", "mpnet": "MPNet", "deberta-v2": "DeBERTa"}
+NEW_FAMILY_NAMES = {"xlm-roberta": "XLM-RoBERTa", "camembert": "CamemBERT", "mpnet": "MPNet", "deberta-v2": "DeBERTa",
+                    "modernbert": "ModernBERT"}
 ALL_SPECS = {**FAMILY_SPECS, **NEW_FAMILY_SPECS}
 
 

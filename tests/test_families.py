@@ -177,3 +177,64 @@ def test_deberta_v2_style_unshared_keys_one_term_and_absolute_positions(tmp_path
         assert "attn.p2c" not in steps and steps.max_abs_diff <= TOLERANCE
         np.testing.assert_allclose(steps["attn.probs"], ref.attentions[i][0].numpy(), atol=1e-5)
     assert list(t.encoder()) == ["relative_positions", "rel_embeddings"]
+
+
+# --- ModernBERT --------------------------------------------------------------------------------------------
+
+
+def test_modernbert_layers_are_pre_norm_with_a_final_norm(new_tiny_loaded):
+    loaded = new_tiny_loaded["modernbert"]
+    t = trace(loaded, TEXT)
+    last = t.num_layers - 1
+    assert list(t.layer(last))[-1] == "final.norm" and list(t.layer(0))[-1] == "ffn.residual"
+    zero = t.layer(0)
+    np.testing.assert_array_equal(zero["attn.pre_norm"], zero["input"])  # layer 0's attention norm is an identity
+    one = t.layer(1)
+    assert np.abs(one["attn.pre_norm"] - one["input"]).max() > 1e-3
+    np.testing.assert_allclose(one["attn.residual"], one["input"] + one["attn.out"], atol=1e-6)  # no norm after it
+    act = torch.nn.functional.gelu(torch.from_numpy(one["ffn.in"])).numpy() * one["ffn.gate"]
+    np.testing.assert_allclose(one["ffn.act"], act, atol=1e-5)  # GeGLU
+    assert [s.key for s in t.embeddings().infos] == ["word", "norm"]
+
+
+def test_modernbert_rotation_keeps_lengths_and_makes_scores_depend_on_distance(new_tiny_loaded):
+    loaded = new_tiny_loaded["modernbert"]
+    t = trace(loaded, TEXT)
+    steps = t.layer(0)
+    q, k, q_rot, k_rot = (steps[key] for key in ("attn.q", "attn.k", "attn.q_rot", "attn.k_rot"))
+    np.testing.assert_allclose(np.linalg.norm(q_rot, axis=-1), np.linalg.norm(q, axis=-1), rtol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(k_rot, axis=-1), np.linalg.norm(k, axis=-1), rtol=1e-5)
+    np.testing.assert_array_equal(q_rot[:, 0], q[:, 0])  # position 0: angle 0
+    assert np.abs(q_rot[:, 1:] - q[:, 1:]).max() > 1e-3
+    np.testing.assert_allclose(steps["attn.scores"], q_rot @ k_rot.transpose(0, 2, 1) / np.sqrt(q.shape[-1]), atol=1e-5)
+    # the same query and key vector at positions (i, j) and (i + s, j + s) give the same rotated dot product
+    cos, sin = (a.numpy() for a in loaded.base.rotary_emb(torch.zeros(1), torch.arange(12)[None], "full_attention"))
+    half = q.shape[-1] // 2
+    turn = lambda v, p: v * cos[0, p] + np.concatenate((-v[half:], v[:half])) * sin[0, p]  # noqa: E731
+    a, b = q[0, 3], k[0, 5]
+    assert abs(turn(a, 2) @ turn(b, 7) - turn(a, 6) @ turn(b, 11)) < 1e-4
+    assert abs(turn(a, 2) @ turn(b, 7) - turn(a, 2) @ turn(b, 9)) > 1e-4
+
+
+def test_modernbert_local_layers_see_a_window(new_tiny_loaded):
+    loaded = new_tiny_loaded["modernbert"]
+    t = trace(loaded, TEXT, PAIR)
+    T, half = len(t.tokens), loaded.config.local_attention // 2
+    distance = np.abs(np.subtract.outer(np.arange(T), np.arange(T)))
+    assert loaded.config.layer_types == ["full_attention", "sliding_attention", "full_attention"]
+    local, global_ = t.layer(1)["attn.probs"], t.layer(0)["attn.probs"]
+    assert (local[:, distance > half] == 0).all() and (local[:, distance <= half] > 0).all()
+    assert (global_ > 0).all()
+    assert "local" in t.layer_note(1) and "global" in t.layer_note(0)
+
+
+def test_modernbert_contributions_are_pre_norm(new_tiny_loaded):
+    from bertviz_lite import layer_contributions, mixing_ratios
+
+    loaded = new_tiny_loaded["modernbert"]
+    t = trace(loaded, TEXT)
+    result = layer_contributions(t, 1)
+    assert result.norm_residual_ln is None
+    assert result.out_diff <= 1e-4 and result.norm_diff <= 1e-4
+    mixing = mixing_ratios(t)
+    assert mixing.ratios["norm_residual_ln"] is None and len(mixing.ratios["norm"]) == t.num_layers

@@ -19,11 +19,12 @@ from __future__ import annotations
 from ..errors import LoadError
 from .bert_layout import ALBERT, BERT, CAMEMBERT, DISTILBERT, ELECTRA, ROBERTA, XLM_ROBERTA, LayerParts
 from .deberta import DEBERTA
+from .modernbert import MODERNBERT
 from .mpnet import MPNET
 from .records import (AttentionBlock, EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, PoolerParts,
                       TokenizerRecipe)
 
-FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT, MPNET, DEBERTA)
+FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT, MPNET, DEBERTA, MODERNBERT)
 
 SUPPORTED = ", ".join(f.name for f in FAMILIES)
 
