@@ -1,6 +1,7 @@
 """A logit lens for the masked-LM task: the model's own masked-LM head applied to every hidden state at one
 position, to see the prediction form layer by layer (hidden state 0 is the embeddings' output, l the output of
-layer l). The last layer's logits equal the masked-LM model's own, and the lens says by how much (max |Δ|).
+layer l). Where the base model normalises after its last layer (ModernBERT), the lens applies that final norm
+to every hidden state before the head, as the model does to its last one: final norm -> head -> decoder. The last layer's logits equal the masked-LM model's own, and the lens says by how much (max |Δ|).
 
 Only a checkpoint that holds a trained masked-LM head gets a lens: an ELECTRA discriminator or a
 sentence-transformers model has none, and a head initialised at load time is random, so it is refused with a
@@ -76,7 +77,10 @@ def logit_lens(trace: Trace, position: int | None = None, top: int = TOP) -> Log
     position = lens_position(trace, position)
     loaded = trace.loaded
     head = loaded.family.masked_lm_head(loaded.model)
-    logits = head.apply(torch.from_numpy(trace.hidden_states[:, position]))  # (L + 1, V)
+    states = torch.from_numpy(trace.hidden_states[:, position])  # (L + 1, d)
+    if head.final_norm is not None:  # ModernBERT: the last state already went through the final norm, no other did
+        states = torch.cat([head.final_norm(states[:-1]), states[-1:]])
+    logits = head.apply(states)  # (L + 1, V)
     own = loaded.model(**_inputs(trace)).logits[0, position]  # (V,): the masked-LM model's own forward
     probs = torch.softmax(logits, dim=-1)  # (L + 1, V)
     best = probs.topk(top, dim=-1)
