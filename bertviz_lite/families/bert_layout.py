@@ -203,7 +203,8 @@ _BERT_MODULES = dict(embedding_parts=bert_embeddings, layer_modules=bert_layer_m
                      layer_parts=bert_layer_parts, layer=POST_NORM)
 _ROBERTA = dict(_BERT_MODULES, pooler_parts=bert_pooler, position_ids=roberta_positions,
                 masked_lm_head=child_head("lm_head"), position_offset=roberta_offset)
-_SENTENCEPIECE_ROBERTA = ("<s>", "<pad>", "</s>", "<unk>")  # XLM-R and CamemBERT: <mask> is the last id
+_SENTENCEPIECE_ROBERTA = dict(kind="unigram", special_tokens=("<s>", "<pad>", "</s>", "<unk>"), lowercase=False,
+                              vocabulary="unigram-cased", trailing=("<mask>",))  # XLM-R, CamemBERT: <mask> last
 
 BERT = Family("BERT", ("bert",), TokenizerRecipe(tokenizer_class="BertTokenizer", **WORDPIECE_UNCASED),
               pooler_parts=bert_pooler, position_ids=counting_positions, masked_lm_head=child_head("cls"),
@@ -212,12 +213,10 @@ ROBERTA = Family("RoBERTa", ("roberta",),
                  TokenizerRecipe("bpe", ("<s>", "<pad>", "</s>", "<unk>", "<mask>"), "RobertaTokenizer", False),
                  **_ROBERTA)
 XLM_ROBERTA = Family("XLM-RoBERTa", ("xlm-roberta",),
-                     TokenizerRecipe("unigram", _SENTENCEPIECE_ROBERTA, "XLMRobertaTokenizer", False,
-                                     vocabulary="unigram-cased"),
+                     TokenizerRecipe(tokenizer_class="XLMRobertaTokenizer", **_SENTENCEPIECE_ROBERTA),
                      **_ROBERTA)
 CAMEMBERT = Family("CamemBERT", ("camembert",),
-                   TokenizerRecipe("unigram", _SENTENCEPIECE_ROBERTA, "CamembertTokenizer", False,
-                                   vocabulary="unigram-cased"),
+                   TokenizerRecipe(tokenizer_class="CamembertTokenizer", **_SENTENCEPIECE_ROBERTA),
                    **_ROBERTA)
 DISTILBERT = Family("DistilBERT", ("distilbert",),
                     TokenizerRecipe(tokenizer_class="DistilBertTokenizer", **WORDPIECE_UNCASED),

@@ -154,7 +154,7 @@ def _describe(config, i: int) -> str | None:
 DEBERTA = Family(
     "DeBERTa", ("deberta-v2",),
     TokenizerRecipe("unigram", ("[PAD]", "[CLS]", "[SEP]", "[UNK]"), "DebertaV2Tokenizer", False,
-                    vocabulary="unigram-deberta"),
+                    vocabulary="unigram-deberta", trailing=("[MASK]",)),
     _embeddings, lambda base: list(base.encoder.layer), _layer_parts,
     LayerShape(_steps, _run, _attention, post_norm_block, _describe),
     no_pooler, counting_positions, _masked_lm_head,

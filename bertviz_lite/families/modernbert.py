@@ -177,8 +177,8 @@ def _notes(config) -> tuple[str, ...]:
 
 MODERNBERT = Family(
     "ModernBERT", ("modernbert",),
-    TokenizerRecipe("bpe", ("[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"), "PreTrainedTokenizerFast", False,
-                    vocabulary="bpe-modernbert"),
+    TokenizerRecipe("bpe", (), "PreTrainedTokenizerFast", False, vocabulary="bpe-modernbert",
+                    special_ids=(("[UNK]", 50280), ("[CLS]", 50281), ("[SEP]", 50282), ("[PAD]", 50283), ("[MASK]", 50284))),
     _embeddings, lambda base: list(base.layers), _layer_parts, LayerShape(_steps, _run, _attention, _block, _describe),
     no_pooler, counting_positions, _masked_lm_head, final_norm=lambda base: base.final_norm, notes=_notes,
     token_cap=TOKEN_CAP)

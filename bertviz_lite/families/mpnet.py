@@ -60,7 +60,8 @@ def _positions(base: nn.Module, input_ids: torch.Tensor) -> torch.Tensor:
 MPNET = Family(
     "MPNet", ("mpnet",),
     # the real vocabulary: <s> <pad> </s> <unk>, BERT's uncased 30,522 pieces, <mask> (see offline_tokenizer)
-    TokenizerRecipe("wordpiece", ("<s>", "<pad>", "</s>", "<unk>"), "MPNetTokenizer", True),
+    TokenizerRecipe("wordpiece", ("<s>", "<pad>", "</s>", "<unk>"), "MPNetTokenizer", True, vocabulary="wordpiece-mpnet",
+                    trailing=("<mask>",)),
     _embeddings, _layer_modules, _layer_parts, LayerShape(lambda config, i: STEPS, _run, _attention, post_norm_block),
     bert_pooler, _positions, child_head("lm_head"), position_offset=roberta_offset,
     notes=lambda config: ("MPNet has no token-type embeddings: the second sentence of a pair is told apart only by "

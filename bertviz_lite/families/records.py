@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import torch
@@ -93,7 +93,8 @@ class TokenizerRecipe:
     tokenizer_class: str  # the transformers class that applies the family's conventions
     lowercase: bool
     vocabulary: str = ""  # the shipped file's name (default: the kind)
-    special_ids: dict[str, int] = field(default_factory=dict)  # specials at ids the config names, not first
+    trailing: tuple[str, ...] = ()  # special tokens after the vocabulary (XLM-R's <mask>, DeBERTa's [MASK])
+    special_ids: tuple[tuple[str, int], ...] = ()  # specials at the ids the config names (ModernBERT's 50280+)
 
     @property
     def vocabulary_name(self) -> str:

@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 import transformers
-from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
 from ..families import TokenizerRecipe
 
@@ -41,11 +41,15 @@ def corpus_lines() -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
+def _unknown(recipe: TokenizerRecipe) -> str | None:
+    return next((t for t in recipe.special_tokens if "unk" in t.lower()), None)
+
+
 def _trained_model(recipe: TokenizerRecipe) -> dict:
     """Train the recipe's algorithm on the corpus; return the model part of tokenizer.json (vocab, merges)."""
     specials = list(recipe.special_tokens)
     if recipe.kind == "wordpiece":
-        tok = Tokenizer(models.WordPiece(unk_token=specials[1]))
+        tok = Tokenizer(models.WordPiece(unk_token=_unknown(recipe)))
         tok.normalizer = normalizers.BertNormalizer(lowercase=recipe.lowercase)
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
         trainer = trainers.WordPieceTrainer(vocab_size=VOCAB_SIZE, special_tokens=specials, show_progress=False)
@@ -58,7 +62,7 @@ def _trained_model(recipe: TokenizerRecipe) -> dict:
         tok = Tokenizer(models.Unigram())
         tok.normalizer = normalizers.Lowercase() if recipe.lowercase else None
         tok.pre_tokenizer = pre_tokenizers.Metaspace()
-        trainer = trainers.UnigramTrainer(vocab_size=VOCAB_SIZE, special_tokens=specials, unk_token=specials[1],
+        trainer = trainers.UnigramTrainer(vocab_size=VOCAB_SIZE, special_tokens=specials, unk_token=_unknown(recipe),
                                           show_progress=False)
     else:
         raise ValueError(f"unknown tokenizer kind {recipe.kind!r}")
@@ -67,7 +71,7 @@ def _trained_model(recipe: TokenizerRecipe) -> dict:
 
 
 def _vocab_file(recipe: TokenizerRecipe):
-    return resources.files(__package__).joinpath("data", "offline_vocab", f"{recipe.kind}.json")
+    return resources.files(__package__).joinpath("data", "offline_vocab", f"{recipe.vocabulary_name}.json")
 
 
 def shipped_model(recipe: TokenizerRecipe) -> dict:
@@ -79,11 +83,14 @@ def shipped_model(recipe: TokenizerRecipe) -> dict:
     return learnt
 
 
-def regenerate() -> None:
-    """Train every recipe's vocabulary on the corpus again and write the shipped files."""
+def regenerate(only: tuple[str, ...] = ()) -> None:
+    """Train every recipe's vocabulary (or those named in `only`) on the corpus again and write the shipped files.
+    Shared links show other ids afterwards: regenerate a vocabulary only when its corpus or recipe changed."""
     from ..families import FAMILIES
 
-    for recipe in {family.tokenizer.kind: family.tokenizer for family in FAMILIES}.values():
+    for name, recipe in {family.tokenizer.vocabulary_name: family.tokenizer for family in FAMILIES}.items():
+        if only and name not in only:
+            continue
         path = Path(str(_vocab_file(recipe)))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(_trained_model(recipe), ensure_ascii=False, indent=0), encoding="utf-8")
@@ -92,24 +99,55 @@ def regenerate() -> None:
 
 def uncased_tokenizer(recipe: TokenizerRecipe, vocab_file: Path, max_tokens: int):
     """The family's tokenizer class over the real uncased vocab.txt (lower-casing and accent stripping, as
-    bert-base-uncased's tokenizer does)."""
+    bert-base-uncased's tokenizer does). MPNet's vocabulary is the same pieces between its own special tokens:
+    `<s> <pad> </s> <unk>`, then BERT's 30,522 pieces unchanged, then `<mask>`."""
     assert recipe.kind == "wordpiece", f"{recipe.tokenizer_class} does not read a WordPiece vocab.txt"
     cls = getattr(transformers, recipe.tokenizer_class)
-    return cls(vocab=str(vocab_file), do_lower_case=True, model_max_length=max_tokens)
+    pieces = vocab_file.read_text(encoding="utf-8").splitlines()
+    if pieces[: len(recipe.special_tokens)] == list(recipe.special_tokens):
+        return cls(vocab=str(vocab_file), do_lower_case=True, model_max_length=max_tokens)
+    pieces = [*recipe.special_tokens, *pieces, *recipe.trailing]
+    return cls(vocab={piece: i for i, piece in enumerate(pieces)}, do_lower_case=True, model_max_length=max_tokens)
 
 
 def build_tokenizer(recipe: TokenizerRecipe, max_tokens: int):
-    """A tokenizer of the recipe's family class, with the shipped vocabulary trained on the project's corpus."""
+    """A tokenizer of the recipe's family class, with the shipped vocabulary trained on the project's corpus;
+    the recipe's trailing special tokens after it, and its fixed-id special tokens at their ids."""
     learnt = shipped_model(recipe)
+    if recipe.special_ids:
+        return _fixed_id_tokenizer(recipe, learnt, max_tokens)
     cls = getattr(transformers, recipe.tokenizer_class)
     if recipe.kind == "wordpiece":
-        return cls(vocab=learnt["vocab"], do_lower_case=recipe.lowercase, model_max_length=max_tokens)
+        vocab = dict(learnt["vocab"], **{t: len(learnt["vocab"]) + i for i, t in enumerate(recipe.trailing)})
+        return cls(vocab=vocab, do_lower_case=recipe.lowercase, model_max_length=max_tokens)
     if recipe.kind == "bpe":
-        merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in learnt["merges"]]
-        return cls(vocab=learnt["vocab"], merges=merges, model_max_length=max_tokens)
-    return cls(vocab=[tuple(piece) for piece in learnt["vocab"]], do_lower_case=recipe.lowercase,
-               model_max_length=max_tokens)
+        return cls(vocab=learnt["vocab"], merges=_merges(learnt), model_max_length=max_tokens)
+    pieces = [tuple(piece) for piece in learnt["vocab"]] + [(t, 0.0) for t in recipe.trailing]
+    return cls(vocab=pieces, do_lower_case=recipe.lowercase, model_max_length=max_tokens)
+
+
+def _merges(learnt: dict) -> list[tuple[str, str]]:
+    return [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in learnt["merges"]]
+
+
+def _fixed_id_tokenizer(recipe: TokenizerRecipe, learnt: dict, max_tokens: int):
+    """Byte-level BPE with its special tokens at the ids the config names (ModernBERT: [CLS] 50281, [SEP] 50282,
+    [PAD] 50283, far past the stand-in's few hundred pieces), [CLS] A [SEP] B [SEP], as a fast tokenizer."""
+    assert recipe.kind == "bpe", "fixed special ids are made for byte-level BPE"
+    ids = dict(recipe.special_ids)
+    tok = Tokenizer(models.BPE(vocab={**learnt["vocab"], **ids}, merges=_merges(learnt)))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens(list(ids))
+    cls, sep = ("[CLS]", ids["[CLS]"]), ("[SEP]", ids["[SEP]"])
+    tok.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+                                                       special_tokens=[cls, sep])
+    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, model_max_length=max_tokens, unk_token="[UNK]",
+                                                cls_token="[CLS]", sep_token="[SEP]", pad_token="[PAD]",
+                                                mask_token="[MASK]")
 
 
 if __name__ == "__main__":
-    regenerate()
+    import sys
+
+    regenerate(tuple(sys.argv[1:]))  # names of vocabularies (e.g. unigram-cased), or none for all

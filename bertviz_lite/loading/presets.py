@@ -4,7 +4,8 @@ Each preset's config is a copy of the one on the Hugging Face Hub (`presets/<id>
 the Hub cannot be reached and the weights are not cached, `load_model` reads the copy that a Python package
 bundles (real weights; see `bundled.py`) or else builds the exact architecture from the config with random
 weights, so every number about the architecture is still true. The uncased presets then tokenize with their
-real vocabulary, which the bundled model ships; RoBERTa and ALBERT use a stand-in (`offline_tokenizer.py`).
+real vocabulary, which the bundled model ships (all-mpnet-base-v2's is the same pieces between MPNet's own special
+tokens); the others use a stand-in of their own kind (`offline_tokenizer.py`).
 """
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ PRESETS: dict[str, Preset] = {p.source: p for p in (
     Preset("roberta-base", "125M", "RoBERTa base: byte-level BPE, no next-sentence task"),
     Preset("albert-base-v2", "12M", "ALBERT base: one layer shared 12 times, 128-d embeddings"),
     Preset("google/electra-small-discriminator", "14M", "ELECTRA small: 128-d embeddings projected to 256", True),
+    Preset("answerdotai/ModernBERT-base", "149M", "ModernBERT base (2024): pre-norm, rotary positions, local and "
+                                                  "global attention, GeGLU, 22 layers"),
+    Preset("microsoft/deberta-v3-base", "184M", "DeBERTa-v3 base: content and relative position scored apart, no "
+                                                "absolute positions in the input"),
+    Preset("FacebookAI/xlm-roberta-base", "278M", "XLM-RoBERTa base: RoBERTa's layout for 100 languages, 250,002 "
+                                                  "SentencePiece tokens"),
+    Preset("sentence-transformers/all-mpnet-base-v2", "109M", "all-mpnet-base-v2: MPNet (a relative-position bias "
+                                                              "on every score) trained for sentence similarity", True),
 )}
 
 DEFAULT_MODEL = "bert-base-uncased"
