@@ -24,7 +24,7 @@ with right:
     words = common.word_toggle()
 result = common.analysis_or_stop("contributions", loaded, layer)
 groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
-matrices = {VIEWS[name]: getattr(result, name) for name in MIXING}
+matrices = {VIEWS[name]: getattr(result, name) for name in MIXING if getattr(result, name) is not None}
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
     matrices = {title: merge_to_words(m, groups) for title, m in matrices.items()}
 common.chart(matrices_side_by_side(matrices, labels))
@@ -32,9 +32,16 @@ st.caption("Rows receive, columns give. ‖c‖ is ‖c_ij‖ with c_ij = Σ_h �
            "(x_j W_V^h + b_V^h) W_O^h: what token j really adds to token i through the attention heads. ‖c + x‖ "
            "adds the residual x_i on the diagonal (c_ij + δ_ij x_i); g is LayerNorm's linear part for token i, "
            "g_i(z) = γ ⊙ (z − mean z) / s_i. Kobayashi et al. (2020, 2021).")
+pre_norm = result.norm_residual_ln is None
+if pre_norm:
+    st.info(f"{loaded.family.name} normalises before attention, not after it (a pre-norm layer): the values come "
+            f"from LN(x_j), the residual adds x_i itself, and no LayerNorm follows the sum, so there is no "
+            f"‖g(c + x)‖ to show. The second check is against the attention block's output x_i + attn.out_i.",
+            icon=":material/info:")
+second = ((f"Σ_j (c_ij + δ_ij x_i) + b_O vs the attention block's output x + attn.out (layer {layer})")
+          if pre_norm else f"Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β vs the model's LayerNorm output (layer {layer})")
 for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {layer})", result.out_diff),
-                   (f"Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β vs the model's LayerNorm output (layer {layer})",
-                    result.norm_diff)):
+                   (second, result.norm_diff)):
     (st.success if diff <= TOLERANCE else st.error)(f"{what}: max |Δ| = {diff:.1e}",
                                                     icon=":material/check_circle:" if diff <= TOLERANCE
                                                     else ":material/cancel:")

@@ -5,17 +5,27 @@ import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
-from bertviz_lite.figures import attention_heatmap, head_grid, labelled, matrix_window, token_norms
+from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side, matrix_window,
+                                  token_norms)
 from app_pages import common
 
-STAGES = {"Embeddings": "embed.norm", "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
-NORM_VIEWS = {"attn.residual": ("input", "attn.out", "attn.residual", "attn.norm"),
-              "attn.norm": ("input", "attn.out", "attn.residual", "attn.norm"),
-              "ffn.residual": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm"),
-              "ffn.norm": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm")}
+STAGES = {"Embeddings": "embed.norm", "Positions": "encoder.relative_positions",
+          "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
+POST_NORM_VIEWS = {"attn.residual": ("input", "attn.out", "attn.residual", "attn.norm"),
+                   "attn.norm": ("input", "attn.out", "attn.residual", "attn.norm"),
+                   "ffn.residual": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm"),
+                   "ffn.norm": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm")}
+PRE_NORM_VIEWS = {"attn.pre_norm": ("input", "attn.pre_norm"), "attn.residual": ("input", "attn.out", "attn.residual"),
+                  "ffn.pre_norm": ("attn.residual", "ffn.pre_norm"),
+                  "ffn.residual": ("attn.residual", "ffn.out", "ffn.residual"),
+                  "final.norm": ("ffn.residual", "final.norm")}
+SCORE_TERMS = ("attn.c2c", "attn.c2p", "attn.p2c")  # DeBERTa: shown side by side with their sum
+MASKED = np.finfo(np.float32).min / 2  # a score this low was masked (padding, or outside a local window)
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
+encoder = t.encoder()  # DeBERTa's relative positions; None for the other families
+stages = {name: step for name, step in STAGES.items() if encoder is not None or name != "Positions"}
 if not common.lecture_mode():  # on a projector every line counts; the page is named in the navigation
     st.title("Layers")
 
@@ -23,6 +33,8 @@ if not common.lecture_mode():  # on a projector every line counts; the page is n
 def stage_of(step: str) -> str:
     if step.startswith("embed."):
         return "Embeddings"
+    if step.startswith("encoder.") and encoder is not None:
+        return "Positions"
     if step.startswith("pooler."):
         return "Pooler & similarity"
     return "Encoder layer"
@@ -92,8 +104,36 @@ def embeddings_view(controls, canvas, notes) -> None:
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with canvas:
         common.chart(token_norms(series, t.tokens, "Vector length per token: LayerNorm evens them out"))
+    for note in loaded.family.notes(loaded.config):
+        controls.info(note, icon=":material/info:")
     with notes:
         check_line(steps, "hidden_states[0] (the input of layer 0)")
+
+
+def encoder_view(controls, canvas, notes) -> None:
+    """What the encoder computes once and every layer uses (DeBERTa: relative distances and their embeddings)."""
+    steps = encoder
+    with controls:
+        key = show_step_picker(steps.infos, steps, "Encoder step", "encoder.")
+        st.session_state.step = f"encoder.{key}"
+        info, array = steps.info(key), steps[key]
+        st.markdown(f"### {info.title} — shape {tuple(array.shape)} {info.shape}\n{info.explains}.")
+    if key == "relative_positions":
+        with canvas:
+            common.chart(attention_heatmap(array.astype(np.float32), t.tokens, "relative position i − j (bucketed)",
+                                           "i − j"))
+            common.csv_download(lambda: common.matrix_frame(array, t.tokens, t.tokens, "query", "key"),
+                                "relative_positions.csv")
+    else:
+        span = array.shape[0] // 2
+        rows = [f"δ = {d}" for d in range(-span, span)]  # row r of the table is used for bucketed distance r − span
+        first = 0
+        if array.shape[1] > 64:
+            first = controls.slider("First dimension shown", 0, array.shape[1] - 64, 0, step=64, key=f"dims_{key}")
+        with canvas:
+            common.chart(matrix_window(array, rows, first, info.title))
+    notes.caption("Computed once from the sentence's length and shared by every layer; each layer projects the "
+                  "relative embeddings with its own W_Q and W_K (content → position and position → content).")
 
 
 def layer_controls() -> tuple[int, int]:
@@ -138,21 +178,33 @@ def layer_view(controls, canvas, notes) -> None:
                 if common.word_toggle():  # probabilities merge into words; raw scores do not
                     groups, labels = word_groups(t)
                     matrix = merge_to_words(matrix, groups)
+        elif (matrix < MASKED).any():
+            matrix = np.where(matrix < MASKED, np.nan, matrix)
+            controls.caption("Blank cells are masked: the model adds the most negative number there, so softmax "
+                             "gives them 0.")
         with canvas:
-            common.chart(attention_heatmap(matrix, labels, f"layer {layer}, head {head}: {info.title}",
-                                           "score" if key == "attn.scores" else "attention"))
+            if key in SCORE_TERMS or (key == "attn.scores" and SCORE_TERMS[0] in steps):
+                terms = {k.removeprefix("attn."): steps[k][head] for k in (*SCORE_TERMS, "attn.scores") if k in steps}
+                st.markdown(f"**Layer {layer}, head {head}: scores = c2c + c2p + p2c** (content → content, content → "
+                            f"position, position → content)")
+                common.chart(matrices_side_by_side(terms, t.tokens))
+            else:
+                common.chart(attention_heatmap(matrix, labels, f"layer {layer}, head {head}: {info.title}",
+                                               "attention" if key == "attn.probs" else "score"))
             common.csv_download(lambda: common.matrix_frame(matrix, labels, labels, "query", "key"),
                                 f"layer{layer}_head{head}_{key}.csv")
             st.caption("All heads of this layer (pick one with Head above):")
             common.chart(head_grid(steps["attn.probs"], head))
     else:
         show_matrix(array, f"layer {layer}: {info.title}", key, controls, canvas)
-        if key in NORM_VIEWS:
-            series = {steps.info(k).title if k != "input" else "layer input": steps[k] for k in NORM_VIEWS[key]}
+        views = POST_NORM_VIEWS if "attn.norm" in steps else PRE_NORM_VIEWS
+        if key in views:
+            series = {steps.info(k).title if k != "input" else "layer input": steps[k] for k in views[key]}
             with canvas:
                 common.chart(token_norms(series, t.tokens, "Vector length per token: residual adds, norm rescales"))
     with notes:
-        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output)")
+        last = "final.norm" in steps
+        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output{', after the final norm' if last else ''})")
 
 
 def pooler_view(controls, canvas, notes) -> None:
@@ -192,11 +244,13 @@ def stepper() -> None:
         notes = controls
     else:
         controls, canvas, notes = st.container(), st.container(), st.container()
-    stage = controls.segmented_control("Stage", list(STAGES), default=stage_of(st.session_state.step),
-                                       key="stage_control")
+    short = {"Encoder layer": "Layer", "Pooler & similarity": "Pooler"} if common.lecture_mode() else {}
+    stage = controls.segmented_control("Stage", list(stages), default=stage_of(st.session_state.step),
+                                       key="stage_control", format_func=lambda name: short.get(name, name))
     if stage and stage != stage_of(st.session_state.step):
-        st.session_state.step = STAGES[stage]
-    view = {"Embeddings": embeddings_view, "Encoder layer": layer_view, "Pooler & similarity": pooler_view}
+        st.session_state.step = stages[stage]
+    view = {"Embeddings": embeddings_view, "Positions": encoder_view, "Encoder layer": layer_view,
+            "Pooler & similarity": pooler_view}
     view[stage or stage_of(st.session_state.step)](controls, canvas, notes)
     common.sync_url()
 

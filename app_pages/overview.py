@@ -30,7 +30,9 @@ lines = [
     f"**vocabulary of {c['vocab_size']:,}** word pieces, each a row of {c['embedding_size']} numbers "
     f"(the word table alone: {c['vocab_size']:,} × {c['embedding_size']} = "
     f"{c['vocab_size'] * c['embedding_size']:,} parameters)",
-    f"**up to {loaded.max_tokens} tokens** per input (position table of {c['max_positions']})",
+    f"**up to {loaded.max_tokens:,} tokens** per input"
+    + (f" (position table of {c['max_positions']:,})" if loaded.embedding_parts().position is not None else ""),
+    *loaded.family.about(loaded.config),
 ]
 if c["embedding_size"] != c["hidden_size"]:
     lines.append(f"**embeddings of size {c['embedding_size']}**, projected to {c['hidden_size']} before layer 0")
@@ -38,6 +40,8 @@ if c["token_types"]:
     lines.append(f"**{c['token_types']} token type{'s' if c['token_types'] > 1 else ''}** "
                  f"(sentence A / sentence B)")
 st.markdown("\n".join(f"- {line}" for line in lines))
+for note in loaded.family.notes(loaded.config):
+    st.caption(note)
 
 st.subheader("Where the parameters are")
 groups = group_totals(table)

@@ -37,3 +37,5 @@ table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.toke
 st.dataframe(table, width="stretch", height=min(36 * (len(table) + 1), 600))
 if not loaded.uses_token_types:
     st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")
+for note in loaded.family.notes(loaded.config):
+    st.caption(note)

@@ -159,10 +159,13 @@ def cmd_contributions(args) -> None:
     if not (done := _analyse(args, "norm-based contributions of every layer", mixing_ratios)):
         return
     t, result = done
+    shown = [name for name in MIXING if result.ratios[name] is not None]
     print("Mixing ratio per layer: the share of what reaches a token that comes from other tokens")
-    print("layer " + "".join(f"{name:>18}" for name in MIXING))
+    print("layer " + "".join(f"{name:>18}" for name in shown))
     for layer in range(t.num_layers):
-        print(f"{layer:>5} " + "".join(f"{result.ratios[name][layer]:18.3f}" for name in MIXING))
+        print(f"{layer:>5} " + "".join(f"{result.ratios[name][layer]:18.3f}" for name in shown))
+    if len(shown) < len(MIXING):
+        print("(no norm_residual_ln: a pre-norm layer has no LayerNorm after the attention block's sum)")
     print(f"\nchecks, worst over all layers: max |Δ| = {result.max_abs_diff:.2e}")
 
 

@@ -5,6 +5,8 @@ matrices are cut to the window the reader looks at (see `MAX_CELLS`).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots  # several token-to-token matrices side by side
@@ -101,7 +103,9 @@ def _pool(matrix: np.ndarray, max_side: int) -> np.ndarray:
     rows, cols = -(-matrix.shape[0] // step) * step, -(-matrix.shape[1] // step) * step
     padded = np.full((rows, cols), np.nan, dtype=np.float32)
     padded[: matrix.shape[0], : matrix.shape[1]] = matrix
-    return np.nanmean(padded.reshape(rows // step, step, cols // step, step), axis=(1, 3)).astype(np.float32)
+    with warnings.catch_warnings():  # a block that is all masked (NaN) stays blank, without a warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(padded.reshape(rows // step, step, cols // step, step), axis=(1, 3)).astype(np.float32)
 
 
 def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: str,
@@ -188,11 +192,12 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     return fig.update_layout(margin_t=70 if step > 1 else 40)
 
 
-def mixing_lines(ratios: dict[str, list[float]], labels: dict[str, str], title: str) -> go.Figure:
-    """One line per choice of m: each layer's mixing ratio (the share that comes from other tokens)."""
+def mixing_lines(ratios: dict[str, list[float] | None], labels: dict[str, str], title: str) -> go.Figure:
+    """One line per choice of m: each layer's mixing ratio (the share that comes from other tokens); a choice
+    the model does not have (None: no LayerNorm after a pre-norm block) gets no line."""
     fig = go.Figure([go.Scatter(x=list(range(len(values))), y=values, mode="lines+markers", name=labels[name],
                                 hovertemplate=f"{labels[name]}<br>layer %{{x}}: %{{y:.3f}}<extra></extra>")
-                     for name, values in ratios.items()])
+                     for name, values in ratios.items() if values is not None])
     fig.update_xaxes(title="layer", dtick=1)
     fig.update_yaxes(title="mixing ratio", range=[0, 1])
     return _layout(fig, 420, title)

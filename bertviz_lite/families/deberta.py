@@ -148,7 +148,17 @@ def _describe(config, i: int) -> str | None:
     if not terms:
         return "This model has no relative attention: its scores are content to content only."
     return (f"Scores: c2c + {' + '.join(terms)}, each divided by √({1 + len(terms)}·d_h); the relative distances "
-            f"and embeddings are the encoder's own (stage Relative positions).")
+            f"and embeddings are the encoder's own (stage Positions).")
+
+
+def _about(config) -> tuple[str, ...]:
+    terms = _position_terms(config)
+    if not terms:
+        return ()
+    return (f"**disentangled attention**: every score is c2c + {' + '.join(terms)} (content and relative position "
+            f"apart), divided by √({1 + len(terms)}·d_h)",
+            f"relative distances exact up to {max(config.position_buckets // 2, 0) or 'the maximum'} tokens, "
+            f"log-bucketed beyond; one shared table of relative embeddings")
 
 
 DEBERTA = Family(
@@ -158,4 +168,4 @@ DEBERTA = Family(
     _embeddings, lambda base: list(base.encoder.layer), _layer_parts,
     LayerShape(_steps, _run, _attention, post_norm_block, _describe),
     no_pooler, counting_positions, _masked_lm_head,
-    encoder_steps=_encoder_steps, encoder_step_infos=ENCODER_STEPS, notes=_notes)
+    encoder_steps=_encoder_steps, encoder_step_infos=ENCODER_STEPS, notes=_notes, about=_about)

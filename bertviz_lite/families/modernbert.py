@@ -175,10 +175,24 @@ def _notes(config) -> tuple[str, ...]:
             "rotation of the queries and keys (rotary embeddings), and a pair is told apart only by [SEP].",)
 
 
+def _about(config) -> tuple[str, ...]:
+    every = config.global_attn_every_n_layers
+    return (f"**pre-norm**: LayerNorm before attention and before the MLP, a final norm after layer "
+            f"{config.num_hidden_layers - 1}, no biases",
+            f"**global attention in one layer of {every}** (0, {every}, {2 * every}, ...), elsewhere a window of "
+            f"**{config.local_attention} tokens** ({_half_window(config)} on each side)",
+            "**rotary positions**: queries and keys are turned by angles that grow with position (base θ "
+            f"{config.rope_parameters[GLOBAL]['rope_theta']:,.0f} in global layers)",
+            f"**GeGLU**: Wi gives {2 * config.intermediate_size:,} = 2 × {config.intermediate_size:,} numbers, an "
+            f"input half and a gate half; GELU(input) ⊙ gate goes through Wo",
+            f"the app reads at most **{TOKEN_CAP:,} tokens** of the model's {config.max_position_embeddings:,}")
+
+
 MODERNBERT = Family(
     "ModernBERT", ("modernbert",),
     TokenizerRecipe("bpe", (), "PreTrainedTokenizerFast", False, vocabulary="bpe-modernbert",
-                    special_ids=(("[UNK]", 50280), ("[CLS]", 50281), ("[SEP]", 50282), ("[PAD]", 50283), ("[MASK]", 50284))),
+                    special_ids=(("[UNK]", 50280), ("[CLS]", 50281), ("[SEP]", 50282), ("[PAD]", 50283),
+                                 ("[MASK]", 50284))),
     _embeddings, lambda base: list(base.layers), _layer_parts, LayerShape(_steps, _run, _attention, _block, _describe),
     no_pooler, counting_positions, _masked_lm_head, final_norm=lambda base: base.final_norm, notes=_notes,
-    token_cap=TOKEN_CAP)
+    about=_about, token_cap=TOKEN_CAP)

@@ -64,5 +64,7 @@ MPNET = Family(
                     trailing=("<mask>",)),
     _embeddings, _layer_modules, _layer_parts, LayerShape(lambda config, i: STEPS, _run, _attention, post_norm_block),
     bert_pooler, _positions, child_head("lm_head"), position_offset=roberta_offset,
+    about=lambda config: (f"**relative-position bias**: {config.relative_attention_num_buckets} learnt buckets of "
+                          f"distance, one number per head, added to every layer's scores",),
     notes=lambda config: ("MPNet has no token-type embeddings: the second sentence of a pair is told apart only by "
                           "the </s></s> between them.",))

@@ -122,7 +122,8 @@ class Family:
     final_norm: Callable[[nn.Module], nn.Module | None] = lambda base: None  # after the last layer
     encoder_steps: Callable[[nn.Module, int], dict[str, torch.Tensor]] | None = None  # computed once per input
     encoder_step_infos: tuple[StepInfo, ...] = ()
-    notes: Callable[[object], tuple[str, ...]] = lambda config: ()  # what BERT has and this family has not
+    notes: Callable[[object], tuple[str, ...]] = lambda config: ()  # what BERT's input has and this family's not
+    about: Callable[[object], tuple[str, ...]] = lambda config: ()  # how its layer differs from BERT's, in brief
     token_cap: int | None = None  # the app reads at most this many tokens, below what the model could
 
     def max_tokens(self, config) -> int:

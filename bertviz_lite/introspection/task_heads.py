@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ..loading.loader import TASKS
+from ..tasks import task_classes
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class TaskHead:
 def task_heads(config) -> list[TaskHead]:
     """base vs sequence classification vs masked LM, for `config`'s architecture."""
     result = []
-    for task, auto in TASKS.items():
+    for task, auto in task_classes().items():
         with torch.device("meta"):
             model = auto.from_config(config)
         canonical = {id(p): n for n, p in model.named_parameters()}

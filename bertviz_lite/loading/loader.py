@@ -17,27 +17,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from transformers import (AutoConfig, AutoModel, AutoModelForMaskedLM, AutoModelForSequenceClassification,
-                          AutoTokenizer, PreTrainedModel)
+from transformers import AutoConfig, AutoTokenizer, PreTrainedModel
 from transformers.utils import cached_file
 
 from . import hub
 from ..errors import LoadError
 from ..families import Family, family_for_model_type
-from ..tasks import TASK_NAMES
-from ..serving.hosting import Limits
+from ..tasks import task_classes
 from .bundled import PACKAGE_NAMES, bundled_directory, uncased_vocab_file
 from .download import Report, download_weights, weights_cached
+from .limits import Limits
 from .offline_tokenizer import build_tokenizer, uncased_tokenizer
 from .presets import PRESETS, preset_config
-from ..analyses.sentence_pooling import SentencePooling, read_sentence_pooling
+from .sentence_config import SentencePooling, read_sentence_pooling
 
-TASKS = {
-    "base": AutoModel,  # as in the notebooks: embeddings, encoder and (for BERT) the pooler
-    "sequence-classification": AutoModelForSequenceClassification,
-    "masked-lm": AutoModelForMaskedLM,
-}
-assert tuple(TASKS) == TASK_NAMES
+TASKS = task_classes()  # task name -> the transformers class that builds it
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
                 "pytorch_model.bin.index.json")
 BUNDLED_ORIGIN = "copy bundled with the {package} package"
@@ -73,10 +67,13 @@ class LoadedModel:
         declared = getattr(self.tokenizer, "model_max_length", None) or limit
         return min(limit, declared)
 
+    def embedding_parts(self):
+        return self.family.embedding_parts(self.base)
+
     @property
     def uses_token_types(self) -> bool:
         """Whether the model has token-type embeddings (DistilBERT has none, so it takes no token_type_ids)."""
-        return self.family.embedding_parts(self.base).token_type is not None
+        return self.embedding_parts().token_type is not None
 
     @property
     def bundled(self) -> bool:

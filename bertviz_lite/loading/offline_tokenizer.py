@@ -104,7 +104,7 @@ def uncased_tokenizer(recipe: TokenizerRecipe, vocab_file: Path, max_tokens: int
     assert recipe.kind == "wordpiece", f"{recipe.tokenizer_class} does not read a WordPiece vocab.txt"
     cls = getattr(transformers, recipe.tokenizer_class)
     pieces = vocab_file.read_text(encoding="utf-8").splitlines()
-    if pieces[: len(recipe.special_tokens)] == list(recipe.special_tokens):
+    if set(recipe.special_tokens) <= set(pieces):  # BERT's own special tokens: the file as it is
         return cls(vocab=str(vocab_file), do_lower_case=True, model_max_length=max_tokens)
     pieces = [*recipe.special_tokens, *pieces, *recipe.trailing]
     return cls(vocab={piece: i for i, piece in enumerate(pieces)}, do_lower_case=True, model_max_length=max_tokens)

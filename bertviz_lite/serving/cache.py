@@ -17,7 +17,7 @@ from ..analyses.contributions import LayerContributions, layer_contributions
 from ..analyses.logit_lens import LogitLens, logit_lens
 
 from ..introspection.task_heads import TaskHead, task_heads
-from .hosting import Limits
+from ..loading.limits import Limits
 from .memory import start_trimming
 from ..loading.loader import LoadedModel, load_model
 from ..analyses.similarity import SentenceVectors, sentence_vectors
