@@ -1,0 +1,80 @@
+"""The pages for the families beyond BERT's layer, in AppTest: every page of every new family renders, and each
+family's own view is there (DeBERTa's three terms and relative positions, ModernBERT's window and pre-norm
+contributions, MPNet's position bias)."""
+import numpy as np
+import pytest
+
+from test_app import PAGES, decode_typed_array, open_page, payload_bytes, specs
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_for_every_new_family(page, new_tiny_dirs):
+    for model_dir in new_tiny_dirs.values():
+        at = open_page(page, model=model_dir, pair="the cat sat")
+        assert not at.exception, (model_dir, [e.value for e in at.exception])
+        assert not at.error, [e.value for e in at.error]
+
+
+def test_deberta_shows_its_three_terms_side_by_side(new_tiny_dirs):
+    at = open_page("layers", model=new_tiny_dirs["deberta-v2"], layer=1, head=2, step="attn.c2p")
+    assert not at.exception
+    assert any("step 6 of 17: Content → position" in m.value for m in at.markdown)
+    (terms,) = [s for s in specs(at) if len(s["data"]) == 4]
+    assert [a["text"] for a in terms["layout"]["annotations"][:4]] == ["c2c", "c2p", "p2c", "scores"]
+    c2c, c2p, p2c, scores = (decode_typed_array(d["z"]) for d in terms["data"])
+    np.testing.assert_allclose(c2c + c2p + p2c, scores, atol=1e-5)
+
+
+def test_deberta_relative_positions_stage(new_tiny_dirs):
+    at = open_page("layers", model=new_tiny_dirs["deberta-v2"], step="encoder.relative_positions",
+                   text="the cat sat on the mat this is a test sentence")
+    assert not at.exception
+    assert any("Relative positions" in m.value for m in at.markdown)
+    (heatmap,) = specs(at)
+    distances = decode_typed_array(heatmap["data"][0]["z"])
+    assert distances[0, 1] == -1 and distances[1, 0] == 1 and np.abs(distances).max() < len(distances) - 1
+
+
+def test_deberta_embeddings_say_what_v3_leaves_out(new_tiny_dirs):
+    at = open_page("layers", model=new_tiny_dirs["deberta-v2"], step="embed.norm")
+    assert any("position_biased_input: false" in i.value for i in at.info)
+    assert any("type_vocab_size: 0" in i.value for i in at.info)
+
+
+def test_modernbert_local_layer_is_a_band_and_the_last_layer_ends_with_the_final_norm(new_tiny_dirs):
+    text = "the cat sat on the mat this is a test sentence"
+    at = open_page("layers", model=new_tiny_dirs["modernbert"], layer=1, step="attn.scores", text=text)
+    assert not at.exception
+    assert any("Layer 1 is local" in c.value for c in at.caption)
+    heatmap = specs(at)[0]
+    scores = decode_typed_array(heatmap["data"][0]["z"])
+    T = len(scores)
+    far = np.abs(np.subtract.outer(np.arange(T), np.arange(T))) > 2
+    assert np.isnan(scores[far]).all() and not np.isnan(scores[~far]).any()  # masked keys are blank
+    last = open_page("layers", model=new_tiny_dirs["modernbert"], layer=2, step="final.norm", text=text)
+    assert any("step 19 of 19: Final LayerNorm" in m.value for m in last.markdown)
+    assert any("after the final norm" in s.value for s in last.success)
+
+
+def test_modernbert_contributions_say_why_there_is_no_layernorm_view(new_tiny_dirs):
+    at = open_page("contributions", model=new_tiny_dirs["modernbert"], layer=1)
+    assert not at.exception
+    assert any("pre-norm" in i.value for i in at.info)
+    assert all("LayerNorm output" not in s.value for s in at.success)
+    heatmaps, lines = ([s for s in specs(at) if s["data"][0]["type"] == kind] for kind in ("heatmap", "scatter"))
+    assert [len(s["data"]) for s in heatmaps] == [3]  # attention, ‖c‖, ‖c + x‖: no ‖g(c + x)‖
+    assert [len(s["data"]) for s in lines] == [3]  # and no mixing ratio line for it
+
+
+def test_mpnet_position_bias_view(new_tiny_dirs):
+    at = open_page("layers", model=new_tiny_dirs["mpnet"], step="attn.position_bias", head=1)
+    assert not at.exception
+    assert any("Relative-position bias" in m.value for m in at.markdown)
+
+
+def test_modernbert_preset_layer_view_at_its_cap_sends_at_most_2_mb():
+    text = " ".join(["word"] * 1500)  # more than the cap: read 1,024 tokens
+    at = open_page("layers", model="answerdotai/ModernBERT-base", layer=1, step="attn.probs", text=text)
+    assert not at.exception
+    assert any("1,024" in w.value for w in [*at.warning, *at.info])
+    assert payload_bytes(at) <= 2 * 1024 * 1024
