@@ -82,3 +82,25 @@ def test_random_weights_switch_to_the_bundled_model_in_one_click(server, page):
     assert "all-MiniLM-L6-v2" in page.url and "layer=4" in page.url and "head=2" in page.url
     assert page.get_by_text("layer 4, head 2: Attention (softmax)").count() == 1
     assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_todays_encoders_in_lecture_mode(server, page):
+    """DeBERTa's three terms and ModernBERT's local layer, as a lecturer opens them on a 1280×720 projector."""
+    text = "the+quick+brown+fox+jumps+over+the+lazy+dog"
+    page.goto(f"{server}/layers?model=microsoft/deberta-v3-base&text={text}&layer=2&head=3&step=attn.c2p&lecture=1")
+    wait_idle(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("step 6 of 17: Content → position").count() == 1
+    terms = page.get_by_text("scores = c2c + c2p + p2c")
+    box = terms.bounding_box()
+    assert box is not None and box["y"] < 720, box  # the side-by-side terms start on the first screen
+    page.get_by_role("button", name="▶").last.click()
+    wait_idle(page)
+    assert "step=attn.p2c" in page.url and page.get_by_text("step 7 of 17: Position → content").count() == 1
+
+    page.goto(f"{server}/layers?model=answerdotai/ModernBERT-base&text={text}&layer=1&step=attn.probs&lecture=1")
+    wait_idle(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("step 9 of 18: Attention (softmax)").count() == 1
+    assert page.get_by_text("Layer 1 is local").count() == 1
+    assert page.locator(".js-plotly-plot").count() >= 1
