@@ -113,3 +113,23 @@ def test_logit_lens_through_the_models_own_head(new_tiny_dirs, name):
         assert [tok for tok, _ in lens.layers[layer]] == loaded.tokenizer.convert_ids_to_tokens(best.indices.tolist())
         assert np.allclose([p for _, p in lens.layers[layer]], best.values.numpy(), atol=1e-5)
     assert torch.allclose(logits, out.logits[0, position], atol=1e-4)  # the last layer is the model's own
+
+
+@pytest.mark.parametrize("name", ["mpnet", "modernbert", "deberta-v2"])
+def test_sentence_vectors_of_a_sentence_transformers_model_of_the_family(new_tiny_dirs, tmp_path, name):
+    """A sentence-transformers checkpoint built on the family's tiny model: our vectors against encode()."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
+
+    from bertviz_lite import sentence_vectors
+
+    encoder = Transformer(new_tiny_dirs[name], max_seq_length=24)
+    reference = SentenceTransformer(modules=[encoder, Pooling(encoder.get_embedding_dimension(), "mean"),
+                                             Normalize()], device="cpu")
+    reference.save(str(tmp_path))
+    loaded = load_model(str(tmp_path))
+    assert loaded.sentence_pooling is not None and loaded.family.name != "BERT"
+    sentences = ["the cat sat on the mat", "hello world, this is a test", " ".join(["the dog sat"] * 12)]
+    (ours,) = sentence_vectors(loaded, sentences)
+    expected = reference.encode(sentences, convert_to_numpy=True)
+    np.testing.assert_allclose(ours.vectors, expected, atol=1e-5)
