@@ -38,8 +38,8 @@ if pre_norm:
             f"from LN(x_j), the residual adds x_i itself, and no LayerNorm follows the sum, so there is no "
             f"‖g(c + x)‖ to show. The second check is against the attention block's output x_i + attn.out_i.",
             icon=":material/info:")
-second = ((f"Σ_j (c_ij + δ_ij x_i) + b_O vs the attention block's output x + attn.out (layer {layer})")
-          if pre_norm else f"Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β vs the model's LayerNorm output (layer {layer})")
+second = (f"Σ_j (c_ij + δ_ij x_i) + b_O vs the attention block's output x + attn.out (layer {layer})" if pre_norm
+          else f"Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β vs the model's LayerNorm output (layer {layer})")
 for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {layer})", result.out_diff),
                    (second, result.norm_diff)):
     (st.success if diff <= TOLERANCE else st.error)(f"{what}: max |Δ| = {diff:.1e}",

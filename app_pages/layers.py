@@ -185,8 +185,8 @@ def layer_view(controls, canvas, notes) -> None:
         with canvas:
             if key in SCORE_TERMS or (key == "attn.scores" and SCORE_TERMS[0] in steps):
                 terms = {k.removeprefix("attn."): steps[k][head] for k in (*SCORE_TERMS, "attn.scores") if k in steps}
-                st.markdown(f"**Layer {layer}, head {head}: scores = c2c + c2p + p2c** (content → content, content → "
-                            f"position, position → content)")
+                st.markdown(f"**Layer {layer}, head {head}: scores = c2c + c2p + p2c** (content → content, "
+                            f"content → position, position → content)")
                 common.chart(matrices_side_by_side(terms, t.tokens))
             else:
                 common.chart(attention_heatmap(matrix, labels, f"layer {layer}, head {head}: {info.title}",

@@ -78,8 +78,8 @@ def _sentencepiece_roberta_tokenizer(cls):
 def _deberta_tokenizer():
     pieces = ["[PAD]", "[CLS]", "[SEP]", "[UNK]", "▁"] + [f"▁{w}" for w in WORDS]
     pieces += sorted(set("".join(WORDS)) | set(".,!?0123456789")) + ["[MASK]"]
-    return transformers.DebertaV2Tokenizer(vocab=[(p, 0.0 if p == "[UNK]" else -float(i)) for i, p in enumerate(pieces)],
-                                           model_max_length=40)
+    scored = [(p, 0.0 if p == "[UNK]" else -float(i)) for i, p in enumerate(pieces)]  # the unknown piece scores 0
+    return transformers.DebertaV2Tokenizer(vocab=scored, model_max_length=40)
 
 
 # DeBERTa-v3's choices (relative attention, both position terms, shared keys, no absolute positions in the input,

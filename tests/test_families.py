@@ -16,7 +16,8 @@ TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on t
 
 def reference(loaded, t):
     """transformers' own forward of the base model for the traced ids."""
-    inputs = {"input_ids": torch.from_numpy(t.input_ids)[None], "attention_mask": torch.from_numpy(t.attention_mask)[None]}
+    inputs = {"input_ids": torch.from_numpy(t.input_ids)[None],
+              "attention_mask": torch.from_numpy(t.attention_mask)[None]}
     if loaded.uses_token_types:
         inputs["token_type_ids"] = torch.from_numpy(t.token_type_ids)[None]
     with torch.inference_mode():
@@ -114,13 +115,14 @@ def deberta_scores_by_hand(loaded, t, layer):
     q_r, k_r = heads(att.query_proj(rel)), heads(att.key_proj(rel))
     bucket = base.encoder.get_rel_pos(x[None])[0].numpy()  # (T, T) bucketed i − j, the model's own
     scale = np.sqrt(3 * d_h)
+    row = lambda distance: int(np.clip(distance + k_buckets, 0, 2 * k_buckets - 1))  # noqa: E731  table row of δ
     c2c, c2p, p2c = (np.zeros((H, T, T)) for _ in range(3))
     for h in range(H):
         for i in range(T):
             for j in range(T):
                 c2c[h, i, j] = float(q[h, i] @ k[h, j]) / scale
-                c2p[h, i, j] = float(q[h, i] @ k_r[h, int(np.clip(bucket[i, j] + k_buckets, 0, 2 * k_buckets - 1))]) / scale
-                p2c[h, i, j] = float(k[h, j] @ q_r[h, int(np.clip(-bucket[j, i] + k_buckets, 0, 2 * k_buckets - 1))]) / scale
+                c2p[h, i, j] = float(q[h, i] @ k_r[h, row(bucket[i, j])]) / scale  # key at δ(i, j) from the query
+                p2c[h, i, j] = float(k[h, j] @ q_r[h, row(-bucket[j, i])]) / scale  # query at δ(j, i) from the key
     return c2c, c2p, p2c
 
 

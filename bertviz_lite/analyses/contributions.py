@@ -32,7 +32,6 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..families import AttentionBlock
 from ..stepthrough.ops import context, split_heads
 from ..stepthrough.trace import Trace
 

@@ -1,7 +1,8 @@
 """A logit lens for the masked-LM task: the model's own masked-LM head applied to every hidden state at one
 position, to see the prediction form layer by layer (hidden state 0 is the embeddings' output, l the output of
 layer l). Where the base model normalises after its last layer (ModernBERT), the lens applies that final norm
-to every hidden state before the head, as the model does to its last one: final norm -> head -> decoder. The last layer's logits equal the masked-LM model's own, and the lens says by how much (max |Δ|).
+to every hidden state before the head, as the model does to its last one: final norm -> head -> decoder.
+The last layer's logits equal the masked-LM model's own, and the lens says by how much (max |Δ|).
 
 Only a checkpoint that holds a trained masked-LM head gets a lens: an ELECTRA discriminator or a
 sentence-transformers model has none, and a head initialised at load time is random, so it is refused with a

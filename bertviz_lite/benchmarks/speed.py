@@ -20,7 +20,7 @@ from ..stepthrough.trace import trace
 
 TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "trace_mb": 64.0, "analyses_ratio": 2.0,
            "family_first_view_ratio": 1.3}
-FAMILY_MODELS = ("answerdotai/ModernBERT-base", "microsoft/deberta-v3-base")  # today's layers, against their own forward
+FAMILY_MODELS = ("answerdotai/ModernBERT-base", "microsoft/deberta-v3-base")  # today's layers, vs their own forward
 MB = 1024 * 1024
 
 

@@ -24,7 +24,8 @@ from .mpnet import MPNET
 from .records import (AttentionBlock, EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, PoolerParts,
                       TokenizerRecipe)
 
-FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT, MPNET, DEBERTA, MODERNBERT)
+FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT, MPNET, DEBERTA,
+                                MODERNBERT)
 
 SUPPORTED = ", ".join(f.name for f in FAMILIES)
 

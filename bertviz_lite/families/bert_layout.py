@@ -145,7 +145,8 @@ def _electra_head(model: nn.Module) -> MaskedLMHead:
 # --- DistilBERT ------------------------------------------------------------------------------------------
 
 
-def _distilbert_embeddings(base: nn.Module) -> EmbeddingParts:
+def word_and_position_embeddings(base: nn.Module) -> EmbeddingParts:
+    """DistilBERT and MPNet: a word table and a position table, no token types."""
     e = base.embeddings
     return EmbeddingParts(e.word_embeddings, e.position_embeddings, None, e.LayerNorm, None)
 
@@ -220,7 +221,7 @@ CAMEMBERT = Family("CamemBERT", ("camembert",),
                    **_ROBERTA)
 DISTILBERT = Family("DistilBERT", ("distilbert",),
                     TokenizerRecipe(tokenizer_class="DistilBertTokenizer", **WORDPIECE_UNCASED),
-                    _distilbert_embeddings, _distilbert_layer_modules, _distilbert_layer_parts, POST_NORM,
+                    word_and_position_embeddings, _distilbert_layer_modules, _distilbert_layer_parts, POST_NORM,
                     no_pooler, counting_positions, _distilbert_head)
 ALBERT = Family("ALBERT", ("albert",),
                 TokenizerRecipe("unigram", ("<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]"), "AlbertTokenizer", True),

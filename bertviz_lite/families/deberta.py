@@ -22,7 +22,8 @@ from torch import nn
 
 from ..stepthrough.names import StepInfo
 from ..stepthrough.ops import mask_bias, split_heads
-from .bert_layout import LayerParts, counting_positions, child_head, no_pooler, post_norm_block, post_norm_layer, steps_with
+from .bert_layout import (LayerParts, bert_layer_modules, child_head, counting_positions, no_pooler, post_norm_block,
+                          post_norm_layer, steps_with)
 from .records import EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, TokenizerRecipe
 
 TERMS = ("c2p", "p2c")  # the position terms a config may name in pos_att_type, besides c2c
@@ -165,7 +166,7 @@ DEBERTA = Family(
     "DeBERTa", ("deberta-v2",),
     TokenizerRecipe("unigram", ("[PAD]", "[CLS]", "[SEP]", "[UNK]"), "DebertaV2Tokenizer", False,
                     vocabulary="unigram-deberta", trailing=("[MASK]",)),
-    _embeddings, lambda base: list(base.encoder.layer), _layer_parts,
+    _embeddings, bert_layer_modules, _layer_parts,
     LayerShape(_steps, _run, _attention, post_norm_block, _describe),
     no_pooler, counting_positions, _masked_lm_head,
     encoder_steps=_encoder_steps, encoder_step_infos=ENCODER_STEPS, notes=_notes, about=_about)

@@ -70,7 +70,8 @@ def _steps(config, i: int) -> tuple[StepInfo, ...]:
         StepInfo("attn.q_rot", "Queries, rotated", "(h, T, d_h)",
                  "each pair of dimensions of Q turned by an angle that grows with the token's position (rotary); "
                  "a rotation keeps each vector's length and puts position into angles"),
-        StepInfo("attn.k_rot", "Keys, rotated", "(h, T, d_h)", "K turned the same way, so Q_i · K_j depends on i − j"),
+        StepInfo("attn.k_rot", "Keys, rotated", "(h, T, d_h)",
+                 "K turned the same way, so Q_i · K_j depends on i − j"),
         StepInfo("attn.scores", "Scores", "(h, T, T)",
                  f"Q_rot K_rotᵀ / √d_h plus the mask; {window}; row = query, column = key"),
         StepInfo("attn.probs", "Attention (softmax)", "(h, T, T)",

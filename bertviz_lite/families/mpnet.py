@@ -14,9 +14,9 @@ from transformers.models.mpnet.modeling_mpnet import create_position_ids_from_in
 
 from ..stepthrough.names import StepInfo
 from ..stepthrough.ops import mask_bias, scaled_dot_products
-from .bert_layout import (LayerParts, bert_pooler, child_head, post_norm_block, post_norm_layer, roberta_offset,
-                          steps_with)
-from .records import EmbeddingParts, Family, LayerInput, LayerShape, TokenizerRecipe
+from .bert_layout import (LayerParts, bert_layer_modules, bert_pooler, child_head, post_norm_block, post_norm_layer,
+                          roberta_offset, steps_with, word_and_position_embeddings)
+from .records import Family, LayerInput, LayerShape, TokenizerRecipe
 
 PADDING_IDX = 1  # MPNetEmbeddings numbers positions from here + 1, whatever the config says
 
@@ -38,15 +38,6 @@ def _scores(layer: LayerInput, q: torch.Tensor, k: torch.Tensor) -> dict[str, to
 _run, _attention = post_norm_layer(_scores)
 
 
-def _embeddings(base: nn.Module) -> EmbeddingParts:
-    e = base.embeddings
-    return EmbeddingParts(e.word_embeddings, e.position_embeddings, None, e.LayerNorm, None)
-
-
-def _layer_modules(base: nn.Module) -> list[nn.Module]:
-    return list(base.encoder.layer)
-
-
 def _layer_parts(layer: nn.Module) -> LayerParts:
     attn = layer.attention.attn
     return LayerParts(attn.q, attn.k, attn.v, attn.o, layer.attention.LayerNorm, layer.intermediate.dense,
@@ -60,9 +51,10 @@ def _positions(base: nn.Module, input_ids: torch.Tensor) -> torch.Tensor:
 MPNET = Family(
     "MPNet", ("mpnet",),
     # the real vocabulary: <s> <pad> </s> <unk>, BERT's uncased 30,522 pieces, <mask> (see offline_tokenizer)
-    TokenizerRecipe("wordpiece", ("<s>", "<pad>", "</s>", "<unk>"), "MPNetTokenizer", True, vocabulary="wordpiece-mpnet",
-                    trailing=("<mask>",)),
-    _embeddings, _layer_modules, _layer_parts, LayerShape(lambda config, i: STEPS, _run, _attention, post_norm_block),
+    TokenizerRecipe("wordpiece", ("<s>", "<pad>", "</s>", "<unk>"), "MPNetTokenizer", True,
+                    vocabulary="wordpiece-mpnet", trailing=("<mask>",)),
+    word_and_position_embeddings, bert_layer_modules, _layer_parts,
+    LayerShape(lambda config, i: STEPS, _run, _attention, post_norm_block),
     bert_pooler, _positions, child_head("lm_head"), position_offset=roberta_offset,
     about=lambda config: (f"**relative-position bias**: {config.relative_attention_num_buckets} learnt buckets of "
                           f"distance, one number per head, added to every layer's scores",),
