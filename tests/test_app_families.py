@@ -78,3 +78,14 @@ def test_modernbert_preset_layer_view_at_its_cap_sends_at_most_2_mb():
     assert not at.exception
     assert any("1,024" in w.value for w in [*at.warning, *at.info])
     assert payload_bytes(at) <= 2 * 1024 * 1024
+
+
+@pytest.mark.parametrize("name", ["modernbert", "deberta-v2", "mpnet"])
+def test_word_level_views_and_hostile_steps(new_tiny_dirs, name):
+    for page, params in (("rollout", dict(words=1, layer=2)), ("contributions", dict(words=1)),
+                         ("layers", dict(words=1, step="attn.probs")),
+                         ("layers", dict(step="final.norm", layer=0)), ("layers", dict(step="encoder.rel_norm")),
+                         ("layers", dict(step="attn.c2p", layer=99))):
+        at = open_page(page, model=new_tiny_dirs[name], text="the cat sat on the mat, this is a test", **params)
+        assert not at.exception, (page, params, [e.value for e in at.exception])
+        assert not at.error, (page, params)
