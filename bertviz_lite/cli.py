@@ -4,6 +4,7 @@
   bertviz-lite trace bert-base-uncased "this is a test sentence" [--pair "..."] [--json]
   bertviz-lite heads|rollout|contributions bert-base-uncased "the cat sat" [--pair "..."] [--json]
   bertviz-lite lens bert-base-uncased "the cat [MASK] on the mat" [--position N] [--json]
+  bertviz-lite contexts MODEL "i sat on the bank of the river" "i deposited money at the bank" --word bank [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
   bertviz-lite bench [--json]
 
@@ -169,6 +170,24 @@ def cmd_contributions(args) -> None:
     print(f"\nchecks, worst over all layers: max |Δ| = {result.max_abs_diff:.2e}")
 
 
+def cmd_contexts(args) -> None:
+    from .analyses.contexts import words_in_contexts
+    from .stepthrough.trace import trace
+
+    loaded = _load(args.model)
+    progress("running the model on each sentence")
+    a, b = trace(loaded, args.sentence_a), trace(loaded, args.sentence_b)
+    results = words_in_contexts(a, b, args.word)
+    if args.json:
+        print(json.dumps(results[0].to_json() if len(results) == 1 else [r.to_json() for r in results]))
+        return
+    print("Cosine of the word's vectors in the two sentences (1: the context changed nothing; Ethayarajh 2019)")
+    print("after      " + "".join(f"{r.word[:12]:>14}" for r in results))
+    for layer in range(a.num_layers + 1):
+        where = "embeddings" if layer == 0 else f"layer {layer}"
+        print(f"{where:<11}" + "".join(f"{r.cosines[layer]:14.3f}" for r in results))
+
+
 def cmd_lens(args) -> None:
     from .analyses.logit_lens import logit_lens
 
@@ -262,6 +281,15 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--position", type=int, help="the position to look at when the text has no [MASK]")
         p.add_argument("--json", action="store_true")
         p.set_defaults(run=run)
+
+    p = sub.add_parser("contexts", help="a word in two sentences: the cosine of its vectors after every layer "
+                                        "(Ethayarajh 2019)")
+    p.add_argument("model")
+    p.add_argument("sentence_a")
+    p.add_argument("sentence_b")
+    p.add_argument("--word", nargs="+", required=True, help="a word in both sentences (or several)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_contexts)
 
     p = sub.add_parser("prefetch", help="download models into the Hugging Face cache for offline use")
     p.add_argument("models", nargs="+")
