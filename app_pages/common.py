@@ -1,7 +1,8 @@
 """What every page shares: the state that lives in the URL, the sidebar, and guarded loading.
 
 The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
-(stat), the rollout's token, the word-level toggle (words) and the lens position, so a link reopens exactly
+(stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
+sentences and word (sentence_a, sentence_b, word), so a link reopens exactly
 that view; values equal to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
 so a page that does not draw a widget does not lose its value.
 """
@@ -29,7 +30,8 @@ DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting o
                                "i really enjoyed this film", "the movie was wonderful"))
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
             "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
-            "position": 1, "lecture": False}
+            "position": 1, "sentence_a": "i sat on the bank of the river", "sentence_b": "i deposited money at the bank",
+            "word": "bank", "lecture": False}
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen

@@ -226,3 +226,15 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str) -> go.Figure:
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", title="rank")
     return _layout(fig, 160 + 44 * len(layers), title)
+
+
+def context_lines(cosines: dict[str, list[float]], title: str) -> go.Figure:
+    """One line per word: the cosine of its vectors in two sentences after the embeddings and after each layer."""
+    fig = go.Figure()
+    for word, values in cosines.items():
+        stages = ["embeddings"] + [f"layer {layer}" for layer in range(1, len(values))]
+        fig.add_trace(go.Scatter(x=stages, y=values, mode="lines+markers", name=word,
+                                 hovertemplate=f"{word}<br>after %{{x}}: %{{y:.3f}}<extra></extra>"))
+    fig.update_xaxes(title="after", type="category")
+    fig.update_yaxes(title="cosine of the word's two vectors")
+    return _layout(fig, 440, title)

@@ -76,10 +76,10 @@ def word_in_contexts(a: Trace, b: Trace, word: str) -> WordInContexts:
         raise InputError("Both sentences must run through the same model.")
     wanted = str(word or "").strip().lower()
     if not wanted:
-        raise InputError("Type a word that occurs in both sentences, for example " + _offer(a, b) + ".")
+        raise InputError(f"Type a word that occurs in both sentences. Words both sentences share: {_offer(a, b)}.")
     if len(wanted) > MAX_WORD or any(c.isspace() for c in wanted):
-        raise InputError(f"Give one word (at most {MAX_WORD} characters, no spaces); words both sentences share: "
-                         f"{_offer(a, b)}.")
+        raise InputError(f"Give one word of at most {MAX_WORD} characters, with no spaces. Words both sentences "
+                         f"share: {_offer(a, b)}.")
     pieces_a, pieces_b = _first(a, wanted), _first(b, wanted)
     if pieces_a is None or pieces_b is None:
         where = "either sentence" if pieces_a is None and pieces_b is None else (

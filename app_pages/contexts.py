@@ -1,0 +1,50 @@
+"""A word in two contexts: the cosine of one word's vectors in two sentences, after the embeddings and after every
+layer (Ethayarajh 2019). Each sentence runs on its own; the definition is in bertviz_lite/analyses/contexts.py."""
+import html
+
+import pandas as pd
+import streamlit as st
+
+from bertviz_lite.analyses.contexts import words_in_contexts
+from bertviz_lite.figures import context_lines
+from app_pages import common
+
+loaded = common.load_or_stop(needs_weights=True)
+if common.lecture_mode():  # sentences beside the chart, so both fit a 1280×720 projector
+    controls, canvas = st.columns([4, 7], gap="medium")
+else:
+    st.title("A word in two contexts")
+    controls, canvas = st.container(), st.container()
+
+with controls:
+    st.text_area("Sentence A", height=68, **common.bind("sentence_a"))
+    st.text_area("Sentence B", height=68, **common.bind("sentence_b"))
+    st.text_input("Word in both (or several, separated by spaces)", max_chars=200, **common.bind("word"))
+a = common.trace_or_stop(loaded, st.session_state.sentence_a, None)
+b = common.trace_or_stop(loaded, st.session_state.sentence_b, None)
+words = st.session_state.word.replace(",", " ").split()
+results = common.computed_or_stop("Comparing the word's vectors …", lambda: words_in_contexts(a, b, words))
+
+
+def marked(tokens: list[str], pieces: list[int]) -> str:
+    """The sentence's tokens with the word's pieces in bold, escaped for HTML."""
+    return " ".join(f"<b><u>{html.escape(t)}</u></b>" if i in pieces else html.escape(t) for i, t in enumerate(tokens))
+
+
+with controls:
+    first = results[0]
+    st.html(f"<div style='line-height:1.8'>A: {marked(first.tokens_a, first.pieces_a)}<br>"
+            f"B: {marked(first.tokens_b, first.pieces_b)}</div>")
+    st.caption("The cosine of the word's vector in sentence A and in sentence B (a word in pieces: the mean of its "
+               "pieces; its first occurrence), after the embeddings and after every layer. 1 means the context "
+               "changed nothing; the lower it falls, the more each sentence made the word its own. Ethayarajh (2019), "
+               "“How Contextual are Contextualized Word Representations?”.")
+with canvas:
+    cosines = {r.word: r.cosines for r in results}
+    common.chart(context_lines(cosines, f"{', '.join(cosines)} in two contexts, layer by layer"))
+    common.csv_download(lambda: pd.DataFrame([{"word": w, "after": "embeddings" if i == 0 else f"layer {i}",
+                                               "cosine": c} for w, values in cosines.items()
+                                              for i, c in enumerate(values)]), "word_in_two_contexts.csv")
+    ends = ", ".join(f"{w}: {values[0]:.3f} → {values[-1]:.3f}" for w, values in cosines.items())
+    st.caption(f"After the embeddings → after the last layer: {ends}.")
+common.sync_url()
