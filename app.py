@@ -19,6 +19,7 @@ page = st.navigation([
     st.Page("app_pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
     st.Page("app_pages/similarity.py", title="Similarity", icon=":material/compare_arrows:", url_path="similarity"),
     st.Page("app_pages/contexts.py", title="Word in context", icon=":material/alt_route:", url_path="contexts"),
+    st.Page("app_pages/compare.py", title="Compare models", icon=":material/splitscreen:", url_path="compare"),
     st.Page("app_pages/heads.py", title="Heads", icon=":material/grid_view:", url_path="heads"),
     st.Page("app_pages/rollout.py", title="Rollout", icon=":material/stacked_line_chart:", url_path="rollout"),
     st.Page("app_pages/contributions.py", title="Contributions", icon=":material/join_inner:",

@@ -2,12 +2,14 @@
 
 The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
 (stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
-sentences and word (sentence_a, sentence_b, word), so a link reopens exactly
+sentences and word (sentence_a, sentence_b, word), and the comparison's second model and relative depth
+(model_b, depth), so a link reopens exactly
 that view; values equal to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
 so a page that does not draw a widget does not lose its value.
 """
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,7 +33,7 @@ DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting o
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
             "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
             "position": 1, "sentence_a": "i sat on the bank of the river", "sentence_b": "i deposited money at the bank",
-            "word": "bank", "lecture": False}
+            "word": "bank", "model_b": "distilbert-base-uncased", "depth": "0.5", "lecture": False}
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
@@ -180,12 +182,13 @@ def offer_bundled_model(why: str = "Show real attention patterns") -> None:
               icon=":material/swap_horiz:", on_click=switch_model, args=(BUNDLED_MODEL,))
 
 
-def load_or_stop(needs_weights: bool = False, task: str | None = None) -> LoadedModel:
-    """The chosen model (for `task`, default the sidebar's), or an error in the page and a stop; a random-weights
-    model gets its banner, and on a page whose meaning depends on learnt weights (`needs_weights`) the offer to
-    switch to real ones."""
+def load_or_stop(needs_weights: bool = False, task: str | None = None, source: str | None = None,
+                 label: str = "") -> LoadedModel:
+    """The chosen model (`source`, default the sidebar's; for `task`, default the sidebar's), or an error in the
+    page and a stop; a random-weights model gets its banner (prefixed by `label`), and on a page whose meaning
+    depends on learnt weights (`needs_weights`) the offer to switch to real ones."""
     init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
-    source, task = st.session_state.model, task or st.session_state.task
+    source, task = source or st.session_state.model, task or st.session_state.task
     progress = st.empty()
 
     def downloading(done: int, total: int | None) -> None:  # a real bar, in bytes, while weights download
@@ -199,18 +202,18 @@ def load_or_stop(needs_weights: bool = False, task: str | None = None) -> Loaded
         with st.spinner(f"Loading {source} ({task}) …"):
             loaded = cached_model(source, task)
     except BertvizLiteError as error:
-        st.error(f"{error}", icon=":material/error:")
+        st.error(f"{label}{error}", icon=":material/error:")
         st.caption("Pick a preset in the sidebar, or fix the model id or path; your sentence is kept.")
         st.stop()
     except Exception as error:  # a bug or an unforeseen file problem: still a message, not a traceback
         st.error(f"Loading '{source}' failed unexpectedly: {type(error).__name__}: {error}", icon=":material/error:")
         st.stop()
     if loaded.warning:
-        st.warning(loaded.warning, icon=":material/warning:")
+        st.warning(label + loaded.warning, icon=":material/warning:")
         if needs_weights:
             offer_bundled_model()
     elif loaded.bundled:
-        st.caption(f"Real pretrained weights, read from the {loaded.origin}: no network needed.")
+        st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
     return loaded
 
 
@@ -250,6 +253,19 @@ def analysis_or_stop(kind: str, loaded: LoadedModel, *args):
     compute = ANALYSES[kind]
     return computed_or_stop("Computing every layer …", lambda: compute(
         loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, *args), ":material/error:")
+
+
+CHIP_COLOURS = {None: "#e0e0e0", 0: "#cfe3ff", 1: "#ffd9b3"}  # special tokens, sentence A, sentence B
+
+
+def token_chips(tokens: list[str], ids: list[int], sequence_ids: list[int | None]) -> None:
+    """The word pieces as chips with their ids below, special tokens grey, sentence A blue, sentence B orange."""
+    chips = "".join(
+        f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
+        f'background:{CHIP_COLOURS[s]};font-family:monospace;font-size:1.15rem;color:#111">'
+        f'{html.escape(tok)}<sub style="color:#555;margin-left:4px">{tid}</sub></span>'
+        for tok, tid, s in zip(tokens, ids, sequence_ids))
+    st.html(f'<div style="line-height:2.2">{chips}</div>')
 
 
 def word_toggle() -> bool:

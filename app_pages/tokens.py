@@ -1,6 +1,4 @@
 """Tokens: word pieces with ids, token types and attention mask; the two sentences of a pair in two colours."""
-import html
-
 import pandas as pd
 import streamlit as st
 
@@ -12,13 +10,7 @@ st.title("Tokens")
 st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. "
            "Special tokens are grey; sentence A is blue, sentence B orange.")
 
-COLOURS = {None: "#e0e0e0", 0: "#cfe3ff", 1: "#ffd9b3"}
-chips = "".join(
-    f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
-    f'background:{COLOURS[s]};font-family:monospace;font-size:1.15rem;color:#111">'
-    f'{html.escape(tok)}<sub style="color:#555;margin-left:4px">{tid}</sub></span>'
-    for tok, tid, s in zip(t.tokens, t.input_ids.tolist(), t.sequence_ids))
-st.html(f'<div style="line-height:2.2">{chips}</div>')
+common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
 
 if loaded.vocabulary == "stand-in":
     st.info(f"These pieces and ids come from a stand-in {loaded.family.name} vocabulary trained on a few KB of "

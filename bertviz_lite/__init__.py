@@ -37,6 +37,7 @@ _EXPORTS = {  # module -> the public names it defines
     "analyses.word_level": ("merge_to_words", "word_groups"),
     "analyses.all_layers": ("LayerwiseAnalyses", "all_layers"),
     "analyses.contexts": ("WordInContexts", "shared_words", "word_in_contexts", "words_in_contexts"),
+    "analyses.compare": ("ModelComparison", "compare_models", "depth_of", "layer_at_depth"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = list(_MODULE_OF)

@@ -4,6 +4,7 @@
   bertviz-lite trace bert-base-uncased "this is a test sentence" [--pair "..."] [--json]
   bertviz-lite heads|rollout|contributions bert-base-uncased "the cat sat" [--pair "..."] [--json]
   bertviz-lite lens bert-base-uncased "the cat [MASK] on the mat" [--position N] [--json]
+  bertviz-lite compare bert-base-uncased answerdotai/ModernBERT-base "the bank of the river" [--json]
   bertviz-lite contexts MODEL "i sat on the bank of the river" "i deposited money at the bank" --word bank [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
   bertviz-lite bench [--json]
@@ -170,6 +171,27 @@ def cmd_contributions(args) -> None:
     print(f"\nchecks, worst over all layers: max |Δ| = {result.max_abs_diff:.2e}")
 
 
+def cmd_compare(args) -> None:
+    from .analyses.compare import compare_models
+
+    if args.model_a.strip() == args.model_b.strip():
+        raise BertvizLiteError("Name two different models to compare.")
+    result = compare_models(_load(args.model_a), _load(args.model_b), args.text)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    a, b = result.sources
+    width = max(len(k) for k in result.configs[0])
+    print(f"{'':<{width}}  {a:>28}  {b:>28}")
+    for key, value in result.configs[0].items():
+        mark = "  ← differs" if key in result.differences else ""
+        print(f"{key:<{width}}  {str(value):>28}  {str(result.configs[1].get(key)):>28}{mark}")
+    print(f"{'parameters':<{width}}  {result.totals[0]:>28,}  {result.totals[1]:>28,}")
+    for source, groups, tok in zip(result.sources, result.groups, result.tokenizations):
+        print(f"\n{source}: " + ", ".join(f"{g} {n:,}" for g, n in groups.items()))
+        print(f"  {len(tok.tokens)} tokens: " + " ".join(tok.tokens))
+
+
 def cmd_contexts(args) -> None:
     from .analyses.contexts import words_in_contexts
     from .stepthrough.trace import trace
@@ -281,6 +303,13 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--position", type=int, help="the position to look at when the text has no [MASK]")
         p.add_argument("--json", action="store_true")
         p.set_defaults(run=run)
+
+    p = sub.add_parser("compare", help="two models side by side: configs, parameters, tokenizations of one text")
+    p.add_argument("model_a")
+    p.add_argument("model_b")
+    p.add_argument("text")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_compare)
 
     p = sub.add_parser("contexts", help="a word in two sentences: the cosine of its vectors after every layer "
                                         "(Ethayarajh 2019)")

@@ -238,3 +238,28 @@ def context_lines(cosines: dict[str, list[float]], title: str) -> go.Figure:
     fig.update_xaxes(title="after", type="category")
     fig.update_yaxes(title="cosine of the word's two vectors")
     return _layout(fig, 440, title)
+
+
+def groups_side_by_side(groups: dict[str, dict[str, int]]) -> go.Figure:
+    """Each model's parameters per group as horizontal bars on one scale (a model per colour)."""
+    fig = go.Figure([go.Bar(x=list(counts.values()), y=list(counts), orientation="h", name=model,
+                            text=[f"{c:,}" for c in counts.values()], textposition="auto",
+                            hovertemplate=f"{model}<br>%{{y}}: %{{x:,}}<extra></extra>")
+                     for model, counts in groups.items()])
+    fig.update_layout(barmode="group", legend=dict(orientation="h", y=-0.25))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(title="parameters")
+    rows = len({name for counts in groups.values() for name in counts})
+    return _layout(fig, 160 + 40 * rows * len(groups), "Parameters by group, on one scale")
+
+
+def mixing_by_depth(series: dict[str, tuple[list[float], list[float]]], title: str) -> go.Figure:
+    """Lines of (relative depth, mixing ratio): one per model and measure, so models of any depth share the axis."""
+    fig = go.Figure([go.Scatter(x=depths, y=values, mode="lines+markers", name=name,
+                                line=dict(dash="dot" if name.endswith("attention") else "solid"),
+                                hovertemplate=f"{name}<br>depth %{{x:.2f}}: %{{y:.3f}}<extra></extra>")
+                     for name, (depths, values) in series.items()])
+    fig.update_xaxes(title="relative depth (layer / number of layers)", range=[0, 1.02])
+    fig.update_yaxes(title="mixing ratio", range=[0, 1])
+    fig.update_layout(legend=dict(orientation="h", y=-0.3))
+    return _layout(fig, 460, title)

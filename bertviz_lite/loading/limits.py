@@ -59,6 +59,18 @@ class Limits:
                             f"machine.")
 
 
+    def check_pair(self, sources: tuple[str, str], configs: tuple, task_model) -> None:
+        """Two models held at once (a comparison) must fit the budget together."""
+        if self.max_parameters is None:
+            return
+        counts = [count_parameters(config, task_model) for config in configs]
+        if sum(counts) > self.max_parameters:
+            raise LoadError(f"Comparing '{sources[0]}' ({counts[0]:,} parameters) with '{sources[1]}' "
+                            f"({counts[1]:,}) needs {sum(counts):,} parameters at once, more than this hosted app's "
+                            f"limit of {self.max_parameters:,}: pick a smaller model for one side, or run "
+                            f"bertviz-lite on your own machine.")
+
+
 def count_parameters(config, task_model) -> int:
     """Unique parameters of `task_model.from_config(config)`, built on the meta device: no memory, no download."""
     with torch.device("meta"):

@@ -131,6 +131,28 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
                         f"{advice}.") from None
 
 
+def load_config(source: str):
+    """The config of `source` alone, from wherever load_model would read the model (no weights): what a budget
+    is counted from before anything large is downloaded. A LoadError says why there is none."""
+    source = (source or "").strip()
+    if not source:
+        raise LoadError("Enter a model: a Hub id such as bert-base-uncased, or a local directory.")
+    if _looks_local(source):
+        path = Path(source).expanduser()
+        if not (path / "config.json").is_file():
+            raise LoadError(f"'{path}' has no config.json: give a directory written by save_pretrained.")
+        return _guarded(source, "config", lambda: AutoConfig.from_pretrained(str(path), local_files_only=True))
+    try:
+        return _guarded(source, "config", lambda: AutoConfig.from_pretrained(
+            source, local_files_only=not hub.hub_reachable(), trust_remote_code=False))
+    except _NotCached:
+        if bundled_directory(source) is not None:
+            return AutoConfig.from_pretrained(str(bundled_directory(source)), local_files_only=True)
+        if source in PRESETS:
+            return AutoConfig.for_model(**preset_config(source))
+        raise LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached.") from None
+
+
 def fetch_weights(source: str, report: Report, task: str = "base", limits: Limits | None = None) -> bool:
     """Download the weights of Hub id `source` into the cache, calling report(done, total) as bytes arrive, after
     the checks load_model makes first (hosted rules, the parameter budget from config.json); then load_model
