@@ -42,3 +42,58 @@ def test_contexts_empty_sentence_gets_a_message():
     at = open_page("contexts", model=BUNDLED_MODEL, sentence_b="   ")
     assert not at.exception
     assert any("empty" in e.value for e in at.error)
+
+
+# --- two models side by side -------------------------------------------------------------------------------------
+
+
+def test_compare_shows_both_models_at_the_same_depth(tiny_dirs):
+    at = open_page("compare", model=tiny_dirs["bert"], model_b=tiny_dirs["albert"], text="the cat sat on the mat",
+                   depth="0.67", head=1)
+    assert not at.exception and not at.error
+    frame = at.dataframe[0].value
+    assert "model_type" in frame.index and "parameters" in frame.index
+    heatmaps = [s for s in specs(at) if s["data"][0]["type"] == "heatmap"]
+    assert len(heatmaps) == 2
+    titles = [h["layout"]["title"]["text"] for h in heatmaps]
+    assert titles == ["layer 1 (2 of 3), head 1", "layer 1 (2 of 3), head 1"]
+    bert, albert = load_model(tiny_dirs["bert"]), load_model(tiny_dirs["albert"])
+    for heatmap, loaded in zip(heatmaps, (bert, albert)):
+        expected = trace(loaded, "the cat sat on the mat").attention(1)[1]
+        np.testing.assert_allclose(decode_typed_array(heatmap["data"][0]["z"]), expected, atol=1e-6)
+    bars = [s for s in specs(at) if s["data"][0]["type"] == "bar"]
+    assert [d["name"] for d in bars[0]["data"]] == [f"A: {tiny_dirs['bert']}", f"B: {tiny_dirs['albert']}"]
+
+
+def test_compare_new_families_and_the_mixing_chart(tiny_dirs, new_tiny_dirs):
+    at = open_page("compare", model=tiny_dirs["roberta"], model_b=new_tiny_dirs["modernbert"], text="the cat sat")
+    assert not at.exception and not at.error
+    at.toggle(key="compare_mixing").set_value(True).run()
+    assert not at.exception
+    (lines,) = [s for s in specs(at) if s["data"][0]["type"] == "scatter"]
+    names = [d["name"] for d in lines["data"]]
+    assert len(names) == 4 and any("‖g(c + x)‖" in n for n in names) and any("‖c + x‖" in n for n in names)
+
+
+@pytest.mark.parametrize("params,says", [
+    (dict(model_b="bert-base-uncased"), "both bert-base-uncased"),
+    (dict(model_b="no-such/model-xyz"), "Model B: 'no-such/model-xyz'"),
+    (dict(model_b="bert-base-uncased", model=BUNDLED_MODEL, depth="abc"), None),
+    (dict(model_b="bert-base-uncased", model=BUNDLED_MODEL, depth="7"), None),
+    (dict(model_b="bert-base-uncased", model=BUNDLED_MODEL, head="99", text="<b>" * 50), None),
+])
+def test_compare_hostile_links(params, says):
+    at = open_page("compare", **params)
+    assert not at.exception
+    if says:
+        assert any(says in m.value for m in [*at.error, *at.info]), [m.value for m in [*at.error, *at.info]]
+    else:
+        assert not at.error and len([s for s in specs(at) if s["data"][0]["type"] == "heatmap"]) == 2
+
+
+def test_a_hosted_pair_must_fit_the_budget_together(monkeypatch):
+    monkeypatch.setenv("BVL_HOSTED", "1")
+    monkeypatch.setenv("BVL_MAX_PARAMETERS", "200000000")  # bert-base (109 M) fits alone, bert-base + roberta do not
+    at = open_page("compare", model="bert-base-uncased", model_b="roberta-base")
+    assert not at.exception
+    assert any("needs 234,127,872 parameters at once" in e.value for e in at.error), [e.value for e in at.error]
