@@ -97,3 +97,12 @@ def test_a_hosted_pair_must_fit_the_budget_together(monkeypatch):
     at = open_page("compare", model="bert-base-uncased", model_b="roberta-base")
     assert not at.exception
     assert any("needs 234,127,872 parameters at once" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_compare_at_512_tokens_sends_at_most_2_mb_per_model():
+    from test_app import payload_bytes
+
+    text = " ".join(["the bank of the river"] * 120)  # more than 512 tokens: each model reads its own maximum
+    at = open_page("compare", model="bert-base-uncased", model_b="distilbert-base-uncased", text=text)
+    assert not at.exception and not at.error
+    assert payload_bytes(at) <= 2 * 2 * 1024 * 1024

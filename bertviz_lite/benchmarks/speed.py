@@ -19,7 +19,8 @@ from ..analyses.all_layers import all_layers
 from ..stepthrough.trace import trace
 
 TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "trace_mb": 64.0, "analyses_ratio": 2.0,
-           "family_first_view_ratio": 1.3}
+           "family_first_view_ratio": 1.3, "compare_ratio": 1.1, "contexts_ratio": 0.1}
+COMPARED = "distilbert-base-uncased"  # compared with the main model: what did distillation remove?
 FAMILY_MODELS = ("answerdotai/ModernBERT-base", "microsoft/deberta-v3-base")  # today's layers, vs their own forward
 MB = 1024 * 1024
 
@@ -65,10 +66,12 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
     progress(f"timing head fingerprints + rollout + mixing ratios of all layers against a raw forward pass, "
              f"{long_tokens} tokens")
     analyses = analyses_against_forward(loaded, long_text, long, max(3, repeats // 3))
+    progress(f"timing a comparison with {COMPARED} against both first views, and a word in two contexts")
+    comparison = comparison_against_first_views(loaded, load_preset(COMPARED), text, repeats)
     progress("timing the bundled model's first view")
     bundled = bundled_first_view(tokens, repeats)
     today = [family_first_view(source, tokens, repeats, progress) for source in families]
-    return {**bundled, "families": today, **{
+    return {**bundled, **comparison, "families": today, **{
         "model": f"{model} architecture, random weights",
         "threads": threads, "tokens": tokens, "repeats": repeats,
         "raw_forward_ms": med["raw"], "first_view_ms": med["first"], "switch_layer_ms": med["switch"],
@@ -109,6 +112,43 @@ def first_view_against_forward(loaded, text: str, repeats: int) -> dict[str, flo
         samples["first"].append(_time_ms(first_view))
         samples["switch"].append(_time_ms(switch_layer))
     return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def comparison_against_first_views(a, b, text: str, repeats: int) -> dict:
+    """The compare page's work (configs, counts and tokenizations of both, a trace of each and one layer's attention
+    at the same depth) against both models' own first views (trace + layer 0 step-through), interleaved; and the
+    word-in-context view on two held traces against a raw forward of the first model."""
+    from ..analyses.compare import compare_models, layer_at_depth
+    from ..analyses.contexts import word_in_contexts
+
+    def first_views():
+        trace(a, text).layer(0), trace(b, text).layer(0)
+
+    def comparison():
+        compare_models(a, b, text)
+        for loaded in (a, b):
+            t = trace(loaded, text)
+            t.attention(layer_at_depth(0.5, t.num_layers) - 1)
+
+    enc = a.tokenizer(text, return_tensors="pt")
+
+    def raw_forward():
+        with torch.inference_mode():
+            a.model(**enc, output_attentions=True, output_hidden_states=True)
+
+    word = text.split()[0]
+    held = (trace(a, text), trace(a, " ".join(text.split()[::-1])))
+    samples = {"first": [], "compare": [], "raw": [], "contexts": []}
+    first_views(), comparison()  # warm-up
+    for _ in range(repeats):
+        samples["first"].append(_time_ms(first_views))
+        samples["compare"].append(_time_ms(comparison))
+        samples["raw"].append(_time_ms(raw_forward))
+        samples["contexts"].append(_time_ms(lambda: word_in_contexts(*held, word)))
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    return {"compared_with": b.source, "both_first_views_ms": med["first"], "compare_ms": med["compare"],
+            "compare_ratio": med["compare"] / med["first"], "contexts_ms": med["contexts"],
+            "contexts_ratio": med["contexts"] / med["raw"]}
 
 
 def family_first_view(source: str, tokens: int, repeats: int, progress) -> dict:
@@ -183,6 +223,15 @@ def report(r: dict) -> str:
             (f"bundled {BUNDLED_MODEL}: load from its package", f"{r['bundled_load_ms']:.0f} ms", ""),
             (f"  cold first view: load + trace + layer 0, {n} tokens", f"{r['bundled_cold_view_ms']:.0f} ms", ""),
             (f"  warm view: trace + layer 0, {n} tokens", f"{r['bundled_warm_view_ms']:.1f} ms", ""),
+        ]
+    if "compare_ms" in r:
+        rows += [
+            (f"both first views, {r['model'].split()[0]} and {r['compared_with']}, {n} tokens",
+             f"{r['both_first_views_ms']:.1f} ms", ""),
+            ("  a comparison of the two (configs, counts, tokens, a head each)",
+             f"{r['compare_ms']:.1f} ms = {r['compare_ratio']:.2f} × both", verdict("compare_ratio")),
+            ("word in two contexts on two held traces", f"{r['contexts_ms']:.2f} ms = {r['contexts_ratio']:.3f} × raw",
+             verdict("contexts_ratio")),
         ]
     for f in r.get("families", []):
         ok = f["first_view_ratio"] <= TARGETS["family_first_view_ratio"]
