@@ -104,3 +104,20 @@ def test_todays_encoders_in_lecture_mode(server, page):
     assert page.get_by_text("step 9 of 18: Attention (softmax)").count() == 1
     assert page.get_by_text("Layer 1 is local").count() == 1
     assert page.locator(".js-plotly-plot").count() >= 1
+
+
+def test_compare_and_contexts_lecture_links(server, page):
+    """Two heatmaps side by side on the first 1280×720 screen; the word-in-context chart with the bundled model."""
+    page.goto(f"{server}/compare?model={BUNDLED}&model_b=bert-base-uncased&text=the+bank+of+the+river&lecture=1")
+    wait_idle(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    plots = page.locator(".js-plotly-plot")
+    boxes = [plots.nth(i).bounding_box() for i in range(2)]
+    assert all(box["y"] + 250 <= 720 for box in boxes), boxes  # both start high enough to be seen at once
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 5 and boxes[1]["x"] > boxes[0]["x"] + 400  # side by side
+
+    page.goto(f"{server}/contexts?model={BUNDLED}&lecture=1")
+    wait_idle(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator(".js-plotly-plot").count() == 1
+    assert page.get_by_text("bank: 0.988 → 0.786").count() == 1
