@@ -93,10 +93,13 @@ def attention_section() -> None:
     head = right.selectbox("Head", range(heads), **common.bind("head"))
     for column, name, t in zip(st.columns(2), names, (trace_a, trace_b)):
         layer = layer_at_depth(depth, t.num_layers)  # counting from 1; the step-through counts from 0
+        matrix = t.attention(layer - 1)[head]  # (T, T) of this model's own tokens
         column.markdown(f"**{name}**")
         with column:
-            common.chart(attention_heatmap(t.attention(layer - 1)[head], t.tokens,
+            common.chart(attention_heatmap(matrix, t.tokens,
                                            f"layer {layer - 1} ({layer} of {t.num_layers}), head {head}"))
+            common.csv_download(lambda m=matrix, t=t: common.matrix_frame(m, t.tokens, t.tokens, "query", "key"),
+                                f"compare_{name[0]}_layer{layer - 1}_head{head}.csv")
     st.caption(f"Depth {depth:.2f}: layer n of L sits at depth n / L, and model B's layer is the nearest to model "
                f"A's depth (ties to the shallower). Layer numbers count from 0, as everywhere in the app.")
 
