@@ -38,7 +38,7 @@ if source_b == loaded_a.source:
 limits = Limits.from_env()
 if limits.max_parameters is not None:  # hosted: the pair must fit the budget before B's weights are fetched
     common.computed_or_stop("Reading model B's config …", lambda: limits.check_pair(
-        (loaded_a.source, source_b), (loaded_a.config, load_config(source_b)), task_classes()[loaded_a.task]),
+        (loaded_a.source, source_b), (loaded_a.config, load_config(source_b, limits)), task_classes()[loaded_a.task]),
         ":material/error:")
 loaded_b = common.load_or_stop(source=source_b, label="Model B: ")
 text = st.session_state.text

@@ -106,3 +106,11 @@ def test_compare_at_512_tokens_sends_at_most_2_mb_per_model():
     at = open_page("compare", model="bert-base-uncased", model_b="distilbert-base-uncased", text=text)
     assert not at.exception and not at.error
     assert payload_bytes(at) <= 2 * 2 * 1024 * 1024
+
+
+def test_hosted_compare_refuses_a_local_model_b_before_reading_it(monkeypatch, tmp_path):
+    (tmp_path / "config.json").write_text('{"model_type": "bert"}')
+    monkeypatch.setenv("BVL_HOSTED", "1")
+    at = open_page("compare", model="bert-base-uncased", model_b=str(tmp_path))
+    assert not at.exception
+    assert any("does not open directories on its server" in e.value for e in at.error), [e.value for e in at.error]

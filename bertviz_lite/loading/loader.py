@@ -131,13 +131,16 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
                         f"{advice}.") from None
 
 
-def load_config(source: str):
+def load_config(source: str, limits: Limits | None = None):
     """The config of `source` alone, from wherever load_model would read the model (no weights): what a budget
-    is counted from before anything large is downloaded. A LoadError says why there is none."""
+    is counted from before anything large is downloaded. A LoadError says why there is none; in hosted mode a
+    local path is refused before anything on the server's disk is read."""
+    limits = Limits.from_env() if limits is None else limits
     source = (source or "").strip()
     if not source:
         raise LoadError("Enter a model: a Hub id such as bert-base-uncased, or a local directory.")
     if _looks_local(source):
+        limits.check_local(source)
         path = Path(source).expanduser()
         if not (path / "config.json").is_file():
             raise LoadError(f"'{path}' has no config.json: give a directory written by save_pretrained.")
