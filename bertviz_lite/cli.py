@@ -234,10 +234,10 @@ def cmd_prefetch(args) -> None:
 
 
 def cmd_bench(args) -> None:
-    if args.load:  # the app under a crowd: its own server process, so torch is not needed here
+    if args.load:  # the app under a crowd, in its own server process; this one times the raw forward it is told in
         from .benchmarks import load
 
-        result = load.run(tabs=args.tabs, soak=args.soak, progress=progress)
+        result = load.run(tabs=args.tabs, many=args.many, soak=args.soak, progress=progress)
         print(json.dumps(result) if args.json else load.report(result))
         return
     progress("importing torch and transformers")
@@ -340,6 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: start the app and open many sessions at once as browser tabs do (latency "
                         "percentiles, and the server's memory through a soak); run from the repository root")
     p.add_argument("--tabs", type=int, default=40, help="with --load: tabs opening one link at once")
+    p.add_argument("--many", type=int, default=100, help="with --load: the larger burst on one link")
     p.add_argument("--soak", type=int, default=320, help="with --load: distinct sentences in the soak")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)

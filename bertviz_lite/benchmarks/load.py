@@ -5,12 +5,17 @@ Streamlit's own websocket protocol, as a tab does: connect to /_stcore/stream (s
 Origin of the server's own address), send one BackMsg whose rerun_script holds the page and its query string,
 and wait for script_finished. A session's latency runs from connecting to that message. Scenarios:
 
-- one link, N tabs at the same moment (a lecture hall opening the link on the slide);
+- the first page after `streamlit run app.py` on a fresh server, against a fresh import of torch and transformers;
+- the cached lecture link opened by tabs one after another: the server's CPU seconds per cached view;
+- one link, N tabs at the same moment (a lecture hall opening the link on the slide), then a larger burst;
 - M tabs at once, each with its own sentence of about 110 tokens;
 - a soak: many distinct sentences, a few sessions at a time, the server's resident memory sampled throughout
   and after it idles.
 
-It prints p50, p95 and max per scenario and the memory figures; it asserts nothing. Only loopback is used.
+Machines differ by 2x and more, so every latency is also printed as a multiple of a raw eager forward of
+bert-base at 128 tokens timed in the same run (before the server starts, with the same 2 threads), and per
+burst: p50, p95, their ratio (near 1 when every tab finishes at the same moment, near 0.5 when tabs are served
+in turn) and the server's CPU seconds per view. It asserts nothing. Only loopback is used.
 """
 from __future__ import annotations
 
@@ -157,48 +162,117 @@ async def crowd(url: str, views: list[tuple[str, str]], at_once: int, name: str)
     return scenario
 
 
-def run(tabs: int = 40, own: int = 16, soak: int = 320, soak_at_once: int = 8, idle_s: float = 30,
-        root: Path | None = None, progress=lambda message: None) -> dict:
-    """Start the app, run the scenarios, stop it; every figure in one dict."""
+def raw_forward_s(threads: int = 2, tokens: int = 128, repeats: int = 9) -> float:
+    """Median seconds of a raw eager forward of bert-base-uncased's architecture (attentions and hidden states) at
+    `tokens` tokens, in this process with `threads` torch threads: the unit every latency is also given in."""
+    import torch
+
+    from ..loading.loader import load_preset
+    from .speed import text_of_length
+
+    torch.set_num_threads(threads)
+    loaded = load_preset("bert-base-uncased")
+    enc = loaded.tokenizer(text_of_length(loaded.tokenizer, tokens), return_tensors="pt")
+    times = []
+    with torch.inference_mode():
+        for _ in range(repeats + 2):
+            start = time.perf_counter()
+            loaded.model(**enc, output_attentions=True, output_hidden_states=True)
+            times.append(time.perf_counter() - start)
+    return statistics.median(times[2:])  # the first two warm the allocator and kernels
+
+
+def import_s() -> float:
+    """Seconds a fresh interpreter takes to import torch and transformers, and nothing else (best of two: the
+    first also reads the files from disk)."""
+    def once() -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import torch, transformers"], check=True)
+        return time.perf_counter() - start
+    return min(once(), once())
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the process has used so far; Linux only."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def burst(server: Server, views: list[tuple[str, str]], at_once: int, name: str) -> dict:
+    """The views at once (at most `at_once` open), with the server's CPU seconds per view over the burst."""
+    cpu = cpu_s(server.proc.pid)
+    summary = asyncio.run(crowd(server.url, views, at_once, name)).summary()
+    return {**summary, "cpu_per_view_s": (cpu_s(server.proc.pid) - cpu) / len(views)}
+
+
+def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: int = 320, soak_at_once: int = 8,
+        idle_s: float = 30, root: Path | None = None, progress=lambda message: None) -> dict:
+    """Start the app, run the scenarios, stop it; every figure in one dict, with the two units it is compared
+    with (a raw forward, and importing torch and transformers) measured in the same run."""
     root = root or Path.cwd()
     if not (root / "app.py").is_file():
         raise FileNotFoundError(f"bench --load starts the app: run it from the repository root (no app.py in {root})")
-    progress("starting the app")
+    progress("timing a raw eager forward of bert-base at 128 tokens, 2 threads")
+    units = {"raw_forward_s": raw_forward_s()}
+    progress("timing a fresh import of torch and transformers")
+    units["import_s"] = import_s()
+    progress("starting the app and opening its first page")
+    started = time.perf_counter()
     server = Server(root)
     try:
+        asyncio.run(open_view(server.url, "", ""))
+        units["first_page_s"] = time.perf_counter() - started
         memory = {"started_mb": server.rss_mb()}
-        progress("first visit: loads the model")
-        first = asyncio.run(crowd(server.url, [LECTURE_LINK], 1, "first visit"))
+        progress("first visit of the lecture link: loads the model")
+        scenarios = [burst(server, [LECTURE_LINK], 1, "first visit")]
         memory["after_first_visit_mb"] = server.rss_mb()
-        progress(f"one link, {tabs} tabs at once")
-        same = asyncio.run(crowd(server.url, [LECTURE_LINK] * tabs, tabs, f"one link, {tabs} tabs"))
+        progress(f"the cached lecture link, {alone} tabs one after another")
+        scenarios.append(burst(server, [LECTURE_LINK] * alone, 1, f"cached view, {alone} in turn"))
+        for n in (tabs, many):
+            progress(f"one link, {n} tabs at once")
+            scenarios.append(burst(server, [LECTURE_LINK] * n, n, f"one link, {n} tabs"))
         progress(f"{own} tabs at once, each its own ~110-token sentence")
         views = [("layers", f"text={urllib.parse.quote_plus(sentence(i))}&layer=3&step=attn.probs")
                  for i in range(own)]
-        distinct = asyncio.run(crowd(server.url, views, own, f"own sentences, {own} tabs"))
-        progress(f"soak: {soak} further sentences, {soak_at_once} at a time")
-        samples, soak_views = [], [("layers", f"text={urllib.parse.quote_plus(sentence(own + i, 60))}&layer={i % 12}")
-                                   for i in range(soak)]
-        for start in range(0, soak, soak_at_once * 10):
-            asyncio.run(crowd(server.url, soak_views[start:start + soak_at_once * 10], soak_at_once, "soak"))
-            samples.append(server.rss_mb())
-        memory["soak_mb"] = samples
+        scenarios.append(burst(server, views, own, f"own sentences, {own} tabs"))
+        memory["soak_mb"] = soak_memory(server, own, soak, soak_at_once, progress)
         progress(f"idle {idle_s:.0f} s")
         time.sleep(idle_s)
         memory["after_idle_mb"] = server.rss_mb()
     finally:
         server.stop()
-    return {"scenarios": [first.summary(), same.summary(), distinct.summary()], "memory": memory}
+    return {"units": units, "scenarios": scenarios, "memory": memory}
+
+
+def soak_memory(server: Server, first: int, soak: int, at_once: int, progress) -> list[float]:
+    """Many distinct sentences, `at_once` tabs at a time; the server's memory after every tenth of them."""
+    progress(f"soak: {soak} further sentences, {at_once} at a time")
+    samples, views = [], [("layers", f"text={urllib.parse.quote_plus(sentence(first + i, 60))}&layer={i % 12}")
+                          for i in range(soak)]
+    for start in range(0, soak, at_once * 10):
+        asyncio.run(crowd(server.url, views[start:start + at_once * 10], at_once, "soak"))
+        samples.append(server.rss_mb())
+    return samples
 
 
 def report(r: dict) -> str:
+    u, m = r["units"], r["memory"]
+    raw = u["raw_forward_s"]
     lines = ["bertviz-lite bench --load: streamlit on loopback, 2 torch threads, sessions over the websocket "
-             "protocol as browser tabs"]
+             "protocol as browser tabs",
+             f"  units, measured in this run: a raw eager forward of bert-base at 128 tokens {raw * 1000:.0f} ms; "
+             f"importing torch and transformers {u['import_s']:.1f} s",
+             f"  first page after `streamlit run app.py`: {u['first_page_s']:.1f} s = "
+             f"{u['first_page_s'] / u['import_s']:.2f} × the import"]
     for s in r["scenarios"]:
-        lines.append(f"  {s['name']:<28} p50 {s['p50_s']:6.2f} s   p95 {s['p95_s']:6.2f} s   max {s['max_s']:6.2f} s"
-                     + (f"   ({s['errors']} failed)" if s["errors"] else ""))
-    m = r["memory"]
+        lines.append(f"  {s['name']:<26} p50 {s['p50_s']:6.2f} s ({s['p50_s'] / raw:5.1f}×)  "
+                     f"p95 {s['p95_s']:6.2f} s ({s['p95_s'] / raw:5.1f}×)  p50/p95 {s['p50_s'] / s['p95_s']:.2f}  "
+                     f"server CPU per view {s['cpu_per_view_s']:.3f} s ({s['cpu_per_view_s'] / raw:.2f}×)"
+                     + (f"  ({s['errors']} failed)" if s["errors"] else ""))
     soak = " → ".join(f"{x:.0f}" for x in m["soak_mb"])
-    lines.append(f"  memory (RSS): started {m['started_mb']:.0f} MB, after the first visit "
-                 f"{m['after_first_visit_mb']:.0f} MB; soak {soak} MB; after idling {m['after_idle_mb']:.0f} MB")
+    first = m["after_first_visit_mb"]
+    lines.append(f"  memory (RSS): started {m['started_mb']:.0f} MB, after the first visit {first:.0f} MB; soak "
+                 f"{soak} MB (peak {max(m['soak_mb']) / first:.2f}×); after idling {m['after_idle_mb']:.0f} MB "
+                 f"({m['after_idle_mb'] / first:.2f}×)")
     return "\n".join(lines)
