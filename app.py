@@ -8,23 +8,24 @@ from bertviz_lite.serving.cache import configured_threads, trimming_memory
 configured_threads()
 trimming_memory()
 common.init_state()
-st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide",
-                   initial_sidebar_state="collapsed" if common.lecture_mode() else "auto")
-common.apply_lecture_style()
-common.sync_url()
-page = st.navigation([
-    st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
-    st.Page("app_pages/architecture.py", title="Architecture", icon=":material/account_tree:", url_path="architecture"),
-    st.Page("app_pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),
-    st.Page("app_pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
-    st.Page("app_pages/similarity.py", title="Similarity", icon=":material/compare_arrows:", url_path="similarity"),
-    st.Page("app_pages/contexts.py", title="Word in context", icon=":material/alt_route:", url_path="contexts"),
-    st.Page("app_pages/compare.py", title="Compare models", icon=":material/splitscreen:", url_path="compare"),
-    st.Page("app_pages/heads.py", title="Heads", icon=":material/grid_view:", url_path="heads"),
-    st.Page("app_pages/rollout.py", title="Rollout", icon=":material/stacked_line_chart:", url_path="rollout"),
-    st.Page("app_pages/contributions.py", title="Contributions", icon=":material/join_inner:",
-            url_path="contributions"),
-    st.Page("app_pages/lens.py", title="Logit lens", icon=":material/visibility:", url_path="lens"),
-])
-common.sidebar()
-page.run()
+with common.in_line():  # everything a run draws, one tab after another (see serving/queue.py)
+    st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide",
+                       initial_sidebar_state="collapsed" if common.lecture_mode() else "auto")
+    common.apply_lecture_style()
+    common.sync_url()
+    page = st.navigation([
+        st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
+        st.Page("app_pages/architecture.py", title="Architecture", icon=":material/account_tree:", url_path="architecture"),
+        st.Page("app_pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),
+        st.Page("app_pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
+        st.Page("app_pages/similarity.py", title="Similarity", icon=":material/compare_arrows:", url_path="similarity"),
+        st.Page("app_pages/contexts.py", title="Word in context", icon=":material/alt_route:", url_path="contexts"),
+        st.Page("app_pages/compare.py", title="Compare models", icon=":material/splitscreen:", url_path="compare"),
+        st.Page("app_pages/heads.py", title="Heads", icon=":material/grid_view:", url_path="heads"),
+        st.Page("app_pages/rollout.py", title="Rollout", icon=":material/stacked_line_chart:", url_path="rollout"),
+        st.Page("app_pages/contributions.py", title="Contributions", icon=":material/join_inner:",
+                url_path="contributions"),
+        st.Page("app_pages/lens.py", title="Logit lens", icon=":material/visibility:", url_path="lens"),
+    ])
+    common.sidebar()
+    page.run()

@@ -3,14 +3,15 @@
 The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
 (stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
 sentences and word (sentence_a, sentence_b, word), and the comparison's second model and relative depth
-(model_b, depth), so a link reopens exactly
-that view; values equal to their defaults stay out of it. Widgets keep their own keys (`_w_<name>`) and copy into the state on change,
-so a page that does not draw a widget does not lose its value.
+(model_b, depth), so a link reopens exactly that view; values equal to their defaults stay out of it. Widgets
+keep their own keys (`_w_<name>`) and copy into the state on change, so a page that does not draw a widget
+does not lose its value.
 """
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -21,8 +22,8 @@ import streamlit as st
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
 from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.loading.bundled import bundled_directory
-from bertviz_lite.serving.cache import (cached_contributions, cached_layerwise, cached_model,
-                                        cached_sentence_vectors, cached_trace)
+from bertviz_lite.serving.cache import (cached_contributions, cached_figure, cached_layer, cached_layerwise,
+                                        cached_model, cached_sentence_vectors, cached_trace, page_queue)
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.serving.hosting import Limits
 
@@ -131,6 +132,23 @@ def sidebar() -> None:
                        "sidebar closed.")
 
 
+@contextmanager
+def in_line() -> Iterator[None]:
+    """Run the page when it is this tab's turn: first come, first served (serving/queue.py). While it waits, the
+    page says how many are ahead; if the tab closes meanwhile, Streamlit stops the run at that message, which
+    frees its place in line."""
+    notice = st.empty()
+
+    def waiting(ahead: int) -> None:
+        people = "1 person" if ahead == 1 else f"{ahead} people"
+        notice.info(f"Many people opened this app at once: {people} ahead of you. Your page is drawn as soon as it "
+                    f"is your turn (first come, first served); keep this tab open.", icon=":material/hourglass_top:")
+
+    with page_queue().turn(waiting):
+        notice.empty()
+        yield
+
+
 def lecture_mode() -> bool:
     return bool(st.session_state.get("lecture"))
 
@@ -142,11 +160,27 @@ def apply_lecture_style() -> None:
 
 def chart(fig: go.Figure, **kwargs) -> None:
     """st.plotly_chart across the page's width, with larger chart text in lecture mode."""
+    send_chart(styled(fig), **kwargs)
+
+
+def cached_chart(key: tuple, build: Callable[[], go.Figure], **kwargs) -> None:
+    """chart(build()), with the styled figure built once per `key` (and mode) for every tab of this server: a
+    lecture hall opening one link then sends a figure it already has. `key` names all that the figure shows."""
+    send_chart(cached_figure((*key, lecture_mode()), lambda: styled(build())), **kwargs)
+
+
+def styled(fig: go.Figure) -> go.Figure:
+    """The figure as this session shows it: larger text and a shorter chart in lecture mode."""
     if lecture_mode():
         fig.update_layout(font_size=LECTURE_FONT_PX, height=min(fig.layout.height or LECTURE_CHART_PX,
                                                                   LECTURE_CHART_PX))
         for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
             axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
+    return fig
+
+
+def send_chart(fig: go.Figure, **kwargs) -> None:
+    """Draw a styled figure, with the chosen download format on its camera button; the figure is not changed."""
     fmt = DOWNLOAD_FORMATS[st.session_state.get("_figure_format", next(iter(DOWNLOAD_FORMATS)))]
     name = (fig.layout.title.text or "bertviz-lite").split("<")[0][:60].strip().replace(" ", "_")
     config = {"toImageButtonOptions": {"format": fmt, "filename": name, "scale": PRINT_SCALE if fmt == "png" else 1},
@@ -228,6 +262,16 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
     if result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     return result
+
+
+def layer_steps(loaded: LoadedModel, layer: int):
+    """One layer's sub-steps of the current sentence (and pair), shared by every tab that shows them."""
+    return cached_layer(loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, layer)
+
+
+def view_key(loaded: LoadedModel, *parts) -> tuple:
+    """What names a view of the current model and sentence: a key for cached_chart, with the page's own parts."""
+    return (loaded.source, loaded.task, st.session_state.text, st.session_state.pair, *parts)
 
 
 def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:", show_time: bool = False):

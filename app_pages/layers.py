@@ -55,7 +55,8 @@ def show_matrix(array: np.ndarray, title: str, key: str, controls, canvas) -> No
     if array.shape[1] > 64:
         first = controls.slider("First dimension shown", 0, array.shape[1] - 64, 0, step=64, key=f"dims_{key}")
     with canvas:
-        common.chart(matrix_window(array, t.tokens, first, title))
+        common.cached_chart(common.view_key(loaded, "matrix", key, title, first),
+                            lambda: matrix_window(array, t.tokens, first, title))
         common.csv_download(lambda: pd.DataFrame(array, index=labelled(t.tokens)).rename_axis("token").reset_index(),
                             f"{title.replace(' ', '_').replace(':', '')}.csv")
 
@@ -103,7 +104,8 @@ def embeddings_view(controls, canvas, notes) -> None:
     show_matrix(steps[key], f"embeddings: {info.title}", f"embed_{key}", controls, canvas)
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with canvas:
-        common.chart(token_norms(series, t.tokens, "Vector length per token: LayerNorm evens them out"))
+        common.cached_chart(common.view_key(loaded, "norms", "embeddings"),
+                            lambda: token_norms(series, t.tokens, "Vector length per token: LayerNorm evens them out"))
     for note in loaded.family.notes(loaded.config):
         controls.info(note, icon=":material/info:")
     with notes:
@@ -120,8 +122,8 @@ def encoder_view(controls, canvas, notes) -> None:
         st.markdown(f"### {info.title} — shape {tuple(array.shape)} {info.shape}\n{info.explains}.")
     if key == "relative_positions":
         with canvas:
-            common.chart(attention_heatmap(array.astype(np.float32), t.tokens, "relative position i − j (bucketed)",
-                                           "i − j"))
+            common.cached_chart(common.view_key(loaded, "encoder", key), lambda: attention_heatmap(
+                array.astype(np.float32), t.tokens, "relative position i − j (bucketed)", "i − j"))
             common.csv_download(lambda: common.matrix_frame(array, t.tokens, t.tokens, "query", "key"),
                                 "relative_positions.csv")
     else:
@@ -131,7 +133,8 @@ def encoder_view(controls, canvas, notes) -> None:
         if array.shape[1] > 64:
             first = controls.slider("First dimension shown", 0, array.shape[1] - 64, 0, step=64, key=f"dims_{key}")
         with canvas:
-            common.chart(matrix_window(array, rows, first, info.title))
+            common.cached_chart(common.view_key(loaded, "encoder", key, first),
+                                lambda: matrix_window(array, rows, first, info.title))
     notes.caption("Computed once from the sentence's length and shared by every layer; each layer projects the "
                   "relative embeddings with its own W_Q and W_K (content → position and position → content).")
 
@@ -147,8 +150,8 @@ def layer_controls() -> tuple[int, int]:
     c1.button("◀", help="previous layer", disabled=layer == 0, on_click=common.set_value, args=("layer", layer - 1),
               width="stretch")
     c2.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))
-    c3.button("▶", help="next layer", disabled=layer == t.num_layers - 1, on_click=common.set_value, args=("layer", layer + 1),
-              width="stretch")
+    c3.button("▶", help="next layer", disabled=layer == t.num_layers - 1, on_click=common.set_value,
+              args=("layer", layer + 1), width="stretch")
     st.session_state.head = min(st.session_state.head, t.num_heads - 1)
     c4.selectbox("Head", range(t.num_heads), **common.bind("head"))
     return st.session_state.layer, st.session_state.head
@@ -157,7 +160,7 @@ def layer_controls() -> tuple[int, int]:
 def layer_view(controls, canvas, notes) -> None:
     with controls:
         layer, head = layer_controls()
-        steps = t.layer(layer)
+        steps = common.layer_steps(loaded, layer)
         key = show_step_picker(steps.infos, steps, "Sub-step", "")
         st.session_state.step = key
         info, array = steps.info(key), steps[key]
@@ -172,10 +175,10 @@ def layer_view(controls, canvas, notes) -> None:
                          f"uses columns {head * d_head}–{(head + 1) * d_head - 1}.")
         show_matrix(array[head], f"layer {layer} head {head}: {info.title}", key, controls, canvas)
     elif info.shape == "(h, T, T)":  # one head's token-by-token matrix: scores, their terms, probabilities
-        matrix, labels = array[head], t.tokens
+        matrix, labels, words = array[head], t.tokens, False
         if key == "attn.probs":
             with controls:
-                if common.word_toggle():  # probabilities merge into words; raw scores do not
+                if words := common.word_toggle():  # probabilities merge into words; raw scores do not
                     groups, labels = word_groups(t)
                     matrix = merge_to_words(matrix, groups)
         elif (matrix < MASKED).any():
@@ -187,21 +190,26 @@ def layer_view(controls, canvas, notes) -> None:
                 terms = {k.removeprefix("attn."): steps[k][head] for k in (*SCORE_TERMS, "attn.scores") if k in steps}
                 st.markdown(f"**Layer {layer}, head {head}: scores = c2c + c2p + p2c** (content → content, "
                             f"content → position, position → content)")
-                common.chart(matrices_side_by_side(terms, t.tokens))
+                common.cached_chart(common.view_key(loaded, "terms", layer, head),
+                                    lambda: matrices_side_by_side(terms, t.tokens))
             else:
-                common.chart(attention_heatmap(matrix, labels, f"layer {layer}, head {head}: {info.title}",
-                                               "attention" if key == "attn.probs" else "score"))
+                title = f"layer {layer}, head {head}: {info.title}"
+                common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words),
+                                    lambda: attention_heatmap(matrix, labels, title,
+                                                              "attention" if key == "attn.probs" else "score"))
             common.csv_download(lambda: common.matrix_frame(matrix, labels, labels, "query", "key"),
                                 f"layer{layer}_head{head}_{key}.csv")
             st.caption("All heads of this layer (pick one with Head above):")
-            common.chart(head_grid(steps["attn.probs"], head))
+            common.cached_chart(common.view_key(loaded, "grid", layer, head),
+                                lambda: head_grid(steps["attn.probs"], head))
     else:
         show_matrix(array, f"layer {layer}: {info.title}", key, controls, canvas)
         views = POST_NORM_VIEWS if "attn.norm" in steps else PRE_NORM_VIEWS
         if key in views:
             series = {steps.info(k).title if k != "input" else "layer input": steps[k] for k in views[key]}
             with canvas:
-                common.chart(token_norms(series, t.tokens, "Vector length per token: residual adds, norm rescales"))
+                common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
+                    series, t.tokens, "Vector length per token: residual adds, norm rescales"))
     with notes:
         last = "final.norm" in steps
         check_line(steps, f"hidden_states[{layer + 1}] (this layer's output{', after the final norm' if last else ''})")

@@ -8,7 +8,10 @@ alive: memory stays at most MAX_MODELS models plus MAX_TRACES traces, however ma
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -19,15 +22,19 @@ from ..analyses.logit_lens import LogitLens, logit_lens
 from ..introspection.task_heads import TaskHead, task_heads
 from ..loading.limits import Limits
 from .memory import start_trimming
+from .queue import FairQueue
 from ..loading.loader import LoadedModel, load_model
 from ..analyses.similarity import SentenceVectors, sentence_vectors
 from .threads import configure_torch_threads
+from ..stepthrough.steps import Steps
 from ..stepthrough.trace import Trace, trace
 from ..introspection.tree import ModuleNode, module_tree
 
 MAX_MODELS = 3  # bert-base is about 0.45 GB in float32; bert-large 1.3 GB
 MAX_TRACES = 32  # a 512-token bert-base trace keeps about 20 MB, bert-large about 50 MB
 MAX_ANALYSES = 8  # a 512-token rollout keeps L × T × T floats: 12 MB for bert-base, 25 MB for bert-large
+MAX_LAYER_STEPS = 4  # one layer's sub-steps: 7 MB for bert-base at 128 tokens, 47 MB at 512
+MAX_FIGURES = 64  # figures pool long inputs to at most 64 cells a side: well under 1 MB each
 
 _one_load_at_a_time = threading.Lock()  # a crowd asking for different models cannot hold many half-loaded ones
 
@@ -53,6 +60,21 @@ def cached_trace(source: str, task: str, text: str, pair: str | None) -> Trace:
     """The trace of text (and pair), joined to the model cached now (reloaded if it was evicted)."""
     model = cached_model(source, task)
     return dataclasses.replace(_cached_forward(source, task, text, pair), loaded=model)
+
+
+@st.cache_resource(max_entries=MAX_LAYER_STEPS, ttl=3600, show_spinner=False)
+def cached_layer(source: str, task: str, text: str, pair: str | None, layer: int) -> Steps:
+    """One layer's sub-steps, stepped through once for every tab showing that layer (a lecture hall all looks
+    at the same one); the few most recent only, as one layer at 512 tokens is several times its trace."""
+    return cached_trace(source, task, text, pair).layer(layer)
+
+
+@st.cache_resource(max_entries=MAX_FIGURES, ttl=3600, show_spinner=False)
+def cached_figure(key: tuple, _build: Callable[[], Any]) -> Any:
+    """The figure `key` names, built by `_build()` once for every session of this server. Building and styling a
+    Plotly figure is most of what a cached view costs; `key` must name everything the figure depends on, and
+    the figure must not be changed after it is handed out (Streamlit copies it before sending it)."""
+    return _build()
 
 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
@@ -97,3 +119,13 @@ def trimming_memory() -> bool:
 def configured_threads() -> int:
     """Size torch's threads to the container once per server process (see threads.py)."""
     return configure_torch_threads()
+
+
+@st.cache_resource
+def page_queue() -> FairQueue:
+    """The one line every page run of this server process waits in (see queue.py). One run at a time unless
+    BVL_RUNS_AT_ONCE says otherwise: drawing is Python under one GIL, and a forward pass already uses every core
+    torch was given. With two at once on two cores, bench --load measured every tab of a 40-tab burst finishing
+    together again: two busy script threads starve the thread that sends the pages."""
+    chosen = os.environ.get("BVL_RUNS_AT_ONCE", "").strip()
+    return FairQueue(int(chosen) if chosen.isdigit() and int(chosen) > 0 else 1)

@@ -1,0 +1,94 @@
+"""A cached view costs little: one layer's sub-steps and each figure are computed once for every tab that shows
+them, and a tab gets exactly the figure it would have got from scratch."""
+from __future__ import annotations
+
+import numpy as np
+
+import bertviz_lite.figures
+from bertviz_lite.serving import cache
+from test_app import open_page, specs
+
+LINK = dict(model="bert-base-uncased", text="the bank of the river", layer=2, head=3, step="attn.probs")
+
+
+def test_a_layer_is_stepped_through_once_for_every_tab(tiny_dirs):
+    source = next(iter(tiny_dirs.values()))
+    cache.cached_layer.clear()
+    first = cache.cached_layer(source, "base", "the cat sat", None, 1)
+    assert cache.cached_layer(source, "base", "the cat sat", None, 1) is first
+    fresh = cache.cached_trace(source, "base", "the cat sat", None).layer(1)
+    assert list(first) == list(fresh)
+    assert all(np.array_equal(first[k], fresh[k]) for k in fresh)
+    assert cache.cached_layer(source, "base", "the cat sat", None, 2) is not first
+
+
+def test_a_figure_is_built_once_per_key():
+    built = []
+
+    def build():
+        built.append(1)
+        return object()
+
+    cache.cached_figure.clear()
+    one = cache.cached_figure(("a view", 1), build)
+    assert cache.cached_figure(("a view", 1), build) is one and len(built) == 1
+    assert cache.cached_figure(("a view", 2), build) is not one and len(built) == 2
+
+
+def _counting(monkeypatch, name: str) -> list:
+    calls, original = [], getattr(bertviz_lite.figures, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(bertviz_lite.figures, name, counted)
+    return calls
+
+
+def test_tabs_opening_one_link_share_its_figures_and_see_the_same_view(monkeypatch):
+    cache.cached_figure.clear()
+    heatmaps, grids = _counting(monkeypatch, "attention_heatmap"), _counting(monkeypatch, "head_grid")
+    first = open_page("layers", **LINK, lecture=1)
+    second = open_page("layers", **LINK, lecture=1)
+    assert not first.exception and not second.exception
+    assert len(heatmaps) == 1 and len(grids) == 1, "the second tab rebuilt a figure it could have reused"
+    assert specs(first) == specs(second)
+    other_head = open_page("layers", **{**LINK, "head": 4}, lecture=1)
+    assert len(heatmaps) == 2 and specs(other_head) != specs(first)
+
+
+def test_a_cached_figure_is_styled_for_the_mode_it_is_shown_in(monkeypatch):
+    cache.cached_figure.clear()
+    lecture = specs(open_page("layers", **LINK, lecture=1))[0]["layout"]
+    browsing = specs(open_page("layers", **LINK))[0]["layout"]
+    lecture_again = specs(open_page("layers", **LINK, lecture=1))[0]["layout"]
+    assert lecture["font"]["size"] > browsing.get("font", {}).get("size", 16)
+    assert lecture_again == lecture, "styling a figure for one tab changed the cached figure of another"
+
+
+def test_a_tab_waits_its_turn_in_line_then_draws_its_page():
+    import threading
+    import time
+
+    queue = cache.page_queue()
+    places = [queue.turn() for _ in range(queue.capacity)]
+    for place in places:  # every place taken, as by runs of other tabs
+        place.__enter__()
+    opened = {}
+    tab = threading.Thread(target=lambda: opened.setdefault("at", open_page("tokens", text="the cat sat")))
+    try:
+        tab.start()
+        deadline = time.time() + 60
+        while queue.waiting() == 0:  # the tab's first page run is in line
+            assert time.time() < deadline and tab.is_alive(), "the page never queued"
+            time.sleep(0.01)
+        time.sleep(0.3)
+        assert "at" not in opened, "a page ran while every place was taken"
+    finally:
+        for place in places:
+            place.__exit__(None, None, None)
+    tab.join(120)
+    assert queue.running() == 0 and queue.waiting() == 0
+    page = opened["at"]
+    assert not page.exception and any(">cat<" in chip.proto.body for chip in page.get("html")), "no token chips"
