@@ -28,4 +28,7 @@ with common.in_line():  # everything a run draws, one tab after another (see ser
         st.Page("app_pages/lens.py", title="Logit lens", icon=":material/visibility:", url_path="lens"),
     ])
     common.sidebar()
-    page.run()
+    try:
+        page.run()
+    finally:  # after the first page is drawn (the Overview needs no weights), warm the default view for the next
+        common.warm_default_view()

@@ -1,4 +1,5 @@
-"""Architecture: the module tree, the parameter sunburst, the named-parameter table and the task heads."""
+"""Architecture: the module tree, the parameter sunburst, the named-parameter table and the task heads, from the
+architecture alone (no weights). Only which parameters a checkpoint lacks for a task needs the weights read."""
 import html
 
 import pandas as pd
@@ -9,7 +10,7 @@ from bertviz_lite.serving.cache import cached_task_heads, cached_tree
 from bertviz_lite.figures import parameter_sunburst
 from app_pages import common
 
-loaded = common.load_or_stop()
+loaded = common.skeleton_or_stop()
 tree = cached_tree(loaded.source, loaded.task)
 table = parameter_table(loaded.model)
 st.title("Architecture")
@@ -69,8 +70,10 @@ st.dataframe(pd.DataFrame(rows), width="stretch", hide_index=True,
 for h in heads:
     if h.tied:
         st.caption(f"{h.architecture}: " + "; ".join(h.tied) + " (shared tensors, counted once).")
-if loaded.new_parameters and loaded.weights == "pretrained":
-    st.info(f"Newly initialised when {loaded.source} was loaded for this task (not in the checkpoint): "
-            + ", ".join(loaded.new_parameters), icon=":material/new_releases:")
+if loaded.weights == "pretrained" and loaded.task != "base":  # what the checkpoint lacks is known once it is read
+    new = common.load_or_stop(banner=False).new_parameters
+    if new:
+        st.info(f"Newly initialised when {loaded.source} was loaded for this task (not in the checkpoint): "
+                + ", ".join(new), icon=":material/new_releases:")
 st.caption("A head that loads from a checkpoint without it (for example a classifier on a base model) starts "
            "from random numbers and must be fine-tuned. A masked-LM model drops BERT's pooler.")

@@ -23,7 +23,8 @@ from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLi
 from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import (cached_contributions, cached_figure, cached_layer, cached_layerwise,
-                                        cached_model, cached_sentence_vectors, cached_trace, page_queue)
+                                        cached_model, cached_sentence_vectors, cached_skeleton, cached_trace,
+                                        page_queue, warming)
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.serving.hosting import Limits
 
@@ -149,6 +150,11 @@ def in_line() -> Iterator[None]:
         yield
 
 
+def warm_default_view() -> None:
+    """The default model and sentence, traced in the background once per server (see serving.cache.warming)."""
+    warming(DEFAULTS["model"], DEFAULTS["task"], DEFAULTS["text"])
+
+
 def lecture_mode() -> bool:
     return bool(st.session_state.get("lecture"))
 
@@ -217,10 +223,11 @@ def offer_bundled_model(why: str = "Show real attention patterns") -> None:
 
 
 def load_or_stop(needs_weights: bool = False, task: str | None = None, source: str | None = None,
-                 label: str = "") -> LoadedModel:
+                 label: str = "", banner: bool = True) -> LoadedModel:
     """The chosen model (`source`, default the sidebar's; for `task`, default the sidebar's), or an error in the
-    page and a stop; a random-weights model gets its banner (prefixed by `label`), and on a page whose meaning
-    depends on learnt weights (`needs_weights`) the offer to switch to real ones."""
+    page and a stop; a random-weights model gets its banner (prefixed by `label`; none where the page has shown
+    it already), and on a page whose meaning depends on learnt weights (`needs_weights`) the offer to switch to
+    real ones."""
     init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
     source, task = source or st.session_state.model, task or st.session_state.task
     progress = st.empty()
@@ -230,11 +237,44 @@ def load_or_stop(needs_weights: bool = False, task: str | None = None, source: s
         text = f"Downloading the weights of {source}: {done / mb:,.1f}" + (f" of {total / mb:,.1f} MB" if total else " MB")
         progress.progress(min(done / total, 1.0) if total else 0.0, text=text)
 
-    try:
+    with explained_load_errors(source, label):
         fetch_weights(source, downloading, task)  # outside the cache: a cached function cannot draw in the page
         progress.empty()
         with st.spinner(f"Loading {source} ({task}) …"):
             loaded = cached_model(source, task)
+    if banner:
+        weights_banner(loaded, label, needs_weights)
+    return loaded
+
+
+def skeleton_or_stop() -> LoadedModel:
+    """The sidebar's model as an architecture without weights (names, shapes, counts: see load_skeleton), at once,
+    with the banner its weights will get; or an error in the page and a stop."""
+    init_state()
+    source, task = st.session_state.model, st.session_state.task
+    with explained_load_errors(source):
+        with st.spinner(f"Reading the config of {source} …"):
+            skeleton = cached_skeleton(source, task)
+    weights_banner(skeleton)
+    return skeleton
+
+
+def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = False) -> None:
+    """Random weights said plainly (with, where learnt weights matter, the offer of real ones); bundled real
+    weights said too. `label` names the model where a page shows two."""
+    if loaded.warning:
+        st.warning(label + loaded.warning, icon=":material/warning:")
+        if needs_weights:
+            offer_bundled_model()
+    elif loaded.bundled:
+        st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
+
+
+@contextmanager
+def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
+    """A model that cannot be loaded becomes its message in the page and a stop, never a traceback."""
+    try:
+        yield
     except BertvizLiteError as error:
         st.error(f"{label}{error}", icon=":material/error:")
         st.caption("Pick a preset in the sidebar, or fix the model id or path; your sentence is kept.")
@@ -242,13 +282,6 @@ def load_or_stop(needs_weights: bool = False, task: str | None = None, source: s
     except Exception as error:  # a bug or an unforeseen file problem: still a message, not a traceback
         st.error(f"Loading '{source}' failed unexpectedly: {type(error).__name__}: {error}", icon=":material/error:")
         st.stop()
-    if loaded.warning:
-        st.warning(label + loaded.warning, icon=":material/warning:")
-        if needs_weights:
-            offer_bundled_model()
-    elif loaded.bundled:
-        st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
-    return loaded
 
 
 def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "") -> Trace:

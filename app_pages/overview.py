@@ -1,4 +1,6 @@
-"""Overview: what is loaded, where it came from, its config explained, and where its parameters are."""
+"""Overview: which model, where its weights come from, its config explained, and where its parameters are. All
+of it is read from the config alone (an architecture on the meta device), so it shows at once; no weights are
+loaded until a page needs numbers."""
 import pandas as pd
 import streamlit as st
 
@@ -6,11 +8,11 @@ from bertviz_lite import config_summary, group_totals, parameter_table
 from bertviz_lite.figures import group_bars
 from app_pages import common
 
-loaded = common.load_or_stop()
+loaded = common.skeleton_or_stop()
 c = config_summary(loaded.config)
 st.title(loaded.source)
 st.caption(f"{loaded.family.name} family · {type(loaded.model).__name__} · from the {loaded.origin} · "
-           f"weights: {loaded.weights}")
+           f"weights: {loaded.weights}, read when a page needs numbers (Tokens, Layers and after)")
 
 table = parameter_table(loaded.model)
 total, trainable = int(table.numel.sum()), int(table.numel[table.trainable].sum())

@@ -12,6 +12,7 @@ whose message is one sentence that says what to do.
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,7 @@ class LoadedModel:
     new_parameters: tuple[str, ...] = ()  # initialised at load time, not read from the checkpoint
     vocabulary: str = "checkpoint"  # "checkpoint", or for a random-init preset "real uncased" or "stand-in"
     sentence_pooling: SentencePooling | None = None  # how sentence-transformers pools it, if it is such a model
+    declared_max_tokens: int | None = None  # a skeleton's stand-in for its tokenizer's model_max_length
 
     @property
     def base(self) -> PreTrainedModel:
@@ -62,9 +64,14 @@ class LoadedModel:
         return self.model.config
 
     @property
+    def has_weights(self) -> bool:
+        """False for a skeleton (`load_skeleton`): the architecture on the meta device, with no numbers in it."""
+        return not next(self.model.parameters()).is_meta
+
+    @property
     def max_tokens(self) -> int:
         limit = self.family.max_tokens(self.config)
-        declared = getattr(self.tokenizer, "model_max_length", None) or limit
+        declared = getattr(self.tokenizer, "model_max_length", None) or self.declared_max_tokens or limit
         return min(limit, declared)
 
     def embedding_parts(self):
@@ -124,36 +131,74 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
             return load_bundled(source, task, limits)
         if source in PRESETS:
             return load_preset(source, task, limits)
-        advice = (f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a built-in preset"
-                  if limits.allow_local_dirs else "this hosted app offers the built-in presets and the models "
-                  "baked into it; run bertviz-lite on your own machine for others")
-        raise LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached: "
-                        f"{advice}.") from None
+        raise _not_available(source, limits) from None
 
 
 def load_config(source: str, limits: Limits | None = None):
     """The config of `source` alone, from wherever load_model would read the model (no weights): what a budget
     is counted from before anything large is downloaded. A LoadError says why there is none; in hosted mode a
     local path is refused before anything on the server's disk is read."""
+    return _config_and_origin(source, Limits.from_env() if limits is None else limits)[0]
+
+
+def load_skeleton(source: str, task: str = "base", limits: Limits | None = None) -> LoadedModel:
+    """`source`'s exact architecture for `task`, built from its config on PyTorch's meta device: every module,
+    name, shape and count, but no weights and no tokenizer (`has_weights` is False). What the Overview and
+    Architecture pages show, at once: building bert-base's random weights takes seconds, a download longer.
+    `weights`, `origin` and `vocabulary` say what load_model will read, under the same rules and checks."""
     limits = Limits.from_env() if limits is None else limits
+    if task not in TASKS:
+        raise LoadError(f"Unknown task '{task}': choose one of {', '.join(TASKS)}.")
+    config, weights, origin, files = _config_and_origin(source, limits)
+    family = family_for_model_type(config.model_type)
+    source = source.strip()
+    limits.check_size(source, config, TASKS[task])
+    with torch.device("meta"):
+        model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
+    vocabulary = "checkpoint"
+    if weights == "random-init":
+        vocabulary = "real uncased" if PRESETS[source].uncased_vocab and uncased_vocab_file() else "stand-in"
+    declared = _declared_max_tokens(*files) if files else None
+    return LoadedModel(model.eval(), None, source, task, family, weights, origin, vocabulary=vocabulary,
+                       declared_max_tokens=declared)
+
+
+def _declared_max_tokens(path: str, local_only: bool) -> int | None:
+    """The tokenizer's model_max_length from its tokenizer_config.json, without building the tokenizer."""
+    found = _optional_file(path, "tokenizer_config.json", local_only)
+    try:
+        value = json.loads(Path(found).read_text()).get("model_max_length") if found else None
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def _config_and_origin(source: str, limits: Limits):
+    """(config, weights, origin, files) as load_model would find them: which checkpoint, or a preset's random
+    weights; `files` is (path, local_only) where the checkpoint's other files are read, None for a preset."""
     source = (source or "").strip()
     if not source:
         raise LoadError("Enter a model: a Hub id such as bert-base-uncased, or a local directory.")
     if _looks_local(source):
         limits.check_local(source)
         path = Path(source).expanduser()
-        if not (path / "config.json").is_file():
-            raise LoadError(f"'{path}' has no config.json: give a directory written by save_pretrained.")
-        return _guarded(source, "config", lambda: AutoConfig.from_pretrained(str(path), local_files_only=True))
+        _check_local_directory(path)
+        config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(str(path), local_files_only=True))
+        return config, "pretrained", "local directory", (str(path), True)
+    online = hub.hub_reachable()
     try:
-        return _guarded(source, "config", lambda: AutoConfig.from_pretrained(
-            source, local_files_only=not hub.hub_reachable(), trust_remote_code=False))
+        config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(
+            source, local_files_only=not online, trust_remote_code=False))
+        return (config, "pretrained", "Hugging Face Hub (or its cache)" if online else "Hugging Face cache",
+                (source, not online))
     except _NotCached:
-        if bundled_directory(source) is not None:
-            return AutoConfig.from_pretrained(str(bundled_directory(source)), local_files_only=True)
+        directory = bundled_directory(source)
+        if directory is not None:
+            config = AutoConfig.from_pretrained(str(directory), local_files_only=True)
+            return config, "pretrained", BUNDLED_ORIGIN.format(package=PACKAGE_NAMES[source]), (str(directory), True)
         if source in PRESETS:
-            return AutoConfig.for_model(**preset_config(source))
-        raise LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached.") from None
+            return AutoConfig.for_model(**preset_config(source)), "random-init", "built-in preset config", None
+        raise _not_available(source, limits) from None
 
 
 def fetch_weights(source: str, report: Report, task: str = "base", limits: Limits | None = None) -> bool:
@@ -223,6 +268,13 @@ def prefetch(source: str) -> LoadedModel:
         raise LoadError(f"Downloading '{source}' failed: the Hugging Face Hub stopped answering.") from None
 
 
+def _not_available(source: str, limits: Limits) -> LoadError:
+    advice = (f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a built-in preset"
+              if limits.allow_local_dirs else "this hosted app offers the built-in presets and the models "
+              "baked into it; run bertviz-lite on your own machine for others")
+    return LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached: {advice}.")
+
+
 class _NotCached(Exception):
     """Internal: offline and the files are not in the cache (a preset may still load)."""
 
@@ -233,6 +285,15 @@ def _looks_local(source: str) -> bool:
 
 
 def _load_local(path: Path, task: str, limits: Limits) -> LoadedModel:
+    _check_local_directory(path)
+    try:
+        return _load_pretrained(str(path), task, local_only=True, limits=limits)
+    except _NotCached:
+        raise LoadError(f"'{path}' is missing files that its config refers to.") from None
+
+
+def _check_local_directory(path: Path) -> None:
+    """A LoadError unless `path` is a readable directory with a config and weights (what save_pretrained writes)."""
     if not path.exists():
         raise LoadError(f"There is no directory '{path}': check the path, or give a Hub id.")
     if not path.is_dir():
@@ -244,10 +305,6 @@ def _load_local(path: Path, task: str, limits: Limits) -> LoadedModel:
         raise LoadError(f"'{path}' has no config.json: give a directory written by save_pretrained.")
     if not any((path / name).is_file() for name in WEIGHT_FILES):
         raise LoadError(f"'{path}' holds no weights (model.safetensors or pytorch_model.bin).")
-    try:
-        return _load_pretrained(str(path), task, local_only=True, limits=limits)
-    except _NotCached:
-        raise LoadError(f"'{path}' is missing files that its config refers to.") from None
 
 
 def _load_pretrained(source: str, task: str, local_only: bool, limits: Limits, path: str | None = None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +24,7 @@ from ..introspection.task_heads import TaskHead, task_heads
 from ..loading.limits import Limits
 from .memory import start_trimming
 from .queue import FairQueue
-from ..loading.loader import LoadedModel, load_model
+from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import SentenceVectors, sentence_vectors
 from .threads import configure_torch_threads
 from ..stepthrough.steps import Steps
@@ -49,6 +50,17 @@ def cached_model(source: str, task: str) -> LoadedModel:
     """The model under the environment's rules (part of the key: a model loaded locally is not handed out to a
     hosted session)."""
     return _load(source, task, Limits.from_env())
+
+
+@st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)
+def _skeleton(source: str, task: str, limits: Limits) -> LoadedModel:
+    return load_skeleton(source, task, limits)
+
+
+def cached_skeleton(source: str, task: str) -> LoadedModel:
+    """The architecture alone, on the meta device (no weights: a few MB of module objects), for the pages that
+    show only names, shapes and counts; under the environment's rules, like cached_model."""
+    return _skeleton(source, task, Limits.from_env())
 
 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
@@ -101,12 +113,29 @@ def cached_lens(source: str, text: str, pair: str | None, position: int | None) 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)
 def cached_tree(source: str, task: str) -> ModuleNode:
-    return module_tree(cached_model(source, task).model)
+    return module_tree(cached_skeleton(source, task).model)
 
 
 @st.cache_resource(max_entries=MAX_MODELS, show_spinner=False)
 def cached_task_heads(source: str, task: str) -> list[TaskHead]:
-    return task_heads(cached_model(source, task).config)
+    return task_heads(cached_skeleton(source, task).config)
+
+
+@st.cache_resource
+def warming(source: str, task: str, text: str) -> threading.Thread:
+    """Once per server process: load `source` and trace `text` in a background thread, so that the first visitor
+    of a page with numbers finds them ready. The app starts it after its first page is drawn, which needs no
+    weights; the image's start script does the same by opening its lecture links. A failure is only logged: the
+    page that needs the view meets it again and says what went wrong."""
+    def warm() -> None:
+        try:
+            cached_trace(source, task, text, None)
+        except Exception as error:  # noqa: BLE001 (any failure: the page will explain it)
+            print(f"bertviz-lite: warming {source} failed: {error}", file=sys.stderr)
+
+    thread = threading.Thread(target=warm, name="bertviz-lite warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 @st.cache_resource
