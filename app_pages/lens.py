@@ -12,11 +12,11 @@ masked_lm = common.load_or_stop(task="masked-lm")  # whatever task the sidebar n
 if not common.lecture_mode():
     st.title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
-t = common.trace_or_stop(masked_lm)
-problem = head_problem(t)
+problem = head_problem(masked_lm)  # before the model runs on the sentence
 if problem:
     st.error(problem, icon=":material/block:")
     st.stop()
+t = common.trace_or_stop(masked_lm)
 mask = masked_lm.tokenizer.mask_token
 position = None
 if mask not in t.tokens:

@@ -20,7 +20,7 @@ import json
 import sys
 import time
 
-from .errors import BertvizLiteError
+from .errors import BertvizLiteError, InputError
 from .tasks import TASK_NAMES
 
 PROG = "bertviz-lite"
@@ -102,10 +102,17 @@ def cmd_trace(args) -> None:
         print(f"layer {i:>2}: max |step-through - hidden_states[{i + 1}]| = {d:.2e}")
 
 
-def _trace(args, task: str = "base"):
+def _trace(args, task: str = "base", refuse=None):
+    """The trace of args.text (and pair). `refuse(loaded)` names why an analysis cannot run on this model, or
+    None: it is asked of the architecture first, before any weights are built or read, then of the model."""
+    from .loading.loader import load_skeleton
     from .stepthrough.trace import trace
 
+    if refuse is not None and (problem := refuse(load_skeleton(args.model, task))):
+        raise InputError(problem)
     loaded = _load(args.model, task)
+    if refuse is not None and (problem := refuse(loaded)):  # what only the checkpoint says (a head it lacks)
+        raise InputError(problem)
     progress("running the model")
     t = trace(loaded, args.text, args.pair)
     if t.notice:
@@ -113,9 +120,10 @@ def _trace(args, task: str = "base"):
     return t
 
 
-def _analyse(args, doing: str, compute, as_json=lambda t, result: result.to_json(), task: str = "base"):
+def _analyse(args, doing: str, compute, as_json=lambda t, result: result.to_json(), task: str = "base",
+             refuse=None):
     """Trace, run one analysis and print its JSON when asked (then None); else (trace, result) to print."""
-    t = _trace(args, task)
+    t = _trace(args, task, refuse)
     progress(doing)
     result = compute(t)
     if args.json:
@@ -211,10 +219,10 @@ def cmd_contexts(args) -> None:
 
 
 def cmd_lens(args) -> None:
-    from .analyses.logit_lens import logit_lens
+    from .analyses.logit_lens import head_problem, logit_lens
 
     if not (done := _analyse(args, "the masked-LM head on every hidden state",
-                             lambda t: logit_lens(t, args.position), task="masked-lm")):
+                             lambda t: logit_lens(t, args.position), task="masked-lm", refuse=head_problem)):
         return
     _, result = done
     print(f"Logit lens at position {result.position} ({result.tokens[result.position]}): top {len(result.layers[0])}")

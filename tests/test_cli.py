@@ -187,3 +187,14 @@ def test_warm_opens_links_of_a_running_app_once(capsys):
     finally:
         app.stop()
     assert code == 0 and "warmed / in" in out and "warmed /tokens?text=the+cat in" in out
+
+
+def test_lens_refuses_a_random_preset_before_building_or_running_it(capsys, monkeypatch):
+    import bertviz_lite.loading.loader as loader
+
+    def never(*args, **kwargs):
+        raise AssertionError("the lens built the model it was going to refuse")
+
+    monkeypatch.setattr(loader, "load_model", never)
+    code, out, err = run_cli(capsys, "lens", "bert-base-uncased", "the cat [MASK] on the mat")
+    assert code == 1 and out == "" and "random weights here" in err

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from ..errors import InputError
+from ..loading.loader import LoadedModel
 from ..stepthrough.trace import Trace
 
 TOP = 5
@@ -50,9 +51,10 @@ def lens_position(trace: Trace, position: int | None = None) -> int:
     return position
 
 
-def head_problem(trace: Trace) -> str | None:
-    """Why this model has no real masked-LM head to look through, or None when it has one."""
-    loaded = trace.loaded
+def head_problem(loaded: LoadedModel) -> str | None:
+    """Why this model has no real masked-LM head to look through, or None when it has one. Asked of a skeleton
+    (`load_skeleton`), it answers from the config alone, before any weights are built or read: only a head that
+    the checkpoint lacks needs the loaded model to be seen."""
     if loaded.task != "masked-lm":
         return "The logit lens needs the model loaded for the masked-LM task (task=masked-lm)."
     if loaded.weights == "random-init":
@@ -72,7 +74,7 @@ def head_problem(trace: Trace) -> str | None:
 @torch.inference_mode()
 def logit_lens(trace: Trace, position: int | None = None, top: int = TOP) -> LogitLens:
     """The masked-LM head on every hidden state at one position; see the module docstring."""
-    problem = head_problem(trace)
+    problem = head_problem(trace.loaded)
     if problem:
         raise InputError(problem)
     position = lens_position(trace, position)
