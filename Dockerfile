@@ -28,7 +28,9 @@ ENV HOME=/home/user \
     PATH=/home/user/venv/bin:$PATH
 WORKDIR /home/user/app
 
-# CPU torch first, so that requirements.txt's torch==2.13.0 is already satisfied by the +cpu wheel.
+# CPU torch first, so that requirements.txt's torch==2.13.0 is already satisfied by the +cpu wheel. Here, unlike
+# the README's --index-url, an extra index: TORCH_INDEX_URL may be a mirror holding torch alone, its dependencies
+# then come from PyPI, and torch==2.13.0 still takes 2.13.0+cpu (a local version orders above the plain one).
 COPY --chown=user requirements.txt .
 RUN python -m venv /home/user/venv \
  && pip install torch==2.13.0 --extra-index-url "$TORCH_INDEX_URL" \
