@@ -121,3 +121,23 @@ def test_compare_and_contexts_lecture_links(server, page):
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.locator(".js-plotly-plot").count() == 1
     assert page.get_by_text("bank: 0.988 → 0.786").count() == 1
+
+
+def test_a_tab_that_waits_its_turn_says_so_then_draws_its_page(server, page):
+    """A hall opening at once: the tab that comes last sees how many are ahead of it, then its page."""
+    import asyncio
+    import threading
+    import urllib.parse
+
+    from bertviz_lite.benchmarks.load import crowd, sentence
+
+    views = [("layers", f"text={urllib.parse.quote_plus(sentence(i, 400))}&layer=1") for i in range(8)]
+    hall = threading.Thread(target=lambda: asyncio.run(crowd(server, views, len(views), "a hall")))
+    hall.start()
+    time.sleep(1.0)  # the hall's tabs are in line before this one
+    page.goto(f"{server}/layers?text=the+bank+of+the+river&lecture=1")
+    page.wait_for_selector("text=ahead of you", timeout=60_000)
+    page.wait_for_selector("text=Recomputed by hand", timeout=180_000)
+    assert page.locator("text=ahead of you").count() == 0, "the waiting notice stayed on the drawn page"
+    assert page.locator("[data-testid='stException']").count() == 0
+    hall.join(180)
