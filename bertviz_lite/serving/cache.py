@@ -3,7 +3,9 @@
 Cached functions depend only on their arguments. Models are shared by every session (`cache_resource`), a few
 at a time; traces are shared read-only objects too, bounded in number and age. A cached trace is kept without
 its model and joined to the model cached now when it is handed out, so a trace never keeps an evicted model
-alive: memory stays at most MAX_MODELS models plus MAX_TRACES traces, however many visitors come.
+alive: memory stays at most MAX_MODELS models plus MAX_TRACES traces, however many visitors come. What a view
+draws is shared the same way, so that a lecture hall opening one link computes it once: the most recent
+layers' sub-steps (MAX_LAYER_STEPS) and styled figures (MAX_FIGURES), bounded in number and age too.
 """
 from __future__ import annotations
 
