@@ -90,13 +90,13 @@ def set_value(key: str, value) -> None:
     st.session_state[f"_w_{key}"] = value
 
 
-def _other_label(limits: Limits) -> str:
+def other_label(limits: Limits) -> str:
     return OTHER if limits.allow_local_dirs else HOSTED_OTHER
 
 
 def _choose_model() -> None:
     choice = st.session_state["_w_model_choice"]
-    if choice != _other_label(Limits.from_env()):
+    if choice != other_label(Limits.from_env()):
         st.session_state.model = choice
     elif st.session_state.get("_w_model_custom", "").strip():
         st.session_state.model = st.session_state["_w_model_custom"].strip()
@@ -104,7 +104,7 @@ def _choose_model() -> None:
 
 def sidebar() -> None:
     current, limits = st.session_state.model, Limits.from_env()
-    other = _other_label(limits)
+    other = other_label(limits)
     if "_w_model_choice" not in st.session_state:
         st.session_state["_w_model_choice"] = current if current in PRESETS else other
         st.session_state["_w_model_custom"] = "" if current in PRESETS else current
@@ -159,6 +159,15 @@ def lecture_mode() -> bool:
     return bool(st.session_state.get("lecture"))
 
 
+def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "medium"):
+    """(controls, canvas): side by side in lecture mode, so that both fit a 1280×720 projector (the page is named
+    in the navigation there); one below the other under the page's title otherwise."""
+    if lecture_mode():
+        return tuple(st.columns(lecture_widths, gap=gap))
+    st.title(title)
+    return st.container(), st.container()
+
+
 def apply_lecture_style() -> None:
     if lecture_mode():
         st.html(LECTURE_CSS)
@@ -210,7 +219,7 @@ def matrix_frame(matrix, rows: list[str], columns: list[str], row_name: str = "t
 def switch_model(source: str) -> None:
     """Change the model and keep everything else of the view (a button's on_click)."""
     st.session_state.model = source
-    st.session_state["_w_model_choice"] = source if source in PRESETS else _other_label(Limits.from_env())
+    st.session_state["_w_model_choice"] = source if source in PRESETS else other_label(Limits.from_env())
     st.session_state["_w_model_custom"] = "" if source in PRESETS else source
 
 

@@ -12,7 +12,6 @@ from bertviz_lite.serving.cache import cached_layerwise
 from bertviz_lite.tasks import task_classes
 from app_pages import common
 
-OTHER_B = "other: a Hub id"
 
 loaded_a = common.load_or_stop(label="Model A: ")
 if not common.lecture_mode():
@@ -23,9 +22,10 @@ else:
     chooser = st.container(horizontal=True, vertical_alignment="bottom")
     depth_column = head_column = None
 with chooser:
-    choice = st.session_state.model_b if st.session_state.model_b in PRESETS else OTHER_B
-    picked = st.selectbox("Model B", [*PRESETS, OTHER_B], index=[*PRESETS, OTHER_B].index(choice))
-    if picked == OTHER_B:
+    other = common.other_label(Limits.from_env())  # the sidebar's words for a model that is not a preset
+    choice = st.session_state.model_b if st.session_state.model_b in PRESETS else other
+    picked = st.selectbox("Model B", [*PRESETS, other], index=[*PRESETS, other].index(choice))
+    if picked == other:
         st.text_input("Model B: Hub id" + (" or local directory" if Limits.from_env().allow_local_dirs else ""),
                       **common.bind("model_b"))
     else:

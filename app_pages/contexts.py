@@ -10,11 +10,7 @@ from bertviz_lite.figures import context_lines
 from app_pages import common
 
 loaded = common.load_or_stop(needs_weights=True)
-if common.lecture_mode():  # sentences beside the chart, so both fit a 1280×720 projector
-    controls, canvas = st.columns([4, 7], gap="medium")
-else:
-    st.title("A word in two contexts")
-    controls, canvas = st.container(), st.container()
+controls, canvas = common.controls_and_canvas("A word in two contexts", [4, 7])  # sentences beside the chart
 
 with controls:
     st.text_area("Sentence A", height=68, **common.bind("sentence_a"))

@@ -9,11 +9,7 @@ from app_pages import common
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
-if common.lecture_mode():
-    controls, canvas = st.columns([4, 7], gap="large")
-else:
-    st.title("Attention rollout")
-    controls, canvas = st.container(), st.container()
+controls, canvas = common.controls_and_canvas("Attention rollout", [4, 7], gap="large")
 
 rollout = common.analysis_or_stop("layerwise", loaded).rollout  # (L, T, T)
 with controls:

@@ -7,11 +7,7 @@ from bertviz_lite.analyses.similarity import MAX_SENTENCES
 from app_pages import common
 
 loaded = common.load_or_stop()  # the offer to switch comes with the note below
-if common.lecture_mode():  # sentences beside the matrix, so both fit a 1280×720 projector
-    controls, canvas = st.columns([3, 8], gap="medium")
-else:
-    st.title("Sentence similarity")
-    controls, canvas = st.container(), st.container()
+controls, canvas = common.controls_and_canvas("Sentence similarity", [3, 8])  # sentences beside the matrix
 
 with controls:
     st.text_area(f"Sentences, one per line (up to {MAX_SENTENCES})", height=180, **common.bind("sentences"))

@@ -157,7 +157,7 @@ def load_skeleton(source: str, task: str = "base", limits: Limits | None = None)
         model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
     vocabulary = "checkpoint"
     if weights == "random-init":
-        vocabulary = "real uncased" if PRESETS[source].uncased_vocab and uncased_vocab_file() else "stand-in"
+        vocabulary = "real uncased" if _preset_vocab_file(source) else "stand-in"
     declared = _declared_max_tokens(*files) if files else None
     return LoadedModel(model.eval(), None, source, task, family, weights, origin, vocabulary=vocabulary,
                        declared_max_tokens=declared)
@@ -242,7 +242,7 @@ def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> L
         torch.manual_seed(RANDOM_SEED)
         model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
     model.eval()
-    vocab = uncased_vocab_file() if source in PRESETS and PRESETS[source].uncased_vocab else None
+    vocab = _preset_vocab_file(source)
     if vocab is not None:
         tokenizer, vocabulary = uncased_tokenizer(family.tokenizer, vocab, family.max_tokens(config)), "real uncased"
     else:
@@ -250,6 +250,11 @@ def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> L
     names = tuple(name for name, _ in model.named_parameters())
     return LoadedModel(model, tokenizer, source, task, family, "random-init", "built-in preset config", names,
                        vocabulary)
+
+
+def _preset_vocab_file(source: str):
+    """The real uncased vocab.txt a preset tokenizes with (the bundled model ships it), or None: a stand-in."""
+    return uncased_vocab_file() if source in PRESETS and PRESETS[source].uncased_vocab else None
 
 
 def prefetch(source: str) -> LoadedModel:
