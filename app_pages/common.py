@@ -313,7 +313,7 @@ def layer_steps(loaded: LoadedModel, layer: int):
 
 def view_key(loaded: LoadedModel, *parts) -> tuple:
     """What names a view of the current model and sentence: a key for cached_chart, with the page's own parts."""
-    return (loaded.source, loaded.task, st.session_state.text, st.session_state.pair, *parts)
+    return (loaded.source, loaded.task, loaded.weights_id, st.session_state.text, st.session_state.pair, *parts)
 
 
 def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:", show_time: bool = False):

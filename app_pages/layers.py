@@ -7,19 +7,11 @@ import streamlit as st
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side, matrix_window,
                                   token_norms)
+from bertviz_lite.graph.views import score_terms, stream_group
 from app_pages import common
 
 STAGES = {"Embeddings": "embed.norm", "Positions": "encoder.relative_positions",
           "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
-POST_NORM_VIEWS = {"attn.residual": ("input", "attn.out", "attn.residual", "attn.norm"),
-                   "attn.norm": ("input", "attn.out", "attn.residual", "attn.norm"),
-                   "ffn.residual": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm"),
-                   "ffn.norm": ("attn.norm", "ffn.out", "ffn.residual", "ffn.norm")}
-PRE_NORM_VIEWS = {"attn.pre_norm": ("input", "attn.pre_norm"), "attn.residual": ("input", "attn.out", "attn.residual"),
-                  "ffn.pre_norm": ("attn.residual", "ffn.pre_norm"),
-                  "ffn.residual": ("attn.residual", "ffn.out", "ffn.residual"),
-                  "final.norm": ("ffn.residual", "final.norm")}
-SCORE_TERMS = ("attn.c2c", "attn.c2p", "attn.p2c")  # DeBERTa: shown side by side with their sum
 MASKED = np.finfo(np.float32).min / 2  # a score this low was masked (padding, or outside a local window)
 
 loaded = common.load_or_stop(needs_weights=True)
@@ -50,22 +42,23 @@ def check_line(steps, against: str) -> None:
         st.error(text, icon=":material/cancel:")
 
 
-def show_matrix(array: np.ndarray, title: str, key: str, controls, canvas) -> None:
+def show_matrix(array: np.ndarray, title: str, key: str, controls, canvas, rows: list[str] | None = None) -> None:
+    rows = t.tokens if rows is None else rows
     first = 0
     if array.shape[1] > 64:
         first = controls.slider("First dimension shown", 0, array.shape[1] - 64, 0, step=64, key=f"dims_{key}")
     with canvas:
         common.cached_chart(common.view_key(loaded, "matrix", key, title, first),
-                            lambda: matrix_window(array, t.tokens, first, title))
-        common.csv_download(lambda: pd.DataFrame(array, index=labelled(t.tokens)).rename_axis("token").reset_index(),
+                            lambda: matrix_window(array, rows, first, title))
+        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows)).rename_axis("token").reset_index(),
                             f"{title.replace(' ', '_').replace(':', '')}.csv")
 
 
-def show_step_picker(steps_info, available, label: str, prefix: str) -> str:
+def show_step_picker(graph, label: str, prefix: str) -> str:
     """All sub-steps as pills; in lecture mode one row, ◀ a select ▶, to step through in order. Returns the
     chosen key without `prefix` ("embed." for the embeddings, "" for a layer's sub-steps)."""
-    options = [s.key for s in steps_info if s.key in available]
-    titles = {s.key: s.title for s in steps_info}
+    options = graph.keys
+    titles = {n.key: n.title for n in graph}
     current = st.session_state.step.removeprefix(prefix)
     if current not in options:
         current = options[-1]
@@ -97,9 +90,9 @@ def step_buttons(options: list[str], current: str, titles: dict[str, str], label
 def embeddings_view(controls, canvas, notes) -> None:
     steps = t.embeddings()
     with controls:
-        key = show_step_picker(steps.infos, steps, "Embedding step", "embed.")
+        key = show_step_picker(steps.graph, "Embedding step", "embed.")
         st.session_state.step = f"embed.{key}"
-        info = steps.info(key)
+        info = steps.node(key)
         st.markdown(f"### {info.title} — shape {tuple(steps[key].shape)} {info.shape}\n{info.explains}.")
     show_matrix(steps[key], f"embeddings: {info.title}", f"embed_{key}", controls, canvas)
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
@@ -116,16 +109,16 @@ def encoder_view(controls, canvas, notes) -> None:
     """What the encoder computes once and every layer uses (DeBERTa: relative distances and their embeddings)."""
     steps = encoder
     with controls:
-        key = show_step_picker(steps.infos, steps, "Encoder step", "encoder.")
+        key = show_step_picker(steps.graph, "Encoder step", "encoder.")
         st.session_state.step = f"encoder.{key}"
-        info, array = steps.info(key), steps[key]
+        info, array = steps.node(key), steps[key]
         st.markdown(f"### {info.title} — shape {tuple(array.shape)} {info.shape}\n{info.explains}.")
-    if key == "relative_positions":
+    if array.shape == (len(t.tokens), len(t.tokens)):  # one number per query and key: distances, buckets
         with canvas:
             common.cached_chart(common.view_key(loaded, "encoder", key), lambda: attention_heatmap(
-                array.astype(np.float32), t.tokens, "relative position i − j (bucketed)", "i − j"))
+                array.astype(np.float32), t.tokens, info.title, info.short))
             common.csv_download(lambda: common.matrix_frame(array, t.tokens, t.tokens, "query", "key"),
-                                "relative_positions.csv")
+                                f"{key}.csv")
     else:
         span = array.shape[0] // 2
         rows = [f"δ = {d}" for d in range(-span, span)]  # row r of the table is used for bucketed distance r − span
@@ -135,8 +128,7 @@ def encoder_view(controls, canvas, notes) -> None:
         with canvas:
             common.cached_chart(common.view_key(loaded, "encoder", key, first),
                                 lambda: matrix_window(array, rows, first, info.title))
-    notes.caption("Computed once from the sentence's length and shared by every layer; each layer projects the "
-                  "relative embeddings with its own W_Q and W_K (content → position and position → content).")
+    notes.caption("Computed once from the sentence's length and shared by every layer.")
 
 
 def layer_controls() -> tuple[int, int]:
@@ -161,20 +153,23 @@ def layer_view(controls, canvas, notes) -> None:
     with controls:
         layer, head = layer_controls()
         steps = common.layer_steps(loaded, layer)
-        key = show_step_picker(steps.infos, steps, "Sub-step", "")
+        key = show_step_picker(steps.graph, "Sub-step", "")
         st.session_state.step = key
-        info, array = steps.info(key), steps[key]
+        info, array = steps.node(key), steps[key]
         st.markdown(f"### Layer {layer} · step {steps.position(key)} of {len(steps)}: {info.title} — shape "
                     f"{tuple(array.shape)} {info.shape}\n{info.explains}.")
         note = t.layer_note(layer)
         if note:
             st.caption(note)
-    if info.shape == "(h, T, d_h)":  # one head's vectors: queries, keys, values (rotated or not)
+    T = len(t.tokens)
+    if array.ndim == 3 and array.shape[1:] != (T, T):  # one head's vectors: queries, keys, values, contexts
         d, d_head = steps["input"].shape[1], array.shape[2]
-        controls.caption(f"One {d} × {d} weight matrix, split into {t.num_heads} heads of {d_head}: head {head} "
-                         f"uses columns {head * d_head}–{(head + 1) * d_head - 1}.")
-        show_matrix(array[head], f"layer {layer} head {head}: {info.title}", key, controls, canvas)
-    elif info.shape == "(h, T, T)":  # one head's token-by-token matrix: scores, their terms, probabilities
+        if info.op.name == "linear":
+            controls.caption(f"One {d}-row weight matrix, split into {t.num_heads} heads of {d_head}: head {head} "
+                             f"uses its outputs {head * d_head}–{(head + 1) * d_head - 1}.")
+        rows = t.tokens if array.shape[1] == T else [f"δ = {r - array.shape[1] // 2}" for r in range(array.shape[1])]
+        show_matrix(array[head], f"layer {layer} head {head}: {info.title}", key, controls, canvas, rows)
+    elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
         matrix, labels, words = array[head], t.tokens, False
         if key == "attn.probs":
             with controls:
@@ -186,10 +181,11 @@ def layer_view(controls, canvas, notes) -> None:
             controls.caption("Blank cells are masked: the model adds the most negative number there, so softmax "
                              "gives them 0.")
         with canvas:
-            if key in SCORE_TERMS or (key == "attn.scores" and SCORE_TERMS[0] in steps):
-                terms = {k.removeprefix("attn."): steps[k][head] for k in (*SCORE_TERMS, "attn.scores") if k in steps}
-                st.markdown(f"**Layer {layer}, head {head}: scores = c2c + c2p + p2c** (content → content, "
-                            f"content → position, position → content)")
+            if together := score_terms(steps.graph, key):
+                terms = {k.removeprefix("attn."): steps[k][head] for k in together}
+                added = [k.removeprefix("attn.") for k in together[:-1]]
+                names = [steps.node(k).title.lower() for k in together[:-1]]
+                st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
                 common.cached_chart(common.view_key(loaded, "terms", layer, head),
                                     lambda: matrices_side_by_side(terms, t.tokens))
             else:
@@ -204,9 +200,8 @@ def layer_view(controls, canvas, notes) -> None:
                                 lambda: head_grid(steps["attn.probs"], head))
     else:
         show_matrix(array, f"layer {layer}: {info.title}", key, controls, canvas)
-        views = POST_NORM_VIEWS if "attn.norm" in steps else PRE_NORM_VIEWS
-        if key in views:
-            series = {steps.info(k).title if k != "input" else "layer input": steps[k] for k in views[key]}
+        if group := stream_group(steps.graph, key):
+            series = {steps.node(k).title if k != "input" else "layer input": steps[k] for k in group}
             with canvas:
                 common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
                     series, t.tokens, "Vector length per token: residual adds, norm rescales"))

@@ -26,6 +26,11 @@ WORDS = ("the cat sat on mat this is a test sentence dog river bank money hello 
 PIECES = ["##s", "##ing", "##ed", "##1", "##2", "##12", "12", "122", "1", "2", ".", ",", "!", "?"]
 VOCAB_SIZE = 120  # every tokenizer below stays under it
 
+# BERT's post-norm layer, step by step: what the stepper shows for every family of BERT's layout
+BERT_LAYER_KEYS = ["input", "attn.q", "attn.k", "attn.v", "attn.dots", "attn.scores", "attn.probs", "attn.head_context",
+                   "attn.context", "attn.out", "attn.residual", "attn.norm", "ffn.in", "ffn.act", "ffn.out",
+                   "ffn.residual", "ffn.norm"]
+
 TINY = dict(hidden_size=32, num_hidden_layers=3, num_attention_heads=4, intermediate_size=37,
             max_position_embeddings=40, vocab_size=VOCAB_SIZE)
 

@@ -191,14 +191,14 @@ def test_lecture_mode_link_steps_through_a_layer(tiny_dirs):
     assert not at.exception and at.session_state["lecture"] is True
     assert not at.title  # every line counts on a projector
     picker = at.selectbox(key="_w_stepper_Sub-step")
-    assert picker.value == "attn.probs" and picker.format_func("attn.probs") == "6/14 Attention (softmax)"
+    assert picker.value == "attn.probs" and picker.format_func("attn.probs") == "7/17 Attention (softmax)"
     assert specs(at)[0]["layout"]["font"]["size"] == 20
     at.button(key="next_Sub-step").click().run()
     assert not at.exception
-    assert at.session_state["step"] == "attn.context"
-    assert at.selectbox(key="_w_stepper_Sub-step").value == "attn.context"
-    assert any("step 7 of 14: Context" in m.value for m in at.markdown)
-    assert at.query_params["step"] == "attn.context" and at.query_params["lecture"] == "1"
+    assert at.session_state["step"] == "attn.head_context"
+    assert at.selectbox(key="_w_stepper_Sub-step").value == "attn.head_context"
+    assert any("step 8 of 17: Context per head" in m.value for m in at.markdown)
+    assert at.query_params["step"] == "attn.head_context" and at.query_params["lecture"] == "1"
     at.selectbox(key="_w_stepper_Sub-step").set_value("ffn.norm").run()
     assert at.session_state["step"] == "ffn.norm" and at.button(key="next_Sub-step").disabled
 
@@ -279,7 +279,7 @@ def test_heads_deep_link_reopens_the_statistic_and_opens_a_head_in_the_stepper()
     opener.click().run()
     assert not at.exception
     assert (at.session_state.layer, at.session_state.head, at.session_state.step) == (0, 2, "attn.probs")
-    assert any("Layer 0 · step 6 of 14" in m.value for m in at.markdown)
+    assert any("Layer 0 · step 7 of 17" in m.value for m in at.markdown)
 
 
 def test_rollout_and_contributions_deep_links(tiny_dirs):

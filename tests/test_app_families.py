@@ -18,7 +18,7 @@ def test_every_page_renders_for_every_new_family(page, new_tiny_dirs):
 def test_deberta_shows_its_three_terms_side_by_side(new_tiny_dirs):
     at = open_page("layers", model=new_tiny_dirs["deberta-v2"], layer=1, head=2, step="attn.c2p")
     assert not at.exception
-    assert any("step 6 of 17: Content → position" in m.value for m in at.markdown)
+    assert any("step 8 of 21: Content → position" in m.value for m in at.markdown)
     (terms,) = [s for s in specs(at) if len(s["data"]) == 4]
     assert [a["text"] for a in terms["layout"]["annotations"][:4]] == ["c2c", "c2p", "p2c", "scores"]
     c2c, c2p, p2c, scores = (decode_typed_array(d["z"]) for d in terms["data"])
@@ -52,7 +52,7 @@ def test_modernbert_local_layer_is_a_band_and_the_last_layer_ends_with_the_final
     far = np.abs(np.subtract.outer(np.arange(T), np.arange(T))) > 2
     assert np.isnan(scores[far]).all() and not np.isnan(scores[~far]).any()  # masked keys are blank
     last = open_page("layers", model=new_tiny_dirs["modernbert"], layer=2, step="final.norm", text=text)
-    assert any("step 19 of 19: Final LayerNorm" in m.value for m in last.markdown)
+    assert any("step 22 of 22: Final LayerNorm" in m.value for m in last.markdown)
     assert any("after the final norm" in s.value for s in last.success)
 
 

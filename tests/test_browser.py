@@ -60,7 +60,7 @@ def test_lecture_link_fits_a_projector_and_steps_forward(server, page):
     page.goto(f"{server}/layers?layer=2&step=attn.probs&lecture=1")
     wait_idle(page)
     assert page.locator("[data-testid='stSidebar'][data-collapsed='true']").count() == 1
-    heading = page.get_by_text("step 6 of 14: Attention (softmax)")
+    heading = page.get_by_text("step 7 of 17: Attention (softmax)")
     heatmap = page.locator(".js-plotly-plot").first
     for element in (heading, heatmap):  # the step and its figure share the first screen
         box = element.bounding_box()
@@ -68,8 +68,8 @@ def test_lecture_link_fits_a_projector_and_steps_forward(server, page):
     assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 20
     page.get_by_role("button", name="▶").last.click()
     wait_idle(page)
-    assert "step=attn.context" in page.url and "lecture=1" in page.url
-    assert page.get_by_text("step 7 of 14: Context").count() == 1
+    assert "step=attn.head_context" in page.url and "lecture=1" in page.url
+    assert page.get_by_text("step 8 of 17: Context per head").count() == 1
 
 
 def test_random_weights_switch_to_the_bundled_model_in_one_click(server, page):
@@ -90,18 +90,18 @@ def test_todays_encoders_in_lecture_mode(server, page):
     page.goto(f"{server}/layers?model=microsoft/deberta-v3-base&text={text}&layer=2&head=3&step=attn.c2p&lecture=1")
     wait_idle(page)
     assert page.locator("[data-testid='stException']").count() == 0
-    assert page.get_by_text("step 6 of 17: Content → position").count() == 1
+    assert page.get_by_text("step 8 of 21: Content → position").count() == 1
     terms = page.get_by_text("scores = c2c + c2p + p2c")
     box = terms.bounding_box()
     assert box is not None and box["y"] < 720, box  # the side-by-side terms start on the first screen
     page.get_by_role("button", name="▶").last.click()
     wait_idle(page)
-    assert "step=attn.p2c" in page.url and page.get_by_text("step 7 of 17: Position → content").count() == 1
+    assert "step=attn.p2c" in page.url and page.get_by_text("step 9 of 21: Position → content").count() == 1
 
     page.goto(f"{server}/layers?model=answerdotai/ModernBERT-base&text={text}&layer=1&step=attn.probs&lecture=1")
     wait_idle(page)
     assert page.locator("[data-testid='stException']").count() == 0
-    assert page.get_by_text("step 9 of 18: Attention (softmax)").count() == 1
+    assert page.get_by_text("step 11 of 21: Attention (softmax)").count() == 1
     assert page.get_by_text("Layer 1 is local").count() == 1
     assert page.locator(".js-plotly-plot").count() >= 1
 

@@ -23,3 +23,21 @@ def test_cached_traces_do_not_keep_evicted_models_alive(tiny_dirs):
     again = cache.cached_trace(sources[0], "base", "the cat sat", None)  # trace from the cache, model reloaded
     assert again.loaded is not None and again.layer(0).max_abs_diff < 1e-5
     assert (again.layer(0)["attn.probs"] == first_steps["attn.probs"]).all()
+
+
+def test_a_cached_trace_is_never_joined_to_other_weights_under_the_same_name(tmp_path):
+    """Weights that change under one name (random weights first, the real ones once they could be downloaded) get
+    their own trace: the cache is keyed by what the weights are, not by the model's name alone."""
+    from conftest import save_tiny_model
+
+    directory = save_tiny_model("bert", str(tmp_path / "model"), seed=0)
+    cache._load.clear()
+    first = cache.cached_trace(directory, "base", "the cat sat", None)
+    first_id = first.loaded.weights_id
+    save_tiny_model("bert", directory, seed=1)  # other weights under the same name
+    cache._load.clear()  # the model is evicted and read again
+    second = cache.cached_trace(directory, "base", "the cat sat", None)
+    assert second.loaded.weights_id != first_id
+    assert not (second.hidden_states == first.hidden_states).all()
+    assert second.layer(1).max_abs_diff < 1e-5  # its own forward, checked against its own weights
+    assert cache.cached_layer(directory, "base", "the cat sat", None, 1).max_abs_diff < 1e-5

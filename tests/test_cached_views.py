@@ -13,7 +13,7 @@ LINK = dict(model="bert-base-uncased", text="the bank of the river", layer=2, he
 
 def test_a_layer_is_stepped_through_once_for_every_tab(tiny_dirs):
     source = next(iter(tiny_dirs.values()))
-    cache.cached_layer.clear()
+    cache._layer.clear()
     first = cache.cached_layer(source, "base", "the cat sat", None, 1)
     assert cache.cached_layer(source, "base", "the cat sat", None, 1) is first
     fresh = cache.cached_trace(source, "base", "the cat sat", None).layer(1)

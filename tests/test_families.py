@@ -7,8 +7,8 @@ import transformers
 
 from bertviz_lite import trace
 from bertviz_lite.families import FAMILIES
-from bertviz_lite.stepthrough.names import LAYER_KEYS, LAYER_STEPS
-from conftest import NEW_FAMILY_NAMES, NEW_FAMILY_SPECS
+from bertviz_lite.graph.names import KEYS_BY_BLOCK
+from conftest import BERT_LAYER_KEYS, NEW_FAMILY_NAMES, NEW_FAMILY_SPECS
 
 TOLERANCE = 1e-4
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
@@ -46,9 +46,9 @@ def test_step_lists_use_the_one_naming_scheme(new_tiny_loaded, model_type):
     t = trace(new_tiny_loaded[model_type], TEXT)
     for i in range(t.num_layers):
         steps = t.layer(i)
-        keys = [s.key for s in t.layer_steps(i)]
+        keys = t.graph("layers", i).keys
         assert list(steps) == keys and keys[0] == "input"
-        assert set(keys) <= LAYER_KEYS
+        assert set(keys) <= KEYS_BY_BLOCK["layers"]
         assert {"attn.q", "attn.k", "attn.v", "attn.scores", "attn.probs"} <= set(keys)
         assert steps.name("attn.probs") == f"layers.{i}.attn.probs"
         h, T = t.num_heads, len(t.tokens)
@@ -64,7 +64,7 @@ def test_every_family_is_in_the_table():
 
 def test_bert_layout_families_keep_berts_steps(new_tiny_loaded):
     for model_type in ("xlm-roberta", "camembert"):
-        assert list(trace(new_tiny_loaded[model_type], TEXT).layer(0)) == [s.key for s in LAYER_STEPS]
+        assert list(trace(new_tiny_loaded[model_type], TEXT).layer(0)) == BERT_LAYER_KEYS
 
 
 # --- MPNet -------------------------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def test_mpnet_pairs_have_two_separators_and_no_token_types(new_tiny_loaded):
     t = trace(loaded, "the cat", "the dog")
     assert t.tokens == ["<s>", "the", "cat", "</s>", "</s>", "the", "dog", "</s>"]
     assert not loaded.uses_token_types
-    assert [s.key for s in t.embeddings().infos] == ["word", "position", "sum", "norm"]
+    assert list(t.embeddings()) == ["word", "position", "sum", "norm"]
 
 
 # --- DeBERTa -----------------------------------------------------------------------------------------------
@@ -132,7 +132,8 @@ def test_deberta_scores_are_the_three_terms(new_tiny_loaded):
     assert len(t.tokens) > 2 * loaded.config.position_buckets  # distances beyond the exact range are bucketed
     for layer in range(t.num_layers):
         steps = t.layer(layer)
-        assert [k for k in steps if k.startswith("attn.")][3:7] == ["attn.c2c", "attn.c2p", "attn.p2c", "attn.scores"]
+        assert [k for k in steps if k.startswith("attn.")][3:10] == ["attn.pos_key", "attn.pos_query", "attn.c2c",
+                                                                    "attn.c2p", "attn.p2c", "attn.scores", "attn.probs"]
         np.testing.assert_allclose(steps["attn.scores"], steps["attn.c2c"] + steps["attn.c2p"] + steps["attn.p2c"],
                                    atol=1e-5)
         for ours, by_hand in zip((steps["attn.c2c"], steps["attn.c2p"], steps["attn.p2c"]),
@@ -153,7 +154,7 @@ def test_deberta_encoder_steps_and_notes(new_tiny_loaded):
     near = np.abs(exact) < k // 2
     np.testing.assert_array_equal(distances[near], exact[near])  # exact close by
     assert np.abs(distances).max() < np.abs(exact).max()  # log-bucketed far away
-    assert [s.key for s in t.embeddings().infos] == ["word", "norm"]  # v3: no positions, no token types in the input
+    assert list(t.embeddings()) == ["word", "norm"]  # v3: no positions, no token types in the input
     notes = " ".join(loaded.family.notes(loaded.config))
     assert "position_biased_input: false" in notes and "type_vocab_size: 0" in notes
 
@@ -190,13 +191,13 @@ def test_modernbert_layers_are_pre_norm_with_a_final_norm(new_tiny_loaded):
     last = t.num_layers - 1
     assert list(t.layer(last))[-1] == "final.norm" and list(t.layer(0))[-1] == "ffn.residual"
     zero = t.layer(0)
-    np.testing.assert_array_equal(zero["attn.pre_norm"], zero["input"])  # layer 0's attention norm is an identity
+    assert "attn.pre_norm" not in zero and zero.node("attn.q").inputs == ("input",)  # layer 0: no norm before Q
     one = t.layer(1)
     assert np.abs(one["attn.pre_norm"] - one["input"]).max() > 1e-3
     np.testing.assert_allclose(one["attn.residual"], one["input"] + one["attn.out"], atol=1e-6)  # no norm after it
     act = torch.nn.functional.gelu(torch.from_numpy(one["ffn.in"])).numpy() * one["ffn.gate"]
     np.testing.assert_allclose(one["ffn.act"], act, atol=1e-5)  # GeGLU
-    assert [s.key for s in t.embeddings().infos] == ["word", "norm"]
+    assert list(t.embeddings()) == ["word", "norm"]
 
 
 def test_modernbert_rotation_keeps_lengths_and_makes_scores_depend_on_distance(new_tiny_loaded):

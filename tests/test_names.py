@@ -4,18 +4,20 @@ import doctest
 import pytest
 
 import bertviz_lite.families
-import bertviz_lite.stepthrough.names
-from bertviz_lite.stepthrough.names import EMBEDDING_STEPS, LAYER_STEPS, POOLER_STEPS, parse_step_name, step_name
+import bertviz_lite.graph.names
+import bertviz_lite.graph.nodes
+import bertviz_lite.graph.ops
+from bertviz_lite.graph.names import WORDS, parse_step_name, step_name
 
 
-def test_every_documented_step_round_trips():
-    for block, steps, layer in (("embed", EMBEDDING_STEPS, None), ("layers", LAYER_STEPS, 7),
-                                ("pooler", POOLER_STEPS, None)):
-        for s in steps:
-            assert parse_step_name(step_name(block, s.key, layer)) == (block, layer, s.key)
+def test_every_named_step_round_trips():
+    for block, words in WORDS.items():
+        layer = 7 if block == "layers" else None
+        for key in words:
+            assert parse_step_name(step_name(block, key, layer)) == (block, layer, key)
 
 
-@pytest.mark.parametrize("bad", ["layers.x.attn.q", "layers.1.attn.nope", "embed.q", "heads.1", ""])
+@pytest.mark.parametrize("bad", ["layers.x.attn.q", "layers.1.attn.nope", "embed.q", "heads.1", "", "layers.-1.input"])
 def test_parse_rejects_what_is_not_a_step(bad):
     with pytest.raises(ValueError):
         parse_step_name(bad)
@@ -28,7 +30,8 @@ def test_layer_number_only_with_layers():
         step_name("layers", "attn.q")
 
 
-@pytest.mark.parametrize("module", [bertviz_lite.stepthrough.names, bertviz_lite.families])
+@pytest.mark.parametrize("module", [bertviz_lite.graph.names, bertviz_lite.graph.nodes, bertviz_lite.graph.ops,
+                                    bertviz_lite.families])
 def test_docstring_examples_hold(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

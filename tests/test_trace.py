@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from bertviz_lite import InputError, LAYER_STEPS, load_model, trace
-from conftest import FAMILY_SPECS
+from bertviz_lite import InputError, load_model, trace
+from conftest import BERT_LAYER_KEYS, FAMILY_SPECS
 
 TOLERANCE = 1e-5  # float32
 TEXT, PAIR = "this is a test sentence", "the cat sat on the mat"
@@ -50,10 +50,11 @@ def test_sub_steps_have_the_documented_shapes(tiny_loaded, model_type):
     T, d, h = len(steps["input"]), loaded.config.hidden_size, loaded.config.num_attention_heads
     ffn = loaded.config.intermediate_size if model_type != "distilbert" else loaded.config.hidden_dim
     expected = {"input": (T, d), "attn.q": (h, T, d // h), "attn.k": (h, T, d // h), "attn.v": (h, T, d // h),
-                "attn.scores": (h, T, T), "attn.probs": (h, T, T), "attn.context": (T, d), "attn.out": (T, d),
-                "attn.residual": (T, d), "attn.norm": (T, d), "ffn.act": (T, ffn), "ffn.out": (T, d),
-                "ffn.residual": (T, d), "ffn.norm": (T, d)}
-    assert list(steps) == [s.key for s in LAYER_STEPS]
+                "attn.dots": (h, T, T), "attn.scores": (h, T, T), "attn.probs": (h, T, T),
+                "attn.head_context": (h, T, d // h), "attn.context": (T, d), "attn.out": (T, d),
+                "attn.residual": (T, d), "attn.norm": (T, d), "ffn.in": (T, ffn), "ffn.act": (T, ffn),
+                "ffn.out": (T, d), "ffn.residual": (T, d), "ffn.norm": (T, d)}
+    assert list(steps) == BERT_LAYER_KEYS
     assert {k: steps[k].shape for k in steps} == expected
     assert all(steps[k].dtype == np.float32 for k in steps)
     np.testing.assert_allclose(steps["attn.probs"].sum(-1), 1.0, atol=1e-5)

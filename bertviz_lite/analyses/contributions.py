@@ -32,7 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..stepthrough.ops import context, split_heads
+from torch import nn
+
+from ..graph.ops import LAYER_NORM, LINEAR, MERGE_HEADS, RESIDUAL_ADD, WEIGHTED_SUM, merge_heads, split_heads
 from ..stepthrough.trace import Trace
 
 MIXING = ("attention", "norm", "norm_residual", "norm_residual_ln")
@@ -73,7 +75,7 @@ def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torc
     output x + attn.out."""
     H, T, d = probs.shape[0], probs.shape[1], x.shape[1]
     source = x if values_from is None else values_from  # (T, d): what the values are computed from
-    v = split_heads((source @ w_v.T + b_v)[None], H)[0]  # (H, T, d_h): x_j W_V^h + b_V^h
+    v = split_heads(source @ w_v.T + b_v, H)  # (H, T, d_h): x_j W_V^h + b_V^h
     w_o_heads = w_o.T.reshape(H, -1, d)  # (H, d_h, d): W_O^h, the rows of W_Oᵀ that take head h's context
     f = v @ w_o_heads  # (H, T, d): f^h(x_j)
     y = x + attn_out  # (T, d): the LayerNorm's input, or the block's output in a pre-norm layer
@@ -110,17 +112,58 @@ def _squared_norms(by_key: torch.Tensor, f: torch.Tensor) -> torch.Tensor:
     return (torch.bmm(by_key, gram) * by_key).sum(dim=-1).T  # (T_i, T_j)
 
 
+@dataclass(frozen=True)
+class AttentionBlock:
+    """One layer's attention block as the norm-based analysis needs it, in nn.Linear's layout (y = x Wᵀ + b)."""
+
+    w_v: torch.Tensor  # (d, d)
+    b_v: torch.Tensor  # (d,)
+    w_o: torch.Tensor  # (d, d)
+    b_o: torch.Tensor  # (d,)
+    output: nn.Module  # the model's own output dense: context (.., d) -> (.., d)
+    pre_norm: nn.Module | None  # pre-norm layers: values come from LN(x)
+    post_norm: nn.Module | None  # post-norm layers: LN(x + attention output) is the block's output
+
+
+def attention_block(trace: Trace, layer: int) -> AttentionBlock:
+    """Read from the layer's graph: the values are the linear map whose heads the weighted sum mixes, W_O the linear
+    map of the merged heads; a LayerNorm that feeds the values is a pre-norm, and one that alone reads the residual
+    sum after W_O a post-norm."""
+    graph, base = trace.graph("layers", layer), trace.loaded.base
+    mixed = next(n for n in graph if n.op is WEIGHTED_SUM)
+    values = graph.node(mixed.inputs[1])
+    merged = next(n for n in graph if n.op is MERGE_HEADS and mixed.key in n.inputs)
+    out = next(n for n in graph if n.op is LINEAR and merged.key in n.inputs)
+    residual = next(n for n in graph if n.op is RESIDUAL_ADD and out.key in n.inputs)
+    after = graph.consumers(residual.key)
+    source = graph.node(values.inputs[0])
+    w_v, b_v = _rows(base.get_submodule(values.module), values.attr("rows"))
+    output = base.get_submodule(out.module)
+    w_o, b_o = _rows(output, None)
+    return AttentionBlock(w_v, b_v, w_o, b_o, output,
+                          pre_norm=base.get_submodule(source.module) if source.op is LAYER_NORM else None,
+                          post_norm=base.get_submodule(after[0].module)
+                          if len(after) == 1 and after[0].op is LAYER_NORM else None)
+
+
+def _rows(linear: nn.Linear, rows: tuple[int, int] | None) -> tuple[torch.Tensor, torch.Tensor]:
+    """(weight, bias) of a linear map, or of a slice of a fused one's outputs; a missing bias is zeros."""
+    start, stop = rows or (0, linear.weight.shape[0])
+    bias = torch.zeros(stop - start) if linear.bias is None else linear.bias[start:stop]
+    return linear.weight[start:stop], bias
+
+
 @torch.inference_mode()
 def layer_contributions(trace: Trace, layer: int, probs: np.ndarray | None = None) -> LayerContributions:
     """Layer `layer`'s contributions, checked against what the model's own modules compute from the same input:
     attn.out = the output dense of the heads' context, attn.norm = the LayerNorm of x + attn.out (pre-norm: the
     block's output x + attn.out). `probs`: the layer's attention (H, T, T) if it is already at hand."""
-    block = trace.attention_block(layer)
+    block = attention_block(trace, layer)
     x = torch.from_numpy(trace.hidden_states[layer])  # (T, d)
     probs = torch.from_numpy(trace.attention(layer) if probs is None else probs)  # (H, T, T)
     source = x if block.pre_norm is None else block.pre_norm(x)  # (T, d)
-    v = split_heads((source @ block.w_v.T + block.b_v)[None], probs.shape[0])  # (1, H, T, d_h)
-    attn_out = block.output(context(probs[None], v))[0]  # (T, d): the model's own output dense
+    v = split_heads(source @ block.w_v.T + block.b_v, probs.shape[0])  # (H, T, d_h)
+    attn_out = block.output(merge_heads(probs @ v))  # (T, d): the model's own output dense
     ln = block.post_norm
     if ln is None:
         return decompose(x, probs, block.w_v, block.b_v, block.w_o, block.b_o, None, None, None, attn_out,

@@ -1,6 +1,6 @@
 """Everything that differs between the supported encoder families, and nothing else: one module per layer
-shape, each family described once (its parts, its layer's sub-steps and how they are computed, its masked-LM
-head, its stand-in tokenizer).
+shape, each family described once (its parts, its layer as a graph of named operations, its masked-LM head, its
+stand-in tokenizer).
 
 - `bert_layout.py`: the post-norm BERT layer; BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ALBERT, ELECTRA;
 - `mpnet.py`: BERT's layer plus a learnt relative-position bias on the scores;
@@ -11,8 +11,8 @@ Add a family with one module (or one entry in a module whose layer it shares) an
 
 >>> family_for_model_type("roberta").name
 'RoBERTa'
->>> [s.key for s in family_for_model_type("bert").layer_steps(None, 0)][-1]
-'ffn.norm'
+>>> family_for_model_type("albert").shared_layers
+True
 """
 from __future__ import annotations
 
@@ -21,17 +21,16 @@ from .bert_layout import ALBERT, BERT, CAMEMBERT, DISTILBERT, ELECTRA, ROBERTA, 
 from .deberta import DEBERTA
 from .modernbert import MODERNBERT
 from .mpnet import MPNET
-from .records import (AttentionBlock, EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, PoolerParts,
-                      TokenizerRecipe)
+from .records import (EmbeddingParts, Family, LayerShape, MaskedLMHead, PoolerParts, TokenizerRecipe,
+                      activation_name)
 
 FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT, MPNET, DEBERTA,
                                 MODERNBERT)
 
 SUPPORTED = ", ".join(f.name for f in FAMILIES)
 
-__all__ = ["FAMILIES", "SUPPORTED", "AttentionBlock", "EmbeddingParts", "Family", "LayerInput", "LayerParts",
-           "LayerShape", "MaskedLMHead", "PoolerParts", "TokenizerRecipe", "config_summary",
-           "family_for_model_type"]
+__all__ = ["FAMILIES", "SUPPORTED", "EmbeddingParts", "Family", "LayerParts", "LayerShape", "MaskedLMHead",
+           "PoolerParts", "TokenizerRecipe", "config_summary", "family_for_model_type"]
 
 
 def family_for_model_type(model_type: str) -> Family:
@@ -57,6 +56,5 @@ def config_summary(config) -> dict[str, object]:
         "vocab_size": config.vocab_size,
         "max_positions": config.max_position_embeddings,
         "token_types": getattr(config, "type_vocab_size", 0),
-        "activation": (getattr(config, "hidden_act", None) or getattr(config, "hidden_activation", None)
-                       or getattr(config, "activation", None)),
+        "activation": activation_name(config),
     }

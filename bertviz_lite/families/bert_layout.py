@@ -1,22 +1,27 @@
 """The post-norm BERT layer (Devlin et al. 2019) and the families built on it: BERT, RoBERTa, XLM-RoBERTa,
 CamemBERT, DistilBERT, ALBERT and ELECTRA. MPNet and DeBERTa use the same layer with scores of their own
-(`post_norm_layer` takes them as a function).
+(`post_norm_layer` takes the nodes that make them).
 
-One layer: Q, K, V from the input; scores; softmax; context; output dense; add & norm; feed-forward
-(d -> d_ff, activation, d_ff -> d); add & norm = the layer's output.
+One layer, as a graph of named operations: Q, K, V from the input; scaled dot products; the mask; softmax; each
+head's context; the heads side by side; output dense; residual add; LayerNorm; feed-forward (d -> d_ff,
+activation, d_ff -> d); residual add; LayerNorm = the layer's output.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
 import torch
 from torch import nn
 
-from ..stepthrough.names import LAYER_STEPS, StepInfo
-from ..stepthrough.ops import context, mask_bias, scaled_dot_products, softmax_rows, split_heads
-from .records import (AttentionBlock, EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, PoolerParts,
-                      TokenizerRecipe)
+from ..graph.nodes import ModuleNames, node
+from ..graph.ops import (ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD, SCALED_DOT, SOFTMAX,
+                         WEIGHTED_SUM)
+from .records import (EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, PoolerParts, TokenizerRecipe,
+                      activation_name)
+
+LAYERS = "layers"
 
 
 @dataclass(frozen=True)
@@ -34,59 +39,44 @@ class LayerParts:
     ffn_norm: nn.LayerNorm  # add & norm 2: the layer's output
 
 
-ScoreTerms = Callable[[LayerInput, torch.Tensor, torch.Tensor], dict[str, torch.Tensor]]
+ScoreNodes = Callable[[nn.Module, int, LayerParts, ModuleNames], Nodes]  # the nodes from Q, K to attn.scores
 
 
-def plain_scores(layer: LayerInput, q: torch.Tensor, k: torch.Tensor) -> dict[str, torch.Tensor]:
-    """BERT's scores: Q Kᵀ / √d_h + mask, (1, h, T, T)."""
-    return {"attn.scores": scaled_dot_products(q, k) + mask_bias(layer.attention_mask, q.dtype)}
+def plain_scores(base: nn.Module, i: int, p: LayerParts, names: ModuleNames) -> Nodes:
+    """BERT's scores: Q Kᵀ / √d_h, then the mask."""
+    d_h = base.config.hidden_size // base.config.num_attention_heads
+    return (node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q", "attn.k"), scale=math.sqrt(d_h)),
+            node(LAYERS, "attn.scores", MASK, ("attn.dots",)))
 
 
-def post_norm_layer(scores: ScoreTerms) -> tuple[Callable, Callable]:
-    """(run, attention) of a post-norm layer whose scores come from `scores`, which returns its own terms
-    (if any) and then "attn.scores"."""
+def post_norm_layer(scores: ScoreNodes) -> Callable[[nn.Module, int, LayerParts, ModuleNames], Nodes]:
+    """The graph of a post-norm layer whose scores come from `scores`: Q, K, V from the input; scores; softmax;
+    each head's context, the heads side by side; output dense; add & norm; feed-forward; add & norm."""
 
-    def queries_keys(layer: LayerInput) -> tuple[torch.Tensor, torch.Tensor]:
-        p, h = layer.parts, layer.num_heads
-        return split_heads(p.query(layer.x), h), split_heads(p.key(layer.x), h)  # (1, h, T, d_h) each
+    def graph(base: nn.Module, i: int, p: LayerParts, names: ModuleNames) -> Nodes:
+        h, act = base.config.num_attention_heads, activation_name(base.config)
+        return (node(LAYERS, "input", INPUT),
+                node(LAYERS, "attn.q", LINEAR, ("input",), names(p.query), heads=h),
+                node(LAYERS, "attn.k", LINEAR, ("input",), names(p.key), heads=h),
+                node(LAYERS, "attn.v", LINEAR, ("input",), names(p.value), heads=h),
+                *scores(base, i, p, names),
+                node(LAYERS, "attn.probs", SOFTMAX, ("attn.scores",)),
+                node(LAYERS, "attn.head_context", WEIGHTED_SUM, ("attn.probs", "attn.v")),
+                node(LAYERS, "attn.context", MERGE_HEADS, ("attn.head_context",)),
+                node(LAYERS, "attn.out", LINEAR, ("attn.context",), names(p.attn_out)),
+                node(LAYERS, "attn.residual", RESIDUAL_ADD, ("input", "attn.out")),
+                node(LAYERS, "attn.norm", LAYER_NORM, ("attn.residual",), names(p.attn_norm)),
+                node(LAYERS, "ffn.in", LINEAR, ("attn.norm",), names(p.ffn_in)),
+                node(LAYERS, "ffn.act", ACTIVATION, ("ffn.in",), names(p.activation), function=act,
+                     title=f"Feed-forward activation ({act})", explains=f"{act} of each number of ffn.in"),
+                node(LAYERS, "ffn.out", LINEAR, ("ffn.act",), names(p.ffn_out)),
+                node(LAYERS, "ffn.residual", RESIDUAL_ADD, ("attn.norm", "ffn.out")),
+                node(LAYERS, "ffn.norm", LAYER_NORM, ("ffn.residual",), names(p.ffn_norm)))
 
-    def attention(layer: LayerInput) -> torch.Tensor:
-        q, k = queries_keys(layer)
-        return softmax_rows(scores(layer, q, k)["attn.scores"])  # (1, h, T, T)
-
-    def run(layer: LayerInput) -> dict[str, torch.Tensor]:
-        p, x = layer.parts, layer.x
-        q, k = queries_keys(layer)
-        v = split_heads(p.value(x), layer.num_heads)  # (1, h, T, d_h)
-        terms = scores(layer, q, k)  # each (1, h, T, T)
-        probs = softmax_rows(terms["attn.scores"])  # (1, h, T, T), rows sum to 1
-        mixed = context(probs, v)  # (1, T, d)
-        attn_out = p.attn_out(mixed)  # (1, T, d)
-        steps = {"input": x, "attn.q": q, "attn.k": k, "attn.v": v, **terms, "attn.probs": probs,
-                 "attn.context": mixed, "attn.out": attn_out, "attn.residual": x + attn_out}
-        steps["attn.norm"] = p.attn_norm(steps["attn.residual"])  # (1, T, d)
-        steps["ffn.act"] = p.activation(p.ffn_in(steps["attn.norm"]))  # (1, T, d_ff)
-        steps["ffn.out"] = p.ffn_out(steps["ffn.act"])  # (1, T, d)
-        steps["ffn.residual"] = steps["attn.norm"] + steps["ffn.out"]  # (1, T, d)
-        steps["ffn.norm"] = p.ffn_norm(steps["ffn.residual"])  # (1, T, d): the layer's output
-        return steps
-
-    return run, attention
+    return graph
 
 
-def post_norm_block(parts: LayerParts) -> AttentionBlock:
-    return AttentionBlock(parts.value.weight, parts.value.bias, parts.attn_out.weight, parts.attn_out.bias,
-                          parts.attn_out, pre_norm=None, post_norm=parts.attn_norm)
-
-
-def steps_with(extra: tuple[StepInfo, ...], scores: StepInfo | None = None) -> tuple[StepInfo, ...]:
-    """BERT's layer steps with `extra` steps just before the scores (and the scores explained anew)."""
-    at = [s.key for s in LAYER_STEPS].index("attn.scores")
-    return (*LAYER_STEPS[:at], *extra, scores or LAYER_STEPS[at], *LAYER_STEPS[at + 1:])
-
-
-_run, _attention = post_norm_layer(plain_scores)
-POST_NORM = LayerShape(lambda config, i: LAYER_STEPS, _run, _attention, post_norm_block)
+POST_NORM = LayerShape(post_norm_layer(plain_scores))
 
 
 # --- BERT, RoBERTa (XLM-RoBERTa, CamemBERT) and ELECTRA: the same modules -----------------------------------

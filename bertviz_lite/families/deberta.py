@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ..stepthrough.names import StepInfo
-from ..stepthrough.ops import mask_bias, split_heads
-from .bert_layout import (LayerParts, bert_layer_modules, child_head, counting_positions, no_pooler, post_norm_block,
-                          post_norm_layer, steps_with)
-from .records import EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, TokenizerRecipe
+from ..graph.nodes import ModuleNames, node
+from ..graph.ops import LAYER_NORM, LINEAR, MASK, PARAMETER, RELATIVE_DOT, SCALED_DOT, Op
+from .bert_layout import (LAYERS, LayerParts, bert_layer_modules, child_head, counting_positions, no_pooler,
+                          post_norm_layer)
+from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe
 
 TERMS = ("c2p", "p2c")  # the position terms a config may name in pos_att_type, besides c2c
 
@@ -32,22 +32,6 @@ TERMS = ("c2p", "p2c")  # the position terms a config may name in pos_att_type, 
 @dataclass(frozen=True)
 class DebertaParts(LayerParts):
     attention: nn.Module = None  # DisentangledSelfAttention: the position projections and the bucket settings
-
-
-def _term_infos(config) -> tuple[StepInfo, ...]:
-    used = _position_terms(config)
-    scale = f"√({1 + len(used)}·d_h)" if used else "√d_h"
-    infos = [StepInfo("attn.c2c", "Content → content", "(h, T, T)",
-                      f"Q_i · K_j / {scale}: the query's content against the key's content, as in BERT")]
-    if "c2p" in used:
-        infos.append(StepInfo("attn.c2p", "Content → position", "(h, T, T)",
-                              f"Q_i · K^r(i − j) / {scale}: the query's content against the relative position of "
-                              f"the key, from the shared relative embeddings projected by this layer's W_K"))
-    if "p2c" in used:
-        infos.append(StepInfo("attn.p2c", "Position → content", "(h, T, T)",
-                              f"K_j · Q^r(j − i) / {scale}: the key's content against the relative position of the "
-                              f"query, from the shared relative embeddings projected by this layer's W_Q"))
-    return tuple(infos)
 
 
 def _position_terms(config) -> tuple[str, ...]:
@@ -58,58 +42,59 @@ def _position_terms(config) -> tuple[str, ...]:
     return tuple(t for t in TERMS if t in named)
 
 
-def _steps(config, i: int) -> tuple[StepInfo, ...]:
-    terms = " + ".join(s.key.removeprefix("attn.") for s in _term_infos(config))
-    scores = StepInfo("attn.scores", "Scores", "(h, T, T)", f"{terms} + the mask: position kept apart from content")
-    return steps_with(_term_infos(config), scores)
+def _relative_positions(node, inputs, module, tokens) -> torch.Tensor:
+    """(T, T): the bucketed i − j of every query i and key j, by the encoder's own function."""
+    return module.get_rel_pos(torch.zeros(1, len(tokens), 1))[0]
 
 
-def _scores(layer: LayerInput, q: torch.Tensor, k: torch.Tensor) -> dict[str, torch.Tensor]:
-    """The three terms (1, h, T, T), computed as DisentangledSelfAttention computes them, and their sum."""
-    att, encoder, h = layer.parts.attention, layer.base.encoder, layer.num_heads
-    scale = math.sqrt(q.shape[-1] * (1 + sum(t in att.pos_att_type for t in TERMS)))
-    terms = {"attn.c2c": torch.matmul(q, k.transpose(2, 3)) / scale}
-    if att.relative_attention:
-        span = att.pos_ebd_size
-        relative = encoder.get_rel_embedding()[: 2 * span][None]  # (1, 2·span, d)
-        distance = encoder.get_rel_pos(layer.x)[:, None]  # (1, 1, T, T): bucketed i − j
-        T = q.shape[2]
-        if "c2p" in att.pos_att_type:
-            key_r = split_heads(att.key_proj(relative) if att.share_att_key else att.pos_key_proj(relative), h)
-            index = torch.clamp(distance + span, 0, 2 * span - 1).expand(1, h, T, T)
-            terms["attn.c2p"] = torch.gather(torch.matmul(q, key_r.transpose(2, 3)), -1, index) / scale
-        if "p2c" in att.pos_att_type:
-            query_r = split_heads(att.query_proj(relative) if att.share_att_key else att.pos_query_proj(relative), h)
-            index = torch.clamp(-distance + span, 0, 2 * span - 1).expand(1, h, T, T)
-            by_key = torch.gather(torch.matmul(k, query_r.transpose(2, 3)), -1, index)  # (1, h, T_key, T_query)
-            terms["attn.p2c"] = by_key.transpose(2, 3) / scale
-    terms["attn.scores"] = sum(terms.values()) + mask_bias(layer.attention_mask, q.dtype)
-    return terms
+RELATIVE_POSITIONS = Op("relative_positions", "the distance i − j, exact near by and log-bucketed beyond",
+                        _relative_positions)
 
 
-_run, _attention = post_norm_layer(_scores)
-
-ENCODER_STEPS = (
-    StepInfo("relative_positions", "Relative positions", "(T, T)",
-             "i − j for query i and key j, exact within position_buckets / 2 tokens and log-bucketed beyond: "
-             "which row of the relative embeddings each pair uses"),
-    StepInfo("rel_embeddings", "Relative embeddings", "(2k, d)",
-             "one learnt vector per relative distance, shared by every layer (k = position_buckets)"),
-    StepInfo("rel_norm", "Relative embeddings after LayerNorm", "(2k, d)",
-             "the shared table normalised once; each layer projects it with its own W_Q and W_K"),
-)
-
-
-def _encoder_steps(base: nn.Module, num_tokens: int) -> dict[str, torch.Tensor]:
+def _encoder_graph(base: nn.Module, names: ModuleNames) -> Nodes:
+    """The relative distances and the shared relative embeddings (with their LayerNorm), once for all layers."""
     encoder = base.encoder
     if not encoder.relative_attention:
-        return {}
-    with torch.inference_mode():
-        x = torch.zeros(1, num_tokens, 1)  # only its length matters to get_rel_pos
-        steps = {"relative_positions": encoder.get_rel_pos(x)[0], "rel_embeddings": encoder.rel_embeddings.weight}
-        if "layer_norm" in encoder.norm_rel_ebd:
-            steps["rel_norm"] = encoder.get_rel_embedding()
-    return {k: v.detach().clone() for k, v in steps.items()}
+        return ()
+    nodes = (node("encoder", "relative_positions", RELATIVE_POSITIONS, (), names(encoder)),
+             node("encoder", "rel_embeddings", PARAMETER, (), names(encoder.rel_embeddings)))
+    if "layer_norm" in encoder.norm_rel_ebd:
+        nodes += (node("encoder", "rel_norm", LAYER_NORM, ("rel_embeddings",), names(encoder.LayerNorm)),)
+    return nodes
+
+
+def _scores(base: nn.Module, i: int, p: DebertaParts, names: ModuleNames) -> Nodes:
+    """c2c, then c2p and p2c where the config names them (each from this layer's projections of the shared relative
+    embeddings), each divided by √((1 + terms)·d_h) as DisentangledSelfAttention divides them; then the mask."""
+    att, config = p.attention, base.config
+    terms = _position_terms(config)
+    d_h = config.hidden_size // config.num_attention_heads
+    scale, shown = math.sqrt(d_h * (1 + len(terms))), f"√({1 + len(terms)}·d_h)" if terms else "√d_h"
+    table = "encoder.rel_norm" if "layer_norm" in base.encoder.norm_rel_ebd else "encoder.rel_embeddings"
+    h, nodes = config.num_attention_heads, []
+    if "c2p" in terms:
+        nodes.append(node(LAYERS, "attn.pos_key", LINEAR, (table,),
+                          names(att.key_proj if att.share_att_key else att.pos_key_proj), heads=h))
+    if "p2c" in terms:
+        nodes.append(node(LAYERS, "attn.pos_query", LINEAR, (table,),
+                          names(att.query_proj if att.share_att_key else att.pos_query_proj), heads=h))
+    nodes.append(node(LAYERS, "attn.c2c", SCALED_DOT, ("attn.q", "attn.k"), scale=scale,
+                      explains=f"Q_i · K_j / {shown}: the query's content against the key's content, as in BERT"))
+    if "c2p" in terms:
+        nodes.append(node(LAYERS, "attn.c2p", RELATIVE_DOT, ("attn.q", "attn.pos_key", "encoder.relative_positions"),
+                          direction="c2p", scale=scale,
+                          explains=f"Q_i · K^r(i − j) / {shown}: the query's content against the relative position "
+                                   f"of the key, from the shared relative embeddings projected by this layer's W_K"))
+    if "p2c" in terms:
+        nodes.append(node(LAYERS, "attn.p2c", RELATIVE_DOT, ("attn.k", "attn.pos_query", "encoder.relative_positions"),
+                          direction="p2c", scale=scale,
+                          explains=f"K_j · Q^r(j − i) / {shown}: the key's content against the relative position "
+                                   f"of the query, from the shared relative embeddings projected by this layer's W_Q"))
+    added = ("attn.c2c", *(f"attn.{t}" for t in terms))
+    nodes.append(node(LAYERS, "attn.scores", MASK, added,
+                      explains=f"{' + '.join(k.removeprefix('attn.') for k in added)} + the mask: position kept apart "
+                               f"from content"))
+    return tuple(nodes)
 
 
 def _embeddings(base: nn.Module) -> EmbeddingParts:
@@ -167,6 +152,6 @@ DEBERTA = Family(
     TokenizerRecipe("unigram", ("[PAD]", "[CLS]", "[SEP]", "[UNK]"), "DebertaV2Tokenizer", False,
                     vocabulary="unigram-deberta", trailing=("[MASK]",)),
     _embeddings, bert_layer_modules, _layer_parts,
-    LayerShape(_steps, _run, _attention, post_norm_block, _describe),
+    LayerShape(post_norm_layer(_scores), _describe),
     no_pooler, counting_positions, _masked_lm_head,
-    encoder_steps=_encoder_steps, encoder_step_infos=ENCODER_STEPS, notes=_notes, about=_about)
+    encoder_graph=_encoder_graph, notes=_notes, about=_about)

@@ -1,6 +1,6 @@
 """ModernBERT (Warner et al. 2024, "Smarter, Better, Faster, Longer"): a pre-norm encoder layer.
 
-- LayerNorm *before* attention and before the MLP (layer 0's attention norm is an identity: the embeddings were
+- LayerNorm *before* attention and before the MLP (layer 0 has none before attention: the embeddings were
   just normalised); the residual stream itself is never normalised until the final norm after the last layer;
 - one fused Wqkv gives queries, keys and values; no biases anywhere;
 - rotary position embeddings: each query and key is turned, pair of dimensions by pair, by an angle that grows
@@ -16,16 +16,18 @@ the last layer's sub-steps end with `final.norm`.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
 import torch
 from torch import nn
 
-from ..stepthrough.names import StepInfo
-from ..stepthrough.ops import context, scaled_dot_products, softmax_rows, split_heads
-from .bert_layout import counting_positions, no_pooler
-from .records import AttentionBlock, EmbeddingParts, Family, LayerInput, LayerShape, MaskedLMHead, TokenizerRecipe
+from ..graph.nodes import ModuleNames, node
+from ..graph.ops import (GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES,
+                         ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM)
+from .bert_layout import LAYERS, counting_positions, no_pooler
+from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
 
 TOKEN_CAP = 1024  # ModernBERT reads 8,192 tokens; see the README (Today's encoders) for why the app reads 1,024
 GLOBAL = "full_attention"
@@ -56,99 +58,57 @@ def _half_window(config) -> int:
     return config.local_attention // 2
 
 
-def _steps(config, i: int) -> tuple[StepInfo, ...]:
-    window = ("every token attends to every token (a global layer)" if _is_global(config, i) else
-              f"keys more than {_half_window(config)} tokens away are masked (a local layer)")
-    steps = (
-        StepInfo("input", "Layer input", "(T, d)", "the previous layer's output (the embeddings for layer 0)"),
-        StepInfo("attn.pre_norm", "LayerNorm before attention", "(T, d)",
-                 "LayerNorm of the layer input; the residual stream itself stays unnormalised (layer 0: an identity, "
-                 "the embeddings were just normalised)"),
-        StepInfo("attn.q", "Queries Q", "(h, T, d_h)", "the first third of normed × Wqkv (no bias), split into heads"),
-        StepInfo("attn.k", "Keys K", "(h, T, d_h)", "the second third of normed × Wqkv, split into heads"),
-        StepInfo("attn.v", "Values V", "(h, T, d_h)", "the last third of normed × Wqkv, split into heads"),
-        StepInfo("attn.q_rot", "Queries, rotated", "(h, T, d_h)",
-                 "each pair of dimensions of Q turned by an angle that grows with the token's position (rotary); "
-                 "a rotation keeps each vector's length and puts position into angles"),
-        StepInfo("attn.k_rot", "Keys, rotated", "(h, T, d_h)",
-                 "K turned the same way, so Q_i · K_j depends on i − j"),
-        StepInfo("attn.scores", "Scores", "(h, T, T)",
-                 f"Q_rot K_rotᵀ / √d_h plus the mask; {window}; row = query, column = key"),
-        StepInfo("attn.probs", "Attention (softmax)", "(h, T, T)",
-                 "softmax of each row of the scores: how much each token takes from every other; rows sum to 1"),
-        StepInfo("attn.context", "Context", "(T, d)", "probs × V for every head, the heads concatenated back to d"),
-        StepInfo("attn.out", "Attention output", "(T, d)", "context × Wo (no bias)"),
-        StepInfo("attn.residual", "Residual add", "(T, d)", "layer input + attention output: no norm after it"),
-        StepInfo("ffn.pre_norm", "LayerNorm before the MLP", "(T, d)", "LayerNorm of the residual sum"),
-        StepInfo("ffn.in", "GeGLU input half", "(T, d_ff)", "the first half of normed × Wi"),
-        StepInfo("ffn.gate", "GeGLU gate half", "(T, d_ff)", "the second half of normed × Wi"),
-        StepInfo("ffn.act", "Gated activation", "(T, d_ff)", "GELU(input half) ⊙ gate half"),
-        StepInfo("ffn.out", "Feed-forward output", "(T, d)", "the gated activations × Wo (no bias): back to d"),
-        StepInfo("ffn.residual", "Residual add = layer output", "(T, d)",
-                 "attention's residual sum + feed-forward output: the layer's output"),
-    )
+def _graph(base: nn.Module, i: int, p: ModernBertParts, names: ModuleNames) -> Nodes:
+    """LayerNorm, Q K V from one fused Wqkv, rotary angles and rotations, scores (with the window of a local layer),
+    softmax, context, Wo, residual add; LayerNorm, GeGLU (input and gate halves of Wi), Wo, residual add; and the
+    final norm after the last layer."""
+    config = base.config
+    d, h, d_ff = config.hidden_size, config.num_attention_heads, config.intermediate_size
+    rotary, kind = base.rotary_emb, p.attention_type
+    normed = "input" if isinstance(p.attn_norm, nn.Identity) else "attn.pre_norm"  # layer 0: the embeddings' norm
+    window = None if _is_global(config, i) else _half_window(config)
+    scaling = getattr(rotary, f"{kind}_attention_scaling")
+    nodes = [node(LAYERS, "input", INPUT)]
+    if normed == "attn.pre_norm":
+        nodes.append(node(LAYERS, "attn.pre_norm", LAYER_NORM, ("input",), names(p.attn_norm)))
+    for n, (key, which) in enumerate((("attn.q", "first"), ("attn.k", "second"), ("attn.v", "last"))):
+        nodes.append(node(LAYERS, key, LINEAR, (normed,), names(p.wqkv), heads=h, rows=(n * d, (n + 1) * d),
+                          explains=f"the {which} third of normed × Wqkv (no bias), split into heads"))
+    nodes += [
+        node(LAYERS, "attn.angles", ROTARY_ANGLES, (), names(rotary, f"{kind}_inv_freq"), inv_freq=f"{kind}_inv_freq",
+             explains=f"position × frequency for each pair of dimensions (m and m + d_h / 2), the frequencies "
+                      f"θ^(−2m / d_h) with base θ = {config.rope_parameters[kind]['rope_theta']:,.0f}"),
+        node(LAYERS, "attn.q_rot", ROTATION, ("attn.q", "attn.angles"), scaling=scaling),
+        node(LAYERS, "attn.k_rot", ROTATION, ("attn.k", "attn.angles"), scaling=scaling),
+        node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q_rot", "attn.k_rot"), scale=math.sqrt(d // h),
+             explains="Q_rot,i · K_rot,j / √d_h: the rotated vectors, so the dot product depends on i − j"),
+        node(LAYERS, "attn.scores", MASK, ("attn.dots",), window=window,
+             explains="the dot products plus the mask; " + (
+                 "every token attends to every token (a global layer)" if window is None else
+                 f"keys more than {window} tokens away are masked (a local layer)")),
+        node(LAYERS, "attn.probs", SOFTMAX, ("attn.scores",)),
+        node(LAYERS, "attn.head_context", WEIGHTED_SUM, ("attn.probs", "attn.v")),
+        node(LAYERS, "attn.context", MERGE_HEADS, ("attn.head_context",)),
+        node(LAYERS, "attn.out", LINEAR, ("attn.context",), names(p.wo), explains="context × Wo (no bias)"),
+        node(LAYERS, "attn.residual", RESIDUAL_ADD, ("input", "attn.out"),
+             explains="layer input + attention output: no norm after it"),
+        node(LAYERS, "ffn.pre_norm", LAYER_NORM, ("attn.residual",), names(p.mlp_norm)),
+        node(LAYERS, "ffn.in", LINEAR, ("ffn.pre_norm",), names(p.wi), rows=(0, d_ff), title="GeGLU input half",
+             explains="the first half of normed × Wi (no bias): the pre-activation"),
+        node(LAYERS, "ffn.gate", LINEAR, ("ffn.pre_norm",), names(p.wi), rows=(d_ff, 2 * d_ff),
+             title="GeGLU gate half"),
+        node(LAYERS, "ffn.act", GATED_ACTIVATION, ("ffn.in", "ffn.gate"), names(p.activation),
+             function=activation_name(config), title="Gated activation",
+             explains=f"{activation_name(config)}(input half) ⊙ gate half"),
+        node(LAYERS, "ffn.out", LINEAR, ("ffn.act",), names(p.mlp_wo),
+             explains="the gated activations × Wo (no bias): back to d"),
+        node(LAYERS, "ffn.residual", RESIDUAL_ADD, ("attn.residual", "ffn.out"),
+             title="Residual add = layer output" if i < config.num_hidden_layers - 1 else None,
+             explains="attention's residual sum + feed-forward output: the layer's output"),
+    ]
     if i == config.num_hidden_layers - 1:
-        steps += (StepInfo("final.norm", "Final LayerNorm = model output", "(T, d)",
-                           "the norm after the last layer: the model's last hidden state"),)
-    return steps
-
-
-def _rotate(t: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """Rotary embedding of (1, h, T, d_h) with cos, sin (1, T, d_h): dimension m is paired with m + d_h / 2."""
-    half = t.shape[-1] // 2
-    rotated_half = torch.cat((-t[..., half:], t[..., :half]), dim=-1)
-    return t * cos[:, None] + rotated_half * sin[:, None]
-
-
-def _window_and_mask(layer: LayerInput, T: int, dtype: torch.dtype) -> torch.Tensor:
-    """(1, 1, T, T): 0 where query i may see key j (a real token, and within the window in a local layer)."""
-    allowed = layer.attention_mask[:, None, None, :].bool()  # (1, 1, 1, T)
-    if layer.parts.attention_type != GLOBAL:
-        distance = torch.arange(T)[:, None] - torch.arange(T)[None, :]  # (T, T): i − j
-        allowed = allowed & (distance.abs() <= _half_window(layer.base.config))
-    return torch.where(allowed, 0.0, torch.finfo(dtype).min).to(dtype)
-
-
-def _attention_steps(layer: LayerInput) -> dict[str, torch.Tensor]:
-    p, x, h = layer.parts, layer.x, layer.num_heads
-    T, d = x.shape[1], x.shape[2]
-    normed = p.attn_norm(x)  # (1, T, d)
-    qkv = p.wqkv(normed)  # (1, T, 3d)
-    q, k, v = (split_heads(qkv[..., n * d:(n + 1) * d], h) for n in range(3))  # (1, h, T, d_h) each
-    positions = torch.arange(T)[None]  # (1, T)
-    cos, sin = layer.base.rotary_emb(x, positions, p.attention_type)  # (1, T, d_h) each: the model's own tables
-    q_rot, k_rot = _rotate(q, cos, sin), _rotate(k, cos, sin)
-    scores = scaled_dot_products(q_rot, k_rot) + _window_and_mask(layer, T, x.dtype)  # (1, h, T, T)
-    return {"input": x, "attn.pre_norm": normed, "attn.q": q, "attn.k": k, "attn.v": v, "attn.q_rot": q_rot,
-            "attn.k_rot": k_rot, "attn.scores": scores, "attn.probs": softmax_rows(scores)}
-
-
-def _run(layer: LayerInput) -> dict[str, torch.Tensor]:
-    p = layer.parts
-    steps = _attention_steps(layer)
-    steps["attn.context"] = context(steps["attn.probs"], steps["attn.v"])  # (1, T, d)
-    steps["attn.out"] = p.wo(steps["attn.context"])  # (1, T, d)
-    steps["attn.residual"] = layer.x + steps["attn.out"]  # (1, T, d)
-    steps["ffn.pre_norm"] = p.mlp_norm(steps["attn.residual"])  # (1, T, d)
-    steps["ffn.in"], steps["ffn.gate"] = p.wi(steps["ffn.pre_norm"]).chunk(2, dim=-1)  # (1, T, d_ff) each
-    steps["ffn.act"] = p.activation(steps["ffn.in"]) * steps["ffn.gate"]  # (1, T, d_ff)
-    steps["ffn.out"] = p.mlp_wo(steps["ffn.act"])  # (1, T, d)
-    steps["ffn.residual"] = steps["attn.residual"] + steps["ffn.out"]  # (1, T, d)
-    if layer.index == layer.base.config.num_hidden_layers - 1:
-        steps["final.norm"] = layer.base.final_norm(steps["ffn.residual"])  # (1, T, d)
-    return steps
-
-
-def _attention(layer: LayerInput) -> torch.Tensor:
-    return _attention_steps(layer)["attn.probs"]
-
-
-def _block(p: ModernBertParts) -> AttentionBlock:
-    d = p.wo.weight.shape[0]
-    zeros = torch.zeros(d)
-    b_v = zeros if p.wqkv.bias is None else p.wqkv.bias[2 * d:]
-    return AttentionBlock(p.wqkv.weight[2 * d:], b_v, p.wo.weight, zeros if p.wo.bias is None else p.wo.bias,
-                          p.wo, pre_norm=p.attn_norm, post_norm=None)
+        nodes.append(node(LAYERS, "final.norm", LAYER_NORM, ("ffn.residual",), names(base.final_norm)))
+    return tuple(nodes)
 
 
 def _describe(config, i: int) -> str:
@@ -194,6 +154,6 @@ MODERNBERT = Family(
     TokenizerRecipe("bpe", (), "PreTrainedTokenizerFast", False, vocabulary="bpe-modernbert",
                     special_ids=(("[UNK]", 50280), ("[CLS]", 50281), ("[SEP]", 50282), ("[PAD]", 50283),
                                  ("[MASK]", 50284))),
-    _embeddings, lambda base: list(base.layers), _layer_parts, LayerShape(_steps, _run, _attention, _block, _describe),
+    _embeddings, lambda base: list(base.layers), _layer_parts, LayerShape(_graph, _describe),
     no_pooler, counting_positions, _masked_lm_head, final_norm=lambda base: base.final_norm, notes=_notes,
     about=_about, token_cap=TOKEN_CAP)

@@ -8,34 +8,46 @@ as RoBERTa's do (a table, numbered from padding_idx + 1). There are no token typ
 """
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import nn
 from transformers.models.mpnet.modeling_mpnet import create_position_ids_from_input_ids
 
-from ..stepthrough.names import StepInfo
-from ..stepthrough.ops import mask_bias, scaled_dot_products
-from .bert_layout import (LayerParts, bert_layer_modules, bert_pooler, child_head, post_norm_block, post_norm_layer,
-                          roberta_offset, steps_with, word_and_position_embeddings)
-from .records import Family, LayerInput, LayerShape, TokenizerRecipe
+from ..graph.nodes import ModuleNames, node
+from ..graph.ops import GATHER_BIAS, MASK, SCALED_DOT, Op
+from .bert_layout import (LAYERS, LayerParts, bert_layer_modules, bert_pooler, child_head, post_norm_layer,
+                          roberta_offset, word_and_position_embeddings)
+from .records import Family, LayerShape, Nodes, TokenizerRecipe
 
 PADDING_IDX = 1  # MPNetEmbeddings numbers positions from here + 1, whatever the config says
 
-POSITION_BIAS = StepInfo("attn.position_bias", "Relative-position bias", "(h, T, T)",
-                         "a learnt number per head for how far key j lies from query i (32 buckets: exact up to 8 "
-                         "tokens, then logarithmic up to 128, before or after kept apart), computed once by the "
-                         "encoder and added in every layer")
-SCORES = StepInfo("attn.scores", "Scores", "(h, T, T)", "Q Kᵀ / √d_h + position bias + the mask (0 for real "
-                                                        "tokens, a huge negative number for padding)")
-STEPS = steps_with((POSITION_BIAS,), SCORES)
+
+def _buckets(node, inputs, module, tokens) -> torch.Tensor:
+    """(T, T): the bucket of key j's distance from query i, by the encoder's own function, with the defaults its
+    forward uses (32 buckets, up to 128 tokens, whatever the config says)."""
+    positions = torch.arange(len(tokens))
+    return module.relative_position_bucket(positions[None, :] - positions[:, None])
 
 
-def _scores(layer: LayerInput, q: torch.Tensor, k: torch.Tensor) -> dict[str, torch.Tensor]:
-    bias = layer.base.encoder.compute_position_bias(layer.x)  # (1, h, T, T): the model's own function
-    return {"attn.position_bias": bias,
-            "attn.scores": scaled_dot_products(q, k) + bias + mask_bias(layer.attention_mask, q.dtype)}
+RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets)
 
 
-_run, _attention = post_norm_layer(_scores)
+def _encoder_graph(base: nn.Module, names: ModuleNames) -> Nodes:
+    return (node("encoder", "relative_buckets", RELATIVE_BUCKETS, (), names(base.encoder)),)
+
+
+def _scores(base: nn.Module, i: int, p: LayerParts, names: ModuleNames) -> Nodes:
+    """Q Kᵀ / √d_h + the position bias + the mask."""
+    d_h = base.config.hidden_size // base.config.num_attention_heads
+    return (node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q", "attn.k"), scale=math.sqrt(d_h)),
+            node(LAYERS, "attn.position_bias", GATHER_BIAS, ("encoder.relative_buckets",),
+                 names(base.encoder.relative_attention_bias),
+                 explains="a learnt number per head for how far key j lies from query i (32 buckets: exact up to 8 "
+                          "tokens, then logarithmic up to 128, before or after kept apart), the same in every layer"),
+            node(LAYERS, "attn.scores", MASK, ("attn.dots", "attn.position_bias"),
+                 explains="Q Kᵀ / √d_h + position bias + the mask (0 for real tokens, a huge negative number for "
+                          "padding)"))
 
 
 def _layer_parts(layer: nn.Module) -> LayerParts:
@@ -54,8 +66,9 @@ MPNET = Family(
     TokenizerRecipe("wordpiece", ("<s>", "<pad>", "</s>", "<unk>"), "MPNetTokenizer", True,
                     vocabulary="wordpiece-mpnet", trailing=("<mask>",)),
     word_and_position_embeddings, bert_layer_modules, _layer_parts,
-    LayerShape(lambda config, i: STEPS, _run, _attention, post_norm_block),
+    LayerShape(post_norm_layer(_scores)),
     bert_pooler, _positions, child_head("lm_head"), position_offset=roberta_offset,
+    encoder_graph=_encoder_graph,
     about=lambda config: (f"**relative-position bias**: {config.relative_attention_num_buckets} learnt buckets of "
                           f"distance, one number per head, added to every layer's scores",),
     notes=lambda config: ("MPNet has no token-type embeddings: the second sentence of a pair is told apart only by "

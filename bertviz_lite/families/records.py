@@ -1,9 +1,8 @@
 """The records a family fills in for a model, so that nothing outside `families/` asks which family it is.
 
 - `EmbeddingParts`: the tables that are added up, the LayerNorm, and the projection some families apply;
-- `LayerShape`: the ordered sub-steps of one kind of encoder layer and the functions that compute them from
-  the family's own modules (a post-norm BERT layer, ModernBERT's pre-norm layer, ...);
-- `AttentionBlock`: one layer's values, output matrix and LayerNorm placement, for the norm-based analysis;
+- `LayerShape`: one kind of encoder layer as a graph of named operations on the family's own modules (a post-norm
+  BERT layer, ModernBERT's pre-norm layer, ...);
 - `PoolerParts`, `MaskedLMHead`, `TokenizerRecipe`, and `Family`, which holds them all.
 """
 from __future__ import annotations
@@ -14,7 +13,7 @@ from typing import Callable
 import torch
 from torch import nn
 
-from ..stepthrough.names import StepInfo
+from ..graph.nodes import ModuleNames, Node
 
 
 @dataclass(frozen=True)
@@ -27,42 +26,16 @@ class EmbeddingParts:
     project_first: bool = False  # DeBERTa projects the sum before its LayerNorm
 
 
-@dataclass(frozen=True)
-class LayerInput:
-    """What a layer's computation starts from: its modules, its input and the mask, with a batch of one."""
-
-    base: nn.Module  # the base model (encoder-wide modules: relative embeddings, rotary tables)
-    index: int  # which layer
-    parts: object  # the family's record of this layer's modules
-    x: torch.Tensor  # (1, T, d): the layer's input, hidden_states[index]
-    attention_mask: torch.Tensor  # (1, T) of 0/1
-    num_heads: int
-
-
-@dataclass(frozen=True)
-class AttentionBlock:
-    """One layer's attention block as the norm-based analysis needs it, in nn.Linear's layout (y = x Wᵀ + b)."""
-
-    w_v: torch.Tensor  # (d, d)
-    b_v: torch.Tensor  # (d,)
-    w_o: torch.Tensor  # (d, d)
-    b_o: torch.Tensor  # (d,)
-    output: Callable[[torch.Tensor], torch.Tensor]  # the model's own output dense: context (.., d) -> (.., d)
-    pre_norm: Callable[[torch.Tensor], torch.Tensor] | None  # pre-norm layers: values come from LN(x)
-    post_norm: nn.LayerNorm | None  # post-norm layers: LN(x + attention output) is the block's output
+Nodes = tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class LayerShape:
-    """One kind of encoder layer: its sub-steps, in order, and how they are computed.
+    """One kind of encoder layer as a graph of named operations (`graph/`): `graph(base, i, parts, names)` gives
+    layer i's nodes in the order they are computed, the last one the layer's output, from the family's record of
+    the layer's modules (`parts`) and their names in the base model (`names`, a `ModuleNames`)."""
 
-    `run` returns every sub-step under its key (tensors with the batch dimension of one); the last sub-step is
-    the layer's output. `attention` returns only the probabilities (1, h, T, T), for the analyses."""
-
-    steps: Callable[[object, int], tuple[StepInfo, ...]]  # (config, layer) -> the layer's sub-steps
-    run: Callable[[LayerInput], dict[str, torch.Tensor]]
-    attention: Callable[[LayerInput], torch.Tensor]
-    block: Callable[[object], AttentionBlock]  # layer parts -> its attention block
+    graph: Callable[[nn.Module, int, object, ModuleNames], Nodes]
     describe: Callable[[object, int], str | None] = lambda config, i: None  # what to say about layer i
 
 
@@ -120,8 +93,7 @@ class Family:
     position_offset: Callable[[object], int] = _no_offset  # positions the tokens cannot use
     shared_layers: bool = False  # one set of layer weights runs several times (ALBERT)
     final_norm: Callable[[nn.Module], nn.Module | None] = lambda base: None  # after the last layer
-    encoder_steps: Callable[[nn.Module, int], dict[str, torch.Tensor]] | None = None  # computed once per input
-    encoder_step_infos: tuple[StepInfo, ...] = ()
+    encoder_graph: Callable[[nn.Module, ModuleNames], Nodes] = lambda base, names: ()  # once per input, every layer reads it
     notes: Callable[[object], tuple[str, ...]] = lambda config: ()  # what BERT's input has and this family's not
     about: Callable[[object], tuple[str, ...]] = lambda config: ()  # how its layer differs from BERT's, in brief
     token_cap: int | None = None  # the app reads at most this many tokens, below what the model could
@@ -131,5 +103,9 @@ class Family:
         limit = config.max_position_embeddings - self.position_offset(config)
         return limit if self.token_cap is None else min(limit, self.token_cap)
 
-    def layer_steps(self, config, i: int) -> tuple[StepInfo, ...]:
-        return self.layer.steps(config, i)
+
+
+def activation_name(config) -> str:
+    """The feed-forward activation's name in the config, whatever the family calls the setting."""
+    return str(getattr(config, "hidden_act", None) or getattr(config, "hidden_activation", None)
+               or getattr(config, "activation", None))

@@ -12,9 +12,11 @@ whose message is one sentence that says what to do.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import torch
@@ -67,6 +69,20 @@ class LoadedModel:
     def has_weights(self) -> bool:
         """False for a skeleton (`load_skeleton`): the architecture on the meta device, with no numbers in it."""
         return not next(self.model.parameters()).is_meta
+
+    @cached_property
+    def weights_id(self) -> str:
+        """A fingerprint of the weights themselves (the first numbers of every tensor, with its name and shape):
+        what a cached result computed from them is keyed by, so that numbers from random weights are never shown
+        beside pretrained ones that arrived later under the same name. A skeleton has none: "no weights"."""
+        if not self.has_weights:
+            return "no weights"
+        digest = hashlib.sha1()
+        with torch.inference_mode():
+            for name, tensor in self.model.state_dict().items():
+                digest.update(f"{name}{tuple(tensor.shape)}".encode())
+                digest.update(tensor.detach().reshape(-1)[:16].to(torch.float64).numpy().tobytes())
+        return digest.hexdigest()[:16]
 
     @property
     def max_tokens(self) -> int:

@@ -3,7 +3,8 @@
 Cached functions depend only on their arguments. Models are shared by every session (`cache_resource`), a few
 at a time; traces are shared read-only objects too, bounded in number and age. A cached trace is kept without
 its model and joined to the model cached now when it is handed out, so a trace never keeps an evicted model
-alive: memory stays at most MAX_MODELS models plus MAX_TRACES traces, however many visitors come. What a view
+alive: memory stays at most MAX_MODELS models plus MAX_TRACES traces, however many visitors come. Everything
+computed from a model is keyed by what its weights are (`LoadedModel.weights_id`), not by its name alone. What a view
 draws is shared the same way, so that a lecture hall opening one link computes it once: the most recent
 layers' sub-steps (MAX_LAYER_STEPS) and styled figures (MAX_FIGURES), bounded in number and age too.
 """
@@ -34,9 +35,9 @@ from ..stepthrough.trace import Trace, trace
 from ..introspection.tree import ModuleNode, module_tree
 
 MAX_MODELS = 3  # bert-base is about 0.45 GB in float32; bert-large 1.3 GB
-MAX_TRACES = 32  # a 512-token bert-base trace keeps about 20 MB, bert-large about 50 MB
+MAX_TRACES = 32  # a trace keeps at most 64 MB with the sub-steps it computed (its hidden states + 8 MB if more)
 MAX_ANALYSES = 8  # a 512-token rollout keeps L × T × T floats: 12 MB for bert-base, 25 MB for bert-large
-MAX_LAYER_STEPS = 4  # one layer's sub-steps: 7 MB for bert-base at 128 tokens, 47 MB at 512
+MAX_LAYER_STEPS = 4  # one layer's sub-steps: 8 MB for bert-base at 128 tokens, 66 MB at 512
 MAX_FIGURES = 64  # figures pool long inputs to at most 64 cells a side: well under 1 MB each
 
 _one_load_at_a_time = threading.Lock()  # a crowd asking for different models cannot hold many half-loaded ones
@@ -66,51 +67,86 @@ def cached_skeleton(source: str, task: str) -> LoadedModel:
 
 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
-def _cached_forward(source: str, task: str, text: str, pair: str | None) -> Trace:
-    return dataclasses.replace(trace(cached_model(source, task), text, pair), loaded=None)
+def _cached_forward(source: str, task: str, weights: str, text: str, pair: str | None, _model: LoadedModel) -> Trace:
+    return dataclasses.replace(trace(_model, text, pair), loaded=None)
+
+
+def trace_of(model: LoadedModel, text: str, pair: str | None) -> Trace:
+    """The cached trace of text (and pair) through `model`, joined to it. It is keyed by what the weights are
+    (`weights_id`), not by the model's name alone: a trace of random weights is never joined to pretrained weights
+    that arrived later under the same name, nor the other way round."""
+    forward = _cached_forward(model.source, model.task, model.weights_id, text, pair, model)
+    return dataclasses.replace(forward, loaded=model)
 
 
 def cached_trace(source: str, task: str, text: str, pair: str | None) -> Trace:
     """The trace of text (and pair), joined to the model cached now (reloaded if it was evicted)."""
-    model = cached_model(source, task)
-    return dataclasses.replace(_cached_forward(source, task, text, pair), loaded=model)
+    return trace_of(cached_model(source, task), text, pair)
 
 
-@st.cache_resource(max_entries=MAX_LAYER_STEPS, ttl=3600, show_spinner=False)
 def cached_layer(source: str, task: str, text: str, pair: str | None, layer: int) -> Steps:
     """One layer's sub-steps, stepped through once for every tab showing that layer (a lecture hall all looks
     at the same one); the few most recent only, as one layer at 512 tokens is several times its trace."""
-    return cached_trace(source, task, text, pair).layer(layer)
+    model = cached_model(source, task)
+    return _layer(source, task, model.weights_id, text, pair, layer, model)
+
+
+@st.cache_resource(max_entries=MAX_LAYER_STEPS, ttl=3600, show_spinner=False)
+def _layer(source: str, task: str, weights: str, text: str, pair: str | None, layer: int, _model: LoadedModel):
+    return trace_of(_model, text, pair).layer(layer)
 
 
 @st.cache_resource(max_entries=MAX_FIGURES, ttl=3600, show_spinner=False)
 def cached_figure(key: tuple, _build: Callable[[], Any]) -> Any:
     """The figure `key` names, built by `_build()` once for every session of this server. Building and styling a
-    Plotly figure is most of what a cached view costs; `key` must name everything the figure depends on, and
-    the figure must not be changed after it is handed out (Streamlit copies it before sending it)."""
+    Plotly figure is most of what a cached view costs; `key` must name everything the figure depends on (the
+    weights too: see `weights_id`), and the figure must not be changed after it is handed out (Streamlit copies
+    it before sending it)."""
     return _build()
 
 
-@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
 def cached_sentence_vectors(source: str, task: str, sentences: tuple[str, ...]) -> list[SentenceVectors]:
     """A few vectors of a few hundred numbers per sentence: small, and shared by every session."""
-    return sentence_vectors(cached_model(source, task), list(sentences))
-
-
-@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
-def cached_layerwise(source: str, task: str, text: str, pair: str | None) -> LayerwiseAnalyses:
-    """Fingerprints, rollout and mixing ratios in one pass, shared by the Heads, Rollout and Contributions pages."""
-    return all_layers(cached_trace(source, task, text, pair))
-
-
-@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
-def cached_contributions(source: str, task: str, text: str, pair: str | None, layer: int) -> LayerContributions:
-    return layer_contributions(cached_trace(source, task, text, pair), layer)  # four T × T matrices
+    model = cached_model(source, task)
+    return _sentence_vectors(source, task, model.weights_id, sentences, model)
 
 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def _sentence_vectors(source: str, task: str, weights: str, sentences: tuple[str, ...], _model: LoadedModel):
+    return sentence_vectors(_model, list(sentences))
+
+
+def cached_layerwise(source: str, task: str, text: str, pair: str | None) -> LayerwiseAnalyses:
+    """Fingerprints, rollout and mixing ratios in one pass, shared by the Heads, Rollout and Contributions pages."""
+    model = cached_model(source, task)
+    return _layerwise(source, task, model.weights_id, text, pair, model)
+
+
+@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
+def _layerwise(source: str, task: str, weights: str, text: str, pair: str | None, _model: LoadedModel):
+    return all_layers(trace_of(_model, text, pair))
+
+
+def cached_contributions(source: str, task: str, text: str, pair: str | None, layer: int) -> LayerContributions:
+    model = cached_model(source, task)
+    return _contributions(source, task, model.weights_id, text, pair, layer, model)
+
+
+@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
+def _contributions(source: str, task: str, weights: str, text: str, pair: str | None, layer: int,
+                   _model: LoadedModel) -> LayerContributions:
+    return layer_contributions(trace_of(_model, text, pair), layer)  # four T × T matrices
+
+
 def cached_lens(source: str, text: str, pair: str | None, position: int | None) -> LogitLens:
-    return logit_lens(cached_trace(source, "masked-lm", text, pair), position)  # (L + 1) × 5 tokens
+    model = cached_model(source, "masked-lm")
+    return _lens(source, model.weights_id, text, pair, position, model)
+
+
+@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def _lens(source: str, weights: str, text: str, pair: str | None, position: int | None,
+          _model: LoadedModel) -> LogitLens:
+    return logit_lens(trace_of(_model, text, pair), position)  # (L + 1) × 5 tokens
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)

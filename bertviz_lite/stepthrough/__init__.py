@@ -1,2 +1,3 @@
-"""The step-through: one sentence through the model, sub-step by sub-step, each checked against the model's own
-numbers: the names of the sub-steps (`names.py`), their computation (`steps.py`) and the trace (`trace.py`)."""
+"""The step-through: one sentence through the model, every block computed from its graph with the model's own
+modules and checked against the model's own numbers: the blocks' graphs (`blocks.py`), one block's sub-steps
+(`steps.py`), where a trace keeps them (`store.py`) and the trace (`trace.py`)."""

@@ -1,31 +1,46 @@
-"""Trace a sentence (or a pair) through an encoder: tokens, the model's own hidden states, and on request the
-step-through of the embeddings, of any layer, and of the pooler.
+"""Trace a sentence (or a pair) through an encoder: tokens, the model's own hidden states, and every sub-step of
+every block by its global name, computed from its block's graph when first asked for.
 
 >>> t = trace(load_model("bert-base-uncased"), "this is a 12212121 test sentence")   # doctest: +SKIP
 >>> t.tokens                                                                          # doctest: +SKIP
 ['[CLS]', 'this', 'is', 'a', '122', '##12', '##12', '##1', 'test', 'sentence', '[SEP]']
->>> t.layer(0)["attn.probs"].shape, t.layer(0).max_abs_diff < 1e-5                   # doctest: +SKIP
-((12, 11, 11), True)
+>>> t.cache["layers.0.attn.probs"].shape                                              # doctest: +SKIP
+(12, 11, 11)
+>>> t.cache.stack("attn.probs").shape                  # one step across the layers  # doctest: +SKIP
+(12, 12, 11, 11)
+>>> t.layer(0).max_abs_diff < 1e-5                     # the whole block, checked     # doctest: +SKIP
+True
 
-One forward pass keeps only the hidden states (13 × T × 768 floats for bert-base: 20 MB at 512 tokens).
-A layer's sub-steps (about 46 MB at 512 tokens for bert-base, most of it the two h × T × T attention arrays)
-are computed each time `layer(i)` is called and belong to the caller: keeping all of them for all layers
-would take about 560 MB per sentence.
+One forward pass keeps the hidden states (13 × T × 768 floats for bert-base: 20 MB at 512 tokens). Every other
+number lives in `cache`, one mapping keyed by the global names (TransformerLens's ActivationCache is the model):
+asking for a step computes it and what it reads from the block's graph, each layer from the model's own input to
+it, hidden_states[i], and keeps what it computed within a budget (`STEP_MEMORY`), the least recently used first to
+go. So a trace holds at most 64 MB (its hidden states and 8 MB, if they alone take more): all of a short
+sentence's layers, part of one layer at 512 tokens (a bert-base layer's sub-steps are 66 MB there, most of it the
+three h × T × T arrays). The arrays a caller holds are its own.
 
 No hooks are installed and the model is only read, so any number of threads can trace on one shared model.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 
 from ..errors import InputError
-from ..families import AttentionBlock, LayerInput
+from ..graph.evaluate import evaluate
+from ..graph.names import parse_step_name
+from ..graph.nodes import Graph
+from ..graph.ops import INPUT, Tokens
 from ..loading.loader import LoadedModel
-from .names import StepInfo
-from .steps import Steps, attention_probs, embedding_step_infos, embedding_steps, layer_steps, pooler_steps
+from .blocks import block_graph, output_name
+from .steps import Steps
+from .store import StepStore
+
+STEP_MEMORY = 64 * 1024 * 1024  # what a trace keeps in all, hidden states and computed sub-steps
+MIN_STEP_MEMORY = 8 * 1024 * 1024  # for computed sub-steps, however large the hidden states
 
 
 @dataclass(eq=False)
@@ -43,6 +58,11 @@ class Trace:
     hidden_states: np.ndarray  # (L + 1, T, d): the model's own; [0] is the input of layer 0
     pooler_output: np.ndarray | None  # (d,) the model's own, where it has a pooler
     loaded: LoadedModel | None = field(repr=False)  # None only while it waits in the app's trace cache
+    store: StepStore = field(default=None, repr=False)  # computed sub-steps, shared by copies of this trace
+
+    def __post_init__(self):
+        if self.store is None:
+            self.store = StepStore(max(MIN_STEP_MEMORY, STEP_MEMORY - self.hidden_states.nbytes))
 
     @property
     def num_layers(self) -> int:
@@ -63,77 +83,159 @@ class Trace:
 
     @property
     def nbytes(self) -> int:
-        """Array memory this trace keeps (what stays in a cache)."""
+        """Array memory this trace keeps (what stays in a cache): its inputs, hidden states and computed steps."""
         arrays = (self.input_ids, self.token_type_ids, self.attention_mask, self.hidden_states, self.pooler_output)
-        return sum(a.nbytes for a in arrays if a is not None)
+        return sum(a.nbytes for a in arrays if a is not None) + self.store.nbytes
+
+    # --- the graphs and the values ------------------------------------------------------------------------
+
+    @property
+    def cache(self) -> StepCache:
+        """Every sub-step by its global name: `t.cache["layers.2.attn.probs"]`, `t.cache.stack("attn.probs")`."""
+        return StepCache(self)
+
+    def graph(self, block: str, layer: int | None = None) -> Graph | None:
+        """The graph of one block (None where the model has no such block: a pooler, encoder steps)."""
+        return block_graph(self.loaded, block, layer)
+
+    def resolve(self, name: str) -> tuple[Graph, str]:
+        """(graph, key) of a global step name; an InputError says what is wrong with it and what there is."""
+        try:
+            block, layer, key = parse_step_name(name)
+        except ValueError:
+            raise InputError(f"{name!r} is not a sub-step name: write block.step, for example layers.0.attn.scores, "
+                             f"embed.norm or pooler.out.") from None
+        graph = self.graph(block, layer)
+        family = self.loaded.family.name
+        if graph is None:
+            raise InputError(f"{family} models have no {block} steps here, so there is no {name}.")
+        if key not in graph:
+            raise InputError(f"{name}: this {family} model has no step {key} there; its steps are "
+                             f"{', '.join(graph.keys)}.")
+        return graph, key
+
+    def values(self, graph: Graph, wanted: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+        """The arrays of `wanted` keys of one block (default: all), kept ones as they are, the rest computed (with
+        what they read) and kept."""
+        keys = graph.keys if wanted is None else list(wanted)
+        found = {k: a for k in keys if (a := self.store.get(graph.name(k))) is not None}
+        missing = [k for k in keys if k not in found]
+        if missing:
+            known = {k: torch.from_numpy(a) for k in graph.ancestors(missing)
+                     if (a := self.store.get(graph.name(k))) is not None}
+            computed = evaluate(graph, self.loaded.base, self.token_data(), self.given, missing, known)
+            for key, value in computed.items():
+                if key in known:
+                    continue
+                array = value.numpy()
+                if graph.node(key).op is not INPUT:  # an input is another block's or the model's own
+                    self.store.put(graph.name(key), array)
+                if key in missing:
+                    found[key] = array
+        return {k: found[k] for k in keys}
+
+    def given(self, name: str) -> torch.Tensor:
+        """What a block reads from outside it: a layer's input and the output of the block before are the model's
+        own hidden states (what the step-through is checked against); anything else is this trace's own step."""
+        block, layer, key = parse_step_name(name)
+        if block == "layers" and key == "input":
+            return torch.from_numpy(self.hidden_states[layer])
+        if name == output_name(self.loaded, "embed"):
+            return torch.from_numpy(self.hidden_states[0])
+        if block == "layers" and name == output_name(self.loaded, "layers", layer):
+            return torch.from_numpy(self.hidden_states[layer + 1])
+        return torch.from_numpy(self.cache[name])
+
+    def token_data(self) -> Tokens:
+        ids = torch.from_numpy(self.input_ids)
+        return Tokens(ids, torch.from_numpy(self.token_type_ids),
+                      self.loaded.family.position_ids(self.loaded.base, ids[None])[0],
+                      torch.from_numpy(self.attention_mask))
+
+    # --- whole blocks, checked ------------------------------------------------------------------------------
 
     def embeddings(self) -> Steps:
         """word (+ token type) (+ position) -> sum -> LayerNorm (-> projection), checked against hidden_states[0]."""
-        base, family = self.loaded.base, self.loaded.family
-        ids = torch.from_numpy(self.input_ids)[None]  # (1, T)
-        arrays = embedding_steps(family.embedding_parts(base), ids, torch.from_numpy(self.token_type_ids)[None],
-                                 family.position_ids(base, ids))
-        return Steps("embed", None, arrays, self.hidden_states[0], embedding_step_infos(arrays))
+        return self._steps(self.graph("embed"), self.hidden_states[0])
 
     def encoder(self) -> Steps | None:
-        """What the encoder computes once for all layers (DeBERTa's relative positions and embeddings), or None."""
-        family = self.loaded.family
-        if family.encoder_steps is None:
-            return None
-        arrays = family.encoder_steps(self.loaded.base, len(self.tokens))
-        return Steps("encoder", None, arrays, None, family.encoder_step_infos)
-
-    def _check_layer(self, i: int) -> None:
-        if not (isinstance(i, int) and 0 <= i < self.num_layers):
-            raise InputError(f"There is no layer {i}: this model has layers 0 to {self.num_layers - 1}.")
-
-    def layer_parts(self, i: int):
-        """The modules of layer i in its family's record (for ALBERT, the shared layer as run the i-th time)."""
-        self._check_layer(i)
-        family = self.loaded.family
-        return family.layer_parts(family.layer_modules(self.loaded.base)[i])
-
-    def layer_steps(self, i: int) -> tuple[StepInfo, ...]:
-        """Layer i's sub-steps, in order, as its family describes them."""
-        self._check_layer(i)
-        return self.loaded.family.layer_steps(self.loaded.config, i)
-
-    def layer_note(self, i: int) -> str | None:
-        """What is particular to layer i (ModernBERT: local or global attention), or None."""
-        self._check_layer(i)
-        return self.loaded.family.layer.describe(self.loaded.config, i)
-
-    def attention_block(self, i: int) -> AttentionBlock:
-        """Layer i's values, output matrix and LayerNorm placement, for the norm-based analysis."""
-        return self.loaded.family.layer.block(self.layer_parts(i))
-
-    def _layer_input(self, i: int) -> LayerInput:
-        self._check_layer(i)
-        x = torch.from_numpy(self.hidden_states[i])[None]  # (1, T, d)
-        return LayerInput(self.loaded.base, i, self.layer_parts(i), x, torch.from_numpy(self.attention_mask)[None],
-                          self.num_heads)
-
-    def attention(self, i: int) -> np.ndarray:
-        """Layer i's attention probabilities (h, T, T) alone, from its input hidden_states[i]."""
-        return attention_probs(self.loaded.family.layer, self._layer_input(i)).numpy()
+        """What the encoder computes once for all layers (DeBERTa's relative positions and embeddings, MPNet's
+        buckets), or None."""
+        graph = self.graph("encoder")
+        return None if graph is None else self._steps(graph, None)
 
     def layer(self, i: int) -> Steps:
         """Layer i's sub-steps from its input hidden_states[i], checked against hidden_states[i + 1]."""
-        arrays = layer_steps(self.loaded.family.layer, self._layer_input(i))
-        arrays["input"] = self.hidden_states[i]  # the same numbers; keep the view instead of a copy
-        return Steps("layers", i, arrays, self.hidden_states[i + 1], self.layer_steps(i))
+        return self._steps(self.graph("layers", i), self.hidden_states[i + 1] if self._is_layer(i) else None)
 
     def pooler(self) -> Steps | None:
         """dense + tanh on the first token, checked against the model's pooler_output; None without a pooler."""
-        parts = self.loaded.family.pooler_parts(self.loaded.base)
-        if parts is None or self.pooler_output is None:
-            return None
-        return Steps("pooler", None, pooler_steps(parts, torch.from_numpy(self.hidden_states[-1])[None]),
-                     self.pooler_output)
+        graph = self.graph("pooler")
+        return None if graph is None or self.pooler_output is None else self._steps(graph, self.pooler_output)
+
+    def _steps(self, graph: Graph, reference: np.ndarray | None) -> Steps:
+        return Steps(graph, self.values(graph), reference)
+
+    def _is_layer(self, i) -> bool:
+        return isinstance(i, int) and 0 <= i < self.num_layers
+
+    def attention(self, i: int) -> np.ndarray:
+        """Layer i's attention probabilities (h, T, T), computed alone (what the analyses need) if not kept."""
+        return self.values(self.graph("layers", i), ["attn.probs"])["attn.probs"]
+
+    def layer_parts(self, i: int):
+        """The modules of layer i in its family's record (for ALBERT, the shared layer as run the i-th time)."""
+        self.graph("layers", i)  # says which layers there are
+        family = self.loaded.family
+        return family.layer_parts(family.layer_modules(self.loaded.base)[i])
+
+    def layer_note(self, i: int) -> str | None:
+        """What is particular to layer i (ModernBERT: local or global attention), or None."""
+        self.graph("layers", i)
+        return self.loaded.family.layer.describe(self.loaded.config, i)
 
     def check(self) -> list[float]:
-        """max |step-through - model| for every layer, computing each layer once and letting it go."""
+        """max |step-through - model| for every layer."""
         return [self.layer(i).max_abs_diff for i in range(self.num_layers)]
+
+
+class StepCache(Mapping):
+    """Every sub-step of a trace by its global name, in the order the model computes them; a value is computed when
+    first asked for (see Trace). Iterating gives the names and computes nothing."""
+
+    def __init__(self, trace: Trace):
+        self.trace = trace
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            graph, key = self.trace.resolve(name)
+        except InputError as error:
+            raise KeyError(str(error)) from None
+        return self.trace.values(graph, [key])[key]
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            self.trace.resolve(str(name))
+        except InputError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        t = self.trace
+        blocks = [t.graph("embed"), t.graph("encoder"), *(t.graph("layers", i) for i in range(t.num_layers)),
+                  t.graph("pooler")]
+        return (graph.name(key) for graph in blocks if graph is not None for key in graph.keys)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def stack(self, key: str) -> np.ndarray:
+        """One step of every layer, stacked: (L, ...), e.g. stack("attn.probs") is (L, h, T, T). Every layer holds
+        it at once, so on a long text prefer one layer at a time."""
+        return np.stack([self[f"layers.{i}.{key}"] for i in range(self.trace.num_layers)])
+
+    def __repr__(self) -> str:
+        return f"StepCache({len(self.trace.store)} of {len(self)} steps kept, {self.trace.store.nbytes / 2**20:.1f} MB)"
 
 
 def _clean(text: str | None, what: str) -> str:
