@@ -6,10 +6,13 @@
   bertviz-lite lens bert-base-uncased "the cat [MASK] on the mat" [--position N] [--json]
   bertviz-lite compare bert-base-uncased answerdotai/ModernBERT-base "the bank of the river" [--json]
   bertviz-lite contexts MODEL "i sat on the bank of the river" "i deposited money at the bank" --word bank [--json]
+  bertviz-lite explain MODEL "TEXT" --step layers.2.attn.scores --head 3 --at 4,1 [--pair "..."] [--json]
+  bertviz-lite diagram MODEL [--layer L] [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
   bertviz-lite bench [--json]
 
-Errors are one line on stderr and a non-zero exit status. torch and transformers are imported only once the
+Errors are one line on stderr and a non-zero exit status (2 for a request the command cannot take, such as a step
+or a cell that does not exist, as for any usage error). torch and transformers are imported only once the
 command line has been read, so `--help` and usage errors answer at once; long commands say on stderr what
 they are doing, and stdout carries only the result.
 """
@@ -232,6 +235,50 @@ def cmd_lens(args) -> None:
     print(f"\nlast layer vs the masked-LM model's own logits: max |Δ| = {result.max_abs_diff:.2e}")
 
 
+def cmd_explain(args) -> None:
+    from .explain import explain, parse_cell
+    from .graph.names import parse_step_name
+
+    try:
+        parse_step_name(args.step)
+    except ValueError:
+        raise InputError(f"{args.step!r} is not a sub-step name: write block.step, for example layers.0.attn.scores "
+                         f"(see {PROG} diagram MODEL for a layer's steps).") from None
+    at = parse_cell(args.at)  # both checked before the model loads
+    t = _trace(args)
+    progress(f"explaining {args.step} at {args.at}")
+    e = explain(t, args.step, args.head, at)
+    if args.json:
+        print(json.dumps(e.to_json()))
+        return
+    where = ", ".join(f"{k} {v}" for k, v in e.labels.items()) or ",".join(map(str, e.at))
+    print(f"{e.step} ({e.title}){'' if e.head is None else f', head {e.head}'}, {where}: {e.value:.6g}")
+    print(f"  {e.op}: {e.formula}")
+    if e.terms:
+        ranked = sorted(e.terms, key=lambda term: -abs(term[1]))
+        for label, value in ranked[:10]:
+            print(f"    {value:+12.6f}  {label}")
+        if len(ranked) > 10:
+            print(f"    {sum(v for _, v in ranked[10:]):+12.6f}  the other {len(ranked) - 10} terms")
+    print(f"  recomputed from these numbers: {e.recomputed:.6g} (|Δ| = {e.abs_diff:.1e} from the stored value)")
+
+
+def cmd_diagram(args) -> None:
+    from .loading.loader import load_skeleton
+    from .stepthrough.blocks import block_graph
+
+    loaded = load_skeleton(args.model)  # the graph needs the architecture, not the weights
+    graph = block_graph(loaded, "layers", args.layer)
+    if args.json:
+        print(json.dumps({"model": loaded.source, "family": loaded.family.name, **graph.to_json()}))
+        return
+    print(f"{loaded.source} ({loaded.family.name}), layer {args.layer}: {len(graph)} sub-steps")
+    width = max(len(n.key) for n in graph)
+    for n in graph:
+        print(f"  {n.key:<{width}}  {n.op.name:<16} ← {', '.join(n.inputs) or '—'}"
+              + (f"   [{n.module}]" if n.module else ""))
+
+
 def cmd_prefetch(args) -> None:
     from .loading.loader import prefetch
 
@@ -328,6 +375,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_contexts)
 
+    p = sub.add_parser("explain", help="one number of one sub-step, computed again from the numbers it comes from")
+    p.add_argument("model")
+    p.add_argument("text")
+    p.add_argument("--step", required=True, help="a sub-step's global name, e.g. layers.2.attn.scores")
+    p.add_argument("--head", type=int, help="the head, for steps with a head axis (default 0)")
+    p.add_argument("--at", required=True, help="the cell: query,key (e.g. 4,1) or token,dimension (e.g. 4,17)")
+    p.add_argument("--pair", help="a second sentence")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_explain, input_status=2)
+
+    p = sub.add_parser("diagram", help="a layer as its graph of named operations: nodes, ops and edges")
+    p.add_argument("model")
+    p.add_argument("--layer", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_diagram, input_status=2)
+
     p = sub.add_parser("prefetch", help="download models into the Hugging Face cache for offline use")
     p.add_argument("models", nargs="+")
     p.set_defaults(run=cmd_prefetch)
@@ -362,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         args.run(args)
     except BertvizLiteError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 1
+        return getattr(args, "input_status", 1) if isinstance(error, InputError) else 1
     except KeyboardInterrupt:
         return 130
     return 0

@@ -18,7 +18,8 @@ from ..loading.offline_tokenizer import corpus_lines
 from ..analyses.all_layers import all_layers
 from ..stepthrough.trace import trace
 
-TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "trace_mb": 64.0, "analyses_ratio": 2.0,
+TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "explain_ratio": 0.05, "trace_mb": 64.0,
+           "analyses_ratio": 2.0,
            "family_first_view_ratio": 1.3, "compare_ratio": 1.1, "contexts_ratio": 0.1}
 COMPARED = "distilbert-base-uncased"  # compared with the main model: what did distillation remove?
 FAMILY_MODELS = ("answerdotai/ModernBERT-base", "microsoft/deberta-v3-base")  # today's layers, vs their own forward
@@ -63,6 +64,7 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
     long_text = text_of_length(loaded.tokenizer, long_tokens)
     long = trace(loaded, long_text)
     layer_bytes = long.layer(0).nbytes
+    long.layer(1)  # a second layer: what the trace keeps is its budget's worth, not more
     progress(f"timing head fingerprints + rollout + mixing ratios of all layers against a raw forward pass, "
              f"{long_tokens} tokens")
     analyses = analyses_against_forward(loaded, long_text, long, max(3, repeats // 3))
@@ -76,6 +78,8 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
         "threads": threads, "tokens": tokens, "repeats": repeats,
         "raw_forward_ms": med["raw"], "first_view_ms": med["first"], "switch_layer_ms": med["switch"],
         "first_view_ratio": med["first"] / med["raw"], "switch_layer_ratio": med["switch"] / med["raw"],
+        "explain_ms": med["explain"], "explain_ratio": med["explain"] / med["raw"],
+        "explain_worst_ms": med["explain_worst"], "explain_worst_step": med["explain_worst_step"],
         "long_tokens": long_tokens,
         "trace_mb": long.nbytes / MB,
         "layer_steps_mb": layer_bytes / MB,
@@ -86,8 +90,11 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
 
 
 def first_view_against_forward(loaded, text: str, repeats: int) -> dict[str, float]:
-    """Median ms of a raw eager forward (attentions + hidden states), a first view (trace + layer 0) and a layer
-    switch (another layer's step-through of a held trace), interleaved run by run."""
+    """Median ms of a raw eager forward (attentions + hidden states), a first view (trace + layer 0), a layer
+    switch (another layer's step-through of a held trace, computed anew: nothing of it kept) and the explanation of
+    one cell of a traced layer (a score, a softmax, a LayerNorm, the feed-forward's output, in turn),
+    interleaved run by run."""
+    from ..explain import explain
     enc = loaded.tokenizer(text, return_tensors="pt")
 
     def raw_forward():
@@ -102,16 +109,38 @@ def first_view_against_forward(loaded, text: str, repeats: int) -> dict[str, flo
     layer_cycle = iter(range(1, 10**9))
 
     def switch_layer():
+        held.store.clear()  # the layer is computed, not found
         held.layer(next(layer_cycle) % held.num_layers)
 
-    samples = {"raw": [], "first": [], "switch": []}
+    explained = trace(loaded, text)
+    explained.layer(0)  # a traced layer: the cell's step and inputs are at hand
+    cells = cells_to_explain(explained)
+    by_step = {name: [] for name, _, _ in cells}
+
+    samples = {"raw": [], "first": [], "switch": [], "explain": []}
     for _ in range(2):  # warm-up: allocator, kernels, tokenizer caches
-        raw_forward(), first_view(), switch_layer()
-    for _ in range(repeats):
-        samples["raw"].append(_time_ms(raw_forward))
-        samples["first"].append(_time_ms(first_view))
-        samples["switch"].append(_time_ms(switch_layer))
-    return {k: statistics.median(v) for k, v in samples.items()}
+        raw_forward(), first_view(), switch_layer(), [explain(explained, *c) for c in cells]
+    for n in range(repeats * len(cells)):
+        if n % len(cells) == 0:
+            samples["raw"].append(_time_ms(raw_forward))
+            samples["first"].append(_time_ms(first_view))
+            samples["switch"].append(_time_ms(switch_layer))
+        cell = cells[n % len(cells)]
+        took = _time_ms(lambda: explain(explained, *cell))
+        samples["explain"].append(took)
+        by_step[cell[0]].append(took)
+    medians = {k: statistics.median(v) for k, v in samples.items()}
+    worst = max(by_step, key=lambda name: statistics.median(by_step[name]))
+    return {**medians, "explain_worst": statistics.median(by_step[worst]), "explain_worst_step": worst}
+
+
+def cells_to_explain(t) -> list[tuple[str, int | None, tuple[int, int]]]:
+    """(step, head, cell) of four kinds in layer 0: the scores, the softmax, the first LayerNorm and the
+    feed-forward's output (a linear map of d_ff terms, the widest), each at the middle token."""
+    graph, middle = t.graph("layers", 0), len(t.tokens) // 2
+    first = {op: next(n.key for n in graph if n.op.name == op) for op in ("mask", "softmax", "layer_norm")}
+    return [(graph.name(first["mask"]), 1, (middle, 1)), (graph.name(first["softmax"]), 1, (middle, 1)),
+            (graph.name(first["layer_norm"]), None, (middle, 17)), (graph.name("ffn.out"), None, (middle, 17))]
 
 
 def comparison_against_first_views(a, b, text: str, repeats: int) -> dict:
@@ -209,7 +238,11 @@ def report(r: dict) -> str:
          f"{r['first_view_ms']:.1f} ms = {r['first_view_ratio']:.2f} × raw", verdict("first_view_ratio")),
         ("switch layer: another layer's step-through",
          f"{r['switch_layer_ms']:.1f} ms = {r['switch_layer_ratio']:.2f} × raw", verdict("switch_layer_ratio")),
-        (f"array data the trace keeps, {n_long} tokens", f"{r['trace_mb']:.1f} MB", verdict("trace_mb")),
+        ("explain one cell of a traced layer (median over four kinds)",
+         f"{r['explain_ms']:.2f} ms = {r['explain_ratio']:.3f} × raw", verdict("explain_ratio")),
+        (f"  the slowest kind: {r['explain_worst_step']}", f"{r['explain_worst_ms']:.2f} ms", ""),
+        (f"array data the trace keeps, {n_long} tokens, two layers viewed", f"{r['trace_mb']:.1f} MB",
+         verdict("trace_mb")),
         (f"one layer's sub-steps, {n_long} tokens (on request)", f"{r['layer_steps_mb']:.1f} MB", ""),
         (f"all sub-steps of all layers up front, {n_long} tokens", f"{r['all_steps_up_front_mb']:.0f} MB",
          "(what computing on request avoids)"),

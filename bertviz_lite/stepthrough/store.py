@@ -34,6 +34,11 @@ class StepStore:
             while self._bytes > self.budget:
                 self._bytes -= self._arrays.popitem(last=False)[1].nbytes
 
+    def clear(self) -> None:
+        with self._lock:
+            self._arrays.clear()
+            self._bytes = 0
+
     def __contains__(self, name: str) -> bool:
         return name in self._arrays
 

@@ -1,0 +1,79 @@
+"""Explain one number: any cell of any sub-step, computed again in front of the reader from the numbers it was
+computed from (LLM Visualization's idea, on a real encoder of any supported family).
+
+>>> e = explain(t, "layers.2.attn.scores", head=3, at=(4, 1))   # doctest: +SKIP
+>>> e.formula                                                    # doctest: +SKIP
+'34.1 (dots) + 0.0000 (mask) = 4.2634'
+>>> e.recomputed - e.value, sum(v for _, v in e.terms) - e.value  # doctest: +SKIP
+(0.0, 0.0)
+
+The explanation dispatches on the step's operation (`by_op.py`), never on the family; the step's inputs come from
+its block's graph. A step with a head axis (Q, K, V, the scores, ...) takes `head`; `at` gives the other indices:
+(query, key) for a (h, T, T) step, (token, dimension) for (T, d) or (h, T, d_h), (dimension,) for the pooler.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import InputError
+from ..stepthrough.trace import Trace
+from .by_op import EXPLAINERS, recomputed
+from .cell import Cell
+from .record import Explanation
+
+__all__ = ["Explanation", "explain", "parse_cell", "has_head_axis"]
+
+
+def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] | str = ()) -> Explanation:
+    """The explanation of `step`'s cell `at` (of head `head`); an InputError says what is wrong with the request."""
+    graph, key = trace.resolve(step)
+    node = graph.node(key)
+    array = trace.values(graph, [key])[key]
+    at = parse_cell(at) if isinstance(at, str) else tuple(at)
+    headed = has_head_axis(node)
+    if headed:
+        head = 0 if head is None else head
+        _check_index("head", head, array.shape[0])
+    elif head is not None:
+        raise InputError(f"{step} has no head axis (shape {node.shape}): leave the head out.")
+    shape = array.shape[1:] if headed else array.shape
+    if len(at) != len(shape):
+        axes = ", ".join(_axis_names(node, len(shape)))
+        raise InputError(f"{step} has {len(shape)} {'index' if len(shape) == 1 else 'indices'} per cell ({axes}); "
+                         f"got {len(at)}: {','.join(map(str, at)) or 'none'}.")
+    for name, index, size in zip(_axis_names(node, len(shape)), at, shape):
+        _check_index(name, index, size)
+    cell = Cell(trace, graph, node, head, tuple(int(i) for i in at))
+    worked = EXPLAINERS.get(node.op.name, recomputed)(cell)
+    return Explanation(step=graph.name(key), title=node.title, head=head, at=cell.at, value=cell.value,
+                       op=node.op.name, formula=worked.formula, inputs=worked.inputs, terms=worked.terms,
+                       recomputed=float(worked.recomputed), labels=worked.labels, figure=worked.figure)
+
+
+def has_head_axis(node) -> bool:
+    return node.shape.startswith("(h,")
+
+
+def parse_cell(text: str) -> tuple[int, ...]:
+    """'4,1' -> (4, 1); an InputError for anything that is not whole numbers from 0, separated by commas."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if not all(p.isdigit() for p in parts):
+        raise InputError(f"The cell {text!r} is not one: write whole numbers from 0 separated by commas, for example "
+                         f"4,1 (query 4, key 1) or 4,17 (token 4, dimension 17).")
+    return tuple(int(p) for p in parts)
+
+
+def _check_index(name: str, index, size: int) -> None:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < size:
+        raise InputError(f"There is no {name} {index}: the {name}s run from 0 to {size - 1}.")
+
+
+def _axis_names(node, count: int) -> list[str]:
+    """What each index of a cell means, from the step's symbolic shape: T is a token, d a dimension."""
+    symbols = [s.strip() for s in node.shape.strip("()").split(",") if s.strip()]
+    if has_head_axis(node):
+        symbols = symbols[1:]
+    if symbols.count("T") == 2:
+        return ["query", "key"]
+    names = {"T": "token", "2k": "relative distance row"}
+    return [names.get(s, "dimension") for s in symbols][:count] + ["index"] * max(0, count - len(symbols))
