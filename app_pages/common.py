@@ -3,7 +3,8 @@
 The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
 (stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
 sentences and word (sentence_a, sentence_b, word), and the comparison's second model and relative depth
-(model_b, depth), so a link reopens exactly that view; values equal to their defaults stay out of it. Widgets
+(model_b, depth), and the cell of the Layers page's step that is explained (cell), so a link reopens exactly that
+view; values equal to their defaults stay out of it. Widgets
 keep their own keys (`_w_<name>`) and copy into the state on change, so a page that does not draw a widget
 does not lose its value.
 """
@@ -35,7 +36,7 @@ DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting o
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
             "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
             "position": 1, "sentence_a": "i sat on the bank of the river", "sentence_b": "i deposited money at the bank",
-            "word": "bank", "model_b": "distilbert-base-uncased", "depth": "0.5", "lecture": False}
+            "word": "bank", "model_b": "distilbert-base-uncased", "depth": "0.5", "cell": "", "lecture": False}
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
@@ -178,10 +179,11 @@ def chart(fig: go.Figure, **kwargs) -> None:
     send_chart(styled(fig), **kwargs)
 
 
-def cached_chart(key: tuple, build: Callable[[], go.Figure], **kwargs) -> None:
-    """chart(build()), with the styled figure built once per `key` (and mode) for every tab of this server: a
-    lecture hall opening one link then sends a figure it already has. `key` names all that the figure shows."""
-    send_chart(cached_figure((*key, lecture_mode()), lambda: styled(build())), **kwargs)
+def cached_chart(view: tuple, build: Callable[[], go.Figure], **kwargs) -> None:
+    """chart(build()), with the styled figure built once per `view` (and mode) for every tab of this server: a
+    lecture hall opening one link then sends a figure it already has. `view` names all that the figure shows;
+    `kwargs` go to st.plotly_chart (a widget key, on_select)."""
+    send_chart(cached_figure((*view, lecture_mode()), lambda: styled(build())), **kwargs)
 
 
 def styled(fig: go.Figure) -> go.Figure:

@@ -1,14 +1,22 @@
 """Layers: the embeddings, every encoder layer sub-step by sub-step, and the pooler, each checked against the
-model's own numbers. Changing layer, head or step reruns only the stepper (a fragment)."""
+model's own numbers; the current block drawn from its graph with the current step lit, and any cell of the step
+explained from the numbers it comes from. Changing layer, head, step or cell reruns only the stepper (a fragment).
+
+Four regions: the controls; the block's diagram; the words (the step, its check, the cell's explanation); the
+canvas (the step's figures). When browsing they stack, the words beside the canvas; in lecture mode the controls
+share one row so that a step, its figure and an explanation fit a 1280×720 projector."""
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
-from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side, matrix_window,
-                                  token_norms)
+from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, layer_diagram, matrices_side_by_side,
+                                  matrix_window, token_norms)
+from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.graph.views import score_terms, stream_group
-from app_pages import common
+from app_pages import cells, common
 
 STAGES = {"Embeddings": "embed.norm", "Positions": "encoder.relative_positions",
           "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
@@ -16,10 +24,25 @@ MASKED = np.finfo(np.float32).min / 2  # a score this low was masked (padding, o
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
-encoder = t.encoder()  # DeBERTa's relative positions; None for the other families
+encoder = t.encoder()  # the encoder's once-per-input steps (DeBERTa, MPNet); None for the other families
 stages = {name: step for name, step in STAGES.items() if encoder is not None or name != "Positions"}
+if encoder is not None:
+    stages["Positions"] = f"encoder.{encoder.graph.keys[0]}"
 if not common.lecture_mode():  # on a projector every line counts; the page is named in the navigation
     st.title("Layers")
+
+
+@dataclass(frozen=True)
+class Regions:
+    controls: object
+    diagram: object
+    words: object
+    canvas: object
+    row: tuple = ()  # lecture mode: stage, ◀, layer, ▶, head, step in one row of controls
+
+    def picker(self):
+        """Where the step picker goes: the end of the lecture row, or the controls."""
+        return self.row[5] if self.row else self.controls
 
 
 def stage_of(step: str) -> str:
@@ -34,29 +57,35 @@ def stage_of(step: str) -> str:
 
 def check_line(steps, against: str) -> None:
     diff = steps.max_abs_diff
-    ok = diff <= 1e-5
     text = f"Recomputed by hand and compared with the model's own {against}: max |Δ| = {diff:.1e}"
-    if ok:
-        st.success(text, icon=":material/check_circle:")
-    else:
-        st.error(text, icon=":material/cancel:")
+    (st.success if diff <= 1e-5 else st.error)(text, icon=":material/check_circle:" if diff <= 1e-5
+                                               else ":material/cancel:")
 
 
-def show_matrix(array: np.ndarray, title: str, key: str, controls, canvas, rows: list[str] | None = None) -> None:
-    rows = t.tokens if rows is None else rows
-    first = 0
-    if array.shape[1] > 64:
-        first = controls.slider("First dimension shown", 0, array.shape[1] - 64, 0, step=64, key=f"dims_{key}")
-    with canvas:
-        common.cached_chart(common.view_key(loaded, "matrix", key, title, first),
-                            lambda: matrix_window(array, rows, first, title))
-        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows)).rename_axis("token").reset_index(),
-                            f"{title.replace(' ', '_').replace(':', '')}.csv")
+def go_to(step: str) -> None:
+    st.session_state.step = step
+
+
+def show_diagram(area, steps, key: str, prefix: str) -> None:
+    """The block drawn from its graph, the current step lit and what it reads marked; a click on a box goes there."""
+    layout = diagram_layout(steps.graph)
+    chart_key = f"diagram_{steps.name(key)}"
+
+    def clicked() -> None:
+        points = st.session_state[chart_key]["selection"]["points"]
+        target = points[0].get("customdata") if points else None
+        if isinstance(target, str):
+            go_to(target if target not in steps.graph else prefix + target)
+
+    with area:
+        common.cached_chart(common.view_key(loaded, "diagram", steps.name(key)),
+                            lambda: layer_diagram(layout, key), on_select=clicked, selection_mode="points",
+                            key=chart_key)
 
 
 def show_step_picker(graph, label: str, prefix: str) -> str:
-    """All sub-steps as pills; in lecture mode one row, ◀ a select ▶, to step through in order. Returns the
-    chosen key without `prefix` ("embed." for the embeddings, "" for a layer's sub-steps)."""
+    """All sub-steps as pills; in lecture mode ◀ a select ▶, to step through in order. Returns the chosen key
+    without `prefix` ("embed." for the embeddings, "" for a layer's sub-steps)."""
     options = graph.keys
     titles = {n.key: n.title for n in graph}
     current = st.session_state.step.removeprefix(prefix)
@@ -64,80 +93,114 @@ def show_step_picker(graph, label: str, prefix: str) -> str:
         current = options[-1]
     if common.lecture_mode():
         return step_buttons(options, current, titles, label, prefix)
-    chosen = st.pills(label, options, default=current, key=f"pills_{label}_{st.session_state.layer}",
-                      format_func=titles.get)
-    return chosen or current
+    widget = f"_w_pills_{label}"
+    st.session_state[widget] = current  # a click on the diagram moves the pills too
+    st.pills(label, options, key=widget, format_func=titles.get,
+             on_change=lambda: go_to(prefix + (st.session_state[widget] or current)))
+    return current
 
 
 def step_buttons(options: list[str], current: str, titles: dict[str, str], label: str, prefix: str) -> str:
     widget = f"_w_stepper_{label}"
     st.session_state[widget] = current
     i = options.index(current)
-
-    def go(key: str) -> None:
-        st.session_state.step = prefix + key
-
     back, select, forward = st.columns([1, 5, 1], vertical_alignment="bottom")
     back.button("◀", key=f"back_{label}", help="previous step", disabled=i == 0, width="stretch",
-                on_click=go, args=(options[i - 1],))
-    select.selectbox(label, options, key=widget, on_change=lambda: go(st.session_state[widget]),
+                on_click=go_to, args=(prefix + options[i - 1],))
+    select.selectbox(label, options, key=widget, on_change=lambda: go_to(prefix + st.session_state[widget]),
                      format_func=lambda k: f"{options.index(k) + 1}/{len(options)} {titles[k]}")
     forward.button("▶", key=f"next_{label}", help="next step", disabled=i == len(options) - 1, width="stretch",
-                   on_click=go, args=(options[min(i + 1, len(options) - 1)],))
+                   on_click=go_to, args=(prefix + options[min(i + 1, len(options) - 1)],))
     return current
 
 
-def embeddings_view(controls, canvas, notes) -> None:
+def words(steps, key: str, head: int, heading: str, check, r: Regions, where: str = "") -> tuple | None:
+    """The step (title, shape, sentence) and its check, and the chosen cell's explanation; in lecture mode, with a
+    cell chosen, the explanation alone (the stepper above names the step), so that it fits beside the figure.
+    `where` goes before the step's title (its place in the layer), `heading` before it and the cell's too.
+    Returns the chosen cell."""
+    node, array = steps.node(key), steps[key]
+    cell, _ = cells.cell_of(steps, key, array.shape)
+    with r.words:
+        if cell is None or not common.lecture_mode():
+            st.markdown(f"### {heading}{where}{node.title} — shape {tuple(array.shape)} {node.shape}")
+            st.markdown(f"{node.explains}.")
+            check()
+        if cell is not None:
+            cells.explanation_panel(loaded, t, steps, key, head, cell, heading)
+    return cell
+
+
+def pickers(steps, key: str, r: Regions) -> None:
+    with r.canvas:
+        cells.cell_pickers(steps, key, steps[key].shape, t.tokens)
+
+
+def show_matrix(array: np.ndarray, title: str, key: str, r: Regions, rows: list[str] | None = None,
+                cell: tuple | None = None) -> None:
+    """A (rows × n) array as a heatmap of 64 columns at a time, each cell clickable where it fits."""
+    rows = t.tokens if rows is None else rows
+    first = 0
+    if array.shape[1] > 64:
+        wanted = (cell[1] // 64) * 64 if cell is not None and len(cell) == 2 else 0
+        first = r.canvas.slider("First dimension shown", 0, array.shape[1] - 64, min(wanted, array.shape[1] - 64),
+                                  step=64, key=f"dims_{key}_{wanted}")
+    chart = f"cells_{key}_{title}_{first}"
+    with r.canvas:
+        common.cached_chart(common.view_key(loaded, "matrix", key, title, first, cell),
+                            lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
+                            on_select=cells.on_click(chart), selection_mode="points", key=chart)
+        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows)).rename_axis("token").reset_index(),
+                            f"{title.replace(' ', '_').replace(':', '')}.csv")
+
+
+def embeddings_view(r: Regions) -> None:
     steps = t.embeddings()
-    with controls:
+    with r.picker():
         key = show_step_picker(steps.graph, "Embedding step", "embed.")
-        st.session_state.step = f"embed.{key}"
-        info = steps.node(key)
-        st.markdown(f"### {info.title} — shape {tuple(steps[key].shape)} {info.shape}\n{info.explains}.")
-    show_matrix(steps[key], f"embeddings: {info.title}", f"embed_{key}", controls, canvas)
-    series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
-    with canvas:
-        common.cached_chart(common.view_key(loaded, "norms", "embeddings"),
-                            lambda: token_norms(series, t.tokens, "Vector length per token: LayerNorm evens them out"))
+    show_diagram(r.diagram, steps, key, "embed.")
+    cell = words(steps, key, 0, "", lambda: check_line(steps, "hidden_states[0] (the input of layer 0)"), r)
     for note in loaded.family.notes(loaded.config):
-        controls.info(note, icon=":material/info:")
-    with notes:
-        check_line(steps, "hidden_states[0] (the input of layer 0)")
+        r.words.info(note, icon=":material/info:")
+    show_matrix(steps[key], f"embeddings: {steps.node(key).title}", f"embed_{key}", r, cell=cell)
+    pickers(steps, key, r)
+    series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
+    with r.canvas:
+        common.cached_chart(common.view_key(loaded, "norms", "embeddings"),
+                            lambda: token_norms(series, t.tokens, "Vector length per token, before and after "
+                                                                  "LayerNorm"))
 
 
-def encoder_view(controls, canvas, notes) -> None:
-    """What the encoder computes once and every layer uses (DeBERTa: relative distances and their embeddings)."""
+def encoder_view(r: Regions) -> None:
+    """What the encoder computes once and every layer uses (DeBERTa: relative distances and their embeddings;
+    MPNet: the buckets of distance)."""
     steps = encoder
-    with controls:
+    with r.picker():
         key = show_step_picker(steps.graph, "Encoder step", "encoder.")
-        st.session_state.step = f"encoder.{key}"
-        info, array = steps.node(key), steps[key]
-        st.markdown(f"### {info.title} — shape {tuple(array.shape)} {info.shape}\n{info.explains}.")
+    show_diagram(r.diagram, steps, key, "encoder.")
+    node, array = steps.node(key), steps[key]
+    cell = words(steps, key, 0, "", lambda: st.caption("Computed once from the sentence's length and shared by "
+                                                       "every layer."), r)
     if array.shape == (len(t.tokens), len(t.tokens)):  # one number per query and key: distances, buckets
-        with canvas:
-            common.cached_chart(common.view_key(loaded, "encoder", key), lambda: attention_heatmap(
-                array.astype(np.float32), t.tokens, info.title, info.short))
-            common.csv_download(lambda: common.matrix_frame(array, t.tokens, t.tokens, "query", "key"),
-                                f"{key}.csv")
+        chart = f"cells_encoder_{key}"
+        with r.canvas:
+            common.cached_chart(common.view_key(loaded, "encoder", key, cell), lambda: attention_heatmap(
+                array.astype(np.float32), t.tokens, node.title, node.short, clickable=True, chosen=cell),
+                on_select=cells.on_click(chart), selection_mode="points", key=chart)
+            common.csv_download(lambda: common.matrix_frame(array, t.tokens, t.tokens, "query", "key"), f"{key}.csv")
     else:
         span = array.shape[0] // 2
-        rows = [f"δ = {d}" for d in range(-span, span)]  # row r of the table is used for bucketed distance r − span
-        first = 0
-        if array.shape[1] > 64:
-            first = controls.slider("First dimension shown", 0, array.shape[1] - 64, 0, step=64, key=f"dims_{key}")
-        with canvas:
-            common.cached_chart(common.view_key(loaded, "encoder", key, first),
-                                lambda: matrix_window(array, rows, first, info.title))
-    notes.caption("Computed once from the sentence's length and shared by every layer.")
+        show_matrix(array, node.title, f"encoder_{key}", r, [f"δ = {d}" for d in range(-span, span)], cell)
+    pickers(steps, key, r)
 
 
-def layer_controls() -> tuple[int, int]:
+def layer_controls(r: Regions) -> tuple[int, int]:
     """◀ layer ▶ and the head; returns (layer, head) within this model's range."""
-    if common.lecture_mode():  # a narrow column: the head gets a row of its own
-        c1, c2, c3 = st.columns([1, 5, 1], vertical_alignment="bottom")
-        c4 = st.container()
+    if r.row:
+        c1, c2, c3, c4 = r.row[1:5]
     else:
-        c1, c2, c3, c4 = st.columns([1, 6, 1, 3], vertical_alignment="bottom")
+        with r.controls:
+            c1, c2, c3, c4 = st.columns([1, 6, 1, 3], vertical_alignment="bottom")
     layer = st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
     c1.button("◀", help="previous layer", disabled=layer == 0, on_click=common.set_value, args=("layer", layer - 1),
               width="stretch")
@@ -149,86 +212,99 @@ def layer_controls() -> tuple[int, int]:
     return st.session_state.layer, st.session_state.head
 
 
-def layer_view(controls, canvas, notes) -> None:
-    with controls:
-        layer, head = layer_controls()
-        steps = common.layer_steps(loaded, layer)
+def layer_view(r: Regions) -> None:
+    layer, head = layer_controls(r)
+    steps = common.layer_steps(loaded, layer)
+    with r.picker():
         key = show_step_picker(steps.graph, "Sub-step", "")
-        st.session_state.step = key
-        info, array = steps.node(key), steps[key]
-        st.markdown(f"### Layer {layer} · step {steps.position(key)} of {len(steps)}: {info.title} — shape "
-                    f"{tuple(array.shape)} {info.shape}\n{info.explains}.")
-        note = t.layer_note(layer)
-        if note:
+    show_diagram(r.diagram, steps, key, "")
+    node, array = steps.node(key), steps[key]
+    last = ", after the final norm" if steps.graph.output.key == "final.norm" else ""
+
+    def check() -> None:
+        if note := t.layer_note(layer):
             st.caption(note)
+        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output{last})")
+
+    cell = words(steps, key, head, f"Layer {layer} · ", check, r, f"step {steps.position(key)} of {len(steps)}: ")
     T = len(t.tokens)
     if array.ndim == 3 and array.shape[1:] != (T, T):  # one head's vectors: queries, keys, values, contexts
         d, d_head = steps["input"].shape[1], array.shape[2]
-        if info.op.name == "linear":
-            controls.caption(f"One {d}-row weight matrix, split into {t.num_heads} heads of {d_head}: head {head} "
-                             f"uses its outputs {head * d_head}–{(head + 1) * d_head - 1}.")
-        rows = t.tokens if array.shape[1] == T else [f"δ = {r - array.shape[1] // 2}" for r in range(array.shape[1])]
-        show_matrix(array[head], f"layer {layer} head {head}: {info.title}", key, controls, canvas, rows)
+        if node.op.name == "linear":
+            r.words.caption(f"One {d}-column weight matrix, split into {t.num_heads} heads of {d_head}: head {head} "
+                            f"uses its outputs {head * d_head}–{(head + 1) * d_head - 1}.")
+        rows = t.tokens if array.shape[1] == T else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
+        show_matrix(array[head], f"layer {layer} head {head}: {node.title}", key, r, rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
-        matrix, labels, words = array[head], t.tokens, False
-        if key == "attn.probs":
-            with controls:
-                if words := common.word_toggle():  # probabilities merge into words; raw scores do not
-                    groups, labels = word_groups(t)
-                    matrix = merge_to_words(matrix, groups)
-        elif (matrix < MASKED).any():
-            matrix = np.where(matrix < MASKED, np.nan, matrix)
-            controls.caption("Blank cells are masked: the model adds the most negative number there, so softmax "
-                             "gives them 0.")
-        with canvas:
-            if together := score_terms(steps.graph, key):
-                terms = {k.removeprefix("attn."): steps[k][head] for k in together}
-                added = [k.removeprefix("attn.") for k in together[:-1]]
-                names = [steps.node(k).title.lower() for k in together[:-1]]
-                st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
-                common.cached_chart(common.view_key(loaded, "terms", layer, head),
-                                    lambda: matrices_side_by_side(terms, t.tokens))
-            else:
-                title = f"layer {layer}, head {head}: {info.title}"
-                common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words),
-                                    lambda: attention_heatmap(matrix, labels, title,
-                                                              "attention" if key == "attn.probs" else "score"))
-            common.csv_download(lambda: common.matrix_frame(matrix, labels, labels, "query", "key"),
-                                f"layer{layer}_head{head}_{key}.csv")
-            st.caption("All heads of this layer (pick one with Head above):")
-            common.cached_chart(common.view_key(loaded, "grid", layer, head),
-                                lambda: head_grid(steps["attn.probs"], head))
+        token_matrix(steps, key, layer, head, cell, r)
     else:
-        show_matrix(array, f"layer {layer}: {info.title}", key, controls, canvas)
+        show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell)
         if group := stream_group(steps.graph, key):
             series = {steps.node(k).title if k != "input" else "layer input": steps[k] for k in group}
-            with canvas:
+            with r.canvas:
                 common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
                     series, t.tokens, "Vector length per token: residual adds, norm rescales"))
-    with notes:
-        last = "final.norm" in steps
-        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output{', after the final norm' if last else ''})")
+    if not (array.ndim == 3 and array.shape[1:] == (T, T)):
+        pickers(steps, key, r)
 
 
-def pooler_view(controls, canvas, notes) -> None:
+def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> None:
+    """One head's (T, T) matrix, clickable; the terms of a score side by side; the layer's heads below."""
+    node = steps.node(key)
+    matrix, labels, words = steps[key][head], t.tokens, False
+    if node.op.name == "softmax":
+        with r.canvas:
+            if words := common.word_toggle():  # probabilities merge into words; raw scores do not
+                groups, labels = word_groups(t)
+                matrix = merge_to_words(matrix, groups)
+    elif (matrix < MASKED).any():
+        matrix = np.where(matrix < MASKED, np.nan, matrix)
+        r.words.caption("Blank cells are masked: the model adds the most negative number there, so softmax gives "
+                        "them 0.")
+    chart = f"cells_{layer}_{head}_{key}"
+    with r.canvas:
+        if together := score_terms(steps.graph, key):
+            terms = {k.removeprefix("attn."): steps[k][head] for k in together}
+            added = [k.removeprefix("attn.") for k in together[:-1]]
+            names = [steps.node(k).title.lower() for k in together[:-1]]
+            st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
+            common.cached_chart(common.view_key(loaded, "terms", layer, head),
+                                lambda: matrices_side_by_side(terms, t.tokens))
+        title = f"layer {layer}, head {head}: {node.title}"
+        common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words, cell),
+                            lambda: attention_heatmap(matrix, labels, title, "attention" if node.op.name == "softmax"
+                                                      else "score", clickable=not words,
+                                                      chosen=None if words else cell),
+                            on_select=cells.on_click(chart), selection_mode="points", key=chart)
+        common.csv_download(lambda: common.matrix_frame(matrix, labels, labels, "query", "key"),
+                            f"layer{layer}_head{head}_{key}.csv")
+    pickers(steps, key, r)
+    with r.canvas:
+        st.caption("All heads of this layer (pick one with Head above):")
+        common.cached_chart(common.view_key(loaded, "grid", layer, head),
+                            lambda: head_grid(steps["attn.probs"], head))
+
+
+def pooler_view(r: Regions) -> None:
     steps = t.pooler()
     if steps is None:
-        controls.info(f"{type(loaded.base).__name__} has no pooler: its sentence vector is usually the first "
-                      f"token's final vector or the mean of all token vectors.")
+        r.words.info(f"{type(loaded.base).__name__} has no pooler: its sentence vector is usually the first "
+                     f"token's final vector or the mean of all token vectors.")
     else:
-        controls.markdown("### Pooler: dense + tanh on the first token — shape "
-                          f"{tuple(steps['out'].shape)}\nBERT's sentence vector, used by the classification head.")
+        with r.controls:
+            key = show_step_picker(steps.graph, "Pooler step", "pooler.")
+        show_diagram(r.diagram, steps, key, "pooler.")
+        words(steps, key, 0, "Pooler: ", lambda: check_line(steps, "pooler_output"), r)
         if loaded.sentence_pooling is not None:
-            controls.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
-                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
-        canvas.bar_chart(steps["out"], height=260, x_label="dimension", y_label="value")
-        with notes:
-            check_line(steps, "pooler_output")
+            r.words.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
+                            f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
+        r.canvas.bar_chart(steps[key], height=260, x_label="dimension", y_label=steps.node(key).title)
+        pickers(steps, key, r)
     pair = st.session_state.pair
     if not pair.strip():
-        notes.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")
+        r.words.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")
         return
-    with notes:
+    with r.words:
         ways = common.sentence_vectors_or_stop(loaded, [st.session_state.text, pair])
         st.markdown("### How similar are the two sentences? (each run on its own)")
         for column, way in zip(st.columns(len(ways)), ways):
@@ -238,23 +314,31 @@ def pooler_view(controls, canvas, notes) -> None:
                        f"The Similarity page compares several sentences, and offers a model trained for it.")
 
 
+def regions() -> Regions:
+    """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, the diagram, then
+    the words beside the canvas, so that a step and an explanation fit a 1280×720 projector."""
+    if common.lecture_mode():
+        row = st.columns([3.2, 0.8, 2.6, 0.8, 1.2, 5.0], vertical_alignment="bottom")
+        controls, diagram = st.container(), st.container()
+        words, canvas = st.columns([6, 5] if st.session_state.cell else [5, 6], gap="large")
+        return Regions(controls, diagram, words, canvas, tuple(row))
+    controls, diagram = st.container(), st.container()
+    words, canvas = st.columns([5, 6], gap="large")
+    return Regions(controls, diagram, words, canvas)
+
+
 @st.fragment
 def stepper() -> None:
-    """Controls and explanations go to `controls`, figures to `canvas`, the check to `notes`: one below the other
-    when browsing, side by side in lecture mode (notes under the controls) so a step fits a 1280×720 projector."""
-    if common.lecture_mode():
-        controls, canvas = st.columns([5, 6], gap="large")
-        notes = controls
-    else:
-        controls, canvas, notes = st.container(), st.container(), st.container()
-    short = {"Encoder layer": "Layer", "Pooler & similarity": "Pooler"} if common.lecture_mode() else {}
-    stage = controls.segmented_control("Stage", list(stages), default=stage_of(st.session_state.step),
-                                       key="stage_control", format_func=lambda name: short.get(name, name))
+    r = regions()
+    short = {"Embeddings": "Embed", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"} if common.lecture_mode() else {}
+    where = r.row[0] if r.row else r.controls
+    stage = where.segmented_control("Stage", list(stages), default=stage_of(st.session_state.step),
+                                    key="stage_control", format_func=lambda name: short.get(name, name))
     if stage and stage != stage_of(st.session_state.step):
         st.session_state.step = stages[stage]
     view = {"Embeddings": embeddings_view, "Positions": encoder_view, "Encoder layer": layer_view,
             "Pooler & similarity": pooler_view}
-    view[stage or stage_of(st.session_state.step)](controls, canvas, notes)
+    view[stage or stage_of(st.session_state.step)](r)
     common.sync_url()
 
 

@@ -27,8 +27,10 @@ def open_page(page: str, **params) -> AppTest:
     return at
 
 
-def specs(at: AppTest) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+def specs(at: AppTest, diagrams: bool = False) -> list[dict]:
+    """The page's Plotly figures; the block diagrams only if asked (`diagrams=True` gives those alone)."""
+    figures = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    return [f for f in figures if (f["layout"].get("meta") == "diagram") == diagrams]
 
 
 def decode_typed_array(spec: dict) -> np.ndarray:

@@ -141,3 +141,41 @@ def test_a_tab_that_waits_its_turn_says_so_then_draws_its_page(server, page):
     assert page.locator("text=ahead of you").count() == 0, "the waiting notice stayed on the drawn page"
     assert page.locator("[data-testid='stException']").count() == 0
     hall.join(180)
+
+
+def click_at(page, plot_index: int, x: float, y: float) -> None:
+    """Click a Plotly chart at data coordinates (x, y), as a person clicks a cell or a box."""
+    plot = page.locator(".js-plotly-plot").nth(plot_index)
+    area = plot.locator(".nsewdrag").first.bounding_box()
+    (x0, x1), (y0, y1) = plot.evaluate("g => [g._fullLayout.xaxis.range, g._fullLayout.yaxis.range]")
+    page.mouse.click(area["x"] + area["width"] * (x - x0) / (x1 - x0),  # a y range runs from the bottom up
+                     area["y"] + area["height"] * (y1 - y) / (y1 - y0))
+
+
+def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
+    """Lecture mode at 1280×720: click a cell of the scores, see where its number comes from beside the heatmap;
+    click the softmax's box in the diagram, and the stepper goes there keeping the cell."""
+    page.goto(f"{server}/layers?model={BUNDLED}&text=the+bank+of+the+river&layer=2&head=3&step=attn.scores&lecture=1")
+    wait_idle(page)
+    diagram, heatmap = 0, 1  # the diagram comes first, above the stepper's figures
+    index = page.locator(".js-plotly-plot").nth(heatmap).evaluate("g => g.data[0].type")
+    assert index == "heatmap"
+    click_at(page, heatmap, 4, 2)  # key 4, query 2 (category axes count cells from 0)
+    wait_idle(page)
+    assert "cell=2%2C4" in page.url or "cell=2,4" in page.url
+    formula = page.get_by_text("q_2 · k_4 / 5.657").first
+    types = page.locator(".js-plotly-plot").evaluate_all("gs => gs.map(g => g.data[0].type)")
+    figure = page.locator(".js-plotly-plot").nth(types.index("heatmap")).bounding_box()
+    box = formula.bounding_box()
+    assert box is not None and box["y"] < 720 and box["x"] + box["width"] <= figure["x"], (box, figure)  # side by side
+    assert figure["y"] < 720
+    assert page.get_by_text("From these numbers").count() == 1
+    keys = page.locator(".js-plotly-plot").nth(diagram).evaluate("g => g.data[g.data.length - 1].customdata")
+    boxes = page.locator(".js-plotly-plot").nth(diagram).evaluate(
+        "g => [g.data[g.data.length - 1].x, g.data[g.data.length - 1].y]")
+    i = keys.index("attn.probs")
+    click_at(page, diagram, boxes[0][i], boxes[1][i])
+    wait_idle(page)
+    assert "step=" not in page.url  # attn.probs is the default step
+    assert page.get_by_text("Attention (softmax), head 3, query 2 bank, key 4 the").count() >= 1
+    assert page.get_by_text("exp(").count() >= 1  # the same cell, explained as a softmax

@@ -21,7 +21,7 @@ from .by_op import EXPLAINERS, recomputed
 from .cell import Cell
 from .record import Explanation
 
-__all__ = ["Explanation", "explain", "parse_cell", "has_head_axis"]
+__all__ = ["Explanation", "axis_names", "explain", "has_head_axis", "parse_cell"]
 
 
 def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] | str = ()) -> Explanation:
@@ -38,10 +38,10 @@ def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] 
         raise InputError(f"{step} has no head axis (shape {node.shape}): leave the head out.")
     shape = array.shape[1:] if headed else array.shape
     if len(at) != len(shape):
-        axes = ", ".join(_axis_names(node, len(shape)))
+        axes = ", ".join(axis_names(node, len(shape)))
         raise InputError(f"{step} has {len(shape)} {'index' if len(shape) == 1 else 'indices'} per cell ({axes}); "
                          f"got {len(at)}: {','.join(map(str, at)) or 'none'}.")
-    for name, index, size in zip(_axis_names(node, len(shape)), at, shape):
+    for name, index, size in zip(axis_names(node, len(shape)), at, shape):
         _check_index(name, index, size)
     cell = Cell(trace, graph, node, head, tuple(int(i) for i in at))
     worked = EXPLAINERS.get(node.op.name, recomputed)(cell)
@@ -68,7 +68,7 @@ def _check_index(name: str, index, size: int) -> None:
         raise InputError(f"There is no {name} {index}: the {name}s run from 0 to {size - 1}.")
 
 
-def _axis_names(node, count: int) -> list[str]:
+def axis_names(node, count: int) -> list[str]:
     """What each index of a cell means, from the step's symbolic shape: T is a token, d a dimension."""
     symbols = [s.strip() for s in node.shape.strip("()").split(",") if s.strip()]
     if has_head_axis(node):

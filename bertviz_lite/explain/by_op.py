@@ -127,17 +127,17 @@ def masked_sum(cell: Cell) -> Worked:
             dot = scaled_dot(cell.at_node(node))
             terms += dot.terms
             inputs.update(query=dot.inputs["query"], key=dot.inputs["key"], scale=dot.inputs["scale"])
-            said.append(f"{num(math.fsum(v for _, v in dot.terms))} ({source.removeprefix('attn.')})")
+            said.append(dot.formula)
             row = dot.figure["row"]
         else:
             value = float(cell.input(k)[h, i, j])
             terms.append((source, value))
-            said.append(f"{num(value)} ({source.removeprefix('attn.')})")
+            said.append(f"{plus(value) if said else num(value)} ({source.removeprefix('attn.')})")
     mask = float(mask_bias(cell.node, cell.trace.token_data(), torch.float32)[i, j])
     terms.append(("mask", mask))
     inputs["mask"] = mask
     total = sum(v for _, v in terms) if mask else math.fsum(v for _, v in terms)
-    formula = " + ".join(said) + f" + {num(mask)} (mask) = {num(total)}"
+    formula = "; ".join(said) + f"; {plus(mask) if mask > -1e30 else '+ −∞'} (mask) = {num(total)}"
     return Worked(formula, inputs, total, terms, {"query": cell.token(i), "key": cell.token(j)},
                   {"row": row} if row is not None else {})
 

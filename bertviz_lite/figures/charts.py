@@ -1,4 +1,4 @@
-"""Plotly figures as pure functions of arrays and token strings (never a model), sized for a projector.
+"""The charts of every page, as pure functions of arrays and token strings (never a model), sized for a projector.
 
 Every figure keeps what it sends to the browser small: numpy arrays travel as binary float32, and large
 matrices are cut to the window the reader looks at (see `MAX_CELLS`).
@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots  # several token-to-token matrices sid
 
 FONT = dict(size=16)  # readable from the back of a lecture hall
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
+MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
 
 
 def _layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
@@ -37,9 +38,11 @@ def parameter_sunburst(data: dict[str, list], max_depth: int = 4) -> go.Figure:
 
 
 def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention",
-                      axes: tuple[str, str] = ("query (attends)", "key (attended to)")) -> go.Figure:
+                      axes: tuple[str, str] = ("query (attends)", "key (attended to)"), clickable: bool = False,
+                      chosen: tuple[int, int] | None = None) -> go.Figure:
     """One head's (T, T) matrix: rows are the tokens that attend (queries), columns those attended to (keys);
-    `axes` names them otherwise for other token-to-token matrices (rollout, contributions).
+    `axes` names them otherwise for other token-to-token matrices (rollout, contributions). `clickable`: each cell
+    answers a click (see `click_targets`); `chosen`: the cell an explanation is about, outlined.
 
     Above MAX_CELLS the matrix is averaged over blocks of tokens (and the title says so), which keeps a
     512-token view under half a megabyte."""
@@ -53,8 +56,35 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
                                hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", title=axes[0], type="category")
     fig.update_xaxes(title=axes[1], type="category", tickangle=-60)
+    if step == 1:
+        _mark_and_click(fig, z, labels, labels, clickable, chosen, "query %{y}<br>key %{x}")
     size = min(900, 260 + 22 * len(labels))
     return _layout(fig, size, title)
+
+
+def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable: bool,
+                    chosen: tuple[int, int] | None, where: str, first_column: int = 0) -> None:
+    """Outline the chosen cell; and where the matrix is small enough, lay a click target on every cell."""
+    if chosen is not None and chosen[0] < len(ys) and chosen[1] < len(xs):
+        fig.add_trace(go.Scatter(x=[xs[chosen[1]]], y=[ys[chosen[0]]], mode="markers", hoverinfo="skip",
+                                 marker=dict(symbol="square-open", size=22, color="#e4572e", line_width=3),
+                                 showlegend=False))
+    if clickable and z.size <= MAX_CLICKABLE:
+        fig.add_trace(click_targets(z, xs, ys, where, first_column))
+        fig.data[0].hoverinfo = "skip"  # the targets say the value instead
+        fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
+
+
+def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: int = 0) -> go.Scatter:
+    """An almost invisible marker on each cell's centre: Plotly's heatmaps answer no click in Streamlit, a scatter's
+    points do, with the cell's (row, column of the whole matrix) in customdata."""
+    rows, columns = np.divmod(np.arange(z.size), z.shape[1])
+    values = [None if np.isnan(v) else round(float(v), 6) for v in z.ravel()]
+    return go.Scatter(x=[xs[c] for c in columns], y=[ys[r] for r in rows], mode="markers",
+                      marker=dict(symbol="square", size=14, opacity=0.01, color="#000"), showlegend=False,
+                      # plain lists: Streamlit hands a clicked point's customdata back only from a list
+                      customdata=[[int(r), int(c) + first_column, v] for r, c, v in zip(rows, columns, values)],
+                      hovertemplate=f"{where}<br>%{{customdata[2]:.4f}}<br>click to explain<extra></extra>")
 
 
 def head_grid(probs: np.ndarray, selected: int, max_side: int = 48, cols: int = 6) -> go.Figure:
@@ -109,16 +139,21 @@ def _pool(matrix: np.ndarray, max_side: int) -> np.ndarray:
 
 
 def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: str,
-                  width: int = 64) -> go.Figure:
-    """Tokens × a window of `width` dimensions of a (T, n) array; diverging colours centred on 0."""
+                  width: int = 64, clickable: bool = False, chosen: tuple[int, int] | None = None) -> go.Figure:
+    """Tokens × a window of `width` dimensions of a (T, n) array; diverging colours centred on 0. `clickable` and
+    `chosen` (token, dimension) as for attention_heatmap."""
     window = matrix[:, first_dim: first_dim + width].astype(np.float32)
     dims = list(range(first_dim, first_dim + window.shape[1]))
     bound = float(np.abs(window).max()) or 1.0
-    fig = go.Figure(go.Heatmap(z=window, x=dims, y=labelled(tokens), colorscale="RdBu", zmid=0,
+    rows = labelled(tokens)
+    fig = go.Figure(go.Heatmap(z=window, x=dims, y=rows, colorscale="RdBu", zmid=0,
                                zmin=-bound, zmax=bound,
                                hovertemplate="token %{y}<br>dim %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(title=f"dimension ({first_dim}–{dims[-1]} of {matrix.shape[1]})")
+    shown = None if chosen is None or not first_dim <= chosen[1] < first_dim + window.shape[1] else \
+        (chosen[0], chosen[1] - first_dim)
+    _mark_and_click(fig, window, dims, rows, clickable, shown, "token %{y}<br>dim %{x}", first_dim)
     return _layout(fig, min(900, 200 + 22 * len(tokens)), title)
 
 

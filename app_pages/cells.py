@@ -1,0 +1,124 @@
+"""Explain one cell on the Layers page: the cell lives in the URL (`cell=4,1`), is picked by a click on the heatmap
+or with the selectors here, and its explanation (formula, figure, the check, the numbers as CSV) is drawn from
+`bvl.explain`, whatever the step's operation."""
+from __future__ import annotations
+
+import streamlit as st
+
+from bertviz_lite import BertvizLiteError
+from bertviz_lite.explain import axis_names, explain, has_head_axis, parse_cell
+from bertviz_lite.figures import explanation_figure, neuron_view
+from app_pages import common
+
+ROW_SUMS = {"scaled_dot", "mask"}  # ops whose explanation can show the query's whole row
+
+
+def chosen(node, shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | None]:
+    """(the cell in the URL if it is one of this step's, or None; what to say about it, or None)."""
+    text = str(st.session_state.cell).strip()
+    if not text:
+        return None, None
+    try:
+        cell = parse_cell(text)
+    except BertvizLiteError as error:
+        return None, str(error)
+    if len(cell) != len(shape) or any(i >= n for i, n in zip(cell, shape)):
+        names = ", ".join(f"{name} 0–{n - 1}" for name, n in zip(axis_names(node, len(shape)), shape))
+        return None, f"The cell {text} is not one of this step's ({names}): pick one below or click the figure."
+    return cell, None
+
+
+def set_cell(cell: tuple[int, ...] | None) -> None:
+    st.session_state.cell = "" if cell is None else ",".join(map(str, cell))
+
+
+def on_click(chart_key: str) -> callable:
+    """A plotly chart's on_select: the clicked cell (its row and column in the points' customdata) becomes the
+    cell explained."""
+    def picked() -> None:
+        points = st.session_state[chart_key]["selection"]["points"]
+        data = points[0].get("customdata") if points else None
+        if data is not None and len(data) >= 2:
+            set_cell((int(data[0]), int(data[1])))
+    return picked
+
+
+def pickers(node, shape: tuple[int, ...], tokens: list[str], cell: tuple[int, ...] | None) -> None:
+    """One selector per index of the cell (tokens by name, dimensions by number) and a button to clear it."""
+    names = axis_names(node, len(shape))
+    current = cell or tuple(0 for _ in shape)
+    columns = st.columns([4] * len(shape) + [1], vertical_alignment="bottom")
+    for column, name, size, index in zip(columns, names, shape, current):
+        widget = f"_w_cell_{name}"
+        if cell is not None or widget not in st.session_state:  # a half-picked cell keeps what was picked
+            st.session_state[widget] = index if cell is not None else None
+        if name in ("query", "key", "token") and size == len(tokens):
+            column.selectbox(name.capitalize(), range(size), key=widget, placeholder="pick one",
+                             format_func=lambda i: f"{i} {tokens[i]}", on_change=_from_pickers, args=(names,))
+        else:
+            column.number_input(f"{name.capitalize()} (0–{size - 1})", 0, size - 1, key=widget, step=1,
+                                placeholder="pick one", on_change=_from_pickers, args=(names,))
+    columns[-1].button("✕", key="cell_clear", help="explain no cell", disabled=cell is None, on_click=clear,
+                       args=(names,))
+
+
+def clear(names: list[str]) -> None:
+    set_cell(None)
+    for name in names:
+        st.session_state[f"_w_cell_{name}"] = None
+
+
+def _from_pickers(names: list[str]) -> None:
+    picked = [st.session_state.get(f"_w_cell_{name}") for name in names]
+    if all(v is not None for v in picked):
+        set_cell(tuple(int(v) for v in picked))
+
+
+def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ...], heading: str) -> None:
+    """Where the chosen cell's number comes from: the formula with the real numbers, the op's figure, the value
+    computed again from those numbers beside the stored one, and all the numbers as CSV."""
+    name = steps.name(key)
+    try:
+        e = explain(t, name, head if has_head_axis(steps.node(key)) else None, cell)
+    except BertvizLiteError as error:
+        st.warning(str(error), icon=":material/help:")
+        return
+    where = ", ".join(f"{k} {v}" for k, v in e.labels.items()) or ",".join(map(str, e.at))
+    title = f"{heading}{e.title}{'' if e.head is None else f', head {e.head}'}, {where} = {e.value:.4f}"
+    st.markdown(f"**{title}**" if common.lecture_mode() else f"#### {title}")
+    st.markdown(f"`{e.op}`: {e.formula}")
+    ok = e.rel_diff <= 1e-5
+    if common.lecture_mode():  # one line: the figure must fit beside the heatmap
+        text = f"From these numbers: {e.recomputed:.6g}; stored {e.value:.6g} (|Δ| {e.abs_diff:.0e})"
+        st.markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}: {text}]")
+    else:
+        text = (f"Computed again from these numbers: {e.recomputed:.6g} (the step-through's {e.value:.6g}, "
+                f"|Δ| = {e.abs_diff:.1e})")
+        (st.success if ok else st.error)(text, icon=":material/calculate:")
+    figure_key = common.view_key(loaded, "explain", name, e.head, e.at)
+    top = 5 if common.lecture_mode() else 12
+    if (figure := explanation_figure(e, t.tokens, top)) is not None:
+        common.cached_chart(figure_key, lambda: figure)
+    if e.op in ROW_SUMS and "row" in e.figure:
+        if st.toggle("The query's whole row (BertViz's neuron view, with numbers)", key="neuron_view"):
+            common.cached_chart((*figure_key, "row"), lambda: neuron_view(e.figure["row"], t.tokens, *e.at))
+    common.csv_download(e.frame, f"{name}_{'h' + str(e.head) + '_' if e.head is not None else ''}"
+                                 f"{'_'.join(map(str, e.at))}.csv", label="Download this explanation (CSV)")
+
+
+def cell_of(steps, key: str, array_shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | None]:
+    """(the chosen cell if it is one of this step's, or None; what to say about it, or None)."""
+    node = steps.node(key)
+    return chosen(node, array_shape[1:] if has_head_axis(node) else array_shape)
+
+
+def cell_pickers(steps, key: str, array_shape: tuple[int, ...], tokens: list[str]) -> None:
+    """Under the step's figure: what to do, a message for a cell that is not this step's, and the pickers."""
+    node = steps.node(key)
+    shape = array_shape[1:] if has_head_axis(node) else array_shape
+    cell, problem = chosen(node, shape)
+    if problem:
+        st.caption(problem)
+    elif cell is None:
+        st.caption("Click a cell of the figure, or pick one here, to see where its number comes from.")
+    pickers(node, shape, tokens, cell)

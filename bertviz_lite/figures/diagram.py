@@ -1,0 +1,79 @@
+"""A block's graph drawn as a data-flow diagram (pure: from a `Layout` to a figure): one box per sub-step, an arrow
+from each input, the paths that skip ahead (the residual stream) as arcs above, the current sub-step lit and the
+steps it reads marked. Each box answers a click with its key (the page goes to that sub-step)."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from ..graph.layout import Layout
+
+CURRENT, READS, OTHER, OUTSIDE = "#1f4e99", "#f4a259", "#eef2f8", "#e6e6e6"
+ARC = "#2a9d8f"  # a path that skips ahead: the residual stream
+BOX_W, BOX_H = 0.82, 0.62  # in columns and rows
+ROW_PX, LABEL_PX = 44, 14
+
+
+def layer_diagram(layout: Layout, current: str | None, title: str | None = None) -> go.Figure:
+    boxes = {b.key: b for b in layout.boxes}
+    reads = {s for s, k in layout.edges if k == current}
+    fig = go.Figure()
+    low = max(b.row for b in layout.boxes) + BOX_H / 2 + 0.3  # where skipping edges that are not residual run
+    apexes = {}
+    for source, key in layout.edges:
+        if source in boxes:
+            apexes[(source, key)] = _apex(layout, boxes[source], boxes[key])
+            _edge(fig, boxes[source], boxes[key], key == current, apexes[(source, key)], low)
+    for b in layout.boxes:
+        fill = CURRENT if b.key == current else READS if b.key in reads else OUTSIDE if b.outside else OTHER
+        fig.add_shape(type="rect", x0=b.column - BOX_W / 2, x1=b.column + BOX_W / 2, y0=b.row - BOX_H / 2,
+                      y1=b.row + BOX_H / 2, fillcolor=fill, line=dict(color="#1f4e99" if b.key in reads or
+                                                                      b.key == current else "#9aa5b1", width=1.5),
+                      layer="below")
+    fig.add_trace(go.Scatter(  # the labels, and a click target per box
+        x=[b.column for b in layout.boxes], y=[b.row for b in layout.boxes], mode="markers+text",
+        text=[b.short for b in layout.boxes], customdata=[b.key for b in layout.boxes],
+        textfont=dict(size=LABEL_PX, color=["white" if b.key == current else "#111" for b in layout.boxes]),
+        marker=dict(symbol="square", size=34, opacity=0.01, color="#000"), showlegend=False,
+        hovertemplate=[f"<b>{b.title}</b><br>{b.key} · {b.op}" + ("" if b.outside else "<br>click to go there")
+                       + "<extra></extra>" for b in layout.boxes]))
+    top = min([b.row - BOX_H / 2 - 0.12 for b in layout.boxes] + [a for a in apexes.values() if a is not None])
+    skips = any(boxes[k].column - boxes[s].column > 1 and not layout.is_residual(s, k) and not boxes[s].outside
+                for s, k in layout.edges if s in boxes)
+    bottom = max(b.row for b in layout.boxes) + (0.75 if skips else 0.5)
+    fig.update_xaxes(visible=False, range=[-0.55, layout.columns - 0.45], fixedrange=True)
+    fig.update_yaxes(visible=False, range=[bottom, top], fixedrange=True)
+    fig.update_layout(height=int(ROW_PX * (bottom - top)) + (34 if title else 8), showlegend=False,
+                      margin=dict(l=4, r=4, t=30 if title else 4, b=4), title=title, dragmode=False,
+                      clickmode="event+select", hovermode="closest", plot_bgcolor="rgba(0,0,0,0)",
+                      meta="diagram")  # what it is, for whoever reads the page's charts
+    return fig
+
+
+def _apex(layout: Layout, source, target) -> float | None:
+    """How high a residual arc goes: over every box between its ends; None for other edges."""
+    if not layout.is_residual(source.key, target.key):
+        return None
+    between = [b.row for b in layout.boxes if source.column <= b.column <= target.column]
+    return min(between) - BOX_H / 2 - 0.12 - 0.015 * (target.column - source.column)
+
+
+def _edge(fig: go.Figure, source, target, lit: bool, apex: float | None, low: float) -> None:
+    colour = CURRENT if lit else "#7b8794"
+    x0, x1 = source.column, target.column
+    if apex is not None:  # the residual stream: an arc over the boxes between
+        start = source.row - BOX_H / 2
+        control = start + (apex - start) / 0.75  # a cubic Bézier reaches 3/4 of its control points' height
+        fig.add_shape(type="path", path=f"M {x0},{start} C {x0},{control} {x1},{control} "
+                                        f"{x1},{target.row - BOX_H / 2}",
+                      line=dict(color=CURRENT if lit else ARC, width=2.5 if lit else 2), layer="below")
+        return
+    if x1 - x0 > 1 and not source.outside:  # another step read further on: a curve under the boxes between
+        fig.add_shape(type="path", path=f"M {x0},{source.row + BOX_H / 2} C {x0},{low} {x1},{low} "
+                                        f"{x1},{target.row + BOX_H / 2}",
+                      line=dict(color=colour, width=2 if lit else 1.2, dash="dot"), layer="below")
+        return
+    start_y = source.row + BOX_H / 2 if source.outside else source.row
+    fig.add_annotation(x=target.column - BOX_W / 2, y=target.row, ax=source.column + (0 if source.outside else
+                                                                                      BOX_W / 2),
+                       ay=start_y, xref="x", yref="y", axref="x", ayref="y", showarrow=True, arrowhead=2,
+                       arrowsize=1, arrowwidth=2.2 if lit else 1.3, arrowcolor=colour, text="")
