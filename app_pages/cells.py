@@ -97,8 +97,7 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
         (st.success if ok else st.error)(text, icon=":material/calculate:")
     figure_key = common.view_key(loaded, "explain", name, e.head, e.at)
     top = 5 if common.lecture_mode() else 12
-    if (figure := explanation_figure(e, t.tokens, top)) is not None:
-        common.cached_chart(figure_key, lambda: figure)
+    common.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
     if e.op in ROW_SUMS and "row" in e.figure:
         if st.toggle("The query's whole row (BertViz's neuron view, with numbers)", key="neuron_view"):
             common.cached_chart((*figure_key, "row"), lambda: neuron_view(e.figure["row"], t.tokens, *e.at))

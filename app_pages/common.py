@@ -179,11 +179,13 @@ def chart(fig: go.Figure, **kwargs) -> None:
     send_chart(styled(fig), **kwargs)
 
 
-def cached_chart(view: tuple, build: Callable[[], go.Figure], **kwargs) -> None:
+def cached_chart(view: tuple, build: Callable[[], go.Figure | None], **kwargs) -> None:
     """chart(build()), with the styled figure built once per `view` (and mode) for every tab of this server: a
     lecture hall opening one link then sends a figure it already has. `view` names all that the figure shows;
-    `kwargs` go to st.plotly_chart (a widget key, on_select)."""
-    send_chart(cached_figure((*view, lecture_mode()), lambda: styled(build())), **kwargs)
+    `kwargs` go to st.plotly_chart (a widget key, on_select). A build that gives None draws nothing."""
+    fig = cached_figure((*view, lecture_mode()), lambda: None if (built := build()) is None else styled(built))
+    if fig is not None:
+        send_chart(fig, **kwargs)
 
 
 def styled(fig: go.Figure) -> go.Figure:

@@ -15,19 +15,20 @@ from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, layer_diagram, matrices_side_by_side,
                                   matrix_window, token_norms)
 from bertviz_lite.graph.layout import diagram_layout
+from bertviz_lite.graph.names import parse_step_name
+from bertviz_lite.graph.ops import MASKED_BELOW
 from bertviz_lite.graph.views import score_terms, stream_group
 from app_pages import cells, common
 
-STAGES = {"Embeddings": "embed.norm", "Positions": "encoder.relative_positions",
-          "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
-MASKED = np.finfo(np.float32).min / 2  # a score this low was masked (padding, or outside a local window)
+STAGES = {"Embeddings": "embed.norm", "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
 encoder = t.encoder()  # the encoder's once-per-input steps (DeBERTa, MPNet); None for the other families
-stages = {name: step for name, step in STAGES.items() if encoder is not None or name != "Positions"}
-if encoder is not None:
-    stages["Positions"] = f"encoder.{encoder.graph.keys[0]}"
+stages = dict(STAGES)
+if encoder is not None:  # what the encoder computes once per input, as a stage of its own before the layers
+    stages = {"Embeddings": STAGES["Embeddings"], "Positions": f"encoder.{encoder.graph.keys[0]}",
+              **{k: v for k, v in STAGES.items() if k != "Embeddings"}}
 if not common.lecture_mode():  # on a projector every line counts; the page is named in the navigation
     st.title("Layers")
 
@@ -74,8 +75,15 @@ def show_diagram(area, steps, key: str, prefix: str) -> None:
     def clicked() -> None:
         points = st.session_state[chart_key]["selection"]["points"]
         target = points[0].get("customdata") if points else None
-        if isinstance(target, str):
-            go_to(target if target not in steps.graph else prefix + target)
+        if not isinstance(target, str):
+            return
+        if target in steps.graph:
+            go_to(prefix + target)
+            return
+        block, layer, key = parse_step_name(target)  # another block's step: the encoder's, or a layer's output
+        if block == "layers":
+            common.set_value("layer", layer)
+        go_to(key if block == "layers" else target)
 
     with area:
         common.cached_chart(common.view_key(loaded, "diagram", steps.name(key)),
@@ -219,12 +227,11 @@ def layer_view(r: Regions) -> None:
         key = show_step_picker(steps.graph, "Sub-step", "")
     show_diagram(r.diagram, steps, key, "")
     node, array = steps.node(key), steps[key]
-    last = ", after the final norm" if steps.graph.output.key == "final.norm" else ""
 
     def check() -> None:
         if note := t.layer_note(layer):
             st.caption(note)
-        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output{last})")
+        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output: {steps.graph.output.title})")
 
     cell = words(steps, key, head, f"Layer {layer} · ", check, r, f"step {steps.position(key)} of {len(steps)}: ")
     T = len(t.tokens)
@@ -233,7 +240,7 @@ def layer_view(r: Regions) -> None:
         if node.op.name == "linear":
             r.words.caption(f"One {d}-column weight matrix, split into {t.num_heads} heads of {d_head}: head {head} "
                             f"uses its outputs {head * d_head}–{(head + 1) * d_head - 1}.")
-        rows = t.tokens if array.shape[1] == T else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
+        rows = t.tokens if "2k" not in node.shape else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
         show_matrix(array[head], f"layer {layer} head {head}: {node.title}", key, r, rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
         token_matrix(steps, key, layer, head, cell, r)
@@ -257,8 +264,8 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
             if words := common.word_toggle():  # probabilities merge into words; raw scores do not
                 groups, labels = word_groups(t)
                 matrix = merge_to_words(matrix, groups)
-    elif (matrix < MASKED).any():
-        matrix = np.where(matrix < MASKED, np.nan, matrix)
+    elif (matrix < MASKED_BELOW).any():
+        matrix = np.where(matrix < MASKED_BELOW, np.nan, matrix)
         r.words.caption("Blank cells are masked: the model adds the most negative number there, so softmax gives "
                         "them 0.")
     chart = f"cells_{layer}_{head}_{key}"
@@ -291,7 +298,7 @@ def pooler_view(r: Regions) -> None:
         r.words.info(f"{type(loaded.base).__name__} has no pooler: its sentence vector is usually the first "
                      f"token's final vector or the mean of all token vectors.")
     else:
-        with r.controls:
+        with r.picker():
             key = show_step_picker(steps.graph, "Pooler step", "pooler.")
         show_diagram(r.diagram, steps, key, "pooler.")
         words(steps, key, 0, "Pooler: ", lambda: check_line(steps, "pooler_output"), r)
@@ -318,7 +325,7 @@ def regions() -> Regions:
     """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, the diagram, then
     the words beside the canvas, so that a step and an explanation fit a 1280×720 projector."""
     if common.lecture_mode():
-        row = st.columns([3.2, 0.8, 2.6, 0.8, 1.2, 5.0], vertical_alignment="bottom")
+        row = st.columns([3.9, 0.8, 2.2, 0.8, 1.1, 4.4], vertical_alignment="bottom")
         controls, diagram = st.container(), st.container()
         words, canvas = st.columns([6, 5] if st.session_state.cell else [5, 6], gap="large")
         return Regions(controls, diagram, words, canvas, tuple(row))
@@ -330,7 +337,8 @@ def regions() -> Regions:
 @st.fragment
 def stepper() -> None:
     r = regions()
-    short = {"Embeddings": "Embed", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"} if common.lecture_mode() else {}
+    short = {"Embeddings": "Embed", "Positions": "Pos.", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"
+             } if common.lecture_mode() else {}
     where = r.row[0] if r.row else r.controls
     stage = where.segmented_control("Stage", list(stages), default=stage_of(st.session_state.step),
                                     key="stage_control", format_func=lambda name: short.get(name, name))

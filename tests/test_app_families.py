@@ -53,7 +53,7 @@ def test_modernbert_local_layer_is_a_band_and_the_last_layer_ends_with_the_final
     assert np.isnan(scores[far]).all() and not np.isnan(scores[~far]).any()  # masked keys are blank
     last = open_page("layers", model=new_tiny_dirs["modernbert"], layer=2, step="final.norm", text=text)
     assert any("step 22 of 22: Final LayerNorm" in m.value for m in last.markdown)
-    assert any("after the final norm" in s.value for s in last.success)
+    assert any("this layer's output: Final LayerNorm = model output" in s.value for s in last.success)
 
 
 def test_modernbert_contributions_say_why_there_is_no_layernorm_view(new_tiny_dirs):

@@ -152,6 +152,19 @@ def test_a_softmax_and_a_layernorm_show_their_whole_row(models):
     assert len(n.figure["before"]) == len(n.figure["after"]) == x.size
 
 
+def test_position_keys_are_rows_of_distances_not_tokens(models):
+    """DeBERTa's position keys have a row per relative distance (2k), more than a short sentence has tokens."""
+    t = trace(models["deberta-v2"], "the cat sat")
+    rows = t.cache["layers.0.attn.pos_key"].shape[1]
+    assert rows > len(t.tokens)
+    e = explain(t, "layers.0.attn.pos_key", head=1, at=(rows - 1, 2))
+    assert close(e.recomputed, e.value) and e.labels["row"] == f"{rows - 1} (δ = {rows - 1 - rows // 2})"
+    n = explain(t, "encoder.rel_norm", at=(rows - 1, 2))
+    assert close(n.recomputed, n.value) and "δ" in n.labels["row"]
+    p2c = explain(t, "layers.0.attn.p2c", head=1, at=(2, 0))  # the query's offset from the key, as the row read
+    assert p2c.inputs["distance"] == 2 and "Q^r[δ = 2]" in p2c.formula
+
+
 @pytest.mark.parametrize("step,head,at,needle", [
     ("layers.0.attn.nope", None, (0, 0), "not a sub-step name"),
     ("layers.9.attn.q", 0, (0, 0), "no layer 9"),
@@ -162,6 +175,8 @@ def test_a_softmax_and_a_layernorm_show_their_whole_row(models):
     ("layers.0.attn.scores", 0, (1,), "2 indices per cell"),
     ("layers.0.ffn.out", 1, (0, 0), "no head axis"),
     ("layers.0.ffn.out", None, "2,x", "not one"),
+    ("layers.0.ffn.out", None, "²,1", "not one"),
+    ("layers.0.ffn.out", None, "1" * 5000 + ",1", "not one"),
     ("pooler.out", None, (0, 0), "1 index per cell"),
     ("encoder.relative_positions", None, (0, 0), "no encoder steps"),
 ])

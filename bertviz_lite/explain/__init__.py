@@ -57,7 +57,7 @@ def has_head_axis(node) -> bool:
 def parse_cell(text: str) -> tuple[int, ...]:
     """'4,1' -> (4, 1); an InputError for anything that is not whole numbers from 0, separated by commas."""
     parts = [p.strip() for p in str(text).split(",")]
-    if not all(p.isdigit() for p in parts):
+    if not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
         raise InputError(f"The cell {text!r} is not one: write whole numbers from 0 separated by commas, for example "
                          f"4,1 (query 4, key 1) or 4,17 (token 4, dimension 17).")
     return tuple(int(p) for p in parts)

@@ -15,11 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..graph.ops import MASK, SCALED_DOT, SOFTMAX, mask_bias
+from ..graph.ops import MASK, MASKED_BELOW, SCALED_DOT, SOFTMAX, mask_bias
 from .cell import Cell
-
-TOP_TERMS = 12  # the page shows this many of the largest terms and sums the rest into one bar
-
 
 @dataclass
 class Worked:
@@ -36,7 +33,7 @@ class Worked:
 def num(value: float) -> str:
     """A number as a formula shows it: 4 decimals, or 4 significant digits when large; the mask's most negative
     float as −∞."""
-    if value <= np.finfo(np.float32).min / 2:
+    if value <= MASKED_BELOW:
         return "−∞"
     return f"{value:.4f}" if abs(value) < 1e4 else f"{value:.4g}"
 
@@ -76,7 +73,7 @@ def linear(cell: Cell) -> Worked:
     weight = f"{node.module}.weight"
     formula = (f"Σ_k x[{t}, k] · {weight}[{row}, k] over {len(products)} dimensions = {num(products.sum())}"
                + (f"; {plus(bias)} (bias) = {num(products.sum() + bias)}" if bias is not None else ""))
-    labels = {"token": cell.token(t), "output": f"{row} of {weight}"}
+    labels = {"row": cell.row(t, x), "output": f"{row} of {weight}"}
     inputs = {"x": x_row, "weight": w_row, "bias": 0.0 if bias is None else bias, "token": t, "row": row}
     return Worked(formula, inputs, math.fsum(v for _, v in terms), terms, labels)
 
@@ -108,7 +105,8 @@ def relative_dot(cell: Cell) -> Worked:
         delta = int(distance[j, i])
         row = int(np.clip(-delta + span, 0, 2 * span - 1))
         query, key = _f64(relative[h, row]), _f64(content[h, j])
-        said = f"Q^r[δ = {-delta}] · k_{j}"
+        delta = -delta  # the row read is span − δ(j, i): the query's offset from the key
+        said = f"Q^r[δ = {delta}] · k_{j}"
     products = query * key / scale
     terms = [(f"a[{d}]·b[{d}]/{scale:.4g}", float(p)) for d, p in enumerate(products)]
     formula = f"{said} / {scale:.4g} = {num(float(query @ key))} / {scale:.4g} = {num(float(products.sum()))}"
@@ -137,7 +135,7 @@ def masked_sum(cell: Cell) -> Worked:
     terms.append(("mask", mask))
     inputs["mask"] = mask
     total = sum(v for _, v in terms) if mask else math.fsum(v for _, v in terms)
-    formula = "; ".join(said) + f"; {plus(mask) if mask > -1e30 else '+ −∞'} (mask) = {num(total)}"
+    formula = "; ".join(said) + f"; {plus(mask) if mask > MASKED_BELOW else '+ −∞'} (mask) = {num(total)}"
     return Worked(formula, inputs, total, terms, {"query": cell.token(i), "key": cell.token(j)},
                   {"row": row} if row is not None else {})
 
@@ -320,9 +318,10 @@ def recomputed(cell: Cell) -> Worked:
 
 
 def _token_labels(cell: Cell) -> dict:
-    if len(cell.at) == 2 and cell.array.shape[-2] == len(cell.trace.tokens):
-        return {"token": cell.token(cell.at[0]), "dimension": str(cell.at[1])}
-    return {}
+    """A (row, dimension) cell named: the row by its token (or distance), the dimension by its number."""
+    if len(cell.at) == 2:
+        return {"row": cell.row(cell.at[0]), "dimension": str(cell.at[1])}
+    return {"dimension": str(cell.at[0])} if len(cell.at) == 1 else {}
 
 
 def query_row(cell: Cell, head: int, i: int) -> dict:

@@ -59,6 +59,16 @@ class Cell:
     def token(self, position: int) -> str:
         return f"{position} {self.trace.tokens[position]}"
 
+    def row(self, index: int, of: np.ndarray | None = None) -> str:
+        """A row of a (T, ·) array named by its token; of a table of relative distances (2k rows), by its
+        distance; otherwise by its number. `of`: the array (default this step's, head axis dropped)."""
+        rows = (self.array if of is None else of).shape[-2]
+        if rows == len(self.trace.tokens) and "T" in self.node.shape:
+            return self.token(index)
+        if "2k" in self.node.shape:
+            return f"{index} (δ = {index - rows // 2})"
+        return str(index)
+
     def at_node(self, node: Node, at: tuple[int, ...] | None = None) -> Cell:
         """The same cell (or `at`) in another node of this block, with the same head."""
         return Cell(self.trace, self.graph, node, self.head, self.at if at is None else at)

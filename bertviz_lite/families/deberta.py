@@ -4,7 +4,8 @@ post-norm layer, but position is kept apart from content. A score is the sum of 
 
 - c2c, content to content: Q_i · K_j, what BERT computes;
 - c2p, content to position: Q_i · K^r_δ(i,j), the query's content against the key's relative position;
-- p2c, position to content: K_j · Q^r_δ(j,i), the key's content against the query's relative position;
+- p2c, position to content: K_j · Q^r at the query's offset i − j from the key (the paper's Q^r_δ(j,i)), the
+  key's content against the query's relative position;
 
 so `attn.scores` = c2c + c2p + p2c + mask. δ is the distance i − j, exact up to position_buckets / 2 and
 log-bucketed beyond (up to max_relative_positions); the encoder computes the distances and its shared relative
@@ -88,7 +89,7 @@ def _scores(base: nn.Module, i: int, p: DebertaParts, names: ModuleNames) -> Nod
     if "p2c" in terms:
         nodes.append(node(LAYERS, "attn.p2c", RELATIVE_DOT, ("attn.k", "attn.pos_query", "encoder.relative_positions"),
                           direction="p2c", scale=scale,
-                          explains=f"K_j · Q^r(j − i) / {shown}: the key's content against the relative position "
+                          explains=f"K_j · Q^r(i − j) / {shown}: the key's content against the relative position "
                                    f"of the query, from the shared relative embeddings projected by this layer's W_Q"))
     added = ("attn.c2c", *(f"attn.{t}" for t in terms))
     nodes.append(node(LAYERS, "attn.scores", MASK, added,

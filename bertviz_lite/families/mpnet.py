@@ -34,7 +34,9 @@ RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its buck
 
 
 def _encoder_graph(base: nn.Module, names: ModuleNames) -> Nodes:
-    return (node("encoder", "relative_buckets", RELATIVE_BUCKETS, (), names(base.encoder)),)
+    return (node("encoder", "relative_buckets", RELATIVE_BUCKETS, (), names(base.encoder),
+                 explains="the distance j − i of key j from query i put into one of 32 buckets: exact up to 8 tokens, "
+                          "then logarithmic up to 128, before and after kept apart"),)
 
 
 def _scores(base: nn.Module, i: int, p: LayerParts, names: ModuleNames) -> Nodes:

@@ -34,8 +34,8 @@ def layer_diagram(layout: Layout, current: str | None, title: str | None = None)
         text=[b.short for b in layout.boxes], customdata=[b.key for b in layout.boxes],
         textfont=dict(size=LABEL_PX, color=["white" if b.key == current else "#111" for b in layout.boxes]),
         marker=dict(symbol="square", size=34, opacity=0.01, color="#000"), showlegend=False,
-        hovertemplate=[f"<b>{b.title}</b><br>{b.key} · {b.op}" + ("" if b.outside else "<br>click to go there")
-                       + "<extra></extra>" for b in layout.boxes]))
+        hovertemplate=[f"<b>{b.title}</b><br>{b.key} · {b.op}<br>click to go there<extra></extra>"
+                       for b in layout.boxes]))
     top = min([b.row - BOX_H / 2 - 0.12 for b in layout.boxes] + [a for a in apexes.values() if a is not None])
     skips = any(boxes[k].column - boxes[s].column > 1 and not layout.is_residual(s, k) and not boxes[s].outside
                 for s, k in layout.edges if s in boxes)

@@ -1,11 +1,12 @@
 """The figure of an explanation of one number, chosen by the operation that made it (pure: from an `Explanation`'s
 numbers and the tokens to a figure):
 
-- a sum (a linear map, a score, a context, a residual add, a rotation): its terms as a waterfall that ends at the
+- a sum (a linear map, a score, a context, a residual add): its terms as a waterfall that ends at the
   value, the largest first and the rest summed into one bar;
 - a softmax: the query's row of scores and of probabilities, the chosen key marked;
 - a LayerNorm: the token's row before and after, as histograms, the chosen dimension marked;
 - an activation: the function's curve with the point on it;
+- a rotation: the pair of dimensions as an arrow before and after;
 - a score's whole row (BertViz's neuron view, with numbers): q_i ⊙ k_j for every key j, their sums and the softmax.
 """
 from __future__ import annotations
@@ -14,11 +15,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..graph.ops import MASKED_BELOW
 from .charts import FONT, labelled
 
 TOP = 12  # terms shown one by one; the rest are summed into one bar
-MASKED = float(np.finfo(np.float32).min) / 2
-SUMS = {"linear", "scaled_dot", "relative_dot", "mask", "weighted_sum", "residual_add", "add", "rotation"}
+SUMS = {"linear", "scaled_dot", "relative_dot", "mask", "weighted_sum", "residual_add", "add"}
 
 
 def explanation_figure(e, tokens: list[str], top: int = TOP) -> go.Figure | None:
@@ -52,7 +53,7 @@ def terms_waterfall(terms: list[tuple[str, float]], value: float, title: str | N
     many = sorted((t for t in terms if t not in named), key=lambda t: -abs(t[1]))
     shown = many[:top] + ([(f"the other {len(many) - top} terms", sum(v for _, v in many[top:]))]
                           if len(many) > top else [])
-    masked = [(label, v) for label, v in named if v <= MASKED]
+    masked = [(label, v) for label, v in named if v <= MASKED_BELOW]
     shown += [t for t in named if t not in masked]
     labels, values = [label for label, _ in shown], [v for _, v in shown]
     total = sum(values) if not masked else value
@@ -73,7 +74,7 @@ def terms_waterfall(terms: list[tuple[str, float]], value: float, title: str | N
 def softmax_row(scores: np.ndarray, probs: np.ndarray, chosen: int, tokens: list[str]) -> go.Figure:
     """The query's scores and their softmax, key by key; the chosen key in orange, masked keys left out."""
     keys = labelled(tokens)
-    shown = scores > MASKED
+    shown = scores > MASKED_BELOW
     colours = ["#e4572e" if j == chosen else "#1f4e99" for j in range(len(keys))]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=("score s_ij (masked keys left out)", "softmax: exp(s − max) / Σ"))

@@ -73,8 +73,8 @@ def diagram_layout(graph: Graph) -> Layout:
     top = min((b.row for b in boxes), default=0.0) - ROW_STEP
     for name, col in outside.items():
         block, _, key = parse_step_name(name)
-        boxes.append(Box(name, WORDS[block][key].short, f"{WORDS[block][key].title}: {name}, computed once by the "
-                         f"{block}", "outside", col, top, outside=True))
+        boxes.append(Box(name, WORDS[block][key].short, f"{WORDS[block][key].title}: {name}, from another block",
+                         "outside", col, top, outside=True))
     first = min(b.column for b in boxes)  # an outside box may stand before column 0
     boxes = [Box(b.key, b.short, b.title, b.op, b.column - first, b.row, b.outside) for b in boxes]
     edges = tuple((s, n.key) for n in graph if n.op is not INPUT for s in n.inputs)

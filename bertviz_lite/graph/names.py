@@ -54,8 +54,8 @@ WORDS: dict[str, dict[str, Words]] = {
         "rel_norm": W("Relative embeddings after LayerNorm", "LN(R)", "(2k, d)",
                       "the shared table normalised once; each layer projects it with its own W_Q and W_K"),
         "relative_buckets": W("Relative-position buckets", "bucket", "(T, T)",
-                              "the distance j − i of key j from query i put into one of 32 buckets: exact up to 8 "
-                              "tokens, then logarithmic up to 128, before and after kept apart"),
+                              "the distance j − i of key j from query i put into a bucket: exact near by, "
+                              "logarithmic far away, before and after kept apart"),
     },
     "layers": {
         "input": W("Layer input", "x", "(T, d)", "the previous layer's output (the embeddings for layer 0)"),
@@ -80,7 +80,7 @@ WORDS: dict[str, dict[str, Words]] = {
         "attn.c2p": W("Content → position", "c2p", "(h, T, T)",
                       "Q_i · K^r(i − j) / scale: the query's content against the key's relative position"),
         "attn.p2c": W("Position → content", "p2c", "(h, T, T)",
-                      "K_j · Q^r(j − i) / scale: the key's content against the query's relative position"),
+                      "K_j · Q^r(i − j) / scale: the key's content against the query's relative position"),
         "attn.position_bias": W("Relative-position bias", "bias", "(h, T, T)",
                                 "a learnt number per head for the bucket of key j's distance from query i"),
         "attn.scores": W("Scores", "+ mask", "(h, T, T)",

@@ -112,6 +112,9 @@ def visible(node, tokens: Tokens) -> torch.Tensor:
     return allowed
 
 
+MASKED_BELOW = float(torch.finfo(torch.float32).min) / 2  # a score this low was masked: softmax gives it 0
+
+
 def mask_bias(node, tokens: Tokens, dtype: torch.dtype) -> torch.Tensor:
     """(T, T): 0 where the query may see the key, the most negative float where it may not."""
     return torch.where(visible(node, tokens), 0.0, torch.finfo(dtype).min).to(dtype)

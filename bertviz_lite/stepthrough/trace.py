@@ -17,7 +17,8 @@ asking for a step computes it and what it reads from the block's graph, each lay
 it, hidden_states[i], and keeps what it computed within a budget (`STEP_MEMORY`), the least recently used first to
 go. So a trace holds at most 64 MB (its hidden states and 8 MB, if they alone take more): all of a short
 sentence's layers, part of one layer at 512 tokens (a bert-base layer's sub-steps are 66 MB there, most of it the
-three h × T × T arrays). The arrays a caller holds are its own.
+three h × T × T arrays). The arrays handed out are shared (by every session of the app, too): read them, do not
+write into them.
 
 No hooks are installed and the model is only read, so any number of threads can trace on one shared model.
 """
@@ -122,7 +123,7 @@ class Trace:
         missing = [k for k in keys if k not in found]
         if missing:
             known = {k: torch.from_numpy(a) for k in graph.ancestors(missing)
-                     if (a := self.store.get(graph.name(k))) is not None}
+                     if k not in missing and (a := self.store.get(graph.name(k))) is not None}
             computed = evaluate(graph, self.loaded.base, self.token_data(), self.given, missing, known)
             for key, value in computed.items():
                 if key in known:
