@@ -86,7 +86,7 @@ def show_diagram(area, steps, key: str, prefix: str) -> None:
         go_to(key if block == "layers" else target)
 
     with area:
-        common.cached_chart(common.view_key(loaded, "diagram", steps.name(key)),
+        common.cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", steps.name(key)),  # any text
                             lambda: layer_diagram(layout, key), on_select=clicked, selection_mode="points",
                             key=chart_key)
 
