@@ -19,6 +19,7 @@ with common.in_line():  # everything a run draws, one tab after another (see ser
                 url_path="architecture"),
         st.Page("app_pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),
         st.Page("app_pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
+        st.Page("app_pages/attention.py", title="Attention", icon=":material/timeline:", url_path="attention"),
         st.Page("app_pages/similarity.py", title="Similarity", icon=":material/compare_arrows:", url_path="similarity"),
         st.Page("app_pages/contexts.py", title="Word in context", icon=":material/alt_route:", url_path="contexts"),
         st.Page("app_pages/compare.py", title="Compare models", icon=":material/splitscreen:", url_path="compare"),

@@ -3,8 +3,9 @@
 The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
 (stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
 sentences and word (sentence_a, sentence_b, word), and the comparison's second model and relative depth
-(model_b, depth), and the cell of the Layers page's step that is explained (cell), so a link reopens exactly that
-view; values equal to their defaults stay out of it. Widgets
+(model_b, depth), the cell of the Layers page's step that is explained (cell), and the Attention page's view, heads,
+focused token, sentence-pair filter and layout (view, heads, focus, filter, horizontal), so a link reopens exactly
+that view; values equal to their defaults stay out of it. Widgets
 keep their own keys (`_w_<name>`) and copy into the state on change, so a page that does not draw a widget
 does not lose its value.
 """
@@ -23,9 +24,9 @@ import streamlit as st
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL, PRESETS, TASKS, BertvizLiteError, LoadedModel, Trace
 from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.loading.bundled import bundled_directory
-from bertviz_lite.serving.cache import (cached_contributions, cached_figure, cached_layer, cached_layerwise,
-                                        cached_model, cached_sentence_vectors, cached_skeleton, cached_trace,
-                                        page_queue, warming)
+from bertviz_lite.serving.cache import (cached_contributions, cached_figure, cached_head_view, cached_layer,
+                                        cached_layerwise, cached_model, cached_sentence_vectors, cached_skeleton,
+                                        cached_thumbnails, cached_trace, page_queue, warming)
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.serving.hosting import Limits
 
@@ -36,7 +37,8 @@ DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting o
 DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
             "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
             "position": 1, "sentence_a": "i sat on the bank of the river", "sentence_b": "i deposited money at the bank",
-            "word": "bank", "model_b": "distilbert-base-uncased", "depth": "0.5", "cell": "", "lecture": False}
+            "word": "bank", "model_b": "distilbert-base-uncased", "depth": "0.5", "cell": "", "view": "head", "heads": "", "focus": "", "filter": "All",
+            "horizontal": False, "lecture": False}
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
@@ -335,7 +337,8 @@ def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[
                             lambda: cached_sentence_vectors(loaded.source, loaded.task, tuple(sentences)))
 
 
-ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions}
+ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions, "head view": cached_head_view,
+            "thumbnails": cached_thumbnails}
 
 
 def analysis_or_stop(kind: str, loaded: LoadedModel, *args):

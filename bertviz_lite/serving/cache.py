@@ -6,7 +6,8 @@ its model and joined to the model cached now when it is handed out, so a trace n
 alive: memory stays at most MAX_MODELS models plus MAX_TRACES traces, however many visitors come. Everything
 computed from a model is keyed by what its weights are (`LoadedModel.weights_id`), not by its name alone. What a view
 draws is shared the same way, so that a lecture hall opening one link computes it once: the most recent
-layers' sub-steps (MAX_LAYER_STEPS) and styled figures (MAX_FIGURES), bounded in number and age too.
+layers' sub-steps (MAX_LAYER_STEPS), styled figures (MAX_FIGURES) and the attention views' lines and
+thumbnails (MAX_VIEWS), bounded in number and age too.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from typing import Any
 import streamlit as st
 
 from ..analyses.all_layers import LayerwiseAnalyses, all_layers
+from ..analyses.attention_views import HeadView, head_view_of, thumbnails
 from ..analyses.contributions import LayerContributions, layer_contributions
 from ..analyses.logit_lens import LogitLens, logit_lens
 
@@ -39,6 +41,7 @@ MAX_TRACES = 32  # a trace keeps at most 64 MB with the sub-steps it computed (i
 MAX_ANALYSES = 8  # a 512-token rollout keeps L × T × T floats: 12 MB for bert-base, 25 MB for bert-large
 MAX_LAYER_STEPS = 4  # one layer's sub-steps: 8 MB for bert-base at 128 tokens, 66 MB at 512
 MAX_FIGURES = 64  # figures pool long inputs to at most 64 cells a side: well under 1 MB each
+MAX_VIEWS = 16  # a head view's lines or a model view's thumbnails: at most about 1 MB at 512 tokens
 
 _one_load_at_a_time = threading.Lock()  # a crowd asking for different models cannot hold many half-loaded ones
 
@@ -136,6 +139,28 @@ def cached_contributions(source: str, task: str, text: str, pair: str | None, la
 def _contributions(source: str, task: str, weights: str, text: str, pair: str | None, layer: int,
                    _model: LoadedModel) -> LayerContributions:
     return layer_contributions(trace_of(_model, text, pair), layer)  # four T × T matrices
+
+
+def cached_head_view(source: str, task: str, text: str, pair: str | None, layer: int, heads: tuple[int, ...],
+                     pair_filter: str, words: bool, focus: tuple[str, int] | None) -> HeadView:
+    model = cached_model(source, task)
+    return _head_view(source, task, model.weights_id, text, pair, layer, heads, pair_filter, words, focus, model)
+
+
+@st.cache_resource(max_entries=MAX_VIEWS, ttl=3600, show_spinner=False)
+def _head_view(source: str, task: str, weights: str, text: str, pair: str | None, layer: int, heads: tuple[int, ...],
+               pair_filter: str, words: bool, focus: tuple[str, int] | None, _model: LoadedModel) -> HeadView:
+    return head_view_of(trace_of(_model, text, pair), layer, list(heads), pair_filter, words, focus)
+
+
+def cached_thumbnails(source: str, task: str, text: str, pair: str | None, side: int):
+    model = cached_model(source, task)
+    return _thumbnails(source, task, model.weights_id, text, pair, side, model)
+
+
+@st.cache_resource(max_entries=MAX_VIEWS, ttl=3600, show_spinner=False)
+def _thumbnails(source: str, task: str, weights: str, text: str, pair: str | None, side: int, _model: LoadedModel):
+    return thumbnails(trace_of(_model, text, pair), side)  # (L, h, n, n)
 
 
 def cached_lens(source: str, text: str, pair: str | None, position: int | None) -> LogitLens:

@@ -1,0 +1,222 @@
+"""Attention: BertViz's two views with numbers, at any length, with no network. The head view (view=head) joins
+queries to keys by a line per weight, one colour per head; a click on a token keeps its lines and gives their
+numbers. The model view (view=model) shows every layer × head as a thumbnail; a click opens it in the head view."""
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from bertviz_lite.analyses.attention_views import FULL_LENGTH, MIN_WEIGHT, PAIR_FILTERS, units
+from bertviz_lite.figures import head_view, model_view
+from app_pages import common
+
+VIEWS = {"head": "Head view", "model": "Model view"}
+THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 14 is about 0.5 MB
+
+loaded = common.load_or_stop(needs_weights=True)
+t = common.trace_or_stop(loaded)
+if not common.lecture_mode():  # on a projector every line counts; the page is named in the navigation
+    st.title("Attention")
+controls, canvas = st.columns([4, 9], gap="large")  # the view beside its controls, on a projector too
+
+
+def warn(text: str) -> None:
+    st.warning(text, icon=":material/warning:")
+
+
+def chosen_view() -> str:
+    if st.session_state.view not in VIEWS:
+        warn(f"There is no view '{st.session_state.view}': showing the head view (views: {', '.join(VIEWS)}).")
+        st.session_state.view = "head"
+    return st.session_state.view
+
+
+def chosen_heads() -> list[int]:
+    """The heads in the URL ('0,3'; empty for all), or all of them with a message."""
+    text = str(st.session_state.heads).strip()
+    if not text:
+        return list(range(t.num_heads))
+    parts = [p.strip() for p in text.split(",")]
+    if all(p.isascii() and p.isdigit() and len(p) <= 3 and int(p) < t.num_heads for p in parts):
+        return sorted({int(p) for p in parts})
+    warn(f"'{text}' is not a list of this model's heads (0 to {t.num_heads - 1}): showing every head.")
+    st.session_state.heads = ""
+    return list(range(t.num_heads))
+
+
+def set_heads(heads: list[int]) -> None:
+    st.session_state.heads = "" if len(heads) == t.num_heads else ",".join(map(str, sorted(heads)))
+
+
+def chosen_focus(size: int) -> tuple[str, int] | None:
+    """The token whose lines alone are drawn ('q3': query 3, 'k5': key 5), or None."""
+    text = str(st.session_state.focus)
+    if not text:
+        return None
+    if len(text) <= 4 and text[0] in "qk" and text[1:].isascii() and text[1:].isdigit() and int(text[1:]) < size:
+        return text[0], int(text[1:])
+    warn(f"'{text}' is not a token of this view (q0 to q{size - 1} for a query, k0 to k{size - 1} for a key): "
+         f"showing every line.")
+    st.session_state.focus = ""
+    return None
+
+
+def layer_picker() -> int:
+    st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
+    return st.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))
+
+
+def head_pickers(heads: list[int]) -> list[int]:
+    """Heads on and off (pills), every head, or one alone."""
+    widget = "_w_heads_pills"
+    st.session_state[widget] = heads
+    st.pills("Heads", range(t.num_heads), selection_mode="multi", key=widget, wrap=True,
+             on_change=lambda: set_heads(st.session_state[widget] or heads))
+    every, alone = st.columns(2, vertical_alignment="bottom")
+    every.button("All heads", on_click=set_heads, args=(list(range(t.num_heads)),), width="stretch",
+                 disabled=len(heads) == t.num_heads)
+
+    def only_one() -> None:
+        set_heads([st.session_state["_w_one_head"]])
+        st.session_state["_w_one_head"] = None  # a picker, not a state: it shows "pick one" again
+
+    alone.selectbox("One head alone", range(t.num_heads), index=None, placeholder="pick one", key="_w_one_head",
+                    format_func=lambda h: f"head {h}", on_change=only_one)
+    return heads
+
+
+def on_token_click(chart: str) -> None:
+    points = st.session_state[chart]["selection"]["points"]
+    data = points[0].get("customdata") if points else None
+    if isinstance(data, list) and len(data) == 2 and data[0] in ("q", "k"):
+        picked = f"{data[0]}{int(data[1])}"
+        st.session_state.focus = "" if picked == st.session_state.focus else picked
+
+
+def head_view_page() -> None:
+    with controls:
+        layer = layer_picker()
+        heads = head_pickers(chosen_heads())
+        pair_filter = "All"
+        if t.pair:
+            if st.session_state.filter not in PAIR_FILTERS:
+                st.session_state.filter = "All"
+            st.segmented_control("Sentences", list(PAIR_FILTERS), **common.bind("filter"))
+            pair_filter = st.session_state.filter or "All"
+        common.word_toggle()
+        st.toggle("Across (tokens in two rows)", help="For long or CJK text: queries along the top, keys below.",
+                  **common.bind("horizontal"))
+    words = bool(st.session_state.words)
+    focus = chosen_focus(len(units(t, words)))
+    view = common.analysis_or_stop("head view", loaded, layer, tuple(heads), pair_filter, words, focus)
+    lines, labels = view.lines, view.labels
+    with controls:
+        st.caption(lines_caption(lines))
+        if focus is not None:
+            st.button(f"Show every line (now only {'query' if focus[0] == 'q' else 'key'} "
+                      f"{focus[1]} '{labels[focus[1]]}')", icon=":material/close:",
+                      on_click=lambda: st.session_state.update(focus=""))
+    unit = "word" if st.session_state.words else "token"
+    title = f"Layer {layer}, {heads_title(heads)}: each {unit} (left) to what it reads (right)"
+    if st.session_state.horizontal:
+        title = f"Layer {layer}, {heads_title(heads)}: each {unit} (top) to what it reads (below)"
+    chart = "head_view_chart"
+    with canvas:
+        common.cached_chart(common.view_key(loaded, "head view", layer, tuple(heads), focus, pair_filter, words,
+                                            bool(st.session_state.horizontal)),
+                            lambda: head_view(lines, labels, labels, t.num_heads, title,
+                                              bool(st.session_state.horizontal), focus, numbers=len(heads) == 1),
+                            on_select=lambda: on_token_click(chart), selection_mode="points", key=chart)
+        if focus is not None:
+            focus_numbers(view.focus_weights, labels, heads, focus)
+        common.csv_download(lambda: lines_frame(lines, labels), f"head_view_layer{layer}.csv")
+
+
+def heads_title(heads: list[int]) -> str:
+    if len(heads) == t.num_heads:
+        return f"all {t.num_heads} heads"
+    return f"head {heads[0]}" if len(heads) == 1 else "heads " + ", ".join(map(str, heads))
+
+
+def lines_caption(lines) -> str:
+    text = (f"A line per attention weight, its opacity the weight (in tenths); weights below {MIN_WEIGHT} are not "
+            f"drawn. Click a token to keep only its lines; in the legend, click a head to hide it, double-click to "
+            f"show it alone.")
+    if lines.most_per_query is not None:
+        text += (f" Above {FULL_LENGTH} tokens only the {lines.most_per_query} strongest lines of each query and "
+                 f"head are drawn: {lines.left_out:,} weaker lines of at least {MIN_WEIGHT} are left out.")
+    return text
+
+
+def focus_numbers(weights: np.ndarray, labels: list[str], heads: list[int], focus: tuple[str, int]) -> None:
+    """The focused token's weights (H', n), every head shown, as numbers: its row (a query) or its column (a key)."""
+    side, i = focus
+    other = "key" if side == "q" else "query"
+    frame = pd.DataFrame(weights.T, index=[f"{j} {w}" for j, w in enumerate(labels)],
+                         columns=[f"head {h}" for h in heads]).rename_axis(other)
+    what = "puts on each key" if side == "q" else "gets from each query"
+    st.markdown(f"**What {'query' if side == 'q' else 'key'} {i} '{labels[i]}' {what}**")
+    st.dataframe(frame.round(3), height=min(400, 38 + 35 * len(labels)))
+
+
+def lines_frame(lines, labels: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({"head": lines.head, "query": lines.query, "query token": [labels[i] for i in lines.query],
+                         "key": lines.key, "key token": [labels[j] for j in lines.key], "weight": lines.weight})
+
+
+def model_view_page() -> None:
+    layers, heads = t.num_layers, t.num_heads
+    side = max(4, min(len(t.tokens), int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)))
+
+    def shares() -> np.ndarray:  # (L, H, n, n)
+        return common.analysis_or_stop("thumbnails", loaded, side)
+
+    pooled = len(t.tokens) > side
+    title = "Every layer (rows) × head (columns)" + (f" (each {side}×{side}: attention summed over blocks of keys, averaged over "
+                                    f"blocks of queries)" if pooled else "")
+    with controls:
+        st.caption("Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it "
+                   "in the head view.")
+        st.session_state.layer = min(st.session_state.layer, layers - 1)
+        if st.session_state.head >= heads:
+            warn(f"Head {st.session_state.head} does not exist: this model has heads 0 to {heads - 1}.")
+            st.session_state.head = 0
+        layer, head = st.session_state.layer, st.session_state.head
+
+        def open_in_layers() -> None:
+            st.session_state.step = "attn.probs"
+
+        if st.button(f"Open layer {layer}, head {head} in Layers", icon=":material/open_in_new:",
+                     on_click=open_in_layers):
+            st.switch_page("app_pages/layers.py")
+    chart = "model_view_chart"
+
+    def opened() -> None:
+        points = st.session_state[chart]["selection"]["points"]
+        data = points[0].get("customdata") if points else None
+        if isinstance(data, list) and len(data) == 2:
+            common.set_value("layer", int(data[0]))
+            st.session_state.head = int(data[1])
+            st.session_state.heads = str(int(data[1]))
+            st.session_state.view = "head"
+            st.session_state["_w_view"] = "head"
+
+    with canvas:
+        common.cached_chart(common.view_key(loaded, "model view", side),
+                            lambda: model_view(shares(), title), on_select=opened, selection_mode="points",
+                            key=chart)
+        common.csv_download(lambda: thumbnails_frame(shares()), "model_view.csv")
+
+
+def thumbnails_frame(shares: np.ndarray) -> pd.DataFrame:
+    layers, heads, n, _ = shares.shape
+    index = pd.MultiIndex.from_product([range(layers), range(heads), range(n), range(n)],
+                                       names=["layer", "head", "query block", "key block"])
+    return pd.DataFrame({"share": shares.ravel()}, index=index).reset_index()
+
+
+with controls:
+    chosen_view()
+    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, **common.bind("view"))
+    st.session_state.view = st.session_state.view or "head"  # a click on the chosen view leaves it chosen
+(head_view_page if st.session_state.view == "head" else model_view_page)()
+common.sync_url()

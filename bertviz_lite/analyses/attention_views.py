@@ -1,0 +1,141 @@
+"""BertViz's two views as numbers a page can send at any length: the head view's lines, and the model view's
+thumbnails.
+
+The head view's lines: one per attention weight α^h_ij, from query i to key j, for the chosen heads,
+as a short list that a page can send at any length.
+
+A weight below `MIN_WEIGHT` is not drawn (its line would be all but transparent). Above `FULL_LENGTH` tokens only
+the strongest `MOST_PER_QUERY` lines of each query and head are kept, so that a 512-token view stays small; how
+many were left out is counted, and the page says so. Both thresholds are our choice (BertViz draws every weight).
+
+For a sentence pair, `PAIR_FILTERS` keep the lines between the two sentences one way: A is [CLS], sentence A and
+its [SEP]; B is sentence B and the last [SEP] (BertViz's split).
+
+>>> probs = np.array([[[0.9, 0.1], [0.02, 0.98]]])   # one head, two tokens
+>>> lines = attention_lines(probs, heads=[0])
+>>> lines.query.tolist(), lines.key.tolist(), lines.left_out
+([0, 0, 1], [0, 1, 1], 0)
+>>> lines.weight
+array([0.9 , 0.1 , 0.98], dtype=float32)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stepthrough.trace import Trace
+from .word_level import merge_to_words, word_groups
+
+MIN_WEIGHT = 0.05  # lines fainter than this are not drawn
+FULL_LENGTH = 64  # up to this many tokens, every line of at least MIN_WEIGHT
+MOST_PER_QUERY = 6  # beyond it, the strongest lines of each query and head
+PAIR_FILTERS = {"All": None, "A→A": ("A", "A"), "A→B": ("A", "B"), "B→A": ("B", "A"), "B→B": ("B", "B")}
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Parallel arrays, one entry per line drawn."""
+    head: np.ndarray  # (n,) int
+    query: np.ndarray  # (n,) int: the token (or word) the line starts from
+    key: np.ndarray  # (n,) int: the token it reads
+    weight: np.ndarray  # (n,) float32: α^head_query,key
+    left_out: int  # lines of at least MIN_WEIGHT not drawn because only the strongest per query were kept
+    most_per_query: int | None  # the cap that was applied, or None
+
+
+def attention_lines(probs: np.ndarray, heads: list[int], queries: np.ndarray | None = None,
+                    keys: np.ndarray | None = None, min_weight: float = MIN_WEIGHT) -> Lines:
+    """The lines of `heads` from probs (h, T, T); `queries` and `keys`, boolean (T,), keep the lines that start and
+    end where they are True (a token's own lines, a pair filter)."""
+    n = probs.shape[-1]
+    queries = np.ones(n, bool) if queries is None else queries
+    keys = np.ones(n, bool) if keys is None else keys
+    chosen = probs[heads] * queries[None, :, None] * keys[None, None, :]  # (H', T, T), zero where filtered out
+    strong = chosen >= min_weight
+    cap = MOST_PER_QUERY if n > FULL_LENGTH else None
+    kept = strong
+    if cap is not None:
+        strongest = np.argpartition(-chosen, cap - 1, axis=-1)[..., :cap]  # (H', T, cap): each row's strongest
+        top = np.zeros_like(strong)
+        np.put_along_axis(top, strongest, True, axis=-1)
+        kept = strong & top
+    h, i, j = np.nonzero(kept)
+    return Lines(head=np.asarray(heads)[h], query=i, key=j, weight=chosen[h, i, j].astype(np.float32),
+                 left_out=int(strong.sum() - kept.sum()), most_per_query=cap)
+
+
+def sentence_of(sequence_ids: list[int | None]) -> np.ndarray:
+    """'A' or 'B' for each token, by BertViz's split: B starts at the second sentence's first token."""
+    second = [i for i, s in enumerate(sequence_ids) if s == 1]
+    start = second[0] if second else len(sequence_ids)
+    return np.array(["A" if i < start else "B" for i in range(len(sequence_ids))])
+
+
+def pair_masks(sentences: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(queries, keys) kept by the filter `name` of PAIR_FILTERS, for tokens of `sentences` ('A'/'B' each)."""
+    ends = PAIR_FILTERS[name]
+    if ends is None:
+        everything = np.ones(len(sentences), bool)
+        return everything, everything
+    return sentences == ends[0], sentences == ends[1]
+
+
+def pooled_shares(probs: np.ndarray, side: int) -> np.ndarray:
+    """(..., T, T) attention -> (..., n, n) with n ≤ side, for a thumbnail: queries in blocks of ⌈T / side⌉,
+    a block's row the mean of its queries' rows, a key block's share the sum over its keys (as `merge_to_words`
+    does for words), so that every row still sums to 1 and the scale stays 0–1.
+
+    >>> pooled_shares(np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]), side=2)
+    array([[0.75, 0.25],
+           [0.  , 1.  ]], dtype=float32)
+    """
+    n = probs.shape[-1]
+    step = -(-n // side)
+    if step == 1:
+        return probs.astype(np.float32)
+    blocks = -(-n // step)
+    padded = np.zeros((*probs.shape[:-2], blocks * step, blocks * step), np.float32)
+    padded[..., :n, :n] = probs
+    summed = padded.reshape(*probs.shape[:-2], blocks, step, blocks, step).sum(axis=(-3, -1))  # (..., n', n')
+    queries = np.minimum(step, n - step * np.arange(blocks))  # real queries in each block (the last may be short)
+    return (summed / queries[:, None]).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class HeadView:
+    """What the head view draws: its lines, the labels of its tokens (or words), and for a focused token its
+    weights under every head shown, as numbers."""
+    lines: Lines
+    labels: list[str]
+    focus_weights: np.ndarray | None  # (H', n): the focused query's row, or the focused key's column
+
+
+def units(trace: Trace, words: bool = False) -> list[str]:
+    """The labels the views use: the tokens, or the words (see `word_groups`)."""
+    return word_groups(trace)[1] if words else trace.tokens
+
+
+def head_view_of(trace: Trace, layer: int, heads: list[int], pair_filter: str = "All", words: bool = False,
+                 focus: tuple[str, int] | None = None) -> HeadView:
+    """Layer `layer`'s head view: `heads`' lines, kept by the pair filter, only the focused token's where one is
+    (("q", i): query i's lines; ("k", j): key j's), for tokens or for words."""
+    probs, sentences = trace.attention(layer), sentence_of(trace.sequence_ids)  # (h, T, T), (T,)
+    labels = trace.tokens
+    if words:
+        groups, labels = word_groups(trace)
+        probs = np.stack([merge_to_words(p, groups) for p in probs])  # (h, W, W)
+        sentences = sentences[[g[0] for g in groups]]
+    queries, keys = pair_masks(sentences, pair_filter)
+    weights = None
+    if focus is not None:
+        side, i = focus
+        alone = np.arange(len(labels)) == i
+        queries, keys = (queries & alone, keys) if side == "q" else (queries, keys & alone)
+        weights = probs[heads, i, :] if side == "q" else probs[heads, :, i]  # (H', n)
+    return HeadView(attention_lines(probs, heads, queries, keys), labels, weights)
+
+
+def thumbnails(trace: Trace, side: int) -> np.ndarray:
+    """(L, h, n, n): every layer's and head's attention pooled to at most `side` a side (`pooled_shares`)."""
+    return np.stack([pooled_shares(trace.attention(layer), side) for layer in range(trace.num_layers)])

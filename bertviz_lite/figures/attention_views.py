@@ -1,0 +1,156 @@
+"""BertViz's head view and model view as Plotly figures: pure functions of the lines and thumbnails that
+`analyses.attention_views` computes, with numbers on hover and a click on any token or thumbnail.
+
+Colours: Paul Tol's discrete rainbow (https://personal.sron.nl/~pault/, "Colour Schemes", Fig. 22), the set he
+gives for the number of heads shown (up to 23), designed to stay distinct for colour-blind readers too; on a dark
+canvas as in BertViz, so that its pale colours show. Past 23 heads the colours repeat, and the legend and the
+hover name every head. A line's opacity is its weight, rounded to tenths (one trace per head and tenth keeps a
+512-token view small)."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..analyses.attention_views import Lines
+from .charts import FONT, _layout
+
+TOL_RAINBOW = ["#E8ECFB", "#D9CCE3", "#D1BBD7", "#CAACCB", "#BA8DB4", "#AE76A3", "#AA6F9E", "#994F88", "#882E72",
+               "#1965B0", "#437DBF", "#5289C7", "#6195CF", "#7BAFDE", "#4EB265", "#90C987", "#CAE0AB", "#F7F056",
+               "#F7CB45", "#F6C141", "#F4A736", "#F1932D", "#EE8026", "#E8601C", "#E65518", "#DC050C", "#A5170E",
+               "#72190E", "#42150A"]
+TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 23; fewer heads use the 12-set)
+    12: [2, 5, 8, 9, 11, 13, 14, 16, 17, 20, 23, 25], 13: [2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 20, 23, 25],
+    14: [2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25], 15: [2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25, 27],
+    16: [2, 4, 6, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25, 27],
+    17: [2, 4, 6, 7, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25, 27],
+    18: [2, 4, 6, 7, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25, 26, 27],
+    19: [1, 3, 4, 6, 7, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25, 26, 27],
+    20: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 19, 21, 23, 25, 26, 27],
+    21: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27],
+    22: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28],
+    23: [0, 1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28]}
+CANVAS = "#16161d"  # BertViz's dark ground: every colour of the palette shows on it
+TEXT = "#f2f2f2"
+ROW_PX = 24  # per token at least: room for a 16-pixel label
+SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
+
+
+def head_colours(num_heads: int) -> list[str]:
+    """One colour per head, distinct for up to 23 heads (then repeating)."""
+    palette = [TOL_RAINBOW[i] for i in TOL_SETS[min(max(num_heads, 12), 23)]]
+    return [palette[h % len(palette)] for h in range(num_heads)]
+
+
+def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int, title: str,
+              horizontal: bool = False, focus: tuple[str, int] | None = None, numbers: bool = False) -> go.Figure:
+    """Queries in one column and keys in the other (or in two rows, `horizontal`), a line per weight in its head's
+    colour. Every token is a click target (customdata [side, index], side "q" or "k"); `focus` marks the token
+    whose lines these are, and `numbers` writes each line's weight at its far end (for one head)."""
+    colours = head_colours(num_heads)
+    fig = go.Figure()
+    for head in sorted(set(lines.head.tolist())):
+        _add_head_lines(fig, lines, head, colours[head], horizontal)
+    _add_tokens(fig, queries, "q", horizontal, focus)
+    _add_tokens(fig, keys, "k", horizontal, focus)
+    if numbers and focus is not None:
+        _add_numbers(fig, lines, focus, horizontal)
+    return _style(fig, max(len(queries), len(keys)), title, horizontal)
+
+
+def _add_head_lines(fig: go.Figure, lines: Lines, head: int, colour: str, horizontal: bool) -> None:
+    """One trace per tenth of opacity, each a run of segments split by NaN; the first carries the legend entry
+    for the head, so that a click on it hides the head and a double-click shows it alone."""
+    mine = lines.head == head
+    tenths = np.clip(np.floor(lines.weight[mine] * 10 + 0.5), 1, 10).astype(int)  # 0.05 -> 1, 1.0 -> 10
+    query, key = lines.query[mine], lines.key[mine]
+    for tenth in sorted(set(tenths.tolist()), reverse=True):
+        at = tenths == tenth
+        n = int(at.sum())
+        ends = np.tile(np.array([0.0, 1.0, np.nan], np.float32), n)  # query side, key side, break
+        places = np.stack([query[at], key[at], np.full(n, np.nan)], axis=1).ravel().astype(np.float32)
+        x, y = (places, ends) if horizontal else (ends, places)
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line=dict(color=colour, width=3), opacity=tenth / 10,
+                                 hoverinfo="skip", name=f"head {head}", legendgroup=f"head {head}",
+                                 showlegend=bool(tenth == tenths.max())))
+
+
+def _add_tokens(fig: go.Figure, tokens: list[str], side: str, horizontal: bool,
+                focus: tuple[str, int] | None) -> None:
+    n = len(tokens)
+    where = 0.0 if side == "q" else 1.0
+    places = list(range(n))
+    lit = [focus is not None and focus == (side, i) for i in places]
+    colours = ["#ffb000" if on else TEXT for on in lit]
+    word = "query" if side == "q" else "key"
+    position = ("top center" if side == "q" else "bottom center") if horizontal else \
+        ("middle left" if side == "q" else "middle right")
+    fig.add_trace(go.Scatter(
+        x=places if horizontal else [where] * n, y=[where] * n if horizontal else places,
+        mode="markers" if horizontal else "markers+text", text=tokens, textposition=position,
+        textfont=dict(color=colours, size=FONT["size"]), marker=dict(size=12, color=colours, symbol="circle"),
+        customdata=[[side, i] for i in places], showlegend=False,
+        hovertemplate=f"{word} %{{customdata[1]}} %{{text}}<br>click to keep only its lines<extra></extra>"))
+    if horizontal:  # labels turned upright along the rows, as annotations (a scatter's text cannot turn)
+        for i, token in enumerate(tokens):
+            fig.add_annotation(x=i, y=where, text=token, textangle=-90, showarrow=False, font_color=colours[i],
+                               yanchor="bottom" if side == "q" else "top", yshift=10 if side == "q" else -10)
+
+
+def _add_numbers(fig: go.Figure, lines: Lines, focus: tuple[str, int], horizontal: bool) -> None:
+    """Each line's weight near the token at its far end (the focused token is at the near end)."""
+    far_side = 1.0 if focus[0] == "q" else 0.0
+    far = lines.key if focus[0] == "q" else lines.query
+    shift = 30 if focus[0] == "k" else -30  # along the line, off the token's marker
+    for place, w in zip(far.tolist(), lines.weight.tolist()):
+        fig.add_annotation(x=place if horizontal else far_side, y=far_side if horizontal else place,
+                           text=f"{w:.2f}", showarrow=False, bgcolor=CANVAS,
+                           font=dict(color="#ffb000", size=FONT["size"] - 2),
+                           xshift=0 if horizontal else shift, yshift=-shift * 0.6 if horizontal else 0)
+
+
+def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
+    axis = dict(visible=False, fixedrange=True)
+    if horizontal:
+        fig.update_xaxes(axis, range=[-1, n])
+        fig.update_yaxes(axis, range=[1.9, -0.9])  # queries on top, room for upright labels
+        height = 520
+    else:
+        fig.update_xaxes(axis, range=[-0.9, 1.9])
+        fig.update_yaxes(axis, range=[n - 0.5, -0.8])
+        height = max(SHORT_PX, 120 + ROW_PX * n)
+    fig.update_layout(plot_bgcolor=CANVAS, paper_bgcolor=CANVAS, font_color=TEXT, hovermode="closest",
+                      clickmode="event+select", dragmode=False,
+                      legend=dict(title="heads", itemclick="toggle", itemdoubleclick="toggleothers",
+                                  font_color=TEXT, title_font_color=TEXT))
+    fig = _layout(fig, height, title)
+    return fig.update_layout(title_font_color=TEXT)  # the app's theme would draw it dark on the dark ground
+
+
+def model_view(shares: np.ndarray, title: str) -> go.Figure:
+    """Every layer × head as a thumbnail of its (pooled) attention, shares (L, H, n, n) on one 0–1 scale: one
+    tiled heatmap (a subplot per head would cost seconds for bert-large's 384), a click target on each tile
+    (customdata [layer, head])."""
+    layers, heads, side = shares.shape[:3]
+    gap = max(1, side // 5)
+    step = side + gap
+    z = np.full((layers * step - gap, heads * step - gap), np.nan, np.float32)
+    for layer in range(layers):
+        for head in range(heads):
+            z[layer * step: layer * step + side, head * step: head * step + side] = shares[layer, head]
+    centre = (side - 1) / 2
+    fig = go.Figure(go.Heatmap(z=z, colorscale="Blues", zmin=0, zmax=1, hoverinfo="skip",
+                               colorbar=dict(title="attention", thickness=14)))
+    tiles = [(layer, head) for layer in range(layers) for head in range(heads)]
+    fig.add_trace(go.Scatter(x=[h * step + centre for _, h in tiles], y=[lay * step + centre for lay, _ in tiles],
+                             mode="markers", marker=dict(symbol="square", size=26, opacity=0.01, color="#000"),
+                             customdata=[[lay, h] for lay, h in tiles], showlegend=False,
+                             hovertemplate="layer %{customdata[0]}, head %{customdata[1]}<br>click to open it"
+                                           "<extra></extra>"))
+    fig.update_xaxes(tickvals=[h * step + centre for h in range(heads)], ticktext=[str(h) for h in range(heads)],
+                     side="top", constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_yaxes(tickvals=[lay * step + centre for lay in range(layers)],
+                     ticktext=[str(lay) for lay in range(layers)], title="layer", autorange="reversed",
+                     scaleanchor="x", constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
+    fig = _layout(fig, min(1400, 160 + 640 * layers // heads), title)  # square tiles in a canvas ~640 px wide
+    return fig.update_layout(margin_t=90)  # the title, then the heads' numbers
