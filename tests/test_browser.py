@@ -179,3 +179,27 @@ def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
     assert "step=" not in page.url  # attn.probs is the default step
     assert page.get_by_text("Attention (softmax), head 3, query 2 bank, key 4 the").count() >= 1
     assert page.get_by_text("exp(").count() >= 1  # the same cell, explained as a softmax
+
+
+def test_attention_head_view_keeps_a_clicked_tokens_lines_and_the_model_view_opens_a_head(server, page):
+    """Lecture mode at 1280×720: the head view fits the screen; a click on 'bank' keeps its lines and writes their
+    numbers; in the model view a click on layer 2, head 5 opens that head alone in the head view."""
+    page.goto(f"{server}/attention?model={BUNDLED}&text=the+bank+of+the+river&layer=1&heads=3&lecture=1")
+    wait_idle(page)
+    figure = page.locator(".js-plotly-plot").first
+    box = figure.bounding_box()
+    assert box["y"] + box["height"] <= 720 and page.locator("[data-testid='stException']").count() == 0
+    click_at(page, 0, 0, 2)  # the query column (x = 0), token 2: 'bank'
+    wait_idle(page)
+    assert "focus=q2" in page.url
+    numbers = page.locator(".js-plotly-plot").first.evaluate("g => (g.layout.annotations || []).map(a => a.text)")
+    assert numbers and all(float(n) >= 0.05 for n in numbers)
+    assert page.get_by_text("What query 2 'bank' puts on each key").count() == 1
+    page.goto(f"{server}/attention?model={BUNDLED}&text=the+bank+of+the+river&view=model&lecture=1")
+    wait_idle(page)
+    targets = page.locator(".js-plotly-plot").first.evaluate("g => [g.data[1].x, g.data[1].y, g.data[1].customdata]")
+    i = [list(c) for c in targets[2]].index([2, 5])
+    click_at(page, 0, targets[0][i], targets[1][i])
+    wait_idle(page)
+    assert "heads=5" in page.url and "layer=2" in page.url and "view=" not in page.url  # the head view, head 5
+    assert page.get_by_text("Layer 2, head 5").count() >= 1
