@@ -15,6 +15,7 @@ with common.in_line():  # everything a run draws, one tab after another (see ser
     common.sync_url()
     page = st.navigation([
         st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
+        st.Page("app_pages/tour.py", title="Tour", icon=":material/school:", url_path="tour"),
         st.Page("app_pages/architecture.py", title="Architecture", icon=":material/account_tree:",
                 url_path="architecture"),
         st.Page("app_pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),

@@ -4,8 +4,8 @@ The URL holds model, text, pair, task, layer, head, step, the similarity page's 
 (stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
 sentences and word (sentence_a, sentence_b, word), and the comparison's second model and relative depth
 (model_b, depth), the cell of the Layers page's step that is explained (cell), and the Attention page's view, heads,
-focused token, sentence-pair filter and layout (view, heads, focus, filter, horizontal), so a link reopens exactly
-that view; values equal to their defaults stay out of it. Widgets
+focused token, sentence-pair filter and layout (view, heads, focus, filter, horizontal), and the tour's chapter
+(chapter), so a link reopens exactly that view; values equal to their defaults stay out of it. Widgets
 keep their own keys (`_w_<name>`) and copy into the state on change, so a page that does not draw a widget
 does not lose its value.
 """
@@ -38,7 +38,7 @@ DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair"
             "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
             "position": 1, "sentence_a": "i sat on the bank of the river", "sentence_b": "i deposited money at the bank",
             "word": "bank", "model_b": "distilbert-base-uncased", "depth": "0.5", "cell": "", "view": "head", "heads": "", "focus": "", "filter": "All",
-            "horizontal": False, "lecture": False}
+            "horizontal": False, "chapter": "1", "lecture": False}
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
@@ -51,7 +51,10 @@ HOSTED_OTHER = "other: a Hugging Face Hub id"
 
 
 def init_state() -> None:
-    """On a session's first run, take the view from the URL; later runs keep what the user chose."""
+    """On a session's first run, take the view from the URL (and remember which keys it named); later runs keep
+    what the user chose."""
+    if "_named_in_url" not in st.session_state:
+        st.session_state._named_in_url = frozenset(st.query_params.keys())
     for key, default in DEFAULTS.items():
         if key in st.session_state:
             continue

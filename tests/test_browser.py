@@ -203,3 +203,19 @@ def test_attention_head_view_keeps_a_clicked_tokens_lines_and_the_model_view_ope
     wait_idle(page)
     assert "heads=5" in page.url and "layer=2" in page.url and "view=" not in page.url  # the head view, head 5
     assert page.get_by_text("Layer 2, head 5").count() >= 1
+
+
+def test_tour_chapter_fits_a_projector_and_steps_forward(server, page):
+    """A tour chapter at 1280×720 in lecture mode: stepper, diagram, narration and figure on one screen; ▶ goes
+    to the next chapter, and the URL says which."""
+    page.goto(f"{server}/tour?chapter=8&lecture=1")
+    wait_idle(page)
+    assert page.get_by_text("'fox' puts 1.00 of its attention on 'brown'").count() == 1
+    plots = page.locator(".js-plotly-plot")
+    assert plots.count() == 2  # the diagram and the step's figure
+    for i in range(2):
+        box = plots.nth(i).bounding_box()
+        assert box["y"] + box["height"] <= 720, (i, box)
+    page.get_by_role("button", name="▶").click()
+    wait_idle(page)
+    assert "chapter=9" in page.url and page.get_by_text("Context per head").count() >= 1

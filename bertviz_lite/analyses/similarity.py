@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import InputError
 from ..loading.loader import LoadedModel
 from .sentence_pooling import pool
-from ..stepthrough.trace import trace
+from ..stepthrough.trace import Trace, trace
 
 MAX_SENTENCES = 8  # a matrix a projector can still show with its numbers
 
@@ -52,15 +52,29 @@ def sentence_vectors(loaded: LoadedModel, sentences: list[str]) -> list[Sentence
     if len(sentences) > MAX_SENTENCES:
         raise InputError(f"Compare at most {MAX_SENTENCES} sentences at a time ({len(sentences)} given).")
     pooling = loaded.sentence_pooling
+    return vectors_of(loaded, [trace(loaded, s, max_tokens=pooling and pooling.max_tokens) for s in sentences])
+
+
+def vectors_of(loaded: LoadedModel, traces: list[Trace]) -> list[SentenceVectors]:
+    """The sentence vectors of traces already made (each read as many tokens as the model's pipeline reads)."""
+    pooling = loaded.sentence_pooling
     if pooling is not None:
-        traces = [trace(loaded, s, max_tokens=pooling.max_tokens) for s in sentences]
         vectors = np.stack([pool(t.hidden_states[-1], pooling) for t in traces])  # (n, d)
         return [SentenceVectors("sentence-transformers vectors", vectors.astype(np.float32), True,
                                 f"{pooling.describe()}, as sentence-transformers computes it")]
-    traces = [trace(loaded, s) for s in sentences]
     result = [SentenceVectors("mean token vectors", np.stack([t.hidden_states[-1].mean(axis=0) for t in traces]),
                               False, "the mean of the last layer's token vectors")]
     if all(t.pooler_output is not None for t in traces):
         result.append(SentenceVectors("pooled [CLS] outputs", np.stack([t.pooler_output for t in traces]), False,
                                       "the pooler's dense + tanh on the last layer's [CLS] vector"))
     return result
+
+
+def vectors_of_trace(t: Trace) -> list[SentenceVectors] | None:
+    """A trace's own sentence vectors, with no second forward pass; None for a sentence pair, or where the model's
+    pipeline reads fewer tokens than the trace did (then `sentence_vectors` runs the sentence again)."""
+    pooling = t.loaded.sentence_pooling
+    limit = pooling.max_tokens if pooling is not None else None
+    if t.pair is not None or (limit is not None and len(t.tokens) + t.dropped_tokens > limit):
+        return None
+    return vectors_of(t.loaded, [t])

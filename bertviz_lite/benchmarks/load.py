@@ -9,6 +9,7 @@ and wait for script_finished. A session's latency runs from connecting to that m
 - the cached lecture link opened by tabs one after another: the server's CPU seconds per cached view;
 - one link, N tabs at the same moment (a lecture hall opening the link on the slide), then a larger burst;
 - the head view's lecture link (the Attention page): its first visit, tabs in turn, and N tabs at once;
+- the tour's first chapter on the bundled model: its first visit, and N tabs at once;
 - M tabs at once, each with its own sentence of about 110 tokens;
 - a soak: many distinct sentences, a few sessions at a time, the server's resident memory sampled throughout
   and after it idles.
@@ -34,6 +35,8 @@ from pathlib import Path
 
 LECTURE_LINK = ("layers", "text=the+bank+of+the+river&layer=5&head=3&step=attn.probs&lecture=1")
 HEAD_VIEW_LINK = ("attention", "text=the+bank+of+the+river&layer=5&heads=3&lecture=1")  # BertViz's head view
+TOUR_LINK = ("tour", "model=sentence-transformers%2Fall-MiniLM-L6-v2&text=the+quick+brown+fox+jumps+over+the+lazy+dog"
+                     "&head=2&token=4&lecture=1")  # the tour's first chapter, on the bundled model
 WORDS = ("the river bank was quiet in the morning while students walked along the water talking about money "
          "interest rates and the old bridge that crossed to the other side of town where a small market sold "
          "bread fish and fruit").split()
@@ -238,6 +241,9 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
         scenarios.append(burst(server, [HEAD_VIEW_LINK], 1, "head view, first visit"))
         scenarios.append(burst(server, [HEAD_VIEW_LINK] * alone, 1, f"head view, {alone} in turn"))
         scenarios.append(burst(server, [HEAD_VIEW_LINK] * tabs, tabs, f"head view, {tabs} tabs"))
+        progress(f"the tour's first chapter: first visit (loads the bundled model), {tabs} tabs at once")
+        scenarios.append(burst(server, [TOUR_LINK], 1, "tour, first visit"))
+        scenarios.append(burst(server, [TOUR_LINK] * tabs, tabs, f"tour, {tabs} tabs"))
         progress(f"{own} tabs at once, each its own ~110-token sentence")
         views = [("layers", f"text={urllib.parse.quote_plus(sentence(i))}&layer=3&step=attn.probs")
                  for i in range(own)]

@@ -18,7 +18,8 @@ from ..loading.offline_tokenizer import corpus_lines
 from ..analyses.all_layers import all_layers
 from ..stepthrough.trace import trace
 
-TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "explain_ratio": 0.05, "trace_mb": 64.0,
+TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "explain_ratio": 0.05, "tour_ratio": 0.25,
+           "trace_mb": 64.0,
            "analyses_ratio": 2.0,
            "family_first_view_ratio": 1.3, "compare_ratio": 1.1, "contexts_ratio": 0.1}
 COMPARED = "distilbert-base-uncased"  # compared with the main model: what did distillation remove?
@@ -60,6 +61,9 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
     progress(f"timing raw forward, first view and layer switch, {tokens} tokens, {repeats} interleaved runs")
     med = first_view_against_forward(loaded, text, repeats)
 
+    progress(f"timing every chapter of the tour on a traced sentence, {tokens} tokens")
+    tour = tour_chapters(loaded, text, repeats)
+
     progress(f"measuring what a {long_tokens}-token trace keeps")
     long_text = text_of_length(loaded.tokenizer, long_tokens)
     long = trace(loaded, long_text)
@@ -80,6 +84,7 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
         "first_view_ratio": med["first"] / med["raw"], "switch_layer_ratio": med["switch"] / med["raw"],
         "explain_ms": med["explain"], "explain_ratio": med["explain"] / med["raw"],
         "explain_worst_ms": med["explain_worst"], "explain_worst_step": med["explain_worst_step"],
+        **tour, "tour_ratio": tour["tour_worst_ms"] / med["raw"],
         "long_tokens": long_tokens,
         "trace_mb": long.nbytes / MB,
         "layer_steps_mb": layer_bytes / MB,
@@ -132,6 +137,33 @@ def first_view_against_forward(loaded, text: str, repeats: int) -> dict[str, flo
     medians = {k: statistics.median(v) for k, v in samples.items()}
     worst = max(by_step, key=lambda name: statistics.median(by_step[name]))
     return {**medians, "explain_worst": statistics.median(by_step[worst]), "explain_worst_step": worst}
+
+
+def tour_chapters(loaded, text: str, repeats: int) -> dict:
+    """Median ms of a tour chapter on a traced sentence (its narration and its figure, as the page makes them),
+    every chapter in turn, and the slowest chapter's median."""
+    from ..analyses.similarity import vectors_of_trace
+    from ..tour import chapter_figure, chapters, narrate
+
+    t = trace(loaded, text)
+    story = chapters(t, 0)
+    t.layer(0)  # a traced sentence: the layer the tour walks through is stepped through once
+
+    def chapter(c) -> None:
+        vectors = vectors_of_trace(t)[0] if c.kind == "output" else None
+        narrate(t, c, head=0, token=1, outputs=[])
+        chapter_figure(t, c, 0, vectors)
+
+    by_chapter = {c.title: [] for c in story}
+    for c in story:  # warm-up
+        chapter(c)
+    for _ in range(repeats):
+        for c in story:
+            by_chapter[c.title].append(_time_ms(lambda: chapter(c)))
+    medians = {title: statistics.median(v) for title, v in by_chapter.items()}
+    worst = max(medians, key=medians.get)
+    return {"tour_ms": statistics.median(medians.values()), "tour_worst_ms": medians[worst],
+            "tour_worst_chapter": worst, "tour_chapters": len(story)}
 
 
 def cells_to_explain(t) -> list[tuple[str, int | None, tuple[int, int]]]:
@@ -241,6 +273,9 @@ def report(r: dict) -> str:
         ("explain one cell of a traced layer (median over four kinds)",
          f"{r['explain_ms']:.2f} ms = {r['explain_ratio']:.3f} × raw", verdict("explain_ratio")),
         (f"  the slowest kind: {r['explain_worst_step']}", f"{r['explain_worst_ms']:.2f} ms", ""),
+        (f"a tour chapter on a traced sentence, median of {r['tour_chapters']}", f"{r['tour_ms']:.1f} ms", ""),
+        (f"  the slowest: {r['tour_worst_chapter']}",
+         f"{r['tour_worst_ms']:.1f} ms = {r['tour_ratio']:.3f} × raw", verdict("tour_ratio")),
         (f"array data the trace keeps, {n_long} tokens, two layers viewed", f"{r['trace_mb']:.1f} MB",
          verdict("trace_mb")),
         (f"one layer's sub-steps, {n_long} tokens (on request)", f"{r['layer_steps_mb']:.1f} MB", ""),

@@ -4,7 +4,7 @@ explanation of one number (`explanation.py`)."""
 from .charts import (FONT, MAX_CELLS, MAX_CLICKABLE, attention_heatmap, click_targets, context_lines, group_bars,
                      groups_side_by_side, head_grid, labelled, layer_head_grid, lens_grid, matrices_side_by_side,
                      matrix_window, mixing_by_depth, mixing_lines, mixture_by_layer, parameter_sunburst,
-                     similarity_heatmap, token_norms)
+                     similarity_heatmap, stream_changes, token_norms, vector_bars)
 from .attention_views import head_view, model_view
 from .diagram import layer_diagram
 from .explanation import explanation_figure, neuron_view
@@ -12,4 +12,5 @@ from .explanation import explanation_figure, neuron_view
 __all__ = ["FONT", "MAX_CELLS", "MAX_CLICKABLE", "attention_heatmap", "click_targets", "context_lines", "explanation_figure", "group_bars",
            "groups_side_by_side", "head_grid", "head_view", "labelled", "layer_diagram", "layer_head_grid", "lens_grid",
            "matrices_side_by_side", "matrix_window", "mixing_by_depth", "mixing_lines", "mixture_by_layer",
-           "model_view", "neuron_view", "parameter_sunburst", "similarity_heatmap", "token_norms"]
+           "model_view", "neuron_view", "parameter_sunburst", "similarity_heatmap", "stream_changes", "token_norms",
+           "vector_bars"]

@@ -249,6 +249,26 @@ def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figu
     return _layout(fig, min(700, 200 + 30 * rows.shape[0]), title)
 
 
+def stream_changes(cosines: np.ndarray, tokens: list[str], title: str) -> go.Figure:
+    """(L, T): for each layer and token, the cosine between the token's vector before and after the layer."""
+    fig = go.Figure(go.Heatmap(z=cosines.astype(np.float32), x=labelled(tokens),
+                               y=[f"layer {layer}" for layer in range(cosines.shape[0])], colorscale="Blues_r",
+                               zmin=min(0.0, float(cosines.min())), zmax=1, colorbar=dict(title="cosine"),
+                               hovertemplate="%{y}<br>%{x}<br>cosine %{z:.3f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", tickangle=-60)
+    return _layout(fig, min(620, 200 + 30 * cosines.shape[0]), title)
+
+
+def vector_bars(vector: np.ndarray, title: str) -> go.Figure:
+    """One vector's numbers as bars, dimension by dimension."""
+    fig = go.Figure(go.Bar(x=np.arange(vector.size), y=vector.astype(np.float32), marker_color="#2f6db3",
+                           hovertemplate="dimension %{x}<br>%{y:.4f}<extra></extra>"))
+    fig.update_xaxes(title="dimension")
+    fig.update_yaxes(title="value")
+    return _layout(fig, 420, title)
+
+
 def lens_grid(layers: list[list[tuple[str, float]]], title: str) -> go.Figure:
     """The top tokens at each hidden state, coloured by probability: rows are the embeddings and each layer."""
     probs = np.array([[p for _, p in top] for top in layers], dtype=np.float32)  # (L + 1, k)

@@ -180,6 +180,11 @@ class Trace:
     def _is_layer(self, i) -> bool:
         return isinstance(i, int) and 0 <= i < self.num_layers
 
+    def graph_node(self, name: str):
+        """The graph's node of a global step name (its op, inputs, title), or an InputError."""
+        graph, key = self.resolve(name)
+        return graph.node(key)
+
     def attention(self, i: int) -> np.ndarray:
         """Layer i's attention probabilities (h, T, T), computed alone (what the analyses need) if not kept."""
         return self.values(self.graph("layers", i), ["attn.probs"])["attn.probs"]

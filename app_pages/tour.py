@@ -1,0 +1,142 @@
+"""Tour: the current model and sentence walked through in the order the model computes, one chapter per screen
+(`chapter` in the URL, from 1), ◀ ▶ between them: the tokens, the embeddings, one layer sub-step by sub-step from
+the family's own graph, the residual stream, and what the model gives. Each chapter shows the real view, the
+block's diagram with the step lit, and a few sentences with this sentence's own numbers."""
+import numpy as np
+import streamlit as st
+
+from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL
+from bertviz_lite.analyses.similarity import vectors_of_trace
+from bertviz_lite.explain import has_head_axis
+from bertviz_lite.figures import layer_diagram
+from bertviz_lite.graph.layout import diagram_layout
+from bertviz_lite.loading.bundled import bundled_directory
+from bertviz_lite.tour import chapter_figure, chapters, narrate
+from app_pages import common
+
+LECTURE_PX = 380  # a step's figure under the stepper and the diagram, within 720 pixels
+TOUR_VIEW = {"text": "the quick brown fox jumps over the lazy dog", "head": 2, "token": 4}  # real patterns
+
+
+def start_on_real_weights() -> None:
+    """A tour opened with the app's defaults runs on the bundled real model and a sentence whose heads show
+    something (layer 0, head 2 attends to the previous token), so that it means something with no network."""
+    if st.session_state.get("_tour_started"):
+        return
+    st.session_state._tour_started = True
+    untouched = st.session_state.model == DEFAULT_MODEL and st.session_state.text == common.DEFAULTS["text"]
+    named = st.session_state.get("_named_in_url", frozenset())
+    if untouched and not {"model", "text"} & named and bundled_directory(BUNDLED_MODEL) is not None:
+        st.session_state.update(model=BUNDLED_MODEL, **TOUR_VIEW)
+        for widget in ("_w_model_choice", "_w_model_custom", *(f"_w_{key}" for key in TOUR_VIEW)):
+            st.session_state.pop(widget, None)  # the sidebar, drawn already, takes them from the state again
+        st.rerun()
+
+
+start_on_real_weights()
+loaded = common.load_or_stop(needs_weights=True)
+t = common.trace_or_stop(loaded)
+if not common.lecture_mode():
+    st.title("Tour")
+st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
+st.session_state.head = min(st.session_state.head, t.num_heads - 1)
+st.session_state.token = min(st.session_state.token, len(t.tokens) - 1)
+story = chapters(t, st.session_state.layer)
+
+
+def chosen_chapter() -> int:
+    """The chapter in the URL (from 1), or the first with a message."""
+    text = str(st.session_state.chapter)
+    if text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= len(story):
+        return int(text)
+    st.warning(f"There is no chapter '{text}': this tour has chapters 1 to {len(story)}. Showing chapter 1.",
+               icon=":material/warning:")
+    st.session_state.chapter = "1"
+    return 1
+
+
+def go_to(number: int) -> None:
+    st.session_state.chapter = str(number)
+
+
+def chapter_controls(number: int) -> None:
+    back, pick, forward = st.columns([1, 8, 1], vertical_alignment="bottom")
+    back.button("◀", help="previous chapter", disabled=number == 1, width="stretch", on_click=go_to,
+                args=(number - 1,))
+    widget = "_w_chapter_pick"
+    st.session_state[widget] = number
+    pick.selectbox("Chapter", range(1, len(story) + 1), key=widget, label_visibility="collapsed",
+                   format_func=lambda n: f"{n}/{len(story)} · {story[n - 1].title}",
+                   on_change=lambda: go_to(st.session_state[widget]))
+    forward.button("▶", help="next chapter", disabled=number == len(story), width="stretch", on_click=go_to,
+                   args=(number + 1,))
+
+
+def diagram(step: str) -> None:
+    """The block's diagram with the chapter's step lit; a click on a box goes to that step's chapter."""
+    graph, key = t.resolve(step)
+    chart = f"tour_diagram_{step}"
+    names = [c.step for c in story]
+
+    def clicked() -> None:
+        points = st.session_state[chart]["selection"]["points"]
+        target = points[0].get("customdata") if points else None
+        if isinstance(target, str) and graph.name(target) in names:
+            go_to(names.index(graph.name(target)) + 1)
+
+    common.cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", step),  # the same for any text
+                        lambda: layer_diagram(diagram_layout(graph), key), on_select=clicked,
+                        selection_mode="points", key=chart)
+
+
+def sentence_vector():
+    """The sentence's vector as the model is meant to give it: from this trace, or (a pair, a shorter pipeline)
+    from running the sentence alone."""
+    return (vectors_of_trace(t) or common.sentence_vectors_or_stop(loaded, [t.text]))[0]
+
+
+def output_story() -> list[str]:
+    vectors = sentence_vector()
+    vector = vectors.vectors[0]
+    trained = [] if vectors.trained_for_similarity else ["This model was not trained for sentence similarity."]
+    return [f"The whole sentence becomes one vector of {vector.size} numbers: {vectors.how}.",
+            f"Its length is {np.linalg.norm(vector):.2f}; a sentence with a similar meaning gets a vector pointing the "
+            f"same way (the Similarity page compares them).", *trained]
+
+
+def chapter_view(chapter, head: int) -> None:
+    """The chapter's real view: the tokens as chips, or its figure (short enough for a projector in lecture mode)."""
+    if chapter.kind == "tokens":
+        common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
+        return
+    vectors = sentence_vector() if chapter.kind == "output" else None
+    common.cached_chart(common.view_key(loaded, "tour", chapter.step or chapter.kind, head),
+                        lambda: fitted(chapter_figure(t, chapter, head, vectors)))
+
+
+def fitted(fig):
+    """In lecture mode, a figure short enough to sit under the chapter's controls and diagram."""
+    if fig is None or not common.lecture_mode():
+        return fig
+    return fig.update_layout(height=LECTURE_PX)
+
+
+number = chosen_chapter()
+chapter = story[number - 1]
+chapter_controls(number)
+if chapter.kind == "step":
+    diagram(chapter.step)
+words, canvas = st.columns([5, 7], gap="large")
+with words:
+    st.markdown(f"### {chapter.title}")
+    outputs = output_story() if chapter.kind == "output" else None
+    for line in narrate(t, chapter, st.session_state.head, st.session_state.token, outputs):
+        st.markdown(line)
+    token_col, head_col = st.columns(2)
+    token_col.selectbox("About the token", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
+                        **common.bind("token"))
+    if chapter.kind == "step" and has_head_axis(t.graph_node(chapter.step)):
+        head_col.selectbox("Head", range(t.num_heads), **common.bind("head"))
+with canvas:
+    chapter_view(chapter, st.session_state.head)
+common.sync_url()

@@ -1,0 +1,34 @@
+"""The guided tour's chapters: the model walked through in the order it computes, read from its own graphs, so
+that each family's tour has its own steps (DeBERTa's three score terms and relative positions, ModernBERT's
+rotation and window, MPNet's position bias) with no table per family.
+
+The order: the text and its tokens; the embeddings; what the encoder computes once (where it does); one layer
+sub-step by sub-step; the residual stream through all layers; what the model gives.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..graph.ops import INPUT
+from ..stepthrough.trace import Trace
+
+
+@dataclass(frozen=True)
+class Chapter:
+    kind: str  # "tokens", "step", "stream" or "output"
+    title: str
+    step: str | None = None  # the global name of the sub-step a "step" chapter shows
+
+
+def chapters(trace: Trace, layer: int) -> list[Chapter]:
+    """Every chapter of the tour of `trace` through layer `layer`, in order (the page counts them from 1)."""
+    embed = trace.graph("embed")
+    out = [Chapter("tokens", "The text becomes tokens"),
+           Chapter("step", f"Embeddings: {embed.output.title}", embed.name(embed.output.key))]
+    encoder = trace.graph("encoder")
+    if encoder is not None:
+        out += [Chapter("step", f"Positions: {n.title}", encoder.name(n.key)) for n in encoder]
+    block = trace.graph("layers", layer)
+    out += [Chapter("step", f"Layer {layer}: {n.title}", block.name(n.key)) for n in block if n.op is not INPUT]
+    return out + [Chapter("stream", "The residual stream through every layer"),
+                  Chapter("output", "What the model gives")]

@@ -1,0 +1,203 @@
+"""What the tour says about a chapter: two to four sentences with this sentence's own numbers, one narrator per
+operation (as the explanations have one explainer per op), so that no family needs its own text.
+
+Every number is read from the trace (`t.cache`, the model's own hidden states), never typed: "in layer 0, head 2,
+'fox' puts 0.98 of its attention on 'brown', the token before it". Random weights are said first: their patterns
+mean nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..explain import has_head_axis
+from ..analyses.residual_stream import layer_changes
+from ..graph.names import parse_step_name
+from ..graph.ops import MASKED_BELOW
+from ..stepthrough.trace import Trace
+from .chapters import Chapter
+
+RANDOM = "These are random weights: the shapes and the arithmetic are real, the patterns mean nothing."
+
+
+def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
+            outputs: list[str] | None = None) -> list[str]:
+    """The chapter's sentences, about `head` and token `token` where it has them. `outputs` describes the output
+    chapter's vector or prediction (the page computes it)."""
+    token = min(max(token, 0), len(trace.tokens) - 1)
+    lines = [RANDOM] if trace.loaded.warning else []
+    if chapter.kind == "tokens":
+        return lines + tokens_story(trace)
+    if chapter.kind == "stream":
+        return lines + stream_story(trace, token)
+    if chapter.kind == "output":
+        return lines + (outputs or ["The last layer's vectors are what the model gives."])
+    graph, key = trace.resolve(chapter.step)
+    node = graph.node(key)
+    array = trace.cache[chapter.step]
+    where = _where(trace, chapter.step, head if has_head_axis(node) else None)
+    story = NARRATORS.get(node.op.name, _plain)
+    what = node.explains[:1].upper() + node.explains[1:]
+    return lines + [f"{what}."] + story(Step(trace, graph, node, array, head, token, where))
+
+
+class Step:
+    """What a narrator reads: the step's node, its array, its inputs' arrays, the chosen head's and token's rows."""
+
+    def __init__(self, trace: Trace, graph, node, array: np.ndarray, head: int, token: int, where: str):
+        self.trace, self.graph, self.node, self.array, self.token, self.where = trace, graph, node, array, token, where
+        self.head = min(head, array.shape[0] - 1) if has_head_axis(node) else None
+        self.mine = array[self.head] if self.head is not None else array  # (T, ...) for this head
+
+    def input(self, i: int) -> np.ndarray:
+        return self.trace.cache[self.graph.name(self.node.inputs[i])]
+
+    def tok(self, i: int) -> str:
+        return f"'{self.trace.tokens[i]}'"
+
+    @property
+    def me(self) -> str:
+        return self.tok(self.token)
+
+
+def _where(trace: Trace, name: str, head: int | None) -> str:
+    block, layer, _ = parse_step_name(name)
+    place = f"In layer {layer}" if block == "layers" else "Here"
+    return place + (f", head {head}" if head is not None else "")
+
+
+def _relation(i: int, j: int) -> str:
+    if j == i:
+        return ", itself"
+    if j == i - 1:
+        return ", the token before it"
+    if j == i + 1:
+        return ", the token after it"
+    return f", {abs(i - j)} tokens {'before' if j < i else 'after'} it"
+
+
+def _row_story(s: Step, what: str, unit: str = "") -> list[str]:
+    row = np.asarray(s.mine[s.token], dtype=np.float64).ravel()
+    top = int(np.argmax(row))
+    return [f"{s.where}, {what} of {s.me}: {row.size} numbers, from {row.min():.2f} to {row.max():.2f}; the largest "
+            f"is number {top} ({row[top]:.2f}{unit})."]
+
+
+def _linear(s: Step) -> list[str]:
+    x = np.asarray(s.input(0))
+    d_in = x.shape[-1]
+    return [f"Each token's {d_in} numbers times a learnt matrix, plus a bias."] + _row_story(s, s.node.title)
+
+
+def _scores(s: Step) -> list[str]:
+    row = np.asarray(s.mine[s.token], dtype=np.float64)
+    seen = np.isfinite(row) & (row > MASKED_BELOW)
+    best, worst = int(np.argmax(np.where(seen, row, -np.inf))), int(np.argmin(np.where(seen, row, np.inf)))
+    return [f"{s.where}, query {s.me} scores key {s.tok(best)} highest ({row[best]:.2f}) and {s.tok(worst)} lowest "
+            f"({row[worst]:.2f}).", "The softmax that follows turns these scores into weights."]
+
+
+def _mask(s: Step) -> list[str]:
+    masked = int((np.asarray(s.mine) <= MASKED_BELOW).sum())
+    total = int(np.prod(s.mine.shape))
+    if masked == 0:
+        return [f"Nothing is masked here: every one of the {total} query–key pairs may be seen."] + _scores(s)[:1]
+    return [f"{masked} of the {total} query–key pairs are masked (blank in the figure): those keys are out of "
+            f"the query's sight."] + _scores(s)[:1]
+
+
+def _softmax(s: Step) -> list[str]:
+    row = np.asarray(s.mine[s.token], dtype=np.float64)
+    best = int(np.argmax(row))
+    strongest = np.unravel_index(int(np.argmax(s.mine)), s.mine.shape)
+    return [f"{s.where}, {s.me} puts {row[best]:.2f} of its attention on {s.tok(best)}"
+            f"{_relation(s.token, best)}; its row adds up to {row.sum():.2f}.",
+            f"The strongest weight of this head: {s.tok(strongest[0])} → {s.tok(strongest[1])}, "
+            f"{s.mine[strongest]:.2f}."]
+
+
+def _context(s: Step) -> list[str]:
+    probs = s.trace.cache[s.graph.name(s.node.inputs[0])]
+    row = np.asarray(probs[s.head][s.token], dtype=np.float64)  # (T,)
+    top = np.argsort(-row)[:3]
+    terms = " + ".join(f"{row[j]:.2f} × v({s.tok(j)})" for j in top)
+    return [f"{s.where}, the context of {s.me} is Σ p v over every key: {terms} + … ({len(row)} keys)."]
+
+
+def _merge(s: Step) -> list[str]:
+    heads = s.trace.num_heads
+    return [f"The {heads} heads' contexts side by side again: {heads} × {s.array.shape[-1] // heads} = "
+            f"{s.array.shape[-1]} numbers per token."]
+
+
+def _residual(s: Step) -> list[str]:
+    carried, added = (np.linalg.norm(np.asarray(s.input(i))[s.token]) for i in range(2))
+    total = np.linalg.norm(np.asarray(s.array)[s.token])
+    return [f"For {s.me}: the vector carried past has length {carried:.1f}, the sub-layer adds one of length "
+            f"{added:.1f}, and their sum has length {total:.1f}."]
+
+
+def _layer_norm(s: Step) -> list[str]:
+    x = np.asarray(s.input(0), dtype=np.float64)[s.token]
+    after = np.asarray(s.array, dtype=np.float64)[s.token]
+    return [f"{s.me} came in with mean {x.mean():.2f} and standard deviation {x.std():.2f} over its {x.size} "
+            f"numbers (length {np.linalg.norm(x):.1f}); after LayerNorm its length is {np.linalg.norm(after):.1f}."]
+
+
+def _activation(s: Step) -> list[str]:
+    pre = np.asarray(s.input(0), dtype=np.float64)[s.token]
+    after = np.asarray(s.array, dtype=np.float64)[s.token]
+    return [f"Of {s.me}'s {pre.size} numbers, {100 * (pre < 0).mean():.0f}% were negative; after the activation "
+            f"{100 * (np.abs(after) < 0.05).mean():.0f}% are within 0.05 of zero."]
+
+
+def _rotation(s: Step) -> list[str]:
+    return [f"Each pair of dimensions is turned by an angle that grows with the position: {s.me} is at position "
+            f"{s.token}."] + _row_story(s, s.node.title)
+
+
+def _relative(s: Step) -> list[str]:
+    row = np.asarray(s.mine[s.token], dtype=np.float64)
+    best = int(np.argmax(row))
+    return [f"{s.where}, for query {s.me} the largest term is with key {s.tok(best)}{_relation(s.token, best)} "
+            f"({row[best]:.2f}); it depends on how far apart they are, not on what they say."]
+
+
+def _plain(s: Step) -> list[str]:
+    if s.mine.ndim == 2 and s.mine.shape[0] == len(s.trace.tokens):
+        return _row_story(s, s.node.title)
+    return [f"Its shape: {tuple(s.array.shape)}."]
+
+
+NARRATORS: dict[str, Callable[[Step], list[str]]] = {
+    "linear": _linear, "scaled_dot": _scores, "mask": _mask, "softmax": _softmax, "weighted_sum": _context,
+    "merge_heads": _merge, "residual_add": _residual, "layer_norm": _layer_norm, "activation": _activation,
+    "gated_activation": _activation, "rotation": _rotation, "rotary_angles": _rotation, "relative_dot": _relative,
+    "gather_bias": _relative}
+
+
+def tokens_story(trace: Trace) -> list[str]:
+    special = [t for t, s in zip(trace.tokens, trace.sequence_ids) if s is None]
+    pieces = [t for t, s, w, prev in zip(trace.tokens[1:], trace.sequence_ids[1:], trace.word_ids[1:],
+                                         trace.word_ids[:-1]) if s is not None and w is not None and w == prev]
+    lines = [f"The tokenizer cuts the text into {len(trace.tokens)} tokens, {len(special)} of them special "
+             f"({', '.join(dict.fromkeys(special))}), and gives each the id of its row in a vocabulary of "
+             f"{trace.loaded.tokenizer.vocab_size:,}."]
+    if pieces:
+        lines.append(f"{len(pieces)} tokens continue a word cut into pieces (such as '{pieces[0]}').")
+    else:
+        lines.append("Every word here is a single token of the vocabulary.")
+    return lines
+
+
+def stream_story(trace: Trace, token: int) -> list[str]:
+    cos = layer_changes(trace)[:, token]  # (L,)
+    norms = np.linalg.norm(trace.hidden_states[:, token].astype(np.float64), axis=-1)  # (L + 1,)
+    most = int(np.argmin(cos))
+    name = f"'{trace.tokens[token]}'"
+    return ["Every layer adds to the residual stream rather than replacing it, so a token's vector keeps much of its "
+            "direction from layer to layer.",
+            f"{name} changes most in layer {most} (cosine {cos[most]:.2f} between its vector before and after) and "
+            f"least in layer {int(np.argmax(cos))} ({cos.max():.2f}); its length goes from {norms[0]:.1f} to "
+            f"{norms[-1]:.1f}."]

@@ -1,0 +1,38 @@
+"""Which figure a tour chapter shows, from the trace: a step's array for the chosen head (a token × token matrix
+as a heatmap, vectors as a window of their first 64 numbers), the residual stream's cosines, or the sentence
+vector. The tokens chapter draws chips, not a figure."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..analyses.residual_stream import layer_changes
+from ..analyses.similarity import SentenceVectors
+from ..explain import has_head_axis
+from ..figures import attention_heatmap, matrix_window, stream_changes, vector_bars
+from ..stepthrough.trace import Trace
+from .chapters import Chapter
+
+
+def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0,
+                   vectors: SentenceVectors | None = None) -> go.Figure | None:
+    """The chapter's figure, or None where it has none (the tokens; a step that is not a matrix)."""
+    if chapter.kind == "stream":
+        return stream_changes(layer_changes(trace), trace.tokens,
+                              "How much each layer turns each token's vector (cosine before/after)")
+    if chapter.kind == "output":
+        return None if vectors is None else vector_bars(vectors.vectors[0], f"The sentence vector ({vectors.name})")
+    if chapter.kind != "step":
+        return None
+    node, array = trace.graph_node(chapter.step), trace.cache[chapter.step]
+    title = node.title
+    if has_head_axis(node):
+        head = min(head, array.shape[0] - 1)
+        array, title = array[head], f"{node.title}, head {head}"
+    T = len(trace.tokens)
+    if array.shape == (T, T):
+        return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, node.short)
+    if array.ndim == 2:  # per token, or per relative distance (DeBERTa's position queries and keys)
+        rows = trace.tokens if array.shape[0] == T else [f"row {i}" for i in range(array.shape[0])]
+        return matrix_window(np.asarray(array), rows, 0, f"{title} (the first 64 numbers)")
+    return None

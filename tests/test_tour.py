@@ -1,0 +1,86 @@
+"""The guided tour: every chapter of every family renders with its diagram and narration, the chapters follow each
+family's own layer graph, the narrated numbers are transformers' own, and hostile chapters get a message."""
+import numpy as np
+import pytest
+import torch
+
+from bertviz_lite import BUNDLED_MODEL, load_model, trace
+from bertviz_lite.tour import chapters, narrate
+from bertviz_lite.tour.narration import RANDOM
+
+from test_app import open_page, specs
+
+FOX = "the quick brown fox jumps over the lazy dog"
+
+
+def test_every_chapter_of_every_family_renders_with_its_diagram(tiny_dirs, new_tiny_dirs):
+    for model_dir in [*tiny_dirs.values(), *new_tiny_dirs.values()]:
+        at = open_page("tour", model=model_dir, text="the cat sat", pair="on the mat", lecture=1)
+        story = chapters(trace(load_model(model_dir), "the cat sat", "on the mat"), 0)
+        for number, chapter in enumerate(story, 1):
+            at.session_state["chapter"] = str(number)
+            at.run()
+            assert not at.exception and not at.error, (model_dir, number, [e.value for e in at.exception])
+            assert any(chapter.title in m.value for m in at.markdown), (model_dir, number)
+            said = [m.value for m in at.markdown if not m.value.startswith("#")]
+            assert 2 <= len(said) <= 4, (model_dir, number, said)  # two to four sentences of narration
+            assert len(specs(at, diagrams=True)) == (chapter.kind == "step"), (model_dir, number)
+
+
+def test_each_family_tours_its_own_layer(new_tiny_loaded, tiny_loaded):
+    def steps(loaded) -> list[str]:
+        return [c.step for c in chapters(trace(loaded, "the cat sat on the mat"), 1) if c.kind == "step"]
+
+    assert {"layers.1.attn.c2p", "layers.1.attn.p2c", "encoder.relative_positions"} <= set(
+        steps(new_tiny_loaded["deberta-v2"]))
+    assert {"layers.1.attn.angles", "layers.1.attn.q_rot"} <= set(steps(new_tiny_loaded["modernbert"]))
+    assert "layers.1.attn.position_bias" in steps(new_tiny_loaded["mpnet"])
+    assert not any("c2p" in s or "rot" in s for s in steps(tiny_loaded["bert"]))
+
+
+def test_the_softmax_chapter_narrates_the_models_own_attention():
+    loaded = load_model(BUNDLED_MODEL)
+    enc = loaded.tokenizer(FOX, return_tensors="pt")
+    with torch.no_grad():
+        out = loaded.base(**enc, output_attentions=True, output_hidden_states=True)
+    t = trace(loaded, FOX)
+    (softmax,) = [c for c in chapters(t, 1) if c.step == "layers.1.attn.probs"]
+    row = out.attentions[1][0, 5, 6].numpy()  # layer 1, head 5, query 6 'over'
+    best = int(np.argmax(row))
+    said = " ".join(narrate(t, softmax, head=5, token=6))
+    assert f"'over' puts {row[best]:.2f} of its attention on '{t.tokens[best]}'" in said
+    assert RANDOM not in said
+    h = torch.stack(out.hidden_states)[:, 0, 4].double()  # 'fox' through the layers
+    cos = torch.nn.functional.cosine_similarity(h[:-1], h[1:], dim=-1).numpy()
+    stream = " ".join(narrate(t, chapters(t, 0)[-2], token=4))
+    assert f"changes most in layer {int(np.argmin(cos))} (cosine {cos.min():.2f}" in stream
+
+
+def test_the_default_tour_runs_on_the_bundled_model_with_real_patterns():
+    at = open_page("tour", chapter=8)
+    assert not at.exception and not at.error
+    assert at.query_params["model"] == [BUNDLED_MODEL] or at.query_params["model"] == BUNDLED_MODEL
+    assert any("'fox' puts 1.00 of its attention on 'brown', the token before it" in m.value for m in at.markdown)
+
+
+def test_a_tour_of_a_random_preset_says_its_patterns_mean_nothing():
+    at = open_page("tour", model="bert-base-uncased", chapter=3)
+    assert not at.exception and any(RANDOM in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("chapter", ["0", "999", "abc", "-1", "１"])
+def test_hostile_chapters_get_a_message_and_the_first_chapter(chapter):
+    at = open_page("tour", chapter=chapter)
+    assert not at.exception
+    assert any(f"no chapter '{chapter}'" in w.value for w in at.warning)
+    assert any("The text becomes tokens" in m.value for m in at.markdown)
+
+
+def test_the_output_chapter_reads_the_sentence_vector_from_the_trace():
+    from bertviz_lite import sentence_vectors
+    from bertviz_lite.analyses.similarity import vectors_of_trace
+
+    loaded = load_model(BUNDLED_MODEL)
+    own = vectors_of_trace(trace(loaded, FOX))[0]
+    np.testing.assert_allclose(own.vectors, sentence_vectors(loaded, [FOX])[0].vectors, atol=1e-6)
+    assert vectors_of_trace(trace(loaded, FOX, "a pair")) is None  # a pair's trace is not the sentence alone
