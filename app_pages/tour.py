@@ -6,11 +6,13 @@ import numpy as np
 import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL
+from bertviz_lite.analyses.logit_lens import head_problem
 from bertviz_lite.analyses.similarity import vectors_of_trace
 from bertviz_lite.explain import has_head_axis
 from bertviz_lite.figures import layer_diagram
 from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.loading.bundled import bundled_directory
+from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import chapter_figure, chapters, narrate
 from app_pages import common
 
@@ -95,7 +97,23 @@ def sentence_vector():
     return (vectors_of_trace(t) or common.sentence_vectors_or_stop(loaded, [t.text]))[0]
 
 
+def prediction():
+    """The masked-LM head's predictions at the first mask, layer by layer (the logit lens), where the sidebar asks
+    for that head, the checkpoint has a trained one and the text has a mask; else None."""
+    mask_id = loaded.tokenizer.mask_token_id
+    if st.session_state.task != "masked-lm" or head_problem(loaded) or mask_id not in t.input_ids.tolist():
+        return None
+    return common.computed_or_stop("The masked-LM head on every hidden state …",
+                                   lambda: cached_lens(loaded.source, t.text, t.pair, None), ":material/error:")
+
+
 def output_story() -> list[str]:
+    if (lens := prediction()) is not None:
+        top = lens.layers[-1]
+        then = ", ".join(f"'{token}' ({p:.2f})" for token, p in top[1:3])
+        return [f"With its masked-LM head, the model predicts '{top[0][0]}' ({top[0][1]:.2f}) at position "
+                f"{lens.position} ({t.tokens[lens.position]}), then {then}.",
+                "The figure applies the same head to every layer's vectors: the prediction forms layer by layer."]
     vectors = sentence_vector()
     vector = vectors.vectors[0]
     trained = [] if vectors.trained_for_similarity else ["This model was not trained for sentence similarity."]
@@ -109,9 +127,10 @@ def chapter_view(chapter, head: int) -> None:
     if chapter.kind == "tokens":
         common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
         return
-    vectors = sentence_vector() if chapter.kind == "output" else None
+    lens = prediction() if chapter.kind == "output" else None
+    vectors = sentence_vector() if chapter.kind == "output" and lens is None else None
     common.cached_chart(common.view_key(loaded, "tour", chapter.step or chapter.kind, head),
-                        lambda: fitted(chapter_figure(t, chapter, head, vectors)))
+                        lambda: fitted(chapter_figure(t, chapter, head, vectors, lens)))
 
 
 def fitted(fig):

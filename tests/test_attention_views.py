@@ -17,9 +17,9 @@ TEXT = "the bank of the river was steep"
 
 
 def own_attentions(source: str, text: str, pair: str | None = None) -> np.ndarray:
-    """(L, H, T, T) from transformers itself, eager attention."""
+    """(L, H, T, T) from transformers itself, eager attention (token types asked for, as a pair needs them)."""
     loaded = load_model(source)
-    enc = loaded.tokenizer(text, pair, return_tensors="pt")
+    enc = loaded.tokenizer(text, pair, return_tensors="pt", return_token_type_ids=True)
     with torch.no_grad():
         out = loaded.base(**enc, output_attentions=True)
     return torch.stack(out.attentions)[:, 0].numpy()
@@ -141,3 +141,13 @@ def test_figures_are_pure_and_mark_the_focused_token():
     fig = head_view(lines, ["a", "b", "c"], ["a", "b", "c"], 2, "t", focus=("q", 1), numbers=True)
     assert [a.text for a in fig.layout.annotations] == ["0.33"] * 3
     assert model_view(np.full((2, 2, 3, 3), 1 / 3, np.float32), "m").data[1].customdata[3] == [1, 1]
+
+
+def test_model_view_and_a_focused_head_view_for_every_family(tiny_dirs, new_tiny_dirs):
+    for model_dir in [*tiny_dirs.values(), *new_tiny_dirs.values()]:
+        own = own_attentions(model_dir, "the cat sat", "on the mat")
+        for params in ({"view": "model"}, {"heads": "1", "focus": "q2", "lecture": 1}):
+            at = open_page("attention", model=model_dir, text="the cat sat", pair="on the mat", layer=1, **params)
+            assert not at.exception and not at.error and not at.warning, (model_dir, params)
+        (table,) = at.dataframe  # the focused query's weights under head 1 of layer 1
+        np.testing.assert_allclose(table.value["head 1"].to_numpy(), own[1, 1, 2], atol=5e-4, err_msg=model_dir)

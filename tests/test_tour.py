@@ -84,3 +84,18 @@ def test_the_output_chapter_reads_the_sentence_vector_from_the_trace():
     own = vectors_of_trace(trace(loaded, FOX))[0]
     np.testing.assert_allclose(own.vectors, sentence_vectors(loaded, [FOX])[0].vectors, atol=1e-6)
     assert vectors_of_trace(trace(loaded, FOX, "a pair")) is None  # a pair's trace is not the sentence alone
+
+
+def test_a_masked_lm_tour_ends_with_the_models_own_prediction(tiny_dirs):
+    text = "the cat [MASK] on the mat"
+    loaded = load_model(tiny_dirs["bert"], "masked-lm")
+    enc = loaded.tokenizer(text, return_tensors="pt")
+    with torch.no_grad():
+        logits = loaded.model(**enc).logits[0]
+    position = int((enc["input_ids"][0] == loaded.tokenizer.mask_token_id).nonzero()[0])
+    best = loaded.tokenizer.convert_ids_to_tokens(int(logits[position].argmax()))
+    at = open_page("tour", model=tiny_dirs["bert"], task="masked-lm", text=text, chapter=99)
+    at.session_state["chapter"] = str(len(chapters(trace(loaded, text), 0)))
+    at.run()
+    assert not at.exception and not at.error
+    assert any(f"the model predicts '{best}'" in m.value and f"position {position}" in m.value for m in at.markdown)

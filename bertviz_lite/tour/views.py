@@ -1,25 +1,30 @@
 """Which figure a tour chapter shows, from the trace: a step's array for the chosen head (a token × token matrix
-as a heatmap, vectors as a window of their first 64 numbers), the residual stream's cosines, or the sentence
-vector. The tokens chapter draws chips, not a figure."""
+as a heatmap, vectors as a window of their first 64 numbers), the residual stream's cosines, and the masked-LM
+prediction or the sentence vector. The tokens chapter draws chips, not a figure."""
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
 
+from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..explain import has_head_axis
-from ..figures import attention_heatmap, matrix_window, stream_changes, vector_bars
+from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
 
-def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0,
-                   vectors: SentenceVectors | None = None) -> go.Figure | None:
-    """The chapter's figure, or None where it has none (the tokens; a step that is not a matrix)."""
+def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: SentenceVectors | None = None,
+                   lens: LogitLens | None = None) -> go.Figure | None:
+    """The chapter's figure, or None where it has none (the tokens; a step that is not a matrix). The output
+    chapter shows the masked-LM prediction forming (`lens`) where there is one, else the sentence vector."""
     if chapter.kind == "stream":
         return stream_changes(layer_changes(trace), trace.tokens,
                               "How much each layer turns each token's vector (cosine before/after)")
+    if chapter.kind == "output" and lens is not None:
+        return lens_grid(lens.layers, f"The masked-LM head's top {len(lens.layers[0])} at position {lens.position}, "
+                                      f"layer by layer")
     if chapter.kind == "output":
         return None if vectors is None else vector_bars(vectors.vectors[0], f"The sentence vector ({vectors.name})")
     if chapter.kind != "step":
