@@ -100,8 +100,8 @@ def head_view_page() -> None:
         if t.pair:
             if st.session_state.filter not in PAIR_FILTERS:
                 st.session_state.filter = "All"
-            st.segmented_control("Sentences", list(PAIR_FILTERS), **common.bind("filter"))
-            pair_filter = st.session_state.filter or "All"
+            st.segmented_control("Sentences", list(PAIR_FILTERS), required=True, **common.bind("filter"))
+            pair_filter = st.session_state.filter
         common.word_toggle()
         st.toggle("Across (tokens in two rows)", help="For long or CJK text: queries along the top, keys below.",
                   **common.bind("horizontal"))
@@ -216,7 +216,6 @@ def thumbnails_frame(shares: np.ndarray) -> pd.DataFrame:
 
 with controls:
     chosen_view()
-    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, **common.bind("view"))
-    st.session_state.view = st.session_state.view or "head"  # a click on the chosen view leaves it chosen
+    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **common.bind("view"))
 (head_view_page if st.session_state.view == "head" else model_view_page)()
 common.sync_url()
