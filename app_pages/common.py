@@ -12,6 +12,7 @@ does not lose its value.
 from __future__ import annotations
 
 import html
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -137,13 +138,21 @@ def sidebar() -> None:
         st.toggle("Lecture mode", **bind("lecture"),
                   help="Large type and less chrome for a projector; a link with lecture=1 opens this way, with the "
                        "sidebar closed.")
+        redraw_on_reconnect()  # in the sidebar: its empty block takes no room on a page
+
+
+_holding = threading.local()  # whether this script thread's run already holds its turn in line
 
 
 @contextmanager
 def in_line() -> Iterator[None]:
     """Run the page when it is this tab's turn: first come, first served (serving/queue.py). While it waits, the
     page says how many are ahead; if the tab closes meanwhile, Streamlit stops the run at that message, which
-    frees its place in line."""
+    frees its place in line. A fragment's rerun (the Layers stepper's ▶) waits in the same line; a fragment drawn
+    within a full run is already in its turn."""
+    if getattr(_holding, "turn", False):
+        yield
+        return
     notice = st.empty()
 
     def waiting(ahead: int) -> None:
@@ -153,7 +162,19 @@ def in_line() -> Iterator[None]:
 
     with page_queue().turn(waiting):
         notice.empty()
-        yield
+        _holding.turn = True
+        try:
+            yield
+        finally:
+            _holding.turn = False
+
+
+@st.fragment(run_every=3600)
+def redraw_on_reconnect() -> None:
+    """Nothing, every hour: a page with a timed fragment is one that Streamlit's frontend asks to run again when
+    its connection comes back (see its handleConnectionStateChanged). So a tab whose server is gone (a replica
+    lost behind a balancer) redraws its view from its URL on the live server it reconnects to, at once, rather
+    than spend the reader's next click on starting a new session (which would lose that click's callback)."""
 
 
 def warm_default_view() -> None:

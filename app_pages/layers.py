@@ -336,6 +336,11 @@ def regions() -> Regions:
 
 @st.fragment
 def stepper() -> None:
+    with common.in_line():  # a click that reruns only the stepper waits in the fair line too
+        step_through()
+
+
+def step_through() -> None:
     r = regions()
     short = {"Embeddings": "Embed", "Positions": "Pos.", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"
              } if common.lecture_mode() else {}

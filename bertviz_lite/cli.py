@@ -292,7 +292,7 @@ def cmd_bench(args) -> None:
     if args.load:  # the app under a crowd, in its own server process; this one times the raw forward it is told in
         from .benchmarks import load
 
-        result = load.run(tabs=args.tabs, many=args.many, soak=args.soak, progress=progress)
+        result = load.run(tabs=args.tabs, many=args.many, soak=args.soak, replicas=args.replicas, progress=progress)
         print(json.dumps(result) if args.json else load.report(result))
         return
     progress("importing torch and transformers")
@@ -413,6 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tabs", type=int, default=40, help="with --load: tabs opening one link at once")
     p.add_argument("--many", type=int, default=100, help="with --load: the larger burst on one link")
     p.add_argument("--soak", type=int, default=320, help="with --load: distinct sentences in the soak")
+    p.add_argument("--replicas", type=int, default=0,
+                   help="with --load: that many app processes behind HAProxy (deploy/haproxy.cfg), as the hall "
+                        "reaches them through a balancer; needs haproxy installed")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
     return parser

@@ -71,3 +71,31 @@ def test_image_warms_the_default_view_and_the_bundled_model_at_start():
     cmd = DOCKERFILE[DOCKERFILE.index("\nCMD "):]
     assert "python -m bertviz_lite warm http://127.0.0.1:7860 ''" in cmd and BUNDLED_MODEL in cmd
     assert "exec streamlit run app.py" in cmd  # streamlit is the container's main process and gets its signals
+
+
+def test_the_balancer_the_compose_file_and_the_kubernetes_example_agree_with_the_image():
+    """One port (the image's), one health check (Streamlit's), one cookie name, in all three; HAProxy itself
+    accepts the file where it is installed (tests/test_replicas.py then runs it)."""
+    import os
+    import shutil
+
+    import yaml
+
+    port = re.search(r"EXPOSE (\d+)", DOCKERFILE).group(1)
+    balancer = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    kube = list(yaml.safe_load_all((ROOT / "deploy" / "kubernetes.yaml").read_text()))
+    assert f"app:{port} " in balancer and "GET /_stcore/health" in balancer and "option redispatch" in balancer
+    assert "cookie BVL_REPLICA insert" in balancer and "balance source" not in balancer  # a cookie, not the address
+    assert compose["services"]["app"]["expose"] == [port] and compose["services"]["balancer"]["image"].startswith(
+        "haproxy")
+    deployment, _, ingress = kube
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert container["ports"] == [{"containerPort": int(port)}]
+    assert container["readinessProbe"]["httpGet"]["path"] == "/_stcore/health"
+    assert ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/session-cookie-name"] == "BVL_REPLICA"
+    if shutil.which("haproxy"):
+        env = {**os.environ, "BVL_BIND": "127.0.0.1:8080", "BVL_STATS_BIND": "127.0.0.1:8404", "BVL_COOKIE_KEY": "k"}
+        checked = subprocess.run(["haproxy", "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env,
+                                 capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr

@@ -111,3 +111,45 @@ def test_a_place_handed_to_a_run_as_it_leaves_passes_on():
             order.append("never")
     holder.join(5)
     assert queue.running() == 0 and order == ["holder"]
+
+
+def test_a_fragments_rerun_waits_in_the_same_line_and_a_fragment_within_a_run_does_not_wait_for_it():
+    """The app's line (app_pages.common.in_line, one run at a time by default): the Layers stepper is a fragment;
+    clicking ▶ reruns only it, and that rerun queues behind whatever runs; drawn inside a full run, it does not
+    queue again behind that very run."""
+    from app_pages import common
+    from bertviz_lite.serving.cache import page_queue
+
+    nested = threading.Event()
+
+    def full_run():
+        with common.in_line():
+            with common.in_line():  # the stepper's fragment, drawn in the page's own run
+                nested.set()
+
+    thread = threading.Thread(target=full_run)
+    thread.start()
+    thread.join(5)
+    assert nested.is_set() and page_queue().running() == 0
+
+    release, got_turn = threading.Event(), threading.Event()
+
+    def other_tab():
+        with page_queue().turn():
+            release.wait(5)
+
+    def fragment_rerun():
+        with common.in_line():
+            got_turn.set()
+
+    holder = threading.Thread(target=other_tab)
+    holder.start()
+    _wait_until(lambda: page_queue().running() == page_queue().capacity)
+    rerun = threading.Thread(target=fragment_rerun)
+    rerun.start()
+    _wait_until(lambda: page_queue().waiting() == 1)
+    assert not got_turn.is_set()  # in line behind the other tab's run
+    release.set()
+    rerun.join(5)
+    holder.join(5)
+    assert got_turn.is_set()

@@ -104,16 +104,22 @@ def warm(url: str, links: list[str], timeout_s: float = 300) -> list[tuple[str, 
 
 
 class Server:
-    """`streamlit run app.py` from the repository root, on loopback, until stopped."""
+    """`streamlit run app.py` from the repository root, on loopback, until stopped; `wait=False` returns at once
+    (then `wait_started`), so that several start side by side; `port` reuses one (a replica restarting)."""
 
-    def __init__(self, root: Path, threads: int = 2):
-        self.port = free_port()
+    def __init__(self, root: Path, threads: int = 2, port: int | None = None, wait: bool = True):
+        self.root, self.threads = root, threads
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "BVL_THREADS": str(threads), "TOKENIZERS_PARALLELISM": "false"}
         self.proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless",
                                       "true", "--server.port", str(self.port), "--server.address", "127.0.0.1"],
                                      cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if not wait_healthy(self.url, 90, alive=lambda: self.proc.poll() is None):
+        if wait:
+            self.wait_started()
+
+    def wait_started(self, timeout_s: float = 90) -> None:
+        if not wait_healthy(self.url, timeout_s, alive=lambda: self.proc.poll() is None):
             self.stop()
             raise RuntimeError("streamlit did not start")
 
@@ -127,17 +133,29 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
 
+    def cpu_s(self) -> float:
+        return cpu_s(self.proc.pid)
 
-async def open_view(url: str, page: str, query: str, timeout_s: float = 120) -> float:
-    """One tab: connect, ask for the page, wait until its script has finished; seconds taken."""
+    def kill(self) -> None:
+        """Gone at once, as a machine that fails: no goodbye to its tabs."""
+        self.proc.kill()
+        self.proc.wait(10)
+
+
+async def open_view(url: str, page: str, query: str, timeout_s: float = 120, cookie: str | None = None,
+                    connected=lambda ws: None) -> float:
+    """One tab: connect, ask for the page, wait until its script has finished; seconds taken. `cookie` is sent
+    with the connection (a balancer's), and `connected(ws)` sees the connection first (its response headers)."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
     from websockets.asyncio.client import connect
 
     start = time.perf_counter()
     stream = url.replace("http://", "ws://") + "/_stcore/stream"
-    async with connect(stream, subprotocols=["streamlit"], additional_headers={"Origin": url},
+    headers = {"Origin": url, **({"Cookie": cookie} if cookie else {})}
+    async with connect(stream, subprotocols=["streamlit"], additional_headers=headers,
                        max_size=None, open_timeout=timeout_s) as ws:
+        connected(ws)
         msg = BackMsg()
         msg.rerun_script.query_string = query
         msg.rerun_script.page_name = page
@@ -206,15 +224,17 @@ def cpu_s(pid: int) -> float:
 
 def burst(server: Server, views: list[tuple[str, str]], at_once: int, name: str) -> dict:
     """The views at once (at most `at_once` open), with the server's CPU seconds per view over the burst."""
-    cpu = cpu_s(server.proc.pid)
+    cpu = server.cpu_s()
     summary = asyncio.run(crowd(server.url, views, at_once, name)).summary()
-    return {**summary, "cpu_per_view_s": (cpu_s(server.proc.pid) - cpu) / len(views)}
+    return {**summary, "cpu_per_view_s": (server.cpu_s() - cpu) / len(views)}
 
 
 def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: int = 320, soak_at_once: int = 8,
-        idle_s: float = 30, root: Path | None = None, progress=lambda message: None) -> dict:
+        idle_s: float = 30, root: Path | None = None, replicas: int = 0, progress=lambda message: None) -> dict:
     """Start the app, run the scenarios, stop it; every figure in one dict, with the two units it is compared
-    with (a raw forward, and importing torch and transformers) measured in the same run."""
+    with (a raw forward, and importing torch and transformers) measured in the same run. With `replicas`, that
+    many app processes behind HAProxy (`balancer.Balanced`): the tabs reach them through it, CPU and memory are
+    the replicas' together."""
     root = root or Path.cwd()
     if not (root / "app.py").is_file():
         raise FileNotFoundError(f"bench --load starts the app: run it from the repository root (no app.py in {root})")
@@ -222,9 +242,14 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
     units = {"raw_forward_s": raw_forward_s()}
     progress("timing a fresh import of torch and transformers")
     units["import_s"] = import_s()
-    progress("starting the app and opening its first page")
+    progress("starting the app and opening its first page" + (f" ({replicas} replicas behind HAProxy)" if replicas
+                                                              else ""))
     started = time.perf_counter()
-    server = Server(root)
+    if replicas:
+        from .balancer import Balanced
+        server = Balanced(root, replicas)
+    else:
+        server = Server(root)
     try:
         asyncio.run(open_view(server.url, "", ""))
         units["first_page_s"] = time.perf_counter() - started
@@ -254,7 +279,7 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
         memory["after_idle_mb"] = server.rss_mb()
     finally:
         server.stop()
-    return {"units": units, "scenarios": scenarios, "memory": memory}
+    return {"units": units, "scenarios": scenarios, "memory": memory, "replicas": replicas}
 
 
 def soak_memory(server: Server, first: int, soak: int, at_once: int, progress) -> list[float]:
@@ -271,7 +296,8 @@ def soak_memory(server: Server, first: int, soak: int, at_once: int, progress) -
 def report(r: dict) -> str:
     u, m = r["units"], r["memory"]
     raw = u["raw_forward_s"]
-    lines = ["bertviz-lite bench --load: streamlit on loopback, 2 torch threads, sessions over the websocket "
+    where = f"{r['replicas']} replicas behind HAProxy" if r.get("replicas") else "streamlit"
+    lines = [f"bertviz-lite bench --load: {where} on loopback, 2 torch threads each, sessions over the websocket "
              "protocol as browser tabs",
              f"  units, measured in this run: a raw eager forward of bert-base at 128 tokens {raw * 1000:.0f} ms; "
              f"importing torch and transformers {u['import_s']:.1f} s",
