@@ -167,15 +167,15 @@ def test_load_benchmark_opens_sessions_like_browser_tabs():
     from bertviz_lite.benchmarks import load
 
     result = load.run(tabs=3, many=4, own=2, alone=2, soak=4, soak_at_once=2, idle_s=0)
-    assert [s["errors"] for s in result["scenarios"]] == [0] * 10
-    assert [s["sessions"] for s in result["scenarios"]] == [1, 2, 3, 4, 1, 2, 3, 1, 3, 2]
+    assert [s["errors"] for s in result["scenarios"]] == [0] * 11
+    assert [s["sessions"] for s in result["scenarios"]] == [1, 2, 3, 4, 3, 1, 2, 3, 1, 3, 2]
     assert all(s["cpu_per_view_s"] > 0 for s in result["scenarios"])
     assert result["memory"]["after_first_visit_mb"] > result["memory"]["started_mb"] > 0
     units = result["units"]
     assert 0 < units["raw_forward_s"] < units["import_s"] < units["first_page_s"]
     report = load.report(result)
     assert "one link, 3 tabs" in report and "one link, 4 tabs" in report and "× the import" in report
-    assert "head view, 3 tabs" in report and "tour, 3 tabs" in report
+    assert "head view, 3 tabs" in report and "tour, 3 tabs" in report and "▶ pressed by 3 tabs" in report
 
 
 def test_warm_opens_links_of_a_running_app_once(capsys):

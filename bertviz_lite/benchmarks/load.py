@@ -8,6 +8,7 @@ and wait for script_finished. A session's latency runs from connecting to that m
 - the first page after `streamlit run app.py` on a fresh server, against a fresh import of torch and transformers;
 - the cached lecture link opened by tabs one after another: the server's CPU seconds per cached view;
 - one link, N tabs at the same moment (a lecture hall opening the link on the slide), then a larger burst;
+- N tabs on the lecture link pressing the stepper's ▶ at the same moment (a fragment's rerun each, in line);
 - the head view's lecture link (the Attention page): its first visit, tabs in turn, and N tabs at once;
 - the tour's first chapter on the bundled model: its first visit, and N tabs at once;
 - M tabs at once, each with its own sentence of about 110 tokens;
@@ -170,6 +171,65 @@ async def open_view(url: str, page: str, query: str, timeout_s: float = 120, coo
                     return time.perf_counter() - start
 
 
+async def press_next(url: str, page: str, query: str, together: asyncio.Barrier, timeout_s: float = 120) -> float:
+    """One tab on a lecture link of the Layers page: open it, wait until every tab has, then press the stepper's
+    ▶ (the next sub-step) as the browser does (a rerun of the stepper's fragment with the button's trigger);
+    seconds from the press to that rerun's end."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from websockets.asyncio.client import connect
+
+    async def until_finished(ws, seen) -> None:
+        async with asyncio.timeout(timeout_s):
+            while True:
+                forward = ForwardMsg()
+                forward.ParseFromString(await ws.recv())
+                kind = forward.WhichOneof("type")
+                if kind == "script_finished":
+                    return
+                seen(forward, kind)
+
+    found = {}
+
+    def seen(forward, kind) -> None:
+        if kind == "new_session":
+            found["page"] = forward.new_session.page_script_hash
+        element = forward.delta.new_element if kind == "delta" else None
+        if element is not None and element.WhichOneof("type") == "button" and element.button.id.endswith("next_Sub-step"):
+            found["button"], found["fragment"] = element.button.id, forward.delta.fragment_id
+
+    async with connect(url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"],
+                       additional_headers={"Origin": url}, max_size=None, open_timeout=timeout_s) as ws:
+        msg = BackMsg()
+        msg.rerun_script.query_string, msg.rerun_script.page_name = query, page
+        await ws.send(msg.SerializeToString())
+        await until_finished(ws, seen)
+        await together.wait()
+        start = time.perf_counter()
+        press = BackMsg()
+        press.rerun_script.query_string, press.rerun_script.page_script_hash = query, found["page"]
+        press.rerun_script.fragment_id = found["fragment"]
+        press.rerun_script.widget_states.widgets.add(id=found["button"], trigger_value=True)
+        await ws.send(press.SerializeToString())
+        await until_finished(ws, lambda forward, kind: None)
+        return time.perf_counter() - start
+
+
+async def press_together(url: str, page: str, query: str, tabs: int, name: str) -> Scenario:
+    """`tabs` tabs on one Layers lecture link, all pressing ▶ at the same moment."""
+    scenario, together = Scenario(name), asyncio.Barrier(tabs)
+
+    async def one() -> None:
+        try:
+            scenario.latencies_s.append(await press_next(url, page, query, together))
+        except Exception:  # a failed tab is counted, not fatal: the report says how many
+            scenario.errors += 1
+            together.abort()  # no tab waits for one that will never press
+
+    await asyncio.gather(*(one() for _ in range(tabs)))
+    return scenario
+
+
 async def crowd(url: str, views: list[tuple[str, str]], at_once: int, name: str) -> Scenario:
     """Open every view, at most `at_once` at a time."""
     scenario, gate = Scenario(name), asyncio.Semaphore(at_once)
@@ -222,6 +282,13 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
+def press_burst(server: Server, view: tuple[str, str], tabs: int, name: str) -> dict:
+    """`tabs` tabs press ▶ at once (timed from the press); the server's CPU per tab counts its opening too."""
+    cpu = server.cpu_s()
+    summary = asyncio.run(press_together(server.url, *view, tabs, name)).summary()
+    return {**summary, "cpu_per_view_s": (server.cpu_s() - cpu) / tabs}
+
+
 def burst(server: Server, views: list[tuple[str, str]], at_once: int, name: str) -> dict:
     """The views at once (at most `at_once` open), with the server's CPU seconds per view over the burst."""
     cpu = server.cpu_s()
@@ -262,6 +329,8 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
         for n in (tabs, many):
             progress(f"one link, {n} tabs at once")
             scenarios.append(burst(server, [LECTURE_LINK] * n, n, f"one link, {n} tabs"))
+        progress(f"{tabs} tabs on the lecture link press the stepper's ▶ at the same moment")
+        scenarios.append(press_burst(server, LECTURE_LINK, tabs, f"▶ pressed by {tabs} tabs"))
         progress(f"the head view's lecture link: first visit, {alone} tabs in turn, {tabs} at once")
         scenarios.append(burst(server, [HEAD_VIEW_LINK], 1, "head view, first visit"))
         scenarios.append(burst(server, [HEAD_VIEW_LINK] * alone, 1, f"head view, {alone} in turn"))
@@ -293,6 +362,18 @@ def soak_memory(server: Server, first: int, soak: int, at_once: int, progress) -
     return samples
 
 
+def soak_thirds(samples: list[float]) -> tuple[float, float] | None:
+    """(peak over the middle third, peak over the last third) of the soak's samples; None for fewer than 3.
+
+    >>> soak_thirds([900, 1000, 1100, 1150, 1120, 1160])
+    (1150, 1160)
+    """
+    n = len(samples)
+    if n < 3:
+        return None
+    return max(samples[n // 3: 2 * n // 3]), max(samples[2 * n // 3:])
+
+
 def report(r: dict) -> str:
     u, m = r["units"], r["memory"]
     raw = u["raw_forward_s"]
@@ -313,4 +394,8 @@ def report(r: dict) -> str:
     lines.append(f"  memory (RSS): started {m['started_mb']:.0f} MB, after the first visit {first:.0f} MB; soak "
                  f"{soak} MB (peak {max(m['soak_mb']) / first:.2f}×); after idling {m['after_idle_mb']:.0f} MB "
                  f"({m['after_idle_mb'] / first:.2f}×)")
+    if thirds := soak_thirds(m["soak_mb"]):
+        middle, last = thirds
+        lines.append(f"  soak, levelling off: peak over its middle third {middle:.0f} MB, over its last third "
+                     f"{last:.0f} MB ({last / middle:.2f}×)")
     return "\n".join(lines)
