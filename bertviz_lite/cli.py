@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from pathlib import Path
 
 from .errors import BertvizLiteError, InputError
 from .tasks import TASK_NAMES
@@ -320,11 +322,18 @@ def _quiet_transformers() -> None:
     logging.disable_progress_bar()
 
 
-def cmd_warm(args) -> None:
-    from .benchmarks.load import warm
+def cmd_serve(args) -> None:
+    """`streamlit run app.py` in this process, after starting the warm-up of the views BVL_WARM names
+    (serving/warmup.py): they land in the caches the pages read."""
+    app = Path(__file__).resolve().parent.parent / "app.py"
+    if not app.is_file():
+        raise InputError(f"serve runs the app from a checkout of the repository: there is no {app}")
+    os.chdir(app.parent)  # where .streamlit/config.toml is read from
+    from .serving.warmup import views, warm_in_background
+    from streamlit.web import cli as streamlit_cli
 
-    for link, seconds in warm(args.url, args.links):
-        print(f"warmed /{link} in {seconds:.1f} s")
+    warm_in_background(views(os.environ.get("BVL_WARM", "")))
+    streamlit_cli.main(["run", str(app), *args.options], standalone_mode=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -395,11 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("models", nargs="+")
     p.set_defaults(run=cmd_prefetch)
 
-    p = sub.add_parser("warm", help="open links of a running app once, so the first visitors find their models "
-                                    "loaded (the Docker image runs it at start)")
-    p.add_argument("url", help="the app, e.g. http://127.0.0.1:7860")
-    p.add_argument("links", nargs="*", default=[""], help="page?query, e.g. 'layers?layer=3' (default: the home page)")
-    p.set_defaults(run=cmd_warm)
+    p = sub.add_parser("serve", help="run the app (streamlit run app.py), warming the views that BVL_WARM names "
+                                     "first (the Docker image's start command)")
+    p.add_argument("options", nargs="*", help="after --, streamlit's own, e.g. -- --server.port=7860")
+    p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("bench", help="speed and memory figures, measured side by side")
     p.add_argument("--threads", type=int, help="CPU threads (default: 2; with --devices, all)")

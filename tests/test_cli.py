@@ -178,25 +178,46 @@ def test_load_benchmark_opens_sessions_like_browser_tabs():
     assert "head view, 3 tabs" in report and "tour, 3 tabs" in report and "▶ pressed by 3 tabs" in report
 
 
-def test_warm_opens_links_of_a_running_app_once(capsys):
-    from pathlib import Path
+def test_serve_warms_the_views_it_is_given_before_anyone_comes():
+    """`bertviz-lite serve` (the image's start command): the views BVL_WARM names are warmed as the server starts,
+    with no visitor, and the page then opens."""
+    import asyncio
+    import os
+    import subprocess
+    import sys
+    import urllib.parse
 
-    from bertviz_lite.benchmarks.load import Server
+    from bertviz_lite import BUNDLED_MODEL
+    from bertviz_lite.benchmarks.load import free_port, open_view, wait_healthy
 
-    app = Server(Path(__file__).resolve().parent.parent)
+    port, link = free_port(), "layers?" + urllib.parse.urlencode({"model": BUNDLED_MODEL, "text": "the cat sat"})
+    env = {**os.environ, "BVL_WARM": link, "HF_HUB_OFFLINE": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "bertviz_lite", "serve", "--", "--server.headless=true",
+                               f"--server.port={port}", "--server.address=127.0.0.1"],
+                              env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
-        code, out, _ = run_cli(capsys, "warm", app.url, "", "tokens?text=the+cat")
+        lines = []
+        for line in server.stderr:  # before any tab opens
+            lines.append(line)
+            if "bertviz-lite: warm" in line:
+                break
+        assert f"warmed {BUNDLED_MODEL} (base) in" in lines[-1], lines
+        assert wait_healthy(f"http://127.0.0.1:{port}", 60)
+        assert asyncio.run(open_view(f"http://127.0.0.1:{port}", *link.split("?"))) > 0
     finally:
-        app.stop()
-    assert code == 0 and "warmed / in" in out and "warmed /tokens?text=the+cat in" in out
+        server.terminate()
+        server.communicate(timeout=20)
 
 
-def test_lens_refuses_a_random_preset_before_building_or_running_it(capsys, monkeypatch):
-    import bertviz_lite.loading.loader as loader
+def test_the_warm_up_fills_the_caches_the_pages_read(tiny_dirs, monkeypatch):
+    """What serve's warm-up traces is what a page then gets: the sentence is run once, by the warm-up."""
+    from bertviz_lite.serving import cache
+    from bertviz_lite.serving.warmup import views, warm_in_background
 
-    def never(*args, **kwargs):
-        raise AssertionError("the lens built the model it was going to refuse")
-
-    monkeypatch.setattr(loader, "load_model", never)
-    code, out, err = run_cli(capsys, "lens", "bert-base-uncased", "the cat [MASK] on the mat")
-    assert code == 1 and out == "" and "random weights here" in err
+    runs = []
+    real_trace = cache.trace
+    monkeypatch.setattr(cache, "trace", lambda *a, **k: runs.append(a[1]) or real_trace(*a, **k))
+    text = "a sentence no other test traces"
+    warm_in_background(views(f"layers?model={tiny_dirs['bert']}&text={text.replace(' ', '+')}")).join(60)
+    assert runs == [text]
+    assert cache.cached_trace(tiny_dirs["bert"], "base", text, None).text == text and runs == [text]

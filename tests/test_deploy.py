@@ -68,9 +68,16 @@ def test_image_carries_the_bundled_model_from_its_package_not_the_hub():
 
 
 def test_image_warms_the_default_view_and_the_bundled_model_at_start():
+    """The image's start command is the app's own server with its warm-up (no benchmark client beside it), and
+    it warms the app's default view and the bundled model."""
+    from app_pages.common import DEFAULTS
+    from bertviz_lite.serving.warmup import views
+
     cmd = DOCKERFILE[DOCKERFILE.index("\nCMD "):]
-    assert "python -m bertviz_lite warm http://127.0.0.1:7860 ''" in cmd and BUNDLED_MODEL in cmd
-    assert "exec streamlit run app.py" in cmd  # streamlit is the container's main process and gets its signals
+    assert '"bertviz_lite", "serve"' in cmd and "warm http" not in DOCKERFILE
+    warmed = views(re.search(r'ENV BVL_WARM="([^"]*)"', DOCKERFILE).group(1))
+    assert (DEFAULTS["model"], DEFAULTS["text"]) in [(v.source, v.text) for v in warmed]
+    assert BUNDLED_MODEL in [v.source for v in warmed]
 
 
 def test_the_balancer_the_compose_file_and_the_kubernetes_example_agree_with_the_image():

@@ -92,18 +92,6 @@ def wait_healthy(url: str, timeout_s: float, alive=lambda: True) -> bool:
     return False
 
 
-def warm(url: str, links: list[str], timeout_s: float = 300) -> list[tuple[str, float]]:
-    """Open each link once, as a first visitor would, so that its model and trace are cached before anyone
-    comes: the image runs this beside the server at start. Returns (link, seconds) for each."""
-    if not wait_healthy(url, timeout_s):
-        raise RuntimeError(f"no app answers at {url}")
-    opened = []
-    for link in links:
-        page, _, query = link.partition("?")
-        opened.append((link, asyncio.run(open_view(url, page, query, timeout_s))))
-    return opened
-
-
 class Server:
     """`streamlit run app.py` from the repository root, on loopback, until stopped; `wait=False` returns at once
     (then `wait_started`), so that several start side by side; `port` reuses one (a replica restarting)."""

@@ -186,19 +186,12 @@ def cached_task_heads(source: str, task: str) -> list[TaskHead]:
 
 @st.cache_resource
 def warming(source: str, task: str, text: str) -> threading.Thread:
-    """Once per server process: load `source` and trace `text` in a background thread, so that the first visitor
-    of a page with numbers finds them ready. The app starts it after its first page is drawn, which needs no
-    weights; the image's start script does the same by opening its lecture links. A failure is only logged: the
-    page that needs the view meets it again and says what went wrong."""
-    def warm() -> None:
-        try:
-            cached_trace(source, task, text, None)
-        except Exception as error:  # noqa: BLE001 (any failure: the page will explain it)
-            print(f"bertviz-lite: warming {source} failed: {error}", file=sys.stderr)
+    """Once per server process: load `source` and trace `text` in a background thread (`warmup.py`), so that the
+    first visitor of a page with numbers finds them ready. The app starts it after its first page is drawn, which
+    needs no weights; `bertviz-lite serve` warms the views of BVL_WARM as the server starts."""
+    from .warmup import View, warm_in_background
 
-    thread = threading.Thread(target=warm, name="bertviz-lite warm-up", daemon=True)
-    thread.start()
-    return thread
+    return warm_in_background([View(source, task, text, None, None)])
 
 
 @st.cache_resource
