@@ -16,7 +16,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .load import Server, free_port
+from .load import Server, free_port, stop_process
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 
@@ -92,11 +92,7 @@ class Balanced:
         return sum(s.cpu_s() for s in self.servers if s.proc.poll() is None)
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop_process(self.proc)
         for server in self.servers:
             if server.proc.poll() is None:
                 server.stop()

@@ -92,6 +92,15 @@ def wait_healthy(url: str, timeout_s: float, alive=lambda: True) -> bool:
     return False
 
 
+def stop_process(proc: subprocess.Popen) -> None:
+    """Ask a process to end; kill it if it has not after 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 class Server:
     """`streamlit run app.py` from the repository root, on loopback, until stopped; `wait=False` returns at once
     (then `wait_started`), so that several start side by side; `port` reuses one (a replica restarting)."""
@@ -116,11 +125,7 @@ class Server:
         return resident_mb(self.proc.pid)
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop_process(self.proc)
 
     def cpu_s(self) -> float:
         return cpu_s(self.proc.pid)
