@@ -2,7 +2,6 @@
 (`chapter` in the URL, from 1), ◀ ▶ between them: the tokens, the embeddings, one layer sub-step by sub-step from
 the family's own graph, the residual stream, and what the model gives. Each chapter shows the real view, the
 block's diagram with the step lit, and a few sentences with this sentence's own numbers."""
-import numpy as np
 import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL
@@ -14,6 +13,7 @@ from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import chapter_figure, chapters, narrate
+from bertviz_lite.tour.narration import output_sentences
 from app_pages import common
 
 LECTURE_PX = 380  # a step's figure under the stepper and the diagram, within 720 pixels
@@ -108,18 +108,8 @@ def prediction():
 
 
 def output_story() -> list[str]:
-    if (lens := prediction()) is not None:
-        top = lens.layers[-1]
-        then = ", ".join(f"'{token}' ({p:.2f})" for token, p in top[1:3])
-        return [f"With its masked-LM head, the model predicts '{top[0][0]}' ({top[0][1]:.2f}) at position "
-                f"{lens.position} ({t.tokens[lens.position]}), then {then}.",
-                "The figure applies the same head to every layer's vectors: the prediction forms layer by layer."]
-    vectors = sentence_vector()
-    vector = vectors.vectors[0]
-    trained = [] if vectors.trained_for_similarity else ["This model was not trained for sentence similarity."]
-    return [f"The whole sentence becomes one vector of {vector.size} numbers: {vectors.how}.",
-            f"Its length is {np.linalg.norm(vector):.2f}; a sentence with a similar meaning gets a vector pointing the "
-            f"same way (the Similarity page compares them).", *trained]
+    lens = prediction()
+    return output_sentences(t, lens=lens) if lens is not None else output_sentences(t, vectors=sentence_vector())
 
 
 def chapter_view(chapter, head: int) -> None:

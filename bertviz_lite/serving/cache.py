@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any

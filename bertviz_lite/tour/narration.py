@@ -12,7 +12,9 @@ from collections.abc import Callable
 import numpy as np
 
 from ..explain import has_head_axis
+from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
+from ..analyses.similarity import SentenceVectors
 from ..graph.names import parse_step_name
 from ..graph.ops import MASKED_BELOW
 from ..stepthrough.trace import Trace
@@ -175,6 +177,21 @@ NARRATORS: dict[str, Callable[[Step], list[str]]] = {
     "merge_heads": _merge, "residual_add": _residual, "layer_norm": _layer_norm, "activation": _activation,
     "gated_activation": _activation, "rotation": _rotation, "rotary_angles": _rotation, "relative_dot": _relative,
     "gather_bias": _relative}
+
+
+def output_sentences(trace: Trace, vectors: SentenceVectors | None = None, lens: LogitLens | None = None) -> list[str]:
+    """The last chapter: the masked-LM head's prediction at the first mask (`lens`), or the sentence vector."""
+    if lens is not None:
+        top = lens.layers[-1]
+        then = ", ".join(f"'{token}' ({p:.2f})" for token, p in top[1:3])
+        return [f"With its masked-LM head, the model predicts '{top[0][0]}' ({top[0][1]:.2f}) at position "
+                f"{lens.position} ({trace.tokens[lens.position]}), then {then}.",
+                "The figure applies the same head to every layer's vectors: the prediction forms layer by layer."]
+    vector = vectors.vectors[0]
+    trained = [] if vectors.trained_for_similarity else ["This model was not trained for sentence similarity."]
+    return [f"The whole sentence becomes one vector of {vector.size} numbers: {vectors.how}.",
+            f"Its length is {np.linalg.norm(vector):.2f}; a sentence with a similar meaning gets a vector pointing the "
+            f"same way (the Similarity page compares them).", *trained]
 
 
 def tokens_story(trace: Trace) -> list[str]:
