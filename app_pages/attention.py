@@ -155,7 +155,8 @@ def focus_numbers(weights: np.ndarray, labels: list[str], heads: list[int], focu
                          columns=[f"head {h}" for h in heads]).rename_axis(other)
     what = "puts on each key" if side == "q" else "gets from each query"
     st.markdown(f"**What {'query' if side == 'q' else 'key'} {i} '{labels[i]}' {what}**")
-    st.dataframe(frame.round(3), height=min(400, 38 + 35 * len(labels)))
+    st.dataframe(frame.round(3), height=min(400, 38 + 35 * len(labels)),
+                 column_config={c: st.column_config.NumberColumn(format="%.3f") for c in frame.columns})
 
 
 def lines_frame(lines, labels: list[str]) -> pd.DataFrame:

@@ -104,7 +104,7 @@ def _add_numbers(fig: go.Figure, lines: Lines, focus: tuple[str, int], horizonta
     for place, w in zip(far.tolist(), lines.weight.tolist()):
         fig.add_annotation(x=place if horizontal else far_side, y=far_side if horizontal else place,
                            text=f"{w:.2f}", showarrow=False, bgcolor=CANVAS,
-                           font=dict(color="#ffb000", size=FONT["size"] - 2),
+                           font=dict(color="#ffb000", size=FONT["size"]),
                            xshift=0 if horizontal else shift, yshift=-shift * 0.6 if horizontal else 0)
 
 
