@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bertviz_lite import BertvizLiteError
-from bertviz_lite.explain import axis_names, explain, has_head_axis, parse_cell
+from bertviz_lite.explaining import axis_names, explain, has_head_axis, parse_cell
 from bertviz_lite.figures import explanation_figure, neuron_view
 from app_pages import common
 

@@ -29,6 +29,8 @@ from bertviz_lite.serving.cache import (cached_contributions, cached_figure, cac
                                         cached_layerwise, cached_model, cached_sentence_vectors, cached_skeleton,
                                         cached_thumbnails, cached_trace, page_queue, warming)
 from bertviz_lite.analyses.similarity import SentenceVectors
+from bertviz_lite.figures import layer_diagram
+from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.serving.hosting import Limits
 
 DEFAULT_TEXT = "this is a 12212121 test sentence"
@@ -212,6 +214,13 @@ def cached_chart(view: tuple, build: Callable[[], go.Figure | None], **kwargs) -
     fig = cached_figure((*view, lecture_mode()), lambda: None if (built := build()) is None else styled(built))
     if fig is not None:
         send_chart(fig, **kwargs)
+
+
+def block_diagram(loaded: LoadedModel, graph, lit: str, **kwargs) -> None:
+    """A block's data-flow diagram with step `lit` lit: one cached figure per block and step for every sentence
+    (it does not depend on the text). `kwargs` go to st.plotly_chart (a widget key, on_select)."""
+    cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", graph.name(lit)),
+                 lambda: layer_diagram(diagram_layout(graph), lit), selection_mode="points", **kwargs)
 
 
 def styled(fig: go.Figure) -> go.Figure:

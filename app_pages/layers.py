@@ -12,9 +12,8 @@ import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
-from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, layer_diagram, matrices_side_by_side,
+from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side,
                                   matrix_window, token_norms)
-from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.graph.names import parse_step_name
 from bertviz_lite.graph.ops import MASKED_BELOW
 from bertviz_lite.graph.views import score_terms, stream_group
@@ -69,7 +68,6 @@ def go_to(step: str) -> None:
 
 def show_diagram(area, steps, key: str, prefix: str) -> None:
     """The block drawn from its graph, the current step lit and what it reads marked; a click on a box goes there."""
-    layout = diagram_layout(steps.graph)
     chart_key = f"diagram_{steps.name(key)}"
 
     def clicked() -> None:
@@ -86,9 +84,7 @@ def show_diagram(area, steps, key: str, prefix: str) -> None:
         go_to(key if block == "layers" else target)
 
     with area:
-        common.cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", steps.name(key)),  # any text
-                            lambda: layer_diagram(layout, key), on_select=clicked, selection_mode="points",
-                            key=chart_key)
+        common.block_diagram(loaded, steps.graph, key, on_select=clicked, key=chart_key)
 
 
 def show_step_picker(graph, label: str, prefix: str) -> str:

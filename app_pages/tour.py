@@ -7,9 +7,7 @@ import streamlit as st
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL
 from bertviz_lite.analyses.logit_lens import head_problem
 from bertviz_lite.analyses.similarity import vectors_of_trace
-from bertviz_lite.explain import has_head_axis
-from bertviz_lite.figures import layer_diagram
-from bertviz_lite.graph.layout import diagram_layout
+from bertviz_lite.explaining import has_head_axis
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import chapter_figure, chapters, narrate
@@ -86,9 +84,7 @@ def diagram(step: str) -> None:
         if isinstance(target, str) and graph.name(target) in names:
             go_to(names.index(graph.name(target)) + 1)
 
-    common.cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", step),  # the same for any text
-                        lambda: layer_diagram(diagram_layout(graph), key), on_select=clicked,
-                        selection_mode="points", key=chart)
+    common.block_diagram(loaded, graph, key, on_select=clicked, key=chart)
 
 
 def sentence_vector():

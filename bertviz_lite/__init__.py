@@ -29,7 +29,7 @@ _EXPORTS = {  # module -> the public names it defines
     "graph.nodes": ("Graph", "Node"),
     "stepthrough.steps": ("Steps",),
     "stepthrough.trace": ("StepCache", "Trace", "trace"),
-    "explain": ("Explanation", "explain"),
+    "explaining": ("Explanation", "explain"),
     "analyses.sentence_pooling": ("SentencePooling",),
     "analyses.similarity": ("SentenceVectors", "sentence_vectors"),
     "analyses.head_fingerprints": ("HeadFingerprints", "head_fingerprints", "striking_heads"),

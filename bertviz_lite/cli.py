@@ -238,7 +238,7 @@ def cmd_lens(args) -> None:
 
 
 def cmd_explain(args) -> None:
-    from .explain import explain, parse_cell
+    from .explaining import explain, parse_cell
     from .graph.names import parse_step_name
 
     try:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, InputError, load_model, trace
-from bertviz_lite.explain import explain, has_head_axis
+from bertviz_lite.explaining import explain, has_head_axis
 from conftest import FAMILY_SPECS, NEW_FAMILY_SPECS
 
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
@@ -103,7 +103,7 @@ def test_every_step_of_every_block_explains_its_cells(models, name):
 
 def test_every_operation_is_explained_somewhere(models):
     """Across the families, every operation a graph uses is explained, each with its own account."""
-    from bertviz_lite.explain.by_op import EXPLAINERS
+    from bertviz_lite.explaining.by_op import EXPLAINERS
 
     used = set()
     for name in MODELS:

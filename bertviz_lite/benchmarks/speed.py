@@ -99,7 +99,7 @@ def first_view_against_forward(loaded, text: str, repeats: int) -> dict[str, flo
     switch (another layer's step-through of a held trace, computed anew: nothing of it kept) and the explanation of
     one cell of a traced layer (a score, a softmax, a LayerNorm, the feed-forward's output, in turn),
     interleaved run by run."""
-    from ..explain import explain
+    from ..explaining import explain
     enc = loaded.tokenizer(text, return_tensors="pt")
 
     def raw_forward():

@@ -2,7 +2,7 @@
 
 Every operation computes its node from the node's inputs (tensors without a batch dimension: (T, d) for token
 vectors, (h, T, ·) per head), the model's own module where it applies one (a Linear, a LayerNorm, an Embedding, an
-activation), and the tokens of the input. The explanations (`explain/`) dispatch on the same names, and a family
+activation), and the tokens of the input. The explanations (`explaining/`) dispatch on the same names, and a family
 whose layer needs something no other family has may define its own `Op` in its module (DeBERTa's relative
 positions, MPNet's buckets).
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..explain import has_head_axis
+from ..explaining import has_head_axis
 from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
-from ..explain import has_head_axis
+from ..explaining import has_head_axis
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
