@@ -59,6 +59,18 @@ def test_a_waiting_run_is_told_how_many_are_ahead_as_the_line_moves():
     assert [ahead for _, ahead in told][0] == 2 and min(ahead for _, ahead in told) == 1
 
 
+def test_a_run_admitted_within_the_quiet_time_is_never_told():
+    queue, order, told, release = FairQueue(1), [], [], threading.Event()
+    holder = _start_in_line(queue, "holder", order, release)
+    _wait_until(lambda: queue.running() == 1)
+    release_soon = threading.Timer(0.05, release.set)
+    release_soon.start()
+    with queue.turn(on_wait=lambda ahead: told.append(ahead), quiet_s=2.0):
+        order.append("quick")
+    holder.join(5)
+    assert order == ["holder", "quick"] and told == []
+
+
 def test_a_run_that_leaves_the_line_frees_its_place():
     queue, order, release = FairQueue(1), [], threading.Event()
     holder = _start_in_line(queue, "holder", order, release)

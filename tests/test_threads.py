@@ -1,10 +1,11 @@
 """Threads follow the container's CPU quota, not the host's core count."""
 import os
+import sys
 
 import pytest
 import torch
 
-from bertviz_lite.serving.threads import cgroup_cpu_limit, configure_torch_threads, usable_cpus
+from bertviz_lite.serving.threads import SWITCH_INTERVAL_S, cgroup_cpu_limit, configure_threads, usable_cpus
 
 
 def write(root, name, text):
@@ -35,13 +36,15 @@ def test_usable_cpus_is_capped_by_the_quota(tmp_path):
     assert usable_cpus(tmp_path) == affinity
 
 
-def test_an_explicit_count_wins(monkeypatch):
-    before = torch.get_num_threads()
+def test_an_explicit_count_wins_and_the_interpreter_lock_is_handed_over_often(monkeypatch):
+    before, switch = torch.get_num_threads(), sys.getswitchinterval()
     try:
         monkeypatch.setenv("BVL_THREADS", "1")
-        assert configure_torch_threads() == 1 and torch.get_num_threads() == 1
+        assert configure_threads() == 1 and torch.get_num_threads() == 1
         monkeypatch.delenv("BVL_THREADS")
         monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-        assert configure_torch_threads() == usable_cpus() == torch.get_num_threads()
+        assert configure_threads() == usable_cpus() == torch.get_num_threads()
+        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL_S)
     finally:
         torch.set_num_threads(before)
+        sys.setswitchinterval(switch)

@@ -30,13 +30,13 @@ from .memory import start_trimming
 from .queue import FairQueue
 from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import SentenceVectors, sentence_vectors
-from .threads import configure_torch_threads
+from .threads import configure_threads
 from ..stepthrough.steps import Steps
 from ..stepthrough.trace import Trace, trace
 from ..introspection.tree import ModuleNode, module_tree
 
 MAX_MODELS = 3  # bert-base is about 0.45 GB in float32; bert-large 1.3 GB
-MAX_TRACES = 32  # a trace keeps at most 64 MB with the sub-steps it computed (its hidden states + 8 MB if more)
+MAX_TRACES = 16  # a trace keeps at most 64 MB with the sub-steps it computed (its hidden states + 8 MB if more)
 MAX_ANALYSES = 8  # a 512-token rollout keeps L × T × T floats: 12 MB for bert-base, 25 MB for bert-large
 MAX_LAYER_STEPS = 4  # one layer's sub-steps: 8 MB for bert-base at 128 tokens, 66 MB at 512
 MAX_FIGURES = 64  # figures pool long inputs to at most 64 cells a side: well under 1 MB each
@@ -201,8 +201,8 @@ def trimming_memory() -> bool:
 
 @st.cache_resource
 def configured_threads() -> int:
-    """Size torch's threads to the container once per server process (see threads.py)."""
-    return configure_torch_threads()
+    """Size torch's threads to the container, and the interpreter lock's hand-over, once per server process (see threads.py)."""
+    return configure_threads()
 
 
 @st.cache_resource

@@ -4,7 +4,11 @@ visitors instead of staying at its high-water mark.
 Two things keep memory after a view is drawn. Plotly figures and Streamlit's per-run objects form reference
 cycles, which only the garbage collector frees; Streamlit collects after every run, but with torch and
 transformers loaded a full collection takes about 150 ms, half of all server time when a lecture hall opens
-one link, so the app turns that off (runner.postScriptGC) and collects here every few seconds instead. And
+one link, so the app turns that off (runner.postScriptGC) and collects here every few seconds instead. Most of
+those 150 ms is scanning the objects that importing torch, transformers and Streamlit made, which live as long as
+the process: they are frozen once (`gc.freeze`) when the thread starts, which the app does on its first run, so
+a collection then scans only what was made later and takes about a millisecond (a full collection in the middle
+of a lecture hall's burst used to stall every tab for 0.2 s). And
 glibc's malloc keeps freed heap memory for reuse: after hundreds of distinct sentences the process keeps
 hundreds of MB it no longer uses, and idling gives nothing back; `malloc_trim(0)` returns it. Where the C library
 has no malloc_trim (macOS, musl), only the collection runs. Measured with `bench --load`: see the README.
@@ -28,8 +32,11 @@ def _malloc_trim():
 
 
 def start_trimming(every_s: float = TRIM_EVERY_S) -> bool:
-    """Start the thread that collects and trims (once per process); False where there is no malloc_trim."""
+    """Start the thread that collects and trims (once per process); False where there is no malloc_trim. What is
+    alive now (the imported libraries) is frozen first: never scanned again, and never freed as a cycle."""
     trim = _malloc_trim()
+    gc.collect()
+    gc.freeze()
 
     def loop() -> None:
         while True:

@@ -5,8 +5,10 @@ the GIL on two cores, every run advances a little at a time, and every tab finis
 first student waits as long as the last. A line in arrival order lets the first runs finish while the later ones
 wait, which is what a hall sees as fair, and it costs no more in total.
 
-A waiting run is told, every `poll_s`, how many runs are ahead of it (running or earlier in the line), so that a
-page can say so instead of looking frozen; whatever that callback raises (Streamlit stops a script whose tab has
+A run that has waited `quiet_s` is told, then every `poll_s`, how many runs are ahead of it (running or earlier in the line), so that a
+page can say so instead of looking frozen (a run admitted within half a second says nothing: no notice flickers
+on a click that a hall's burst delays a little, and forty tabs pressing ▶ at once do not first send forty
+notices); whatever that callback raises (Streamlit stops a script whose tab has
 closed at its next call into Streamlit) takes the run out of the line, so a tab that leaves frees its place.
 """
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 POLL_S = 1.0
+QUIET_S = 0.5
 
 
 class FairQueue:
@@ -63,8 +66,10 @@ class FairQueue:
                 return
         self._release()
 
-    def _wait_for_turn(self, ticket: threading.Event, on_wait: Callable[[int], None], poll_s: float) -> None:
+    def _wait_for_turn(self, ticket: threading.Event, on_wait: Callable[[int], None], poll_s: float,
+                       quiet_s: float) -> None:
         told = None
+        ticket.wait(quiet_s)
         while not ticket.is_set():
             ahead = self._ahead_of(ticket)
             if ahead is not None and ahead != told:
@@ -73,7 +78,8 @@ class FairQueue:
             ticket.wait(poll_s)
 
     @contextmanager
-    def turn(self, on_wait: Callable[[int], None] = lambda ahead: None, poll_s: float = POLL_S) -> Iterator[None]:
+    def turn(self, on_wait: Callable[[int], None] = lambda ahead: None, poll_s: float = POLL_S,
+             quiet_s: float = QUIET_S) -> Iterator[None]:
         """Hold one of the places while the block runs; wait for it in line first. `on_wait(ahead)` is called
         while waiting: at once, then every `poll_s` seconds if the number ahead has changed."""
         with self._lock:
@@ -85,7 +91,7 @@ class FairQueue:
                 self._line.append(ticket)
         if ticket is not None:
             try:
-                self._wait_for_turn(ticket, on_wait, poll_s)
+                self._wait_for_turn(ticket, on_wait, poll_s, quiet_s)
             except BaseException:
                 self._leave(ticket)
                 raise
