@@ -27,7 +27,12 @@ groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens)
 matrices = {VIEWS[name]: getattr(result, name) for name in MIXING if getattr(result, name) is not None}
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
     matrices = {title: merge_to_words(m, groups) for title, m in matrices.items()}
-common.chart(matrices_side_by_side(matrices, labels))
+attention = {VIEWS["attention"]: matrices.pop(VIEWS["attention"])}
+left, right = st.columns([1, len(matrices)])
+with left:  # a share of 1 on its own scale; the norms side by side on theirs
+    common.chart(matrices_side_by_side(attention, labels, colorbar="weight"))
+with right:
+    common.chart(matrices_side_by_side(matrices, labels, colorbar="‖vector‖"))
 st.caption("Rows receive, columns give. ‖c‖ is ‖c_ij‖ with c_ij = Σ_h α^h_ij f^h(x_j) and f^h(x_j) = "
            "(x_j W_V^h + b_V^h) W_O^h: what token j really adds to token i through the attention heads. ‖c + x‖ "
            "adds the residual x_i on the diagonal (c_ij + δ_ij x_i); g is LayerNorm's linear part for token i, "

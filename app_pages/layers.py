@@ -172,7 +172,7 @@ def embeddings_view(r: Regions) -> None:
     with r.canvas:
         common.cached_chart(common.view_key(loaded, "norms", "embeddings"),
                             lambda: token_norms(series, t.tokens, "Vector length per token, before and after "
-                                                                  "LayerNorm"))
+                                                                  "LayerNorm", {"sum": "add", "norm": "layer_norm"}))
 
 
 def encoder_view(r: Regions) -> None:
@@ -243,10 +243,12 @@ def layer_view(r: Regions) -> None:
     else:
         show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell)
         if group := stream_group(steps.graph, key):
-            series = {steps.node(k).title if k != "input" else "layer input": steps[k] for k in group}
+            names = {k: steps.node(k).title if k != "input" else "layer input" for k in group}
+            series = {names[k]: steps[k] for k in group}
+            roles = {names[k]: steps.node(k).op.name for k in group}  # the colour says what a series is
             with r.canvas:
                 common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
-                    series, t.tokens, "Vector length per token: residual adds, norm rescales"))
+                    series, t.tokens, "Vector length per token: residual adds, norm rescales", roles))
     if not (array.ndim == 3 and array.shape[1:] == (T, T)):
         pickers(steps, key, r)
 
@@ -272,7 +274,8 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
             names = [steps.node(k).title.lower() for k in together[:-1]]
             st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
             common.cached_chart(common.view_key(loaded, "terms", layer, head),
-                                lambda: matrices_side_by_side(terms, t.tokens))
+                                lambda: matrices_side_by_side(terms, t.tokens, colorbar="score",
+                                                              axes=("query", "key")))
         title = f"layer {layer}, head {head}: {node.title}"
         common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words, cell),
                             lambda: attention_heatmap(matrix, labels, title, "attention" if node.op.name == "softmax"

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from ..analyses.attention_views import Lines
 from .charts import FONT, _layout
+from .style import SHARE
 
 TOL_RAINBOW = ["#E8ECFB", "#D9CCE3", "#D1BBD7", "#CAACCB", "#BA8DB4", "#AE76A3", "#AA6F9E", "#994F88", "#882E72",
                "#1965B0", "#437DBF", "#5289C7", "#6195CF", "#7BAFDE", "#4EB265", "#90C987", "#CAE0AB", "#F7F056",
@@ -138,7 +139,7 @@ def model_view(shares: np.ndarray, title: str) -> go.Figure:
         for head in range(heads):
             z[layer * step: layer * step + side, head * step: head * step + side] = shares[layer, head]
     centre = (side - 1) / 2
-    fig = go.Figure(go.Heatmap(z=z, colorscale="Blues", zmin=0, zmax=1, hoverinfo="skip",
+    fig = go.Figure(go.Heatmap(z=z, colorscale=SHARE, zmin=0, zmax=1, hoverinfo="skip",
                                colorbar=dict(title="attention", thickness=14)))
     tiles = [(layer, head) for layer in range(layers) for head in range(heads)]
     fig.add_trace(go.Scatter(x=[h * step + centre for _, h in tiles], y=[lay * step + centre for lay, _ in tiles],

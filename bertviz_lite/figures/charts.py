@@ -1,4 +1,5 @@
-"""The charts of every page, as pure functions of arrays and token strings (never a model), sized for a projector.
+"""The charts of every page, as pure functions of arrays and token strings (never a model), sized for a projector,
+in the app's one visual language (`style.py`: colour scales by what a number is, colours by what a series is).
 
 Every figure keeps what it sends to the browser small: numpy arrays travel as binary float32, and large
 matrices are cut to the window the reader looks at (see `MAX_CELLS`).
@@ -11,7 +12,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots  # several token-to-token matrices side by side
 
-FONT = dict(size=16)  # readable from the back of a lecture hall
+from .style import BLUE, FONT, SHARE, as_colour_axis, colour_scale, series_colour, written_in_cells
+
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
 
@@ -51,15 +53,19 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     z = _pool(probs, side)
     if step > 1:
         title = f"{title} (averaged over blocks of {step} tokens)"
-    fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, colorscale="Blues",
-                               colorbar=dict(title=colorbar),
-                               hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
+    fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, **colour_scale(z), colorbar=dict(title=colorbar),
+                               **_written(z), hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", title=axes[0], type="category")
     fig.update_xaxes(title=axes[1], type="category", tickangle=-60)
     if step == 1:
         _mark_and_click(fig, z, labels, labels, clickable, chosen, "query %{y}<br>key %{x}")
     size = min(900, 260 + 22 * len(labels))
     return _layout(fig, size, title)
+
+
+def _written(z: np.ndarray) -> dict:
+    """Each cell's value written in it, where the matrix is small enough to read them."""
+    return dict(texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 2)) if written_in_cells(z.shape) else {}
 
 
 def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable: bool,
@@ -107,7 +113,8 @@ def head_grid(probs: np.ndarray, selected: int, max_side: int = 48, cols: int = 
     titles = [dict(x=h % cols * step + (side - 1) / 2, y=h // cols * step - 0.6, yanchor="bottom", showarrow=False,
                    text=f"head {h}" + (" ◀" if h == selected else ""), font=dict(size=FONT["size"] - 2))
               for h in range(heads)]
-    fig = go.Figure(go.Heatmap(z=z, customdata=which, colorscale="Blues", showscale=False, zmin=0, zmax=1,
+    fig = go.Figure(go.Heatmap(z=z, customdata=which, colorscale=SHARE, zmin=0, zmax=1,
+                               colorbar=dict(title="attention"),
                                hoverongaps=False, hovertemplate="head %{customdata}<extra></extra>"),
                     layout=dict(annotations=titles))
     fig.update_xaxes(visible=False)
@@ -144,12 +151,11 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
     `chosen` (token, dimension) as for attention_heatmap."""
     window = matrix[:, first_dim: first_dim + width].astype(np.float32)
     dims = list(range(first_dim, first_dim + window.shape[1]))
-    bound = float(np.abs(window).max()) or 1.0
     rows = labelled(tokens)
-    fig = go.Figure(go.Heatmap(z=window, x=dims, y=rows, colorscale="RdBu", zmid=0,
-                               zmin=-bound, zmax=bound,
+    fig = go.Figure(go.Heatmap(z=window, x=dims, y=rows, **colour_scale(window, signed=True),
+                               colorbar=dict(title="value"),
                                hovertemplate="token %{y}<br>dim %{x}<br>%{z:.4f}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_yaxes(autorange="reversed", type="category", title="token")
     fig.update_xaxes(title=f"dimension ({first_dim}–{dims[-1]} of {matrix.shape[1]})")
     shown = None if chosen is None or not first_dim <= chosen[1] < first_dim + window.shape[1] else \
         (chosen[0], chosen[1] - first_dim)
@@ -157,13 +163,17 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
     return _layout(fig, min(900, 200 + 22 * len(tokens)), title)
 
 
-def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str) -> go.Figure:
-    """The length ‖x‖ of each token's vector at several sub-steps: what a residual add and LayerNorm do."""
+def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
+                roles: dict[str, str] | None = None) -> go.Figure:
+    """The length ‖x‖ of each token's vector at several sub-steps: what a residual add and LayerNorm do. `roles`
+    names what each series is (an op's name: "residual_add", "layer_norm"; "input"), which fixes its colour."""
+    roles = roles or {}
     fig = go.Figure([go.Bar(name=name, x=labelled(tokens), y=np.linalg.norm(values, axis=-1).astype(np.float32),
+                            marker_color=series_colour(roles.get(name, name)),
                             hovertemplate=f"{name}<br>%{{x}}<br>‖x‖ = %{{y:.3f}}<extra></extra>")
                      for name, values in series.items()])
     fig.update_layout(barmode="group")  # legend on the right: above the plot it collides with the title
-    fig.update_xaxes(type="category", tickangle=-60)
+    fig.update_xaxes(type="category", tickangle=-60, title="token")
     fig.update_yaxes(title="vector length ‖x‖")
     return _layout(fig, 460, title)
 
@@ -185,8 +195,9 @@ def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, max
     sentences, columns with their numbers only, so the matrix keeps the room on a projector."""
     rows = [f"{i + 1}. {s if len(s) <= max_label else s[: max_label - 1] + '…'}" for i, s in enumerate(sentences)]
     columns = [str(i + 1) for i in range(len(sentences))]
-    fig = go.Figure(go.Heatmap(z=cosine.astype(np.float32), x=columns, y=rows, colorscale="RdBu", zmid=0,
-                               zmin=-1, zmax=1, texttemplate="%{z:.3f}", textfont=dict(size=FONT["size"]),
+    fig = go.Figure(go.Heatmap(z=cosine.astype(np.float32), x=columns, y=rows,
+                               **colour_scale(cosine, signed=True), texttemplate="%{z:.3f}",
+                               textfont=dict(size=FONT["size"]),
                                colorbar=dict(title="cosine"),
                                customdata=[[[a, b] for b in sentences] for a in sentences],
                                hovertemplate="%{customdata[0]}<br>%{customdata[1]}<br>cosine %{z:.6f}"
@@ -200,8 +211,8 @@ def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
     """An (L, H) statistic, one cell per attention head, its value written in the cell and on hover."""
     layers, heads = grid.shape
     fig = go.Figure(go.Heatmap(z=grid.astype(np.float32), x=[str(h) for h in range(heads)],
-                               y=[str(layer) for layer in range(layers)], colorscale="Viridis",
-                               texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 4),
+                               y=[str(layer) for layer in range(layers)], **colour_scale(grid),
+                               texttemplate="%{z:.2f}", textfont=FONT,
                                colorbar=dict(title=colorbar),
                                hovertemplate="layer %{y}, head %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category", title="layer")
@@ -209,19 +220,24 @@ def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
     return _layout(fig, 140 + 36 * layers, title)
 
 
-def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64) -> go.Figure:
-    """Several (T, T) token-to-token matrices in a row, each with its own colour scale: rows are the tokens that
-    receive (queries), columns the tokens they take from. Above max_side tokens, averaged over blocks."""
+def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64,
+                          colorbar: str = "value", axes: tuple[str, str] = ("receives", "gives")) -> go.Figure:
+    """Several (T, T) token-to-token matrices in a row on one colour scale with one colour bar: rows are the tokens
+    that receive (queries), columns the tokens they take from (`axes` names them). Above max_side tokens,
+    averaged over blocks; up to 32 tokens, every column is labelled in every panel."""
     labels, step = _axis_labels(tokens, max_side)
     titles = list(matrices)
+    pooled = {title: _pool(matrix, max_side) for title, matrix in matrices.items()}
     fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.03)
-    for col, (title, matrix) in enumerate(matrices.items(), start=1):
-        fig.add_trace(go.Heatmap(z=_pool(matrix, max_side), x=labels, y=labels, colorscale="Blues", showscale=False,
-                                 hovertemplate=f"{title}<br>to %{{y}}<br>from %{{x}}<br>%{{z:.4f}}<extra></extra>"),
-                      row=1, col=col)
+    for col, (title, z) in enumerate(pooled.items(), start=1):
+        fig.add_trace(go.Heatmap(z=z, x=labels, y=labels, coloraxis="coloraxis",
+                                 hovertemplate=f"{title}<br>{axes[0]} %{{y}}<br>{axes[1]} %{{x}}<br>%{{z:.4f}}"
+                                               "<extra></extra>"), row=1, col=col)
+    fig.update_layout(coloraxis=as_colour_axis(colour_scale(*pooled.values()), colorbar))
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=False)
-    fig.update_yaxes(showticklabels=True, row=1, col=1)
-    fig.update_xaxes(type="category", showticklabels=False)
+    fig.update_yaxes(showticklabels=True, title=axes[0], row=1, col=1)
+    fig.update_xaxes(type="category", showticklabels=len(labels) <= 32, tickangle=-60, title=axes[1],
+                     tickfont_size=FONT["size"] - 4)
     fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)),
                   f"averaged over blocks of {step} tokens" if step > 1 else None)
     return fig.update_layout(margin_t=70 if step > 1 else 40)
@@ -241,8 +257,8 @@ def mixing_lines(ratios: dict[str, list[float] | None], labels: dict[str, str], 
 def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figure:
     """(L, T): one token's input mixture after each layer; row l says how much comes from each input token."""
     fig = go.Figure(go.Heatmap(z=rows.astype(np.float32), x=labelled(tokens),
-                               y=[f"after layer {layer}" for layer in range(rows.shape[0])], colorscale="Blues",
-                               zmin=0, colorbar=dict(title="share"),
+                               y=[f"after layer {layer}" for layer in range(rows.shape[0])], **colour_scale(rows),
+                               colorbar=dict(title="share"),
                                hovertemplate="%{y}<br>from %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", tickangle=-60)
@@ -252,8 +268,8 @@ def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figu
 def stream_changes(cosines: np.ndarray, tokens: list[str], title: str) -> go.Figure:
     """(L, T): for each layer and token, the cosine between the token's vector before and after the layer."""
     fig = go.Figure(go.Heatmap(z=cosines.astype(np.float32), x=labelled(tokens),
-                               y=[f"layer {layer}" for layer in range(cosines.shape[0])], colorscale="Blues_r",
-                               zmin=min(0.0, float(cosines.min())), zmax=1, colorbar=dict(title="cosine"),
+                               y=[f"layer {layer}" for layer in range(cosines.shape[0])],
+                               **colour_scale(cosines, signed=True), colorbar=dict(title="cosine"),
                                hovertemplate="%{y}<br>%{x}<br>cosine %{z:.3f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", tickangle=-60)
@@ -262,7 +278,7 @@ def stream_changes(cosines: np.ndarray, tokens: list[str], title: str) -> go.Fig
 
 def vector_bars(vector: np.ndarray, title: str) -> go.Figure:
     """One vector's numbers as bars, dimension by dimension."""
-    fig = go.Figure(go.Bar(x=np.arange(vector.size), y=vector.astype(np.float32), marker_color="#2f6db3",
+    fig = go.Figure(go.Bar(x=np.arange(vector.size), y=vector.astype(np.float32), marker_color=BLUE,
                            hovertemplate="dimension %{x}<br>%{y:.4f}<extra></extra>"))
     fig.update_xaxes(title="dimension")
     fig.update_yaxes(title="value")
@@ -275,8 +291,8 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str) -> go.Figure:
     text = [[f"{token}<br>{p:.2f}" for token, p in top] for top in layers]
     names = ["embeddings"] + [f"layer {i}" for i in range(len(layers) - 1)]
     fig = go.Figure(go.Heatmap(z=probs, x=[f"#{k + 1}" for k in range(probs.shape[1])], y=names, text=text,
-                               texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2), colorscale="Purples",
-                               zmin=0, zmax=1, colorbar=dict(title="probability"),
+                               texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2),
+                               **colour_scale(probs), colorbar=dict(title="probability"),
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", title="rank")

@@ -17,6 +17,7 @@ from plotly.subplots import make_subplots
 
 from ..graph.ops import MASKED_BELOW
 from .charts import FONT, labelled
+from .style import colour_scale
 
 TOP = 12  # terms shown one by one; the rest are summed into one bar
 SUMS = {"linear", "scaled_dot", "relative_dot", "mask", "weighted_sum", "residual_add", "add"}
@@ -130,13 +131,14 @@ def neuron_view(row: dict, tokens: list[str], query: int, chosen: int) -> go.Fig
     products = np.asarray(row["products"], dtype=np.float32)
     keys = labelled(tokens)
     columns = [k for k in ("dots", "probs") if k in row]
-    fig = make_subplots(rows=1, cols=1 + len(columns), shared_yaxes=True, horizontal_spacing=0.03,
+    fig = make_subplots(rows=1, cols=1 + len(columns), shared_yaxes=True, horizontal_spacing=0.1,
                         column_widths=[0.6] + [0.4 / len(columns)] * len(columns),
                         subplot_titles=[f"q_{query} ⊙ k_j / scale, per dimension", *{
                             "dots": "sum = q·k / scale", "probs": "softmax"}.values()][:1 + len(columns)])
-    bound = float(np.abs(products).max()) or 1.0
-    fig.add_trace(go.Heatmap(z=products, y=keys, x=list(range(products.shape[1])), colorscale="RdBu", zmid=0,
-                             zmin=-bound, zmax=bound, showscale=False,
+    fig.add_trace(go.Heatmap(z=products, y=keys, x=list(range(products.shape[1])),
+                             **colour_scale(products, signed=True),
+                             colorbar=dict(title="term", x=fig.layout.xaxis.domain[1] + 0.005, xanchor="left",
+                                           thickness=12),
                              hovertemplate="key %{y}<br>dim %{x}<br>%{z:.4f}<extra></extra>"), row=1, col=1)
     colours = ["#e4572e" if j == chosen else "#1f4e99" for j in range(len(keys))]
     for col, name in enumerate(columns, start=2):

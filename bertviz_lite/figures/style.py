@@ -1,0 +1,58 @@
+"""The app's one visual language, written once: every figure takes its type size, colour scales and series colours
+from here, so that a colour means the same thing on every page and from the back row of a lecture hall.
+
+- Shares (attention weights, probabilities, contributions, lengths) run from white at 0 on one sequential scale;
+  where they lie in [0, 1] the scale is 0 to 1 on every figure, so two heads can be compared by eye.
+- Signed quantities (scores, their terms, vectors' numbers, distances i − j) are drawn on a diverging scale
+  centred at 0 and symmetric about it: white is 0, blue above, red below (blue for more, as for shares).
+- Panels shown side by side share one scale and one colour bar.
+- A series has a fixed colour by what it is (a word embedding, a residual add, a LayerNorm's output), from
+  Paul Tol's colour-blind-safe "bright" set.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+FONT = dict(size=16)  # readable from the back of a lecture hall
+SHARE = "Blues"
+SIGNED = "RdBu"  # Plotly's RdBu runs red (low) to blue (high)
+MAX_WRITTEN = 16  # a matrix at most this many cells a side has its values written in its cells
+
+# Paul Tol's bright qualitative set: https://personal.sron.nl/~pault/#sec:qualitative
+BLUE, CYAN, GREEN, YELLOW, RED, PURPLE, GREY = ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377",
+                                                "#BBBBBB")
+SERIES_COLOURS = {
+    "input": GREY,  # what a block starts from
+    "word": BLUE, "position": CYAN, "token_type": YELLOW,  # the embedding tables' rows
+    "add": RED, "residual_add": RED,  # a sum: the residual stream after an add
+    "layer_norm": GREEN, "rms_norm": GREEN,  # after a norm
+    "linear": PURPLE,  # what a sub-block computed, before it is added back
+}
+
+
+def series_colour(role: str) -> str | None:
+    """The colour of a series by what it is (an op's name, or an embedding table's); None: Plotly's next."""
+    return SERIES_COLOURS.get(role)
+
+
+def colour_scale(*arrays: np.ndarray, signed: bool | None = None) -> dict:
+    """Heatmap colour settings shared by `arrays`: diverging and symmetric about 0 where any value is negative
+    (or `signed`), else sequential from 0, to 1 where every value lies in [0, 1]."""
+    finite = [a[np.isfinite(a)] for a in (np.asarray(x, dtype=np.float64) for x in arrays)]
+    values = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(1)
+    values = values if values.size else np.zeros(1)
+    if signed or (signed is None and values.min() < 0):
+        bound = float(np.abs(values).max()) or 1.0
+        return dict(colorscale=SIGNED, zmin=-bound, zmax=bound)
+    top = float(values.max())
+    return dict(colorscale=SHARE, zmin=0, zmax=1.0 if top <= 1 else top)
+
+
+def as_colour_axis(scale: dict, title: str) -> dict:
+    """The same settings as a layout `coloraxis`, which several panels share with one colour bar."""
+    return dict(colorscale=scale["colorscale"], cmin=scale["zmin"], cmax=scale["zmax"], colorbar=dict(title=title))
+
+
+def written_in_cells(shape: tuple[int, ...]) -> bool:
+    """Whether a matrix is small enough that its values can be read when written in its cells."""
+    return max(shape) <= MAX_WRITTEN

@@ -1,0 +1,61 @@
+"""One visual language (figures/style.py): signed numbers diverge about 0, shares run from 0, panels side by side
+share one scale and one colour bar, a series has one colour by what it is."""
+import numpy as np
+import pytest
+
+from bertviz_lite.figures import attention_heatmap, matrices_side_by_side, token_norms
+from bertviz_lite.figures.style import SHARE, SIGNED, colour_scale, series_colour
+
+TOKENS = ["[CLS]", "the", "cat", "[SEP]"]
+
+
+def test_a_signed_quantity_is_drawn_on_a_diverging_scale_symmetric_about_zero():
+    scale = colour_scale(np.array([[-0.5, 2.0], [1.0, 0.0]]))
+    assert scale == dict(colorscale=SIGNED, zmin=-2.0, zmax=2.0)
+    assert colour_scale(np.array([0.2, 0.4]), signed=True) == dict(colorscale=SIGNED, zmin=-0.4, zmax=0.4)
+
+
+def test_shares_start_at_zero_and_end_at_one_when_they_are_shares_of_one():
+    assert colour_scale(np.array([0.1, 0.3])) == dict(colorscale=SHARE, zmin=0, zmax=1.0)
+    assert colour_scale(np.array([0.0, 7.5])) == dict(colorscale=SHARE, zmin=0, zmax=7.5)
+    assert colour_scale(np.array([np.nan, 0.5])) == dict(colorscale=SHARE, zmin=0, zmax=1.0)  # masked cells
+
+
+def test_scores_diverge_and_probabilities_share_one_scale_with_their_values_written_in_small_matrices():
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(4, 4)).astype(np.float32)
+    probs = np.exp(scores) / np.exp(scores).sum(-1, keepdims=True)
+    drawn = attention_heatmap(scores, TOKENS, "scores", "score").data[0]
+    assert drawn.colorscale == attention_heatmap(-scores, TOKENS, "s", "score").data[0].colorscale
+    assert drawn.zmin == pytest.approx(-np.abs(scores).max()) and drawn.zmax == pytest.approx(np.abs(scores).max())
+    shares = attention_heatmap(probs, TOKENS, "probs").data[0]
+    assert (shares.zmin, shares.zmax) == (0, 1.0) and shares.texttemplate == "%{z:.2f}"
+    assert shares.colorbar.title.text == "attention"
+    big = attention_heatmap(np.full((40, 40), 1 / 40, np.float32), [str(i) for i in range(40)], "long").data[0]
+    assert big.texttemplate is None
+
+
+def test_panels_side_by_side_share_one_colour_axis_and_label_their_columns():
+    a = np.array([[0.0, 0.2], [0.4, 0.1]])
+    b = np.array([[0.9, 0.0], [0.3, 0.5]])
+    fig = matrices_side_by_side({"A": a, "B": b}, ["x", "y"], colorbar="share")
+    assert {trace.coloraxis for trace in fig.data} == {"coloraxis"}
+    assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (0, 1.0)
+    assert fig.layout.coloraxis.colorbar.title.text == "share"
+    assert fig.layout.xaxis.showticklabels and fig.layout.xaxis2.showticklabels
+    signed = matrices_side_by_side({"c2c": a - 0.5, "c2p": b}, ["x", "y"])
+    assert signed.layout.coloraxis.cmin == -signed.layout.coloraxis.cmax
+
+
+def test_a_series_has_the_same_colour_on_every_chart():
+    vectors = np.ones((4, 3), np.float32)
+    first = token_norms({"layer input": vectors, "Residual add": vectors}, TOKENS, "t",
+                        roles={"layer input": "input", "Residual add": "residual_add"})
+    second = token_norms({"Residual add": vectors, "LayerNorm": vectors, "layer input": vectors}, TOKENS, "t",
+                         roles={"layer input": "input", "Residual add": "residual_add", "LayerNorm": "layer_norm"})
+    colour = {trace.name: trace.marker.color for trace in second.data}
+    assert {trace.name: trace.marker.color for trace in first.data} == {
+        name: colour[name] for name in ("layer input", "Residual add")}
+    assert len(set(colour.values())) == 3 and colour["LayerNorm"] == series_colour("layer_norm")
+    embeddings = token_norms({"word": vectors, "position": vectors}, TOKENS, "t")
+    assert [trace.marker.color for trace in embeddings.data] == [series_colour("word"), series_colour("position")]
