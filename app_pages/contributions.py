@@ -28,7 +28,7 @@ matrices = {VIEWS[name]: getattr(result, name) for name in MIXING if getattr(res
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
     matrices = {title: merge_to_words(m, groups) for title, m in matrices.items()}
 attention = {VIEWS["attention"]: matrices.pop(VIEWS["attention"])}
-left, right = st.columns([1, len(matrices)])
+left, right = st.columns([2.6, 1 + 1.2 * len(matrices)])  # room for the attention panel's labels and colour bar
 with left:  # a share of 1 on its own scale; the norms side by side on theirs
     common.chart(matrices_side_by_side(attention, labels, colorbar="weight"))
 with right:

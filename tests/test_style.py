@@ -42,7 +42,7 @@ def test_panels_side_by_side_share_one_colour_axis_and_label_their_columns():
     assert {trace.coloraxis for trace in fig.data} == {"coloraxis"}
     assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (0, 1.0)
     assert fig.layout.coloraxis.colorbar.title.text == "share"
-    assert fig.layout.xaxis.showticklabels and fig.layout.xaxis2.showticklabels
+    assert fig.layout.xaxis.dtick == fig.layout.xaxis2.dtick == 1 and fig.layout.xaxis.showticklabels is not False
     signed = matrices_side_by_side({"c2c": a - 0.5, "c2p": b}, ["x", "y"])
     assert signed.layout.coloraxis.cmin == -signed.layout.coloraxis.cmax
 

@@ -236,8 +236,8 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     fig.update_layout(coloraxis=as_colour_axis(colour_scale(*pooled.values()), colorbar))
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=False)
     fig.update_yaxes(showticklabels=True, title=axes[0], row=1, col=1)
-    fig.update_xaxes(type="category", showticklabels=len(labels) <= 32, tickangle=-60, title=axes[1],
-                     tickfont_size=FONT["size"] - 4)
+    every = dict(dtick=1) if len(labels) <= 32 else dict(showticklabels=False)  # Plotly would skip some
+    fig.update_xaxes(type="category", tickangle=-60, title=axes[1], tickfont_size=FONT["size"] - 4, **every)
     fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)),
                   f"averaged over blocks of {step} tokens" if step > 1 else None)
     return fig.update_layout(margin_t=70 if step > 1 else 40)
