@@ -1,38 +1,67 @@
 """Logit lens: the model's own masked-LM head applied to every hidden state at one position, to watch the
-prediction form layer by layer; the last layer is checked against the masked-LM model's own logits."""
+prediction form layer by layer; the last layer is checked against the masked-LM model's own logits. A pretrained
+model with no trained masked-LM head (the bundled sentence-transformers one) gets the vocabulary pieces nearest to
+each hidden state instead, by cosine with its own word-embedding table, named as exactly that."""
 import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.logit_lens import head_problem
-from bertviz_lite.serving.cache import cached_lens
+from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
 from bertviz_lite.figures import lens_grid
 from app_pages import common
+
+
+def state_name(i: int) -> str:
+    return "embeddings" if i == 0 else f"layer {i - 1}"
+
+
+def show_lens(position: int | None) -> None:
+    lens = common.computed_or_stop("The masked-LM head on every hidden state …",
+                                   lambda: cached_lens(source, text, pair, position), ":material/error:")
+    common.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
+                                        f"({lens.tokens[lens.position]}), hidden state by hidden state"))
+    ok = lens.max_abs_diff <= 1e-4
+    (st.success if ok else st.error)(f"The last layer through the head vs the masked-LM model's own logits: "
+                                     f"max |Δ| = {lens.max_abs_diff:.1e}",
+                                     icon=":material/check_circle:" if ok else ":material/cancel:")
+    rows = [{"hidden state": state_name(i), "rank": k + 1, "token": token, "probability": p}
+            for i, top in enumerate(lens.layers) for k, (token, p) in enumerate(top)]
+    common.csv_download(lambda: pd.DataFrame(rows), "logit_lens.csv")
+
+
+def show_nearest_pieces(position: int | None) -> None:
+    """Real weights without a trained head to read them through: what the vectors lie nearest to instead."""
+    st.info(f"{masked_lm.source} has no trained masked-LM head, so there is no logit lens. Shown instead, from its "
+            f"own numbers: the vocabulary pieces whose rows of its word-embedding table are nearest, by cosine, to "
+            f"the token's vector after the embeddings and after each layer. Not a prediction: no head turns these "
+            f"vectors into probabilities.", icon=":material/info:")
+    near = common.computed_or_stop("The nearest vocabulary pieces of every hidden state …",
+                                   lambda: cached_nearest_pieces(source, "masked-lm", text, pair, position),
+                                   ":material/error:")
+    common.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
+                                        f"({near.tokens[near.position]}), by cosine", "cosine"))
+    rows = [{"hidden state": state_name(i), "rank": k + 1, "piece": piece, "cosine": c}
+            for i, nearest in enumerate(near.layers) for k, (piece, c) in enumerate(nearest)]
+    common.csv_download(lambda: pd.DataFrame(rows), "nearest_pieces.csv")
+
 
 masked_lm = common.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
 if not common.lecture_mode():
     st.title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
 problem = head_problem(masked_lm)  # before the model runs on the sentence
-if problem:
+if problem and masked_lm.weights == "random-init":  # random vectors are near nothing in particular either
     st.error(problem, icon=":material/block:")
+    common.offer_bundled_model("See a real model's vectors")
     st.stop()
 t = common.trace_or_stop(masked_lm)
 mask = masked_lm.tokenizer.mask_token
-position = None
+chosen = None
 if mask not in t.tokens:
     st.info(f"The sentence has no {mask}: put {mask} where a word should be predicted (e.g. 'the cat {mask} on "
             f"the mat'), or pick a position to look at.", icon=":material/info:")
     st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
-    position = st.selectbox("Position", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
-                            **common.bind("position"))
-lens = common.computed_or_stop("The masked-LM head on every hidden state …",
-                               lambda: cached_lens(source, text, pair, position), ":material/error:")
-common.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
-                                    f"({lens.tokens[lens.position]}), hidden state by hidden state"))
-ok = lens.max_abs_diff <= 1e-4
-(st.success if ok else st.error)(f"The last layer through the head vs the masked-LM model's own logits: max |Δ| = "
-                                 f"{lens.max_abs_diff:.1e}", icon=":material/check_circle:" if ok else ":material/cancel:")
-rows = [{"hidden state": "embeddings" if i == 0 else f"layer {i - 1}", "rank": k + 1, "token": tok, "probability": p}
-        for i, top in enumerate(lens.layers) for k, (tok, p) in enumerate(top)]
-common.csv_download(lambda: pd.DataFrame(rows), "logit_lens.csv")
+    chosen = st.selectbox("Position", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
+                          **common.bind("position"))
+(show_nearest_pieces if problem else show_lens)(chosen)
 common.sync_url()

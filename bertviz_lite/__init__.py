@@ -36,6 +36,7 @@ _EXPORTS = {  # module -> the public names it defines
     "analyses.rollout": ("attention_rollout",),
     "analyses.contributions": ("LayerContributions", "Mixing", "layer_contributions", "mixing_ratios"),
     "analyses.logit_lens": ("LogitLens", "logit_lens"),
+    "analyses.nearest_pieces": ("NearestPieces", "nearest_pieces"),
     "analyses.word_level": ("merge_to_words", "word_groups"),
     "analyses.all_layers": ("LayerwiseAnalyses", "all_layers"),
     "analyses.contexts": ("WordInContexts", "shared_words", "word_in_contexts", "words_in_contexts"),

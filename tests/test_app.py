@@ -299,8 +299,14 @@ def test_rollout_and_contributions_deep_links(tiny_dirs):
 def test_lens_deep_link_and_refusals(tiny_dirs):
     at = open_page("lens", model=tiny_dirs["bert"], text="the cat [MASK] on the mat")
     assert not at.exception and len(at.success) == 1 and "position 3" in specs(at)[0]["layout"]["title"]["text"]
-    at = open_page("lens", model=BUNDLED_MODEL, text="the cat [MASK] on the mat")
-    assert not at.exception and any("no trained masked-LM head" in e.value for e in at.error)
+    at = open_page("lens", model=BUNDLED_MODEL, text="the cat [MASK] on the mat")  # real weights, no head
+    assert not at.exception and not at.error and any("no trained masked-LM head" in i.value for i in at.info)
+    (grid,) = specs(at)
+    assert "Nearest vocabulary pieces at position 3" in grid["layout"]["title"]["text"]
+    assert grid["data"][0]["colorbar"]["title"]["text"] == "cosine"
+    at = open_page("lens", model="distilbert-base-uncased", text="the cat [MASK] on the mat")  # random offline
+    assert not at.exception and any("random weights" in e.value for e in at.error)
+    assert any(BUNDLED_MODEL in b.label for b in at.button)
     at = open_page("lens", model=tiny_dirs["roberta"], text="the cat sat", position=2)
     assert not at.exception and any("no <mask>" in i.value for i in at.info)
     assert "position 2" in specs(at)[0]["layout"]["title"]["text"]

@@ -5,6 +5,8 @@ library or model that defines it:
 - head fingerprints, Clark et al. 2019 (`head_fingerprints.py`);
 - attention rollout, Abnar & Zuidema 2020 (`rollout.py`);
 - norm-based contributions with residual and LayerNorm, Kobayashi et al. 2020 and 2021 (`contributions.py`);
-- a logit lens through the model's own masked-LM head (`logit_lens.py`);
+- a logit lens through the model's own masked-LM head (`logit_lens.py`), and where a model has none, the
+  vocabulary pieces nearest to each hidden state in its own word-embedding table (`nearest_pieces.py`; our
+  definition, not a paper's);
 - word-level merging of token matrices, as Clark et al. do (`word_level.py`).
 """

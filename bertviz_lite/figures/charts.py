@@ -285,14 +285,15 @@ def vector_bars(vector: np.ndarray, title: str) -> go.Figure:
     return _layout(fig, 420, title)
 
 
-def lens_grid(layers: list[list[tuple[str, float]]], title: str) -> go.Figure:
-    """The top tokens at each hidden state, coloured by probability: rows are the embeddings and each layer."""
+def lens_grid(layers: list[list[tuple[str, float]]], title: str, measure: str = "probability") -> go.Figure:
+    """The top tokens at each hidden state, coloured by `measure` (a probability, or a cosine on the signed
+    scale): rows are the embeddings and each layer."""
     probs = np.array([[p for _, p in top] for top in layers], dtype=np.float32)  # (L + 1, k)
     text = [[f"{token}<br>{p:.2f}" for token, p in top] for top in layers]
     names = ["embeddings"] + [f"layer {i}" for i in range(len(layers) - 1)]
     fig = go.Figure(go.Heatmap(z=probs, x=[f"#{k + 1}" for k in range(probs.shape[1])], y=names, text=text,
                                texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2),
-                               **colour_scale(probs), colorbar=dict(title="probability"),
+                               **colour_scale(probs, signed=measure == "cosine"), colorbar=dict(title=measure),
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", title="rank")

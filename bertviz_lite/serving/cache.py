@@ -23,6 +23,7 @@ from ..analyses.all_layers import LayerwiseAnalyses, all_layers
 from ..analyses.attention_views import HeadView, head_view_of, thumbnails
 from ..analyses.contributions import LayerContributions, layer_contributions
 from ..analyses.logit_lens import LogitLens, logit_lens
+from ..analyses.nearest_pieces import NearestPieces, nearest_pieces
 
 from ..introspection.task_heads import TaskHead, task_heads
 from ..loading.limits import Limits
@@ -171,6 +172,18 @@ def cached_lens(source: str, text: str, pair: str | None, position: int | None) 
 def _lens(source: str, weights: str, text: str, pair: str | None, position: int | None,
           _model: LoadedModel) -> LogitLens:
     return logit_lens(trace_of(_model, text, pair), position)  # (L + 1) × 5 tokens
+
+
+def cached_nearest_pieces(source: str, task: str, text: str, pair: str | None,
+                          position: int | None) -> NearestPieces:
+    model = cached_model(source, task)
+    return _nearest_pieces(source, task, model.weights_id, text, pair, position, model)
+
+
+@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def _nearest_pieces(source: str, task: str, weights: str, text: str, pair: str | None, position: int | None,
+                    _model: LoadedModel) -> NearestPieces:
+    return nearest_pieces(trace_of(_model, text, pair), position)  # (L + 1) × 5 pieces
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)

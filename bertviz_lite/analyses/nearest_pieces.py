@@ -1,0 +1,46 @@
+"""Nearest vocabulary pieces: at one position, the word pieces whose rows of the model's own word-embedding table
+are nearest, by cosine, to the token's vector after the embeddings (hidden state 0) and after each layer.
+
+This is not a prediction, and the page says so: no head turns the vector into a probability. It needs only the
+model's own input table, so every model with weights has it, the bundled sentence-transformers model (which has
+no masked-LM head for a logit lens) included. What it shows: how far a layer's vector still lies in the direction
+of pieces of the vocabulary, its own piece first after the embeddings, and what it drifts towards deeper in.
+
+Our choices, not a paper's definition: plain cosine, cos(h, e_v) = h · e_v / (‖h‖ ‖e_v‖), against the raw rows
+of the input table (not centred, not through any norm), the same table for every layer, every piece of the
+vocabulary a candidate (special and unused pieces included).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..stepthrough.trace import Trace
+from .logit_lens import TOP, lens_position
+
+
+@dataclass(frozen=True, eq=False)
+class NearestPieces:
+    tokens: list[str]
+    position: int
+    layers: list[list[tuple[str, float]]]  # for hidden state 0..L: the TOP nearest pieces and their cosines
+
+    def to_json(self) -> dict:
+        return {"tokens": self.tokens, "position": self.position,
+                "layers": [{"layer": layer, "nearest": [{"token": t, "cosine": c} for t, c in near]}
+                           for layer, near in enumerate(self.layers)]}
+
+
+@torch.inference_mode()
+def nearest_pieces(trace: Trace, position: int | None = None, top: int = TOP) -> NearestPieces:
+    """The `top` pieces nearest to each hidden state at `position` (the first mask token when there is one)."""
+    position = lens_position(trace, position)
+    table = trace.loaded.model.get_input_embeddings().weight.float()  # (V, d)
+    states = torch.from_numpy(np.ascontiguousarray(trace.hidden_states[:, position])).float()  # (L + 1, d)
+    cosines = torch.nn.functional.normalize(states, dim=-1) @ torch.nn.functional.normalize(table, dim=-1).T
+    best = cosines.topk(top, dim=-1)  # (L + 1, top)
+    words = trace.loaded.tokenizer.convert_ids_to_tokens
+    layers = [list(zip(words(ids.tolist()), values.tolist())) for values, ids in zip(best.values, best.indices)]
+    return NearestPieces(trace.tokens, position, layers)
