@@ -226,6 +226,8 @@ def cmd_contexts(args) -> None:
 def cmd_lens(args) -> None:
     from .analyses.logit_lens import head_problem, logit_lens
 
+    if args.nearest:
+        return _nearest_pieces(args)
     if not (done := _analyse(args, "the masked-LM head on every hidden state",
                              lambda t: logit_lens(t, args.position), task="masked-lm", refuse=head_problem)):
         return
@@ -235,6 +237,20 @@ def cmd_lens(args) -> None:
         name = "embeddings" if layer == 0 else f"layer {layer - 1}"
         print(f"  {name:>10}  " + "   ".join(f"{token} {prob:.3f}" for token, prob in top))
     print(f"\nlast layer vs the masked-LM model's own logits: max |Δ| = {result.max_abs_diff:.2e}")
+
+
+def _nearest_pieces(args) -> None:
+    from .analyses.nearest_pieces import nearest_pieces
+
+    if not (done := _analyse(args, "the nearest vocabulary pieces of every hidden state",
+                             lambda t: nearest_pieces(t, args.position))):
+        return
+    _, result = done
+    print(f"Nearest vocabulary pieces at position {result.position} ({result.tokens[result.position]}), by cosine "
+          f"with the word-embedding table (not a prediction)")
+    for layer, nearest in enumerate(result.layers):
+        name = "embeddings" if layer == 0 else f"layer {layer - 1}"
+        print(f"  {name:>10}  " + "   ".join(f"{piece} {cosine:.3f}" for piece, cosine in nearest))
 
 
 def cmd_explain(args) -> None:
@@ -365,6 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--pair", help="a second sentence")
         if name == "lens":
             p.add_argument("--position", type=int, help="the position to look at when the text has no [MASK]")
+            p.add_argument("--nearest", action="store_true",
+                           help="the vocabulary pieces nearest to each hidden state (cosine with the word-embedding "
+                                "table) instead: for a model without a masked-LM head")
         p.add_argument("--json", action="store_true")
         p.set_defaults(run=run)
 

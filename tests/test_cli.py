@@ -160,6 +160,18 @@ def test_analysis_commands_json(capsys, tiny_dirs, tiny_loaded):
 def test_lens_without_a_head_is_one_line_on_stderr(capsys):
     code, out, err = run_cli(capsys, "lens", "sentence-transformers/all-MiniLM-L6-v2", "the [MASK] sat")
     assert code == 1 and out == "" and "error: " in err and "no trained masked-LM head" in err
+    assert "--nearest" in err
+
+
+def test_lens_nearest_prints_the_analysis_own_pieces(capsys):
+    from bertviz_lite import BUNDLED_MODEL, load_model, nearest_pieces, trace
+
+    code, out, _ = run_cli(capsys, "lens", BUNDLED_MODEL, "the bank of the river", "--position", "2", "--nearest",
+                           "--json")
+    expected = nearest_pieces(trace(load_model(BUNDLED_MODEL), "the bank of the river"), 2)
+    assert code == 0 and json.loads(out) == json.loads(json.dumps(expected.to_json()))
+    code, out, _ = run_cli(capsys, "lens", BUNDLED_MODEL, "the bank of the river", "--position", "2", "--nearest")
+    assert code == 0 and "not a prediction" in out and "embeddings  bank 0.9" in out
 
 
 def test_load_benchmark_opens_sessions_like_browser_tabs():

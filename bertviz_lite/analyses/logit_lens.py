@@ -67,7 +67,9 @@ def head_problem(loaded: LoadedModel) -> str | None:
     if untrained:
         return (f"'{loaded.source}' has no trained masked-LM head (its checkpoint lacks {untrained[0]}, which "
                 f"was initialised at random when loading): a lens through it would show noise. Pick a model "
-                f"trained with masked-LM, such as bert-base-uncased or roberta-base.")
+                f"trained with masked-LM (bert-base-uncased, roberta-base: from the Hub, or prefetched while "
+                f"online), or look at the vocabulary pieces nearest to its vectors (the Lens page does; the "
+                f"command line with --nearest).")
     return None
 
 
