@@ -38,7 +38,7 @@ with controls:
 with canvas:
     cosines = {r.word: r.cosines for r in results}
     common.chart(context_lines(cosines, f"{', '.join(cosines)} in two contexts, layer by layer"))
-    common.csv_download(lambda: pd.DataFrame([{"word": w, "after": "embeddings" if i == 0 else f"layer {i}",
+    common.csv_download(lambda: pd.DataFrame([{"word": w, "after": "embeddings" if i == 0 else f"layer {i - 1}",
                                                "cosine": c} for w, values in cosines.items()
                                               for i, c in enumerate(values)]), "word_in_two_contexts.csv")
     ends = ", ".join(f"{w}: {values[0]:.3f} → {values[-1]:.3f}" for w, values in cosines.items())

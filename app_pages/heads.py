@@ -9,6 +9,7 @@ from app_pages import common
 
 STAT_TITLES = {"entropy": "entropy", "cls": "to [CLS]", "sep": "to [SEP]", "punct": "to punctuation",
                "self": "to itself", "prev": "to the previous token", "next": "to the next token"}
+STRIKING = 5  # heads named in words, in lecture mode and out of it: the list stays above the fold
 STAT_BUTTONS = {"entropy": "entropy", "cls": "[CLS]", "sep": "[SEP]", "punct": "punct.", "self": "self",
                 "prev": "prev", "next": "next"}
 
@@ -22,12 +23,12 @@ fingerprints = common.analysis_or_stop("layerwise", loaded).fingerprints
 with controls:
     if st.session_state.stat not in STATS:
         st.session_state.stat = "prev"
-    st.segmented_control("Statistic", STATS, format_func=STAT_BUTTONS.get, **common.bind("stat"))
+    st.segmented_control("Statistic", STATS, format_func=STAT_BUTTONS.get, wrap=True, **common.bind("stat"))
     stat = st.session_state.stat or "prev"
     st.caption(f"Each cell: a head's mean over query tokens of its attention {STAT_TITLES[stat]}"
                f"{' (−Σ α ln α, in nats: high means spread out)' if stat == 'entropy' else ''}. "
                f"Clark et al. (2019), \"What Does BERT Look At?\".")
-    found = striking_heads(fingerprints, most=5 if common.lecture_mode() else 8)
+    found = striking_heads(fingerprints, most=STRIKING)
     st.markdown("**Striking heads** (at least half of their attention on one kind of token):\n"
                 + ("\n".join(f"- {describe(*f)}" for f in found) if found else "\n- none in this sentence"))
     options = [(layer, head) for layer in range(t.num_layers) for head in range(t.num_heads)]

@@ -13,9 +13,10 @@ import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side,
-                                  matrix_window, token_norms)
+                                  matrix_window, token_norms, vector_bars)
 from bertviz_lite.graph.names import parse_step_name
-from bertviz_lite.graph.ops import MASKED_BELOW
+from bertviz_lite.explaining import has_head_axis
+from bertviz_lite.graph.ops import MASKED_BELOW, MERGE_HEADS
 from bertviz_lite.graph.views import score_terms, stream_group
 from app_pages import cells, common
 
@@ -57,7 +58,8 @@ def stage_of(step: str) -> str:
 
 def check_line(steps, against: str) -> None:
     diff = steps.max_abs_diff
-    text = f"Recomputed by hand and compared with the model's own {against}: max |Δ| = {diff:.1e}"
+    text = (f"Recomputed by hand, every sub-step of the block; its output compared with the model's own {against}: "
+            f"max |Δ| = {diff:.1e}")  # the check is of the block's end, whichever step is shown
     (st.success if diff <= 1e-5 else st.error)(text, icon=":material/check_circle:" if diff <= 1e-5
                                                else ":material/cancel:")
 
@@ -141,12 +143,13 @@ def pickers(steps, key: str, r: Regions) -> None:
 
 
 def show_matrix(array: np.ndarray, title: str, key: str, r: Regions, rows: list[str] | None = None,
-                cell: tuple | None = None) -> None:
-    """A (rows × n) array as a heatmap of 64 columns at a time, each cell clickable where it fits."""
+                cell: tuple | None = None, around: int = 0) -> None:
+    """A (rows × n) array as a heatmap of 64 columns at a time, each cell clickable where it fits; the window
+    first shown holds the chosen cell, else dimension `around`."""
     rows = t.tokens if rows is None else rows
     first = 0
     if array.shape[1] > 64:
-        wanted = (cell[1] // 64) * 64 if cell is not None and len(cell) == 2 else 0
+        wanted = (cell[1] if cell is not None and len(cell) == 2 else around) // 64 * 64
         first = r.canvas.slider("First dimension shown", 0, array.shape[1] - 64, min(wanted, array.shape[1] - 64),
                                   step=64, key=f"dims_{key}_{wanted}")
     chart = f"cells_{key}_{title}_{first}"
@@ -212,7 +215,10 @@ def layer_controls(r: Regions) -> tuple[int, int]:
     c3.button("▶", help="next layer", disabled=layer == t.num_layers - 1, on_click=common.set_value,
               args=("layer", layer + 1), width="stretch")
     st.session_state.head = min(st.session_state.head, t.num_heads - 1)
-    c4.selectbox("Head", range(t.num_heads), **common.bind("head"))
+    graph, step = t.graph("layers", layer), st.session_state.step
+    per_head = step not in graph or has_head_axis(graph.node(step)) or graph.node(step).op is MERGE_HEADS
+    c4.selectbox("Head", range(t.num_heads), disabled=not per_head, **common.bind("head"),
+                 help=None if per_head else "This sub-step has no heads: it works on whole token vectors.")
     return st.session_state.layer, st.session_state.head
 
 
@@ -240,6 +246,11 @@ def layer_view(r: Regions) -> None:
         show_matrix(array[head], f"layer {layer} head {head}: {node.title}", key, r, rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
         token_matrix(steps, key, layer, head, cell, r)
+    elif node.op is MERGE_HEADS:  # the heads' contexts side by side: start at the chosen head's
+        d_head = array.shape[1] // t.num_heads
+        r.words.caption(f"Head {head}'s context is dimensions {head * d_head}–{(head + 1) * d_head - 1} of "
+                        f"{array.shape[1]}.")
+        show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell, around=head * d_head)
     else:
         show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell)
         if group := stream_group(steps.graph, key):
@@ -286,7 +297,8 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
                             f"layer{layer}_head{head}_{key}.csv")
     pickers(steps, key, r)
     with r.canvas:
-        st.caption("All heads of this layer (pick one with Head above):")
+        st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 scale; "
+                   f"pick one with Head above:")
         common.cached_chart(common.view_key(loaded, "grid", layer, head),
                             lambda: head_grid(steps["attn.probs"], head))
 
@@ -304,7 +316,9 @@ def pooler_view(r: Regions) -> None:
         if loaded.sentence_pooling is not None:
             r.words.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
-        r.canvas.bar_chart(steps[key], height=260, x_label="dimension", y_label=steps.node(key).title)
+        with r.canvas:
+            common.cached_chart(common.view_key(loaded, "pooler", key), lambda: vector_bars(
+                np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"))
         pickers(steps, key, r)
     pair = st.session_state.pair
     if not pair.strip():

@@ -26,7 +26,7 @@ if unknown and unknown in t.tokens:
 sentence = {None: "special", 0: "A", 1: "B"}
 table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.token_type_ids,
                       "attention mask": t.attention_mask, "sentence": [sentence[s] for s in t.sequence_ids]})
-st.dataframe(table, width="stretch", height=min(36 * (len(table) + 1), 600))
+st.dataframe(table, width="stretch", height="content" if len(table) <= 32 else 600)  # every row of a sentence
 if not loaded.uses_token_types:
     st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")
 for note in loaded.family.notes(loaded.config):

@@ -219,7 +219,7 @@ def cmd_contexts(args) -> None:
     print("Cosine of the word's vectors in the two sentences (1: the context changed nothing; Ethayarajh 2019)")
     print("after      " + "".join(f"{r.word[:12]:>14}" for r in results))
     for layer in range(a.num_layers + 1):
-        where = "embeddings" if layer == 0 else f"layer {layer}"
+        where = "embeddings" if layer == 0 else f"layer {layer - 1}"  # layers count from 0, as everywhere
         print(f"{where:<11}" + "".join(f"{r.cosines[layer]:14.3f}" for r in results))
 
 

@@ -304,7 +304,7 @@ def context_lines(cosines: dict[str, list[float]], title: str) -> go.Figure:
     """One line per word: the cosine of its vectors in two sentences after the embeddings and after each layer."""
     fig = go.Figure()
     for word, values in cosines.items():
-        stages = ["embeddings"] + [f"layer {layer}" for layer in range(1, len(values))]
+        stages = ["embeddings"] + [f"layer {layer}" for layer in range(len(values) - 1)]  # layers count from 0
         fig.add_trace(go.Scatter(x=stages, y=values, mode="lines+markers", name=word,
                                  hovertemplate=f"{word}<br>after %{{x}}: %{{y:.3f}}<extra></extra>"))
     fig.update_xaxes(title="after", type="category")
