@@ -219,3 +219,41 @@ def test_tour_chapter_fits_a_projector_and_steps_forward(server, page):
     page.get_by_role("button", name="▶").click()
     wait_idle(page)
     assert "chapter=9" in page.url and page.get_by_text("Context per head").count() >= 1
+
+
+def readme_lecture_links() -> list[str]:
+    """The README's lecture links that name the bundled model: real weights with no network."""
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    links = re.findall(r"http://localhost:8501/(\S*lecture=1)", text)
+    return sorted({link for link in links if f"model={BUNDLED}" in link})
+
+
+HEATMAPS_WITHOUT_COLOUR_BAR = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(gd =>
+    (gd._fullData || []).filter(t => t.type === 'heatmap' && t.visible !== false
+        && !(t.coloraxis ? gd._fullLayout[t.coloraxis].showscale : t.showscale))
+      .map(t => (gd.layout.title && gd.layout.title.text) || t.name || 'untitled'))"""
+HEATMAPS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(gd => gd._fullData || [])
+    .filter(t => t.type === 'heatmap').length"""
+
+
+def test_every_readme_lecture_link_reads_on_a_projector(server, page):
+    """Each page's lecture link at 1280×720 on real weights: nothing wider than the screen, the page's first figure
+    starting above the fold, and a colour bar on every heatmap."""
+    links, heatmaps = readme_lecture_links(), 0
+    assert len(links) >= 10
+    for link in links:
+        page.goto(f"{server}/{link}")
+        wait_idle(page)
+        assert page.locator("[data-testid='stException']").count() == 0, link
+        # only Compare's second model may be random: no second real model can be had with no network
+        assert page.get_by_text("Random weights").count() == ("model_b=" in link), link
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280, link
+        figures = page.locator(".js-plotly-plot")
+        if figures.count():
+            top = figures.first.bounding_box()
+            assert top is not None and top["y"] < 720, (link, top)
+        assert page.evaluate(HEATMAPS_WITHOUT_COLOUR_BAR) == [], link
+        heatmaps += page.evaluate(HEATMAPS)
+    assert heatmaps >= 10  # the check above looked at real heatmaps
