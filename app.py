@@ -33,5 +33,6 @@ with common.in_line():  # everything a run draws, one tab after another (see ser
     common.sidebar()
     try:
         page.run()
+        common.lecture_bar(page.url_path)
     finally:  # after the first page is drawn (the Overview needs no weights), warm the default view for the next
         common.warm_default_view()

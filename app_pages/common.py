@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +33,7 @@ from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.figures import layer_diagram
 from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.serving.hosting import Limits
+from bertviz_lite.tour import lecture
 
 DEFAULT_TEXT = "this is a 12212121 test sentence"
 DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
@@ -103,6 +105,13 @@ def other_label(limits: Limits) -> str:
     return OTHER if limits.allow_local_dirs else HOSTED_OTHER
 
 
+def preset_label(source: str) -> str:
+    """The model's own name first, so that a narrow sidebar cuts the organisation, not the name:
+    "all-MiniLM-L6-v2 (22.7M) · sentence-transformers"."""
+    organisation, _, name = source.rpartition("/")
+    return f"{name} ({PRESETS[source].parameters})" + (f" · {organisation}" if organisation else "")
+
+
 def _choose_model() -> None:
     choice = st.session_state["_w_model_choice"]
     if choice != other_label(Limits.from_env()):
@@ -119,7 +128,7 @@ def sidebar() -> None:
         st.session_state["_w_model_custom"] = "" if current in PRESETS else current
     with st.sidebar:
         st.selectbox("Model", [*PRESETS, other], key="_w_model_choice", on_change=_choose_model,
-                     format_func=lambda s: s if s == other else f"{s} ({PRESETS[s].parameters})")
+                     format_func=lambda s: s if s == other else preset_label(s))
         if st.session_state["_w_model_choice"] in PRESETS:
             st.caption(PRESETS[st.session_state["_w_model_choice"]].description)
         if st.session_state["_w_model_choice"] == other:
@@ -186,6 +195,28 @@ def warm_default_view() -> None:
 
 def lecture_mode() -> bool:
     return bool(st.session_state.get("lecture"))
+
+
+def lecture_bar(page: str) -> None:
+    """In lecture mode, under the page: the link to this very view (Streamlit's copy button on hover) and "Next",
+    the following view of the default lecture (tour/lecture.py), on the same model and sentence."""
+    if not lecture_mode():
+        return
+    ahead = lecture.following(page, st.session_state)
+    link, go = st.columns([3, 2], vertical_alignment="center")
+    query = urllib.parse.urlencode(st.query_params.to_dict())
+    here = (st.context.url or "").split("?")[0]  # None where no browser asked (a test)
+    link.code(here + (f"?{query}" if query else ""), language=None, wrap_lines=True)
+    if ahead is not None and go.button(f"Next: {ahead.title}", icon=":material/arrow_forward:", type="primary",
+                                       on_click=_show_view, args=(ahead,)):
+        st.switch_page(f"app_pages/{ahead.page or 'overview'}.py")
+
+
+def _show_view(view: lecture.LectureView) -> None:
+    """Set a lecture view's URL keys (in a callback: before this run's widgets exist)."""
+    for key, value in view.keys:
+        default = DEFAULTS[key]
+        set_value(key, int(value) if isinstance(default, int) and not isinstance(default, bool) else value)
 
 
 def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "medium"):

@@ -257,3 +257,15 @@ def test_every_readme_lecture_link_reads_on_a_projector(server, page):
         assert page.evaluate(HEATMAPS_WITHOUT_COLOUR_BAR) == [], link
         heatmaps += page.evaluate(HEATMAPS)
     assert heatmaps >= 10  # the check above looked at real heatmaps
+
+
+def test_a_lecture_goes_on_with_next_and_offers_the_link_to_its_view(server, page):
+    page.goto(f"{server}/heads?model={BUNDLED}&text=the+bank+of+the+river&lecture=1")
+    wait_idle(page)
+    page.locator("[data-testid='stCode']").filter(has_text="lecture=1").wait_for(timeout=60_000)  # the link
+    page.get_by_role("button", name="Next: Attention through the layers").click()
+    page.wait_for_url("**/rollout?**", timeout=120_000)
+    wait_idle(page)
+    assert "text=the+bank+of+the+river" in page.url and "lecture=1" in page.url
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_role("button", name="Next: What really reaches a token").count() == 1

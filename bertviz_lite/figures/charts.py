@@ -6,13 +6,14 @@ matrices are cut to the window the reader looks at (see `MAX_CELLS`).
 """
 from __future__ import annotations
 
+import textwrap
 import warnings
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots  # several token-to-token matrices side by side
 
-from .style import BLUE, FONT, SHARE, as_colour_axis, colour_scale, series_colour, written_in_cells
+from .style import BLUE, FONT, SHARE, as_colour_axis, colour_scale, every_token, series_colour, written_in_cells
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
@@ -55,8 +56,8 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
         title = f"{title} (averaged over blocks of {step} tokens)"
     fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, **colour_scale(z), colorbar=dict(title=colorbar),
                                **_written(z), hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", title=axes[0], type="category")
-    fig.update_xaxes(title=axes[1], type="category", tickangle=-60)
+    fig.update_yaxes(autorange="reversed", title=axes[0], type="category", **every_token(len(labels)))
+    fig.update_xaxes(title=axes[1], type="category", tickangle=-60, **every_token(len(labels)))
     if step == 1:
         _mark_and_click(fig, z, labels, labels, clickable, chosen, "query %{y}<br>key %{x}")
     size = min(900, 260 + 22 * len(labels))
@@ -155,7 +156,7 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
     fig = go.Figure(go.Heatmap(z=window, x=dims, y=rows, **colour_scale(window, signed=True),
                                colorbar=dict(title="value"),
                                hovertemplate="token %{y}<br>dim %{x}<br>%{z:.4f}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", type="category", title="token")
+    fig.update_yaxes(autorange="reversed", type="category", title="token", **every_token(len(rows)))
     fig.update_xaxes(title=f"dimension ({first_dim}–{dims[-1]} of {matrix.shape[1]})")
     shown = None if chosen is None or not first_dim <= chosen[1] < first_dim + window.shape[1] else \
         (chosen[0], chosen[1] - first_dim)
@@ -173,7 +174,7 @@ def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
                             hovertemplate=f"{name}<br>%{{x}}<br>‖x‖ = %{{y:.3f}}<extra></extra>")
                      for name, values in series.items()])
     fig.update_layout(barmode="group")  # legend on the right: above the plot it collides with the title
-    fig.update_xaxes(type="category", tickangle=-60, title="token")
+    fig.update_xaxes(type="category", tickangle=-60, title="token", **every_token(len(tokens)))
     fig.update_yaxes(title="vector length ‖x‖")
     return _layout(fig, 460, title)
 
@@ -190,10 +191,11 @@ def group_bars(groups: dict[str, int]) -> go.Figure:
     return _layout(fig, 90 + 48 * len(names))
 
 
-def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, max_label: int = 24) -> go.Figure:
+def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, line: int = 28) -> go.Figure:
     """(n, n) cosine similarities with each value written in its cell. Rows are labelled with the numbered
     sentences, columns with their numbers only, so the matrix keeps the room on a projector."""
-    rows = [f"{i + 1}. {s if len(s) <= max_label else s[: max_label - 1] + '…'}" for i, s in enumerate(sentences)]
+    rows = [f"{i + 1}. " + "<br>".join(textwrap.wrap(s, line, max_lines=2, placeholder=" …"))
+            for i, s in enumerate(sentences)]  # whole words on two lines; the hover has the whole sentence
     columns = [str(i + 1) for i in range(len(sentences))]
     fig = go.Figure(go.Heatmap(z=cosine.astype(np.float32), x=columns, y=rows,
                                **colour_scale(cosine, signed=True), texttemplate="%{z:.3f}",
@@ -236,7 +238,7 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     fig.update_layout(coloraxis=as_colour_axis(colour_scale(*pooled.values()), colorbar))
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=False)
     fig.update_yaxes(showticklabels=True, title=axes[0], row=1, col=1)
-    every = dict(dtick=1) if len(labels) <= 32 else dict(showticklabels=False)  # Plotly would skip some
+    every = every_token(len(labels)) or dict(showticklabels=False)
     fig.update_xaxes(type="category", tickangle=-60, title=axes[1], tickfont_size=FONT["size"] - 4, **every)
     fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)),
                   f"averaged over blocks of {step} tokens" if step > 1 else None)
@@ -261,7 +263,7 @@ def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figu
                                colorbar=dict(title="share"),
                                hovertemplate="%{y}<br>from %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(type="category", tickangle=-60)
+    fig.update_xaxes(type="category", tickangle=-60, **every_token(len(tokens)))
     return _layout(fig, min(700, 200 + 30 * rows.shape[0]), title)
 
 
@@ -272,7 +274,7 @@ def stream_changes(cosines: np.ndarray, tokens: list[str], title: str) -> go.Fig
                                **colour_scale(cosines, signed=True), colorbar=dict(title="cosine"),
                                hovertemplate="%{y}<br>%{x}<br>cosine %{z:.3f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(type="category", tickangle=-60)
+    fig.update_xaxes(type="category", tickangle=-60, **every_token(len(tokens)))
     return _layout(fig, min(620, 200 + 30 * cosines.shape[0]), title)
 
 

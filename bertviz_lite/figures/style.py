@@ -17,6 +17,7 @@ FONT = dict(size=16)  # readable from the back of a lecture hall
 SHARE = "Blues"
 SIGNED = "RdBu"  # Plotly's RdBu runs red (low) to blue (high)
 MAX_WRITTEN = 16  # a matrix at most this many cells a side has its values written in its cells
+MAX_LABELLED = 32  # up to this many tokens, every one is labelled on its axis (Plotly would skip some)
 
 # Paul Tol's bright qualitative set: https://personal.sron.nl/~pault/#sec:qualitative
 BLUE, CYAN, GREEN, YELLOW, RED, PURPLE, GREY = ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377",
@@ -51,6 +52,11 @@ def colour_scale(*arrays: np.ndarray, signed: bool | None = None) -> dict:
 def as_colour_axis(scale: dict, title: str) -> dict:
     """The same settings as a layout `coloraxis`, which several panels share with one colour bar."""
     return dict(colorscale=scale["colorscale"], cmin=scale["zmin"], cmax=scale["zmax"], colorbar=dict(title=title))
+
+
+def every_token(count: int) -> dict:
+    """Axis settings that label every token up to MAX_LABELLED (so that a lecturer can point at "bank")."""
+    return dict(dtick=1) if count <= MAX_LABELLED else {}
 
 
 def written_in_cells(shape: tuple[int, ...]) -> bool:

@@ -1,0 +1,37 @@
+"""The default lecture (tour/lecture.py): where a reader is, what comes next, and the pages' "Next" and link."""
+from test_app import open_page
+
+from bertviz_lite import BUNDLED_MODEL
+from bertviz_lite.tour.lecture import LECTURE, following, position
+
+SENTENCE = "the bank of the river"
+
+
+def test_a_view_is_found_by_its_page_and_keys_and_the_next_follows_it():
+    assert position("attention", {"view": "head", "layer": 2}) == 3
+    assert position("attention", {"view": "model", "layer": 7}) == 4
+    assert position("attention", {"view": "head", "layer": 7}) == 3  # another layer: still the page's first view
+    assert position("compare", {}) is None and following("compare", {}) == LECTURE[0]
+    assert following(LECTURE[-1].page, dict(LECTURE[-1].keys)) is None
+    views = [following(v.page, dict(v.keys)) for v in LECTURE[:-1]]
+    assert views == list(LECTURE[1:])  # every view leads to the one after it
+    assert len({v.page for v in LECTURE}) >= 9  # the lecture goes across the pages
+
+
+def test_next_keeps_the_sentence_and_shows_the_following_view():
+    at = open_page("attention", model=BUNDLED_MODEL, text=SENTENCE, layer=2, lecture=1)
+    (link,) = [c for c in at.code if "lecture=1" in c.value]
+    assert "layer=2" in link.value and "text=the+bank+of+the+river" in link.value
+    (ahead,) = [b for b in at.button if b.label.startswith("Next")]
+    assert ahead.label == "Next: Every layer × head at once"
+    ahead.click().run()
+    assert not at.exception and at.session_state["view"] == "model" and at.query_params["view"] == "model"
+    (ahead,) = [b for b in at.button if b.label.startswith("Next")]
+    ahead.click().run()  # to another page, same model and sentence
+    assert not at.exception and any("Striking heads" in m.value for m in at.markdown)
+    assert at.session_state["text"] == SENTENCE and at.session_state["model"] == BUNDLED_MODEL
+
+
+def test_without_lecture_mode_there_is_no_lecture_bar():
+    at = open_page("attention", model=BUNDLED_MODEL, text=SENTENCE, layer=2)
+    assert not [b for b in at.button if b.label.startswith("Next")] and not at.code
