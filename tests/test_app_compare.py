@@ -17,7 +17,7 @@ def test_contexts_page_shows_the_bank_pair_on_the_bundled_model():
                                 trace(loaded, "i deposited money at the bank"), "bank").cosines
     np.testing.assert_allclose(decode_typed_array(line["y"]) if isinstance(line["y"], dict) else line["y"], expected,
                                atol=1e-6)
-    assert line["x"][0] == "embeddings" and line["x"][-1] == "layer 6"
+    assert line["x"][0] == "embeddings" and line["x"][-1] == "layer 5"  # layers count from 0, as everywhere
     assert any("Ethayarajh (2019)" in c.value for c in at.caption)
 
 
