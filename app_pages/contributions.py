@@ -27,16 +27,22 @@ groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens)
 matrices = {VIEWS[name]: getattr(result, name) for name in MIXING if getattr(result, name) is not None}
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
     matrices = {title: merge_to_words(m, groups) for title, m in matrices.items()}
+ratios = result.mixing()
+fullest = "norm_residual_ln" if ratios["norm_residual_ln"] is not None else "norm_residual"
+st.markdown(f"**Layer {layer}: raw attention says {ratios['attention']:.0%} of what reaches a token comes from other "
+            f"tokens; counting the residual{' and LayerNorm' if fullest == 'norm_residual_ln' else ''}, "
+            f"{ratios[fullest]:.0%}.**")  # the page's point, above its figures
 attention = {VIEWS["attention"]: matrices.pop(VIEWS["attention"])}
 left, right = st.columns([2.6, 1 + 1.2 * len(matrices)])  # room for the attention panel's labels and colour bar
 with left:  # a share of 1 on its own scale; the norms side by side on theirs
     common.chart(matrices_side_by_side(attention, labels, colorbar="weight"))
 with right:
     common.chart(matrices_side_by_side(matrices, labels, colorbar="‖vector‖"))
-st.caption("Rows receive, columns give. ‖c‖ is ‖c_ij‖ with c_ij = Σ_h α^h_ij f^h(x_j) and f^h(x_j) = "
-           "(x_j W_V^h + b_V^h) W_O^h: what token j really adds to token i through the attention heads. ‖c + x‖ "
-           "adds the residual x_i on the diagonal (c_ij + δ_ij x_i); g is LayerNorm's linear part for token i, "
-           "g_i(z) = γ ⊙ (z − mean z) / s_i. Kobayashi et al. (2020, 2021).")
+st.caption(r"Rows receive, columns give. $\lVert c \rVert$ is $\lVert c_{ij} \rVert$ with "
+           r"$c_{ij} = \sum_h \alpha^h_{ij} f^h(x_j)$ and $f^h(x_j) = (x_j W_V^h + b_V^h) W_O^h$: what token $j$ "
+           r"really adds to token $i$ through the attention heads. $\lVert c + x \rVert$ adds the residual $x_i$ on "
+           r"the diagonal ($c_{ij} + \delta_{ij} x_i$); $g$ is LayerNorm's linear part for token $i$, "
+           r"$g_i(z) = \gamma \odot (z - \bar z) / s_i$. Kobayashi et al. (2020, 2021).")
 pre_norm = result.norm_residual_ln is None
 if pre_norm:
     st.info(f"{loaded.family.name} normalises before attention, not after it (a pre-norm layer): the values come "

@@ -237,7 +237,7 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
                                                "<extra></extra>"), row=1, col=col)
     fig.update_layout(coloraxis=as_colour_axis(colour_scale(*pooled.values()), colorbar))
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=False)
-    fig.update_yaxes(showticklabels=True, title=axes[0], row=1, col=1)
+    fig.update_yaxes(showticklabels=True, title=axes[0], row=1, col=1, **every_token(len(labels)))
     every = every_token(len(labels)) or dict(showticklabels=False)
     fig.update_xaxes(type="category", tickangle=-60, title=axes[1], tickfont_size=FONT["size"] - 4, **every)
     fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)),
