@@ -13,7 +13,7 @@ from app_pages import common
 loaded = common.skeleton_or_stop()
 tree = cached_tree(loaded.source, loaded.task)
 table = parameter_table(loaded.model)
-st.title("Architecture")
+common.page_title("Architecture")
 st.markdown(f"**{type(loaded.model).__name__}: {tree.total:,} parameters** in {len(table)} named tensors")
 
 

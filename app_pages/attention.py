@@ -14,8 +14,7 @@ THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
-if not common.lecture_mode():  # on a projector every line counts; the page is named in the navigation
-    st.title("Attention")
+common.page_title("Attention")
 controls, canvas = st.columns([4, 9], gap="large")  # the view beside its controls, on a projector too
 
 

@@ -219,12 +219,19 @@ def _show_view(view: lecture.LectureView) -> None:
         set_value(key, int(value) if isinstance(default, int) and not isinstance(default, bool) else value)
 
 
+def page_title(title: str) -> None:
+    """The page's title, outside lecture mode only: one rule for every page (a projector keeps the room for the
+    figure; the lecture's link and Next name the view)."""
+    if not lecture_mode():
+        st.title(title)
+
+
 def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "medium"):
     """(controls, canvas): side by side in lecture mode, so that both fit a 1280×720 projector (the page is named
     in the navigation there); one below the other under the page's title otherwise."""
+    page_title(title)
     if lecture_mode():
         return tuple(st.columns(lecture_widths, gap=gap))
-    st.title(title)
     return st.container(), st.container()
 
 

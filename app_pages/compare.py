@@ -14,8 +14,7 @@ from app_pages import common
 
 
 loaded_a = common.load_or_stop(label="Model A: ")
-if not common.lecture_mode():
-    st.title("Compare two models")
+common.page_title("Compare two models")
 if common.lecture_mode():  # one row of controls, so the two heatmaps fit a 1280×720 projector below it
     chooser, depth_column, head_column = st.columns([3, 4, 1], vertical_alignment="bottom")
 else:

@@ -15,8 +15,7 @@ TOLERANCE = 1e-4  # float32 sums over hundreds of dimensions and tokens
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
-if not common.lecture_mode():
-    st.title("Norm-based contributions")
+common.page_title("Norm-based contributions")
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 layer = left.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))

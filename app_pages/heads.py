@@ -15,8 +15,7 @@ STAT_BUTTONS = {"entropy": "entropy", "cls": "[CLS]", "sep": "[SEP]", "punct": "
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
-if not common.lecture_mode():
-    st.title("Head fingerprints")
+common.page_title("Head fingerprints")
 controls, canvas = st.columns([4, 7], gap="large")  # the grid beside its controls, on a projector too
 
 fingerprints = common.analysis_or_stop("layerwise", loaded).fingerprints

@@ -29,8 +29,7 @@ stages = dict(STAGES)
 if encoder is not None:  # what the encoder computes once per input, as a stage of its own before the layers
     stages = {"Embeddings": STAGES["Embeddings"], "Positions": f"encoder.{encoder.graph.keys[0]}",
               **{k: v for k, v in STAGES.items() if k != "Embeddings"}}
-if not common.lecture_mode():  # on a projector every line counts; the page is named in the navigation
-    st.title("Layers")
+common.page_title("Layers")
 
 
 @dataclass(frozen=True)

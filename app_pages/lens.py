@@ -46,8 +46,7 @@ def show_nearest_pieces(position: int | None) -> None:
 
 
 masked_lm = common.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
-if not common.lecture_mode():
-    st.title("Logit lens")
+common.page_title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
 problem = head_problem(masked_lm)  # before the model runs on the sentence
 if problem and masked_lm.weights == "random-init":  # random vectors are near nothing in particular either

@@ -6,7 +6,7 @@ from app_pages import common
 
 loaded = common.load_or_stop()
 t = common.trace_or_stop(loaded)
-st.title("Tokens")
+common.page_title("Tokens")
 st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. "
            "Special tokens are grey; sentence A is blue, sentence B orange.")
 

@@ -36,8 +36,7 @@ def start_on_real_weights() -> None:
 start_on_real_weights()
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
-if not common.lecture_mode():
-    st.title("Tour")
+common.page_title("Tour")
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
 st.session_state.head = min(st.session_state.head, t.num_heads - 1)
 st.session_state.token = min(st.session_state.token, len(t.tokens) - 1)
