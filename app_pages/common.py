@@ -348,7 +348,15 @@ def skeleton_or_stop() -> LoadedModel:
 def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = False) -> None:
     """Random weights said plainly (with, where learnt weights matter, the offer of real ones); bundled real
     weights said too. `label` names the model where a page shows two."""
-    if loaded.warning:
+    if loaded.warning and lecture_mode():  # one line on a projector: the figure needs the room
+        words, switch = st.columns([3, 1], vertical_alignment="center") if needs_weights else (st.container(), None)
+        words.warning(f"{label}Random weights ({loaded.source} could not be downloaded): the numbers are exact, "
+                      f"the patterns mean nothing.", icon=":material/warning:")
+        if switch is not None and bundled_directory(BUNDLED_MODEL) is not None:
+            switch.button("Real weights", icon=":material/swap_horiz:", on_click=switch_model, width="stretch",
+                          args=(BUNDLED_MODEL,), help=f"{BUNDLED_MODEL}, a pretrained BERT bundled with the app, "
+                                                      f"keeping the sentence and the view")
+    elif loaded.warning:
         st.warning(label + loaded.warning, icon=":material/warning:")
         if needs_weights:
             offer_bundled_model()
