@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from bertviz_lite.figures import attention_heatmap, matrices_side_by_side, token_norms
-from bertviz_lite.figures.style import SHARE, SIGNED, colour_scale, series_colour
+from bertviz_lite.figures.style import SHARE, SIGNED, colour_scale, module_colour, series_colour
 
 TOKENS = ["[CLS]", "the", "cat", "[SEP]"]
 
@@ -59,3 +59,22 @@ def test_a_series_has_the_same_colour_on_every_chart():
     assert len(set(colour.values())) == 3 and colour["LayerNorm"] == series_colour("layer_norm")
     embeddings = token_norms({"word": vectors, "position": vectors}, TOKENS, "t")
     assert [trace.marker.color for trace in embeddings.data] == [series_colour("word"), series_colour("position")]
+
+
+@pytest.mark.parametrize("family", ["bert", "modernbert"])
+def test_a_module_has_the_same_colour_in_every_model(family, tiny_dirs, new_tiny_dirs):
+    """The sunburst colours a module by what it is, whatever the family calls it."""
+    from bertviz_lite import module_tree, sunburst_data
+    from bertviz_lite.figures import parameter_sunburst
+    from bertviz_lite.loading.loader import load_skeleton
+
+    path = tiny_dirs["bert"] if family == "bert" else new_tiny_dirs["modernbert"]
+    data = sunburst_data(module_tree(load_skeleton(path, "base").model))
+    colour = dict(zip(data["ids"], parameter_sunburst(data).data[0].marker.colors))
+    kinds = {"attention": [i for i in data["ids"] if i.endswith((".attention", ".attn"))],
+             "feed-forward": [i for i in data["ids"] if i.endswith((".intermediate", ".mlp"))],
+             "embeddings": [i for i in data["ids"] if i.endswith(".embeddings") or i == "embeddings"]}
+    assert all(kinds.values()), kinds
+    for kind, ids in kinds.items():
+        assert {colour[i] for i in ids} == {module_colour(ids[0])}, kind
+    assert len({module_colour(ids[0]) for ids in kinds.values()}) == 3

@@ -13,7 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots  # several token-to-token matrices side by side
 
-from .style import BLUE, FONT, SHARE, as_colour_axis, colour_scale, every_token, series_colour, written_in_cells
+from .style import (BLUE, FONT, SHARE, as_colour_axis, colour_scale, every_token, module_colour, series_colour,
+                    written_in_cells)
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
@@ -30,13 +31,16 @@ def labelled(tokens: list[str]) -> list[str]:
     return [f"{i} {t}" for i, t in enumerate(tokens)]
 
 
-def parameter_sunburst(data: dict[str, list], max_depth: int = 4) -> go.Figure:
-    """The sunburst of `tree.sunburst_data`; click a wedge to zoom into it."""
+def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:
+    """The sunburst of `tree.sunburst_data`; click a wedge to zoom into it. Each module is coloured by what it is
+    (style.module_colour), the same in every model; a label too small to read at 14 px is left to the hover."""
+    colours = [module_colour(path, kind) for path, kind in zip(data["ids"], data["classes"])]
     fig = go.Figure(go.Sunburst(ids=data["ids"], labels=data["labels"], parents=data["parents"],
                                 values=data["values"], customdata=data["classes"], branchvalues="total",
-                                maxdepth=max_depth, insidetextorientation="radial",
+                                maxdepth=max_depth, insidetextorientation="auto", marker=dict(colors=colours),
                                 hovertemplate="<b>%{id}</b><br>%{customdata}<br>%{value:,} parameters"
                                               "<br>%{percentRoot:.1%} of the model<extra></extra>"))
+    fig.update_layout(uniformtext=dict(minsize=FONT["size"] - 2, mode="hide"))  # a label that cannot be read is hidden
     return _layout(fig, 620)
 
 

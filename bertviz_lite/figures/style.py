@@ -31,6 +31,26 @@ SERIES_COLOURS = {
 }
 
 
+MODULE_KINDS = (  # (colour, words in a module's path that say what it is), first match wins
+    (RED, ("attention", "attn")),
+    (BLUE, ("embed",)),
+    (GREEN, ("intermediate", "mlp", "ffn", "output")),
+    (CYAN, ("pooler",)),
+    (PURPLE, ("head", "cls", "decoder", "classifier", "predictions")),
+)
+CONTAINER = "#DDDDDD"  # a module that holds several kinds (the encoder, one layer)
+
+
+def module_colour(path: str, class_name: str = "") -> str:
+    """A module's colour by what it is, the same in every model: norms yellow, attention red, embeddings blue,
+    feed-forward green, pooler cyan, task heads purple, containers pale grey."""
+    last = path.rsplit(".", 1)[-1].lower()
+    if "norm" in last or "Norm" in class_name:
+        return YELLOW
+    lowered = path.lower()
+    return next((colour for colour, words in MODULE_KINDS if any(w in lowered for w in words)), CONTAINER)
+
+
 def series_colour(role: str) -> str | None:
     """The colour of a series by what it is (an op's name, or an embedding table's); None: Plotly's next."""
     return SERIES_COLOURS.get(role)
