@@ -283,9 +283,9 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
             added = [k.removeprefix("attn.") for k in together[:-1]]
             names = [steps.node(k).title.lower() for k in together[:-1]]
             st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
-            common.cached_chart(common.view_key(loaded, "terms", layer, head),
-                                lambda: matrices_side_by_side(terms, t.tokens, colorbar="score",
-                                                              axes=("query", "key")))
+            common.cached_chart(common.view_key(loaded, "terms", layer, head, key),
+                                lambda: matrices_side_by_side(terms, t.tokens, colorbar="score", axes=("query", "key"),
+                                                              chosen=key.removeprefix("attn.")))
         title = f"layer {layer}, head {head}: {node.title}"
         common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words, cell),
                             lambda: attention_heatmap(matrix, labels, title, "attention" if node.op.name == "softmax"

@@ -21,7 +21,8 @@ left.metric("Parameters", f"{total:,}")
 mid.metric("Trainable", f"{trainable:,}")
 right.metric("Named parameter tensors", f"{len(table):,}")
 
-st.subheader("The config, explained")
+explained, where = st.columns(2, gap="large") if common.lecture_mode() else (st.container(), st.container())
+explained.subheader("The config, explained")  # beside the bars on a projector, above them otherwise
 lines = [
     f"**{c['layers']} layers**, each with self-attention and a feed-forward network"
     + (f" — ALBERT runs **one shared set of layer weights {c['layers']} times**" if loaded.family.shared_layers
@@ -41,14 +42,15 @@ if c["embedding_size"] != c["hidden_size"]:
 if c["token_types"]:
     lines.append(f"**{c['token_types']} token type{'s' if c['token_types'] > 1 else ''}** "
                  f"(sentence A / sentence B)")
-st.markdown("\n".join(f"- {line}" for line in lines))
+explained.markdown("\n".join(f"- {line}" for line in lines))
 for note in loaded.family.notes(loaded.config):
-    st.caption(note)
+    explained.caption(note)
 
-st.subheader("Where the parameters are")
-groups = group_totals(table)
-common.chart(group_bars(groups))
-common.csv_download(lambda: pd.DataFrame({"group": list(groups), "parameters": list(groups.values())}),
-                    "parameter_groups.csv")
+with where:
+    st.subheader("Where the parameters are")
+    groups = group_totals(table)
+    common.chart(group_bars(groups))
+    common.csv_download(lambda: pd.DataFrame({"group": list(groups), "parameters": list(groups.values())}),
+                        "parameter_groups.csv")
 with st.expander("config.json"):
     st.json(loaded.config.to_dict(), expanded=False)

@@ -20,7 +20,8 @@ def test_deberta_shows_its_three_terms_side_by_side(new_tiny_dirs):
     assert not at.exception
     assert any("step 8 of 21: Content → position" in m.value for m in at.markdown)
     (terms,) = [s for s in specs(at) if len(s["data"]) == 4]
-    assert [a["text"] for a in terms["layout"]["annotations"][:4]] == ["c2c", "c2p", "p2c", "scores"]
+    assert [a["text"] for a in terms["layout"]["annotations"][:4]] == ["c2c", "<b>▸ c2p ◂</b>", "p2c", "scores"]
+    assert terms["layout"]["coloraxis"]["cmin"] == -terms["layout"]["coloraxis"]["cmax"]  # signed: one scale about 0
     c2c, c2p, p2c, scores = (decode_typed_array(d["z"]) for d in terms["data"])
     np.testing.assert_allclose(c2c + c2p + p2c, scores, atol=1e-5)
 

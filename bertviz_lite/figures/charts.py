@@ -184,10 +184,10 @@ def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
 
 
 def group_bars(groups: dict[str, int]) -> go.Figure:
-    """Parameters per group, largest first, labelled with exact counts."""
+    """Parameters per group, largest first, labelled with exact counts; coloured as in the sunburst."""
     names, counts = list(groups), list(groups.values())
     total = sum(counts) or 1
-    fig = go.Figure(go.Bar(x=counts, y=names, orientation="h",
+    fig = go.Figure(go.Bar(x=counts, y=names, orientation="h", marker_color=[module_colour(n) for n in names],
                            text=[f"{c:,} ({c / total:.1%})" for c in counts], textposition="auto",
                            hovertemplate="%{y}: %{x:,}<extra></extra>"))
     fig.update_yaxes(autorange="reversed")
@@ -227,12 +227,14 @@ def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
 
 
 def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64,
-                          colorbar: str = "value", axes: tuple[str, str] = ("receives", "gives")) -> go.Figure:
+                          colorbar: str = "value", axes: tuple[str, str] = ("receives", "gives"),
+                          chosen: str | None = None) -> go.Figure:
     """Several (T, T) token-to-token matrices in a row on one colour scale with one colour bar: rows are the tokens
     that receive (queries), columns the tokens they take from (`axes` names them). Above max_side tokens,
-    averaged over blocks; up to 32 tokens, every column is labelled in every panel."""
+    averaged over blocks; up to 32 tokens, every column is labelled in every panel. The `chosen` panel's title is
+    marked (the step on screen)."""
     labels, step = _axis_labels(tokens, max_side)
-    titles = list(matrices)
+    titles = [f"<b>▸ {title} ◂</b>" if title == chosen else title for title in matrices]
     pooled = {title: _pool(matrix, max_side) for title, matrix in matrices.items()}
     fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.03)
     for col, (title, z) in enumerate(pooled.items(), start=1):
