@@ -211,6 +211,7 @@ def test_tour_chapter_fits_a_projector_and_steps_forward(server, page):
     page.goto(f"{server}/tour?chapter=8&lecture=1")
     wait_idle(page)
     assert page.get_by_text("'fox' puts 1.00 of its attention on 'brown'").count() == 1
+    page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length >= 2", timeout=60_000)  # drawn
     plots = page.locator(".js-plotly-plot")
     assert plots.count() == 2  # the diagram and the step's figure
     for i in range(2):
