@@ -31,8 +31,9 @@ with common.in_line():  # everything a run draws, one tab after another (see ser
         st.Page("app_pages/lens.py", title="Logit lens", icon=":material/visibility:", url_path="lens"),
     ])
     common.sidebar()
+    common.go_to_pending_page()
     try:
         page.run()
-        common.lecture_bar(page.url_path)
+        common.lecture_bar(page.url_path)  # under a page drawn to its end (st.stop ends the run: nothing after it)
     finally:  # after the first page is drawn (the Overview needs no weights), warm the default view for the next
         common.warm_default_view()

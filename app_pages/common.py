@@ -203,20 +203,28 @@ def lecture_bar(page: str) -> None:
     if not lecture_mode():
         return
     ahead = lecture.following(page, st.session_state)
-    link, go = st.columns([3, 2], vertical_alignment="center")
+    link, onward = st.columns([3, 2], vertical_alignment="center")
     query = urllib.parse.urlencode(st.query_params.to_dict())
     here = (st.context.url or "").split("?")[0]  # None where no browser asked (a test)
     link.code(here + (f"?{query}" if query else ""), language=None, wrap_lines=True)
-    if ahead is not None and go.button(f"Next: {ahead.title}", icon=":material/arrow_forward:", type="primary",
-                                       on_click=_show_view, args=(ahead,)):
-        st.switch_page(f"app_pages/{ahead.page or 'overview'}.py")
+    if ahead is not None:
+        onward.button(f"Next: {ahead.title}", icon=":material/arrow_forward:", type="primary", on_click=_show_view,
+                      args=(ahead,))
 
 
 def _show_view(view: lecture.LectureView) -> None:
-    """Set a lecture view's URL keys (in a callback: before this run's widgets exist)."""
+    """Set a lecture view's URL keys (in a callback: before this run's widgets exist) and ask for its page, which
+    the next run opens before drawing anything (`go_to_pending_page`)."""
     for key, value in view.keys:
         default = DEFAULTS[key]
         set_value(key, int(value) if isinstance(default, int) and not isinstance(default, bool) else value)
+    st.session_state._pending_page = view.page
+
+
+def go_to_pending_page() -> None:
+    """Open the page a click asked for (the lecture's Next), before the current page draws anything."""
+    if page := st.session_state.pop("_pending_page", None):
+        st.switch_page(f"app_pages/{page}.py")
 
 
 def page_title(title: str) -> None:

@@ -255,7 +255,8 @@ def layer_view(r: Regions) -> None:
         if group := stream_group(steps.graph, key):
             names = {k: steps.node(k).title if k != "input" else "layer input" for k in group}
             series = {names[k]: steps[k] for k in group}
-            roles = {names[k]: steps.node(k).op.name for k in group}  # the colour says what a series is
+            roles = {names[k]: steps.node(k).op.name for k in group}  # the colour says what a series is:
+            roles[names[group[0]]] = "input"  # the stream carried past the sub-block, whatever made it
             with r.canvas:
                 common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
                     series, t.tokens, "Vector length per token: residual adds, norm rescales", roles))
@@ -290,7 +291,8 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
         common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words, cell),
                             lambda: attention_heatmap(matrix, labels, title, "attention" if node.op.name == "softmax"
                                                       else "score", clickable=not words,
-                                                      chosen=None if words else cell),
+                                                      chosen=None if words else cell,
+                                                      signed=node.op.name != "softmax"),
                             on_select=cells.on_click(chart), selection_mode="points", key=chart)
         common.csv_download(lambda: common.matrix_frame(matrix, labels, labels, "query", "key"),
                             f"layer{layer}_head{head}_{key}.csv")

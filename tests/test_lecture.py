@@ -35,3 +35,10 @@ def test_next_keeps_the_sentence_and_shows_the_following_view():
 def test_without_lecture_mode_there_is_no_lecture_bar():
     at = open_page("attention", model=BUNDLED_MODEL, text=SENTENCE, layer=2)
     assert not [b for b in at.button if b.label.startswith("Next")] and not at.code
+
+
+def test_the_lens_without_a_lens_still_offers_the_link_and_next():
+    at = open_page("lens", model="distilbert-base-uncased", text=SENTENCE, lecture=1)  # random offline: an error
+    assert not at.exception and at.error
+    assert [c for c in at.code if "lecture=1" in c.value]
+    assert [b for b in at.button if b.label == "Next: A word in two contexts"]

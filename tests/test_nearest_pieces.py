@@ -38,3 +38,10 @@ def test_the_first_mask_is_the_position_and_a_bad_position_is_named(tiny_dirs):
     assert nearest_pieces(t).position == 3
     with pytest.raises(InputError, match="no position 40"):
         nearest_pieces(trace(load_model(tiny_dirs["bert"]), "the cat sat", None), position=40)
+
+
+def test_a_table_narrower_than_the_layers_is_refused_with_why(tiny_dirs):
+    """ELECTRA (and ALBERT) embed in fewer numbers than their layers: no one space to compare in."""
+    t = trace(load_model(tiny_dirs["electra"]), "the cat sat", None)
+    with pytest.raises(InputError, match="projects its embeddings up"):
+        nearest_pieces(t, position=1)

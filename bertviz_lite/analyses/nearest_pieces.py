@@ -2,9 +2,13 @@
 are nearest, by cosine, to the token's vector after the embeddings (hidden state 0) and after each layer.
 
 This is not a prediction, and the page says so: no head turns the vector into a probability. It needs only the
-model's own input table, so every model with weights has it, the bundled sentence-transformers model (which has
-no masked-LM head for a logit lens) included. What it shows: how far a layer's vector still lies in the direction
-of pieces of the vocabulary, its own piece first after the embeddings, and what it drifts towards deeper in.
+model's own input table, so every model with weights whose table is as wide as its layers has it, the bundled
+sentence-transformers model (which has no masked-LM head for a logit lens) included. ELECTRA and ALBERT embed in
+fewer numbers and project them up before layer 0: their table and their layers are not in one space, and they
+are refused with a message rather than compared through a projection we would have to choose.
+
+What it shows: how far a layer's vector still lies in the direction of pieces of the vocabulary, its own piece
+first after the embeddings, and what it drifts towards deeper in.
 
 Our choices, not a paper's definition: plain cosine, cos(h, e_v) = h · e_v / (‖h‖ ‖e_v‖), against the raw rows
 of the input table (not centred, not through any norm), the same table for every layer, every piece of the
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..errors import InputError
 from ..stepthrough.trace import Trace
 from .logit_lens import TOP, lens_position
 
@@ -37,8 +42,12 @@ class NearestPieces:
 def nearest_pieces(trace: Trace, position: int | None = None, top: int = TOP) -> NearestPieces:
     """The `top` pieces nearest to each hidden state at `position` (the first mask token when there is one)."""
     position = lens_position(trace, position)
-    table = trace.loaded.model.get_input_embeddings().weight.float()  # (V, d)
+    table = trace.loaded.model.get_input_embeddings().weight.float()  # (V, e)
     states = torch.from_numpy(np.ascontiguousarray(trace.hidden_states[:, position])).float()  # (L + 1, d)
+    if table.shape[1] != states.shape[1]:
+        raise InputError(f"{trace.loaded.source}'s word pieces are rows of {table.shape[1]} numbers and its layers' "
+                         f"vectors {states.shape[1]}: it projects its embeddings up before layer 0, so the two are "
+                         f"not in one space and there are no nearest pieces to show.")
     cosines = torch.nn.functional.normalize(states, dim=-1) @ torch.nn.functional.normalize(table, dim=-1).T
     best = cosines.topk(top, dim=-1)  # (L + 1, top)
     words = trace.loaded.tokenizer.convert_ids_to_tokens

@@ -46,7 +46,7 @@ def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:
 
 def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention",
                       axes: tuple[str, str] = ("query (attends)", "key (attended to)"), clickable: bool = False,
-                      chosen: tuple[int, int] | None = None) -> go.Figure:
+                      chosen: tuple[int, int] | None = None, signed: bool | None = None) -> go.Figure:
     """One head's (T, T) matrix: rows are the tokens that attend (queries), columns those attended to (keys);
     `axes` names them otherwise for other token-to-token matrices (rollout, contributions). `clickable`: each cell
     answers a click (see `click_targets`); `chosen`: the cell an explanation is about, outlined.
@@ -58,7 +58,8 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     z = _pool(probs, side)
     if step > 1:
         title = f"{title} (averaged over blocks of {step} tokens)"
-    fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, **colour_scale(z), colorbar=dict(title=colorbar),
+    fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, **colour_scale(z, signed=signed),
+                               colorbar=dict(title=colorbar),
                                **_written(z), hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", title=axes[0], type="category", **every_token(len(labels)))
     fig.update_xaxes(title=axes[1], type="category", tickangle=-60, **every_token(len(labels)))

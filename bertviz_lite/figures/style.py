@@ -57,8 +57,9 @@ def series_colour(role: str) -> str | None:
 
 
 def colour_scale(*arrays: np.ndarray, signed: bool | None = None) -> dict:
-    """Heatmap colour settings shared by `arrays`: diverging and symmetric about 0 where any value is negative
-    (or `signed`), else sequential from 0, to 1 where every value lies in [0, 1]."""
+    """Heatmap colour settings shared by `arrays`: diverging and symmetric about 0 for a signed quantity
+    (`signed`; None: where any value is negative), else sequential from 0, to 1 where every value lies in
+    [0, 1]."""
     finite = [a[np.isfinite(a)] for a in (np.asarray(x, dtype=np.float64) for x in arrays)]
     values = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(1)
     values = values if values.size else np.zeros(1)

@@ -22,6 +22,7 @@ import threading
 import time
 
 TRIM_EVERY_S = 5.0
+_frozen = False  # whether the imports' objects are frozen already
 
 
 def _malloc_trim():
@@ -34,9 +35,12 @@ def _malloc_trim():
 def start_trimming(every_s: float = TRIM_EVERY_S) -> bool:
     """Start the thread that collects and trims (once per process); False where there is no malloc_trim. What is
     alive now (the imported libraries) is frozen first: never scanned again, and never freed as a cycle."""
+    global _frozen
     trim = _malloc_trim()
-    gc.collect()
-    gc.freeze()
+    if not _frozen:  # once per process, even if the app's cache that calls this is cleared
+        gc.collect()
+        gc.freeze()
+        _frozen = True
 
     def loop() -> None:
         while True:

@@ -81,7 +81,8 @@ class FairQueue:
     def turn(self, on_wait: Callable[[int], None] = lambda ahead: None, poll_s: float = POLL_S,
              quiet_s: float = QUIET_S) -> Iterator[None]:
         """Hold one of the places while the block runs; wait for it in line first. `on_wait(ahead)` is called
-        while waiting: at once, then every `poll_s` seconds if the number ahead has changed."""
+        while waiting: after `quiet_s` (not at all for a shorter wait), then every `poll_s` seconds if the number
+        ahead has changed."""
         with self._lock:
             ticket = None
             if self._running < self.capacity and not self._line:
