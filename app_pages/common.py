@@ -61,16 +61,20 @@ def init_state() -> None:
     if "_named_in_url" not in st.session_state:
         st.session_state._named_in_url = frozenset(st.query_params.keys())
     for key, default in DEFAULTS.items():
-        if key in st.session_state:
-            continue
-        value = st.query_params.get(key, default)
-        if isinstance(default, bool):
-            value = str(value).lower() in {"1", "true", "yes", "on"}
-        elif isinstance(default, int):
-            value = int(value) if str(value).isdigit() else default
-        st.session_state[key] = value
+        if key not in st.session_state:
+            st.session_state[key] = from_url(key, st.query_params.get(key, default))
     if st.session_state.task not in TASKS:
         st.session_state.task = "base"
+
+
+def from_url(key: str, value):
+    """A URL key's text as the state holds it: the type of its default (a bad number gives the default)."""
+    default = DEFAULTS[key]
+    if isinstance(default, bool):
+        return str(value).lower() in {"1", "true", "yes", "on"}
+    if isinstance(default, int):
+        return int(value) if str(value).isdigit() else default
+    return value
 
 
 def sync_url() -> None:
@@ -216,8 +220,7 @@ def _show_view(view: lecture.LectureView) -> None:
     """Set a lecture view's URL keys (in a callback: before this run's widgets exist) and ask for its page, which
     the next run opens before drawing anything (`go_to_pending_page`)."""
     for key, value in view.keys:
-        default = DEFAULTS[key]
-        set_value(key, int(value) if isinstance(default, int) and not isinstance(default, bool) else value)
+        set_value(key, from_url(key, value))
     st.session_state._pending_page = view.page
 
 
@@ -308,12 +311,15 @@ def switch_model(source: str) -> None:
     st.session_state["_w_model_custom"] = "" if source in PRESETS else source
 
 
-def offer_bundled_model(why: str = "Show real attention patterns") -> None:
-    """One click to the bundled pretrained model, keeping the sentence, layer, head and step."""
+def offer_bundled_model(why: str = "Show real attention patterns", label: str | None = None, where=st) -> None:
+    """One click to the bundled pretrained model, keeping the sentence, layer, head and step; `label` instead of
+    the long one where room is short (lecture mode's banner)."""
     if bundled_directory(BUNDLED_MODEL) is None:
         return
-    st.button(f"{why}: switch to {BUNDLED_MODEL}, a pretrained BERT bundled with the app",
-              icon=":material/swap_horiz:", on_click=switch_model, args=(BUNDLED_MODEL,))
+    about = f"{BUNDLED_MODEL}, a pretrained BERT bundled with the app"
+    where.button(label or f"{why}: switch to {about}", icon=":material/swap_horiz:", on_click=switch_model,
+                 args=(BUNDLED_MODEL,), help=f"{about}, keeping the sentence and the view" if label else None,
+                 width="stretch" if label else "content")
 
 
 def load_or_stop(needs_weights: bool = False, task: str | None = None, source: str | None = None,
@@ -360,10 +366,8 @@ def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = F
         words, switch = st.columns([3, 1], vertical_alignment="center") if needs_weights else (st.container(), None)
         words.warning(f"{label}Random weights ({loaded.source} could not be downloaded): the numbers are exact, "
                       f"the patterns mean nothing.", icon=":material/warning:")
-        if switch is not None and bundled_directory(BUNDLED_MODEL) is not None:
-            switch.button("Real weights", icon=":material/swap_horiz:", on_click=switch_model, width="stretch",
-                          args=(BUNDLED_MODEL,), help=f"{BUNDLED_MODEL}, a pretrained BERT bundled with the app, "
-                                                      f"keeping the sentence and the view")
+        if switch is not None:
+            offer_bundled_model(label="Real weights", where=switch)
     elif loaded.warning:
         st.warning(label + loaded.warning, icon=":material/warning:")
         if needs_weights:

@@ -205,6 +205,11 @@ def cmd_compare(args) -> None:
         print(f"  {len(tok.tokens)} tokens: " + " ".join(tok.tokens))
 
 
+def _state_name(i: int) -> str:
+    """Hidden state i: the embeddings' output, then each layer's, layers counted from 0 as everywhere."""
+    return "embeddings" if i == 0 else f"layer {i - 1}"
+
+
 def cmd_contexts(args) -> None:
     from .analyses.contexts import words_in_contexts
     from .stepthrough.trace import trace
@@ -219,8 +224,7 @@ def cmd_contexts(args) -> None:
     print("Cosine of the word's vectors in the two sentences (1: the context changed nothing; Ethayarajh 2019)")
     print("after      " + "".join(f"{r.word[:12]:>14}" for r in results))
     for layer in range(a.num_layers + 1):
-        where = "embeddings" if layer == 0 else f"layer {layer - 1}"  # layers count from 0, as everywhere
-        print(f"{where:<11}" + "".join(f"{r.cosines[layer]:14.3f}" for r in results))
+        print(f"{_state_name(layer):<11}" + "".join(f"{r.cosines[layer]:14.3f}" for r in results))
 
 
 def cmd_lens(args) -> None:
@@ -234,8 +238,7 @@ def cmd_lens(args) -> None:
     _, result = done
     print(f"Logit lens at position {result.position} ({result.tokens[result.position]}): top {len(result.layers[0])}")
     for layer, top in enumerate(result.layers):
-        name = "embeddings" if layer == 0 else f"layer {layer - 1}"
-        print(f"  {name:>10}  " + "   ".join(f"{token} {prob:.3f}" for token, prob in top))
+        print(f"  {_state_name(layer):>10}  " + "   ".join(f"{token} {prob:.3f}" for token, prob in top))
     print(f"\nlast layer vs the masked-LM model's own logits: max |Δ| = {result.max_abs_diff:.2e}")
 
 
@@ -249,8 +252,7 @@ def _nearest_pieces(args) -> None:
     print(f"Nearest vocabulary pieces at position {result.position} ({result.tokens[result.position]}), by cosine "
           f"with the word-embedding table (not a prediction)")
     for layer, nearest in enumerate(result.layers):
-        name = "embeddings" if layer == 0 else f"layer {layer - 1}"
-        print(f"  {name:>10}  " + "   ".join(f"{piece} {cosine:.3f}" for piece, cosine in nearest))
+        print(f"  {_state_name(layer):>10}  " + "   ".join(f"{piece} {cosine:.3f}" for piece, cosine in nearest))
 
 
 def cmd_explain(args) -> None:
