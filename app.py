@@ -11,7 +11,7 @@ common.init_state()
 with common.in_line():  # everything a run draws, one tab after another (see serving/queue.py)
     st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide",
                        initial_sidebar_state="collapsed" if common.lecture_mode() else "auto")
-    common.apply_lecture_style()
+    common.apply_style()
     common.sync_url()
     page = st.navigation([
         st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
@@ -33,7 +33,10 @@ with common.in_line():  # everything a run draws, one tab after another (see ser
     common.sidebar()
     common.go_to_pending_page()
     try:
-        page.run()
-        common.lecture_bar(page.url_path)  # under a page drawn to its end (st.stop ends the run: nothing after it)
+        try:
+            page.run()
+        except common.PageEnds:  # the page said why it ends early; what goes under every page still does
+            pass
+        common.lecture_bar(page.url_path)
     finally:  # after the first page is drawn (the Overview needs no weights), warm the default view for the next
         common.warm_default_view()

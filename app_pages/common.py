@@ -17,6 +17,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 import pandas as pd
@@ -44,6 +45,7 @@ DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair"
             "position": 1, "sentence_a": "i sat on the bank of the river", "sentence_b": "i deposited money at the bank",
             "word": "bank", "model_b": "distilbert-base-uncased", "depth": "0.5", "cell": "", "view": "head", "heads": "", "focus": "", "filter": "All",
             "horizontal": False, "chapter": "1", "lecture": False}
+PAGE_CSS = Path(__file__).with_name("page.css")
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
@@ -246,7 +248,9 @@ def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "mediu
     return st.container(), st.container()
 
 
-def apply_lecture_style() -> None:
+def apply_style() -> None:
+    """The page's own spacing, then lecture mode's larger type where it is on."""
+    st.html(PAGE_CSS)
     if lecture_mode():
         st.html(LECTURE_CSS)
 
@@ -376,6 +380,16 @@ def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = F
         st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
 
 
+class PageEnds(Exception):
+    """Raised by end_page(): the page has said why it cannot go on. app.py catches it and still draws what goes
+    under every page (the lecture bar), which st.stop() would not let it draw."""
+
+
+def end_page() -> NoReturn:
+    """End the page here, after a message that says why (in place of st.stop())."""
+    raise PageEnds
+
+
 @contextmanager
 def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
     """A model that cannot be loaded becomes its message in the page and a stop, never a traceback."""
@@ -384,10 +398,10 @@ def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
     except BertvizLiteError as error:
         st.error(f"{label}{error}", icon=":material/error:")
         st.caption("Pick a preset in the sidebar, or fix the model id or path; your sentence is kept.")
-        st.stop()
+        end_page()
     except Exception as error:  # a bug or an unforeseen file problem: still a message, not a traceback
         st.error(f"Loading '{source}' failed unexpectedly: {type(error).__name__}: {error}", icon=":material/error:")
-        st.stop()
+        end_page()
 
 
 def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "") -> Trace:
@@ -420,7 +434,7 @@ def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:
             return compute()
     except BertvizLiteError as error:
         st.error(f"{error}", icon=icon)
-        st.stop()
+        end_page()
 
 
 def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:

@@ -33,7 +33,7 @@ source_b = st.session_state.model_b.strip()
 if source_b == loaded_a.source:
     st.info(f"Model A (the sidebar's) and model B are both {loaded_a.source}: pick another model B to compare.",
             icon=":material/compare_arrows:")
-    st.stop()
+    common.end_page()
 limits = Limits.from_env()
 if limits.max_parameters is not None:  # hosted: the pair must fit the budget before B's weights are fetched
     common.computed_or_stop("Reading model B's config …", lambda: limits.check_pair(

@@ -251,17 +251,25 @@ def layer_view(r: Regions) -> None:
                         f"{array.shape[1]}.")
         show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell, around=head * d_head)
     else:
+        group = stream_group(steps.graph, key)
+        if group and common.lecture_mode():  # on a projector the lengths make the step's point: above the fold
+            stream_lengths(steps, group, layer, key, r)
         show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell)
-        if group := stream_group(steps.graph, key):
-            names = {k: steps.node(k).title if k != "input" else "layer input" for k in group}
-            series = {names[k]: steps[k] for k in group}
-            roles = {names[k]: steps.node(k).op.name for k in group}  # the colour says what a series is:
-            roles[names[group[0]]] = "input"  # the stream carried past the sub-block, whatever made it
-            with r.canvas:
-                common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
-                    series, t.tokens, "Vector length per token: residual adds, norm rescales", roles))
+        if group and not common.lecture_mode():
+            stream_lengths(steps, group, layer, key, r)
     if not (array.ndim == 3 and array.shape[1:] == (T, T)):
         pickers(steps, key, r)
+
+
+def stream_lengths(steps, group: list[str], layer: int, key: str, r: Regions) -> None:
+    """Each token's vector length through a residual add and its norm: what an add or a norm does, at a glance."""
+    names = {k: steps.node(k).title if k != "input" else "layer input" for k in group}
+    series = {names[k]: steps[k] for k in group}
+    roles = {names[k]: steps.node(k).op.name for k in group}  # the colour says what a series is:
+    roles[names[group[0]]] = "input"  # the stream carried past the sub-block, whatever made it
+    with r.canvas:
+        common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
+            series, t.tokens, "Vector length per token: residual adds, norm rescales", roles))
 
 
 def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> None:
@@ -351,7 +359,10 @@ def regions() -> Regions:
 @st.fragment
 def stepper() -> None:
     with common.in_line():  # a click that reruns only the stepper waits in the fair line too
-        step_through()
+        try:
+            step_through()
+        except common.PageEnds:  # the stepper said why it ends: the rest of the page still draws
+            pass
 
 
 def step_through() -> None:

@@ -50,17 +50,17 @@ common.page_title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
 problem = head_problem(masked_lm)  # before the model runs on the sentence
 if problem and masked_lm.weights == "random-init":  # random vectors are near nothing in particular either
-    st.error(problem, icon=":material/block:")  # (no st.stop: the page ends, so a lecture's Next is drawn under it)
+    st.error(problem, icon=":material/block:")
     common.offer_bundled_model("See a real model's vectors")
-else:
-    t = common.trace_or_stop(masked_lm)
-    mask = masked_lm.tokenizer.mask_token
-    chosen = None
-    if mask not in t.tokens:
-        st.info(f"The sentence has no {mask}: put {mask} where a word should be predicted (e.g. 'the cat {mask} "
-                f"on the mat'), or pick a position to look at.", icon=":material/info:")
-        st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
-        chosen = st.selectbox("Position", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
-                              **common.bind("position"))
-    (show_nearest_pieces if problem else show_lens)(chosen)
+    common.end_page()
+t = common.trace_or_stop(masked_lm)
+mask = masked_lm.tokenizer.mask_token
+chosen = None
+if mask not in t.tokens:
+    st.info(f"The sentence has no {mask}: put {mask} where a word should be predicted (e.g. 'the cat {mask} "
+            f"on the mat'), or pick a position to look at.", icon=":material/info:")
+    st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
+    chosen = st.selectbox("Position", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
+                          **common.bind("position"))
+(show_nearest_pieces if problem else show_lens)(chosen)
 common.sync_url()

@@ -18,7 +18,7 @@ with controls:
         lines = lines[:MAX_SENTENCES]
     if not lines:
         st.info("Type a few sentences, one per line, to compare them.", icon=":material/edit:")
-        st.stop()
+        common.end_page()
     ways = common.sentence_vectors_or_stop(loaded, lines)
     if ways[0].trained_for_similarity:
         st.caption(f"Each sentence runs on its own; its vector is {ways[0].how}. {loaded.source} was trained "

@@ -42,3 +42,12 @@ def test_the_lens_without_a_lens_still_offers_the_link_and_next():
     assert not at.exception and at.error
     assert [c for c in at.code if "lecture=1" in c.value]
     assert [b for b in at.button if b.label == "Next: A word in two contexts"]
+
+
+def test_a_page_that_ends_early_still_draws_the_lecture_bar():
+    at = open_page("similarity", model=BUNDLED_MODEL, sentences="", lecture=1)  # nothing to compare: it ends
+    assert not at.exception and any("Type a few sentences" in i.value for i in at.info)
+    assert [c for c in at.code if "lecture=1" in c.value]  # (the lecture's last view: no Next)
+    at = open_page("layers", model="no/such-model-anywhere", text=SENTENCE, lecture=1)  # cannot load: it ends
+    assert not at.exception and at.error and [c for c in at.code if "lecture=1" in c.value]
+    assert [b for b in at.button if b.label == "Next: Every head's lines"]

@@ -47,6 +47,16 @@ def test_panels_side_by_side_share_one_colour_axis_and_label_their_columns():
     assert signed.layout.coloraxis.cmin == -signed.layout.coloraxis.cmax
 
 
+def test_crowded_panels_number_every_kth_column_instead_of_overlapping_labels():
+    tokens = [f"t{i}" for i in range(22)]  # DeBERTa's four terms on a 22-token sentence: 88 columns in a row
+    fig = matrices_side_by_side({name: np.zeros((22, 22)) for name in ("c2c", "c2p", "p2c", "scores")}, tokens)
+    for axis in (fig.layout.xaxis, fig.layout.xaxis4):
+        assert list(axis.ticktext) == ["0", "6", "12", "18"] and axis.tickangle == 0
+        assert list(axis.tickvals)[1] == "6 t6"  # the tick sits on its column, named by the rows' number
+    assert "numbered as the rows" in fig.layout.title.text
+    assert fig.layout.yaxis.dtick == 1  # the rows still name every token
+
+
 def test_a_series_has_the_same_colour_on_every_chart():
     vectors = np.ones((4, 3), np.float32)
     first = token_norms({"layer input": vectors, "Residual add": vectors}, TOKENS, "t",

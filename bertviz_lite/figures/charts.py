@@ -13,8 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots  # several token-to-token matrices side by side
 
-from .style import (BLUE, FONT, SHARE, as_colour_axis, colour_scale, every_token, module_colour, series_colour,
-                    written_in_cells)
+from .style import (BLUE, FONT, SHARE, as_colour_axis, colour_scale, columns_of_panels, every_token, module_colour,
+                    series_colour, written_in_cells)
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
@@ -245,11 +245,13 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     fig.update_layout(coloraxis=as_colour_axis(colour_scale(*pooled.values()), colorbar))
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=False)
     fig.update_yaxes(showticklabels=True, title=axes[0], row=1, col=1, **every_token(len(labels)))
-    every = every_token(len(labels)) or dict(showticklabels=False)
-    fig.update_xaxes(type="category", tickangle=-60, title=axes[1], tickfont_size=FONT["size"] - 4, **every)
-    fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)),
-                  f"averaged over blocks of {step} tokens" if step > 1 else None)
-    return fig.update_layout(margin_t=70 if step > 1 else 40)
+    columns = columns_of_panels(labels, len(pooled))
+    crowded = columns.get("tickmode") == "array"
+    fig.update_xaxes(type="category", tickangle=-60, title=axes[1], tickfont_size=FONT["size"] - 4)
+    fig.update_xaxes(**columns)
+    notes = [f"averaged over blocks of {step} tokens"] * (step > 1) + ["columns numbered as the rows"] * crowded
+    fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)), "; ".join(notes) or None)
+    return fig.update_layout(margin_t=70 if notes else 40)
 
 
 def mixing_lines(ratios: dict[str, list[float] | None], labels: dict[str, str], title: str) -> go.Figure:

@@ -18,6 +18,8 @@ SHARE = "Blues"
 SIGNED = "RdBu"  # Plotly's RdBu runs red (low) to blue (high)
 MAX_WRITTEN = 16  # a matrix at most this many cells a side has its values written in its cells
 MAX_LABELLED = 32  # up to this many tokens, every one is labelled on its axis (Plotly would skip some)
+MAX_ROW_LABELS = 24  # columns labelled across a row of panels: more and their rotated labels run into each other
+NUMBERED_PER_PANEL = 4  # a crowded panel's columns: this many numbered ticks, as many as fit in a narrow panel
 
 # Paul Tol's bright qualitative set: https://personal.sron.nl/~pault/#sec:qualitative
 BLUE, CYAN, GREEN, YELLOW, RED, PURPLE, GREY = ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377",
@@ -78,6 +80,18 @@ def as_colour_axis(scale: dict, title: str) -> dict:
 def every_token(count: int) -> dict:
     """Axis settings that label every token up to MAX_LABELLED (so that a lecturer can point at "bank")."""
     return dict(dtick=1) if count <= MAX_LABELLED else {}
+
+
+def columns_of_panels(labels: list[str], panels: int) -> dict:
+    """X-axis settings for each of `panels` side-by-side matrices whose columns are `labels` in the rows' order:
+    every label where they fit (up to MAX_ROW_LABELS in the row), else every k-th column by its number alone, so
+    that a lecturer can still say "column 8" and read its token off the rows."""
+    if panels * len(labels) <= MAX_ROW_LABELS:
+        return every_token(len(labels)) or dict(showticklabels=False)
+    step = -(-len(labels) // NUMBERED_PER_PANEL)
+    shown = labels[::step]
+    return dict(tickmode="array", tickvals=shown, ticktext=[label.split(" ", 1)[0] for label in shown],
+                tickangle=0)
 
 
 def written_in_cells(shape: tuple[int, ...]) -> bool:
