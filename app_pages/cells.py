@@ -7,6 +7,7 @@ import streamlit as st
 
 from bertviz_lite import BertvizLiteError
 from bertviz_lite.explaining import axis_names, explain, has_head_axis, parse_cell
+from bertviz_lite.graph.ops import key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
 from app_pages import common
 
@@ -78,13 +79,15 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
     """Where the chosen cell's number comes from: the formula with the real numbers, the op's figure, the value
     computed again from those numbers beside the stored one, and all the numbers as CSV."""
     name = steps.name(key)
+    own_head = key_head(head, t.num_heads, steps[key].shape[0]) if has_head_axis(steps.node(key)) else None
     try:
-        e = explain(t, name, head if has_head_axis(steps.node(key)) else None, cell)
+        e = explain(t, name, own_head, cell)  # (a key or value step's own head: grouped-query shares them)
     except BertvizLiteError as error:
         st.warning(str(error), icon=":material/help:")
         return
     where = ", ".join(f"{k} {v}" for k, v in e.labels.items()) or ",".join(map(str, e.at))
-    title = f"{heading}{e.title}{'' if e.head is None else f', head {e.head}'}, {where} = {e.value:.4f}"
+    head_name = "key/value head" if own_head is not None and steps[key].shape[0] < t.num_heads else "head"
+    title = f"{heading}{e.title}{'' if e.head is None else f', {head_name} {e.head}'}, {where} = {e.value:.4f}"
     st.markdown(f"**{title}**" if common.lecture_mode() else f"#### {title}")
     st.markdown(f"`{e.op}`: {e.formula}")
     ok = e.rel_diff <= 1e-5

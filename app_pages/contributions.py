@@ -42,6 +42,11 @@ st.caption(r"Rows receive, columns give. $\lVert c \rVert$ is $\lVert c_{ij} \rV
            r"really adds to token $i$ through the attention heads. $\lVert c + x \rVert$ adds the residual $x_i$ on "
            r"the diagonal ($c_{ij} + \delta_{ij} x_i$); $g$ is LayerNorm's linear part for token $i$, "
            r"$g_i(z) = \gamma \odot (z - \bar z) / s_i$. Kobayashi et al. (2020, 2021).")
+if t.num_key_value_heads < t.num_heads:
+    group = t.num_heads // t.num_key_value_heads
+    st.info(f"Grouped-query attention: {t.num_key_value_heads} value heads for {t.num_heads} query heads. Query head "
+            f"h reads value head ⌊h / {group}⌋ (heads 0–{group - 1} read value head 0, and so on), so f^h(x_j) uses "
+            f"that value head's W_V rows with head h's own slice of W_O.", icon=":material/info:")
 pre_norm = result.norm_residual_ln is None
 if pre_norm:
     st.info(f"{loaded.family.name} normalises before attention, not after it (a pre-norm layer): the values come "

@@ -16,7 +16,7 @@ from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matric
                                   matrix_window, token_norms, vector_bars)
 from bertviz_lite.graph.names import parse_step_name
 from bertviz_lite.explaining import has_head_axis
-from bertviz_lite.graph.ops import MASKED_BELOW, MERGE_HEADS
+from bertviz_lite.graph.ops import MASKED_BELOW, MERGE_HEADS, key_head
 from bertviz_lite.graph.views import score_terms, stream_group
 from app_pages import cells, common
 
@@ -25,9 +25,9 @@ STAGES = {"Embeddings": "embed.norm", "Encoder layer": "attn.probs", "Pooler & s
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
 encoder = t.encoder()  # the encoder's once-per-input steps (DeBERTa, MPNet); None for the other families
-stages = dict(STAGES)
+stages = dict(STAGES, Embeddings=t.graph("embed").name(t.graph("embed").output.key))  # EuroBERT's has no norm
 if encoder is not None:  # what the encoder computes once per input, as a stage of its own before the layers
-    stages = {"Embeddings": STAGES["Embeddings"], "Positions": f"encoder.{encoder.graph.keys[0]}",
+    stages = {"Embeddings": stages["Embeddings"], "Positions": f"encoder.{encoder.graph.keys[0]}",
               **{k: v for k, v in STAGES.items() if k != "Embeddings"}}
 common.page_title("Layers")
 
@@ -173,8 +173,9 @@ def embeddings_view(r: Regions) -> None:
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with r.canvas:
         common.cached_chart(common.view_key(loaded, "norms", "embeddings"),
-                            lambda: token_norms(series, t.tokens, "Vector length per token, before and after "
-                                                                  "LayerNorm", {"sum": "add", "norm": "layer_norm"}))
+                            lambda: token_norms(series, t.tokens, "Vector length per token" + (
+                                ", before and after LayerNorm" if "norm" in series else ""),
+                                {"sum": "add", "norm": "layer_norm"}))
 
 
 def encoder_view(r: Regions) -> None:
@@ -237,12 +238,19 @@ def layer_view(r: Regions) -> None:
     cell = words(steps, key, head, f"Layer {layer} · ", check, r, f"step {steps.position(key)} of {len(steps)}: ")
     T = len(t.tokens)
     if array.ndim == 3 and array.shape[1:] != (T, T):  # one head's vectors: queries, keys, values, contexts
-        d, d_head = steps["input"].shape[1], array.shape[2]
+        d, d_head, heads = steps["input"].shape[1], array.shape[2], array.shape[0]
+        shown = key_head(head, t.num_heads, heads)  # keys and values may have fewer heads (grouped-query)
+        if heads < t.num_heads:
+            group = t.num_heads // heads
+            r.words.caption(f"Grouped-query attention: {heads} key/value heads for {t.num_heads} query heads. "
+                            f"Query head {head} reads key/value head {shown}, which query heads "
+                            f"{shown * group}–{(shown + 1) * group - 1} share.")
         if node.op.name == "linear":
-            r.words.caption(f"One {d}-column weight matrix, split into {t.num_heads} heads of {d_head}: head {head} "
-                            f"uses its outputs {head * d_head}–{(head + 1) * d_head - 1}.")
+            r.words.caption(f"One weight matrix with {d} columns, split into {heads} heads of {d_head}: head "
+                            f"{shown} uses its outputs {shown * d_head}–{(shown + 1) * d_head - 1}.")
         rows = t.tokens if "2k" not in node.shape else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
-        show_matrix(array[head], f"layer {layer} head {head}: {node.title}", key, r, rows, cell)
+        what = f"head {head}" if shown == head and heads == t.num_heads else f"key/value head {shown}"
+        show_matrix(array[shown], f"layer {layer} {what}: {node.title}", key, r, rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
         token_matrix(steps, key, layer, head, cell, r)
     elif node.op is MERGE_HEADS:  # the heads' contexts side by side: start at the chosen head's

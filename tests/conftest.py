@@ -111,9 +111,15 @@ NEW_FAMILY_SPECS = {
         **{k: v for k, v in SHARP.items() if k != "initializer_range"}, initializer_range=0.3, local_attention=4,
         global_attn_every_n_layers=2, pad_token_id=0, bos_token_id=2, eos_token_id=3, cls_token_id=2, sep_token_id=3,
         mask_token_id=4), _wordpiece_tokenizer),
+    # grouped-query attention: 4 query heads read 2 key/value heads, two each; rotary base θ small enough that
+    # positions 0-40 turn the slow pairs too
+    "eurobert": (lambda: transformers.EuroBertConfig(
+        **{k: v for k, v in SHARP.items() if k != "initializer_range"}, initializer_range=0.3, num_key_value_heads=2,
+        rope_parameters={"rope_type": "default", "rope_theta": 100.0}, pad_token_id=0, bos_token_id=2,
+        eos_token_id=3, mask_token_id=4), _wordpiece_tokenizer),
 }
 NEW_FAMILY_NAMES = {"xlm-roberta": "XLM-RoBERTa", "camembert": "CamemBERT", "mpnet": "MPNet", "deberta-v2": "DeBERTa",
-                    "modernbert": "ModernBERT"}
+                    "modernbert": "ModernBERT", "eurobert": "EuroBERT"}
 ALL_SPECS = {**FAMILY_SPECS, **NEW_FAMILY_SPECS}
 
 

@@ -92,6 +92,7 @@ HEADS = {  # each family's masked-LM head as its transformers forward applies it
     "mpnet": lambda m, h, last: m.lm_head(h), "deberta-v2": lambda m, h, last: m.cls(h),
     # ModernBERT's last hidden state is already final-normed; the earlier ones go through the final norm first
     "modernbert": lambda m, h, last: m.decoder(m.head(h if last else m.model.final_norm(h))),
+    "eurobert": lambda m, h, last: m.lm_head(h if last else m.model.norm(h)),  # the same, with one linear map
 }
 
 

@@ -1,6 +1,6 @@
 """The pages for the families beyond BERT's layer, in AppTest: every page of every new family renders, and each
 family's own view is there (DeBERTa's three terms and relative positions, ModernBERT's window and pre-norm
-contributions, MPNet's position bias)."""
+contributions, MPNet's position bias, EuroBERT's shared key/value heads)."""
 import numpy as np
 import pytest
 
@@ -65,6 +65,19 @@ def test_modernbert_contributions_say_why_there_is_no_layernorm_view(new_tiny_di
     heatmaps, lines = ([s for s in specs(at) if s["data"][0]["type"] == kind] for kind in ("heatmap", "scatter"))
     assert [len(s["data"]) for s in heatmaps] == [1, 2]  # attention; ‖c‖, ‖c + x‖ on their scale: no ‖g(c + x)‖
     assert [len(s["data"]) for s in lines] == [3]  # and no mixing ratio line for it
+
+
+def test_eurobert_key_step_shows_the_key_head_that_a_query_head_reads(new_tiny_dirs):
+    at = open_page("layers", model=new_tiny_dirs["eurobert"], layer=1, head=3, step="attn.k", cell="2,5")
+    assert not at.exception and not at.error
+    assert any("Query head 3 reads key/value head 1, which query heads 2–3 share" in c.value for c in at.caption)
+    assert any(s["layout"].get("title", {}).get("text") == "layer 1 key/value head 1: Keys K" for s in specs(at))
+    assert any("Keys K, key/value head 1, row 2" in m.value for m in at.markdown)  # the cell of the head shown
+    scores = open_page("layers", model=new_tiny_dirs["eurobert"], layer=1, head=3, step="attn.dots", cell="2,5")
+    assert any("(key/value head 1 of 2, shared by query heads 2–3)" in m.value for m in scores.markdown)
+    contributions = open_page("contributions", model=new_tiny_dirs["eurobert"], layer=1)
+    assert any("Query head h reads value head ⌊h / 2⌋" in i.value for i in contributions.info)
+    assert all(s.value.endswith(tuple("0123456789")) for s in contributions.success) and not contributions.error
 
 
 def test_mpnet_position_bias_view(new_tiny_dirs):

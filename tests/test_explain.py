@@ -33,20 +33,23 @@ def check_inputs(t, graph, node, e):
     source = lambda k: t.cache[graph.name(node.inputs[k])] if node.inputs[k] in graph else t.given(  # noqa: E731
         node.inputs[k]).numpy()
     h = e.head
+    shared = lambda k: h // (source(0).shape[0] // source(k).shape[0])  # noqa: E731  repeat_kv's key/value head
     if e.op == "linear":
         t_ = node.attr("token") if node.attr("token") is not None else e.at[0]
         np.testing.assert_allclose(e.inputs["x"], source(0)[t_], rtol=1e-6, atol=1e-7)
     elif e.op == "scaled_dot":
         i, j = e.at
         np.testing.assert_allclose(e.inputs["query"], source(0)[h, i], rtol=1e-6, atol=1e-7)
-        np.testing.assert_allclose(e.inputs["key"], source(1)[h, j], rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(e.inputs["key"], source(1)[shared(1), j], rtol=1e-6, atol=1e-7)
     elif e.op == "mask":
         i, j = e.at
         for k, name in enumerate(node.inputs):
             if name in graph and graph.node(name).op.name == "scaled_dot":
                 dot = graph.node(name)
                 np.testing.assert_allclose(e.inputs["query"], t.cache[graph.name(dot.inputs[0])][h, i], rtol=1e-6)
-                np.testing.assert_allclose(e.inputs["key"], t.cache[graph.name(dot.inputs[1])][h, j], rtol=1e-6)
+                keys = t.cache[graph.name(dot.inputs[1])]
+                queries = t.cache[graph.name(dot.inputs[0])]
+                np.testing.assert_allclose(e.inputs["key"], keys[h // (len(queries) // len(keys)), j], rtol=1e-6)
             else:
                 assert close(dict(e.terms)[name], float(source(k)[h, i, j]))
     elif e.op == "softmax":
@@ -54,8 +57,8 @@ def check_inputs(t, graph, node, e):
     elif e.op == "weighted_sum":
         i, d = e.at
         np.testing.assert_allclose(e.inputs["probs_row"], source(0)[h, i], rtol=1e-6)
-        np.testing.assert_allclose(e.inputs["values"], source(1)[h, :, d], rtol=1e-6, atol=1e-7)
-    elif e.op == "layer_norm":
+        np.testing.assert_allclose(e.inputs["values"], source(1)[shared(1), :, d], rtol=1e-6, atol=1e-7)
+    elif e.op in ("layer_norm", "rms_norm"):
         np.testing.assert_allclose(e.inputs["x"], source(0)[e.at[0]], rtol=1e-6, atol=1e-7)
     elif e.op == "activation":
         assert close(e.inputs["pre"], float(source(0)[(h,) + e.at if h is not None else e.at]))
@@ -96,9 +99,9 @@ def test_every_step_of_every_block_explains_its_cells(models, name):
                 check_inputs(t, graph, node, e)
                 assert e.to_json()["abs_diff"] == e.abs_diff and len(e.frame()) >= len(e.terms) + 2
                 ops.add(e.op)
-    expected = {"lookup", "layer_norm", "linear", "scaled_dot", "mask", "softmax", "weighted_sum", "merge_heads",
-                "residual_add", "input"}
-    assert expected <= ops, expected - ops
+    expected = {"lookup", "linear", "scaled_dot", "mask", "softmax", "weighted_sum", "merge_heads", "residual_add",
+                "input"}
+    assert expected <= ops and ops & {"layer_norm", "rms_norm"}, expected - ops
 
 
 def test_every_operation_is_explained_somewhere(models):

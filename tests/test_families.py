@@ -241,3 +241,59 @@ def test_modernbert_contributions_are_pre_norm(new_tiny_loaded):
     assert result.out_diff <= 1e-4 and result.norm_diff <= 1e-4
     mixing = mixing_ratios(t)
     assert mixing.ratios["norm_residual_ln"] is None and len(mixing.ratios["norm"]) == t.num_layers
+
+
+# --- EuroBERT: grouped-query attention, RMSNorm, SwiGLU --------------------------------------------------------
+
+
+def test_eurobert_keys_and_values_have_fewer_heads_each_read_by_a_group_of_queries(new_tiny_loaded):
+    loaded = new_tiny_loaded["eurobert"]
+    t = trace(loaded, TEXT)
+    steps = t.layer(1)
+    h, kv = loaded.config.num_attention_heads, loaded.config.num_key_value_heads
+    assert (h, kv) == (4, 2)
+    assert steps["attn.q"].shape[0] == h and steps["attn.k"].shape[0] == steps["attn.v"].shape[0] == kv
+    assert steps.node("attn.k").shape == "(h_kv, T, d_h)" and "each read by 2 query heads" in steps.node("attn.k").explains
+    q, k, v = steps["attn.q_rot"], steps["attn.k_rot"], steps["attn.v"]
+    for head in range(h):  # transformers' repeat_kv: query head h reads key/value head h // (h / kv)
+        scores = q[head] @ k[head // 2].T / np.sqrt(q.shape[-1])
+        np.testing.assert_allclose(steps["attn.scores"][head], scores, atol=1e-5)
+        np.testing.assert_allclose(steps["attn.head_context"][head], steps["attn.probs"][head] @ v[head // 2],
+                                   atol=1e-5)
+
+
+def test_eurobert_normalises_by_root_mean_square_and_gates_with_silu(new_tiny_loaded):
+    loaded = new_tiny_loaded["eurobert"]
+    t = trace(loaded, TEXT)
+    assert list(t.embeddings()) == ["word"]  # no norm, no positions on the input
+    one = t.layer(1)
+    x, eps = one["input"].astype(np.float64), loaded.config.rms_norm_eps
+    gamma = loaded.base.layers[1].input_layernorm.weight.detach().numpy()
+    np.testing.assert_allclose(one["attn.pre_norm"], x / np.sqrt((x ** 2).mean(-1, keepdims=True) + eps) * gamma,
+                               atol=1e-5)
+    np.testing.assert_allclose(one["attn.residual"], one["input"] + one["attn.out"], atol=1e-6)  # no norm after it
+    silu = torch.nn.functional.silu(torch.from_numpy(one["ffn.in"])).numpy()
+    np.testing.assert_allclose(one["ffn.act"], silu * one["ffn.gate"], atol=1e-5)  # SwiGLU: SiLU(gate) ⊙ up
+    assert list(t.layer(t.num_layers - 1))[-1] == "final.norm"
+    assert one.node("attn.pre_norm").title == "RMSNorm before attention"
+
+
+def test_eurobert_contributions_read_the_shared_value_heads(new_tiny_loaded):
+    """The norm-based contributions against vectors built one by one, each query head with its value head."""
+    from bertviz_lite import layer_contributions
+
+    loaded = new_tiny_loaded["eurobert"]
+    t = trace(loaded, TEXT)
+    layer = loaded.base.layers[1]
+    result = layer_contributions(t, 1)
+    assert result.norm_residual_ln is None and result.out_diff <= 1e-4 and result.norm_diff <= 1e-4
+    x = torch.from_numpy(t.hidden_states[1])  # (T, d)
+    probs = torch.from_numpy(t.attention(1))  # (h, T, T)
+    with torch.inference_mode():
+        values = layer.self_attn.v_proj(layer.input_layernorm(x))  # (T, kv · d_h)
+        h, d_h = probs.shape[0], values.shape[1] // loaded.config.num_key_value_heads
+        w_o = layer.self_attn.o_proj.weight  # (d, h · d_h)
+        for i, j in ((0, 0), (2, 5), (len(t.tokens) - 1, 1)):
+            c = sum(probs[head, i, j] * values[j, head // 2 * d_h:(head // 2 + 1) * d_h] @
+                    w_o[:, head * d_h:(head + 1) * d_h].T for head in range(h))
+            assert abs(float(c.norm()) - result.norm[i, j]) <= 1e-4

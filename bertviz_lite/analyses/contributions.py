@@ -12,7 +12,10 @@ For one layer with input x (T×d) and head attentions α^h (T×T):
   the biased variance, as LayerNorm computes it;
 - check 2: Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β equals the LayerNorm's output (`attn.norm`).
 
-A pre-norm layer (ModernBERT) normalises before attention and not after: the values come from LN(x_j), so
+With grouped-query attention (EuroBERT) W_V has fewer heads than there are query heads: head h's values are those
+of value head h // (H / H_kv), as the model's own repeat_kv shares them, and f^h uses that value head with W_O^h.
+
+A pre-norm layer (ModernBERT, EuroBERT) normalises before attention and not after: the values come from LN(x_j), so
 f^h(x_j) = (LN(x_j) W_V^h + b_V^h) W_O^h; the residual adds x_i itself; no LayerNorm follows the sum, so there is
 no ‖g_i(·)‖ (`norm_residual_ln` is None), and check 2 compares Σ_j (c_ij + δ_ij x_i) + b_O with the attention
 block's output x_i + attn.out_i (`attn.residual`).
@@ -34,7 +37,8 @@ import torch
 
 from torch import nn
 
-from ..graph.ops import LAYER_NORM, LINEAR, MERGE_HEADS, RESIDUAL_ADD, WEIGHTED_SUM, merge_heads, split_heads
+from ..graph.ops import (LAYER_NORM, LINEAR, MERGE_HEADS, NORMS, RESIDUAL_ADD, WEIGHTED_SUM, merge_heads, shared_heads,
+                         split_heads)
 from ..stepthrough.trace import Trace
 
 MIXING = ("attention", "norm", "norm_residual", "norm_residual_ln")
@@ -75,7 +79,7 @@ def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torc
     output x + attn.out."""
     H, T, d = probs.shape[0], probs.shape[1], x.shape[1]
     source = x if values_from is None else values_from  # (T, d): what the values are computed from
-    v = split_heads(source @ w_v.T + b_v, H)  # (H, T, d_h): x_j W_V^h + b_V^h
+    v = head_values(source, w_v, b_v, H, w_o.shape[1] // H)  # (H, T, d_h): x_j W_V^h + b_V^h
     w_o_heads = w_o.T.reshape(H, -1, d)  # (H, d_h, d): W_O^h, the rows of W_Oᵀ that take head h's context
     f = v @ w_o_heads  # (H, T, d): f^h(x_j)
     y = x + attn_out  # (T, d): the LayerNorm's input, or the block's output in a pre-norm layer
@@ -105,6 +109,12 @@ def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torc
         out_diff, norm_diff=float((rebuilt_norm - attn_norm).abs().max()))
 
 
+def head_values(source: torch.Tensor, w_v: torch.Tensor, b_v: torch.Tensor, heads: int, d_h: int) -> torch.Tensor:
+    """(T, d) -> (H, T, d_h): each query head's values. With grouped-query attention W_V has fewer heads than
+    there are query heads, and query head h reads value head h // (H / H_kv), as the model's repeat_kv does."""
+    return shared_heads(split_heads(source @ w_v.T + b_v, w_v.shape[0] // d_h), heads)
+
+
 def _squared_norms(by_key: torch.Tensor, f: torch.Tensor) -> torch.Tensor:
     """‖Σ_h α^h_ij f^h_j‖² for every i, j without the (T, T, d) vectors: α_ijᵀ G_j α_ij, with G_j the (H, H) Gram
     matrix of token j's head vectors f^h_j. by_key: (T_j, T_i, H) attention, f: (H, T, d) head vectors."""
@@ -116,7 +126,7 @@ def _squared_norms(by_key: torch.Tensor, f: torch.Tensor) -> torch.Tensor:
 class AttentionBlock:
     """One layer's attention block as the norm-based analysis needs it, in nn.Linear's layout (y = x Wᵀ + b)."""
 
-    w_v: torch.Tensor  # (d, d)
+    w_v: torch.Tensor  # (H_kv·d_h, d): fewer rows than W_O has columns with grouped-query attention
     b_v: torch.Tensor  # (d,)
     w_o: torch.Tensor  # (d, d)
     b_o: torch.Tensor  # (d,)
@@ -141,7 +151,7 @@ def attention_block(trace: Trace, layer: int) -> AttentionBlock:
     output = base.get_submodule(out.module)
     w_o, b_o = _rows(output, None)
     return AttentionBlock(w_v, b_v, w_o, b_o, output,
-                          pre_norm=base.get_submodule(source.module) if source.op is LAYER_NORM else None,
+                          pre_norm=base.get_submodule(source.module) if source.op in NORMS else None,
                           post_norm=base.get_submodule(after[0].module)
                           if len(after) == 1 and after[0].op is LAYER_NORM else None)
 
@@ -162,7 +172,8 @@ def layer_contributions(trace: Trace, layer: int, probs: np.ndarray | None = Non
     x = torch.from_numpy(trace.hidden_states[layer])  # (T, d)
     probs = torch.from_numpy(trace.attention(layer) if probs is None else probs)  # (H, T, T)
     source = x if block.pre_norm is None else block.pre_norm(x)  # (T, d)
-    v = split_heads(source @ block.w_v.T + block.b_v, probs.shape[0])  # (H, T, d_h)
+    H = probs.shape[0]
+    v = head_values(source, block.w_v, block.b_v, H, block.w_o.shape[1] // H)  # (H, T, d_h)
     attn_out = block.output(merge_heads(probs @ v))  # (T, d): the model's own output dense
     ln = block.post_norm
     if ln is None:

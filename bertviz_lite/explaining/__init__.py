@@ -51,7 +51,9 @@ def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] 
 
 
 def has_head_axis(node) -> bool:
-    return node.shape.startswith("(h,")
+    """Whether a step's first axis is its heads: h of them, or h_kv for the keys and values of grouped-query
+    attention."""
+    return node.shape.startswith(("(h,", "(h_kv,"))
 
 
 def parse_cell(text: str) -> tuple[int, ...]:

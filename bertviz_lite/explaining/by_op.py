@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..graph.ops import MASK, MASKED_BELOW, SCALED_DOT, SOFTMAX, mask_bias
+from ..graph.ops import MASK, MASKED_BELOW, SCALED_DOT, SOFTMAX, key_head, mask_bias
 from .cell import Cell
 
 @dataclass
@@ -78,15 +78,27 @@ def linear(cell: Cell) -> Worked:
     return Worked(formula, inputs, math.fsum(v for _, v in terms), terms, labels)
 
 
+def shared_head(cell: Cell, k: int = 1) -> tuple[int, str]:
+    """The head of input k (keys, values) that the cell's query head reads, and words for it where it differs
+    (grouped-query attention: "key head 1 of 2, shared by query heads 2–3")."""
+    heads, shared = cell.input(0).shape[0], cell.input(k).shape[0]
+    head = key_head(cell.head, heads, shared)
+    if shared == heads:
+        return head, ""
+    group = heads // shared
+    return head, f" (key/value head {head} of {shared}, shared by query heads {head * group}–{(head + 1) * group - 1})"
+
+
 def scaled_dot(cell: Cell) -> Worked:
-    """q_i · k_j / scale, one term per head dimension."""
+    """q_i · k_j / scale, one term per head dimension; k from the key head this query head reads."""
     (i, j), h, scale = cell.at, cell.head, cell.node.attr("scale")
-    q, k = _f64(cell.input(0)[h, i]), _f64(cell.input(1)[h, j])
+    kh, shared = shared_head(cell)
+    q, k = _f64(cell.input(0)[h, i]), _f64(cell.input(1)[kh, j])
     products = q * k / scale
     terms = [(f"q[{d}]·k[{d}]/{scale:.4g}", float(p)) for d, p in enumerate(products)]
     dot = float(q @ k)
-    formula = f"q_{i} · k_{j} / {scale:.4g} = {num(dot)} / {scale:.4g} = {num(dot / scale)}"
-    return Worked(formula, {"query": q, "key": k, "scale": scale}, math.fsum(products), terms,
+    formula = f"q_{i} · k_{j}{shared} / {scale:.4g} = {num(dot)} / {scale:.4g} = {num(dot / scale)}"
+    return Worked(formula, {"query": q, "key": k, "scale": scale, "key_head": kh}, math.fsum(products), terms,
                   {"query": cell.token(i), "key": cell.token(j)}, {"row": query_row(cell, h, i)})
 
 
@@ -143,11 +155,13 @@ def masked_sum(cell: Cell) -> Worked:
 def weighted_sum(cell: Cell) -> Worked:
     """Σ_j p_ij · v_j[d], one term per key."""
     (i, d), h = cell.at, cell.head
-    probs, values = _f64(cell.input(0)[h, i]), _f64(cell.input(1)[h, :, d])
+    vh, shared = shared_head(cell)
+    probs, values = _f64(cell.input(0)[h, i]), _f64(cell.input(1)[vh, :, d])
     terms = [(f"p[{i},{j}]·v[{j},{d}] ({cell.trace.tokens[j]})", float(p * v))
              for j, (p, v) in enumerate(zip(probs, values))]
-    formula = f"Σ_j p[{i}, j] · v[j, {d}] over {len(probs)} keys = {num(float(probs @ values))}"
-    return Worked(formula, {"probs_row": probs, "values": values}, math.fsum(v for _, v in terms), terms,
+    formula = f"Σ_j p[{i}, j] · v[j, {d}]{shared} over {len(probs)} keys = {num(float(probs @ values))}"
+    return Worked(formula, {"probs_row": probs, "values": values, "value_head": vh}, math.fsum(v for _, v in terms),
+                  terms,
                   {"query": cell.token(i), "dimension": str(d)})
 
 
@@ -200,6 +214,27 @@ def layer_norm(cell: Cell) -> Worked:
     inputs = {"x": x, "mean": mean, "var": var, "eps": module.eps, "weight": weight, "bias": bias}
     return Worked(formula, inputs, normed * weight + bias, labels=_token_labels(cell),
                   figure={"before": x, "after": cell.array[t], "dim": d})
+
+
+def rms_norm(cell: Cell) -> Worked:
+    """x[d] / √(mean(x²) + ε) · weight[d]: the token's row divided by its root mean square, not centred."""
+    t, d = cell.at
+    module = cell.module
+    x = _f64(cell.input(0)[t])
+    mean_square, eps = (x ** 2).mean(), _norm_eps(module)
+    weight = float(_f64(module.weight[d]))
+    normed = x[d] / math.sqrt(mean_square + eps)
+    formula = (f"{num(x[d])} / √({num(mean_square)} + {eps:g}) × {num(weight)} = {num(normed)} × {num(weight)} = "
+               f"{num(normed * weight)}")
+    inputs = {"x": x, "mean_square": mean_square, "eps": eps, "weight": weight}
+    return Worked(formula, inputs, normed * weight, labels=_token_labels(cell),
+                  figure={"before": x, "after": cell.array[t], "dim": d})
+
+
+def _norm_eps(module) -> float:
+    """A norm's ε, whatever the module calls it (torch's RMSNorm: eps; the Llama-style ones: variance_epsilon)."""
+    eps = getattr(module, "eps", None)
+    return float(getattr(module, "variance_epsilon", 1e-6) if eps is None else eps)
 
 
 def activation(cell: Cell) -> Worked:
@@ -328,7 +363,8 @@ def query_row(cell: Cell, head: int, i: int) -> dict:
     """BertViz's neuron view, with numbers: q_i ⊙ k_j / scale for every key j (T, d_h), their sums, and, where the
     block has them, the query's scores and probabilities (the whole row of the softmax)."""
     scale = cell.node.attr("scale")
-    q, keys = _f64(cell.input(0)[head, i]), _f64(cell.input(1)[head])
+    q = _f64(cell.input(0)[head, i])
+    keys = _f64(cell.input(1)[key_head(head, cell.input(0).shape[0], cell.input(1).shape[0])])
     row = {"products": q[None, :] * keys / scale, "dots": keys @ q / scale}
     masks = [n for n in cell.graph.consumers(cell.node.key) if n.op is MASK]
     if masks:
@@ -342,6 +378,6 @@ def query_row(cell: Cell, head: int, i: int) -> dict:
 
 EXPLAINERS = {"linear": linear, "scaled_dot": scaled_dot, "relative_dot": relative_dot, "mask": masked_sum,
               "weighted_sum": weighted_sum, "add": added, "residual_add": added, "softmax": softmax,
-              "merge_heads": merge_heads, "layer_norm": layer_norm, "activation": activation,
+              "merge_heads": merge_heads, "layer_norm": layer_norm, "rms_norm": rms_norm, "activation": activation,
               "gated_activation": gated_activation, "rotation": rotation, "rotary_angles": rotary_angles,
               "lookup": lookup, "parameter": parameter, "gather_bias": gather_bias, "input": given}

@@ -5,7 +5,10 @@ stand-in tokenizer).
 - `bert_layout.py`: the post-norm BERT layer; BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ALBERT, ELECTRA;
 - `mpnet.py`: BERT's layer plus a learnt relative-position bias on the scores;
 - `deberta.py`: BERT's layer with disentangled scores (content and relative position apart);
-- `modernbert.py`: a pre-norm layer with rotary positions, local and global attention, and GeGLU.
+- `modernbert.py`: a pre-norm layer with rotary positions, local and global attention, and GeGLU;
+- `eurobert.py`: the same pre-norm layer with RMSNorm, SwiGLU and grouped-query attention (Llama's layer);
+- `pieces.py`: what several of them share, written once (rotary attention, grouped-query heads, a gated
+  feed-forward, the pre-norm layer).
 
 Add a family with one module (or one entry in a module whose layer it shares) and one entry in `FAMILIES`.
 
@@ -19,13 +22,14 @@ from __future__ import annotations
 from ..errors import LoadError
 from .bert_layout import ALBERT, BERT, CAMEMBERT, DISTILBERT, ELECTRA, ROBERTA, XLM_ROBERTA, LayerParts
 from .deberta import DEBERTA
+from .eurobert import EUROBERT
 from .modernbert import MODERNBERT
 from .mpnet import MPNET
 from .records import (EmbeddingParts, Family, LayerShape, MaskedLMHead, PoolerParts, TokenizerRecipe,
                       activation_name)
 
 FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT, MPNET, DEBERTA,
-                                MODERNBERT)
+                                MODERNBERT, EUROBERT)
 
 SUPPORTED = ", ".join(f.name for f in FAMILIES)
 
@@ -50,6 +54,7 @@ def config_summary(config) -> dict[str, object]:
         "layers": config.num_hidden_layers,
         "hidden_size": hidden,
         "heads": config.num_attention_heads,
+        "key_value_heads": getattr(config, "num_key_value_heads", None) or config.num_attention_heads,
         "head_size": hidden // config.num_attention_heads,
         "ffn_size": getattr(config, "intermediate_size", None) or getattr(config, "hidden_dim", None),
         "embedding_size": getattr(config, "embedding_size", hidden),

@@ -16,38 +16,32 @@ the last layer's sub-steps end with `final.norm`.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from typing import Callable
-
-import torch
 from torch import nn
 
-from ..graph.nodes import ModuleNames, node
-from ..graph.ops import (GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES,
-                         ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM)
-from .bert_layout import LAYERS, counting_positions, no_pooler
+from ..graph.nodes import ModuleNames
+from ..graph.ops import LAYER_NORM
+from .bert_layout import counting_positions, no_pooler
+from .pieces import PreNormParts, Projection, Rotary, pre_norm_layer
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
 
 TOKEN_CAP = 1024  # ModernBERT reads 8,192 tokens; see the README (Today's encoders) for why the app reads 1,024
 GLOBAL = "full_attention"
 
 
-@dataclass(frozen=True)
-class ModernBertParts:
-    attn_norm: nn.Module  # LayerNorm (an identity in layer 0)
-    wqkv: nn.Linear  # d -> 3d: queries, keys, values side by side
-    wo: nn.Linear
-    mlp_norm: nn.LayerNorm
-    wi: nn.Linear  # d -> 2·d_ff: input half, gate half
-    activation: Callable[[torch.Tensor], torch.Tensor]
-    mlp_wo: nn.Linear  # d_ff -> d
-    attention_type: str  # "full_attention" or "sliding_attention"
-
-
-def _layer_parts(layer: nn.Module) -> ModernBertParts:
-    return ModernBertParts(layer.attn_norm, layer.attn.Wqkv, layer.attn.Wo, layer.mlp_norm, layer.mlp.Wi,
-                           layer.mlp.act, layer.mlp.Wo, layer.attention_type)
+def _layer_parts(layer: nn.Module) -> PreNormParts:
+    """ModernBERT's modules as a pre-norm layer's: Q, K, V are thirds of one fused Wqkv, the GeGLU's input and gate
+    halves of one Wi (no biases anywhere); layer 0's attention norm is an identity."""
+    d, d_ff = layer.attn.Wqkv.in_features, layer.mlp.Wi.out_features // 2
+    thirds = [Projection(layer.attn.Wqkv, (n * d, (n + 1) * d), f"the {which} third of normed × Wqkv (no bias), "
+                                                                 f"split into heads")
+              for n, which in enumerate(("first", "second", "last"))]
+    return PreNormParts(
+        None if isinstance(layer.attn_norm, nn.Identity) else layer.attn_norm, *thirds,
+        Projection(layer.attn.Wo, explains="context × Wo (no bias)"), layer.mlp_norm,
+        Projection(layer.mlp.Wi, (0, d_ff), "the first half of normed × Wi (no bias): the pre-activation",
+                   "GeGLU input half"),
+        Projection(layer.mlp.Wi, (d_ff, 2 * d_ff), None, "GeGLU gate half"), layer.mlp.act,
+        Projection(layer.mlp.Wo, explains="the gated activations × Wo (no bias): back to d"))
 
 
 def _is_global(config, i: int) -> bool:
@@ -58,57 +52,17 @@ def _half_window(config) -> int:
     return config.local_attention // 2
 
 
-def _graph(base: nn.Module, i: int, p: ModernBertParts, names: ModuleNames) -> Nodes:
-    """LayerNorm, Q K V from one fused Wqkv, rotary angles and rotations, scores (with the window of a local layer),
-    softmax, context, Wo, residual add; LayerNorm, GeGLU (input and gate halves of Wi), Wo, residual add; and the
-    final norm after the last layer."""
+def _graph(base: nn.Module, i: int, p: PreNormParts, names: ModuleNames) -> Nodes:
+    """The pre-norm rotary layer (`pieces.pre_norm_layer`) with LayerNorms, global or local attention by layer
+    (each kind with its own rotary base θ), GeGLU, and the final norm after the last layer."""
     config = base.config
-    d, h, d_ff = config.hidden_size, config.num_attention_heads, config.intermediate_size
-    rotary, kind = base.rotary_emb, p.attention_type
-    normed = "input" if isinstance(p.attn_norm, nn.Identity) else "attn.pre_norm"  # layer 0: the embeddings' norm
-    window = None if _is_global(config, i) else _half_window(config)
-    scaling = getattr(rotary, f"{kind}_attention_scaling")
-    nodes = [node(LAYERS, "input", INPUT)]
-    if normed == "attn.pre_norm":
-        nodes.append(node(LAYERS, "attn.pre_norm", LAYER_NORM, ("input",), names(p.attn_norm)))
-    for n, (key, which) in enumerate((("attn.q", "first"), ("attn.k", "second"), ("attn.v", "last"))):
-        nodes.append(node(LAYERS, key, LINEAR, (normed,), names(p.wqkv), heads=h, rows=(n * d, (n + 1) * d),
-                          explains=f"the {which} third of normed × Wqkv (no bias), split into heads"))
-    nodes += [
-        node(LAYERS, "attn.angles", ROTARY_ANGLES, (), names(rotary, f"{kind}_inv_freq"), inv_freq=f"{kind}_inv_freq",
-             explains=f"position × frequency for each pair of dimensions (m and m + d_h / 2), the frequencies "
-                      f"θ^(−2m / d_h) with base θ = {config.rope_parameters[kind]['rope_theta']:,.0f}"),
-        node(LAYERS, "attn.q_rot", ROTATION, ("attn.q", "attn.angles"), scaling=scaling),
-        node(LAYERS, "attn.k_rot", ROTATION, ("attn.k", "attn.angles"), scaling=scaling),
-        node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q_rot", "attn.k_rot"), scale=math.sqrt(d // h),
-             explains="Q_rot,i · K_rot,j / √d_h: the rotated vectors, so the dot product depends on i − j"),
-        node(LAYERS, "attn.scores", MASK, ("attn.dots",), window=window,
-             explains="the dot products plus the mask; " + (
-                 "every token attends to every token (a global layer)" if window is None else
-                 f"keys more than {window} tokens away are masked (a local layer)")),
-        node(LAYERS, "attn.probs", SOFTMAX, ("attn.scores",)),
-        node(LAYERS, "attn.head_context", WEIGHTED_SUM, ("attn.probs", "attn.v")),
-        node(LAYERS, "attn.context", MERGE_HEADS, ("attn.head_context",)),
-        node(LAYERS, "attn.out", LINEAR, ("attn.context",), names(p.wo), explains="context × Wo (no bias)"),
-        node(LAYERS, "attn.residual", RESIDUAL_ADD, ("input", "attn.out"),
-             explains="layer input + attention output: no norm after it"),
-        node(LAYERS, "ffn.pre_norm", LAYER_NORM, ("attn.residual",), names(p.mlp_norm)),
-        node(LAYERS, "ffn.in", LINEAR, ("ffn.pre_norm",), names(p.wi), rows=(0, d_ff), title="GeGLU input half",
-             explains="the first half of normed × Wi (no bias): the pre-activation"),
-        node(LAYERS, "ffn.gate", LINEAR, ("ffn.pre_norm",), names(p.wi), rows=(d_ff, 2 * d_ff),
-             title="GeGLU gate half"),
-        node(LAYERS, "ffn.act", GATED_ACTIVATION, ("ffn.in", "ffn.gate"), names(p.activation),
-             function=activation_name(config), title="Gated activation",
-             explains=f"{activation_name(config)}(input half) ⊙ gate half"),
-        node(LAYERS, "ffn.out", LINEAR, ("ffn.act",), names(p.mlp_wo),
-             explains="the gated activations × Wo (no bias): back to d"),
-        node(LAYERS, "ffn.residual", RESIDUAL_ADD, ("attn.residual", "ffn.out"),
-             title="Residual add = layer output" if i < config.num_hidden_layers - 1 else None,
-             explains="attention's residual sum + feed-forward output: the layer's output"),
-    ]
-    if i == config.num_hidden_layers - 1:
-        nodes.append(node(LAYERS, "final.norm", LAYER_NORM, ("ffn.residual",), names(base.final_norm)))
-    return tuple(nodes)
+    h = config.num_attention_heads
+    kind = config.layer_types[i]
+    rotary = Rotary(base.rotary_emb, f"{kind}_inv_freq", config.rope_parameters[kind]["rope_theta"],
+                    getattr(base.rotary_emb, f"{kind}_attention_scaling"))
+    return pre_norm_layer(names, p, LAYER_NORM, "LayerNorm", rotary, h, h, config.hidden_size // h,
+                          activation_name(config), window=None if _is_global(config, i) else _half_window(config),
+                          final_norm=base.final_norm, last=i == config.num_hidden_layers - 1)
 
 
 def _describe(config, i: int) -> str:

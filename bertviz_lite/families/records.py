@@ -21,7 +21,7 @@ class EmbeddingParts:
     word: nn.Embedding
     position: nn.Embedding | None  # DeBERTa-v3 and ModernBERT add no position table to the input
     token_type: nn.Embedding | None  # DistilBERT, MPNet, DeBERTa-v3 and ModernBERT have no token types
-    norm: nn.LayerNorm
+    norm: nn.LayerNorm | None  # EuroBERT has none: each layer normalises its own input
     project: nn.Linear | None  # embedding size -> hidden size: ALBERT, ELECTRA-small after the LayerNorm
     project_first: bool = False  # DeBERTa projects the sum before its LayerNorm
 

@@ -31,7 +31,7 @@ def explanation_figure(e, tokens: list[str], top: int = TOP) -> go.Figure | None
     if e.op == "softmax":
         return softmax_row(np.asarray(e.inputs["scores_row"]), np.asarray(e.inputs["exp_row"]) /
                            float(e.inputs["sum_exp"]), e.at[1], tokens)
-    if e.op == "layer_norm" and "before" in e.figure:
+    if e.op in ("layer_norm", "rms_norm") and "before" in e.figure:
         return norm_histograms(e.figure["before"], e.figure["after"], e.at[-1])
     if e.op in ("activation", "gated_activation") and "curve_x" in e.figure:
         return activation_curve(e.figure["curve_x"], e.figure["curve_y"], e.figure["point"], e.inputs["function"])

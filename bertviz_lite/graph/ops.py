@@ -51,6 +51,18 @@ def split_heads(t: torch.Tensor, num_heads: int) -> torch.Tensor:
     return t.view(T, num_heads, d // num_heads).transpose(0, 1)
 
 
+def key_head(query_head: int, num_heads: int, num_key_heads: int) -> int:
+    """The key and value head that query head `query_head` reads: with grouped-query attention (fewer key/value
+    heads than query heads) each key head serves num_heads / num_key_heads neighbouring query heads, as
+    transformers' repeat_kv lays them out; otherwise the head of the same number."""
+    return query_head // (num_heads // num_key_heads)
+
+
+def shared_heads(t: torch.Tensor, num_heads: int) -> torch.Tensor:
+    """(h_kv, T, ·) -> (h, T, ·): each key/value head repeated for the query heads that read it (`key_head`)."""
+    return t if t.shape[0] == num_heads else t.repeat_interleave(num_heads // t.shape[0], dim=0)
+
+
 def merge_heads(t: torch.Tensor) -> torch.Tensor:
     """(h, T, d_h) -> (T, h·d_h): the heads side by side again, head 0 first."""
     h, T, d_h = t.shape
@@ -98,8 +110,8 @@ def _gated(node, inputs, module, tokens):
 
 
 def _scaled_dot(node, inputs, module, tokens):
-    q, k = inputs  # (h, T, d_h) each
-    return torch.matmul(q, k.transpose(-1, -2)) / node.attr("scale")  # (h, T_query, T_key)
+    q, k = inputs  # (h, T, d_h), (h_kv, T, d_h): h_kv < h with grouped-query attention
+    return torch.matmul(q, shared_heads(k, q.shape[0]).transpose(-1, -2)) / node.attr("scale")  # (h, T_q, T_k)
 
 
 def visible(node, tokens: Tokens) -> torch.Tensor:
@@ -129,8 +141,8 @@ def _softmax(node, inputs, module, tokens):
 
 
 def _weighted_sum(node, inputs, module, tokens):
-    probs, values = inputs  # (h, T, T), (h, T, d_h)
-    return torch.matmul(probs, values)  # (h, T, d_h): Σ_j p_ij v_j
+    probs, values = inputs  # (h, T, T), (h_kv, T, d_h)
+    return torch.matmul(probs, shared_heads(values, probs.shape[0]))  # (h, T, d_h): Σ_j p_ij v_j
 
 
 def _merge(node, inputs, module, tokens):
@@ -175,6 +187,8 @@ PARAMETER = Op("parameter", "a learnt table, used as it is", _parameter)
 ADD = Op("add", "the sum of its inputs", _add)
 LINEAR = Op("linear", "a linear map: x Wᵀ + b", _linear)
 LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector", _module)
+RMS_NORM = Op("rms_norm", "RMSNorm: x / √(mean(x²) + ε) × γ, over each token's vector (no centring, no β)", _module)
+NORMS = (LAYER_NORM, RMS_NORM)  # the operations that normalise each token's vector
 ACTIVATION = Op("activation", "a function applied to each number", _module)
 GATED_ACTIVATION = Op("gated_activation", "act(input) ⊙ gate", _gated)
 SCALED_DOT = Op("scaled_dot", "a scaled dot product: q_i · k_j / scale for every query and key", _scaled_dot)
@@ -191,5 +205,5 @@ RELATIVE_DOT = Op("relative_dot", "a gather by relative distance: a vector's dot
 GATHER_BIAS = Op("gather_bias", "a gather by relative distance: a learnt number per head for each pair's bucket",
                  _gather_bias)
 
-COMMON_OPS = (INPUT, LOOKUP, PARAMETER, ADD, LINEAR, LAYER_NORM, ACTIVATION, GATED_ACTIVATION, SCALED_DOT, MASK,
-              SOFTMAX, WEIGHTED_SUM, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES, ROTATION, RELATIVE_DOT, GATHER_BIAS)
+COMMON_OPS = (INPUT, LOOKUP, PARAMETER, ADD, LINEAR, LAYER_NORM, RMS_NORM, ACTIVATION, GATED_ACTIVATION, SCALED_DOT,
+              MASK, SOFTMAX, WEIGHTED_SUM, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES, ROTATION, RELATIVE_DOT, GATHER_BIAS)

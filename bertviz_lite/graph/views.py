@@ -11,14 +11,14 @@
 from __future__ import annotations
 
 from .nodes import Graph
-from .ops import LAYER_NORM, MASK, RESIDUAL_ADD
+from .ops import MASK, NORMS, RESIDUAL_ADD
 
 
 def stream_group(graph: Graph, key: str) -> list[str]:
     """The residual stream around `key`: a residual add's two inputs, the add and the LayerNorm that alone reads it
     (post-norm: add & norm); a LayerNorm of anything else and its input (pre-norm); [] for other steps."""
     node = graph.node(key)
-    if node.op is LAYER_NORM and node.inputs and node.inputs[0] in graph:
+    if node.op in NORMS and node.inputs and node.inputs[0] in graph:
         source = graph.node(node.inputs[0])
         if source.op is RESIDUAL_ADD and _norm_after(graph, source.key) == key:
             node = source
@@ -33,7 +33,7 @@ def stream_group(graph: Graph, key: str) -> list[str]:
 def _norm_after(graph: Graph, key: str) -> str | None:
     """The LayerNorm that is the only reader of `key`, or None."""
     readers = graph.consumers(key)
-    return readers[0].key if len(readers) == 1 and readers[0].op is LAYER_NORM else None
+    return readers[0].key if len(readers) == 1 and readers[0].op in NORMS else None
 
 
 def score_terms(graph: Graph, key: str) -> list[str]:

@@ -61,7 +61,8 @@ def output_name(loaded: LoadedModel, block: str, layer: int | None = None) -> st
 
 def embedding_nodes(parts, names: ModuleNames) -> tuple:
     """word (+ token type) (+ position) -> sum -> LayerNorm (-> projection); DeBERTa projects before its norm. A
-    family with nothing to add to the word vectors (ModernBERT, DeBERTa-v3) goes straight to the LayerNorm."""
+    family with nothing to add to the word vectors (ModernBERT, DeBERTa-v3) goes straight to the LayerNorm, and one
+    with no embedding norm (EuroBERT, whose layers normalise their own input) ends at the word vectors."""
     E = partial(node, "embed")
     nodes = [E("word", LOOKUP, (), names(parts.word), ids="input_ids")]
     if parts.position is not None:
@@ -76,7 +77,9 @@ def embedding_nodes(parts, names: ModuleNames) -> tuple:
     if parts.project is not None and parts.project_first:
         nodes.append(E("project", LINEAR, (last,), names(parts.project)))
         last = "project"
-    nodes.append(E("norm", LAYER_NORM, (last,), names(parts.norm)))
+    if parts.norm is not None:
+        nodes.append(E("norm", LAYER_NORM, (last,), names(parts.norm)))
+        last = "norm"
     if parts.project is not None and not parts.project_first:
-        nodes.append(E("project", LINEAR, ("norm",), names(parts.project)))
+        nodes.append(E("project", LINEAR, (last,), names(parts.project)))
     return tuple(nodes)

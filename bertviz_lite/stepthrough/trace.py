@@ -74,6 +74,11 @@ class Trace:
         return self.loaded.config.num_attention_heads
 
     @property
+    def num_key_value_heads(self) -> int:
+        """Fewer than num_heads with grouped-query attention (EuroBERT's larger sizes), else as many."""
+        return getattr(self.loaded.config, "num_key_value_heads", None) or self.num_heads
+
+    @property
     def notice(self) -> str | None:
         """What the reader must be told about the input, or None."""
         if self.dropped_tokens:

@@ -16,7 +16,7 @@ from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..graph.names import parse_step_name
-from ..graph.ops import MASKED_BELOW
+from ..graph.ops import MASKED_BELOW, key_head
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
@@ -49,7 +49,8 @@ class Step:
 
     def __init__(self, trace: Trace, graph, node, array: np.ndarray, head: int, token: int, where: str):
         self.trace, self.graph, self.node, self.array, self.token, self.where = trace, graph, node, array, token, where
-        self.head = min(head, array.shape[0] - 1) if has_head_axis(node) else None
+        query_head = min(head, trace.num_heads - 1)  # keys and values may have fewer heads (grouped-query)
+        self.head = key_head(query_head, trace.num_heads, array.shape[0]) if has_head_axis(node) else None
         self.mine = array[self.head] if self.head is not None else array  # (T, ...) for this head
 
     def input(self, i: int) -> np.ndarray:
@@ -144,7 +145,7 @@ def _layer_norm(s: Step) -> list[str]:
     x = np.asarray(s.input(0), dtype=np.float64)[s.token]
     after = np.asarray(s.array, dtype=np.float64)[s.token]
     return [f"{s.me} came in with mean {x.mean():.2f} and standard deviation {x.std():.2f} over its {x.size} "
-            f"numbers (length {np.linalg.norm(x):.1f}); after LayerNorm its length is {np.linalg.norm(after):.1f}."]
+            f"numbers (length {np.linalg.norm(x):.1f}); after the norm its length is {np.linalg.norm(after):.1f}."]
 
 
 def _activation(s: Step) -> list[str]:
@@ -174,7 +175,7 @@ def _plain(s: Step) -> list[str]:
 
 NARRATORS: dict[str, Callable[[Step], list[str]]] = {
     "linear": _linear, "scaled_dot": _scores, "mask": _mask, "softmax": _softmax, "weighted_sum": _context,
-    "merge_heads": _merge, "residual_add": _residual, "layer_norm": _layer_norm, "activation": _activation,
+    "merge_heads": _merge, "residual_add": _residual, "layer_norm": _layer_norm, "rms_norm": _layer_norm, "activation": _activation,
     "gated_activation": _activation, "rotation": _rotation, "rotary_angles": _rotation, "relative_dot": _relative,
     "gather_bias": _relative}
 

@@ -10,6 +10,7 @@ from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..explaining import has_head_axis
+from ..graph.ops import key_head
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
@@ -32,7 +33,7 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
     node, array = trace.graph_node(chapter.step), trace.cache[chapter.step]
     title = node.title
     if has_head_axis(node):
-        head = min(head, array.shape[0] - 1)
+        head = key_head(min(head, trace.num_heads - 1), trace.num_heads, array.shape[0])  # K, V: maybe fewer
         array, title = array[head], f"{node.title}, head {head}"
     T = len(trace.tokens)
     if array.shape == (T, T):

@@ -1,0 +1,83 @@
+"""EuroBERT (Boizard et al. 2025, "EuroBERT: Scaling Multilingual Encoders for European Languages"): a Llama-style
+encoder, the pre-norm rotary layer of `pieces.py` with
+
+- RMSNorm (x / √(mean(x²) + ε) × γ: no centring, no β) before attention and before the MLP, and after the last
+  layer; no norm on the embeddings, which are the word vectors alone (no positions, no token types);
+- separate W_Q, W_K, W_V, W_O, no biases; grouped-query attention where `num_key_value_heads` is below
+  `num_attention_heads` (the 610m and 2.1B models: 6 key/value heads for 18 query heads; the 210m model has as many
+  of each);
+- SwiGLU: SiLU(x W_gate) ⊙ (x W_up), then W_down;
+- a masked-LM head that is one linear map on the final norm's output.
+
+As for ModernBERT, the model's last reported hidden state is after the final norm, so the last layer's sub-steps
+end with `final.norm`.
+"""
+from __future__ import annotations
+
+from torch import nn
+
+from ..graph.nodes import ModuleNames
+from ..graph.ops import RMS_NORM
+from .bert_layout import counting_positions, no_pooler
+from .pieces import PreNormParts, Projection, Rotary, pre_norm_layer
+from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
+
+TOKEN_CAP = 1024  # EuroBERT reads 8,192 tokens; the app reads at most 1,024, as for ModernBERT (README)
+
+
+def _layer_parts(layer: nn.Module) -> PreNormParts:
+    a, m = layer.self_attn, layer.mlp
+    q, k, v = (Projection(linear, explains=f"normed input × {name} (no bias), split into heads")
+               for linear, name in ((a.q_proj, "W_Q"), (a.k_proj, "W_K"), (a.v_proj, "W_V")))
+    return PreNormParts(layer.input_layernorm, q, k, v, Projection(a.o_proj, explains="context × W_O (no bias)"),
+                        layer.post_attention_layernorm,
+                        Projection(m.gate_proj, title="SwiGLU gate (gate_proj)",
+                                   explains="normed × W_gate: what goes through the activation"),
+                        Projection(m.up_proj, title="SwiGLU up (up_proj)",
+                                   explains="normed × W_up: what the activation is multiplied by"),
+                        m.act_fn, Projection(m.down_proj, explains="the gated activations × W_down: back to d"))
+
+
+def _graph(base: nn.Module, i: int, p: PreNormParts, names: ModuleNames) -> Nodes:
+    config = base.config
+    h, kv = config.num_attention_heads, config.num_key_value_heads
+    d_h = getattr(config, "head_dim", None) or config.hidden_size // h
+    rotary = Rotary(base.rotary_emb, "inv_freq", config.rope_parameters["rope_theta"],
+                    base.rotary_emb.attention_scaling)
+    return pre_norm_layer(names, p, RMS_NORM, "RMSNorm", rotary, h, kv, d_h, activation_name(config),
+                          final_norm=base.norm, last=i == config.num_hidden_layers - 1)
+
+
+def _embeddings(base: nn.Module) -> EmbeddingParts:
+    return EmbeddingParts(base.embed_tokens, None, None, None, None)
+
+
+def _masked_lm_head(model: nn.Module) -> MaskedLMHead:
+    """One linear map on the final norm's output (see MaskedLMHead for the final norm)."""
+    return MaskedLMHead(model.lm_head, ("lm_head.",), final_norm=model.model.norm)
+
+
+def _notes(config) -> tuple[str, ...]:
+    return ("The input is the word vectors alone: no position or token-type embeddings and no norm. Position enters "
+            "every layer as a rotation of the queries and keys (rotary embeddings).",)
+
+
+def _about(config) -> tuple[str, ...]:
+    h, kv = config.num_attention_heads, config.num_key_value_heads
+    heads = (f"**grouped-query attention**: {kv} key/value heads for {h} query heads, each shared by {h // kv}"
+             if kv < h else f"{h} query heads and as many key/value heads (no grouping in this size)")
+    return ("**pre-norm with RMSNorm**: before attention and before the MLP, a final norm after layer "
+            f"{config.num_hidden_layers - 1}, no biases, no norm on the embeddings",
+            heads,
+            f"**rotary positions** (base θ {config.rope_parameters['rope_theta']:,.0f})",
+            f"**SwiGLU**: SiLU(x W_gate) ⊙ (x W_up), each {config.intermediate_size:,} wide, then W_down",
+            f"the app reads at most **{TOKEN_CAP:,} tokens** of the model's {config.max_position_embeddings:,}")
+
+
+EUROBERT = Family(
+    "EuroBERT", ("eurobert",),
+    TokenizerRecipe("bpe", (), "PreTrainedTokenizerFast", False, vocabulary="bpe-eurobert",
+                    special_ids=(("<|begin_of_text|>", 128000), ("<|end_of_text|>", 128001), ("<|mask|>", 128002))),
+    _embeddings, lambda base: list(base.layers), _layer_parts, LayerShape(_graph),
+    no_pooler, counting_positions, _masked_lm_head, final_norm=lambda base: base.norm, notes=_notes, about=_about,
+    token_cap=TOKEN_CAP)

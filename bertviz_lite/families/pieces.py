@@ -1,0 +1,151 @@
+"""The pieces that several of today's encoders share, each written once as nodes of a layer's graph:
+
+- `rotary_attention`: queries, keys and values (from one fused matrix or three), rotary positions (Su et al. 2021,
+  RoFormer: each query and key turned, pair of dimensions by pair, by an angle that grows with its position), the
+  scores with an optional local window, softmax, context, the output map. Keys and values may have fewer heads
+  than the queries (grouped-query attention, Ainslie et al. 2023): each key/value head is then read by
+  h / h_kv neighbouring query heads (`graph.ops.key_head`);
+- `gated_feed_forward`: act(x W_in) ⊙ (x W_gate), then W_out (GeGLU, SwiGLU; Shazeer 2020);
+- `pre_norm_layer`: the two joined in a pre-norm layer (a norm before each sub-block, none after the residual add,
+  a final norm after the last layer): ModernBERT and EuroBERT.
+
+Families describe their modules in a `PreNormParts` (or call the first two themselves) and say nothing twice.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+from torch import nn
+
+from ..graph.nodes import ModuleNames, Node, node
+from ..graph.ops import (GATED_ACTIVATION, INPUT, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES, ROTATION,
+                         SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
+from .records import Nodes
+
+LAYERS = "layers"
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A linear map, or the slice `rows` of a fused one's outputs (ModernBERT's Wqkv and Wi), with what it is."""
+
+    linear: nn.Linear
+    rows: tuple[int, int] | None = None
+    explains: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Rotary:
+    """Where a layer's rotation angles come from: the model's rotary module and the name of its inverse-frequency
+    buffer, its base θ, and the factor its cos and sin are scaled by."""
+
+    module: nn.Module
+    inv_freq: str
+    theta: float
+    scaling: float = 1.0
+
+
+def _projection(key: str, source: str, p: Projection, names: ModuleNames, heads: int | None = None) -> Node:
+    return node(LAYERS, key, LINEAR, (source,), names(p.linear), explains=p.explains, title=p.title, heads=heads,
+                rows=p.rows)
+
+
+def _shared(n: Node, heads: int, kv_heads: int) -> Node:
+    """A key or value node as grouped-query attention has it: h_kv heads, each read by h / h_kv query heads."""
+    if kv_heads == heads:
+        return n
+    return dataclasses.replace(n, shape="(h_kv, T, d_h)", explains=(
+        f"{n.explains.split(', split into')[0]}, split into {kv_heads} heads, each read by {heads // kv_heads} "
+        f"query heads (grouped-query attention)"))
+
+
+def rotary_attention(names: ModuleNames, source: str, q: Projection, k: Projection, v: Projection,
+                     out: Projection, rotary: Rotary, heads: int, kv_heads: int, head_size: int,
+                     window: int | None = None) -> Nodes:
+    """From the (normed) layer input `source` to the attention output: Q, K, V split into heads (K and V into
+    kv_heads), rotation angles, rotated Q and K, scaled dot products, the mask (a window of `window` tokens on
+    each side, or none), softmax, each head's context, the heads side by side, the output map."""
+    return (
+        _projection("attn.q", source, q, names, heads),
+        _shared(_projection("attn.k", source, k, names, kv_heads), heads, kv_heads),
+        _shared(_projection("attn.v", source, v, names, kv_heads), heads, kv_heads),
+        node(LAYERS, "attn.angles", ROTARY_ANGLES, (), names(rotary.module, rotary.inv_freq), inv_freq=rotary.inv_freq,
+             explains=f"position × frequency for each pair of dimensions (m and m + d_h / 2), the frequencies "
+                      f"θ^(−2m / d_h) with base θ = {rotary.theta:,.0f}"),
+        node(LAYERS, "attn.q_rot", ROTATION, ("attn.q", "attn.angles"), scaling=rotary.scaling),
+        node(LAYERS, "attn.k_rot", ROTATION, ("attn.k", "attn.angles"), scaling=rotary.scaling),
+        node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q_rot", "attn.k_rot"), scale=math.sqrt(head_size),
+             explains="Q_rot,i · K_rot,j / √d_h: the rotated vectors, so the dot product depends on i − j"
+                      + ("" if kv_heads == heads else "; each query head with the key head it shares")),
+        node(LAYERS, "attn.scores", MASK, ("attn.dots",), window=window,
+             explains="the dot products plus the mask; " + (
+                 "every token attends to every token" if window is None else
+                 f"keys more than {window} tokens away are masked (a local layer)")),
+        node(LAYERS, "attn.probs", SOFTMAX, ("attn.scores",)),
+        node(LAYERS, "attn.head_context", WEIGHTED_SUM, ("attn.probs", "attn.v")),
+        node(LAYERS, "attn.context", MERGE_HEADS, ("attn.head_context",)),
+        _projection("attn.out", "attn.context", out, names),
+    )
+
+
+def gated_feed_forward(names: ModuleNames, source: str, act_input: Projection, gate: Projection,
+                       activation: Callable[[torch.Tensor], torch.Tensor], activation_name: str,
+                       out: Projection) -> Nodes:
+    """act(source × W_in) ⊙ (source × W_gate), then × W_out: the activated half, the half that multiplies it,
+    their product, and the map back to d."""
+    return (
+        _projection("ffn.in", source, act_input, names),
+        _projection("ffn.gate", source, gate, names),
+        node(LAYERS, "ffn.act", GATED_ACTIVATION, ("ffn.in", "ffn.gate"), names(activation), function=activation_name,
+             title="Gated activation", explains=f"{activation_name}({act_input.title or 'ffn.in'}) ⊙ "
+                                                f"{gate.title or 'ffn.gate'}"),
+        _projection("ffn.out", "ffn.act", out, names),
+    )
+
+
+@dataclass(frozen=True)
+class PreNormParts:
+    """One pre-norm layer's modules, as the family finds them."""
+
+    attn_norm: nn.Module | None  # None where the layer has none (ModernBERT's layer 0: the embeddings were normed)
+    q: Projection
+    k: Projection
+    v: Projection
+    out: Projection
+    mlp_norm: nn.Module
+    act_input: Projection
+    gate: Projection
+    activation: Callable[[torch.Tensor], torch.Tensor]
+    ffn_out: Projection
+
+
+def pre_norm_layer(names: ModuleNames, p: PreNormParts, norm: Op, norm_name: str, rotary: Rotary, heads: int,
+                   kv_heads: int, head_size: int, activation_name: str, window: int | None = None,
+                   final_norm: nn.Module | None = None, last: bool = False) -> Nodes:
+    """norm, rotary attention, residual add; norm, gated feed-forward, residual add; on the last layer the final
+    norm, which the model's reported last hidden state has been through."""
+    nodes = [node(LAYERS, "input", INPUT)]
+    normed = "input"
+    if p.attn_norm is not None:
+        nodes.append(node(LAYERS, "attn.pre_norm", norm, ("input",), names(p.attn_norm),
+                          title=f"{norm_name} before attention"))
+        normed = "attn.pre_norm"
+    nodes += rotary_attention(names, normed, p.q, p.k, p.v, p.out, rotary, heads, kv_heads, head_size, window)
+    nodes += [node(LAYERS, "attn.residual", RESIDUAL_ADD, ("input", "attn.out"),
+                   explains="layer input + attention output: no norm after it"),
+              node(LAYERS, "ffn.pre_norm", norm, ("attn.residual",), names(p.mlp_norm),
+                   title=f"{norm_name} before the MLP", explains=f"{norm_name} of the residual sum")]
+    nodes += gated_feed_forward(names, "ffn.pre_norm", p.act_input, p.gate, p.activation, activation_name, p.ffn_out)
+    nodes.append(node(LAYERS, "ffn.residual", RESIDUAL_ADD, ("attn.residual", "ffn.out"),
+                      title=None if last else "Residual add = layer output",
+                      explains="attention's residual sum + feed-forward output: the layer's output"))
+    if last and final_norm is not None:
+        nodes.append(node(LAYERS, "final.norm", norm, ("ffn.residual",), names(final_norm),
+                          title=f"Final {norm_name} = model output"))
+    return tuple(nodes)
+
