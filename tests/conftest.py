@@ -117,9 +117,22 @@ NEW_FAMILY_SPECS = {
         **{k: v for k, v in SHARP.items() if k != "initializer_range"}, initializer_range=0.3, num_key_value_heads=2,
         rope_parameters={"rope_type": "default", "rope_theta": 100.0}, pad_token_id=0, bos_token_id=2,
         eos_token_id=3, mask_token_id=4), _wordpiece_tokenizer),
+    # the post-norm rotary families; a small base θ, so that positions 0-40 turn the slow pairs too
+    "nomic_bert": (lambda: transformers.NomicBertConfig(**SHARP, type_vocab_size=2, pad_token_id=0,
+                                                        rope_parameters={"rope_type": "default", "rope_theta": 100.0}),
+                   _wordpiece_tokenizer),
+    "gte": (lambda: transformers.GteConfig(**SHARP, type_vocab_size=1, pad_token_id=1, bos_token_id=0,
+                                           eos_token_id=2,
+                                           rope_parameters={"rope_type": "default", "rope_theta": 100.0}),
+            lambda: _sentencepiece_roberta_tokenizer(transformers.XLMRobertaTokenizer)),
+    "jina_embeddings_v3": (lambda: transformers.JinaEmbeddingsV3Config(
+        **SHARP, type_vocab_size=1, pad_token_id=1, bos_token_id=0, eos_token_id=2,
+        rope_parameters={"rope_type": "default", "rope_theta": 100.0}),
+        lambda: _sentencepiece_roberta_tokenizer(transformers.XLMRobertaTokenizer)),
 }
 NEW_FAMILY_NAMES = {"xlm-roberta": "XLM-RoBERTa", "camembert": "CamemBERT", "mpnet": "MPNet", "deberta-v2": "DeBERTa",
-                    "modernbert": "ModernBERT", "eurobert": "EuroBERT"}
+                    "modernbert": "ModernBERT", "eurobert": "EuroBERT", "nomic_bert": "NomicBERT", "gte": "GTE",
+                    "jina_embeddings_v3": "Jina-v3"}
 ALL_SPECS = {**FAMILY_SPECS, **NEW_FAMILY_SPECS}
 
 

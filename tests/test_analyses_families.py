@@ -93,6 +93,8 @@ HEADS = {  # each family's masked-LM head as its transformers forward applies it
     # ModernBERT's last hidden state is already final-normed; the earlier ones go through the final norm first
     "modernbert": lambda m, h, last: m.decoder(m.head(h if last else m.model.final_norm(h))),
     "eurobert": lambda m, h, last: m.lm_head(h if last else m.model.norm(h)),  # the same, with one linear map
+    "nomic_bert": lambda m, h, last: m.cls(h), "gte": lambda m, h, last: m.lm_head(h),
+    "jina_embeddings_v3": lambda m, h, last: m.lm_head(h),
 }
 
 
@@ -116,7 +118,8 @@ def test_logit_lens_through_the_models_own_head(new_tiny_dirs, name):
     assert torch.allclose(logits, out.logits[0, position], atol=1e-4)  # the last layer is the model's own
 
 
-@pytest.mark.parametrize("name", ["mpnet", "modernbert", "deberta-v2"])
+@pytest.mark.parametrize("name", ["mpnet", "modernbert", "deberta-v2", "eurobert", "nomic_bert", "gte",
+                                  "jina_embeddings_v3"])
 def test_sentence_vectors_of_a_sentence_transformers_model_of_the_family(new_tiny_dirs, tmp_path, name):
     """A sentence-transformers checkpoint built on the family's tiny model: our vectors against encode()."""
     from sentence_transformers import SentenceTransformer

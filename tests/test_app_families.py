@@ -86,9 +86,11 @@ def test_mpnet_position_bias_view(new_tiny_dirs):
     assert any("Relative-position bias" in m.value for m in at.markdown)
 
 
-def test_modernbert_preset_layer_view_at_its_cap_sends_at_most_2_mb():
+@pytest.mark.parametrize("source", ["answerdotai/ModernBERT-base", "EuroBERT/EuroBERT-210m",
+                                    "nomic-ai/nomic-embed-text-v1.5"])
+def test_a_preset_layer_view_at_its_cap_sends_at_most_2_mb(source):
     text = " ".join(["word"] * 1500)  # more than the cap: read 1,024 tokens
-    at = open_page("layers", model="answerdotai/ModernBERT-base", layer=1, step="attn.probs", text=text)
+    at = open_page("layers", model=source, layer=1, step="attn.probs", text=text)
     assert not at.exception
     assert any("1,024" in w.value for w in [*at.warning, *at.info])
     assert payload_bytes(at) <= 2 * 1024 * 1024

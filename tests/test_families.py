@@ -297,3 +297,71 @@ def test_eurobert_contributions_read_the_shared_value_heads(new_tiny_loaded):
             c = sum(probs[head, i, j] * values[j, head // 2 * d_h:(head // 2 + 1) * d_h] @
                     w_o[:, head * d_h:(head + 1) * d_h].T for head in range(h))
             assert abs(float(c.norm()) - result.norm[i, j]) <= 1e-4
+
+
+# --- NomicBERT, GTE, Jina-v3: post-norm rotary layers; configs that would load the wrong model ------------------
+
+
+@pytest.mark.parametrize("model_type", ["nomic_bert", "gte", "jina_embeddings_v3"])
+def test_post_norm_rotary_layers_rotate_q_and_k_and_norm_after_each_sub_block(new_tiny_loaded, model_type):
+    loaded = new_tiny_loaded[model_type]
+    t = trace(loaded, TEXT, PAIR)
+    steps = t.layer(1)
+    assert list(steps)[-1] == "ffn.norm" and "attn.pre_norm" not in steps  # BERT's add & norm, twice
+    q, q_rot = steps["attn.q"], steps["attn.q_rot"]
+    np.testing.assert_allclose(np.linalg.norm(q_rot, axis=-1), np.linalg.norm(q, axis=-1), rtol=1e-5)
+    np.testing.assert_array_equal(q_rot[:, 0], q[:, 0])  # position 0 is not turned: positions count from 0
+    assert "position" not in t.embeddings()  # no position table: position is in the rotation alone
+    gated = "ffn.gate" in steps
+    assert gated == (model_type != "jina_embeddings_v3")
+    if gated:
+        act = {"nomic_bert": torch.nn.functional.silu, "gte": torch.nn.functional.gelu}[model_type]
+        np.testing.assert_allclose(steps["ffn.act"], act(torch.from_numpy(steps["ffn.in"])).numpy() * steps["ffn.gate"],
+                                   atol=1e-5)
+
+
+def _edited_copy(directory, tmp_path, **changes):
+    import json
+    import shutil
+
+    copy = tmp_path / "edited"
+    shutil.copytree(directory, copy)
+    config = json.loads((copy / "config.json").read_text())
+    (copy / "config.json").write_text(json.dumps({**config, **changes}))
+    return str(copy)
+
+
+def test_a_nomic_config_whose_original_sizes_transformers_would_not_read_is_refused(new_tiny_dirs, tmp_path):
+    from bertviz_lite import load_model
+    from bertviz_lite.errors import LoadError
+
+    same = _edited_copy(new_tiny_dirs["nomic_bert"], tmp_path, n_embd=32, n_layer=3, n_head=4)  # as built: fine
+    assert load_model(same).family.name == "NomicBERT"
+    wrong = _edited_copy(new_tiny_dirs["nomic_bert"], tmp_path / "b", n_embd=64)
+    with pytest.raises(LoadError, match="n_embd = 64.*hidden_size = 32"):
+        load_model(wrong)
+
+
+def test_jina_v3_declared_as_xlm_roberta_is_refused_not_read_as_another_model(new_tiny_dirs, tmp_path):
+    from bertviz_lite import load_model
+    from bertviz_lite.errors import LoadError
+
+    declared = _edited_copy(new_tiny_dirs["xlm-roberta"], tmp_path, position_embedding_type="rotary",
+                            architectures=["XLMRobertaLoRA"])
+    with pytest.raises(LoadError, match="jina_embeddings_v3"):
+        load_model(declared)
+
+
+def test_gte_declared_as_new_names_the_checkpoint_and_what_would_load(tmp_path):
+    import json
+
+    from bertviz_lite import load_model
+    from bertviz_lite.errors import LoadError
+
+    (tmp_path / "config.json").write_text(json.dumps({  # the published gte-base-en-v1.5 config's type and code
+        "architectures": ["NewModel"], "model_type": "new", "auto_map": {
+            "AutoConfig": "Alibaba-NLP/new-impl--configuration.NewConfig",
+            "AutoModel": "Alibaba-NLP/new-impl--modeling.NewModel"}}))
+    (tmp_path / "model.safetensors").write_bytes(b"")
+    with pytest.raises(LoadError, match="model_type 'new'.*never runs.*model_type 'gte'"):
+        load_model(str(tmp_path))

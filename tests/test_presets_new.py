@@ -10,6 +10,8 @@ REAL_TOTALS = {  # the real checkpoints' base models
     "microsoft/deberta-v3-base": 183_831_552,
     "FacebookAI/xlm-roberta-base": 278_043_648,
     "sentence-transformers/all-mpnet-base-v2": 109_486_464,
+    "nomic-ai/nomic-embed-text-v1.5": 136_731_648,  # Nomic's 137M; see the README for how each total was checked
+    "EuroBERT/EuroBERT-210m": 211_766_016,
 }
 
 
@@ -63,3 +65,19 @@ def test_modernbert_reads_at_most_the_apps_cap(presets):
     assert loaded.config.max_position_embeddings == 8192 and loaded.max_tokens == 1024
     t = trace(loaded, " ".join(["word"] * 1500))
     assert len(t.tokens) == 1024 and "1,024" in t.notice
+
+
+def test_eurobert_stand_in_wraps_a_text_in_its_own_special_tokens_at_their_ids(presets):
+    euro = presets["EuroBERT/EuroBERT-210m"]
+    tok = euro.tokenizer
+    assert (tok.cls_token_id, tok.sep_token_id, tok.pad_token_id, tok.mask_token_id) == (128000, 128001, 128001, 128002)
+    t = trace(euro, "the cat", "the dog")
+    assert t.tokens[0] == "<|begin_of_text|>" and t.tokens.count("<|end_of_text|>") == 2 and "Ġdog" in t.tokens
+    assert euro.vocabulary == "stand-in"
+
+
+def test_nomic_embed_reads_its_real_uncased_vocabulary_offline(presets):
+    nomic = presets["nomic-ai/nomic-embed-text-v1.5"]
+    assert nomic.vocabulary == "real uncased" and nomic.family.name == "NomicBERT"
+    t = trace(nomic, "the bank of the river", "a second sentence")
+    assert t.tokens[:3] == ["[CLS]", "the", "bank"] and list(t.token_type_ids).count(1) == 4  # two token types

@@ -7,6 +7,8 @@ stand-in tokenizer).
 - `deberta.py`: BERT's layer with disentangled scores (content and relative position apart);
 - `modernbert.py`: a pre-norm layer with rotary positions, local and global attention, and GeGLU;
 - `eurobert.py`: the same pre-norm layer with RMSNorm, SwiGLU and grouped-query attention (Llama's layer);
+- `nomic_bert.py`, `gte.py`, `jina_v3.py`: BERT's post-norm layer with rotary attention (NomicBERT and GTE with a
+  gated feed-forward, Jina-v3 with XLM-RoBERTa's plain one);
 - `pieces.py`: what several of them share, written once (rotary attention, grouped-query heads, a gated
   feed-forward, the pre-norm layer).
 
@@ -23,18 +25,22 @@ from ..errors import LoadError
 from .bert_layout import ALBERT, BERT, CAMEMBERT, DISTILBERT, ELECTRA, ROBERTA, XLM_ROBERTA, LayerParts
 from .deberta import DEBERTA
 from .eurobert import EUROBERT
+from .gte import GTE
+from .jina_v3 import JINA_V3
 from .modernbert import MODERNBERT
 from .mpnet import MPNET
+from .nomic_bert import NOMIC_BERT
 from .records import (EmbeddingParts, Family, LayerShape, MaskedLMHead, PoolerParts, TokenizerRecipe,
                       activation_name)
 
 FAMILIES: tuple[Family, ...] = (BERT, ROBERTA, DISTILBERT, ALBERT, ELECTRA, XLM_ROBERTA, CAMEMBERT, MPNET, DEBERTA,
-                                MODERNBERT, EUROBERT)
+                                MODERNBERT, EUROBERT, NOMIC_BERT, GTE, JINA_V3)
 
 SUPPORTED = ", ".join(f.name for f in FAMILIES)
 
-__all__ = ["FAMILIES", "SUPPORTED", "EmbeddingParts", "Family", "LayerParts", "LayerShape", "MaskedLMHead",
-           "PoolerParts", "TokenizerRecipe", "config_summary", "family_for_model_type"]
+__all__ = ["FAMILIES", "REMOTE_ONLY", "SUPPORTED", "EmbeddingParts", "Family", "LayerParts", "LayerShape",
+           "MaskedLMHead", "PoolerParts", "TokenizerRecipe", "config_summary", "family_for_config",
+           "family_for_model_type"]
 
 
 def family_for_model_type(model_type: str) -> Family:
@@ -44,6 +50,25 @@ def family_for_model_type(model_type: str) -> Family:
             return family
     raise LoadError(f"'{model_type}' models are not a supported encoder; bertviz-lite explains {SUPPORTED} "
                     f"models (for example bert-base-uncased).")
+
+
+# model types that published checkpoints declare and transformers does not implement: what to say about them
+REMOTE_ONLY = {
+    "new": "GTE v1.5 and gte-multilingual (Alibaba-NLP) declare model_type 'new', whose code lives in the "
+           "Alibaba-NLP/new-impl repository; transformers does not implement it and bertviz-lite never runs a "
+           "repository's code. transformers implements GTE natively as model_type 'gte': a copy converted to it "
+           "(for example alibaba-nlp-community/gte-multilingual-base) loads here.",
+}
+
+
+def family_for_config(config) -> Family:
+    """The family of a config, or a LoadError: its type is not supported, or the family refuses this config
+    (a NomicBERT config whose original sizes transformers would not read, a Jina-v3 declared as XLM-RoBERTa)."""
+    family = family_for_model_type(config.model_type)
+    problem = family.config_problem(config)
+    if problem:
+        raise LoadError(problem)
+    return family
 
 
 def config_summary(config) -> dict[str, object]:

@@ -76,8 +76,10 @@ def _about(config) -> tuple[str, ...]:
 
 EUROBERT = Family(
     "EuroBERT", ("eurobert",),
-    TokenizerRecipe("bpe", (), "PreTrainedTokenizerFast", False, vocabulary="bpe-eurobert",
-                    special_ids=(("<|begin_of_text|>", 128000), ("<|end_of_text|>", 128001), ("<|mask|>", 128002))),
+    TokenizerRecipe("bpe", (), "PreTrainedTokenizerFast", False, vocabulary="bpe-modernbert",
+                    special_ids=(("<|begin_of_text|>", 128000), ("<|end_of_text|>", 128001), ("<|mask|>", 128002)),
+                    roles=(("cls_token", "<|begin_of_text|>"), ("sep_token", "<|end_of_text|>"),
+                           ("pad_token", "<|end_of_text|>"), ("mask_token", "<|mask|>"))),
     _embeddings, lambda base: list(base.layers), _layer_parts, LayerShape(_graph),
     no_pooler, counting_positions, _masked_lm_head, final_norm=lambda base: base.norm, notes=_notes, about=_about,
     token_cap=TOKEN_CAP)

@@ -5,11 +5,14 @@
   scores with an optional local window, softmax, context, the output map. Keys and values may have fewer heads
   than the queries (grouped-query attention, Ainslie et al. 2023): each key/value head is then read by
   h / h_kv neighbouring query heads (`graph.ops.key_head`);
-- `gated_feed_forward`: act(x W_in) ⊙ (x W_gate), then W_out (GeGLU, SwiGLU; Shazeer 2020);
+- `feed_forward`: act(x W_in) ⊙ (x W_gate), then W_out (GeGLU, SwiGLU; Shazeer 2020), or BERT's plain one;
 - `pre_norm_layer`: the two joined in a pre-norm layer (a norm before each sub-block, none after the residual add,
-  a final norm after the last layer): ModernBERT and EuroBERT.
+  a final norm after the last layer): ModernBERT and EuroBERT;
+- `add_and_norm_layer`: BERT's add & norm after each sub-block, around any attention and feed-forward: the BERT
+  layout's families, and with rotary attention (`post_norm_rotary_layer`) NomicBERT, GTE and Jina-v3.
 
-Families describe their modules in a `PreNormParts` (or call the first two themselves) and say nothing twice.
+Families describe their modules in a `PreNormParts` or `PostNormParts` (or call the pieces themselves) and say
+nothing twice.
 """
 from __future__ import annotations
 
@@ -22,9 +25,9 @@ import torch
 from torch import nn
 
 from ..graph.nodes import ModuleNames, Node, node
-from ..graph.ops import (GATED_ACTIVATION, INPUT, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES, ROTATION,
-                         SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
-from .records import Nodes
+from ..graph.ops import (ACTIVATION, GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD,
+                         ROTARY_ANGLES, ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
+from .records import Nodes, activation_name
 
 LAYERS = "layers"
 
@@ -93,11 +96,16 @@ def rotary_attention(names: ModuleNames, source: str, q: Projection, k: Projecti
     )
 
 
-def gated_feed_forward(names: ModuleNames, source: str, act_input: Projection, gate: Projection,
-                       activation: Callable[[torch.Tensor], torch.Tensor], activation_name: str,
-                       out: Projection) -> Nodes:
+def feed_forward(names: ModuleNames, source: str, act_input: Projection, gate: Projection | None,
+                 activation: Callable[[torch.Tensor], torch.Tensor], activation_name: str, out: Projection) -> Nodes:
     """act(source × W_in) ⊙ (source × W_gate), then × W_out: the activated half, the half that multiplies it,
-    their product, and the map back to d."""
+    their product, and the map back to d. Without a `gate`, BERT's act(source × W_1 + b_1) × W_2 + b_2."""
+    if gate is None:
+        return (_projection("ffn.in", source, act_input, names),
+                node(LAYERS, "ffn.act", ACTIVATION, ("ffn.in",), names(activation), function=activation_name,
+                     title=f"Feed-forward activation ({activation_name})",
+                     explains=f"{activation_name} of each number of ffn.in"),
+                _projection("ffn.out", "ffn.act", out, names))
     return (
         _projection("ffn.in", source, act_input, names),
         _projection("ffn.gate", source, gate, names),
@@ -106,6 +114,50 @@ def gated_feed_forward(names: ModuleNames, source: str, act_input: Projection, g
                                                 f"{gate.title or 'ffn.gate'}"),
         _projection("ffn.out", "ffn.act", out, names),
     )
+
+
+def add_and_norm_layer(names: ModuleNames, attention: Nodes, attn_norm: nn.Module, ffn: Nodes,
+                    ffn_norm: nn.Module) -> Nodes:
+    """BERT's post-norm layer around its two sub-blocks: the layer input, the attention's nodes (from `input` to
+    attn.out), add & norm, the feed-forward's nodes (from attn.norm to ffn.out), add & norm = the layer's output."""
+    return (node(LAYERS, "input", INPUT), *attention,
+            node(LAYERS, "attn.residual", RESIDUAL_ADD, ("input", "attn.out")),
+            node(LAYERS, "attn.norm", LAYER_NORM, ("attn.residual",), names(attn_norm)),
+            *ffn,
+            node(LAYERS, "ffn.residual", RESIDUAL_ADD, ("attn.norm", "ffn.out")),
+            node(LAYERS, "ffn.norm", LAYER_NORM, ("ffn.residual",), names(ffn_norm)))
+
+
+@dataclass(frozen=True)
+class PostNormParts:
+    """One post-norm rotary layer's modules (NomicBERT, GTE, Jina-v3): BERT's layer with rotated Q and K."""
+
+    q: Projection
+    k: Projection
+    v: Projection
+    out: Projection
+    attn_norm: nn.Module
+    act_input: Projection
+    gate: Projection | None  # None: a plain feed-forward (Jina-v3)
+    activation: Callable[[torch.Tensor], torch.Tensor]
+    ffn_out: Projection
+    ffn_norm: nn.Module
+
+
+def rotary_of(base: nn.Module) -> Rotary:
+    """The model's one rotary module (`base.rotary_emb`) with its base θ from the config."""
+    return Rotary(base.rotary_emb, "inv_freq", base.config.rope_parameters["rope_theta"],
+                  base.rotary_emb.attention_scaling)
+
+
+def post_norm_rotary_layer(base: nn.Module, i: int, p: PostNormParts, names: ModuleNames) -> Nodes:
+    """The graph of a post-norm layer with rotary attention and a (gated or plain) feed-forward."""
+    config = base.config
+    h = config.num_attention_heads
+    kv = getattr(config, "num_key_value_heads", None) or h
+    attention = rotary_attention(names, "input", p.q, p.k, p.v, p.out, rotary_of(base), h, kv, config.hidden_size // h)
+    ffn = feed_forward(names, "attn.norm", p.act_input, p.gate, p.activation, activation_name(config), p.ffn_out)
+    return add_and_norm_layer(names, attention, p.attn_norm, ffn, p.ffn_norm)
 
 
 @dataclass(frozen=True)
@@ -140,7 +192,7 @@ def pre_norm_layer(names: ModuleNames, p: PreNormParts, norm: Op, norm_name: str
                    explains="layer input + attention output: no norm after it"),
               node(LAYERS, "ffn.pre_norm", norm, ("attn.residual",), names(p.mlp_norm),
                    title=f"{norm_name} before the MLP", explains=f"{norm_name} of the residual sum")]
-    nodes += gated_feed_forward(names, "ffn.pre_norm", p.act_input, p.gate, p.activation, activation_name, p.ffn_out)
+    nodes += feed_forward(names, "ffn.pre_norm", p.act_input, p.gate, p.activation, activation_name, p.ffn_out)
     nodes.append(node(LAYERS, "ffn.residual", RESIDUAL_ADD, ("attn.residual", "ffn.out"),
                       title=None if last else "Residual add = layer output",
                       explains="attention's residual sum + feed-forward output: the layer's output"))

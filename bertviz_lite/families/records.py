@@ -68,6 +68,8 @@ class TokenizerRecipe:
     vocabulary: str = ""  # the shipped file's name (default: the kind)
     trailing: tuple[str, ...] = ()  # special tokens after the vocabulary (XLM-R's <mask>, DeBERTa's [MASK])
     special_ids: tuple[tuple[str, int], ...] = ()  # specials at the ids the config names (ModernBERT's 50280+)
+    roles: tuple[tuple[str, str], ...] = (("unk_token", "[UNK]"), ("cls_token", "[CLS]"), ("sep_token", "[SEP]"),
+                                          ("pad_token", "[PAD]"), ("mask_token", "[MASK]"))  # of the special_ids
 
     @property
     def vocabulary_name(self) -> str:
@@ -97,6 +99,7 @@ class Family:
     notes: Callable[[object], tuple[str, ...]] = lambda config: ()  # what BERT's input has and this family's not
     about: Callable[[object], tuple[str, ...]] = lambda config: ()  # how its layer differs from BERT's, in brief
     token_cap: int | None = None  # the app reads at most this many tokens, below what the model could
+    config_problem: Callable[[object], str | None] = lambda config: None  # why a config of the type is refused
 
     def max_tokens(self, config) -> int:
         """The longest input the position table allows (or the app's cap for the family, if lower)."""

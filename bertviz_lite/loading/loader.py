@@ -20,12 +20,12 @@ from functools import cached_property
 from pathlib import Path
 
 import torch
-from transformers import AutoConfig, AutoTokenizer, PreTrainedModel
+from transformers import AutoConfig, AutoTokenizer, PretrainedConfig, PreTrainedModel
 from transformers.utils import cached_file
 
 from . import hub
 from ..errors import LoadError
-from ..families import Family, family_for_model_type
+from ..families import REMOTE_ONLY, Family, family_for_config
 from ..tasks import task_classes
 from .bundled import PACKAGE_NAMES, bundled_directory, uncased_vocab_file
 from .download import Report, download_weights, weights_cached
@@ -166,7 +166,7 @@ def load_skeleton(source: str, task: str = "base", limits: Limits | None = None)
     if task not in TASKS:
         raise LoadError(f"Unknown task '{task}': choose one of {', '.join(TASKS)}.")
     config, weights, origin, files = _config_and_origin(source, limits)
-    family = family_for_model_type(config.model_type)
+    family = family_for_config(config)
     source = source.strip()
     limits.check_size(source, config, TASKS[task])
     with torch.device("meta"):
@@ -228,7 +228,7 @@ def fetch_weights(source: str, report: Report, task: str = "base", limits: Limit
         return False
     try:
         config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(source, trust_remote_code=False))
-        family_for_model_type(config.model_type)
+        family_for_config(config)
         limits.check_size(source, config, TASKS[task])  # before a single weight is downloaded
         return _guarded(source, "weights", lambda: download_weights(source, report)) is not None
     except _NotCached:  # the Hub went away meanwhile: load_model says what to do
@@ -252,7 +252,7 @@ def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> L
     """The preset's exact architecture from the shipped config, random weights, and its real uncased vocabulary
     where the bundled model ships it (else a stand-in tokenizer)."""
     config = AutoConfig.for_model(**preset_config(source))
-    family = family_for_model_type(config.model_type)
+    family = family_for_config(config)
     limits.check_size(source, config, TASKS[task])
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(RANDOM_SEED)
@@ -334,7 +334,7 @@ def _load_pretrained(source: str, task: str, local_only: bool, limits: Limits, p
     path = path or source
     common = dict(local_files_only=local_only, trust_remote_code=False)
     config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(path, **common))
-    family = family_for_model_type(config.model_type)
+    family = family_for_config(config)
     limits.check_size(source, config, TASKS[task])  # before a single weight is downloaded
     model, info = _guarded(source, "weights", lambda: TASKS[task].from_pretrained(
         path, config=config, attn_implementation="eager", dtype=torch.float32, output_loading_info=True,
@@ -375,9 +375,20 @@ def _guarded(source: str, what: str, load):
         raise LoadError(message) from error
 
 
+def _declared_model_type(source: str) -> str | None:
+    """The model_type a config.json declares, read as data (no class built, no code run); None if unreadable."""
+    try:
+        return PretrainedConfig.get_config_dict(source)[0].get("model_type")
+    except Exception:  # noqa: BLE001 (any failure: the general message stands)
+        return None
+
+
 def _explain_other(error: Exception, source: str, what: str) -> str:
     text = str(error)
     if "trust_remote_code" in text:
+        declared = _declared_model_type(source)
+        if declared in REMOTE_ONLY:
+            return f"'{source}': {REMOTE_ONLY[declared]}"
         return (f"'{source}' needs custom code from its repository, which bertviz-lite never runs; "
                 f"pick a standard BERT-family model.")
     if "Unrecognized model" in text or "model_type" in text:

@@ -132,19 +132,18 @@ def _merges(learnt: dict) -> list[tuple[str, str]]:
 
 def _fixed_id_tokenizer(recipe: TokenizerRecipe, learnt: dict, max_tokens: int):
     """Byte-level BPE with its special tokens at the ids the config names (ModernBERT: [CLS] 50281, [SEP] 50282,
-    [PAD] 50283, far past the stand-in's few hundred pieces), [CLS] A [SEP] B [SEP], as a fast tokenizer."""
+    [PAD] 50283; EuroBERT: <|begin_of_text|> 128000, ...: far past the stand-in's few hundred pieces), and the
+    recipe's start and end tokens around each text (cls A sep B sep), as a fast tokenizer."""
     assert recipe.kind == "bpe", "fixed special ids are made for byte-level BPE"
-    ids = dict(recipe.special_ids)
+    ids, roles = dict(recipe.special_ids), dict(recipe.roles)
     tok = Tokenizer(models.BPE(vocab={**learnt["vocab"], **ids}, merges=_merges(learnt)))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     tok.add_special_tokens(list(ids))
-    cls, sep = ("[CLS]", ids["[CLS]"]), ("[SEP]", ids["[SEP]"])
-    tok.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-                                                       special_tokens=[cls, sep])
-    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, model_max_length=max_tokens, unk_token="[UNK]",
-                                                cls_token="[CLS]", sep_token="[SEP]", pad_token="[PAD]",
-                                                mask_token="[MASK]")
+    cls, sep = roles["cls_token"], roles["sep_token"]
+    tok.post_processor = processors.TemplateProcessing(single=f"{cls} $A {sep}", pair=f"{cls} $A {sep} $B:1 {sep}:1",
+                                                       special_tokens=[(cls, ids[cls]), (sep, ids[sep])])
+    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, model_max_length=max_tokens, **roles)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,10 @@ PRESETS: dict[str, Preset] = {p.source: p for p in (
                                                   "SentencePiece tokens"),
     Preset("sentence-transformers/all-mpnet-base-v2", "109M", "all-mpnet-base-v2: MPNet (a relative-position bias "
                                                               "on every score) trained for sentence similarity", True),
+    Preset("nomic-ai/nomic-embed-text-v1.5", "137M", "nomic-embed-text-v1.5: BERT's post-norm layer with rotary "
+                                                     "positions and SwiGLU, trained for embeddings", True),
+    Preset("EuroBERT/EuroBERT-210m", "212M", "EuroBERT 210m (2025): a Llama-style encoder, pre-norm RMSNorm, rotary, "
+                                             "SwiGLU, 128,256 tokens for European languages"),
 )}
 
 DEFAULT_MODEL = "bert-base-uncased"
