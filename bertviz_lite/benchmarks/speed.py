@@ -11,11 +11,13 @@ import statistics
 import time
 
 import torch
+from transformers import AutoConfig
 
 from ..loading.bundled import BUNDLED_MODEL, bundled_directory
-from ..loading.loader import load_bundled, load_preset
+from ..loading.loader import load_architecture, load_bundled, load_preset
 from ..loading.offline_tokenizer import corpus_lines
 from ..analyses.all_layers import all_layers
+from ..graph.ops import MASK, NORMS, SOFTMAX
 from ..stepthrough.trace import trace
 
 TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "explain_ratio": 0.05, "tour_ratio": 0.25,
@@ -23,7 +25,10 @@ TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "explain_ratio":
            "analyses_ratio": 2.0,
            "family_first_view_ratio": 1.3, "compare_ratio": 1.1, "contexts_ratio": 0.1}
 COMPARED = "distilbert-base-uncased"  # compared with the main model: what did distillation remove?
-FAMILY_MODELS = ("answerdotai/ModernBERT-base", "microsoft/deberta-v3-base")  # today's layers, vs their own forward
+# today's layers, each against its own forward: presets by Hub id; a family with no preset (its published configs
+# do not load natively) by model_type, with transformers' default config of the family
+FAMILY_MODELS = ("answerdotai/ModernBERT-base", "microsoft/deberta-v3-base", "EuroBERT/EuroBERT-210m",
+                 "nomic-ai/nomic-embed-text-v1.5", "gte", "jina_embeddings_v3")
 MB = 1024 * 1024
 
 
@@ -167,12 +172,13 @@ def tour_chapters(loaded, text: str, repeats: int) -> dict:
 
 
 def cells_to_explain(t) -> list[tuple[str, int | None, tuple[int, int]]]:
-    """(step, head, cell) of four kinds in layer 0: the scores, the softmax, the first LayerNorm and the
-    feed-forward's output (a linear map of d_ff terms, the widest), each at the middle token."""
+    """(step, head, cell) of four kinds in layer 0: the scores, the softmax, the first norm (LayerNorm or RMSNorm)
+    and the feed-forward's output (a linear map of d_ff terms, the widest), each at the middle token."""
     graph, middle = t.graph("layers", 0), len(t.tokens) // 2
-    first = {op: next(n.key for n in graph if n.op.name == op) for op in ("mask", "softmax", "layer_norm")}
+    first = {kind: next(n.key for n in graph if n.op in ops)
+             for kind, ops in (("mask", (MASK,)), ("softmax", (SOFTMAX,)), ("norm", NORMS))}
     return [(graph.name(first["mask"]), 1, (middle, 1)), (graph.name(first["softmax"]), 1, (middle, 1)),
-            (graph.name(first["layer_norm"]), None, (middle, 17)), (graph.name("ffn.out"), None, (middle, 17))]
+            (graph.name(first["norm"]), None, (middle, 17)), (graph.name("ffn.out"), None, (middle, 17))]
 
 
 def comparison_against_first_views(a, b, text: str, repeats: int) -> dict:
@@ -216,7 +222,8 @@ def family_first_view(source: str, tokens: int, repeats: int, progress) -> dict:
     """A family beyond BERT's layer (its preset's exact architecture): first view and layer switch against its
     own raw forward, and what one layer's step-through costs against that layer's share of the forward."""
     progress(f"building {source}'s architecture")
-    loaded = load_preset(source)
+    loaded = load_preset(source) if "/" in source else load_architecture(
+        AutoConfig.for_model(source), f"{source} (transformers' default config)")
     text = text_of_length(loaded.tokenizer, tokens)
     progress(f"timing {source}: raw forward, first view and layer switch, {tokens} tokens")
     med = first_view_against_forward(loaded, text, repeats)

@@ -26,10 +26,11 @@ from torch import nn
 
 from ..graph.nodes import ModuleNames, Node, node
 from ..graph.ops import (ACTIVATION, GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD,
-                         ROTARY_ANGLES, ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
+                         RMS_NORM, ROTARY_ANGLES, ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
 from .records import Nodes, activation_name
 
 LAYERS = "layers"
+SHORT = {LAYER_NORM.name: "LN", RMS_NORM.name: "RMS"}  # a norm's box in the diagram
 
 
 @dataclass(frozen=True)
@@ -185,19 +186,20 @@ def pre_norm_layer(names: ModuleNames, p: PreNormParts, norm: Op, norm_name: str
     normed = "input"
     if p.attn_norm is not None:
         nodes.append(node(LAYERS, "attn.pre_norm", norm, ("input",), names(p.attn_norm),
-                          title=f"{norm_name} before attention"))
+                          title=f"{norm_name} before attention", short=SHORT[norm.name]))
         normed = "attn.pre_norm"
     nodes += rotary_attention(names, normed, p.q, p.k, p.v, p.out, rotary, heads, kv_heads, head_size, window)
     nodes += [node(LAYERS, "attn.residual", RESIDUAL_ADD, ("input", "attn.out"),
                    explains="layer input + attention output: no norm after it"),
               node(LAYERS, "ffn.pre_norm", norm, ("attn.residual",), names(p.mlp_norm),
-                   title=f"{norm_name} before the MLP", explains=f"{norm_name} of the residual sum")]
+                   title=f"{norm_name} before the MLP", explains=f"{norm_name} of the residual sum",
+                   short=SHORT[norm.name])]
     nodes += feed_forward(names, "ffn.pre_norm", p.act_input, p.gate, p.activation, activation_name, p.ffn_out)
     nodes.append(node(LAYERS, "ffn.residual", RESIDUAL_ADD, ("attn.residual", "ffn.out"),
                       title=None if last else "Residual add = layer output",
                       explains="attention's residual sum + feed-forward output: the layer's output"))
     if last and final_norm is not None:
         nodes.append(node(LAYERS, "final.norm", norm, ("ffn.residual",), names(final_norm),
-                          title=f"Final {norm_name} = model output"))
+                          title=f"Final {norm_name} = model output", short=SHORT[norm.name]))
     return tuple(nodes)
 

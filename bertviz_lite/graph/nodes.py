@@ -47,11 +47,11 @@ class Node:
 
 
 def node(block: str, key: str, op, inputs: Iterable[str] = (), uses: dict | None = None,
-         explains: str | None = None, title: str | None = None, **attrs) -> Node:
+         explains: str | None = None, title: str | None = None, short: str | None = None, **attrs) -> Node:
     """A Node with the standard words of its key (`names.WORDS`), unless the family says otherwise; `uses` is what
     `ModuleNames(module)` returns for the module it applies."""
     words = WORDS[block][key]
-    return Node(key, op, tuple(inputs), attrs=attrs, title=title or words.title, short=words.short,
+    return Node(key, op, tuple(inputs), attrs=attrs, title=title or words.title, short=short or words.short,
                 shape=words.shape, explains=explains or words.explains, **(uses or {}))
 
 

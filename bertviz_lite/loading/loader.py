@@ -251,7 +251,12 @@ def load_bundled(source: str, task: str = "base", limits: Limits = Limits()) -> 
 def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:
     """The preset's exact architecture from the shipped config, random weights, and its real uncased vocabulary
     where the bundled model ships it (else a stand-in tokenizer)."""
-    config = AutoConfig.for_model(**preset_config(source))
+    return load_architecture(AutoConfig.for_model(**preset_config(source)), source, task, limits)
+
+
+def load_architecture(config, source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:
+    """A config's exact architecture with random weights (seeded), under the name `source`: a preset's, or, for
+    the benchmarks, a family's with transformers' default config where no checkpoint has a preset."""
     family = family_for_config(config)
     limits.check_size(source, config, TASKS[task])
     with torch.random.fork_rng(devices=[]):
