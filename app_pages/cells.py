@@ -7,7 +7,7 @@ import streamlit as st
 
 from bertviz_lite import BertvizLiteError
 from bertviz_lite.explaining import axis_names, explain, has_head_axis, parse_cell
-from bertviz_lite.graph.ops import key_head
+from bertviz_lite.graph.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
 from app_pages import common
 
@@ -86,8 +86,8 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
         st.warning(str(error), icon=":material/help:")
         return
     where = ", ".join(f"{k} {v}" for k, v in e.labels.items()) or ",".join(map(str, e.at))
-    head_name = "key/value head" if own_head is not None and steps[key].shape[0] < t.num_heads else "head"
-    title = f"{heading}{e.title}{'' if e.head is None else f', {head_name} {e.head}'}, {where} = {e.value:.4f}"
+    which = "" if own_head is None else f", {head_name(head, t.num_heads, steps[key].shape[0])}"
+    title = f"{heading}{e.title}{which}, {where} = {e.value:.4f}"
     st.markdown(f"**{title}**" if common.lecture_mode() else f"#### {title}")
     st.markdown(f"`{e.op}`: {e.formula}")
     ok = e.rel_diff <= 1e-5

@@ -380,9 +380,11 @@ def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = F
         st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
 
 
-class PageEnds(Exception):
-    """Raised by end_page(): the page has said why it cannot go on. app.py catches it and still draws what goes
-    under every page (the lecture bar), which st.stop() would not let it draw."""
+class PageEnds(BaseException):
+    """Raised by end_page(): the page has said why it cannot go on. app.py catches it (and the Layers stepper, a
+    fragment) and still draws what goes under every page (the lecture bar), which st.stop() would not let it draw.
+    A BaseException, as Streamlit's own stop is, so that no `except Exception` on the way reports it as an error;
+    raise it only from a page's body, never from a callback or a cached function."""
 
 
 def end_page() -> NoReturn:

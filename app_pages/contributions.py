@@ -50,7 +50,7 @@ if t.num_key_value_heads < t.num_heads:
 pre_norm = result.norm_residual_ln is None
 if pre_norm:
     st.info(f"{loaded.family.name} normalises before attention, not after it (a pre-norm layer): the values come "
-            f"from LN(x_j), the residual adds x_i itself, and no LayerNorm follows the sum, so there is no "
+            f"from the normed x_j, the residual adds x_i itself, and no norm follows the sum, so there is no "
             f"‖g(c + x)‖ to show. The second check is against the attention block's output x_i + attn.out_i.",
             icon=":material/info:")
 second = (f"Σ_j (c_ij + δ_ij x_i) + b_O vs the attention block's output x + attn.out (layer {layer})" if pre_norm

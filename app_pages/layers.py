@@ -16,7 +16,7 @@ from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matric
                                   matrix_window, token_norms, vector_bars)
 from bertviz_lite.graph.names import parse_step_name
 from bertviz_lite.explaining import has_head_axis
-from bertviz_lite.graph.ops import MASKED_BELOW, MERGE_HEADS, key_head
+from bertviz_lite.graph.ops import MASKED_BELOW, MERGE_HEADS, head_name, key_head
 from bertviz_lite.graph.views import score_terms, stream_group
 from app_pages import cells, common
 
@@ -236,20 +236,18 @@ def layer_view(r: Regions) -> None:
         check_line(steps, f"hidden_states[{layer + 1}] (this layer's output: {steps.graph.output.title})")
 
     cell = words(steps, key, head, f"Layer {layer} · ", check, r, f"step {steps.position(key)} of {len(steps)}: ")
-    T = len(t.tokens)
-    if array.ndim == 3 and array.shape[1:] != (T, T):  # one head's vectors: queries, keys, values, contexts
+    token_by_token = node.shape.endswith("T, T)")  # by the step's shape, not the array's (T may equal d_h)
+    if array.ndim == 3 and not token_by_token:  # one head's vectors: queries, keys, values, contexts
         d, d_head, heads = steps["input"].shape[1], array.shape[2], array.shape[0]
         shown = key_head(head, t.num_heads, heads)  # keys and values may have fewer heads (grouped-query)
         if heads < t.num_heads:
-            group = t.num_heads // heads
             r.words.caption(f"Grouped-query attention: {heads} key/value heads for {t.num_heads} query heads. "
-                            f"Query head {head} reads key/value head {shown}, which query heads "
-                            f"{shown * group}–{(shown + 1) * group - 1} share.")
+                            f"Query head {head} reads {head_name(head, t.num_heads, heads)}.")
         if node.op.name == "linear":
             r.words.caption(f"One weight matrix with {d} columns, split into {heads} heads of {d_head}: head "
                             f"{shown} uses its outputs {shown * d_head}–{(shown + 1) * d_head - 1}.")
         rows = t.tokens if "2k" not in node.shape else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
-        what = f"head {head}" if shown == head and heads == t.num_heads else f"key/value head {shown}"
+        what = f"head {head}" if heads == t.num_heads else f"key/value head {shown}"
         show_matrix(array[shown], f"layer {layer} {what}: {node.title}", key, r, rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
         token_matrix(steps, key, layer, head, cell, r)
@@ -265,7 +263,7 @@ def layer_view(r: Regions) -> None:
         show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell)
         if group and not common.lecture_mode():
             stream_lengths(steps, group, layer, key, r)
-    if not (array.ndim == 3 and array.shape[1:] == (T, T)):
+    if not (array.ndim == 3 and token_by_token):
         pickers(steps, key, r)
 
 

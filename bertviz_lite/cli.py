@@ -409,7 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model")
     p.add_argument("text")
     p.add_argument("--step", required=True, help="a sub-step's global name, e.g. layers.2.attn.scores")
-    p.add_argument("--head", type=int, help="the head, for steps with a head axis (default 0)")
+    p.add_argument("--head", type=int, help="the head, for steps with a head axis (default 0); the step's own: on "
+                                             "the keys and values of grouped-query attention, the key/value head")
     p.add_argument("--at", required=True, help="the cell: query,key (e.g. 4,1) or token,dimension (e.g. 4,17)")
     p.add_argument("--pair", help="a second sentence")
     p.add_argument("--json", action="store_true")

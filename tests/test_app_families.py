@@ -70,14 +70,28 @@ def test_modernbert_contributions_say_why_there_is_no_layernorm_view(new_tiny_di
 def test_eurobert_key_step_shows_the_key_head_that_a_query_head_reads(new_tiny_dirs):
     at = open_page("layers", model=new_tiny_dirs["eurobert"], layer=1, head=3, step="attn.k", cell="2,5")
     assert not at.exception and not at.error
-    assert any("Query head 3 reads key/value head 1, which query heads 2–3 share" in c.value for c in at.caption)
+    assert any("Query head 3 reads key/value head 1 of 2, shared by query heads 2–3" in c.value for c in at.caption)
     assert any(s["layout"].get("title", {}).get("text") == "layer 1 key/value head 1: Keys K" for s in specs(at))
-    assert any("Keys K, key/value head 1, row 2" in m.value for m in at.markdown)  # the cell of the head shown
+    assert any("Keys K, key/value head 1 of 2, shared by query heads 2–3, row 2" in m.value
+               for m in at.markdown)  # the cell of the head shown
     scores = open_page("layers", model=new_tiny_dirs["eurobert"], layer=1, head=3, step="attn.dots", cell="2,5")
     assert any("(key/value head 1 of 2, shared by query heads 2–3)" in m.value for m in scores.markdown)
     contributions = open_page("contributions", model=new_tiny_dirs["eurobert"], layer=1)
     assert any("Query head h reads value head ⌊h / 2⌋" in i.value for i in contributions.info)
     assert all(s.value.endswith(tuple("0123456789")) for s in contributions.success) and not contributions.error
+
+
+def test_a_key_step_is_drawn_as_vectors_when_the_sentence_is_as_long_as_a_head_is_wide(new_tiny_dirs):
+    """T == d_h: a (h_kv, T, d_h) array is square, but it is keys, not a token-by-token matrix."""
+    from transformers import AutoTokenizer
+
+    text = "the cat sat on the mat"
+    assert len(AutoTokenizer.from_pretrained(new_tiny_dirs["eurobert"])(text)["input_ids"]) == 8  # d_h of the tiny one
+    for step in ("attn.k", "attn.k_rot", "attn.v"):
+        at = open_page("layers", model=new_tiny_dirs["eurobert"], layer=1, head=3, step=step, text=text)
+        assert not at.exception and not at.error, step
+        assert any(s["layout"].get("title", {}).get("text", "").startswith("layer 1 key/value head 1:")
+                   for s in specs(at)), step
 
 
 def test_mpnet_position_bias_view(new_tiny_dirs):

@@ -1,5 +1,6 @@
-"""The families beyond BERT's layer (XLM-RoBERTa, CamemBERT, MPNet, DeBERTa-v2/v3, ModernBERT), each stepped through
-exactly: every layer against transformers' own hidden states and attentions, and each family's own terms adding up."""
+"""The families beyond BERT's layer (XLM-RoBERTa, CamemBERT, MPNet, DeBERTa-v2/v3, ModernBERT, EuroBERT, NomicBERT,
+GTE, Jina-v3), each stepped through exactly: every layer against transformers' own hidden states and attentions,
+each family's own terms adding up, and the configs that would load another model than the checkpoint's refused."""
 import numpy as np
 import pytest
 import torch
@@ -253,7 +254,8 @@ def test_eurobert_keys_and_values_have_fewer_heads_each_read_by_a_group_of_queri
     h, kv = loaded.config.num_attention_heads, loaded.config.num_key_value_heads
     assert (h, kv) == (4, 2)
     assert steps["attn.q"].shape[0] == h and steps["attn.k"].shape[0] == steps["attn.v"].shape[0] == kv
-    assert steps.node("attn.k").shape == "(h_kv, T, d_h)" and "each read by 2 query heads" in steps.node("attn.k").explains
+    keys = steps.node("attn.k")
+    assert keys.shape == "(h_kv, T, d_h)" and "each read by 2 query heads" in keys.explains
     q, k, v = steps["attn.q_rot"], steps["attn.k_rot"], steps["attn.v"]
     for head in range(h):  # transformers' repeat_kv: query head h reads key/value head h // (h / kv)
         scores = q[head] @ k[head // 2].T / np.sqrt(q.shape[-1])
@@ -316,8 +318,8 @@ def test_post_norm_rotary_layers_rotate_q_and_k_and_norm_after_each_sub_block(ne
     assert gated == (model_type != "jina_embeddings_v3")
     if gated:
         act = {"nomic_bert": torch.nn.functional.silu, "gte": torch.nn.functional.gelu}[model_type]
-        np.testing.assert_allclose(steps["ffn.act"], act(torch.from_numpy(steps["ffn.in"])).numpy() * steps["ffn.gate"],
-                                   atol=1e-5)
+        gated_by_hand = act(torch.from_numpy(steps["ffn.in"])).numpy() * steps["ffn.gate"]
+        np.testing.assert_allclose(steps["ffn.act"], gated_by_hand, atol=1e-5)
 
 
 def _edited_copy(directory, tmp_path, **changes):
@@ -340,6 +342,9 @@ def test_a_nomic_config_whose_original_sizes_transformers_would_not_read_is_refu
     wrong = _edited_copy(new_tiny_dirs["nomic_bert"], tmp_path / "b", n_embd=64)
     with pytest.raises(LoadError, match="n_embd = 64.*hidden_size = 32"):
         load_model(wrong)
+    scaled = _edited_copy(new_tiny_dirs["nomic_bert"], tmp_path / "c", rotary_scaling_factor=2.0)  # not implemented
+    with pytest.raises(LoadError, match="rotary_scaling_factor = 2.0"):
+        load_model(scaled)
 
 
 def test_jina_v3_declared_as_xlm_roberta_is_refused_not_read_as_another_model(new_tiny_dirs, tmp_path):

@@ -223,7 +223,8 @@ def family_first_view(source: str, tokens: int, repeats: int, progress) -> dict:
     own raw forward, and what one layer's step-through costs against that layer's share of the forward."""
     progress(f"building {source}'s architecture")
     loaded = load_preset(source) if "/" in source else load_architecture(
-        AutoConfig.for_model(source), f"{source} (transformers' default config)")
+        AutoConfig.for_model(source), f"{source} (transformers' default config)",
+        origin="transformers' default config of the family")
     text = text_of_length(loaded.tokenizer, tokens)
     progress(f"timing {source}: raw forward, first view and layer switch, {tokens} tokens")
     med = first_view_against_forward(loaded, text, repeats)

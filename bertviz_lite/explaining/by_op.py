@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..graph.ops import MASK, MASKED_BELOW, SCALED_DOT, SOFTMAX, key_head, mask_bias
+from ..graph.ops import MASK, MASKED_BELOW, SCALED_DOT, SOFTMAX, head_name, key_head, mask_bias
 from .cell import Cell
 
 @dataclass
@@ -82,11 +82,7 @@ def shared_head(cell: Cell, k: int = 1) -> tuple[int, str]:
     """The head of input k (keys, values) that the cell's query head reads, and words for it where it differs
     (grouped-query attention: "key head 1 of 2, shared by query heads 2–3")."""
     heads, shared = cell.input(0).shape[0], cell.input(k).shape[0]
-    head = key_head(cell.head, heads, shared)
-    if shared == heads:
-        return head, ""
-    group = heads // shared
-    return head, f" (key/value head {head} of {shared}, shared by query heads {head * group}–{(head + 1) * group - 1})"
+    return key_head(cell.head, heads, shared), "" if shared == heads else f" ({head_name(cell.head, heads, shared)})"
 
 
 def scaled_dot(cell: Cell) -> Worked:
@@ -234,7 +230,9 @@ def rms_norm(cell: Cell) -> Worked:
 def _norm_eps(module) -> float:
     """A norm's ε, whatever the module calls it (torch's RMSNorm: eps; the Llama-style ones: variance_epsilon)."""
     eps = getattr(module, "eps", None)
-    return float(getattr(module, "variance_epsilon", 1e-6) if eps is None else eps)
+    if eps is None:  # torch's nn.RMSNorm with eps=None uses the dtype's machine epsilon
+        eps = getattr(module, "variance_epsilon", None) or torch.finfo(module.weight.dtype).eps
+    return float(eps)
 
 
 def activation(cell: Cell) -> Worked:

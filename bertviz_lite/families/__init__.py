@@ -80,7 +80,7 @@ def config_summary(config) -> dict[str, object]:
         "hidden_size": hidden,
         "heads": config.num_attention_heads,
         "key_value_heads": getattr(config, "num_key_value_heads", None) or config.num_attention_heads,
-        "head_size": hidden // config.num_attention_heads,
+        "head_size": getattr(config, "head_dim", None) or hidden // config.num_attention_heads,
         "ffn_size": getattr(config, "intermediate_size", None) or getattr(config, "hidden_dim", None),
         "embedding_size": getattr(config, "embedding_size", hidden),
         "vocab_size": config.vocab_size,

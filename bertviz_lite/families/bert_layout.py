@@ -18,9 +18,9 @@ from torch import nn
 from ..graph.nodes import ModuleNames, node
 from ..graph.ops import LINEAR, MASK, MERGE_HEADS, SCALED_DOT, SOFTMAX, WEIGHTED_SUM
 from .pieces import LAYERS, Projection, add_and_norm_layer, feed_forward
-
 from .records import (EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, PoolerParts, TokenizerRecipe,
                       activation_name)
+
 
 @dataclass(frozen=True)
 class LayerParts:
@@ -36,13 +36,16 @@ class LayerParts:
     ffn_out: nn.Linear  # d_ff -> d
     ffn_norm: nn.LayerNorm  # add & norm 2: the layer's output
 
+
 ScoreNodes = Callable[[nn.Module, int, LayerParts, ModuleNames], Nodes]  # the nodes from Q, K to attn.scores
+
 
 def plain_scores(base: nn.Module, i: int, p: LayerParts, names: ModuleNames) -> Nodes:
     """BERT's scores: Q Kᵀ / √d_h, then the mask."""
     d_h = base.config.hidden_size // base.config.num_attention_heads
     return (node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q", "attn.k"), scale=math.sqrt(d_h)),
             node(LAYERS, "attn.scores", MASK, ("attn.dots",)))
+
 
 def post_norm_layer(scores: ScoreNodes) -> Callable[[nn.Module, int, LayerParts, ModuleNames], Nodes]:
     """The graph of a post-norm layer whose scores come from `scores`: Q, K, V from the input; scores; softmax;
@@ -63,17 +66,22 @@ def post_norm_layer(scores: ScoreNodes) -> Callable[[nn.Module, int, LayerParts,
 
     return graph
 
+
 POST_NORM = LayerShape(post_norm_layer(plain_scores))
 
+
 # --- BERT, RoBERTa (XLM-RoBERTa, CamemBERT) and ELECTRA: the same modules -----------------------------------
+
 
 def bert_embeddings(base: nn.Module) -> EmbeddingParts:
     e = base.embeddings
     return EmbeddingParts(e.word_embeddings, e.position_embeddings, e.token_type_embeddings, e.LayerNorm,
                           getattr(base, "embeddings_project", None))
 
+
 def bert_layer_modules(base: nn.Module) -> list[nn.Module]:
     return list(base.encoder.layer)
+
 
 def bert_layer_parts(layer: nn.Module) -> LayerParts:
     attn, out = layer.attention.self, layer.attention.output
@@ -81,58 +89,73 @@ def bert_layer_parts(layer: nn.Module) -> LayerParts:
                       layer.intermediate.dense, layer.intermediate.intermediate_act_fn,
                       layer.output.dense, layer.output.LayerNorm)
 
+
 def bert_pooler(base: nn.Module) -> PoolerParts | None:
     pooler = getattr(base, "pooler", None)
     return None if pooler is None else PoolerParts(pooler.dense, pooler.activation)
 
+
 def no_pooler(base: nn.Module) -> None:
     return None
 
+
 def counting_positions(base: nn.Module, input_ids: torch.Tensor) -> torch.Tensor:
     return torch.arange(input_ids.shape[1], device=input_ids.device).unsqueeze(0)  # (1, T)
+
 
 def roberta_positions(base: nn.Module, input_ids: torch.Tensor) -> torch.Tensor:
     """RoBERTa numbers positions from padding_idx + 1: transformers' own helper does it."""
     e = base.embeddings
     return e.create_position_ids_from_input_ids(input_ids, e.padding_idx)  # (1, T)
 
+
 def roberta_offset(config) -> int:
     return config.pad_token_id + 1
+
 
 def child_head(name: str) -> Callable[[nn.Module], MaskedLMHead]:
     """BERT (cls), RoBERTa (lm_head) and ALBERT (predictions) keep the whole head in one child module."""
     return lambda model: MaskedLMHead(getattr(model, name), (f"{name}.",))
 
+
 def _electra_head(model: nn.Module) -> MaskedLMHead:
     return MaskedLMHead(lambda h: model.generator_lm_head(model.generator_predictions(h)),
                         ("generator_predictions.", "generator_lm_head."))
 
+
 # --- DistilBERT ------------------------------------------------------------------------------------------
+
 
 def word_and_position_embeddings(base: nn.Module) -> EmbeddingParts:
     """DistilBERT and MPNet: a word table and a position table, no token types."""
     e = base.embeddings
     return EmbeddingParts(e.word_embeddings, e.position_embeddings, None, e.LayerNorm, None)
 
+
 def _distilbert_layer_modules(base: nn.Module) -> list[nn.Module]:
     return list(base.transformer.layer)
+
 
 def _distilbert_head(model: nn.Module) -> MaskedLMHead:
     """transform -> activation -> LayerNorm -> projection, as DistilBertForMaskedLM.forward applies them."""
     return MaskedLMHead(lambda h: model.vocab_projector(model.vocab_layer_norm(model.activation(
         model.vocab_transform(h)))), ("vocab_transform.", "vocab_layer_norm.", "vocab_projector."))
 
+
 def _distilbert_layer_parts(layer: nn.Module) -> LayerParts:
     a, f = layer.attention, layer.ffn
     return LayerParts(a.q_lin, a.k_lin, a.v_lin, a.out_lin, layer.sa_layer_norm,
                       f.lin1, f.activation, f.lin2, layer.output_layer_norm)
 
+
 # --- ALBERT ----------------------------------------------------------------------------------------------
+
 
 def _albert_embeddings(base: nn.Module) -> EmbeddingParts:
     e = base.embeddings
     return EmbeddingParts(e.word_embeddings, e.position_embeddings, e.token_type_embeddings, e.LayerNorm,
                           base.encoder.embedding_hidden_mapping_in)
+
 
 def _albert_layer_modules(base: nn.Module) -> list[nn.Module]:
     """ALBERT runs its layer groups (usually one shared layer) num_hidden_layers times, as its forward does."""
@@ -143,10 +166,12 @@ def _albert_layer_modules(base: nn.Module) -> list[nn.Module]:
         runs.extend(group.albert_layers)
     return runs
 
+
 def _albert_layer_parts(layer: nn.Module) -> LayerParts:
     a = layer.attention
     return LayerParts(a.query, a.key, a.value, a.dense, a.LayerNorm,
                       layer.ffn, layer.activation, layer.ffn_output, layer.full_layer_layer_norm)
+
 
 def _albert_pooler(base: nn.Module) -> PoolerParts | None:
     return None if base.pooler is None else PoolerParts(base.pooler, base.pooler_activation)
@@ -175,7 +200,7 @@ _BERT_MODULES = dict(embedding_parts=bert_embeddings, layer_modules=bert_layer_m
 _ROBERTA = dict(_BERT_MODULES, pooler_parts=bert_pooler, position_ids=roberta_positions,
                 masked_lm_head=child_head("lm_head"), position_offset=roberta_offset)
 SENTENCEPIECE_ROBERTA = dict(kind="unigram", special_tokens=("<s>", "<pad>", "</s>", "<unk>"), lowercase=False,
-                              vocabulary="unigram-cased", trailing=("<mask>",))  # XLM-R, CamemBERT: <mask> last
+                             vocabulary="unigram-cased", trailing=("<mask>",))  # XLM-R, CamemBERT: <mask> last
 
 BERT = Family("BERT", ("bert",), TokenizerRecipe(tokenizer_class="BertTokenizer", **WORDPIECE_UNCASED),
               pooler_parts=bert_pooler, position_ids=counting_positions, masked_lm_head=child_head("cls"),

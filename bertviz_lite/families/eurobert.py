@@ -19,7 +19,7 @@ from torch import nn
 from ..graph.nodes import ModuleNames
 from ..graph.ops import RMS_NORM
 from .bert_layout import counting_positions, no_pooler
-from .pieces import PreNormParts, Projection, Rotary, pre_norm_layer
+from .pieces import PreNormParts, Projection, pre_norm_layer, rotary_of, swiglu
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
 
 TOKEN_CAP = 1024  # EuroBERT reads 8,192 tokens; the app reads at most 1,024, as for ModernBERT (README)
@@ -27,25 +27,16 @@ TOKEN_CAP = 1024  # EuroBERT reads 8,192 tokens; the app reads at most 1,024, as
 
 def _layer_parts(layer: nn.Module) -> PreNormParts:
     a, m = layer.self_attn, layer.mlp
-    q, k, v = (Projection(linear, explains=f"normed input × {name} (no bias), split into heads")
+    q, k, v = (Projection(linear, explains=f"normed input × {name}{{bias}}, split into heads")
                for linear, name in ((a.q_proj, "W_Q"), (a.k_proj, "W_K"), (a.v_proj, "W_V")))
-    return PreNormParts(layer.input_layernorm, q, k, v, Projection(a.o_proj, explains="context × W_O (no bias)"),
-                        layer.post_attention_layernorm,
-                        Projection(m.gate_proj, title="SwiGLU gate (gate_proj)",
-                                   explains="normed × W_gate: what goes through the activation"),
-                        Projection(m.up_proj, title="SwiGLU up (up_proj)",
-                                   explains="normed × W_up: what the activation is multiplied by"),
-                        m.act_fn, Projection(m.down_proj, explains="the gated activations × W_down: back to d"))
+    return PreNormParts(layer.input_layernorm, q, k, v, Projection(a.o_proj, explains="context × W_O{bias}"),
+                        layer.post_attention_layernorm, *swiglu(m, "normed"))
 
 
 def _graph(base: nn.Module, i: int, p: PreNormParts, names: ModuleNames) -> Nodes:
     config = base.config
-    h, kv = config.num_attention_heads, config.num_key_value_heads
-    d_h = getattr(config, "head_dim", None) or config.hidden_size // h
-    rotary = Rotary(base.rotary_emb, "inv_freq", config.rope_parameters["rope_theta"],
-                    base.rotary_emb.attention_scaling)
-    return pre_norm_layer(names, p, RMS_NORM, "RMSNorm", rotary, h, kv, d_h, activation_name(config),
-                          final_norm=base.norm, last=i == config.num_hidden_layers - 1)
+    return pre_norm_layer(names, p, RMS_NORM, "RMSNorm", rotary_of(base), config.num_attention_heads,
+                          activation_name(config), final_norm=base.norm, last=i == config.num_hidden_layers - 1)
 
 
 def _embeddings(base: nn.Module) -> EmbeddingParts:
@@ -66,8 +57,9 @@ def _about(config) -> tuple[str, ...]:
     h, kv = config.num_attention_heads, config.num_key_value_heads
     heads = (f"**grouped-query attention**: {kv} key/value heads for {h} query heads, each shared by {h // kv}"
              if kv < h else f"{h} query heads and as many key/value heads (no grouping in this size)")
+    biases = "biases" if config.attention_bias or config.mlp_bias else "no biases"
     return ("**pre-norm with RMSNorm**: before attention and before the MLP, a final norm after layer "
-            f"{config.num_hidden_layers - 1}, no biases, no norm on the embeddings",
+            f"{config.num_hidden_layers - 1}, {biases}, no norm on the embeddings",
             heads,
             f"**rotary positions** (base θ {config.rope_parameters['rope_theta']:,.0f})",
             f"**SwiGLU**: SiLU(x W_gate) ⊙ (x W_up), each {config.intermediate_size:,} wide, then W_down",

@@ -30,18 +30,18 @@ GLOBAL = "full_attention"
 
 def _layer_parts(layer: nn.Module) -> PreNormParts:
     """ModernBERT's modules as a pre-norm layer's: Q, K, V are thirds of one fused Wqkv, the GeGLU's input and gate
-    halves of one Wi (no biases anywhere); layer 0's attention norm is an identity."""
+    halves of one Wi (no biases in the published configs); layer 0's attention norm is an identity."""
     d, d_ff = layer.attn.Wqkv.in_features, layer.mlp.Wi.out_features // 2
-    thirds = [Projection(layer.attn.Wqkv, (n * d, (n + 1) * d), f"the {which} third of normed × Wqkv (no bias), "
+    thirds = [Projection(layer.attn.Wqkv, (n * d, (n + 1) * d), f"the {which} third of normed × Wqkv{{bias}}, "
                                                                  f"split into heads")
               for n, which in enumerate(("first", "second", "last"))]
     return PreNormParts(
         None if isinstance(layer.attn_norm, nn.Identity) else layer.attn_norm, *thirds,
-        Projection(layer.attn.Wo, explains="context × Wo (no bias)"), layer.mlp_norm,
-        Projection(layer.mlp.Wi, (0, d_ff), "the first half of normed × Wi (no bias): the pre-activation",
+        Projection(layer.attn.Wo, explains="context × Wo{bias}"), layer.mlp_norm,
+        Projection(layer.mlp.Wi, (0, d_ff), "the first half of normed × Wi{bias}: the pre-activation",
                    "GeGLU input half"),
         Projection(layer.mlp.Wi, (d_ff, 2 * d_ff), None, "GeGLU gate half"), layer.mlp.act,
-        Projection(layer.mlp.Wo, explains="the gated activations × Wo (no bias): back to d"))
+        Projection(layer.mlp.Wo, explains="the gated activations × Wo{bias}: back to d"))
 
 
 def _is_global(config, i: int) -> bool:
@@ -60,8 +60,8 @@ def _graph(base: nn.Module, i: int, p: PreNormParts, names: ModuleNames) -> Node
     kind = config.layer_types[i]
     rotary = Rotary(base.rotary_emb, f"{kind}_inv_freq", config.rope_parameters[kind]["rope_theta"],
                     getattr(base.rotary_emb, f"{kind}_attention_scaling"))
-    return pre_norm_layer(names, p, LAYER_NORM, "LayerNorm", rotary, h, h, config.hidden_size // h,
-                          activation_name(config), window=None if _is_global(config, i) else _half_window(config),
+    return pre_norm_layer(names, p, LAYER_NORM, "LayerNorm", rotary, h, activation_name(config),
+                          window=None if _is_global(config, i) else _half_window(config),
                           final_norm=base.final_norm, last=i == config.num_hidden_layers - 1)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from torch import nn
 
 from .bert_layout import WORDPIECE_UNCASED, bert_pooler, child_head, counting_positions
-from .pieces import PostNormParts, Projection, post_norm_rotary_layer
+from .pieces import PostNormParts, Projection, post_norm_rotary_layer, swiglu
 from .records import EmbeddingParts, Family, LayerShape, TokenizerRecipe
 
 ORIGINAL_NAMES = {"n_embd": "hidden_size", "n_layer": "num_hidden_layers", "n_head": "num_attention_heads",
@@ -26,15 +26,10 @@ TOKEN_CAP = 1024  # of the 2,048 nomic-embed-text was trained at: one layer's h 
 
 def swiglu_parts(layer: nn.Module) -> PostNormParts:
     """NomicBERT's and GTE's modules: q, k, v, o projections and a gate / up / down feed-forward."""
-    a, m = layer.self_attn, layer.mlp
+    a = layer.self_attn
+    act_input, gate, activation, down = swiglu(layer.mlp, "add & norm")
     return PostNormParts(Projection(a.q_proj), Projection(a.k_proj), Projection(a.v_proj), Projection(a.o_proj),
-                         layer.post_attention_layernorm,
-                         Projection(m.gate_proj, title="gate_proj", explains="add & norm × W_gate: what goes through "
-                                                                             "the activation"),
-                         Projection(m.up_proj, title="up_proj", explains="add & norm × W_up: what the activation is "
-                                                                         "multiplied by"),
-                         m.act_fn, Projection(m.down_proj, explains="the gated activations × W_down: back to d"),
-                         layer.post_mlp_layernorm)
+                         layer.post_attention_layernorm, act_input, gate, activation, down, layer.post_mlp_layernorm)
 
 
 def word_and_token_type(base: nn.Module) -> EmbeddingParts:
@@ -43,18 +38,30 @@ def word_and_token_type(base: nn.Module) -> EmbeddingParts:
     return EmbeddingParts(e.word_embeddings, None, getattr(e, "token_type_embeddings", None), e.LayerNorm, None)
 
 
+IMPLEMENTED = {  # the original settings transformers' NomicBertModel implements, whatever the config says
+    "rotary_scaling_factor": None, "rotary_emb_fraction": 1.0, "rotary_emb_interleaved": False, "prenorm": False,
+    "qkv_proj_bias": False, "mlp_fc1_bias": False, "mlp_fc2_bias": False, "causal": False}
+
+
 def config_problem(config) -> str | None:
-    """A config written with the original names that disagree with what transformers builds from it."""
+    """A config written with the original names that says something transformers would not build: sizes it does
+    not read, or a setting its NomicBertModel does not implement (it would silently compute another model)."""
+    declared = config.to_dict()
     for original, native in ORIGINAL_NAMES.items():
-        if original in config.to_dict() and native is not None and config.to_dict()[original] != getattr(config, native):
-            return (f"This config says {original} = {config.to_dict()[original]}, but transformers' NomicBertConfig "
+        if original in declared and native is not None and declared[original] != getattr(config, native):
+            return (f"This config says {original} = {declared[original]}, but transformers' NomicBertConfig "
                     f"reads {native} = {getattr(config, native)} (it does not read the original names): the model "
                     f"would be built with the wrong shape. A config with {native} set is needed.")
-    theta = config.to_dict().get("rotary_emb_base")
-    if theta is not None and float(theta) != float(config.rope_parameters["rope_theta"]):
-        return (f"This config says rotary_emb_base = {theta}, but transformers' NomicBertConfig uses rope_theta = "
-                f"{config.rope_parameters['rope_theta']}: the rotary angles would be wrong. A config with "
-                f"rope_parameters set is needed.")
+    said = {"rotary_emb_base": (declared.get("rotary_emb_base"), config.rope_parameters["rope_theta"]),
+            "layer_norm_epsilon": (declared.get("layer_norm_epsilon"), config.layer_norm_eps),
+            "activation_function": (declared.get("activation_function"), {"silu": "swiglu", "gelu": "geglu"}.get(
+                config.hidden_act, config.hidden_act)),
+            **{key: (declared.get(key, value), value) for key, value in IMPLEMENTED.items()}}
+    for key, (value, built) in said.items():
+        if value is not None and value != built and not (isinstance(value, (int, float)) and float(value) == built):
+            return (f"This config says {key} = {value}, but transformers' NomicBertModel computes as if {key} = "
+                    f"{built} (it does not read or implement that setting): it would be another model than the "
+                    f"checkpoint's.")
     return None
 
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from typing import Callable
 
 import torch
 from torch import nn
 
+from ..graph.names import WORDS
 from ..graph.nodes import ModuleNames, Node, node
 from ..graph.ops import (ACTIVATION, GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD,
                          RMS_NORM, ROTARY_ANGLES, ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
@@ -39,8 +41,14 @@ class Projection:
 
     linear: nn.Linear
     rows: tuple[int, int] | None = None
-    explains: str | None = None
+    explains: str | None = None  # "{bias}" in it says " + b" or " (no bias)", as the map has one or not
     title: str | None = None
+    short: str | None = None  # its box in the diagram
+
+    @property
+    def width(self) -> int:
+        """How many outputs it gives: its rows of the fused map, or all of the map's."""
+        return self.linear.out_features if self.rows is None else self.rows[1] - self.rows[0]
 
 
 @dataclass(frozen=True)
@@ -55,17 +63,30 @@ class Rotary:
 
 
 def _projection(key: str, source: str, p: Projection, names: ModuleNames, heads: int | None = None) -> Node:
-    return node(LAYERS, key, LINEAR, (source,), names(p.linear), explains=p.explains, title=p.title, heads=heads,
-                rows=p.rows)
+    """A linear step; its standard words say "(no bias)" where the model's map has none (NomicBERT, EuroBERT)."""
+    bias = p.linear.bias is not None
+    explains = None if p.explains is None else p.explains.format(bias=" + b" if bias else " (no bias)")
+    if explains is None and not bias:
+        explains = re.sub(r" \+ b_\w+", " (no bias)", WORDS[LAYERS][key].explains)
+    return node(LAYERS, key, LINEAR, (source,), names(p.linear), explains=explains, title=p.title, short=p.short,
+                heads=heads, rows=p.rows)
+
+
+def head_sizes(q: Projection, k: Projection, heads: int) -> tuple[int, int]:
+    """(key/value heads, head size), read off the model's own maps: the head size is W_Q's outputs per head, and
+    W_K gives that many per key head."""
+    d_h = q.width // heads
+    return k.width // d_h, d_h
 
 
 def _shared(n: Node, heads: int, kv_heads: int) -> Node:
     """A key or value node as grouped-query attention has it: h_kv heads, each read by h / h_kv query heads."""
     if kv_heads == heads:
         return n
+    said = (f"{n.explains.split(', split into')[0]}, split into {kv_heads} heads" if n.op is LINEAR
+            else n.explains.rstrip("."))
     return dataclasses.replace(n, shape="(h_kv, T, d_h)", explains=(
-        f"{n.explains.split(', split into')[0]}, split into {kv_heads} heads, each read by {heads // kv_heads} "
-        f"query heads (grouped-query attention)"))
+        f"{said}, each read by {heads // kv_heads} query heads (grouped-query attention)"))
 
 
 def rotary_attention(names: ModuleNames, source: str, q: Projection, k: Projection, v: Projection,
@@ -82,7 +103,8 @@ def rotary_attention(names: ModuleNames, source: str, q: Projection, k: Projecti
              explains=f"position × frequency for each pair of dimensions (m and m + d_h / 2), the frequencies "
                       f"θ^(−2m / d_h) with base θ = {rotary.theta:,.0f}"),
         node(LAYERS, "attn.q_rot", ROTATION, ("attn.q", "attn.angles"), scaling=rotary.scaling),
-        node(LAYERS, "attn.k_rot", ROTATION, ("attn.k", "attn.angles"), scaling=rotary.scaling),
+        _shared(node(LAYERS, "attn.k_rot", ROTATION, ("attn.k", "attn.angles"), scaling=rotary.scaling), heads,
+                kv_heads),
         node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q_rot", "attn.k_rot"), scale=math.sqrt(head_size),
              explains="Q_rot,i · K_rot,j / √d_h: the rotated vectors, so the dot product depends on i − j"
                       + ("" if kv_heads == heads else "; each query head with the key head it shares")),
@@ -129,6 +151,16 @@ def add_and_norm_layer(names: ModuleNames, attention: Nodes, attn_norm: nn.Modul
             node(LAYERS, "ffn.norm", LAYER_NORM, ("ffn.residual",), names(ffn_norm)))
 
 
+def swiglu(mlp: nn.Module, source: str) -> tuple[Projection, Projection, nn.Module, Projection]:
+    """A gate / up / down feed-forward (EuroBERT, NomicBERT, GTE): the activated map, the one it multiplies, the
+    activation and the map back to d, each with its own name in the diagram."""
+    return (Projection(mlp.gate_proj, title="SwiGLU gate (gate_proj)", short="W_gate",
+                       explains=f"{source} × W_gate{{bias}}: what goes through the activation"),
+            Projection(mlp.up_proj, title="SwiGLU up (up_proj)", short="W_up",
+                       explains=f"{source} × W_up{{bias}}: what the activation is multiplied by"),
+            mlp.act_fn, Projection(mlp.down_proj, explains="the gated activations × W_down{bias}: back to d"))
+
+
 @dataclass(frozen=True)
 class PostNormParts:
     """One post-norm rotary layer's modules (NomicBERT, GTE, Jina-v3): BERT's layer with rotated Q and K."""
@@ -153,11 +185,9 @@ def rotary_of(base: nn.Module) -> Rotary:
 
 def post_norm_rotary_layer(base: nn.Module, i: int, p: PostNormParts, names: ModuleNames) -> Nodes:
     """The graph of a post-norm layer with rotary attention and a (gated or plain) feed-forward."""
-    config = base.config
-    h = config.num_attention_heads
-    kv = getattr(config, "num_key_value_heads", None) or h
-    attention = rotary_attention(names, "input", p.q, p.k, p.v, p.out, rotary_of(base), h, kv, config.hidden_size // h)
-    ffn = feed_forward(names, "attn.norm", p.act_input, p.gate, p.activation, activation_name(config), p.ffn_out)
+    h = base.config.num_attention_heads
+    attention = rotary_attention(names, "input", p.q, p.k, p.v, p.out, rotary_of(base), h, *head_sizes(p.q, p.k, h))
+    ffn = feed_forward(names, "attn.norm", p.act_input, p.gate, p.activation, activation_name(base.config), p.ffn_out)
     return add_and_norm_layer(names, attention, p.attn_norm, ffn, p.ffn_norm)
 
 
@@ -178,17 +208,19 @@ class PreNormParts:
 
 
 def pre_norm_layer(names: ModuleNames, p: PreNormParts, norm: Op, norm_name: str, rotary: Rotary, heads: int,
-                   kv_heads: int, head_size: int, activation_name: str, window: int | None = None,
-                   final_norm: nn.Module | None = None, last: bool = False) -> Nodes:
+                   activation_name: str, window: int | None = None, final_norm: nn.Module | None = None,
+                   last: bool = False) -> Nodes:
     """norm, rotary attention, residual add; norm, gated feed-forward, residual add; on the last layer the final
     norm, which the model's reported last hidden state has been through."""
     nodes = [node(LAYERS, "input", INPUT)]
     normed = "input"
     if p.attn_norm is not None:
         nodes.append(node(LAYERS, "attn.pre_norm", norm, ("input",), names(p.attn_norm),
-                          title=f"{norm_name} before attention", short=SHORT[norm.name]))
+                          title=f"{norm_name} before attention", short=SHORT[norm.name],
+                          explains=f"{norm_name} of the layer input; the residual stream itself stays unnormalised"))
         normed = "attn.pre_norm"
-    nodes += rotary_attention(names, normed, p.q, p.k, p.v, p.out, rotary, heads, kv_heads, head_size, window)
+    nodes += rotary_attention(names, normed, p.q, p.k, p.v, p.out, rotary, heads, *head_sizes(p.q, p.k, heads),
+                              window)
     nodes += [node(LAYERS, "attn.residual", RESIDUAL_ADD, ("input", "attn.out"),
                    explains="layer input + attention output: no norm after it"),
               node(LAYERS, "ffn.pre_norm", norm, ("attn.residual",), names(p.mlp_norm),

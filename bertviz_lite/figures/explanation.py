@@ -89,7 +89,8 @@ def softmax_row(scores: np.ndarray, probs: np.ndarray, chosen: int, tokens: list
 
 
 def norm_histograms(before: np.ndarray, after: np.ndarray, dim: int) -> go.Figure:
-    """A token's numbers before and after LayerNorm: after, they are centred and of one spread."""
+    """A token's numbers before and after a norm: after LayerNorm they are centred and of one spread; after RMSNorm
+    of one root mean square, not centred (its histogram stays where it was, narrowed or widened)."""
     fig = make_subplots(rows=2, cols=1, vertical_spacing=0.22,
                         subplot_titles=(f"before: mean {before.mean():.3f}, std {before.std():.3f}",
                                         f"after: mean {np.mean(after):.3f}, std {np.std(after):.3f}"))

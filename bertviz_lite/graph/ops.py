@@ -58,6 +58,16 @@ def key_head(query_head: int, num_heads: int, num_key_heads: int) -> int:
     return query_head // (num_heads // num_key_heads)
 
 
+def head_name(query_head: int, num_heads: int, heads: int) -> str:
+    """Words for the head of a step with `heads` heads that query head `query_head` reads: "head 3", or, for the
+    keys and values of grouped-query attention, "key/value head 1 of 2, shared by query heads 2–3"."""
+    if heads == num_heads:
+        return f"head {query_head}"
+    shared, group = key_head(query_head, num_heads, heads), num_heads // heads
+    return (f"key/value head {shared} of {heads}, shared by query heads {shared * group}–"
+            f"{(shared + 1) * group - 1}")
+
+
 def shared_heads(t: torch.Tensor, num_heads: int) -> torch.Tensor:
     """(h_kv, T, ·) -> (h, T, ·): each key/value head repeated for the query heads that read it (`key_head`)."""
     return t if t.shape[0] == num_heads else t.repeat_interleave(num_heads // t.shape[0], dim=0)
@@ -206,4 +216,5 @@ GATHER_BIAS = Op("gather_bias", "a gather by relative distance: a learnt number 
                  _gather_bias)
 
 COMMON_OPS = (INPUT, LOOKUP, PARAMETER, ADD, LINEAR, LAYER_NORM, RMS_NORM, ACTIVATION, GATED_ACTIVATION, SCALED_DOT,
-              MASK, SOFTMAX, WEIGHTED_SUM, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES, ROTATION, RELATIVE_DOT, GATHER_BIAS)
+              MASK, SOFTMAX, WEIGHTED_SUM, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES, ROTATION, RELATIVE_DOT,
+              GATHER_BIAS)

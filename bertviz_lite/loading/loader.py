@@ -254,7 +254,8 @@ def load_preset(source: str, task: str = "base", limits: Limits = Limits()) -> L
     return load_architecture(AutoConfig.for_model(**preset_config(source)), source, task, limits)
 
 
-def load_architecture(config, source: str, task: str = "base", limits: Limits = Limits()) -> LoadedModel:
+def load_architecture(config, source: str, task: str = "base", limits: Limits = Limits(),
+                      origin: str = "built-in preset config") -> LoadedModel:
     """A config's exact architecture with random weights (seeded), under the name `source`: a preset's, or, for
     the benchmarks, a family's with transformers' default config where no checkpoint has a preset."""
     family = family_for_config(config)
@@ -269,8 +270,7 @@ def load_architecture(config, source: str, task: str = "base", limits: Limits = 
     else:
         tokenizer, vocabulary = build_tokenizer(family.tokenizer, family.max_tokens(config)), "stand-in"
     names = tuple(name for name, _ in model.named_parameters())
-    return LoadedModel(model, tokenizer, source, task, family, "random-init", "built-in preset config", names,
-                       vocabulary)
+    return LoadedModel(model, tokenizer, source, task, family, "random-init", origin, names, vocabulary)
 
 
 def _preset_vocab_file(source: str):

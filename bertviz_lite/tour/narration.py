@@ -16,7 +16,7 @@ from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..graph.names import parse_step_name
-from ..graph.ops import MASKED_BELOW, key_head
+from ..graph.ops import MASKED_BELOW, head_name, key_head
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
@@ -38,7 +38,9 @@ def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
     graph, key = trace.resolve(chapter.step)
     node = graph.node(key)
     array = trace.cache[chapter.step]
-    where = _where(trace, chapter.step, head if has_head_axis(node) else None)
+    query_head = min(head, trace.num_heads - 1)
+    where = _where(trace, chapter.step, head_name(query_head, trace.num_heads, array.shape[0])
+                   if has_head_axis(node) else None)
     story = NARRATORS.get(node.op.name, _plain)
     what = node.explains[:1].upper() + node.explains[1:]
     return lines + [f"{what}."] + story(Step(trace, graph, node, array, head, token, where))
@@ -64,10 +66,10 @@ class Step:
         return self.tok(self.token)
 
 
-def _where(trace: Trace, name: str, head: int | None) -> str:
+def _where(trace: Trace, name: str, head: str | None) -> str:
     block, layer, _ = parse_step_name(name)
     place = f"In layer {layer}" if block == "layers" else "Here"
-    return place + (f", head {head}" if head is not None else "")
+    return place + (f", {head}" if head is not None else "")
 
 
 def _relation(i: int, j: int) -> str:
@@ -90,7 +92,9 @@ def _row_story(s: Step, what: str, unit: str = "") -> list[str]:
 def _linear(s: Step) -> list[str]:
     x = np.asarray(s.input(0))
     d_in = x.shape[-1]
-    return [f"Each token's {d_in} numbers times a learnt matrix, plus a bias."] + _row_story(s, s.node.title)
+    linear = s.trace.loaded.base.get_submodule(s.node.module)
+    bias = ", plus a bias" if linear.bias is not None else " (no bias)"
+    return [f"Each token's {d_in} numbers times a learnt matrix{bias}."] + _row_story(s, s.node.title)
 
 
 def _scores(s: Step) -> list[str]:
@@ -175,9 +179,9 @@ def _plain(s: Step) -> list[str]:
 
 NARRATORS: dict[str, Callable[[Step], list[str]]] = {
     "linear": _linear, "scaled_dot": _scores, "mask": _mask, "softmax": _softmax, "weighted_sum": _context,
-    "merge_heads": _merge, "residual_add": _residual, "layer_norm": _layer_norm, "rms_norm": _layer_norm, "activation": _activation,
-    "gated_activation": _activation, "rotation": _rotation, "rotary_angles": _rotation, "relative_dot": _relative,
-    "gather_bias": _relative}
+    "merge_heads": _merge, "residual_add": _residual, "layer_norm": _layer_norm, "rms_norm": _layer_norm,
+    "activation": _activation, "gated_activation": _activation, "rotation": _rotation, "rotary_angles": _rotation,
+    "relative_dot": _relative, "gather_bias": _relative}
 
 
 def output_sentences(trace: Trace, vectors: SentenceVectors | None = None, lens: LogitLens | None = None) -> list[str]:

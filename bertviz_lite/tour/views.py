@@ -10,7 +10,7 @@ from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..explaining import has_head_axis
-from ..graph.ops import key_head
+from ..graph.ops import head_name, key_head
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
@@ -33,10 +33,12 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
     node, array = trace.graph_node(chapter.step), trace.cache[chapter.step]
     title = node.title
     if has_head_axis(node):
-        head = key_head(min(head, trace.num_heads - 1), trace.num_heads, array.shape[0])  # K, V: maybe fewer
-        array, title = array[head], f"{node.title}, head {head}"
+        query_head = min(head, trace.num_heads - 1)  # keys and values may have fewer heads (grouped-query)
+        heads = array.shape[0]
+        array = array[key_head(query_head, trace.num_heads, heads)]
+        title = f"{node.title}, {head_name(query_head, trace.num_heads, heads)}"
     T = len(trace.tokens)
-    if array.shape == (T, T):
+    if node.shape.endswith("T, T)"):  # token by token (not a (T, d_h) array that happens to be square)
         return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, node.short)
     if array.ndim == 2:  # per token, or per relative distance (DeBERTa's position queries and keys)
         rows = trace.tokens if array.shape[0] == T else [f"row {i}" for i in range(array.shape[0])]
