@@ -158,7 +158,8 @@ def swiglu(mlp: nn.Module, source: str) -> tuple[Projection, Projection, nn.Modu
                        explains=f"{source} × W_gate{{bias}}: what goes through the activation"),
             Projection(mlp.up_proj, title="SwiGLU up (up_proj)", short="W_up",
                        explains=f"{source} × W_up{{bias}}: what the activation is multiplied by"),
-            mlp.act_fn, Projection(mlp.down_proj, explains="the gated activations × W_down{bias}: back to d"))
+            mlp.act_fn, Projection(mlp.down_proj, explains="the gated activations × W_down{bias}: back to d",
+                                   short="W_down"))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Which figure a tour chapter shows, from the trace: a step's array for the chosen head (a token × token matrix
-as a heatmap, vectors as a window of their first 64 numbers), the residual stream's cosines, and the masked-LM
+as a heatmap, vectors as a window of their first 64 numbers, which its axis names), the residual stream's cosines, and the masked-LM
 prediction or the sentence vector. The tokens chapter draws chips, not a figure."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..explaining import has_head_axis
-from ..graph.ops import head_name, key_head
+from ..graph.ops import key_head
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
@@ -35,12 +35,14 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
     if has_head_axis(node):
         query_head = min(head, trace.num_heads - 1)  # keys and values may have fewer heads (grouped-query)
         heads = array.shape[0]
-        array = array[key_head(query_head, trace.num_heads, heads)]
-        title = f"{node.title}, {head_name(query_head, trace.num_heads, heads)}"
+        shared = key_head(query_head, trace.num_heads, heads)
+        array = array[shared]  # (T, ...)
+        title = f"{node.title}, " + (f"head {query_head}" if heads == trace.num_heads else
+                                     f"key/value head {shared} (read by query head {query_head})")
     T = len(trace.tokens)
     if node.shape.endswith("T, T)"):  # token by token (not a (T, d_h) array that happens to be square)
         return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, node.short)
     if array.ndim == 2:  # per token, or per relative distance (DeBERTa's position queries and keys)
         rows = trace.tokens if array.shape[0] == T else [f"row {i}" for i in range(array.shape[0])]
-        return matrix_window(np.asarray(array), rows, 0, f"{title} (the first 64 numbers)")
+        return matrix_window(np.asarray(array), rows, 0, title)  # its axis says which numbers are shown
     return None
