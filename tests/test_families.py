@@ -370,3 +370,13 @@ def test_gte_declared_as_new_names_the_checkpoint_and_what_would_load(tmp_path):
     (tmp_path / "model.safetensors").write_bytes(b"")
     with pytest.raises(LoadError, match="model_type 'new'.*never runs.*model_type 'gte'"):
         load_model(str(tmp_path))
+
+
+def test_explaining_a_key_with_a_query_heads_number_says_which_key_head_to_ask_for(new_tiny_loaded):
+    from bertviz_lite import explain
+    from bertviz_lite.errors import InputError
+
+    t = trace(new_tiny_loaded["eurobert"], TEXT)
+    with pytest.raises(InputError, match="query head 3 reads key/value head 1 of 2"):
+        explain(t, "layers.1.attn.k", 3, (2, 5))
+    assert explain(t, "layers.1.attn.k", 1, (2, 5)).head == 1

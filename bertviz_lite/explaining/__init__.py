@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InputError
+from ..graph.ops import head_name
 from ..stepthrough.trace import Trace
 from .by_op import EXPLAINERS, recomputed
 from .cell import Cell
@@ -33,6 +34,10 @@ def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] 
     headed = has_head_axis(node)
     if headed:
         head = 0 if head is None else head
+        if array.shape[0] < trace.num_heads and isinstance(head, int) and array.shape[0] <= head < trace.num_heads:
+            raise InputError(f"{step} has {array.shape[0]} key/value heads for {trace.num_heads} query heads "
+                             f"(grouped-query attention): query head {head} reads "
+                             f"{head_name(head, trace.num_heads, array.shape[0])}; give that head.")
         _check_index("head", head, array.shape[0])
     elif head is not None:
         raise InputError(f"{step} has no head axis (shape {node.shape}): leave the head out.")
