@@ -16,6 +16,11 @@ TEXT, PAIR = "the cat sat on the mat, this is a test.", "hello world!"
 MODELS = [*FAMILY_SPECS, "bundled"]
 
 
+def named(tokenizer, ids: list[int]) -> list[str]:
+    """The pieces of ids as the tokenizer names them; a row of the word table past its pieces by its id."""
+    return [t if t is not None else f"[id {i}]" for i, t in zip(ids, tokenizer.convert_ids_to_tokens(ids))]
+
+
 @pytest.fixture(scope="module")
 def models(tiny_loaded):
     return {**tiny_loaded, "bundled": load_model(BUNDLED_MODEL)}
@@ -186,10 +191,10 @@ def test_logit_lens_through_the_models_own_head(tiny_dirs, name):
         with torch.inference_mode():
             probs = torch.softmax(HEADS[name](loaded.model, hidden[0, position]), dim=-1)
         best = probs.topk(5)
-        assert [tok for tok, _ in lens.layers[layer]] == loaded.tokenizer.convert_ids_to_tokens(best.indices.tolist())
+        assert [tok for tok, _ in lens.layers[layer]] == named(loaded.tokenizer, best.indices.tolist())
         assert np.allclose([p for _, p in lens.layers[layer]], best.values.numpy(), atol=1e-5)
     top_of_model = torch.softmax(out.logits[0, position], -1).argmax().item()
-    assert lens.layers[-1][0][0] == loaded.tokenizer.convert_ids_to_tokens(top_of_model)
+    assert lens.layers[-1][0][0] == named(loaded.tokenizer, [top_of_model])[0]
 
 
 def test_logit_lens_refuses_a_head_that_is_not_trained(tiny_dirs):

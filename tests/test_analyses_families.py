@@ -12,6 +12,11 @@ from test_analyses import array, hooked_outputs, reference_forward
 TEXT, PAIR = "the cat sat on the mat, this is a test.", "hello world!"
 
 
+def named(tokenizer, ids: list[int]) -> list[str]:
+    """The pieces of ids as the tokenizer names them; a row of the word table past its pieces by its id."""
+    return [t if t is not None else f"[id {i}]" for i, t in zip(ids, tokenizer.convert_ids_to_tokens(ids))]
+
+
 @pytest.mark.parametrize("name", NEW_FAMILY_SPECS)
 def test_fingerprints_and_rollout_from_transformers_attentions(new_tiny_loaded, name):
     loaded = new_tiny_loaded[name]
@@ -113,7 +118,7 @@ def test_logit_lens_through_the_models_own_head(new_tiny_dirs, name):
         with torch.inference_mode():
             logits = HEADS[name](loaded.model, hidden[0, position], layer == t.num_layers)
         best = torch.softmax(logits, dim=-1).topk(5)
-        assert [tok for tok, _ in lens.layers[layer]] == loaded.tokenizer.convert_ids_to_tokens(best.indices.tolist())
+        assert [tok for tok, _ in lens.layers[layer]] == named(loaded.tokenizer, best.indices.tolist())
         assert np.allclose([p for _, p in lens.layers[layer]], best.values.numpy(), atol=1e-5)
     assert torch.allclose(logits, out.logits[0, position], atol=1e-4)  # the last layer is the model's own
 

@@ -18,7 +18,9 @@ def _by_transformers(path: str, text: str, position: int, top: int = 5):
         table = model.get_input_embeddings().weight
         rows = [torch.nn.functional.cosine_similarity(h[0, position][None], table, dim=-1).topk(top)
                 for h in states]
-    return [(tokenizer.convert_ids_to_tokens(r.indices.tolist()), r.values.numpy()) for r in rows]
+    named = lambda ids: [t if t is not None else f"[id {i}]"  # noqa: E731  a table row past the pieces: by id
+                         for i, t in zip(ids, tokenizer.convert_ids_to_tokens(ids))]
+    return [(named(r.indices.tolist()), r.values.numpy()) for r in rows]
 
 
 @pytest.mark.parametrize("source", ["bundled", "tiny"])

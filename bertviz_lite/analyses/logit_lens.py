@@ -18,6 +18,7 @@ import torch
 from ..errors import InputError
 from ..loading.loader import LoadedModel
 from ..stepthrough.trace import Trace
+from .pieces import piece_names
 
 TOP = 5
 
@@ -89,8 +90,8 @@ def logit_lens(trace: Trace, position: int | None = None, top: int = TOP) -> Log
     own = loaded.model(**_inputs(trace)).logits[0, position]  # (V,): the masked-LM model's own forward
     probs = torch.softmax(logits, dim=-1)  # (L + 1, V)
     best = probs.topk(top, dim=-1)
-    words = loaded.tokenizer.convert_ids_to_tokens
-    layers = [list(zip(words(ids.tolist()), values.tolist())) for values, ids in zip(best.values, best.indices)]
+    layers = [list(zip(piece_names(loaded.tokenizer, ids.tolist()), values.tolist()))
+              for values, ids in zip(best.values, best.indices)]
     return LogitLens(trace.tokens, position, layers, float((logits[-1] - own).abs().max()))
 
 

@@ -24,6 +24,7 @@ import torch
 from ..errors import InputError
 from ..stepthrough.trace import Trace
 from .logit_lens import TOP, lens_position
+from .pieces import piece_names
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +51,6 @@ def nearest_pieces(trace: Trace, position: int | None = None, top: int = TOP) ->
                          f"not in one space and there are no nearest pieces to show.")
     cosines = torch.nn.functional.normalize(states, dim=-1) @ torch.nn.functional.normalize(table, dim=-1).T
     best = cosines.topk(top, dim=-1)  # (L + 1, top)
-    words = trace.loaded.tokenizer.convert_ids_to_tokens
-    layers = [list(zip(words(ids.tolist()), values.tolist())) for values, ids in zip(best.values, best.indices)]
+    layers = [list(zip(piece_names(trace.loaded.tokenizer, ids.tolist()), values.tolist()))
+              for values, ids in zip(best.values, best.indices)]
     return NearestPieces(trace.tokens, position, layers)
