@@ -110,6 +110,27 @@ def test_a_preset_layer_view_at_its_cap_sends_at_most_2_mb(source):
     assert payload_bytes(at) <= 2 * 1024 * 1024
 
 
+@pytest.mark.parametrize("model_type, heads, cap", [("gte", 12, 1024), ("jina_embeddings_v3", 16, 512)])
+def test_a_layer_view_of_a_family_without_a_preset_at_its_cap_sends_at_most_2_mb(tmp_path, model_type, heads, cap):
+    """GTE and Jina-v3 have no preset (their published configs do not load natively): a model with their head
+    counts and their cap, narrow (what a layer view sends depends on the tokens and heads; a vector is shown 64
+    numbers at a time)."""
+    import transformers
+    from conftest import _sentencepiece_roberta_tokenizer
+
+    config = transformers.AutoConfig.for_model(model_type, hidden_size=4 * heads, num_hidden_layers=2,
+                                               num_attention_heads=heads, intermediate_size=64, vocab_size=120,
+                                               max_position_embeddings=cap + 8, type_vocab_size=1, pad_token_id=1)
+    transformers.AutoModel.from_config(config).save_pretrained(tmp_path)
+    tokenizer = _sentencepiece_roberta_tokenizer(transformers.XLMRobertaTokenizer)
+    tokenizer.model_max_length = cap + 8  # the model's own length: the family's cap is what limits it
+    tokenizer.save_pretrained(tmp_path)
+    at = open_page("layers", model=str(tmp_path), layer=1, step="attn.probs", text=" ".join(["cat"] * (cap + 200)))
+    assert not at.exception
+    assert any(f"{cap:,}" in w.value for w in [*at.warning, *at.info])  # read up to the cap, and said so
+    assert payload_bytes(at) <= 2 * 1024 * 1024
+
+
 @pytest.mark.parametrize("name", ["modernbert", "deberta-v2", "mpnet"])
 def test_word_level_views_and_hostile_steps(new_tiny_dirs, name):
     for page, params in (("rollout", dict(words=1, layer=2)), ("contributions", dict(words=1)),
