@@ -20,15 +20,16 @@ from bertviz_lite.graph.ops import MASKED_BELOW, MERGE_HEADS, head_name, key_hea
 from bertviz_lite.graph.views import score_terms, stream_group
 from app_pages import cells, common
 
-STAGES = {"Embeddings": "embed.norm", "Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}
+LATER_STAGES = {"Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}  # after the embeddings
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
 encoder = t.encoder()  # the encoder's once-per-input steps (DeBERTa, MPNet); None for the other families
-stages = dict(STAGES, Embeddings=t.graph("embed").name(t.graph("embed").output.key))  # EuroBERT's has no norm
+embed = t.graph("embed")
+stages = {"Embeddings": embed.name(embed.output.key)}  # its last step (a LayerNorm, or EuroBERT's word vectors)
 if encoder is not None:  # what the encoder computes once per input, as a stage of its own before the layers
-    stages = {"Embeddings": stages["Embeddings"], "Positions": f"encoder.{encoder.graph.keys[0]}",
-              **{k: v for k, v in STAGES.items() if k != "Embeddings"}}
+    stages["Positions"] = f"encoder.{encoder.graph.keys[0]}"
+stages.update(LATER_STAGES)
 common.page_title("Layers")
 
 

@@ -361,8 +361,7 @@ def query_row(cell: Cell, head: int, i: int) -> dict:
     """BertViz's neuron view, with numbers: q_i ⊙ k_j / scale for every key j (T, d_h), their sums, and, where the
     block has them, the query's scores and probabilities (the whole row of the softmax)."""
     scale = cell.node.attr("scale")
-    q = _f64(cell.input(0)[head, i])
-    keys = _f64(cell.input(1)[key_head(head, cell.input(0).shape[0], cell.input(1).shape[0])])
+    q, keys = _f64(cell.input(0)[head, i]), _f64(cell.input(1)[shared_head(cell)[0]])
     row = {"products": q[None, :] * keys / scale, "dots": keys @ q / scale}
     masks = [n for n in cell.graph.consumers(cell.node.key) if n.op is MASK]
     if masks:

@@ -15,8 +15,9 @@ from .ops import MASK, NORMS, RESIDUAL_ADD
 
 
 def stream_group(graph: Graph, key: str) -> list[str]:
-    """The residual stream around `key`: a residual add's two inputs, the add and the LayerNorm that alone reads it
-    (post-norm: add & norm); a LayerNorm of anything else and its input (pre-norm); [] for other steps."""
+    """The residual stream around `key`: a residual add's two inputs, the add and the norm that alone reads it
+    (post-norm: add & norm); a norm (LayerNorm or RMSNorm) of anything else and its input (pre-norm); [] for other
+    steps."""
     node = graph.node(key)
     if node.op in NORMS and node.inputs and node.inputs[0] in graph:
         source = graph.node(node.inputs[0])
@@ -31,7 +32,7 @@ def stream_group(graph: Graph, key: str) -> list[str]:
 
 
 def _norm_after(graph: Graph, key: str) -> str | None:
-    """The LayerNorm that is the only reader of `key`, or None."""
+    """The norm that is the only reader of `key`, or None."""
     readers = graph.consumers(key)
     return readers[0].key if len(readers) == 1 and readers[0].op in NORMS else None
 
