@@ -48,35 +48,41 @@ def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int,
     colour. Every token is a click target (customdata [side, index], side "q" or "k"); `focus` marks the token
     whose lines these are, and `numbers` writes each line's weight at its far end (for one head)."""
     colours = head_colours(num_heads)
-    fig = go.Figure()
-    for head in sorted(set(lines.head.tolist())):
-        _add_head_lines(fig, lines, head, colours[head], horizontal)
-    _add_tokens(fig, queries, "q", horizontal, focus)
-    _add_tokens(fig, keys, "k", horizontal, focus)
+    traces = [trace for head in sorted(set(lines.head.tolist()))
+              for trace in _head_lines(lines, head, colours[head], horizontal)]
+    labels = []  # annotations, given to Plotly at once: one by one, their cost grows with the square of their number
+    for side, tokens in (("q", queries), ("k", keys)):
+        marks, upright = _tokens(tokens, side, horizontal, focus)
+        traces.append(marks)
+        labels += upright
     if numbers and focus is not None:
-        _add_numbers(fig, lines, focus, horizontal)
-    return _style(fig, max(len(queries), len(keys)), title, horizontal)
+        labels += _numbers(lines, focus, horizontal)
+    return _style(go.Figure(traces, layout=dict(annotations=labels)), max(len(queries), len(keys)), title,
+                  horizontal)
 
 
-def _add_head_lines(fig: go.Figure, lines: Lines, head: int, colour: str, horizontal: bool) -> None:
+def _head_lines(lines: Lines, head: int, colour: str, horizontal: bool) -> list[go.Scatter]:
     """One trace per tenth of opacity, each a run of segments split by NaN; the first carries the legend entry
     for the head, so that a click on it hides the head and a double-click shows it alone."""
     mine = lines.head == head
     tenths = np.clip(np.floor(lines.weight[mine] * 10 + 0.5), 1, 10).astype(int)  # 0.05 -> 1, 1.0 -> 10
     query, key = lines.query[mine], lines.key[mine]
+    traces = []
     for tenth in sorted(set(tenths.tolist()), reverse=True):
         at = tenths == tenth
         n = int(at.sum())
         ends = np.tile(np.array([0.0, 1.0, np.nan], np.float32), n)  # query side, key side, break
         places = np.stack([query[at], key[at], np.full(n, np.nan)], axis=1).ravel().astype(np.float32)
         x, y = (places, ends) if horizontal else (ends, places)
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line=dict(color=colour, width=3), opacity=tenth / 10,
+        traces.append(go.Scatter(x=x, y=y, mode="lines", line=dict(color=colour, width=3), opacity=tenth / 10,
                                  hoverinfo="skip", name=f"head {head}", legendgroup=f"head {head}",
                                  showlegend=bool(tenth == tenths.max())))
+    return traces
 
 
-def _add_tokens(fig: go.Figure, tokens: list[str], side: str, horizontal: bool,
-                focus: tuple[str, int] | None) -> None:
+def _tokens(tokens: list[str], side: str, horizontal: bool,
+            focus: tuple[str, int] | None) -> tuple[go.Scatter, list[dict]]:
+    """A side's tokens as click targets, and (across) their labels turned upright, as annotations."""
     n = len(tokens)
     where = 0.0 if side == "q" else 1.0
     places = list(range(n))
@@ -85,28 +91,28 @@ def _add_tokens(fig: go.Figure, tokens: list[str], side: str, horizontal: bool,
     word = "query" if side == "q" else "key"
     position = ("top center" if side == "q" else "bottom center") if horizontal else \
         ("middle left" if side == "q" else "middle right")
-    fig.add_trace(go.Scatter(
+    marks = go.Scatter(
         x=places if horizontal else [where] * n, y=[where] * n if horizontal else places,
         mode="markers" if horizontal else "markers+text", text=tokens, textposition=position,
         textfont=dict(color=colours, size=FONT["size"]), marker=dict(size=12, color=colours, symbol="circle"),
         customdata=[[side, i] for i in places], showlegend=False,
-        hovertemplate=f"{word} %{{customdata[1]}} %{{text}}<br>click to keep only its lines<extra></extra>"))
-    if horizontal:  # labels turned upright along the rows, as annotations (a scatter's text cannot turn)
-        for i, token in enumerate(tokens):
-            fig.add_annotation(x=i, y=where, text=token, textangle=-90, showarrow=False, font_color=colours[i],
-                               yanchor="bottom" if side == "q" else "top", yshift=10 if side == "q" else -10)
+        hovertemplate=f"{word} %{{customdata[1]}} %{{text}}<br>click to keep only its lines<extra></extra>")
+    if not horizontal:
+        return marks, []
+    return marks, [dict(x=i, y=where, text=token, textangle=-90, showarrow=False, font=dict(color=colours[i]),
+                        yanchor="bottom" if side == "q" else "top", yshift=10 if side == "q" else -10)
+                   for i, token in enumerate(tokens)]  # a scatter's text cannot turn
 
 
-def _add_numbers(fig: go.Figure, lines: Lines, focus: tuple[str, int], horizontal: bool) -> None:
+def _numbers(lines: Lines, focus: tuple[str, int], horizontal: bool) -> list[dict]:
     """Each line's weight near the token at its far end (the focused token is at the near end)."""
     far_side = 1.0 if focus[0] == "q" else 0.0
     far = lines.key if focus[0] == "q" else lines.query
     shift = 30 if focus[0] == "k" else -30  # along the line, off the token's marker
-    for place, w in zip(far.tolist(), lines.weight.tolist()):
-        fig.add_annotation(x=place if horizontal else far_side, y=far_side if horizontal else place,
-                           text=f"{w:.2f}", showarrow=False, bgcolor=CANVAS,
-                           font=dict(color="#ffb000", size=FONT["size"]),
-                           xshift=0 if horizontal else shift, yshift=-shift * 0.6 if horizontal else 0)
+    return [dict(x=place if horizontal else far_side, y=far_side if horizontal else place, text=f"{w:.2f}",
+                 showarrow=False, bgcolor=CANVAS, font=dict(color="#ffb000", size=FONT["size"]),
+                 xshift=0 if horizontal else shift, yshift=-shift * 0.6 if horizontal else 0)
+            for place, w in zip(far.tolist(), lines.weight.tolist())]
 
 
 def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:

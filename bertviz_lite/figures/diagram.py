@@ -14,39 +14,46 @@ ROW_PX, LABEL_PX = 44, 14
 
 
 def layer_diagram(layout: Layout, current: str | None, title: str | None = None) -> go.Figure:
+    """The figure, its shapes and arrows given to Plotly in one piece: adding them one by one (`add_shape`,
+    `add_annotation`) costs time that grows with the square of their number, most of a step's first draw."""
     boxes = {b.key: b for b in layout.boxes}
     reads = {s for s, k in layout.edges if k == current}
-    fig = go.Figure()
     low = max(b.row for b in layout.boxes) + BOX_H / 2 + 0.3  # where skipping edges that are not residual run
-    apexes = {}
+    apexes, curves, arrows = {}, [], []
     for source, key in layout.edges:
         if source in boxes:
             apexes[(source, key)] = _apex(layout, boxes[source], boxes[key])
-            _edge(fig, boxes[source], boxes[key], key == current, apexes[(source, key)], low)
-    for b in layout.boxes:
-        fill = CURRENT if b.key == current else READS if b.key in reads else OUTSIDE if b.outside else OTHER
-        fig.add_shape(type="rect", x0=b.column - BOX_W / 2, x1=b.column + BOX_W / 2, y0=b.row - BOX_H / 2,
-                      y1=b.row + BOX_H / 2, fillcolor=fill, line=dict(color="#1f4e99" if b.key in reads or
-                                                                      b.key == current else "#9aa5b1", width=1.5),
-                      layer="below")
-    fig.add_trace(go.Scatter(  # the labels, and a click target per box
+            curve = _curve(boxes[source], boxes[key], key == current, apexes[(source, key)], low)
+            if curve is not None:
+                curves.append(curve)
+            else:
+                arrows.append(_arrow(boxes[source], boxes[key], key == current))
+    rects = [dict(type="rect", x0=b.column - BOX_W / 2, x1=b.column + BOX_W / 2, y0=b.row - BOX_H / 2,
+                  y1=b.row + BOX_H / 2, fillcolor=_fill(b, current, reads), layer="below",
+                  line=dict(color="#1f4e99" if b.key in reads or b.key == current else "#9aa5b1", width=1.5))
+             for b in layout.boxes]
+    labels = go.Scatter(  # the labels, and a click target per box
         x=[b.column for b in layout.boxes], y=[b.row for b in layout.boxes], mode="markers+text",
         text=[b.short for b in layout.boxes], customdata=[b.key for b in layout.boxes],
         textfont=dict(size=LABEL_PX, color=["white" if b.key == current else "#111" for b in layout.boxes]),
         marker=dict(symbol="square", size=34, opacity=0.01, color="#000"), showlegend=False,
         hovertemplate=[f"<b>{b.title}</b><br>{b.key} · {b.op}<br>click to go there<extra></extra>"
-                       for b in layout.boxes]))
+                       for b in layout.boxes])
     top = min([b.row - BOX_H / 2 - 0.12 for b in layout.boxes] + [a for a in apexes.values() if a is not None])
     skips = any(boxes[k].column - boxes[s].column > 1 and not layout.is_residual(s, k) and not boxes[s].outside
                 for s, k in layout.edges if s in boxes)
     bottom = max(b.row for b in layout.boxes) + (0.75 if skips else 0.5)
-    fig.update_xaxes(visible=False, range=[-0.55, layout.columns - 0.45], fixedrange=True)
-    fig.update_yaxes(visible=False, range=[bottom, top], fixedrange=True)
-    fig.update_layout(height=int(ROW_PX * (bottom - top)) + (34 if title else 8), showlegend=False,
-                      margin=dict(l=4, r=4, t=30 if title else 4, b=4), title=title, dragmode=False,
-                      clickmode="event+select", hovermode="closest", plot_bgcolor="rgba(0,0,0,0)",
-                      meta="diagram")  # what it is, for whoever reads the page's charts
-    return fig
+    return go.Figure(labels, layout=dict(
+        shapes=curves + rects, annotations=arrows, height=int(ROW_PX * (bottom - top)) + (34 if title else 8),
+        xaxis=dict(visible=False, range=[-0.55, layout.columns - 0.45], fixedrange=True),
+        yaxis=dict(visible=False, range=[bottom, top], fixedrange=True),
+        showlegend=False, margin=dict(l=4, r=4, t=30 if title else 4, b=4), title=title, dragmode=False,
+        clickmode="event+select", hovermode="closest", plot_bgcolor="rgba(0,0,0,0)",
+        meta="diagram"))  # what it is, for whoever reads the page's charts
+
+
+def _fill(box, current: str | None, reads: set[str]) -> str:
+    return CURRENT if box.key == current else READS if box.key in reads else OUTSIDE if box.outside else OTHER
 
 
 def _apex(layout: Layout, source, target) -> float | None:
@@ -57,23 +64,29 @@ def _apex(layout: Layout, source, target) -> float | None:
     return min(between) - BOX_H / 2 - 0.12 - 0.015 * (target.column - source.column)
 
 
-def _edge(fig: go.Figure, source, target, lit: bool, apex: float | None, low: float) -> None:
-    colour = CURRENT if lit else "#7b8794"
+def _curve(source, target, lit: bool, apex: float | None, low: float) -> dict | None:
+    """The path of an edge that skips ahead: the residual stream's arc over the boxes between, or a dotted curve
+    under them to a step read further on; None for an edge to the next box (an arrow)."""
     x0, x1 = source.column, target.column
     if apex is not None:  # the residual stream: an arc over the boxes between
         start = source.row - BOX_H / 2
         control = start + (apex - start) / 0.75  # a cubic Bézier reaches 3/4 of its control points' height
-        fig.add_shape(type="path", path=f"M {x0},{start} C {x0},{control} {x1},{control} "
-                                        f"{x1},{target.row - BOX_H / 2}",
-                      line=dict(color=CURRENT if lit else ARC, width=2.5 if lit else 2), layer="below")
-        return
+        return dict(type="path", path=f"M {x0},{start} C {x0},{control} {x1},{control} {x1},{target.row - BOX_H / 2}",
+                    line=dict(color=CURRENT if lit else ARC, width=2.5 if lit else 2), layer="below")
     if x1 - x0 > 1 and not source.outside:  # another step read further on: a curve under the boxes between
-        fig.add_shape(type="path", path=f"M {x0},{source.row + BOX_H / 2} C {x0},{low} {x1},{low} "
-                                        f"{x1},{target.row + BOX_H / 2}",
-                      line=dict(color=colour, width=2 if lit else 1.2, dash="dot"), layer="below")
-        return
+        return dict(type="path", path=f"M {x0},{source.row + BOX_H / 2} C {x0},{low} {x1},{low} "
+                                      f"{x1},{target.row + BOX_H / 2}",
+                    line=dict(color=_edge_colour(lit), width=2 if lit else 1.2, dash="dot"), layer="below")
+    return None
+
+
+def _arrow(source, target, lit: bool) -> dict:
+    """An arrow from a box (or from above it, for an input from outside the block) to the next."""
     start_y = source.row + BOX_H / 2 if source.outside else source.row
-    fig.add_annotation(x=target.column - BOX_W / 2, y=target.row, ax=source.column + (0 if source.outside else
-                                                                                      BOX_W / 2),
-                       ay=start_y, xref="x", yref="y", axref="x", ayref="y", showarrow=True, arrowhead=2,
-                       arrowsize=1, arrowwidth=2.2 if lit else 1.3, arrowcolor=colour, text="")
+    return dict(x=target.column - BOX_W / 2, y=target.row, ax=source.column + (0 if source.outside else BOX_W / 2),
+                ay=start_y, xref="x", yref="y", axref="x", ayref="y", showarrow=True, arrowhead=2, arrowsize=1,
+                arrowwidth=2.2 if lit else 1.3, arrowcolor=_edge_colour(lit), text="")
+
+
+def _edge_colour(lit: bool) -> str:
+    return CURRENT if lit else "#7b8794"
