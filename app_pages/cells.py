@@ -34,13 +34,14 @@ def set_cell(cell: tuple[int, ...] | None) -> None:
 
 
 def on_click(chart_key: str) -> callable:
-    """A plotly chart's on_select: the clicked cell (its row and column in the points' customdata) becomes the
-    cell explained."""
+    """A plotly chart's on_select: the clicked cell ("row,column" in the point's customdata, see
+    figures.click_targets) becomes the cell explained."""
     def picked() -> None:
         points = st.session_state[chart_key]["selection"]["points"]
         data = points[0].get("customdata") if points else None
-        if data is not None and len(data) >= 2:
-            set_cell((int(data[0]), int(data[1])))
+        row, _, column = data.partition(",") if isinstance(data, str) else ("", "", "")
+        if row.isdigit() and column.isdigit():  # what a browser sends back is checked like a URL's cell
+            set_cell((int(row), int(column)))
     return picked
 
 

@@ -143,13 +143,18 @@ def test_a_tab_that_waits_its_turn_says_so_then_draws_its_page(server, page):
     hall.join(180)
 
 
-def click_at(page, plot_index: int, x: float, y: float) -> None:
-    """Click a Plotly chart at data coordinates (x, y), as a person clicks a cell or a box."""
+def on_screen(page, plot_index: int, x: float, y: float) -> tuple[float, float]:
+    """Where data coordinates (x, y) of a Plotly chart are on the page."""
     plot = page.locator(".js-plotly-plot").nth(plot_index)
     area = plot.locator(".nsewdrag").first.bounding_box()
     (x0, x1), (y0, y1) = plot.evaluate("g => [g._fullLayout.xaxis.range, g._fullLayout.yaxis.range]")
-    page.mouse.click(area["x"] + area["width"] * (x - x0) / (x1 - x0),  # a y range runs from the bottom up
-                     area["y"] + area["height"] * (y1 - y) / (y1 - y0))
+    return (area["x"] + area["width"] * (x - x0) / (x1 - x0),  # a y range runs from the bottom up
+            area["y"] + area["height"] * (y1 - y) / (y1 - y0))
+
+
+def click_at(page, plot_index: int, x: float, y: float) -> None:
+    """Click a Plotly chart at data coordinates (x, y), as a person clicks a cell or a box."""
+    page.mouse.click(*on_screen(page, plot_index, x, y))
 
 
 def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
@@ -160,6 +165,10 @@ def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
     diagram, heatmap = 0, 1  # the diagram comes first, above the stepper's figures
     index = page.locator(".js-plotly-plot").nth(heatmap).evaluate("g => g.data[0].type")
     assert index == "heatmap"
+    page.mouse.move(*on_screen(page, heatmap, 4, 2))  # the cell's value on hover, from its click target
+    value = page.locator(".js-plotly-plot").nth(heatmap).evaluate("g => g._fullData[0].z[2][4]")
+    page.wait_for_selector(".hoverlayer .hovertext", timeout=10_000)
+    assert f"{value:.4f}" in page.locator(".hoverlayer .hovertext").first.text_content()
     click_at(page, heatmap, 4, 2)  # key 4, query 2 (category axes count cells from 0)
     wait_idle(page)
     assert "cell=2%2C4" in page.url or "cell=2,4" in page.url

@@ -88,3 +88,14 @@ def test_a_module_has_the_same_colour_in_every_model(family, tiny_dirs, new_tiny
     for kind, ids in kinds.items():
         assert {colour[i] for i in ids} == {module_colour(ids[0])}, kind
     assert len({module_colour(ids[0]) for ids in kinds.values()}) == 3
+
+
+def test_every_cell_of_a_clickable_matrix_is_a_click_target_named_by_its_cell_with_its_value():
+    from bertviz_lite.figures import matrix_window
+    z = np.arange(12, dtype=np.float32).reshape(3, 4) / 10
+    fig = matrix_window(z, ["a", "b", "c"], 1, "t", width=2, clickable=True)
+    targets = fig.data[-1]
+    assert len(targets.customdata) == 3 * 2
+    assert targets.customdata[3] == "1,2"  # row 1, the window's second column: dimension 2 of the whole matrix
+    assert np.allclose(np.asarray(targets.marker.color)[3], z[1, 2])  # the value shown on hover
+    assert all(isinstance(cell, str) for cell in targets.customdata)  # no small list per cell to copy and scan

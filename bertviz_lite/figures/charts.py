@@ -89,14 +89,18 @@ def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable
 
 def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: int = 0) -> go.Scatter:
     """An almost invisible marker on each cell's centre: Plotly's heatmaps answer no click in Streamlit, a scatter's
-    points do, with the cell's (row, column of the whole matrix) in customdata."""
+    points do, with the cell's "row,column" (of the whole matrix) in customdata, as the URL writes a cell.
+
+    A string per cell and the values as the markers' (numeric, so compactly sent) colour, not a [row, column, value]
+    list per cell: 4,096 small lists per figure made up most of what a cached figure held, of what the garbage
+    collector scanned, and of the time each run spent copying the figure to send it."""
     rows, columns = np.divmod(np.arange(z.size), z.shape[1])
-    values = [None if np.isnan(v) else round(float(v), 6) for v in z.ravel()]
     return go.Scatter(x=[xs[c] for c in columns], y=[ys[r] for r in rows], mode="markers",
-                      marker=dict(symbol="square", size=14, opacity=0.01, color="#000"), showlegend=False,
-                      # plain lists: Streamlit hands a clicked point's customdata back only from a list
-                      customdata=[[int(r), int(c) + first_column, v] for r, c, v in zip(rows, columns, values)],
-                      hovertemplate=f"{where}<br>%{{customdata[2]:.4f}}<br>click to explain<extra></extra>")
+                      marker=dict(symbol="square", size=14, opacity=0.01, color=z.ravel().astype(np.float32),
+                                  colorscale=[[0, "#000"], [1, "#000"]]), showlegend=False,
+                      # a plain list: Streamlit hands a clicked point's customdata back only from a list
+                      customdata=[f"{r},{c + first_column}" for r, c in zip(rows.tolist(), columns.tolist())],
+                      hovertemplate=f"{where}<br>%{{marker.color:.4f}}<br>click to explain<extra></extra>")
 
 
 def head_grid(probs: np.ndarray, selected: int, max_side: int = 48, cols: int = 6) -> go.Figure:
