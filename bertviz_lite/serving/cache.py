@@ -208,10 +208,8 @@ def warming(source: str, task: str, text: str) -> threading.Thread:
 
 @st.cache_resource
 def trimming_memory() -> bool:
-    """Collect garbage and return freed memory to the OS, once per server process, between page runs where it can
-    (see memory.py)."""
-    queue = page_queue()
-    return start_trimming(busy=lambda: queue.running() > 0)
+    """Return freed memory to the OS, once per server process (see memory.py)."""
+    return start_trimming()
 
 
 @st.cache_resource
