@@ -2,7 +2,8 @@
 hall spreads over every replica and each tab keeps its own; a download made on a replica arrives through the
 balancer; a replica killed under a Chromium tab mid-lecture, and the tab comes back on a live one with its view
 and what the user typed; a restarted replica rejoins. Skipped where haproxy or Chromium is missing (.ci/run
-installs both)."""
+installs both). With BVL_COMPOSE set, the hall is `docker-compose -f deploy/compose.yaml up --scale app=3`, started
+by hand (tests/compose_hall.py)."""
 import asyncio
 import csv
 import io
@@ -23,11 +24,17 @@ ROOT = Path(__file__).resolve().parent.parent
 LINK = "layers?" + urllib.parse.urlencode({"model": BUNDLED_MODEL, "text": "the bank of the river", "layer": 2})
 FAILOVER_S = 20  # a tab whose replica died is back, with its view, within this (HAProxy's and Streamlit's
 # reconnection take about a second; a replica that never drew the view loads its model first)
-pytestmark = pytest.mark.skipif(haproxy() is None, reason="needs haproxy (Debian: apt-get install haproxy)")
+COMPOSE = os.environ.get("BVL_COMPOSE")  # the compose project's name: run against its containers instead
+pytestmark = pytest.mark.skipif(haproxy() is None and not COMPOSE,
+                                reason="needs haproxy (Debian: apt-get install haproxy)")
 
 
 @pytest.fixture(scope="module")
 def balanced():
+    if COMPOSE:
+        from compose_hall import ComposeHall
+        yield ComposeHall(COMPOSE)
+        return
     hall = Balanced(ROOT, replicas=3)
     yield hall
     hall.stop()
@@ -137,6 +144,7 @@ def test_a_replica_lost_mid_lecture_and_its_tab_comes_back_with_its_view(balance
     assert int(balanced.replicas()[lost]["stot"]) > before
 
 
+@pytest.mark.skipif(bool(COMPOSE), reason="starts its own replicas")
 def test_the_load_benchmark_runs_through_the_balancer():
     """`bench --load --replicas N` works end to end on a small crowd (its figures are printed, not asserted)."""
     from bertviz_lite.benchmarks import load
