@@ -9,10 +9,10 @@ those 150 ms is scanning the objects that importing torch, transformers and Stre
 the process: they are frozen once (`gc.freeze`) when the thread starts, which the app does on its first run, so
 a collection then scans only what was made later: about a millisecond on an idle server, 30 to 90 ms after a
 lecture hall (its sessions, the cached figures), and Python's own full collections in a 100-tab burst 120 to 260
-ms each (2026-11-23). Every 2 s, not 5: what keeps the server's memory below 1.5 × its first view through
-`bench --load --soak 1000` is how soon the cyclic garbage of closed sessions and replaced figures is collected
-(1.53 × with 2 s; 1.60 to 1.82 × when fewer full collections ran, whether from 5 s with figures that made fewer
-objects, or from turning Python's own off, which made a burst's stalls rarer). And
+ms each (2026-11-23). Every 2 s, not 5: the peak of the server's memory through `bench --load --soak 1000`
+follows how soon the cyclic garbage of closed sessions and replaced figures is collected (1.53 and 1.59 × its
+first view in two runs with 2 s; 1.60 to 1.82 × when fewer full collections ran, whether from 5 s with figures
+that made fewer objects, or from turning Python's own off, which made a burst's stalls rarer). And
 glibc's malloc keeps freed heap memory for reuse: after hundreds of distinct sentences the process keeps
 hundreds of MB it no longer uses, and idling gives nothing back; `malloc_trim(0)` returns it. Where the C library
 has no malloc_trim (macOS, musl), only the collection runs. Measured with `bench --load`: see the README.
