@@ -38,11 +38,19 @@ def on_click(chart_key: str) -> callable:
     figures.click_targets) becomes the cell explained."""
     def picked() -> None:
         points = st.session_state[chart_key]["selection"]["points"]
-        data = points[0].get("customdata") if points else None
-        row, _, column = data.partition(",") if isinstance(data, str) else ("", "", "")
-        if row.isdigit() and column.isdigit():  # what a browser sends back is checked like a URL's cell
-            set_cell((int(row), int(column)))
+        if (cell := clicked_cell(points[0].get("customdata") if points else None)) is not None:
+            set_cell(cell)
     return picked
+
+
+def clicked_cell(data) -> tuple[int, int] | None:
+    """The (row, column) a click target's customdata names; None for anything else, since it comes from the
+    browser: it is read as a URL's cell is (`parse_cell`)."""
+    try:
+        cell = parse_cell(data) if isinstance(data, str) else ()
+    except BertvizLiteError:
+        return None
+    return cell if len(cell) == 2 else None
 
 
 def pickers(node, shape: tuple[int, ...], tokens: list[str], cell: tuple[int, ...] | None) -> None:

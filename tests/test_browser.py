@@ -168,7 +168,8 @@ def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
     page.mouse.move(*on_screen(page, heatmap, 4, 2))  # the cell's value on hover, from its click target
     value = page.locator(".js-plotly-plot").nth(heatmap).evaluate("g => g._fullData[0].z[2][4]")
     page.wait_for_selector(".hoverlayer .hovertext", timeout=10_000)
-    assert f"{value:.4f}" in page.locator(".hoverlayer .hovertext").first.text_content()
+    hover = page.locator(".hoverlayer .hovertext").first.text_content()
+    assert f"{value:.4f}" in hover and "click to explain" in hover  # the click target's hover, not the heatmap's
     click_at(page, heatmap, 4, 2)  # key 4, query 2 (category axes count cells from 0)
     wait_idle(page)
     assert "cell=2%2C4" in page.url or "cell=2,4" in page.url

@@ -93,7 +93,8 @@ def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: i
 
     A string per cell and the values as the markers' (numeric, so compactly sent) colour, not a [row, column, value]
     list per cell: 4,096 small lists per figure made up most of what a cached figure held, of what the garbage
-    collector scanned, and of the time each run spent copying the figure to send it."""
+    collector scanned, and of the time each run spent copying the figure to send it. A masked cell (NaN) says NaN
+    on hover."""
     rows, columns = np.divmod(np.arange(z.size), z.shape[1])
     return go.Scatter(x=[xs[c] for c in columns], y=[ys[r] for r in rows], mode="markers",
                       marker=dict(symbol="square", size=14, opacity=0.01, color=z.ravel().astype(np.float32),

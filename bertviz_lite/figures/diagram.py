@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ..graph.layout import Layout
+from ..graph.layout import Box, Layout
 
 CURRENT, READS, OTHER, OUTSIDE = "#1f4e99", "#f4a259", "#eef2f8", "#e6e6e6"
 ARC = "#2a9d8f"  # a path that skips ahead: the residual stream
@@ -32,7 +32,7 @@ def layer_diagram(layout: Layout, current: str | None, title: str | None = None)
                   y1=b.row + BOX_H / 2, fillcolor=_fill(b, current, reads), layer="below",
                   line=dict(color="#1f4e99" if b.key in reads or b.key == current else "#9aa5b1", width=1.5))
              for b in layout.boxes]
-    labels = go.Scatter(  # the labels, and a click target per box
+    targets = go.Scatter(  # the labels, and a click target per box
         x=[b.column for b in layout.boxes], y=[b.row for b in layout.boxes], mode="markers+text",
         text=[b.short for b in layout.boxes], customdata=[b.key for b in layout.boxes],
         textfont=dict(size=LABEL_PX, color=["white" if b.key == current else "#111" for b in layout.boxes]),
@@ -43,7 +43,7 @@ def layer_diagram(layout: Layout, current: str | None, title: str | None = None)
     skips = any(boxes[k].column - boxes[s].column > 1 and not layout.is_residual(s, k) and not boxes[s].outside
                 for s, k in layout.edges if s in boxes)
     bottom = max(b.row for b in layout.boxes) + (0.75 if skips else 0.5)
-    return go.Figure(labels, layout=dict(
+    return go.Figure(targets, layout=dict(
         shapes=curves + rects, annotations=arrows, height=int(ROW_PX * (bottom - top)) + (34 if title else 8),
         xaxis=dict(visible=False, range=[-0.55, layout.columns - 0.45], fixedrange=True),
         yaxis=dict(visible=False, range=[bottom, top], fixedrange=True),
@@ -52,7 +52,7 @@ def layer_diagram(layout: Layout, current: str | None, title: str | None = None)
         meta="diagram"))  # what it is, for whoever reads the page's charts
 
 
-def _fill(box, current: str | None, reads: set[str]) -> str:
+def _fill(box: Box, current: str | None, reads: set[str]) -> str:
     return CURRENT if box.key == current else READS if box.key in reads else OUTSIDE if box.outside else OTHER
 
 
