@@ -7,19 +7,13 @@ CI: it needs Docker (here, the stand-in of ../shared/docker-standin.sh and a sta
 """
 from __future__ import annotations
 
-import csv
-import io
 import subprocess
 import time
-import urllib.request
+
+from bertviz_lite.benchmarks.balancer import replicas_up, stats_rows
 
 BALANCER, STATS = "http://127.0.0.1:8080", "http://127.0.0.1:8404/stats;csv"
 APP_PORT_HEX = ":1EB4"  # 7860, as /proc/net/tcp writes a local port
-
-
-def stats() -> list[dict]:
-    text = urllib.request.urlopen(STATS, timeout=10).read().decode()
-    return list(csv.DictReader(io.StringIO(text.lstrip("# "))))
 
 
 def docker(*args: str) -> str:
@@ -39,13 +33,13 @@ class ComposeHall:
     def __init__(self, project: str):
         self.containers = docker("ps", "--filter", f"label=com.docker.compose.project={project}",
                                  "--filter", "label=com.docker.compose.service=app", "--format", "{{.Names}}").split()
-        self.names = [r["svname"] for r in stats()
+        self.names = [r["svname"] for r in stats_rows(STATS)
                       if r["pxname"] == "replicas" and r["svname"] != "BACKEND" and r["status"].startswith("UP")]
         self.killed: str | None = None
         self.servers = [_Replica(self) for _ in self.names]
 
     def replicas(self) -> list[dict]:
-        rows = {r["svname"]: r for r in stats() if r["pxname"] == "replicas"}
+        rows = {r["svname"]: r for r in stats_rows(STATS) if r["pxname"] == "replicas"}
         return [rows[name] for name in self.names]
 
     def kill_the_one_serving(self) -> None:
@@ -63,12 +57,7 @@ class ComposeHall:
         docker("start", self.killed)
 
     def wait_up(self, which, timeout_s: float) -> bool:
-        deadline = time.time() + timeout_s
-        while time.time() < deadline:
-            if all(self.replicas()[i]["status"].startswith("UP") for i in which):
-                return True
-            time.sleep(1)
-        return False
+        return replicas_up(self.replicas, which, timeout_s)
 
     def stop(self) -> None:
         """The compose project was started by hand: it stays up."""

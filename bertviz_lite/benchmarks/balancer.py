@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from .load import Server, free_port, stop_process
@@ -35,6 +36,25 @@ def loopback_config(ports: list[int]) -> str:
         else:
             lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def stats_rows(url: str) -> list[dict]:
+    """HAProxy's stats page as CSV (`.../stats;csv`): one dict per frontend, backend and server."""
+    return list(csv.DictReader(io.StringIO(urllib.request.urlopen(url, timeout=5).read().decode().lstrip("# "))))
+
+
+def replicas_up(replicas: Callable[[], list[dict]], which, timeout_s: float, poll_s: float = 0.3) -> bool:
+    """Wait until the rows `which` of `replicas()` (stats rows of the servers) say UP; False after timeout_s."""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        try:
+            rows = replicas()
+            if all(rows[i]["status"].startswith("UP") for i in which):
+                return True
+        except OSError:
+            pass
+        time.sleep(poll_s)
+    return False
 
 
 class Balanced:
@@ -64,22 +84,12 @@ class Balanced:
     def replicas(self) -> list[dict]:
         """HAProxy's own figures for each replica, in order: status (UP/DOWN), scur (connections open now),
         stot (connections so far)."""
-        rows = csv.DictReader(io.StringIO(urllib.request.urlopen(self.stats_url, timeout=5).read().decode()
-                                          .lstrip("# ")))
-        mine = {r["svname"]: r for r in rows if r["pxname"] == "replicas" and r["svname"].startswith("replica")}
+        mine = {r["svname"]: r for r in stats_rows(self.stats_url)
+                if r["pxname"] == "replicas" and r["svname"].startswith("replica")}
         return [mine[f"replica{i}"] for i in range(len(self.servers))]
 
     def wait_up(self, which, timeout_s: float) -> bool:
-        deadline = time.time() + timeout_s
-        while time.time() < deadline:
-            try:
-                rows = self.replicas()
-                if all(rows[i]["status"].startswith("UP") for i in which):
-                    return True
-            except OSError:
-                pass
-            time.sleep(0.3)
-        return False
+        return replicas_up(self.replicas, which, timeout_s)
 
     def restart(self, i: int) -> None:
         """Replica i again, on its own port (as a container that restarts)."""
