@@ -14,6 +14,7 @@ THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 
 
 loaded = common.load_or_stop(needs_weights=True)
 t = common.trace_or_stop(loaded)
+num_heads = t.num_heads  # for the heads' callbacks, which run after the page let go of t
 common.page_title("Attention")
 controls, canvas = st.columns([4, 9], gap="large")  # the view beside its controls, on a projector too
 
@@ -43,7 +44,7 @@ def chosen_heads() -> list[int]:
 
 
 def set_heads(heads: list[int]) -> None:
-    st.session_state.heads = "" if len(heads) == t.num_heads else ",".join(map(str, sorted(heads)))
+    st.session_state.heads = "" if len(heads) == num_heads else ",".join(map(str, sorted(heads)))
 
 
 def chosen_focus(size: int) -> tuple[str, int] | None:
@@ -219,3 +220,4 @@ with controls:
     st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **common.bind("view"))
 (head_view_page if st.session_state.view == "head" else model_view_page)()
 common.sync_url()
+del t  # the tab keeps this namespace after the run: no trace in it (see common.trace_or_stop)

@@ -407,6 +407,11 @@ def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
 
 
 def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "") -> Trace:
+    """The current sentence's trace, from the cache. A page that keeps it in its namespace lets go of it at its end
+    (`del t`): Streamlit keeps a page's namespace for as long as the tab is open (the page's callbacks, fragments
+    and downloads hold it), and a trace kept there would outlive the trace cache's bound, one per open tab (a soak
+    of 160 sentences held 45 traces alive with 16 cached, 2026-11-23). Callbacks that run after the page read what
+    they need from plain values, not from the trace."""
     text = st.session_state.text if text is None else text
     pair = st.session_state.pair if pair == "" else pair
     layers = loaded.config.num_hidden_layers
@@ -417,6 +422,14 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
     if result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     return result
+
+
+def trace_again(loaded: LoadedModel) -> Trace:
+    """The current sentence's trace once more, for a fragment's rerun (its page's namespace keeps none): from the
+    cache, or computed again if the cache let it go; its notice was shown by the page's full run."""
+    doing = f"Running {loaded.source} on your text again …"
+    return computed_or_stop(doing, lambda: cached_trace(loaded.source, loaded.task, st.session_state.text,
+                                                        st.session_state.pair or None), show_time=True)
 
 
 def layer_steps(loaded: LoadedModel, layer: int):

@@ -70,14 +70,14 @@ def go_to(step: str) -> None:
 
 def show_diagram(area, steps, key: str, prefix: str) -> None:
     """The block drawn from its graph, the current step lit and what it reads marked; a click on a box goes there."""
-    chart_key = f"diagram_{steps.name(key)}"
+    chart_key, graph = f"diagram_{steps.name(key)}", steps.graph  # the callback keeps the graph, not the numbers
 
     def clicked() -> None:
         points = st.session_state[chart_key]["selection"]["points"]
         target = points[0].get("customdata") if points else None
         if not isinstance(target, str):
             return
-        if target in steps.graph:
+        if target in graph:
             go_to(prefix + target)
             return
         block, layer, key = parse_step_name(target)  # another block's step: the encoder's, or a layer's output
@@ -195,7 +195,8 @@ def encoder_view(r: Regions) -> None:
             common.cached_chart(common.view_key(loaded, "encoder", key, cell), lambda: attention_heatmap(
                 array.astype(np.float32), t.tokens, node.title, node.short, clickable=True, chosen=cell),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart)
-            common.csv_download(lambda: common.matrix_frame(array, t.tokens, t.tokens, "query", "key"), f"{key}.csv")
+            tokens = t.tokens
+            common.csv_download(lambda: common.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:
         span = array.shape[0] // 2
         show_matrix(array, node.title, f"encoder_{key}", r, [f"δ = {d}" for d in range(-span, span)], cell)
@@ -365,11 +366,20 @@ def regions() -> Regions:
 
 @st.fragment
 def stepper() -> None:
+    """The stepper, rerun alone by its own controls. This page's namespace outlives a run (the fragment and the
+    buttons' callbacks keep it for as long as the tab is open), so it keeps no trace between runs, which would
+    outlive the trace cache's bound (one per open tab, up to 64 MB each): a rerun takes it from the cache again."""
+    global t, encoder
     with common.in_line():  # a click that reruns only the stepper waits in the fair line too
         try:
+            if t is None:
+                t = common.trace_again(loaded)
+                encoder = t.encoder()
             step_through()
         except common.PageEnds:  # the stepper said why it ends: the rest of the page still draws
             pass
+        finally:
+            t = encoder = None
 
 
 def step_through() -> None:

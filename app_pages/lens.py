@@ -60,7 +60,9 @@ if mask not in t.tokens:
     st.info(f"The sentence has no {mask}: put {mask} where a word should be predicted (e.g. 'the cat {mask} "
             f"on the mat'), or pick a position to look at.", icon=":material/info:")
     st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
-    chosen = st.selectbox("Position", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
+    tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
+    chosen = st.selectbox("Position", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
                           **common.bind("position"))
 (show_nearest_pieces if problem else show_lens)(chosen)
 common.sync_url()
+del t  # the tab keeps this namespace after the run: no trace in it (see common.trace_or_stop)

@@ -137,10 +137,12 @@ with words:
     for line in narrate(t, chapter, st.session_state.head, st.session_state.token, outputs):
         st.markdown(line)
     token_col, head_col = st.columns(2)
-    token_col.selectbox("About the token", range(len(t.tokens)), format_func=lambda i: f"{i} {t.tokens[i]}",
+    tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
+    token_col.selectbox("About the token", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
                         **common.bind("token"))
     if chapter.kind == "step" and has_head_axis(t.graph_node(chapter.step)):
         head_col.selectbox("Head", range(t.num_heads), **common.bind("head"))
 with canvas:
     chapter_view(chapter, st.session_state.head)
 common.sync_url()
+del t  # the tab keeps this namespace after the run: no trace in it (see common.trace_or_stop)
