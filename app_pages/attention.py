@@ -7,6 +7,7 @@ import streamlit as st
 
 from bertviz_lite.analyses.attention_views import FULL_LENGTH, MIN_WEIGHT, PAIR_FILTERS, units
 from bertviz_lite.figures import head_view, model_view
+from bertviz_lite.serving.cache import cached_thumbnails
 from app_pages import common
 
 VIEWS = {"head": "Head view", "model": "Model view"}
@@ -205,10 +206,13 @@ def model_view_page() -> None:
         common.cached_chart(common.view_key(loaded, "model view", side),
                             lambda: model_view(shares(), title), on_select=opened, selection_mode="points",
                             key=chart)
-        common.csv_download(lambda: thumbnails_frame(shares()), "model_view.csv")
+        view = (loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, side)
+        common.csv_download(lambda: thumbnails_frame(cached_thumbnails(*view)), "model_view.csv")  # by name: see below
 
 
 def thumbnails_frame(shares: np.ndarray) -> pd.DataFrame:
+    """The thumbnails in long form. A download makes it when clicked, outside any page run: so from the view's
+    names and the cache, with no Streamlit command and nothing of the page (which has let go of its model)."""
     layers, heads, n, _ = shares.shape
     index = pd.MultiIndex.from_product([range(layers), range(heads), range(n), range(n)],
                                        names=["layer", "head", "query block", "key block"])
@@ -220,4 +224,4 @@ with controls:
     st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **common.bind("view"))
 (head_view_page if st.session_state.view == "head" else model_view_page)()
 common.sync_url()
-del t  # the tab keeps this namespace after the run: no trace in it (see common.trace_or_stop)
+del t, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)

@@ -407,11 +407,12 @@ def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
 
 
 def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "") -> Trace:
-    """The current sentence's trace, from the cache. A page that keeps it in its namespace lets go of it at its end
-    (`del t`): Streamlit keeps a page's namespace for as long as the tab is open (the page's callbacks, fragments
-    and downloads hold it), and a trace kept there would outlive the trace cache's bound, one per open tab (a soak
-    of 160 sentences held 45 traces alive with 16 cached, 2026-11-23). Callbacks that run after the page read what
-    they need from plain values, not from the trace."""
+    """The current sentence's trace, from the cache. A page that keeps it in its namespace lets go of it at its
+    end, and of its model (`del t, loaded`): Streamlit keeps a page's namespace for as long as the tab is open
+    (the page's callbacks, fragments and downloads hold it), and a trace kept there would outlive the trace
+    cache's bound, one per open tab (a soak of 160 sentences held 45 traces alive with 16 cached, 2026-11-23); a
+    model, the model cache's. Callbacks that run after the page read what they need from plain values, or take
+    the model again (`model_again`)."""
     text = st.session_state.text if text is None else text
     pair = st.session_state.pair if pair == "" else pair
     layers = loaded.config.num_hidden_layers
@@ -422,6 +423,15 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
     if result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     return result
+
+
+def model_again() -> LoadedModel:
+    """The sidebar's model once more, for what runs after its page (a fragment's rerun, a download), whose namespace
+    keeps none (see trace_or_stop): from the cache, or loaded again if the cache let it go."""
+    source, task = st.session_state.model, st.session_state.task
+    with explained_load_errors(source):
+        with st.spinner(f"Loading {source} ({task}) …"):
+            return cached_model(source, task)
 
 
 def trace_again(loaded: LoadedModel) -> Trace:

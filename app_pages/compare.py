@@ -97,7 +97,8 @@ def attention_section() -> None:
         with column:
             common.chart(attention_heatmap(matrix, t.tokens,
                                            f"layer {layer - 1} ({layer} of {t.num_layers}), head {head}"))
-            common.csv_download(lambda m=matrix, t=t: common.matrix_frame(m, t.tokens, t.tokens, "query", "key"),
+            tokens = t.tokens  # the download keeps the labels, not the trace
+            common.csv_download(lambda m=matrix, tokens=tokens: common.matrix_frame(m, tokens, tokens, "query", "key"),
                                 f"compare_{name[0]}_layer{layer - 1}_head{head}.csv")
     st.caption(f"Depth {depth:.2f}: layer n of L sits at depth n / L, and model B's layer is the nearest to model "
                f"A's depth (ties to the shallower). Layer numbers count from 0, as everywhere in the app.")
@@ -131,3 +132,4 @@ if common.lecture_mode():  # on a projector the two heatmaps come first, side by
 for section in sections:
     section()
 common.sync_url()
+del loaded_a, loaded_b  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)

@@ -367,19 +367,21 @@ def regions() -> Regions:
 @st.fragment
 def stepper() -> None:
     """The stepper, rerun alone by its own controls. This page's namespace outlives a run (the fragment and the
-    buttons' callbacks keep it for as long as the tab is open), so it keeps no trace between runs, which would
-    outlive the trace cache's bound (one per open tab, up to 64 MB each): a rerun takes it from the cache again."""
-    global t, encoder
+    buttons' callbacks keep it for as long as the tab is open), so it keeps no trace and no model between runs,
+    which would outlive the caches' bounds (one per open tab, a trace up to 64 MB): a rerun takes them from the
+    caches again (see common.trace_or_stop)."""
+    global loaded, t, encoder
     with common.in_line():  # a click that reruns only the stepper waits in the fair line too
         try:
             if t is None:
+                loaded = common.model_again()
                 t = common.trace_again(loaded)
                 encoder = t.encoder()
             step_through()
         except common.PageEnds:  # the stepper said why it ends: the rest of the page still draws
             pass
         finally:
-            t = encoder = None
+            loaded = t = encoder = None
 
 
 def step_through() -> None:

@@ -1,5 +1,7 @@
 """A real browser (Debian's Chromium through Playwright) opens deep links to every page of the running app and
 checks each renders without an exception box. .ci/run installs both; elsewhere the test is skipped."""
+import csv
+import io
 import os
 import time
 from pathlib import Path
@@ -42,7 +44,7 @@ def page():
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         try:
-            yield browser.new_page(viewport={"width": 1280, "height": 720})
+            yield browser.new_page(viewport={"width": 1280, "height": 720}, accept_downloads=True)
         finally:
             browser.close()
 
@@ -280,3 +282,19 @@ def test_a_lecture_goes_on_with_next_and_offers_the_link_to_its_view(server, pag
     assert "text=the+bank+of+the+river" in page.url and "lecture=1" in page.url
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.get_by_role("button", name="Next: What really reaches a token").count() == 1
+
+
+def test_a_views_csv_downloads_after_its_page_let_go_of_its_model(server, page):
+    """A download's numbers are made when it is clicked, after the page ended and let go of its trace and model
+    (common.trace_or_stop): the model view's CSV takes them from the caches again."""
+    page.goto(f"{server}/attention?view=model&model={BUNDLED}&text=the+cat+sat")
+    wait_idle(page)
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="Download the numbers (CSV)").click()
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
+    per_query = {}
+    for row in rows:
+        where = (row["layer"], row["head"], row["query block"])
+        per_query[where] = per_query.get(where, 0.0) + float(row["share"])
+    assert len(per_query) == 6 * 12 * 5  # MiniLM-L6: 6 layers × 12 heads × 5 tokens ([CLS] the cat sat [SEP])
+    assert all(abs(total - 1) < 1e-4 for total in per_query.values())  # each query's weights, summed over keys
