@@ -130,7 +130,8 @@ def test_pair_filter_and_words_from_a_link(tiny_dirs):
     assert not at.exception and not at.error
     (figure,) = specs(at)
     assert "(top)" in figure["layout"]["title"]["text"]
-    ends = np.concatenate([decode_typed_array(d["x"]).reshape(-1, 3) for d in figure["data"] if d["mode"] == "lines"])
+    ends = np.concatenate([decode_typed_array(d["x"]).reshape(-1, 3) for d in figure["data"]
+                           if d["mode"] == "lines" and d.get("showlegend") is False])  # not the legend's entries
     first_b = 5  # [CLS] the cat sat [SEP] | on the mat [SEP], as words
     assert len(ends) and (ends[:, 0] >= first_b).all() and (ends[:, 1] < first_b).all()
 
@@ -151,3 +152,17 @@ def test_model_view_and_a_focused_head_view_for_every_family(tiny_dirs, new_tiny
             assert not at.exception and not at.error and not at.warning, (model_dir, params)
         (table,) = at.dataframe  # the focused query's weights under head 1 of layer 1
         np.testing.assert_allclose(table.value["head 1"].to_numpy(), own[1, 1, 2], atol=5e-4, err_msg=model_dir)
+
+
+def test_the_legend_shows_every_drawn_head_at_full_strength_and_an_empty_view_says_why():
+    probs = np.zeros((2, 3, 3), np.float32)
+    probs[0, :, 0], probs[1] = 0.12, np.eye(3)  # head 0 reads weakly, head 1 strongly
+    fig = head_view(attention_lines(probs, [0, 1]), ["a", "b", "c"], ["a", "b", "c"], 2, "t")
+    entries = [d for d in fig.data if d.showlegend is not False and d.mode == "lines"]
+    assert [(d.name, d.opacity) for d in entries] == [("head 0", None), ("head 1", None)]  # full strength
+    assert {d.legendgroup for d in fig.data if d.mode == "lines"} == {"head 0", "head 1"}
+    assert not [a for a in fig.layout.annotations if "No weight" in a.text]
+    empty = head_view(attention_lines(probs, [0], keys=np.array([False, True, True])), ["a", "b", "c"],
+                      ["a", "b", "c"], 2, "t")
+    assert [a.text for a in empty.layout.annotations if "No weight" in a.text] == [
+        "No weight here reaches 0.05: no line to draw"]

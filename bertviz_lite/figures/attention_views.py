@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..analyses.attention_views import Lines
+from ..analyses.attention_views import MIN_WEIGHT, Lines
 from .charts import FONT, _layout
 from .style import SHARE
 
@@ -49,7 +49,7 @@ def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int,
     whose lines these are, and `numbers` writes each line's weight at its far end (for one head)."""
     colours = head_colours(num_heads)
     traces = [trace for head in sorted(set(lines.head.tolist()))
-              for trace in _head_lines(lines, head, colours[head], horizontal)]
+              for trace in (_legend_entry(head, colours[head]), *_head_lines(lines, head, colours[head], horizontal))]
     labels = []  # annotations, given to Plotly at once: one by one, their cost grows with the square of their number
     for side, tokens in (("q", queries), ("k", keys)):
         marks, upright = _tokens(tokens, side, horizontal, focus)
@@ -57,13 +57,22 @@ def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int,
         labels += upright
     if numbers and focus is not None:
         labels += _numbers(lines, focus, horizontal)
+    if not len(lines.weight):  # said in the canvas: an empty dark canvas on a projector looks broken
+        labels.append(_nothing_drawn(max(len(queries), len(keys)), horizontal))
     return _style(go.Figure(traces, layout=dict(annotations=labels)), max(len(queries), len(keys)), title,
                   horizontal)
 
 
+def _legend_entry(head: int, colour: str) -> go.Scatter:
+    """The head's entry in the legend, at full opacity whatever its weights (its lines' opacity is their weight:
+    a head whose strongest line is 0.1 would be a faint entry on the dark ground). A click on it hides the
+    head's lines (one legend group) and a double-click shows them alone."""
+    return go.Scatter(x=[None], y=[None], mode="lines", line=dict(color=colour, width=3), hoverinfo="skip",
+                      name=f"head {head}", legendgroup=f"head {head}")
+
+
 def _head_lines(lines: Lines, head: int, colour: str, horizontal: bool) -> list[go.Scatter]:
-    """One trace per tenth of opacity, each a run of segments split by NaN; the first carries the legend entry
-    for the head, so that a click on it hides the head and a double-click shows it alone."""
+    """One trace per tenth of opacity, each a run of segments split by NaN, in the head's legend group."""
     mine = lines.head == head
     tenths = np.clip(np.floor(lines.weight[mine] * 10 + 0.5), 1, 10).astype(int)  # 0.05 -> 1, 1.0 -> 10
     query, key = lines.query[mine], lines.key[mine]
@@ -76,7 +85,7 @@ def _head_lines(lines: Lines, head: int, colour: str, horizontal: bool) -> list[
         x, y = (places, ends) if horizontal else (ends, places)
         traces.append(go.Scatter(x=x, y=y, mode="lines", line=dict(color=colour, width=3), opacity=tenth / 10,
                                  hoverinfo="skip", name=f"head {head}", legendgroup=f"head {head}",
-                                 showlegend=bool(tenth == tenths.max())))
+                                 showlegend=False))
     return traces
 
 
@@ -113,6 +122,14 @@ def _numbers(lines: Lines, focus: tuple[str, int], horizontal: bool) -> list[dic
                  showarrow=False, bgcolor=CANVAS, font=dict(color="#ffb000", size=FONT["size"]),
                  xshift=0 if horizontal else shift, yshift=-shift * 0.6 if horizontal else 0)
             for place, w in zip(far.tolist(), lines.weight.tolist())]
+
+
+def _nothing_drawn(n: int, horizontal: bool) -> dict:
+    """Why the canvas has no line, where no token's label is: across, between the two rows; else above the
+    first token, between the columns."""
+    x, y = ((n - 1) / 2, 0.5) if horizontal else (0.5, -0.45)
+    return dict(x=x, y=y, showarrow=False, text=f"No weight here reaches {MIN_WEIGHT:g}: no line to draw",
+                font=dict(color="#ffb000", size=FONT["size"]))
 
 
 def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
