@@ -97,8 +97,8 @@ def attention_section() -> None:
         with column:
             common.chart(attention_heatmap(matrix, t.tokens,
                                            f"layer {layer - 1} ({layer} of {t.num_layers}), head {head}"))
-            tokens = t.tokens  # the download keeps the labels, not the trace
-            common.csv_download(lambda m=matrix, tokens=tokens: common.matrix_frame(m, tokens, tokens, "query", "key"),
+            kept, tokens = matrix.copy(), t.tokens  # the download keeps one head's numbers and labels, not the trace
+            common.csv_download(lambda m=kept, tokens=tokens: common.matrix_frame(m, tokens, tokens, "query", "key"),
                                 f"compare_{name[0]}_layer{layer - 1}_head{head}.csv")
     st.caption(f"Depth {depth:.2f}: layer n of L sits at depth n / L, and model B's layer is the nearest to model "
                f"A's depth (ties to the shallower). Layer numbers count from 0, as everywhere in the app.")

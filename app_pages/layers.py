@@ -310,7 +310,8 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
                                                       chosen=None if words else cell,
                                                       signed=node.op.name != "softmax"),
                             on_select=cells.on_click(chart), selection_mode="points", key=chart)
-        common.csv_download(lambda: common.matrix_frame(matrix, labels, labels, "query", "key"),
+        kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
+        common.csv_download(lambda: common.matrix_frame(kept, labels, labels, "query", "key"),
                             f"layer{layer}_head{head}_{key}.csv")
     pickers(steps, key, r)
     with r.canvas:

@@ -24,7 +24,7 @@ with controls:
                "connection; R = Ã(layer) ··· Ã(0). Row i: how much of each input token has reached token i, if "
                "attention alone moved information. Abnar & Zuidema (2020).")
 merge = (lambda m: merge_to_words(m, groups)) if words else (lambda m: m)
-shown = merge(rollout[layer])
+shown = np.array(merge(rollout[layer]))  # a copy: the tab keeps the download's numbers, not every layer's
 with canvas:
     common.chart(attention_heatmap(shown, labels, f"Rollout after layer {layer}", "share of input",
                                    axes=("token after the layer", "input token it comes from")))
@@ -34,4 +34,4 @@ with canvas:
                                   f"Where '{labels[token]}' comes from, layer by layer"))
     common.csv_download(lambda: common.matrix_frame(shown, labels, labels), f"rollout_layer{layer}.csv")
 common.sync_url()
-del t, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, loaded, rollout  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)

@@ -69,6 +69,7 @@ def test_lecture_link_fits_a_projector_and_steps_forward(server, page):
         assert box is not None and box["y"] + min(box["height"], 400) <= 720, box
     assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 20
     page.get_by_role("button", name="▶").last.click()
+    page.get_by_text("step 8 of 17: Context per head").wait_for(timeout=120_000)  # the rerun may start after wait_idle looks
     wait_idle(page)
     assert "step=attn.head_context" in page.url and "lecture=1" in page.url
     assert page.get_by_text("step 8 of 17: Context per head").count() == 1
@@ -97,6 +98,7 @@ def test_todays_encoders_in_lecture_mode(server, page):
     box = terms.bounding_box()
     assert box is not None and box["y"] < 720, box  # the side-by-side terms start on the first screen
     page.get_by_role("button", name="▶").last.click()
+    page.get_by_text("step 9 of 21: Position → content").wait_for(timeout=120_000)  # the rerun may start after wait_idle looks
     wait_idle(page)
     assert "step=attn.p2c" in page.url and page.get_by_text("step 9 of 21: Position → content").count() == 1
 

@@ -4,7 +4,12 @@ Streamlit keeps a page's namespace for as long as its tab is open: the functions
 fragment to rerun, a button's callback, a download's deferred data). A trace kept there outlives the trace cache's
 bound, one per open tab: a soak of 160 sentences held 45 traces alive with 16 cached (2026-11-23); a model kept
 there outlives the model cache's, one per model with an open tab. So once the caches let go, nothing of a session
-may hold them."""
+may hold them.
+
+What AppTest can see: the fragment and the widgets' callbacks and labels keep the namespace here as on a server,
+but AppTest drops its media manager after each run, and with it the downloads' deferred callables. So a page that
+holds its namespace only through a download (tokens, contributions, contexts, similarity) passes with or without
+its `del`; the browser test of the model view's CSV and `bench --load`'s soak cover the server."""
 import gc
 
 import pytest
