@@ -224,4 +224,4 @@ with controls:
     st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **common.bind("view"))
 (head_view_page if st.session_state.view == "head" else model_view_page)()
 common.sync_url()
-del t, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

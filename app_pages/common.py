@@ -406,13 +406,14 @@ def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
         end_page()
 
 
-def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "") -> Trace:
+def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "",
+                  notice: bool = True) -> Trace:
     """The current sentence's trace, from the cache. A page that keeps it in its namespace lets go of it at its
     end, and of its model (`del t, loaded`): Streamlit keeps a page's namespace for as long as the tab is open
     (the page's callbacks, fragments and downloads hold it), and a trace kept there would outlive the trace
     cache's bound, one per open tab (a soak of 160 sentences held 45 traces alive with 16 cached, 2026-11-23); a
-    model, the model cache's. Callbacks that run after the page read what they need from plain values, or take
-    the model again (`model_again`)."""
+    model, the model cache's. Callbacks that run after the page read what they need from plain values, and a
+    fragment takes both again (`notice=False`: the page's full run showed it)."""
     text = st.session_state.text if text is None else text
     pair = st.session_state.pair if pair == "" else pair
     layers = loaded.config.num_hidden_layers
@@ -420,26 +421,9 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
              f"layer's output (a long text on a large model takes seconds) …")
     result = computed_or_stop(doing, lambda: cached_trace(loaded.source, loaded.task, text, pair or None),
                               show_time=True)
-    if result.notice:
+    if notice and result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     return result
-
-
-def model_again() -> LoadedModel:
-    """The sidebar's model once more, for what runs after its page (a fragment's rerun, a download), whose namespace
-    keeps none (see trace_or_stop): from the cache, or loaded again if the cache let it go."""
-    source, task = st.session_state.model, st.session_state.task
-    with explained_load_errors(source):
-        with st.spinner(f"Loading {source} ({task}) …"):
-            return cached_model(source, task)
-
-
-def trace_again(loaded: LoadedModel) -> Trace:
-    """The current sentence's trace once more, for a fragment's rerun (its page's namespace keeps none): from the
-    cache, or computed again if the cache let it go; its notice was shown by the page's full run."""
-    doing = f"Running {loaded.source} on your text again …"
-    return computed_or_stop(doing, lambda: cached_trace(loaded.source, loaded.task, st.session_state.text,
-                                                        st.session_state.pair or None), show_time=True)
 
 
 def layer_steps(loaded: LoadedModel, layer: int):

@@ -132,4 +132,4 @@ if common.lecture_mode():  # on a projector the two heatmaps come first, side by
 for section in sections:
     section()
 common.sync_url()
-del loaded_a, loaded_b  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del loaded_a, loaded_b  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

@@ -44,4 +44,4 @@ with canvas:
     ends = ", ".join(f"{w}: {values[0]:.3f} → {values[-1]:.3f}" for w, values in cosines.items())
     st.caption(f"After the embeddings → after the last layer: {ends}.")
 common.sync_url()
-del a, b, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del a, b, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

@@ -66,4 +66,4 @@ common.chart(mixing_lines(mixing.ratios, VIEWS, "Mixing ratio: the share of what
 common.csv_download(lambda: pd.concat([common.matrix_frame(m, labels, labels).assign(view=name)
                                        for name, m in matrices.items()]), f"contributions_layer{layer}.csv")
 common.sync_url()
-del t, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

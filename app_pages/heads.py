@@ -50,4 +50,4 @@ with canvas:
             for layer, head in options]
     common.csv_download(lambda: pd.DataFrame(rows), "head_fingerprints.csv")
 common.sync_url()
-del t, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

@@ -375,8 +375,8 @@ def stepper() -> None:
     with common.in_line():  # a click that reruns only the stepper waits in the fair line too
         try:
             if t is None:
-                loaded = common.model_again()
-                t = common.trace_again(loaded)
+                loaded = common.load_or_stop(needs_weights=True, banner=False)
+                t = common.trace_or_stop(loaded, notice=False)
                 encoder = t.encoder()
             step_through()
         except common.PageEnds:  # the stepper said why it ends: the rest of the page still draws

@@ -65,4 +65,4 @@ if mask not in t.tokens:
                           **common.bind("position"))
 (show_nearest_pieces if problem else show_lens)(chosen)
 common.sync_url()
-del t, masked_lm  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, masked_lm  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

@@ -34,4 +34,4 @@ with canvas:
                                   f"Where '{labels[token]}' comes from, layer by layer"))
     common.csv_download(lambda: common.matrix_frame(shown, labels, labels), f"rollout_layer{layer}.csv")
 common.sync_url()
-del t, loaded, rollout  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, loaded, rollout  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

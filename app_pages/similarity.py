@@ -36,4 +36,4 @@ with canvas:
         if not way.trained_for_similarity:
             st.caption(f"{way.name.capitalize()}: {way.how}.")
 common.sync_url()
-del loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

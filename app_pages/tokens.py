@@ -31,4 +31,4 @@ if not loaded.uses_token_types:
     st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")
 for note in loaded.family.notes(loaded.config):
     st.caption(note)
-del t, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)

@@ -145,4 +145,4 @@ with words:
 with canvas:
     chapter_view(chapter, st.session_state.head)
 common.sync_url()
-del t, loaded  # the tab keeps this namespace after the run: no trace or model in it (see common.trace_or_stop)
+del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
