@@ -166,19 +166,25 @@ def in_line() -> Iterator[None]:
     """Run the page when it is this tab's turn: first come, first served (serving/queue.py). While it waits, the
     page says how many are ahead; if the tab closes meanwhile, Streamlit stops the run at that message, which
     frees its place in line. A fragment's rerun (the Layers stepper's ▶) waits in the same line; a fragment drawn
-    within a full run is already in its turn."""
+    within a full run is already in its turn. A run that does not wait sends nothing for the notice: every element
+    is a message that the server's one event loop sends, and when a hall presses ▶ at once, that loop taking in
+    every click is what the first tabs wait for."""
     if getattr(_holding, "turn", False):
         yield
         return
-    notice = st.empty()
+    notice = None  # made only when there is something to say: the first message of a run that waits
 
     def waiting(ahead: int) -> None:
+        nonlocal notice
+        if notice is None:
+            notice = st.empty()  # where the page would begin: nothing is drawn while a run waits
         people = "1 person" if ahead == 1 else f"{ahead} people"
         notice.info(f"Many people opened this app at once: {people} ahead of you. Your page is drawn as soon as it "
                     f"is your turn (first come, first served); keep this tab open.", icon=":material/hourglass_top:")
 
     with page_queue().turn(waiting):
-        notice.empty()
+        if notice is not None:
+            notice.empty()
         _holding.turn = True
         try:
             yield
@@ -334,16 +340,20 @@ def load_or_stop(needs_weights: bool = False, task: str | None = None, source: s
     real ones."""
     init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
     source, task = source or st.session_state.model, task or st.session_state.task
-    progress = st.empty()
+    progress = None  # made at the first byte downloaded: a cached model sends no message for it
 
     def downloading(done: int, total: int | None) -> None:  # a real bar, in bytes, while weights download
+        nonlocal progress
+        if progress is None:
+            progress = st.empty()
         mb = 1024 * 1024
         text = f"Downloading the weights of {source}: {done / mb:,.1f}" + (f" of {total / mb:,.1f} MB" if total else " MB")
         progress.progress(min(done / total, 1.0) if total else 0.0, text=text)
 
     with explained_load_errors(source, label):
         fetch_weights(source, downloading, task)  # outside the cache: a cached function cannot draw in the page
-        progress.empty()
+        if progress is not None:
+            progress.empty()
         with st.spinner(f"Loading {source} ({task}) …"):
             loaded = cached_model(source, task)
     if banner:

@@ -18,6 +18,11 @@ trace, kept by its page's namespace (see app_pages/common.trace_or_stop); withou
 glibc's malloc keeps freed heap memory for reuse: after hundreds of distinct sentences the process keeps
 hundreds of MB it no longer uses, and idling gives nothing back; `malloc_trim(0)` returns it. Where the C library
 has no malloc_trim (macOS, musl), only the collection runs. Measured with `bench --load`: see the README.
+
+A collection holds the interpreter lock from start to end (40 to 90 ms just after a lecture hall), so every page
+run stops while it runs. It therefore waits its turn in the server's fair line (`turn`, serving/queue.py) like a
+page run: it runs between two page runs, and when a hall presses ▶ at once it delays the runs that came after it,
+not the first tabs while the server is still taking in the clicks. The trim needs no lock and runs after it.
 """
 from __future__ import annotations
 
@@ -26,6 +31,8 @@ import ctypes.util
 import gc
 import threading
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 TRIM_EVERY_S = 2.0
 _frozen = False  # whether the imports' objects are frozen already
@@ -38,9 +45,18 @@ def _malloc_trim():
         return None
 
 
-def start_trimming(every_s: float = TRIM_EVERY_S) -> bool:
-    """Start the thread that collects and trims (once per process); False where there is no malloc_trim. What is
-    alive now (the imported libraries) is frozen first: never scanned again, and never freed as a cycle."""
+def collect_and_trim(trim, turn: Callable[[], AbstractContextManager] = nullcontext) -> None:
+    """Collect cyclic garbage in `turn` (a place in the fair line), then give the freed heap back (`trim`)."""
+    with turn():
+        gc.collect()
+    if trim is not None:
+        trim(0)
+
+
+def start_trimming(every_s: float = TRIM_EVERY_S, turn: Callable[[], AbstractContextManager] = nullcontext) -> bool:
+    """Start the thread that collects and trims every `every_s` (once per process), each collection in `turn`;
+    False where there is no malloc_trim. What is alive now (the imported libraries) is frozen first: never scanned
+    again, and never freed as a cycle."""
     global _frozen
     trim = _malloc_trim()
     if not _frozen:  # once per process, even if the app's cache that calls this is cleared
@@ -51,9 +67,7 @@ def start_trimming(every_s: float = TRIM_EVERY_S) -> bool:
     def loop() -> None:
         while True:
             time.sleep(every_s)
-            gc.collect()
-            if trim is not None:
-                trim(0)
+            collect_and_trim(trim, turn)
 
     threading.Thread(target=loop, name="bertviz-lite memory", daemon=True).start()
     return trim is not None
