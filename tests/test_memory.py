@@ -4,11 +4,28 @@ import threading
 from bertviz_lite.serving.memory import _malloc_trim, start_trimming
 
 
-def test_memory_thread_starts_and_says_whether_it_can_trim():
-    before = sum(t.name == "bertviz-lite memory" for t in threading.enumerate())
-    assert start_trimming(every_s=3600) is (_malloc_trim() is not None)
-    assert sum(t.name == "bertviz-lite memory" for t in threading.enumerate()) == before + 1
+def test_one_memory_thread_per_process_that_says_whether_it_can_trim():
+    assert start_trimming() is (_malloc_trim() is not None)
+    assert start_trimming() is (_malloc_trim() is not None)  # again, as after the app's caches are cleared
+    assert sum(t.name == "bertviz-lite memory" for t in threading.enumerate()) == 1
     assert _malloc_trim()(0) in (0, 1)  # glibc here: the call itself works
+
+
+def test_a_later_start_hands_the_running_thread_its_line():
+    """After the app's caches are cleared the app makes a new fair line: the collections wait in that one."""
+    import time
+
+    from bertviz_lite.serving.memory import TRIM_EVERY_S
+    from bertviz_lite.serving.queue import FairQueue
+
+    start_trimming()
+    line = FairQueue(1)
+    start_trimming(turn=line.turn)
+    with line.turn():  # a page run holds the one place: the thread's next collection queues behind it
+        deadline = time.time() + 5 * TRIM_EVERY_S
+        while line.waiting() == 0:
+            assert time.time() < deadline, "the memory thread never waited in the new line"
+            time.sleep(0.05)
 
 
 def test_a_collection_waits_its_turn_in_the_fair_line():

@@ -208,7 +208,8 @@ def warming(source: str, task: str, text: str) -> threading.Thread:
 
 @st.cache_resource
 def trimming_memory() -> bool:
-    """Return freed memory to the OS, once per server process, each collection in its turn in line (see memory.py)."""
+    """Return freed memory to the OS, one thread per server process, each collection in its turn in this line (see
+    memory.py)."""
     return start_trimming(turn=page_queue().turn)
 
 

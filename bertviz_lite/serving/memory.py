@@ -35,7 +35,9 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
 TRIM_EVERY_S = 2.0
-_frozen = False  # whether the imports' objects are frozen already
+Turn = Callable[[], AbstractContextManager]
+_turn: list[Turn] = []  # the line the collections wait in: the latest given; empty until the thread starts
+_starting = threading.Lock()
 
 
 def _malloc_trim():
@@ -45,7 +47,7 @@ def _malloc_trim():
         return None
 
 
-def collect_and_trim(trim, turn: Callable[[], AbstractContextManager] = nullcontext) -> None:
+def collect_and_trim(trim, turn: Turn = nullcontext) -> None:
     """Collect cyclic garbage in `turn` (a place in the fair line), then give the freed heap back (`trim`)."""
     with turn():
         gc.collect()
@@ -53,21 +55,25 @@ def collect_and_trim(trim, turn: Callable[[], AbstractContextManager] = nullcont
         trim(0)
 
 
-def start_trimming(every_s: float = TRIM_EVERY_S, turn: Callable[[], AbstractContextManager] = nullcontext) -> bool:
-    """Start the thread that collects and trims every `every_s` (once per process), each collection in `turn`;
-    False where there is no malloc_trim. What is alive now (the imported libraries) is frozen first: never scanned
-    again, and never freed as a cycle."""
-    global _frozen
+def start_trimming(every_s: float = TRIM_EVERY_S, turn: Turn = nullcontext) -> bool:
+    """Start the thread that collects and trims every `every_s`, each collection in `turn`; False where there is
+    no malloc_trim. Once per process: a later call (after the app's caches were cleared, which makes a new fair
+    line) only hands the running thread its `turn`; a thread per call would add a collection every 2 s each. What
+    is alive when the thread starts (the imported libraries) is frozen first: never scanned again, and never
+    freed as a cycle."""
     trim = _malloc_trim()
-    if not _frozen:  # once per process, even if the app's cache that calls this is cleared
-        gc.collect()
-        gc.freeze()
-        _frozen = True
+    with _starting:
+        if _turn:
+            _turn[0] = turn
+            return trim is not None
+        _turn.append(turn)
+    gc.collect()
+    gc.freeze()
 
     def loop() -> None:
         while True:
             time.sleep(every_s)
-            collect_and_trim(trim, turn)
+            collect_and_trim(trim, _turn[0])
 
     threading.Thread(target=loop, name="bertviz-lite memory", daemon=True).start()
     return trim is not None
