@@ -340,20 +340,16 @@ def load_or_stop(needs_weights: bool = False, task: str | None = None, source: s
     real ones."""
     init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
     source, task = source or st.session_state.model, task or st.session_state.task
-    progress = None  # made at the first byte downloaded: a cached model sends no message for it
+    progress = st.empty()
 
     def downloading(done: int, total: int | None) -> None:  # a real bar, in bytes, while weights download
-        nonlocal progress
-        if progress is None:
-            progress = st.empty()
         mb = 1024 * 1024
         text = f"Downloading the weights of {source}: {done / mb:,.1f}" + (f" of {total / mb:,.1f} MB" if total else " MB")
         progress.progress(min(done / total, 1.0) if total else 0.0, text=text)
 
     with explained_load_errors(source, label):
         fetch_weights(source, downloading, task)  # outside the cache: a cached function cannot draw in the page
-        if progress is not None:
-            progress.empty()
+        progress.empty()
         with st.spinner(f"Loading {source} ({task}) …"):
             loaded = cached_model(source, task)
     if banner:
