@@ -380,3 +380,29 @@ def test_explaining_a_key_with_a_query_heads_number_says_which_key_head_to_ask_f
     with pytest.raises(InputError, match="query head 3 reads key/value head 1 of 2"):
         explain(t, "layers.1.attn.k", 3, (2, 5))
     assert explain(t, "layers.1.attn.k", 1, (2, 5)).head == 1
+
+
+@pytest.mark.parametrize("model_type", ["gte", "jina_embeddings_v3"])
+def test_a_pair_on_one_token_type_follows_the_inputs_the_tokenizer_declares(tmp_path, model_type):
+    """A GTE or Jina-v3 checkpoint (one token type) whose tokenizer marks sentence B as type 1 but does not declare
+    token types as a model input: transformers' own model, given the declared inputs, runs; so does the trace,
+    layer by layer the same."""
+    from bertviz_lite import load_model
+    from conftest import PIECES, WORDS
+
+    torch.manual_seed(0)
+    transformers.AutoModelForMaskedLM.from_config(NEW_FAMILY_SPECS[model_type][0]()).save_pretrained(tmp_path)
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *PIECES]
+    transformers.BertTokenizer(vocab={w: i for i, w in enumerate(vocab)}, model_max_length=40,
+                               model_input_names=["input_ids", "attention_mask"]).save_pretrained(tmp_path)
+    loaded = load_model(str(tmp_path))
+    assert loaded.tokenizer.model_input_names == ["input_ids", "attention_mask"]
+    assert 1 in loaded.tokenizer(TEXT, PAIR, return_token_type_ids=True)["token_type_ids"]  # B marked as type 1
+    declared = loaded.tokenizer(TEXT, PAIR, return_tensors="pt")
+    declared = {k: v for k, v in declared.items() if k in loaded.tokenizer.model_input_names}
+    with torch.inference_mode():
+        own = loaded.base(**declared, output_hidden_states=True).hidden_states
+    t = trace(loaded, TEXT, PAIR)
+    assert not t.token_type_ids.any()  # what the model was given: its default, type 0 everywhere
+    for i in range(t.num_layers):
+        np.testing.assert_allclose(t.layer(i).output, own[i + 1][0].numpy(), atol=TOLERANCE)

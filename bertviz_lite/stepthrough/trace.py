@@ -269,6 +269,8 @@ def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: i
                     return_token_type_ids=True)
     ids, mask = enc["input_ids"], enc["attention_mask"]  # (1, T) each
     types = enc.get("token_type_ids", torch.zeros_like(ids))  # (1, T)
+    if "token_type_ids" not in tokenizer.model_input_names:  # what the model is given: its default, all type 0
+        types = torch.zeros_like(ids)  # (a GTE or Jina-v3 tokenizer may mark B as type 1 for a one-row table)
     inputs = {"input_ids": ids, "attention_mask": mask}
     if loaded.uses_token_types:
         inputs["token_type_ids"] = types
