@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.logit_lens import head_problem
+from bertviz_lite.analyses.nearest_pieces import narrower_table
 from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
 from bertviz_lite.figures import lens_grid
 from app_pages import common
@@ -51,6 +52,10 @@ source, text, pair = st.session_state.model, st.session_state.text, st.session_s
 problem = head_problem(masked_lm)  # before the model runs on the sentence
 if problem and masked_lm.weights == "random-init":  # random vectors are near nothing in particular either
     st.error(problem, icon=":material/block:")
+    common.offer_bundled_model("See a real model's vectors")
+    common.end_page()
+if problem and (narrower := narrower_table(masked_lm)):  # ELECTRA, ALBERT: nothing to show, and nothing wrong
+    st.info(f"{problem}\n\n{narrower}", icon=":material/info:")
     common.offer_bundled_model("See a real model's vectors")
     common.end_page()
 t = common.trace_or_stop(masked_lm)

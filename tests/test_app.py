@@ -321,3 +321,19 @@ def test_every_chart_downloads_as_print_png_or_svg_and_views_offer_csv():
     at.selectbox(key="_figure_format").set_value("SVG (vector)").run()
     assert all(json.loads(el.proto.config)["toImageButtonOptions"]["format"] == "svg"
                for el in at.get("plotly_chart"))
+
+
+def test_lens_on_a_model_whose_table_is_narrower_than_its_layers_is_a_notice_not_an_error(tmp_path):
+    """An ELECTRA discriminator (no masked-LM head, 16-number word pieces under 32-number layers): no lens and no
+    nearest pieces, said in a notice, with the bundled model one click away."""
+    import transformers
+
+    from conftest import FAMILY_SPECS
+
+    make_config, make_tokenizer = FAMILY_SPECS["electra"]
+    transformers.ElectraModel(make_config()).save_pretrained(tmp_path)  # the base model only: no masked-LM head
+    make_tokenizer().save_pretrained(tmp_path)
+    at = open_page("lens", model=str(tmp_path), text="the cat [MASK] on the mat")
+    assert not at.exception and not at.error
+    assert any("projects its embeddings up" in i.value for i in at.info)
+    assert any(BUNDLED_MODEL in b.label for b in at.button)

@@ -39,16 +39,25 @@ class NearestPieces:
                            for layer, near in enumerate(self.layers)]}
 
 
+def narrower_table(loaded) -> str | None:
+    """Why `loaded` has no nearest pieces (its word table is narrower than its layers), or None: asked before any
+    sentence is run, so that a page can say so in a notice."""
+    width, layers = loaded.model.get_input_embeddings().weight.shape[1], loaded.config.hidden_size
+    if width == layers:
+        return None
+    return (f"{loaded.source}'s word pieces are rows of {width} numbers and its layers' vectors {layers}: it "
+            f"projects its embeddings up before layer 0, so the two are not in one space and there are no nearest "
+            f"pieces to show.")
+
+
 @torch.inference_mode()
 def nearest_pieces(trace: Trace, position: int | None = None, top: int = TOP) -> NearestPieces:
     """The `top` pieces nearest to each hidden state at `position` (the first mask token when there is one)."""
     position = lens_position(trace, position)
-    table = trace.loaded.model.get_input_embeddings().weight.float()  # (V, e)
+    if why := narrower_table(trace.loaded):
+        raise InputError(why)
+    table = trace.loaded.model.get_input_embeddings().weight.float()  # (V, d)
     states = torch.from_numpy(np.ascontiguousarray(trace.hidden_states[:, position])).float()  # (L + 1, d)
-    if table.shape[1] != states.shape[1]:
-        raise InputError(f"{trace.loaded.source}'s word pieces are rows of {table.shape[1]} numbers and its layers' "
-                         f"vectors {states.shape[1]}: it projects its embeddings up before layer 0, so the two are "
-                         f"not in one space and there are no nearest pieces to show.")
     cosines = torch.nn.functional.normalize(states, dim=-1) @ torch.nn.functional.normalize(table, dim=-1).T
     best = cosines.topk(top, dim=-1)  # (L + 1, top)
     layers = [list(zip(piece_names(trace.loaded.tokenizer, ids.tolist()), values.tolist()))
