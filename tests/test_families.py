@@ -406,3 +406,21 @@ def test_a_pair_on_one_token_type_follows_the_inputs_the_tokenizer_declares(tmp_
     assert not t.token_type_ids.any()  # what the model was given: its default, type 0 everywhere
     for i in range(t.num_layers):
         np.testing.assert_allclose(t.layer(i).output, own[i + 1][0].numpy(), atol=TOLERANCE)
+
+
+def test_a_pair_that_the_model_cannot_read_is_said_not_a_traceback(tmp_path):
+    """A tokenizer that declares token types and marks B as type 1, on a one-type GTE: transformers' own model
+    fails on the pair too; the trace says why."""
+    from bertviz_lite import InputError, load_model
+    from conftest import PIECES, WORDS
+
+    torch.manual_seed(0)
+    transformers.AutoModelForMaskedLM.from_config(NEW_FAMILY_SPECS["gte"][0]()).save_pretrained(tmp_path)
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *PIECES]
+    transformers.BertTokenizer(vocab={w: i for i, w in enumerate(vocab)}, model_max_length=40).save_pretrained(tmp_path)
+    loaded = load_model(str(tmp_path))
+    with pytest.raises(IndexError):
+        loaded.base(**loaded.tokenizer(TEXT, PAIR, return_tensors="pt"))
+    with pytest.raises(InputError, match="cannot read this pair"):
+        trace(loaded, TEXT, PAIR)
+    assert trace(loaded, TEXT).token_type_ids.max() == 0  # one sentence reads as before

@@ -255,6 +255,21 @@ def _clean(text: str | None, what: str) -> str:
     return str(text)
 
 
+def _token_types(loaded: LoadedModel, types: torch.Tensor) -> torch.Tensor:
+    """The token types the model reads: the tokenizer's (sentence B as type 1, which ALBERT and BERT were trained
+    on), unless the model's table has no row for them. Then, where the tokenizer does not declare token types as a
+    model input (a GTE or Jina-v3 checkpoint with a one-row table), type 0 everywhere, as transformers' own model
+    reads it given the declared inputs; where it does, transformers' own model fails too, and this says why."""
+    table = loaded.embedding_parts().token_type
+    if table is None or int(types.max()) < table.num_embeddings:
+        return types
+    if "token_type_ids" not in loaded.tokenizer.model_input_names:
+        return torch.zeros_like(types)
+    raise InputError(f"{loaded.source}'s tokenizer marks the second sentence as token type {int(types.max())}, but "
+                     f"the model has {table.num_embeddings} token type(s): it cannot read this pair (transformers' "
+                     f"own model fails on it too). Leave the second sentence empty.")
+
+
 def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: int | None = None) -> Trace:
     """Tokenize `text` (and `pair`, the second sentence, if given) and run the base model once.
 
@@ -268,9 +283,7 @@ def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: i
     enc = tokenizer(text, pair, truncation=True, max_length=limit, return_tensors="pt",
                     return_token_type_ids=True)
     ids, mask = enc["input_ids"], enc["attention_mask"]  # (1, T) each
-    types = enc.get("token_type_ids", torch.zeros_like(ids))  # (1, T)
-    if "token_type_ids" not in tokenizer.model_input_names:  # what the model is given: its default, all type 0
-        types = torch.zeros_like(ids)  # (a GTE or Jina-v3 tokenizer may mark B as type 1 for a one-row table)
+    types = _token_types(loaded, enc.get("token_type_ids", torch.zeros_like(ids)))  # (1, T)
     inputs = {"input_ids": ids, "attention_mask": mask}
     if loaded.uses_token_types:
         inputs["token_type_ids"] = types
