@@ -35,7 +35,7 @@ with left:
     st.subheader("Module tree")
     st.caption("Click a line to open it. Repeated blocks are folded; tied tensors count once.")
     st.html(f"<div style='font-size:1.05rem;line-height:1.7'>{node_html(fold_repeats(tree))}</div>")
-with right:
+with right, common.point():
     st.subheader("Parameter sunburst")
     st.caption("Each ring is one level of the tree; click a wedge to zoom in, the centre to zoom out. The same "
                "colours in every model: embeddings blue, attention red, feed-forward green, norms yellow, pooler "
@@ -64,11 +64,9 @@ base_total = heads[0].total
 rows = []
 for h in heads:
     added = ", ".join(f"{m.name}: {m.description.splitlines()[0]} ({m.parameters:,})" for m in h.head) or "—"
-    rows.append({"task": common.TASK_LABELS[h.task], "class": h.architecture, "parameters": h.total,
-                 "vs base": h.total - base_total, "head modules": added})
-st.dataframe(pd.DataFrame(rows), width="stretch", hide_index=True,
-             column_config={"parameters": st.column_config.NumberColumn(format="localized"),
-                            "vs base": st.column_config.NumberColumn(format="localized")})
+    rows.append({"task": common.TASK_LABELS[h.task], "class": h.architecture, "parameters": f"{h.total:,}",
+                 "vs base": f"{h.total - base_total:+,}", "head modules": added})
+st.table(pd.DataFrame(rows).set_index("task"))  # a few rows whose long cells wrap, rather than a grid that cuts them
 for h in heads:
     if h.tied:
         st.caption(f"{h.architecture}: " + "; ".join(h.tied) + " (shared tensors, counted once).")
@@ -78,4 +76,6 @@ if loaded.weights == "pretrained" and loaded.task != "base":  # what the checkpo
         st.info(f"Newly initialised when {loaded.source} was loaded for this task (not in the checkpoint): "
                 + ", ".join(new), icon=":material/new_releases:")
 st.caption("A head that loads from a checkpoint without it (for example a classifier on a base model) starts "
-           "from random numbers and must be fine-tuned. A masked-LM model drops BERT's pooler.")
+           "from random numbers and must be fine-tuned."
+           + (f" A masked-LM model drops {type(loaded.base).__name__}'s pooler." if getattr(loaded.base, "pooler", None)
+              is not None else ""))

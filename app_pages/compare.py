@@ -52,7 +52,7 @@ def configs_section() -> None:
     frame.loc["parameters"] = [f"{n:,}" for n in result.totals]
     differs = set(result.differences)
     highlight = lambda row: ["background-color:#fff3c4" if row.name in differs else ""] * len(row)  # noqa: E731
-    st.dataframe(frame.style.apply(highlight, axis=1), width="stretch", height=36 * (len(frame) + 1) + 4)
+    st.dataframe(frame.style.apply(highlight, axis=1), width="stretch", height="content")  # every row, whole
     st.caption(f"Highlighted: what differs ({', '.join(result.differences) or 'nothing'}).")
     common.csv_download(lambda: frame.rename_axis("setting").reset_index(), "compare_configs.csv")
 
@@ -60,6 +60,8 @@ def configs_section() -> None:
 def parameters_section() -> None:
     st.subheader("Where the parameters are")
     common.chart(groups_side_by_side(dict(zip(names, result.groups))))
+    st.caption("Rows by what the modules are: “encoder” is each model's stack of layers, whatever its module is "
+               "called (DistilBERT's transformer, ModernBERT's and EuroBERT's layers).")
     common.csv_download(lambda: pd.DataFrame([{"model": name, "group": group, "parameters": count}
                                               for name, groups in zip(names, result.groups)
                                               for group, count in groups.items()]), "compare_parameters.csv")
@@ -94,7 +96,7 @@ def attention_section() -> None:
         layer = layer_at_depth(depth, t.num_layers)  # counting from 1; the step-through counts from 0
         matrix = t.attention(layer - 1)[head]  # (T, T) of this model's own tokens
         column.markdown(f"**{name}**")
-        with column:
+        with column, common.point(name[0]):  # each model's head
             common.chart(attention_heatmap(matrix, t.tokens,
                                            f"layer {layer - 1} ({layer} of {t.num_layers}), head {head}"))
             kept, tokens = matrix.copy(), t.tokens  # the download keeps one head's numbers and labels, not the trace

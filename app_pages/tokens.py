@@ -7,15 +7,14 @@ from app_pages import common
 loaded = common.load_or_stop()
 t = common.trace_or_stop(loaded)
 common.page_title("Tokens")
-st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. "
-           "Special tokens are grey; sentence A is blue, sentence B orange.")
+st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. Special tokens are grey; sentence A "
+           "is blue" + (", sentence B orange." if t.pair else " (a second sentence in the sidebar would be orange)."))
 
-common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
+with common.point("tokens"):
+    common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
 
-if loaded.vocabulary == "stand-in":
-    st.info(f"These pieces and ids come from a stand-in {loaded.family.name} vocabulary trained on a few KB of "
-            f"English, because {loaded.source}'s own vocabulary is not available offline: they are not the real "
-            f"model's ids.", icon=":material/info:")
+if stand_in := loaded.stand_in_vocabulary:
+    st.info(f"These pieces and ids come from {stand_in}.", icon=":material/info:")
 elif loaded.vocabulary == "real uncased":
     st.caption(f"{loaded.source}'s real vocabulary (BERT's uncased 30,522 word pieces, shipped with the bundled "
                f"model): these are the real pieces and ids, even though the weights are random.")

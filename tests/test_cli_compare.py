@@ -44,3 +44,16 @@ def test_compare_listing_and_the_same_model_twice(capsys):
     assert code == 0 and "← differs" in out and "109,482,240" in out and "66,362,880" in out
     code, _, err = run_cli(capsys, "compare", "bert-base-uncased", "bert-base-uncased", "the bank")
     assert code == 1 and "two different models" in err
+
+
+def test_every_model_compares_its_stack_of_layers_as_the_encoder(tiny_loaded, new_tiny_loaded):
+    """DistilBERT's "transformer" and ModernBERT's "layers" are the row "encoder", as BERT's is, and hold the
+    layers' parameters: the same count as the layer modules themselves."""
+    from bertviz_lite.analyses.compare import compare_models
+
+    for a, b in ((tiny_loaded["bert"], tiny_loaded["distilbert"]), (tiny_loaded["albert"], new_tiny_loaded["modernbert"])):
+        result = compare_models(a, b, "the cat sat")
+        for loaded, groups in zip((a, b), result.groups):
+            layers = {id(p): p.numel() for m in loaded.family.layer_modules(loaded.base) for p in m.parameters()}
+            assert "encoder" in groups and groups["encoder"] >= sum(layers.values()), (loaded.source, groups)
+            assert "transformer" not in groups and "layers" not in groups

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..families import config_summary
-from ..introspection.params import group_totals, parameter_table
+from ..introspection.params import group_totals, parameter_group, parameter_table
 from ..loading.loader import LoadedModel
 
 
@@ -71,4 +71,14 @@ def compare_models(a: LoadedModel, b: LoadedModel, text: str) -> ModelComparison
     tables = (parameter_table(a.model), parameter_table(b.model))
     return ModelComparison((a.source, b.source), configs, differences,
                            (int(tables[0].numel.sum()), int(tables[1].numel.sum())),
-                           (group_totals(tables[0]), group_totals(tables[1])), (tokenize(a, text), tokenize(b, text)))
+                           (by_role(a, group_totals(tables[0])), by_role(b, group_totals(tables[1]))),
+                           (tokenize(a, text), tokenize(b, text)))
+
+
+def by_role(loaded: LoadedModel, groups: dict[str, int]) -> dict[str, int]:
+    """`groups` with the one that holds the layers named "encoder" whatever its module is called (DistilBERT's
+    "transformer", ModernBERT's and EuroBERT's "layers"), so that two families' rows line up."""
+    first = loaded.family.layer_modules(loaded.base)[0]
+    name = next(n for n, module in loaded.model.named_modules() if module is first)
+    layers = parameter_group(loaded.model, f"{name}.weight")
+    return {"encoder" if g == layers else g: n for g, n in groups.items()}

@@ -71,7 +71,8 @@ def _describe(config, i: int) -> str:
         return (f"Layer {i} is global: every token sees every other (one layer in "
                 f"{config.global_attn_every_n_layers}, from layer 0); rotary base θ = {theta:,.0f}.")
     return (f"Layer {i} is local: each token sees {_half_window(config)} tokens on each side (a "
-            f"{config.local_attention}-token window; the band on the heatmap); rotary base θ = {theta:,.0f}.")
+            f"{config.local_attention}-token window: on a text longer than {2 * _half_window(config) + 1} tokens, a "
+            f"band along the heatmap's diagonal); rotary base θ = {theta:,.0f}.")
 
 
 def _embeddings(base: nn.Module) -> EmbeddingParts:

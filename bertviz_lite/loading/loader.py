@@ -117,6 +117,17 @@ class LoadedModel:
                 f"offline). Shapes and parameter counts are real; tokens, ids, numbers and attention patterns "
                 f"are not the real model's.")
 
+    @property
+    def stand_in_vocabulary(self) -> str | None:
+        """Where the tokenizer is a stand-in, what every view that shows a vocabulary says: its size beside the
+        real model's; else None. (A skeleton has no tokenizer yet: it gives the real size alone.)"""
+        if self.vocabulary != "stand-in":
+            return None
+        own = f" of {len(self.tokenizer):,} pieces" if self.tokenizer is not None else ""
+        return (f"a stand-in {self.family.name} vocabulary{own}, trained here on a few KB of English, because "
+                f"{self.source}'s own tokenizer is not available offline: the real model's vocabulary has "
+                f"{self.config.vocab_size:,} rows, and its pieces and ids differ from these")
+
     def __repr__(self) -> str:
         return (f"LoadedModel({self.source!r}, task={self.task!r}, family={self.family.name}, "
                 f"weights={self.weights!r}, class={type(self.model).__name__})")

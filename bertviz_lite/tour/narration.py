@@ -82,11 +82,20 @@ def _relation(i: int, j: int) -> str:
     return f", {abs(i - j)} tokens {'before' if j < i else 'after'} it"
 
 
+def _by_distance(s: Step) -> bool:
+    """Whether the step's rows are relative distances (DeBERTa's position queries and keys), not tokens."""
+    return s.mine.ndim == 2 and s.mine.shape[0] != len(s.trace.tokens)
+
+
 def _row_story(s: Step, what: str, unit: str = "") -> list[str]:
-    row = np.asarray(s.mine[s.token], dtype=np.float64).ravel()
+    if _by_distance(s):  # rows δ = -k .. k-1: tell of the distance the chosen token has to the token before it
+        row, whose = s.mine[s.mine.shape[0] // 2 + 1], "distance δ = 1 (a key one token before its query)"
+    else:
+        row, whose = s.mine[s.token], s.me
+    row = np.asarray(row, dtype=np.float64).ravel()
     top = int(np.argmax(row))
-    return [f"{s.where}, {what} of {s.me}: {row.size} numbers, from {row.min():.2f} to {row.max():.2f}; the largest "
-            f"is number {top} ({row[top]:.2f}{unit})."]
+    return [f"{s.where}, {what} of {whose}: {row.size} numbers, from {row.min():.2f} to {row.max():.2f}; the "
+            f"largest is number {top} ({row[top]:.2f}{unit})."]
 
 
 def _linear(s: Step) -> list[str]:
@@ -94,7 +103,8 @@ def _linear(s: Step) -> list[str]:
     d_in = x.shape[-1]
     linear = s.trace.loaded.base.get_submodule(s.node.module)
     bias = ", plus a bias" if linear.bias is not None else " (no bias)"
-    return [f"Each token's {d_in} numbers times a learnt matrix{bias}."] + _row_story(s, s.node.title)
+    each = "Each relative distance's" if _by_distance(s) else "Each token's"
+    return [f"{each} {d_in} numbers times a learnt matrix{bias}."] + _row_story(s, s.node.title)
 
 
 def _scores(s: Step) -> list[str]:
@@ -134,8 +144,7 @@ def _context(s: Step) -> list[str]:
 
 def _merge(s: Step) -> list[str]:
     heads = s.trace.num_heads
-    return [f"The {heads} heads' contexts side by side again: {heads} × {s.array.shape[-1] // heads} = "
-            f"{s.array.shape[-1]} numbers per token."]
+    return [f"{heads} heads × {s.array.shape[-1] // heads} numbers = {s.array.shape[-1]} numbers per token."]
 
 
 def _residual(s: Step) -> list[str]:
@@ -172,7 +181,7 @@ def _relative(s: Step) -> list[str]:
 
 
 def _plain(s: Step) -> list[str]:
-    if s.mine.ndim == 2 and s.mine.shape[0] == len(s.trace.tokens):
+    if s.mine.ndim == 2:
         return _row_story(s, s.node.title)
     return [f"Its shape: {tuple(s.array.shape)}."]
 
@@ -203,9 +212,11 @@ def tokens_story(trace: Trace) -> list[str]:
     special = [t for t, s in zip(trace.tokens, trace.sequence_ids) if s is None]
     pieces = [t for t, s, w, prev in zip(trace.tokens[1:], trace.sequence_ids[1:], trace.word_ids[1:],
                                          trace.word_ids[:-1]) if s is not None and w is not None and w == prev]
+    vocabulary = f"a vocabulary of {len(trace.loaded.tokenizer):,}"
+    if stand_in := trace.loaded.stand_in_vocabulary:
+        vocabulary = stand_in
     lines = [f"The tokenizer cuts the text into {len(trace.tokens)} tokens, {len(special)} of them special "
-             f"({', '.join(dict.fromkeys(special))}), and gives each the id of its row in a vocabulary of "
-             f"{trace.loaded.tokenizer.vocab_size:,}."]
+             f"({', '.join(dict.fromkeys(special))}), and gives each the id of its row in {vocabulary}."]
     if pieces:
         lines.append(f"{len(pieces)} tokens continue a word cut into pieces (such as '{pieces[0]}').")
     else:

@@ -10,7 +10,7 @@ from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..explaining import has_head_axis
-from ..graph.ops import key_head
+from ..graph.ops import SOFTMAX, key_head
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
@@ -41,8 +41,10 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
                                      f"key/value head {shared} (read by query head {query_head})")
     T = len(trace.tokens)
     if node.shape.endswith("T, T)"):  # token by token (not a (T, d_h) array that happens to be square)
-        return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, node.short)
-    if array.ndim == 2:  # per token, or per relative distance (DeBERTa's position queries and keys)
-        rows = trace.tokens if array.shape[0] == T else [f"row {i}" for i in range(array.shape[0])]
+        scale = ("attention" if node.op is SOFTMAX else "score") if has_head_axis(node) else node.short
+        return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, scale)
+    if array.ndim == 2:  # per token, or per relative distance δ = i − j (DeBERTa's position queries and keys)
+        span = array.shape[0] // 2
+        rows = trace.tokens if array.shape[0] == T else [f"δ = {i - span}" for i in range(array.shape[0])]
         return matrix_window(np.asarray(array), rows, 0, title)  # its axis says which numbers are shown
     return None
