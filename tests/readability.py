@@ -1,0 +1,169 @@
+"""What a person sees on a projector, measured in the page: the readability check's eyes.
+
+`problems(page)` runs one script in a Chromium page (Playwright) and returns every problem a lecturer would see on
+a 1280×720 screen, each a `Problem(kind, what)`:
+
+- "overlap": two text boxes of one figure overlap (cell numbers, tick labels, annotations, bar texts, legend). The
+  boxes are read from the SVG in the page, rotated as drawn (a 45° tick label is a rotated rectangle, not the box
+  around it), and trimmed of the blank that a font's line height puts above and below the letters, so that rows
+  of text set at their own size do not count as touching;
+- "small": text under 12 px, in a figure (its font size times the scale it is drawn at: a sunburst shrinks labels
+  to fit) or in the page;
+- "cut": text past the edge of its figure, or a page element whose text is wider than the element shows (an
+  ellipsis, a table that scrolls sideways), or nearly fits its height but not quite (a table's last row cut in
+  half; a long list that is meant to scroll, two or more screens of it, is not a problem);
+- "fold": what the page declares as its point (`common.point`: a container whose key starts with "point") starts
+  too low: less than 200 px of it (or all of it, if shorter) above the 720-px fold, or the page declares none;
+- "error": an exception or an error box.
+
+The page's hover layer, Plotly's tool bar and hidden elements are not looked at: a person does not see them.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+FOLD = 720  # a projector's height in CSS pixels
+SMALLEST_PX = 12
+POINT_SHOWN_PX = 200  # how much of the page's point must be above the fold (all of it, where it is shorter)
+
+CHECK = r"""
+({fold, smallest, shownPx}) => {
+  const problems = [];
+  const add = (kind, what) => problems.push({kind, what});
+  const label = (s) => (s || '').replace(/[\u200b\u200c\u200d\ufeff]/g, '').replace(/\s+/g, ' ').trim().slice(0, 60);
+  const root = document.querySelector("[data-testid='stMain']") || document.body;
+
+  function hidden(el, stop) {  // display, visibility and opacity along the ancestors up to `stop`
+    for (let e = el; e && e !== stop; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) === 0) return true;
+    }
+    return false;
+  }
+
+  // --- figures: every text of every Plotly chart, as drawn -----------------------------------------------------
+  function corners(el) {  // the letters' box in screen pixels, rotated as drawn
+    const b = el.getBBox();
+    const m = el.getScreenCTM();
+    if (!m || b.width === 0 || b.height === 0) return null;
+    const top = b.y + 0.2 * b.height, bottom = b.y + 0.85 * b.height;  // a line's blank above and below
+    const left = b.x + 0.5, right = b.x + b.width - 0.5;
+    return [[left, top], [right, top], [right, bottom], [left, bottom]].map(([x, y]) =>
+      [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+  }
+  function separated(p, q) {  // separating axis test for two convex quadrilaterals, with 1 px to spare
+    for (const poly of [p, q]) {
+      for (let i = 0; i < 4; i++) {
+        const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % 4];
+        const n = [y1 - y2, x2 - x1], len = Math.hypot(n[0], n[1]) || 1;
+        const proj = (pts) => pts.map(([x, y]) => (x * n[0] + y * n[1]) / len);
+        const a = proj(p), c = proj(q);
+        if (Math.max(...a) <= Math.min(...c) + 1 || Math.max(...c) <= Math.min(...a) + 1) return true;
+      }
+    }
+    return false;
+  }
+  const plots = [...root.querySelectorAll('.js-plotly-plot')].filter((p) => !hidden(p, null));
+  plots.forEach((plot, k) => {
+    const frame = plot.getBoundingClientRect();
+    const title = label(plot.querySelector('.gtitle')?.textContent) || `figure ${k + 1}`;
+    const texts = [...plot.querySelectorAll('svg text')].filter((t) =>
+      label(t.textContent) && !t.closest('.hoverlayer') && !hidden(t, plot) &&
+      getComputedStyle(t).fillOpacity !== '0');
+    const boxes = [];
+    for (const t of texts) {
+      const box = corners(t);
+      if (!box) continue;
+      const m = t.getScreenCTM(), scale = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+      const sizes = [t, ...t.querySelectorAll('tspan')].filter((e) => label(e.textContent))
+        .map((e) => parseFloat(getComputedStyle(e).fontSize) * scale);
+      const size = Math.min(...sizes);
+      if (size < smallest - 0.01) add('small', `${title}: '${label(t.textContent)}' at ${size.toFixed(1)} px`);
+      const xs = box.map((c) => c[0]), ys = box.map((c) => c[1]);
+      if (Math.min(...xs) < frame.left - 2 || Math.max(...xs) > frame.right + 2 ||
+          Math.min(...ys) < frame.top - 2 || Math.max(...ys) > frame.bottom + 2)
+        add('cut', `${title}: '${label(t.textContent)}' past the figure's edge`);
+      boxes.push([t, box]);
+    }
+    let overlaps = 0, first = '';
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++)
+        if (!separated(boxes[i][1], boxes[j][1])) {
+          overlaps += 1;
+          if (!first) first = `'${label(boxes[i][0].textContent)}' and '${label(boxes[j][0].textContent)}'`;
+        }
+    if (overlaps) add('overlap', `${title}: ${overlaps} pair(s) of texts overlap, e.g. ${first}`);
+  });
+
+  // --- the page: type size, and text an element cuts ------------------------------------------------------------
+  const scrollers = new Set(["stMain", "stAppScrollToBottomContainer", "stAppViewContainer", "stSidebar",
+                             "stSidebarContent", "stApp"]);
+  for (const el of root.querySelectorAll('*')) {
+    if (el.closest('.js-plotly-plot') || el.closest('svg')) continue;
+    if (el.closest("[data-testid='stTooltipContent'], .katex-mathml")) continue;  // hidden, for screen readers
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3 && label(n.textContent)).map((n) => n.textContent);
+    const r = el.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1 || hidden(el, null)) continue;  // visually hidden
+    const s = getComputedStyle(el);
+    if (own.length && parseFloat(s.fontSize) < smallest - 0.01)
+      add('small', `'${label(own.join(' '))}' at ${parseFloat(s.fontSize).toFixed(1)} px`);
+    if (scrollers.has(el.dataset.testid)) continue;
+    const text = label(el.innerText || '');
+    const grid = el.matches('.dvn-scroller');  // a data table's scrolling box (its cells are drawn on a canvas)
+    if (!grid && text.length < 2) {  // a lone symbol (◀, ✕): its font's advance is wider than its ink, so
+      if (el.clientWidth < 0.4 * parseFloat(s.fontSize) && el.scrollWidth > el.clientWidth + 1)  // cut if very narrow
+        add('cut', `'${text}' has ${el.clientWidth} px of room`);
+      continue;
+    }
+    const cutsX = ['hidden', 'clip', 'auto', 'scroll'].includes(s.overflowX) || s.textOverflow === 'ellipsis';
+    const cutsY = ['hidden', 'clip', 'auto', 'scroll'].includes(s.overflowY);
+    if (cutsX && el.scrollWidth > el.clientWidth + 1)
+      add('cut', `'${text || 'a table'}' is wider than its box (${el.scrollWidth} > ${el.clientWidth} px)`);
+    else if (cutsY && el.scrollHeight > el.clientHeight + 2 && el.scrollHeight < 1.5 * el.clientHeight)
+      // almost all of it shows: a last row cut in half. A long list (199 parameters) that scrolls is meant to.
+      add('cut', `'${text || 'a table'}' is taller than its box (${el.scrollHeight} > ${el.clientHeight} px)`);
+  }
+
+  // --- the page's point above the fold ------------------------------------------------------------------------------
+  const points = [...root.querySelectorAll("[class*='st-key-point']")].filter((p) => !hidden(p, null));
+  if (!points.length) add('fold', 'the page declares no point (common.point)');
+  for (const p of points) {
+    const r = p.getBoundingClientRect();
+    const name = [...p.classList].find((c) => c.startsWith('st-key-point'));
+    if (r.top + Math.min(r.height, shownPx) > fold)
+      add('fold', `${name} starts at y = ${Math.round(r.top)} (${Math.round(r.height)} px tall)`);
+  }
+
+  // --- errors ---------------------------------------------------------------------------------------------------
+  for (const e of root.querySelectorAll("[data-testid='stException'], [data-testid='stAlertContentError']"))
+    add('error', label(e.innerText));
+  return problems;
+}
+"""
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str  # overlap, small, cut, fold, error
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.what}"
+
+
+def settle(page, timeout_ms: int = 180_000) -> None:
+    """Wait until the app is idle (twice: a run can be followed at once by another) and its charts are drawn."""
+    page.wait_for_selector("[data-testid='stApp']", timeout=timeout_ms)
+    for _ in range(2):
+        time.sleep(0.3)
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+    page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))",
+                           timeout=timeout_ms)
+    time.sleep(0.4)  # Plotly's last layout pass (autosize to the column) and web fonts
+
+
+def problems(page) -> list[Problem]:
+    """Every problem on the page as it is now (see the module's docstring)."""
+    found = page.evaluate(CHECK, {"fold": FOLD, "smallest": SMALLEST_PX, "shownPx": POINT_SHOWN_PX})
+    return [Problem(p["kind"], p["what"]) for p in found]
