@@ -77,10 +77,11 @@ def head_pickers(heads: list[int]) -> list[int]:
                  disabled=len(heads) == t.num_heads)
 
     def only_one() -> None:
-        set_heads([st.session_state["_w_one_head"]])
-        st.session_state["_w_one_head"] = None  # a picker, not a state: it shows "pick one" again
+        if st.session_state["_w_one_head"] is not None:
+            set_heads([st.session_state["_w_one_head"]])
 
-    alone.selectbox("One head alone", range(t.num_heads), index=None, placeholder="pick one", key="_w_one_head",
+    st.session_state["_w_one_head"] = heads[0] if len(heads) == 1 else None  # names the lone head on screen
+    alone.selectbox("One head alone", range(t.num_heads), placeholder="pick one", key="_w_one_head",
                     format_func=lambda h: f"head {h}", on_change=only_one)
     return heads
 
@@ -121,7 +122,7 @@ def head_view_page() -> None:
     if st.session_state.horizontal:
         title = f"Layer {layer}, {heads_title(heads)}: each {unit} (top) to what it reads (below)"
     chart = "head_view_chart"
-    with canvas:
+    with canvas, common.point():
         common.cached_chart(common.view_key(loaded, "head view", layer, tuple(heads), focus, pair_filter, words,
                                             bool(st.session_state.horizontal)),
                             lambda: head_view(lines, labels, labels, t.num_heads, title,
@@ -173,8 +174,8 @@ def model_view_page() -> None:
         return common.analysis_or_stop("thumbnails", loaded, side)
 
     pooled = len(t.tokens) > side
-    title = "Every layer (rows) × head (columns)" + (f" (each {side}×{side}: attention summed over blocks of keys, averaged over "
-                                    f"blocks of queries)" if pooled else "")
+    title = "Every layer (rows) × head (columns)" + (f"<br>each {side}×{side}: attention summed over blocks of keys, "
+                                                     f"averaged over blocks of queries" if pooled else "")
     with controls:
         st.caption("Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it "
                    "in the head view.")
@@ -202,7 +203,7 @@ def model_view_page() -> None:
             st.session_state.view = "head"
             st.session_state["_w_view"] = "head"
 
-    with canvas:
+    with canvas, common.point():
         common.cached_chart(common.view_key(loaded, "model view", side),
                             lambda: model_view(shares(), title), on_select=opened, selection_mode="points",
                             key=chart)

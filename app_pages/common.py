@@ -32,6 +32,7 @@ from bertviz_lite.serving.cache import (cached_contributions, cached_figure, cac
                                         cached_thumbnails, cached_trace, page_queue, warming)
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.figures import layer_diagram
+from bertviz_lite.figures.fit import fit, keeps_height
 from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.serving.hosting import Limits
 from bertviz_lite.tour import lecture
@@ -49,9 +50,17 @@ PAGE_CSS = Path(__file__).with_name("page.css")
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
+CHART_WIDTH_PX = 560  # the width a chart's labels are fitted to (figures/fit.py), unless its page says: about half
+# a 1280-pixel screen, where most charts sit beside their controls or their explanation
+PAGE_WIDTH_PX = 1180  # a 1280-pixel screen less lecture mode's margins: what a page's columns share
+
+
+def column_px(widths: list[float], i: int) -> int:
+    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`)."""
+    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - 20  # less the gap between columns
 PRINT_SCALE = 4  # PNG downloads at 4× the chart's size on screen: about 300 dpi for a figure 8 cm wide
 DOWNLOAD_FORMATS = {"PNG (print resolution)": "png", "SVG (vector)": "svg"}
-TASK_LABELS = {"base": "base model (as in the notebooks)", "sequence-classification": "sequence classification",
+TASK_LABELS = {"base": "base model (no task head)", "sequence-classification": "sequence classification",
                "masked-lm": "masked language model"}
 OTHER = "other: a Hub id or a local directory"
 HOSTED_OTHER = "other: a Hugging Face Hub id"
@@ -62,11 +71,26 @@ def init_state() -> None:
     what the user chose."""
     if "_named_in_url" not in st.session_state:
         st.session_state._named_in_url = frozenset(st.query_params.keys())
+    if "model" not in st.session_state and "model" not in st.query_params:
+        st.session_state.model = opening_model()
+        st.session_state._default_unavailable = st.session_state.model != DEFAULT_MODEL
     for key, default in DEFAULTS.items():
         if key not in st.session_state:
             st.session_state[key] = from_url(key, st.query_params.get(key, default))
     if st.session_state.task not in TASKS:
         st.session_state.task = "base"
+
+
+def opening_model() -> str:
+    """The model a link that names none opens: bert-base-uncased where its weights can be had (the Hub answers, or
+    the local cache holds it), else the bundled real model, so that a first visit with no network shows real
+    numbers rather than a random-weights warning (it says why, with bert-base-uncased one click away)."""
+    if bundled_directory(BUNDLED_MODEL) is None:
+        return DEFAULT_MODEL
+    try:
+        return DEFAULT_MODEL if cached_skeleton(DEFAULT_MODEL, "base").weights != "random-init" else BUNDLED_MODEL
+    except BertvizLiteError:
+        return DEFAULT_MODEL
 
 
 def from_url(key: str, value):
@@ -80,10 +104,12 @@ def from_url(key: str, value):
 
 
 def sync_url() -> None:
+    """The view in the URL: every key that differs from its default, and always the model, so that a shared link
+    opens the same model everywhere (where a link names none, what opens depends on the network: opening_model)."""
     for key, default in DEFAULTS.items():
         value = st.session_state[key]
         text = str(int(value)) if isinstance(value, bool) else str(value)
-        if value == default:
+        if value == default and key != "model":
             st.query_params.pop(key, None)
         elif st.query_params.get(key) != text:
             st.query_params[key] = text
@@ -120,6 +146,7 @@ def preset_label(source: str) -> str:
 
 def _choose_model() -> None:
     choice = st.session_state["_w_model_choice"]
+    st.session_state._default_unavailable = False
     if choice != other_label(Limits.from_env()):
         st.session_state.model = choice
     elif st.session_state.get("_w_model_custom", "").strip():
@@ -202,7 +229,7 @@ def redraw_on_reconnect() -> None:
 
 def warm_default_view() -> None:
     """The default model and sentence, traced in the background once per server (see serving.cache.warming)."""
-    warming(DEFAULTS["model"], DEFAULTS["task"], DEFAULTS["text"])
+    warming(opening_model(), DEFAULTS["task"], DEFAULTS["text"])
 
 
 def lecture_mode() -> bool:
@@ -219,9 +246,11 @@ def lecture_bar(page: str) -> None:
     query = urllib.parse.urlencode(st.query_params.to_dict())
     here = (st.context.url or "").split("?")[0]  # None where no browser asked (a test)
     link.code(here + (f"?{query}" if query else ""), language=None, wrap_lines=True)
+    inside = st.session_state.pop("_lecture_within_page", False)  # the page has its own ▶ still to press (the tour)
     if ahead is not None:
-        onward.button(f"Next: {ahead.title}", icon=":material/arrow_forward:", type="primary", on_click=_show_view,
-                      args=(ahead,))
+        onward.button(f"Leave for: {ahead.title}" if inside else f"Next: {ahead.title}",
+                      icon=":material/arrow_forward:", type="secondary" if inside else "primary",
+                      on_click=_show_view, args=(ahead,))
 
 
 def _show_view(view: lecture.LectureView) -> None:
@@ -245,6 +274,13 @@ def page_title(title: str) -> None:
         st.title(title)
 
 
+def point(name: str = "figure"):
+    """A container for what makes the page's point (its figure; on Layers the step's own figure and an
+    explanation's result): in lecture mode it starts above a 720-pixel fold. The readability check
+    (tests/test_readability.py) finds it by its key, `point-<name>`, and holds every page to that."""
+    return st.container(key=f"point-{name}")
+
+
 def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "medium"):
     """(controls, canvas): side by side in lecture mode, so that both fit a 1280×720 projector (the page is named
     in the navigation there); one below the other under the page's title otherwise."""
@@ -261,16 +297,18 @@ def apply_style() -> None:
         st.html(LECTURE_CSS)
 
 
-def chart(fig: go.Figure, **kwargs) -> None:
-    """st.plotly_chart across the page's width, with larger chart text in lecture mode."""
-    send_chart(styled(fig), **kwargs)
+def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, **kwargs) -> None:
+    """st.plotly_chart across the page's width (about `width` px on a 1280-pixel screen), with larger chart text in
+    lecture mode."""
+    send_chart(styled(fig, width), **kwargs)
 
 
-def cached_chart(view: tuple, build: Callable[[], go.Figure | None], **kwargs) -> None:
+def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int = CHART_WIDTH_PX, **kwargs) -> None:
     """chart(build()), with the styled figure built once per `view` (and mode) for every tab of this server: a
     lecture hall opening one link then sends a figure it already has. `view` names all that the figure shows;
     `kwargs` go to st.plotly_chart (a widget key, on_select). A build that gives None draws nothing."""
-    fig = cached_figure((*view, lecture_mode()), lambda: None if (built := build()) is None else styled(built))
+    fig = cached_figure((*view, lecture_mode(), width),
+                        lambda: None if (built := build()) is None else styled(built, width))
     if fig is not None:
         send_chart(fig, **kwargs)
 
@@ -282,14 +320,16 @@ def block_diagram(loaded: LoadedModel, graph, lit: str, **kwargs) -> None:
                  lambda: layer_diagram(diagram_layout(graph), lit), selection_mode="points", **kwargs)
 
 
-def styled(fig: go.Figure) -> go.Figure:
-    """The figure as this session shows it: larger text and a shorter chart in lecture mode."""
+def styled(fig: go.Figure, width: int = CHART_WIDTH_PX) -> go.Figure:
+    """The figure as this session shows it: larger text and a shorter chart in lecture mode; its labels and cell
+    numbers fitted to its size (`width` px wide), never under 12 px."""
     if lecture_mode():
-        fig.update_layout(font_size=LECTURE_FONT_PX, height=min(fig.layout.height or LECTURE_CHART_PX,
-                                                                  LECTURE_CHART_PX))
+        height = fig.layout.height or LECTURE_CHART_PX
+        fig.update_layout(font_size=LECTURE_FONT_PX, height=height if keeps_height(fig) else min(height,
+                                                                                                   LECTURE_CHART_PX))
         for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
             axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
-    return fig
+    return fit(fig, width)
 
 
 def send_chart(fig: go.Figure, **kwargs) -> None:
@@ -317,6 +357,7 @@ def matrix_frame(matrix, rows: list[str], columns: list[str], row_name: str = "t
 def switch_model(source: str) -> None:
     """Change the model and keep everything else of the view (a button's on_click)."""
     st.session_state.model = source
+    st.session_state._default_unavailable = False  # the reader chose: no more word on why the app opened as it did
     st.session_state["_w_model_choice"] = source if source in PRESETS else other_label(Limits.from_env())
     st.session_state["_w_model_custom"] = "" if source in PRESETS else source
 
@@ -327,6 +368,8 @@ def offer_bundled_model(why: str = "Show real attention patterns", label: str | 
     if bundled_directory(BUNDLED_MODEL) is None:
         return
     about = f"{BUNDLED_MODEL}, a pretrained BERT bundled with the app"
+    if label is None and lecture_mode():  # a long label is cut in a narrow column on a projector: the hover has it
+        label = why
     where.button(label or f"{why}: switch to {about}", icon=":material/swap_horiz:", on_click=switch_model,
                  args=(BUNDLED_MODEL,), help=f"{about}, keeping the sentence and the view" if label else None,
                  width="stretch" if label else "content")
@@ -382,8 +425,17 @@ def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = F
         st.warning(label + loaded.warning, icon=":material/warning:")
         if needs_weights:
             offer_bundled_model()
+    elif loaded.bundled and st.session_state.get("_default_unavailable") and not label:
+        words, switch = st.columns([3, 1], vertical_alignment="center")
+        words.caption(f"Real pretrained weights, read from the {loaded.origin}: no network needed. The app opened "
+                      f"on {loaded.source} because {DEFAULT_MODEL}'s weights cannot be had here (no network, not "
+                      f"in the local cache).")
+        switch.button(f"{DEFAULT_MODEL}'s architecture", icon=":material/swap_horiz:", on_click=switch_model,
+                      args=(DEFAULT_MODEL,), help=f"{DEFAULT_MODEL}'s exact architecture with random weights, "
+                                                  f"keeping the sentence and the view")
     elif loaded.bundled:
         st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
+
 
 
 class PageEnds(BaseException):

@@ -35,7 +35,7 @@ with controls:
                "pieces; its first occurrence), after the embeddings and after every layer. 1 means the context "
                "changed nothing; the lower it falls, the more each sentence made the word its own. Ethayarajh (2019), "
                "“How Contextual are Contextualized Word Representations?”.")
-with canvas:
+with canvas, common.point():
     cosines = {r.word: r.cosines for r in results}
     common.chart(context_lines(cosines, f"{', '.join(cosines)} in two contexts, layer by layer"))
     common.csv_download(lambda: pd.DataFrame([{"word": w, "after": "embeddings" if i == 0 else f"layer {i - 1}",

@@ -32,11 +32,12 @@ st.markdown(f"**Layer {layer}: raw attention says {ratios['attention']:.0%} of w
             f"tokens; counting the residual{' and LayerNorm' if fullest == 'norm_residual_ln' else ''}, "
             f"{ratios[fullest]:.0%}.**")  # the page's point, above its figures
 attention = {VIEWS["attention"]: matrices.pop(VIEWS["attention"])}
-left, right = st.columns([2.6, 1 + 1.2 * len(matrices)])  # room for the attention panel's labels and colour bar
+widths = [2.6, 1 + 1.2 * len(matrices)]  # room for the attention panel's labels and colour bar
+left, right = common.point().columns(widths)
 with left:  # a share of 1 on its own scale; the norms side by side on theirs
-    common.chart(matrices_side_by_side(attention, labels, colorbar="weight"))
+    common.chart(matrices_side_by_side(attention, labels, colorbar="weight"), width=common.column_px(widths, 0))
 with right:
-    common.chart(matrices_side_by_side(matrices, labels, colorbar="‖vector‖"))
+    common.chart(matrices_side_by_side(matrices, labels, colorbar="‖vector‖"), width=common.column_px(widths, 1))
 st.caption(r"Rows receive, columns give. $\lVert c \rVert$ is $\lVert c_{ij} \rVert$ with "
            r"$c_{ij} = \sum_h \alpha^h_{ij} f^h(x_j)$ and $f^h(x_j) = (x_j W_V^h + b_V^h) W_O^h$: what token $j$ "
            r"really adds to token $i$ through the attention heads. $\lVert c + x \rVert$ adds the residual $x_i$ on "

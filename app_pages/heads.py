@@ -43,7 +43,7 @@ with controls:
     if st.button(f"Open layer {chosen[0]}, head {chosen[1]} in Layers", icon=":material/open_in_new:",
                  on_click=open_head):
         st.switch_page("app_pages/layers.py")
-with canvas:
+with canvas, common.point():
     common.chart(layer_head_grid(fingerprints.stats[stat], f"Attention {STAT_TITLES[stat]}, every layer × head",
                                  "nats" if stat == "entropy" else "share"))
     rows = [{"layer": layer, "head": head, **{s: float(fingerprints.stats[s][layer, head]) for s in STATS}}

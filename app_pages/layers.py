@@ -40,6 +40,7 @@ class Regions:
     words: object
     canvas: object
     row: tuple = ()  # lecture mode: stage, ◀, layer, ▶, head, step in one row of controls
+    canvas_px: int = common.CHART_WIDTH_PX  # about how wide the canvas is on a 1280-pixel screen
 
     def picker(self):
         """Where the step picker goes: the end of the lecture row, or the controls."""
@@ -147,17 +148,19 @@ def show_matrix(array: np.ndarray, title: str, key: str, r: Regions, rows: list[
     """A (rows × n) array as a heatmap of 64 columns at a time, each cell clickable where it fits; the window
     first shown holds the chosen cell, else dimension `around`."""
     rows = t.tokens if rows is None else rows
+    figure = r.canvas.container()  # the step's own figure first, the slider that moves its window under it
     first = 0
     if array.shape[1] > 64:
         wanted = (cell[1] if cell is not None and len(cell) == 2 else around) // 64 * 64
         first = r.canvas.slider("First dimension shown", 0, array.shape[1] - 64, min(wanted, array.shape[1] - 64),
                                   step=64, key=f"dims_{key}_{wanted}")
     chart = f"cells_{key}_{title}_{first}"
-    with r.canvas:
+    with figure, common.point():
         common.cached_chart(common.view_key(loaded, "matrix", key, title, first, cell),
                             lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
-                            on_select=cells.on_click(chart), selection_mode="points", key=chart)
-        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows)).rename_axis("token").reset_index(),
+                            on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
+    with r.canvas:
+        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows, for_figure=False)).rename_axis("token").reset_index(),
                             f"{title.replace(' ', '_').replace(':', '')}.csv")
 
 
@@ -176,7 +179,7 @@ def embeddings_view(r: Regions) -> None:
         common.cached_chart(common.view_key(loaded, "norms", "embeddings"),
                             lambda: token_norms(series, t.tokens, "Vector length per token" + (
                                 ", before and after LayerNorm" if "norm" in series else ""),
-                                {"sum": "add", "norm": "layer_norm"}))
+                                {"sum": "add", "norm": "layer_norm"}), width=r.canvas_px)
 
 
 def encoder_view(r: Regions) -> None:
@@ -194,7 +197,7 @@ def encoder_view(r: Regions) -> None:
         with r.canvas:
             common.cached_chart(common.view_key(loaded, "encoder", key, cell), lambda: attention_heatmap(
                 array.astype(np.float32), t.tokens, node.title, node.short, clickable=True, chosen=cell),
-                on_select=cells.on_click(chart), selection_mode="points", key=chart)
+                on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
             tokens = t.tokens
             common.csv_download(lambda: common.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:
@@ -259,11 +262,8 @@ def layer_view(r: Regions) -> None:
                         f"{array.shape[1]}.")
         show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell, around=head * d_head)
     else:
-        group = stream_group(steps.graph, key)
-        if group and common.lecture_mode():  # on a projector the lengths make the step's point: above the fold
-            stream_lengths(steps, group, layer, key, r)
-        show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell)
-        if group and not common.lecture_mode():
+        show_matrix(array, f"layer {layer}: {node.title}", key, r, cell=cell)  # the step's own figure first
+        if group := stream_group(steps.graph, key):
             stream_lengths(steps, group, layer, key, r)
     if not (array.ndim == 3 and token_by_token):
         pickers(steps, key, r)
@@ -277,7 +277,7 @@ def stream_lengths(steps, group: list[str], layer: int, key: str, r: Regions) ->
     roles[names[group[0]]] = "input"  # the stream carried past the sub-block, whatever made it
     with r.canvas:
         common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
-            series, t.tokens, "Vector length per token: residual adds, norm rescales", roles))
+            series, t.tokens, "Vector length per token: residual adds, norm rescales", roles), width=r.canvas_px)
 
 
 def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> None:
@@ -295,30 +295,31 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
                         "them 0.")
     chart = f"cells_{layer}_{head}_{key}"
     with r.canvas:
-        if together := score_terms(steps.graph, key):
+        title = f"layer {layer}, head {head}: {node.title}"
+        with common.point():  # the step's own figure
+            common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words, cell),
+                                lambda: attention_heatmap(matrix, labels, title, "attention"
+                                                          if node.op.name == "softmax" else "score",
+                                                          clickable=not words, chosen=None if words else cell,
+                                                          signed=node.op.name != "softmax"),
+                                on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
+        kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
+        common.csv_download(lambda: common.matrix_frame(kept, labels, labels, "query", "key"),
+                            f"layer{layer}_head{head}_{key}.csv")
+        if together := score_terms(steps.graph, key):  # the score's terms side by side, under the step's own
             terms = {k.removeprefix("attn."): steps[k][head] for k in together}
             added = [k.removeprefix("attn.") for k in together[:-1]]
             names = [steps.node(k).title.lower() for k in together[:-1]]
             st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
             common.cached_chart(common.view_key(loaded, "terms", layer, head, key),
                                 lambda: matrices_side_by_side(terms, t.tokens, colorbar="score", axes=("query", "key"),
-                                                              chosen=key.removeprefix("attn.")))
-        title = f"layer {layer}, head {head}: {node.title}"
-        common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words, cell),
-                            lambda: attention_heatmap(matrix, labels, title, "attention" if node.op.name == "softmax"
-                                                      else "score", clickable=not words,
-                                                      chosen=None if words else cell,
-                                                      signed=node.op.name != "softmax"),
-                            on_select=cells.on_click(chart), selection_mode="points", key=chart)
-        kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
-        common.csv_download(lambda: common.matrix_frame(kept, labels, labels, "query", "key"),
-                            f"layer{layer}_head{head}_{key}.csv")
+                                                              chosen=key.removeprefix("attn.")), width=r.canvas_px)
     pickers(steps, key, r)
     with r.canvas:
         st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 scale; "
                    f"pick one with Head above:")
         common.cached_chart(common.view_key(loaded, "grid", layer, head),
-                            lambda: head_grid(steps["attn.probs"], head))
+                            lambda: head_grid(steps["attn.probs"], head), width=r.canvas_px)
 
 
 def pooler_view(r: Regions) -> None:
@@ -334,7 +335,7 @@ def pooler_view(r: Regions) -> None:
         if loaded.sentence_pooling is not None:
             r.words.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
-        with r.canvas:
+        with r.canvas, common.point():
             common.cached_chart(common.view_key(loaded, "pooler", key), lambda: vector_bars(
                 np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"))
         pickers(steps, key, r)
@@ -356,13 +357,15 @@ def regions() -> Regions:
     """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, the diagram, then
     the words beside the canvas, so that a step and an explanation fit a 1280×720 projector."""
     if common.lecture_mode():
-        row = st.columns([3.9, 0.8, 2.2, 0.8, 1.1, 4.4], vertical_alignment="bottom")
+        more = len(stages) - 3  # a fourth stage (DeBERTa's, MPNet's positions) takes its room from the slider
+        row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
         controls, diagram = st.container(), st.container()
-        words, canvas = st.columns([6, 5] if st.session_state.cell else [5, 6], gap="large")
-        return Regions(controls, diagram, words, canvas, tuple(row))
+        widths = [6, 5] if st.session_state.cell else [5, 6]
+        words, canvas = st.columns(widths, gap="large")
+        return Regions(controls, diagram, words, canvas, tuple(row), common.column_px(widths, 1))
     controls, diagram = st.container(), st.container()
     words, canvas = st.columns([5, 6], gap="large")
-    return Regions(controls, diagram, words, canvas)
+    return Regions(controls, diagram, words, canvas, canvas_px=common.column_px([5, 6], 1))
 
 
 @st.fragment

@@ -19,8 +19,9 @@ def state_name(i: int) -> str:
 def show_lens(position: int | None) -> None:
     lens = common.computed_or_stop("The masked-LM head on every hidden state …",
                                    lambda: cached_lens(source, text, pair, position), ":material/error:")
-    common.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
-                                        f"({lens.tokens[lens.position]}), hidden state by hidden state"))
+    with common.point():
+        common.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
+                                            f"({lens.tokens[lens.position]}), hidden state by hidden state"))
     ok = lens.max_abs_diff <= 1e-4
     (st.success if ok else st.error)(f"The last layer through the head vs the masked-LM model's own logits: "
                                      f"max |Δ| = {lens.max_abs_diff:.1e}",
@@ -39,8 +40,9 @@ def show_nearest_pieces(position: int | None) -> None:
     near = common.computed_or_stop("The nearest vocabulary pieces of every hidden state …",
                                    lambda: cached_nearest_pieces(source, "masked-lm", text, pair, position),
                                    ":material/error:")
-    common.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
-                                        f"({near.tokens[near.position]}), by cosine", "cosine"))
+    with common.point():
+        common.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
+                                            f"({near.tokens[near.position]}), by cosine", "cosine"))
     rows = [{"hidden state": state_name(i), "rank": k + 1, "piece": piece, "cosine": c}
             for i, nearest in enumerate(near.layers) for k, (piece, c) in enumerate(nearest)]
     common.csv_download(lambda: pd.DataFrame(rows), "nearest_pieces.csv")
@@ -51,11 +53,11 @@ common.page_title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
 problem = head_problem(masked_lm)  # before the model runs on the sentence
 if problem and masked_lm.weights == "random-init":  # random vectors are near nothing in particular either
-    st.error(problem, icon=":material/block:")
+    common.point("notice").info(problem, icon=":material/block:")  # nothing to show, and nothing wrong
     common.offer_bundled_model("See a real model's vectors")
     common.end_page()
 if problem and (narrower := narrower_table(masked_lm)):  # ELECTRA, ALBERT: nothing to show, and nothing wrong
-    st.info(f"{problem}\n\n{narrower}", icon=":material/info:")
+    common.point("notice").info(f"{problem}\n\n{narrower}", icon=":material/info:")
     common.offer_bundled_model("See a real model's vectors")
     common.end_page()
 t = common.trace_or_stop(masked_lm)

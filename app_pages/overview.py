@@ -46,7 +46,7 @@ explained.markdown("\n".join(f"- {line}" for line in lines))
 for note in loaded.family.notes(loaded.config):
     explained.caption(note)
 
-with where:
+with where, common.point():
     st.subheader("Where the parameters are")
     groups = group_totals(table)
     common.chart(group_bars(groups))

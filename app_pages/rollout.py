@@ -26,8 +26,9 @@ with controls:
 merge = (lambda m: merge_to_words(m, groups)) if words else (lambda m: m)
 shown = np.array(merge(rollout[layer]))  # a copy: the tab keeps the download's numbers, not every layer's
 with canvas:
-    common.chart(attention_heatmap(shown, labels, f"Rollout after layer {layer}", "share of input",
-                                   axes=("token after the layer", "input token it comes from")))
+    with common.point():
+        common.chart(attention_heatmap(shown, labels, f"Rollout after layer {layer}", "share of input",
+                                       axes=("token after the layer", "input token it comes from")))
     token = st.session_state.token
     mixture = np.stack([merge(r)[token] for r in rollout])  # (L, T or W)
     common.chart(mixture_by_layer(mixture, labels,

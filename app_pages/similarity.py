@@ -28,7 +28,7 @@ with controls:
                 f"to predict whether sentence B follows sentence A, and the mean of its token vectors for nothing "
                 f"at all. Both put almost any two sentences close together.", icon=":material/info:")
         common.offer_bundled_model("Compare with a model trained for similarity")
-with canvas:
+with canvas, common.point():
     for way in ways:
         common.chart(similarity_heatmap(way.cosine(), lines, f"cosine of {way.name}"))
         common.csv_download(lambda way=way: common.matrix_frame(way.cosine(), lines, lines, "sentence", "other sentence"),

@@ -24,7 +24,8 @@ def start_on_real_weights() -> None:
     if st.session_state.get("_tour_started"):
         return
     st.session_state._tour_started = True
-    untouched = st.session_state.model == DEFAULT_MODEL and st.session_state.text == common.DEFAULTS["text"]
+    untouched = (st.session_state.model in (DEFAULT_MODEL, BUNDLED_MODEL)  # what a link naming no model opens
+                 and st.session_state.text == common.DEFAULTS["text"])
     named = st.session_state.get("_named_in_url", frozenset())
     if untouched and not {"model", "text"} & named and bundled_directory(BUNDLED_MODEL) is not None:
         st.session_state.update(model=BUNDLED_MODEL, **TOUR_VIEW)
@@ -110,12 +111,14 @@ def output_story() -> list[str]:
 def chapter_view(chapter, head: int) -> None:
     """The chapter's real view: the tokens as chips, or its figure (short enough for a projector in lecture mode)."""
     if chapter.kind == "tokens":
-        common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
+        with common.point("tokens"):
+            common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
         return
     lens = prediction() if chapter.kind == "output" else None
     vectors = sentence_vector() if chapter.kind == "output" and lens is None else None
-    common.cached_chart(common.view_key(loaded, "tour", chapter.step or chapter.kind, head),
-                        lambda: fitted(chapter_figure(t, chapter, head, vectors, lens)))
+    with common.point():
+        common.cached_chart(common.view_key(loaded, "tour", chapter.step or chapter.kind, head),
+                            lambda: fitted(chapter_figure(t, chapter, head, vectors, lens)))
 
 
 def fitted(fig):
@@ -127,6 +130,7 @@ def fitted(fig):
 
 number = chosen_chapter()
 chapter = story[number - 1]
+st.session_state._lecture_within_page = number < len(story)  # the lecture's Next is not the tour's ▶ (lecture_bar)
 chapter_controls(number)
 if chapter.kind == "step":
     diagram(chapter.step)

@@ -62,7 +62,7 @@ def test_every_page_renders_for_every_family(page, tiny_dirs):
 
 
 def test_overview_shows_exact_total_and_random_banner():
-    at = open_page("overview")
+    at = open_page("overview", model="bert-base-uncased")
     assert not at.exception
     assert at.metric[0].value == "109,482,240"
     assert any("Random weights" in w.value for w in at.warning)
@@ -70,16 +70,16 @@ def test_overview_shows_exact_total_and_random_banner():
 
 
 def test_architecture_sunburst_total_and_table():
-    at = open_page("architecture")
+    at = open_page("architecture", model="bert-base-uncased")
     assert not at.exception
     (sunburst,) = [s for s in specs(at) if s["data"][0]["type"] == "sunburst"]
     trace = sunburst["data"][0]
     assert trace["branchvalues"] == "total" and trace["ids"][0] == "BertModel"
     assert any("109,482,240 parameters" in m.value for m in at.markdown)
     assert len(at.dataframe[0].value) == 199
-    heads = at.dataframe[1].value
+    heads = at.table[0].value  # a few rows whose long cells wrap
     assert list(heads["class"]) == ["BertModel", "BertForSequenceClassification", "BertForMaskedLM"]
-    assert "Linear(in_features=768, out_features=2" in heads["head modules"][1]
+    assert "Linear(in_features=768, out_features=2" in heads["head modules"].iloc[1]
 
 
 def test_tokens_page_colours_a_pair(tiny_dirs):
@@ -117,9 +117,25 @@ def test_pooler_and_similarity(tiny_dirs):
     assert all(-1.0 <= float(m.value) <= 1.0 for m in at.metric)
 
 
-def test_defaults_stay_out_of_the_url(tiny_dirs):
+def test_defaults_stay_out_of_the_url_and_the_model_is_always_in_it(tiny_dirs):
     at = open_page("layers")
-    assert dict(at.query_params) == {}
+    assert dict(at.query_params) == {"model": BUNDLED_MODEL}  # what opened here (offline): a shared link says so
+    at = open_page("layers", model=tiny_dirs["bert"], layer=0)
+    assert dict(at.query_params) == {"model": tiny_dirs["bert"]}
+
+
+def test_with_no_network_the_first_page_is_the_bundled_real_model_and_says_why():
+    """No model in the link, bert-base-uncased's weights not to be had (offline, an empty cache): the app opens on
+    the bundled real model, says why, and offers bert-base-uncased's exact architecture in one click."""
+    at = open_page("overview")
+    assert not at.exception and not at.warning  # no random-weights banner on the first page
+    assert at.session_state.model == BUNDLED_MODEL and at.metric[0].value == "22,713,216"
+    assert any("opened on" in c.value and "bert-base-uncased's weights cannot be had" in c.value for c in at.caption)
+    (switch,) = [b for b in at.button if b.label == "bert-base-uncased's architecture"]
+    switch.click().run()
+    assert at.session_state.model == "bert-base-uncased" and at.query_params["model"] == "bert-base-uncased"
+    assert any("Random weights" in w.value for w in at.warning) and at.metric[0].value == "109,482,240"
+    assert not any("opened on" in c.value for c in at.caption)
 
 
 @pytest.mark.parametrize("params,fragment", [
@@ -219,7 +235,8 @@ def test_lecture_mode_steps_through_the_embeddings(tiny_dirs):
 
 
 def test_random_weights_offer_the_bundled_model_and_keep_the_view():
-    at = open_page("layers", text="the bank of the river", layer=5, head=3, step="attn.probs")
+    at = open_page("layers", model="bert-base-uncased", text="the bank of the river", layer=5, head=3,
+                   step="attn.probs")
     assert any("Random weights" in w.value for w in at.warning)
     (switch,) = [b for b in at.button if BUNDLED_MODEL in b.label]
     switch.click().run()
@@ -253,7 +270,7 @@ def test_similarity_matrix_of_the_bundled_model_from_a_deep_link():
 
 
 def test_similarity_of_a_plain_bert_says_it_was_not_trained_for_it():
-    at = open_page("similarity")
+    at = open_page("similarity", model="bert-base-uncased")
     assert not at.exception
     assert len(specs(at)) == 2  # the mean of token vectors and the pooled [CLS] output
     assert any("not trained for sentence similarity" in i.value for i in at.info)
@@ -305,7 +322,7 @@ def test_lens_deep_link_and_refusals(tiny_dirs):
     assert "Nearest vocabulary pieces at position 3" in grid["layout"]["title"]["text"]
     assert grid["data"][0]["colorbar"]["title"]["text"] == "cosine"
     at = open_page("lens", model="distilbert-base-uncased", text="the cat [MASK] on the mat")  # random offline
-    assert not at.exception and any("random weights" in e.value for e in at.error)
+    assert not at.exception and not at.error and any("random weights" in i.value for i in at.info)
     assert any(BUNDLED_MODEL in b.label for b in at.button)
     at = open_page("lens", model=tiny_dirs["roberta"], text="the cat sat", position=2)
     assert not at.exception and any("no <mask>" in i.value for i in at.info)

@@ -76,7 +76,7 @@ def test_compare_new_families_and_the_mixing_chart(tiny_dirs, new_tiny_dirs):
 
 
 @pytest.mark.parametrize("params,says", [
-    (dict(model_b="bert-base-uncased"), "both bert-base-uncased"),
+    (dict(model_b="bert-base-uncased", model="bert-base-uncased"), "both bert-base-uncased"),
     (dict(model_b="no-such/model-xyz"), "Model B: 'no-such/model-xyz'"),
     (dict(model_b="bert-base-uncased", model=BUNDLED_MODEL, depth="abc"), None),
     (dict(model_b="bert-base-uncased", model=BUNDLED_MODEL, depth="7"), None),

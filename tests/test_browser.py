@@ -94,9 +94,9 @@ def test_todays_encoders_in_lecture_mode(server, page):
     wait_idle(page)
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.get_by_text("step 8 of 21: Content → position").count() == 1
-    terms = page.get_by_text("scores = c2c + c2p + p2c")
-    box = terms.bounding_box()
-    assert box is not None and box["y"] < 720, box  # the side-by-side terms start on the first screen
+    heatmap = page.locator(".st-key-point-figure").bounding_box()
+    assert heatmap is not None and heatmap["y"] + 200 <= 720, heatmap  # the step's own heatmap on the first screen
+    assert page.get_by_text("scores = c2c + c2p + p2c").count() == 1  # the three terms side by side, under it
     page.get_by_role("button", name="▶").last.click()
     page.get_by_text("step 9 of 21: Position → content").wait_for(timeout=120_000)  # the rerun may start after wait_idle looks
     wait_idle(page)

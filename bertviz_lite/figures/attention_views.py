@@ -13,7 +13,8 @@ import plotly.graph_objects as go
 
 from ..analyses.attention_views import MIN_WEIGHT, Lines
 from .charts import FONT, _layout
-from .style import SHARE
+from .fit import KEEPS_HEIGHT
+from .style import SHARE, plotly_text
 
 TOL_RAINBOW = ["#E8ECFB", "#D9CCE3", "#D1BBD7", "#CAACCB", "#BA8DB4", "#AE76A3", "#AA6F9E", "#994F88", "#882E72",
                "#1965B0", "#437DBF", "#5289C7", "#6195CF", "#7BAFDE", "#4EB265", "#90C987", "#CAE0AB", "#F7F056",
@@ -48,6 +49,7 @@ def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int,
     colour. Every token is a click target (customdata [side, index], side "q" or "k"); `focus` marks the token
     whose lines these are, and `numbers` writes each line's weight at its far end (for one head)."""
     colours = head_colours(num_heads)
+    queries, keys = [plotly_text(q) for q in queries], [plotly_text(k) for k in keys]  # `<s>` would vanish
     traces = [trace for head in sorted(set(lines.head.tolist()))
               for trace in (_legend_entry(head, colours[head]), *_head_lines(lines, head, colours[head], horizontal))]
     labels = []  # annotations, given to Plotly at once: one by one, their cost grows with the square of their number
@@ -125,11 +127,12 @@ def _numbers(lines: Lines, focus: tuple[str, int], horizontal: bool) -> list[dic
 
 
 def _nothing_drawn(n: int, horizontal: bool) -> dict:
-    """Why the canvas has no line, where no token's label is: across, between the two rows; else above the
-    first token, between the columns."""
-    x, y = ((n - 1) / 2, 0.5) if horizontal else (0.5, -0.45)
-    return dict(x=x, y=y, showarrow=False, text=f"No weight here reaches {MIN_WEIGHT:g}: no line to draw",
-                font=dict(color="#ffb000", size=FONT["size"]))
+    """Why the canvas has no line, where no token's label is: across, between the two rows; else in the middle,
+    between the columns, in three short lines that stay clear of the labels on either side."""
+    x, y = ((n - 1) / 2, 0.5) if horizontal else (0.5, (n - 1) / 2)
+    text = f"No weight here reaches {MIN_WEIGHT:g}: no line to draw"
+    return dict(x=x, y=y, showarrow=False, text=text if horizontal else text.replace(" reaches", "<br>reaches")
+                .replace(": ", ":<br>"), font=dict(color="#ffb000", size=FONT["size"]))
 
 
 def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
@@ -147,7 +150,7 @@ def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
                       legend=dict(title="heads", itemclick="toggle", itemdoubleclick="toggleothers",
                                   font_color=TEXT, title_font_color=TEXT))
     fig = _layout(fig, height, title)
-    return fig.update_layout(title_font_color=TEXT)  # the app's theme would draw it dark on the dark ground
+    return fig.update_layout(title_font_color=TEXT, meta=KEEPS_HEIGHT)  # the theme would draw the title dark
 
 
 def model_view(shares: np.ndarray, title: str) -> go.Figure:
@@ -171,10 +174,11 @@ def model_view(shares: np.ndarray, title: str) -> go.Figure:
                              hovertemplate="layer %{customdata[0]}, head %{customdata[1]}<br>click to open it"
                                            "<extra></extra>"))
     fig.update_xaxes(tickvals=[h * step + centre for h in range(heads)], ticktext=[str(h) for h in range(heads)],
-                     side="top", constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
+                     side="top", tickangle=0, constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
     fig.update_yaxes(tickvals=[lay * step + centre for lay in range(layers)],
                      ticktext=[str(lay) for lay in range(layers)], title="layer", autorange="reversed",
                      scaleanchor="x", constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
     fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
     fig = _layout(fig, min(1400, 160 + 640 * layers // heads), title)  # square tiles in a canvas ~640 px wide
-    return fig.update_layout(margin_t=90)  # the title, then the heads' numbers
+    lines = title.count("<br>") + 1
+    return fig.update_layout(margin_t=60 + 30 * lines, meta=KEEPS_HEIGHT)  # the title, then the heads' numbers

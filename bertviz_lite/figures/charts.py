@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots  # several token-to-token matrices side by side
 
 from .style import (BLUE, FONT, SHARE, as_colour_axis, colour_scale, columns_of_panels, every_token, module_colour,
-                    series_colour, written_in_cells)
+                    plotly_text, series_colour, written_in_cells)
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
@@ -26,9 +26,10 @@ def _layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
     return fig
 
 
-def labelled(tokens: list[str]) -> list[str]:
-    """Axis labels that stay unique when a token repeats ("the" twice): the position goes first."""
-    return [f"{i} {t}" for i, t in enumerate(tokens)]
+def labelled(tokens: list[str], for_figure: bool = True) -> list[str]:
+    """Axis labels that stay unique when a token repeats ("the" twice): the position goes first. For a figure,
+    escaped as Plotly must have them (`style.plotly_text`); `for_figure=False` gives them plain (a CSV)."""
+    return [f"{i} {plotly_text(t) if for_figure else t}" for i, t in enumerate(tokens)]
 
 
 def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:
@@ -255,8 +256,8 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     fig.update_xaxes(type="category", tickangle=-60, title=axes[1], tickfont_size=FONT["size"] - 4)
     fig.update_xaxes(**columns)
     notes = [f"averaged over blocks of {step} tokens"] * (step > 1) + ["columns numbered as the rows"] * crowded
-    fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)), "; ".join(notes) or None)
-    return fig.update_layout(margin_t=70 if notes else 40)
+    fig = _layout(fig, min(620, 260 + 12 * min(len(tokens), max_side)), "<br>".join(notes) or None)
+    return fig.update_layout(margin_t=40 + 30 * len(notes))  # a line per note, above the panels' titles
 
 
 def mixing_lines(ratios: dict[str, list[float] | None], labels: dict[str, str], title: str) -> go.Figure:
@@ -282,10 +283,15 @@ def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figu
 
 
 def stream_changes(cosines: np.ndarray, tokens: list[str], title: str) -> go.Figure:
-    """(L, T): for each layer and token, the cosine between the token's vector before and after the layer."""
-    fig = go.Figure(go.Heatmap(z=cosines.astype(np.float32), x=labelled(tokens),
-                               y=[f"layer {layer}" for layer in range(cosines.shape[0])],
-                               **colour_scale(cosines, signed=True), colorbar=dict(title="cosine"),
+    """(L, T): for each layer and token, the cosine between the token's vector before and after the layer. The
+    cosines of a residual stream lie near 1 (a layer adds to the vector, it does not replace it): the scale runs
+    from the lowest one (in tenths) to 1, darker where a layer turned the vector more, with the numbers written
+    where they fit."""
+    z = cosines.astype(np.float32)
+    low = min(0.9, float(np.floor(np.nanmin(z) * 10) / 10)) if z.size else 0.0
+    fig = go.Figure(go.Heatmap(z=z, x=labelled(tokens), y=[f"layer {layer}" for layer in range(cosines.shape[0])],
+                               colorscale=SHARE, reversescale=True, zmin=low, zmax=1, colorbar=dict(title="cosine"),
+                               texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 2),
                                hovertemplate="%{y}<br>%{x}<br>cosine %{z:.3f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", tickangle=-60, **every_token(len(tokens)))
@@ -305,7 +311,7 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str, measure: str = 
     """The top tokens at each hidden state, coloured by `measure` (a probability, or a cosine on the signed
     scale): rows are the embeddings and each layer."""
     probs = np.array([[p for _, p in top] for top in layers], dtype=np.float32)  # (L + 1, k)
-    text = [[f"{token}<br>{p:.2f}" for token, p in top] for top in layers]
+    text = [[f"{plotly_text(token)}<br>{p:.2f}" for token, p in top] for top in layers]
     names = ["embeddings"] + [f"layer {i}" for i in range(len(layers) - 1)]
     fig = go.Figure(go.Heatmap(z=probs, x=[f"#{k + 1}" for k in range(probs.shape[1])], y=names, text=text,
                                texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2),

@@ -11,6 +11,8 @@ from here, so that a colour means the same thing on every page and from the back
 """
 from __future__ import annotations
 
+import html
+
 import numpy as np
 
 FONT = dict(size=16)  # readable from the back of a lecture hall
@@ -41,6 +43,12 @@ MODULE_KINDS = (  # (colour, words in a module's path that say what it is), firs
     (PURPLE, ("head", "cls", "decoder", "classifier", "predictions")),
 )
 CONTAINER = "#DDDDDD"  # a module that holds several kinds (the encoder, one layer)
+
+
+def plotly_text(text: str) -> str:
+    """A token as Plotly draws it: Plotly reads its text as HTML, so `<s>` (MPNet's, RoBERTa's first token) would
+    start a strike-through and vanish, and `&lt;` would become `<`. Escaped, every token shows as it is."""
+    return html.escape(str(text), quote=False)
 
 
 def module_colour(path: str, class_name: str = "") -> str:
@@ -89,7 +97,8 @@ def columns_of_panels(labels: list[str], panels: int) -> dict:
     if panels * len(labels) <= MAX_ROW_LABELS:
         return every_token(len(labels)) or dict(showticklabels=False)
     step = -(-len(labels) // NUMBERED_PER_PANEL)
-    shown = labels[::step]
+    shown = [label for i, label in enumerate(labels) if i % step == 0 and i <= 0.85 * len(labels)]  # none at the
+    # right edge, where it would run into the next panel's first
     return dict(tickmode="array", tickvals=shown, ticktext=[label.split(" ", 1)[0] for label in shown],
                 tickangle=0)
 

@@ -1,0 +1,186 @@
+"""Type that fits the room a figure is drawn in: labels and cell numbers that never run into one another and are
+never under 12 px, however many tokens a sentence has.
+
+Plotly writes every label of a category axis at the size it is given, where the figure is told to label every
+token, and a heatmap's numbers at one size whatever its cells' size: at 25 tokens in a 560-pixel chart the rows are
+16 px apart and 18-px labels overlap. `fit` reads the figure's size (its height, and the width it will have on
+the page), works out each axis's pitch (pixels per category) and each heatmap's cell size, and then, per axis:
+the labels' type as large as the pitch allows, down to 12 px; below that, 12 px and only every k-th label (the
+axis title says which); and per heatmap: the numbers as large as a cell allows, with one decimal fewer where
+that makes them fit at 12 px, or none (the hover and the cell's explanation still give each value).
+
+The widths are estimates (a character is about 0.55 em wide, a line 1.25 em high, in the app's font); the
+readability check in the browser (tests/test_readability.py) is what says they hold.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+SMALLEST = 12  # px: the smallest type a back row reads
+KEEPS_HEIGHT = {"keeps_height": True}  # a figure's layout.meta: its height is a row per token or per layer, which a
+# shorter chart would squeeze below readable type (the head view, the model view); see `keeps_height`
+CHAR_EM = 0.55  # a character's width, in ems
+LINE_EM = 1.25  # a line's height, in ems
+COLOUR_BAR_PX = 90  # a colour bar and its title, right of the plot
+TITLE_LINE_EM = 1.6  # an axis title's line
+
+
+def fit(fig: go.Figure, width: float, smallest: int = SMALLEST) -> go.Figure:
+    """`fig` (drawn `width` px wide, at its own layout height) with every category axis's labels and every
+    heatmap's numbers sized or thinned to fit; changed in place and returned."""
+    height = fig.layout.height or 450
+    base = (fig.layout.font.size or 12) if fig.layout.font else 12
+    thinned = set()
+    for axis_name in [name for name in fig.layout if re.fullmatch(r"[xy]axis\d*", name)]:
+        axis = fig.layout[axis_name]
+        ticks = _category_ticks(fig, axis_name)
+        if ticks is None or axis.showticklabels is False or axis.visible is False:
+            continue
+        horizontal = axis_name.startswith("x")
+        length = _axis_length(fig, axis, width, height, horizontal, base)
+        thinned.add(_fit_axis(axis, ticks, length / ticks.categories, horizontal, (axis.tickfont.size or base),
+                              smallest))
+    _say_thinned(fig, max(thinned, default=1))
+    for trace in fig.data:
+        if trace.type == "heatmap" and trace.texttemplate:
+            _fit_numbers(fig, trace, width, height, base, smallest)
+    return fig
+
+
+def keeps_height(fig: go.Figure) -> bool:
+    """Whether the figure's height is set by its rows (`KEEPS_HEIGHT`) and must not be cut to fit a screen."""
+    return isinstance(fig.layout.meta, dict) and bool(fig.layout.meta.get("keeps_height"))
+
+
+@dataclass(frozen=True)
+class Ticks:
+    """A category axis's written labels: their values, their texts, and how many categories the axis has."""
+    values: list[str]
+    texts: list[str]
+    categories: int
+    every: int  # categories from one written label to the next
+
+
+def _category_ticks(fig: go.Figure, axis_name: str) -> Ticks | None:
+    """The labels a category axis is told to write (dtick 1: every one; an array: those), or None where Plotly
+    chooses them itself."""
+    axis = fig.layout[axis_name]
+    letter, number = axis_name[0], axis_name[5:]
+    ref = letter + number
+    for trace in fig.data:
+        if trace.type not in ("heatmap", "bar") or (getattr(trace, letter + "axis") or letter) != ref:
+            continue
+        values = getattr(trace, letter)
+        if values is None or len(values) == 0 or not isinstance(values[0], str):
+            continue
+        values = list(values)
+        if axis.dtick == 1:
+            return Ticks(values, values, len(values), 1)
+        if axis.tickmode == "array" and axis.tickvals is not None and set(axis.tickvals) <= set(values):
+            places = [values.index(v) for v in axis.tickvals]
+            every = min((b - a for a, b in zip(places, places[1:])), default=len(values))
+            return Ticks(list(axis.tickvals), [str(t) for t in (axis.ticktext or axis.tickvals)], len(values), every)
+        return None
+    return None
+
+
+def _axis_length(fig: go.Figure, axis, width: float, height: float, horizontal: bool, base: float) -> float:
+    """The axis's length in px: the figure's size less its margins, the other axis's labels and title, a colour bar,
+    times the axis's share of the plot (its domain)."""
+    margin = fig.layout.margin
+    if horizontal:
+        room = width - (margin.l or 0) - (margin.r or 0) - _colour_bar(fig) - _label_room(fig, "y", base)
+    else:
+        room = height - (margin.t or 0) - (margin.b or 0) - _label_room(fig, "x", base)
+    domain = axis.domain or (0, 1)
+    return max(1.0, room * (domain[1] - domain[0]))
+
+
+def _colour_bar(fig: go.Figure) -> float:
+    shown = any(t.type == "heatmap" and t.showscale is not False and not t.coloraxis for t in fig.data)
+    return COLOUR_BAR_PX if shown or fig.layout.coloraxis.colorbar.title.text else 0
+
+
+def _label_room(fig: go.Figure, letter: str, base: float) -> float:
+    """How much the first `letter` axis's labels and title take across the other axis."""
+    axis = fig.layout[f"{letter}axis"]
+    labels = [str(label) for t in fig.data if t.type in ("heatmap", "bar") and getattr(t, letter) is not None
+              for label in getattr(t, letter)]
+    size = axis.tickfont.size or base
+    longest = max((len(label) for label in labels), default=3) * CHAR_EM * size
+    if letter == "x":  # labels under the plot: their height, rotated
+        angle = math.radians(abs(axis.tickangle or 0))
+        across = longest * math.sin(angle) + size * LINE_EM * math.cos(angle)
+    else:
+        across = longest
+    return across + (TITLE_LINE_EM * base if axis.title.text else 0)
+
+
+def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, smallest: int) -> int:
+    """The largest label size up to `size` that the labels' spacing allows; below `smallest`, every k-th of them.
+    Returns k."""
+    angle = math.radians(abs(axis.tickangle or 0)) if horizontal else 0.0
+
+    def largest(room: float) -> float:  # the largest type whose labels `room` px apart do not touch
+        if horizontal and angle < 0.2:  # side by side: the longest label must fit
+            return (room - 4) / (max(map(len, ticks.texts)) * CHAR_EM)
+        across = room * (math.sin(angle) if horizontal else 1.0)  # rotated labels: their lines' distance
+        return across / LINE_EM
+
+    spacing = pitch * ticks.every
+    fitted = largest(spacing)
+    if fitted >= size:
+        return 1
+    if fitted >= smallest:
+        axis.tickfont.size = math.floor(fitted)
+        return 1
+    k = math.ceil(smallest / max(fitted, 1e-6))
+    axis.update(tickmode="array", tickvals=ticks.values[::k], ticktext=ticks.texts[::k], dtick=None,
+                tickfont_size=max(smallest, min(size, math.floor(largest(spacing * k)))))
+    return k
+
+
+def _say_thinned(fig: go.Figure, k: int) -> None:
+    """Say that only every k-th label is written: under the plot (the horizontal axis's title, which has room), or
+    where panels stand side by side, each with its own title, in a line of the figure's title."""
+    if k == 1:
+        return
+    note = "every other label shown" if k == 2 else f"every {k}th label shown"
+    if "xaxis2" in fig.layout:
+        fig.update_layout(title_text=f"{fig.layout.title.text}<br>{note}" if fig.layout.title.text else note,
+                          margin_t=(fig.layout.margin.t or 0) + 30)
+        return
+    axis = fig.layout.xaxis
+    axis.title.text = f"{axis.title.text} ({note})" if axis.title.text else note
+
+
+def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float, smallest: int) -> None:
+    """A heatmap's numbers: as large as a cell allows up to their size, one decimal fewer if that fits, else none."""
+    rows, columns = len(trace.z), len(trace.z[0])
+    x_axis = fig.layout["xaxis" + (trace.xaxis or "x")[1:]]
+    y_axis = fig.layout["yaxis" + (trace.yaxis or "y")[1:]]
+    cell_w = _axis_length(fig, x_axis, width, height, True, base) / columns
+    cell_h = _axis_length(fig, y_axis, width, height, False, base) / rows
+    size = (trace.textfont.size or base)
+    template = trace.texttemplate
+    if "%{text}" in template:  # words written in the cells (the lens's tokens): smaller type, never none
+        lines = [str(text).split("<br>") for row in trace.text for text in row]
+        chars, count = max(len(line) for cell in lines for line in cell), max(map(len, lines))
+        fitted = min(size, (cell_w - 2) / (chars * CHAR_EM), cell_h / (LINE_EM * count))
+        trace.update(textfont_size=max(smallest, math.floor(fitted)))
+        return
+    while True:
+        decimals = re.search(r":\.(\d)f", template)
+        chars = 3.5 + (int(decimals.group(1)) if decimals else 2)  # "−0." (a wide minus) and the decimals
+        fitted = min(size, (cell_w - 4) / (chars * CHAR_EM), cell_h / LINE_EM)
+        if fitted >= smallest:
+            trace.update(texttemplate=template, textfont_size=math.floor(fitted))
+            return
+        if not decimals or decimals.group(1) in "01":
+            trace.update(texttemplate=None)
+            return
+        template = template.replace(decimals.group(0), f":.{int(decimals.group(1)) - 1}f")

@@ -1,0 +1,63 @@
+"""Type that fits its figure (figures/fit.py): never under 12 px, labels thinned and said so, numbers with fewer
+decimals or none where a cell is too small; and tokens that Plotly would read as HTML, escaped. The browser's
+readability check (test_readability.py) is what says the estimates hold on a page."""
+import numpy as np
+import pytest
+
+from bertviz_lite.figures import attention_heatmap, head_view, labelled, lens_grid, model_view
+from bertviz_lite.figures.fit import SMALLEST, fit, keeps_height
+from bertviz_lite.analyses.attention_views import attention_lines
+
+
+def lecture_heatmap(n: int, height: int = 560):
+    """A token heatmap as lecture mode styles it: 20-px text, 18-px ticks, at most 560 px tall."""
+    fig = attention_heatmap(np.full((n, n), 1 / n, np.float32), [f"tok{i}" for i in range(n)], "t")
+    fig.update_layout(font_size=20, height=height)
+    fig.update_xaxes(tickfont_size=18)
+    return fig.update_yaxes(tickfont_size=18)
+
+
+def test_a_short_sentence_keeps_its_type_and_every_label():
+    fig = fit(lecture_heatmap(6, height=900), 900)
+    assert fig.layout.yaxis.tickfont.size == 18 and fig.layout.yaxis.dtick == 1
+    assert fig.data[0].texttemplate == "%{z:.2f}"
+
+
+@pytest.mark.parametrize("n", [20, 25, 32])
+def test_crowded_labels_shrink_or_thin_but_never_under_12_px(n):
+    fig = fit(lecture_heatmap(n), 560)
+    for axis in (fig.layout.xaxis, fig.layout.yaxis):
+        assert axis.tickfont.size >= SMALLEST
+        assert axis.tickfont.size < 18 or axis.tickvals is not None  # 18-px rows of 20+ tokens in 560 px touch
+        if axis.tickvals is not None:  # thinned: every k-th label, and the axis says so
+            assert len(axis.tickvals) < n and "label shown" in fig.layout.xaxis.title.text
+
+
+def test_numbers_lose_a_decimal_or_go_where_a_cell_is_too_small():
+    fig = fit(lecture_heatmap(12), 560)  # cells about 25 px: "0.08" at 12 px does not fit, "0.1" does
+    assert fig.data[0].texttemplate in ("%{z:.1f}", None)
+    assert fig.data[0].texttemplate is None or fig.data[0].textfont.size >= SMALLEST
+    fig = fit(lecture_heatmap(16), 300)  # far too small for any number
+    assert fig.data[0].texttemplate is None
+
+
+def test_words_written_in_cells_stay_at_12_px_at_least():
+    layers = [[("bank", 0.5), ("river", 0.2)]] * 7
+    fig = fit(lens_grid(layers, "t").update_layout(height=300), 200)
+    assert fig.data[0].texttemplate == "%{text}" and fig.data[0].textfont.size >= SMALLEST
+
+
+def test_a_figure_of_a_row_per_token_keeps_its_height():
+    lines = attention_lines(np.full((2, 40, 40), 1 / 40, np.float32), [0])
+    tokens = [f"t{i}" for i in range(40)]
+    assert keeps_height(head_view(lines, tokens, tokens, 2, "t"))
+    assert keeps_height(model_view(np.full((12, 12, 5, 5), 0.2, np.float32), "m"))
+    assert not keeps_height(lecture_heatmap(8))
+
+
+def test_tokens_plotly_would_read_as_html_are_escaped_in_figures_and_plain_in_csv():
+    assert labelled(["<s>", "a", "</s>", "&lt;"]) == ["0 &lt;s&gt;", "1 a", "2 &lt;/s&gt;", "3 &amp;lt;"]
+    assert labelled(["<s>"], for_figure=False) == ["0 <s>"]
+    lines = attention_lines(np.full((1, 2, 2), 0.5, np.float32), [0])
+    fig = head_view(lines, ["<s>", "</s>"], ["<s>", "</s>"], 1, "t")
+    assert "&lt;s&gt;" in [text for trace in fig.data if trace.text is not None for text in trace.text]
