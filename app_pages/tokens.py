@@ -15,6 +15,9 @@ with common.point("tokens"):
 
 if stand_in := loaded.stand_in_vocabulary:
     st.info(f"These pieces and ids come from {stand_in}.", icon=":material/info:")
+elif loaded.vocabulary == "real":
+    st.caption(f"{loaded.source}'s real vocabulary ({len(loaded.tokenizer):,} pieces, shipped with the app): these "
+               f"are the real pieces and ids, even though the weights are random.")
 elif loaded.vocabulary == "real uncased":
     st.caption(f"{loaded.source}'s real vocabulary (BERT's uncased 30,522 word pieces, shipped with the bundled "
                f"model): these are the real pieces and ids, even though the weights are random.")

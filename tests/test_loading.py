@@ -15,6 +15,7 @@ from bertviz_lite import BUNDLED_MODEL, LoadError, load_model, load_preset
 from bertviz_lite.loading import hub
 from bertviz_lite.loading.offline_tokenizer import build_tokenizer
 from bertviz_lite.loading.presets import PRESETS
+from bertviz_lite.loading.real_tokenizers import REAL_TOKENIZERS
 from conftest import FAMILY_NAMES, FAMILY_SPECS, save_tiny_model
 
 
@@ -49,8 +50,8 @@ def test_offline_every_preset_loads_bundled_or_random_init():
             assert (loaded.weights, loaded.warning, loaded.bundled) == ("pretrained", None, True)
             continue
         assert loaded.weights == "random-init" and "Random weights" in loaded.warning
-        if PRESETS[source].uncased_vocab:
-            assert loaded.vocabulary == "real uncased"
+        if PRESETS[source].uncased_vocab or source in REAL_TOKENIZERS:
+            assert loaded.vocabulary == ("real uncased" if PRESETS[source].uncased_vocab else "real")
             assert "tokens and ids are real" in loaded.warning and "stand-in" not in loaded.warning
         else:
             assert loaded.vocabulary == "stand-in"

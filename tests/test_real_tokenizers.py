@@ -1,0 +1,41 @@
+"""Presets whose real tokenizer ships with the app (loading/real_tokenizers.py) tokenize offline into the real
+model's ids: the ids below are transformers' own, from its integration test of albert/albert-base-v2
+(tests/models/albert/test_tokenization_albert.py, `test_tokenizer_integration`, revision 6b6560e of the
+checkpoint), not the app's output."""
+import hashlib
+from importlib import resources
+
+from bertviz_lite import load_model, trace
+
+INTEGRATION = [  # the three sentences of transformers' tokenizer integration tests, and albert-base-v2's ids
+    ("Transformers (formerly known as pytorch-transformers and pytorch-pretrained-bert) provides general-purpose "
+     "architectures (BERT, GPT-2, RoBERTa, XLM, DistilBert, XLNet...) for Natural Language Understanding (NLU) and "
+     "Natural Language Generation (NLG) with over 32+ pretrained models in 100+ languages and deep interoperability "
+     "between Jax, PyTorch and TensorFlow.",
+     [2, 21970, 13, 5, 6092, 167, 28, 7103, 2153, 673, 8, 7028, 12051, 18, 17, 7103, 2153, 673, 8, 3515, 18684, 8,
+      4461, 6, 1927, 297, 8, 12060, 2607, 18, 13, 5, 4461, 15, 10538, 38, 8, 135, 15, 822, 58, 15, 993, 10363, 15,
+      1460, 8005, 4461, 15, 993, 255, 2328, 9, 9, 9, 6, 26, 1112, 816, 3260, 13, 5, 103, 2377, 6, 17, 1112, 816,
+      2782, 13, 5, 103, 10641, 6, 29, 84, 2512, 2430, 782, 18684, 2761, 19, 808, 2430, 2556, 17, 855, 1480, 9477,
+      4091, 128, 11712, 15, 7103, 2153, 673, 17, 24883, 9990, 9, 3]),
+    ("BERT is designed to pre-train deep bidirectional representations from unlabeled text by jointly conditioning "
+     "on both left and right context in all layers.",
+     [2, 11502, 25, 1006, 20, 782, 8, 11809, 855, 1732, 19393, 18667, 37, 367, 21018, 69, 1854, 34, 11860, 19124,
+      27, 156, 225, 17, 193, 4141, 19, 65, 9124, 9, 3]),
+    ("The quick brown fox jumps over the lazy dog.", [2, 14, 2231, 886, 2385, 17659, 84, 14, 16792, 1952, 9, 3]),
+]
+ALBERT_SPIECE_SHA256 = "fefb02b667a6c5c2fe27602d28e5fb3428f66ab89c7d6f388e7c8d44a02d0336"  # 30k-clean.model
+
+
+def test_the_shipped_albert_model_is_albert_s_own_file():
+    data = resources.files("bertviz_lite.loading").joinpath("data", "real_vocab", "albert-base-v2-spiece.model")
+    assert hashlib.sha256(data.read_bytes()).hexdigest() == ALBERT_SPIECE_SHA256
+
+
+def test_albert_offline_tokenizes_into_the_real_ids():
+    loaded = load_model("albert-base-v2")  # offline: random weights, the real tokenizer
+    assert loaded.weights == "random-init" and loaded.vocabulary == "real" and len(loaded.tokenizer) == 30_000
+    for text, ids in INTEGRATION:
+        assert loaded.tokenizer(text)["input_ids"] == ids, text
+    assert "tokens and ids are real" in loaded.warning and loaded.stand_in_vocabulary is None
+    t = trace(loaded, "the cat sat", "on the mat")
+    assert t.tokens[0] == "[CLS]" and t.tokens.count("[SEP]") == 2 and t.token_type_ids[-1] == 1
