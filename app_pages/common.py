@@ -426,16 +426,23 @@ def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = F
         if needs_weights:
             offer_bundled_model()
     elif loaded.bundled and st.session_state.get("_default_unavailable") and not label:
-        words, switch = st.columns([3, 1], vertical_alignment="center")
-        words.caption(f"Real pretrained weights, read from the {loaded.origin}: no network needed. The app opened "
-                      f"on {loaded.source} because {DEFAULT_MODEL}'s weights cannot be had here (no network, not "
-                      f"in the local cache).")
-        switch.button(f"{DEFAULT_MODEL}'s architecture", icon=":material/swap_horiz:", on_click=switch_model,
-                      args=(DEFAULT_MODEL,), help=f"{DEFAULT_MODEL}'s exact architecture with random weights, "
-                                                  f"keeping the sentence and the view")
+        opened_offline_notice(loaded)
     elif loaded.bundled:
         st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
 
+
+def opened_offline_notice(loaded: LoadedModel) -> None:
+    """Why a link that named no model opened the bundled one (opening_model): one line on a projector; elsewhere
+    with bert-base-uncased's exact architecture one click away."""
+    if lecture_mode():
+        st.caption(f"Opened on the bundled real model: {DEFAULT_MODEL}'s weights cannot be had here.")
+        return
+    words, switch = st.columns([3, 1], vertical_alignment="center")
+    words.caption(f"Real pretrained weights, read from the {loaded.origin}: no network needed. The app opened on "
+                  f"{loaded.source} because {DEFAULT_MODEL}'s weights cannot be had here (no network, not in the "
+                  f"local cache).")
+    switch.button(f"Open {DEFAULT_MODEL}", icon=":material/swap_horiz:", on_click=switch_model, args=(DEFAULT_MODEL,),
+                  help=f"{DEFAULT_MODEL}'s exact architecture with random weights, keeping the sentence and the view")
 
 
 class PageEnds(BaseException):

@@ -131,7 +131,7 @@ def test_with_no_network_the_first_page_is_the_bundled_real_model_and_says_why()
     assert not at.exception and not at.warning  # no random-weights banner on the first page
     assert at.session_state.model == BUNDLED_MODEL and at.metric[0].value == "22,713,216"
     assert any("opened on" in c.value and "bert-base-uncased's weights cannot be had" in c.value for c in at.caption)
-    (switch,) = [b for b in at.button if b.label == "bert-base-uncased's architecture"]
+    (switch,) = [b for b in at.button if b.label == "Open bert-base-uncased"]
     switch.click().run()
     assert at.session_state.model == "bert-base-uncased" and at.query_params["model"] == "bert-base-uncased"
     assert any("Random weights" in w.value for w in at.warning) and at.metric[0].value == "109,482,240"

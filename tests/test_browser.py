@@ -76,7 +76,7 @@ def test_lecture_link_fits_a_projector_and_steps_forward(server, page):
 
 
 def test_random_weights_switch_to_the_bundled_model_in_one_click(server, page):
-    page.goto(f"{server}/layers?text=the+bank+of+the+river&layer=4&head=2&step=attn.probs")
+    page.goto(f"{server}/layers?model=bert-base-uncased&text=the+bank+of+the+river&layer=4&head=2&step=attn.probs")
     wait_idle(page)
     assert page.get_by_text("Random weights").count() == 1
     page.get_by_role("button", name="Show real attention patterns").click()
@@ -135,11 +135,12 @@ def test_a_tab_that_waits_its_turn_says_so_then_draws_its_page(server, page):
 
     from bertviz_lite.benchmarks.load import crowd, sentence
 
-    views = [("layers", f"text={urllib.parse.quote_plus(sentence(i, 400))}&layer=1") for i in range(8)]
+    views = [("layers", f"model=bert-base-uncased&text={urllib.parse.quote_plus(sentence(i, 400))}&layer=1")
+             for i in range(8)]
     hall = threading.Thread(target=lambda: asyncio.run(crowd(server, views, len(views), "a hall")))
     hall.start()
     time.sleep(1.0)  # the hall's tabs are in line before this one
-    page.goto(f"{server}/layers?text=the+bank+of+the+river&lecture=1")
+    page.goto(f"{server}/layers?model=bert-base-uncased&text=the+bank+of+the+river&lecture=1")
     page.wait_for_selector("text=ahead of you", timeout=60_000)
     page.wait_for_selector("text=Recomputed by hand", timeout=180_000)
     assert page.locator("text=ahead of you").count() == 0, "the waiting notice stayed on the drawn page"

@@ -66,9 +66,10 @@ def test_the_first_run_warms_the_default_view_in_the_background(monkeypatch):
     cache.warming.clear()
     cache._cached_forward.clear()
     open_page("overview")
-    from app_pages.common import DEFAULTS
-    warm_up = cache.warming(DEFAULTS["model"], DEFAULTS["task"], DEFAULTS["text"])  # the thread the run started
+    from app_pages.common import DEFAULTS, opening_model
+    model = opening_model()  # what a link naming no model opens (offline here: the bundled model)
+    warm_up = cache.warming(model, DEFAULTS["task"], DEFAULTS["text"])  # the thread the run started
     warm_up.join(120)
     assert traced == [(DEFAULTS["text"], None)]
-    cache.cached_trace(DEFAULTS["model"], DEFAULTS["task"], DEFAULTS["text"], None)
+    cache.cached_trace(model, DEFAULTS["task"], DEFAULTS["text"], None)
     assert len(traced) == 1, "the default view was traced again: the warm-up did not fill the cache"

@@ -34,7 +34,7 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST) -> go.Figure:
     heatmap's numbers sized or thinned to fit; changed in place and returned."""
     height = fig.layout.height or 450
     base = (fig.layout.font.size or 12) if fig.layout.font else 12
-    thinned = set()
+    thinned = {"x": 1, "y": 1}  # the step from one written label to the next, the largest on each side
     for axis_name in [name for name in fig.layout if re.fullmatch(r"[xy]axis\d*", name)]:
         axis = fig.layout[axis_name]
         ticks = _category_ticks(fig, axis_name)
@@ -42,9 +42,9 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST) -> go.Figure:
             continue
         horizontal = axis_name.startswith("x")
         length = _axis_length(fig, axis, width, height, horizontal, base)
-        thinned.add(_fit_axis(axis, ticks, length / ticks.categories, horizontal, (axis.tickfont.size or base),
-                              smallest))
-    _say_thinned(fig, max(thinned, default=1))
+        step = _fit_axis(axis, ticks, length / ticks.categories, horizontal, (axis.tickfont.size or base), smallest)
+        thinned[axis_name[0]] = max(thinned[axis_name[0]], step)
+    _say_thinned(fig, thinned)
     for trace in fig.data:
         if trace.type == "heatmap" and trace.texttemplate:
             _fit_numbers(fig, trace, width, height, base, smallest)
@@ -78,8 +78,8 @@ def _category_ticks(fig: go.Figure, axis_name: str) -> Ticks | None:
         if values is None or len(values) == 0 or not isinstance(values[0], str):
             continue
         values = list(values)
-        if axis.dtick == 1:
-            return Ticks(values, values, len(values), 1)
+        if isinstance(axis.dtick, int) and axis.dtick >= 1:  # every token, or every k-th (style.every_token)
+            return Ticks(values[::axis.dtick], values[::axis.dtick], len(values), axis.dtick)
         if axis.tickmode == "array" and axis.tickvals is not None and set(axis.tickvals) <= set(values):
             places = [values.index(v) for v in axis.tickvals]
             every = min((b - a for a, b in zip(places, places[1:])), default=len(values))
@@ -122,7 +122,7 @@ def _label_room(fig: go.Figure, letter: str, base: float) -> float:
 
 def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, smallest: int) -> int:
     """The largest label size up to `size` that the labels' spacing allows; below `smallest`, every k-th of them.
-    Returns k."""
+    Returns the step from one written token to the next, where it is to be said (1: nothing to say)."""
     angle = math.radians(abs(axis.tickangle or 0)) if horizontal else 0.0
 
     def largest(room: float) -> float:  # the largest type whose labels `room` px apart do not touch
@@ -133,23 +133,32 @@ def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, s
 
     spacing = pitch * ticks.every
     fitted = largest(spacing)
+    stated = ticks.every if axis.tickmode != "array" else 1  # an array of ticks is the figure's own choice
     if fitted >= size:
-        return 1
+        return stated
     if fitted >= smallest:
         axis.tickfont.size = math.floor(fitted)
-        return 1
+        return stated
     k = math.ceil(smallest / max(fitted, 1e-6))
     axis.update(tickmode="array", tickvals=ticks.values[::k], ticktext=ticks.texts[::k], dtick=None,
                 tickfont_size=max(smallest, min(size, math.floor(largest(spacing * k)))))
-    return k
+    return stated * k
 
 
-def _say_thinned(fig: go.Figure, k: int) -> None:
-    """Say that only every k-th label is written: under the plot (the horizontal axis's title, which has room), or
+def _nth(k: int) -> str:
+    return "every other" if k == 2 else f"every {k}th"
+
+
+def _say_thinned(fig: go.Figure, steps: dict[str, int]) -> None:
+    """Say where only every k-th label is written: under the plot (the horizontal axis's title, which has room), or
     where panels stand side by side, each with its own title, in a line of the figure's title."""
-    if k == 1:
+    x, y = steps["x"], steps["y"]
+    if x == y == 1:
         return
-    note = "every other label shown" if k == 2 else f"every {k}th label shown"
+    if x == y:
+        note = f"{_nth(x)} label shown"
+    else:
+        note = ", ".join(f"{side}: {_nth(k)} label" for side, k in (("columns", x), ("rows", y)) if k > 1)
     if "xaxis2" in fig.layout:
         fig.update_layout(title_text=f"{fig.layout.title.text}<br>{note}" if fig.layout.title.text else note,
                           margin_t=(fig.layout.margin.t or 0) + 30)

@@ -86,8 +86,10 @@ def as_colour_axis(scale: dict, title: str) -> dict:
 
 
 def every_token(count: int) -> dict:
-    """Axis settings that label every token up to MAX_LABELLED (so that a lecturer can point at "bank")."""
-    return dict(dtick=1) if count <= MAX_LABELLED else {}
+    """Axis settings that label every token up to MAX_LABELLED (so that a lecturer can point at "bank"), and beyond
+    every k-th from the first, k the smallest step that keeps MAX_LABELLED labels or fewer (figures/fit.py says
+    which step under the plot, and takes a larger one where the chart is too small for those)."""
+    return dict(dtick=1) if count <= MAX_LABELLED else dict(tick0=0, dtick=-(-count // MAX_LABELLED))
 
 
 def columns_of_panels(labels: list[str], panels: int) -> dict:
