@@ -30,7 +30,7 @@ def test_crowded_labels_shrink_or_thin_but_never_under_12_px(n):
         assert axis.tickfont.size >= SMALLEST
         assert axis.tickfont.size < 18 or axis.tickvals is not None  # 18-px rows of 20+ tokens in 560 px touch
         if axis.tickvals is not None:  # thinned: every k-th label, and the axis says so
-            assert len(axis.tickvals) < n and "label" in fig.layout.xaxis.title.text  # said under the plot
+            assert len(axis.tickvals) < n and "labelled" in fig.layout.xaxis.title.text  # said under the plot
 
 
 def test_numbers_lose_a_decimal_or_go_where_a_cell_is_too_small():

@@ -27,6 +27,8 @@ CHAR_EM = 0.55  # a character's width, in ems
 LINE_EM = 1.25  # a line's height, in ems
 COLOUR_BAR_PX = 90  # a colour bar and its title, right of the plot
 TITLE_LINE_EM = 1.6  # an axis title's line
+LONGEST_LABEL = 14  # characters of a label written on an axis; a longer one ("0 <|begin_of_text|>") is cut there
+# with "…" (its hover keeps it whole): rotated under a plot, it would take the plot's height
 
 
 def fit(fig: go.Figure, width: float, smallest: int = SMALLEST) -> go.Figure:
@@ -48,7 +50,20 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST) -> go.Figure:
     for trace in fig.data:
         if trace.type == "heatmap" and trace.texttemplate:
             _fit_numbers(fig, trace, width, height, base, smallest)
+    _fit_colour_bars(fig, width, height, base)
     return fig
+
+
+def _fit_colour_bars(fig: go.Figure, width: float, height: float, base: float) -> None:
+    """As many numbers on a colour bar as its height holds, a line and a half of room each (a short chart's bar
+    would otherwise print 0.4, 0.2, 0 and −0.2 into one another)."""
+    length = _axis_length(fig, fig.layout.yaxis, width, height, False, base)
+    most = max(2, int(length / (LINE_EM * 1.5 * base)))
+    for trace in fig.data:
+        if trace.type == "heatmap" and trace.showscale is not False and not trace.coloraxis:
+            trace.colorbar.nticks = min(trace.colorbar.nticks or most, most)
+    if fig.layout.coloraxis.colorbar.title.text:
+        fig.layout.coloraxis.colorbar.nticks = most
 
 
 def keeps_height(fig: go.Figure) -> bool:
@@ -61,6 +76,7 @@ class Ticks:
     """A category axis's written labels: their values, their texts, and how many categories the axis has."""
     values: list[str]
     texts: list[str]
+    places: list[int]  # each written label's category, from 0
     categories: int
     every: int  # categories from one written label to the next
 
@@ -79,11 +95,13 @@ def _category_ticks(fig: go.Figure, axis_name: str) -> Ticks | None:
             continue
         values = list(values)
         if isinstance(axis.dtick, int) and axis.dtick >= 1:  # every token, or every k-th (style.every_token)
-            return Ticks(values[::axis.dtick], values[::axis.dtick], len(values), axis.dtick)
+            places = list(range(0, len(values), axis.dtick))
+            return Ticks(values[::axis.dtick], values[::axis.dtick], places, len(values), axis.dtick)
         if axis.tickmode == "array" and axis.tickvals is not None and set(axis.tickvals) <= set(values):
             places = [values.index(v) for v in axis.tickvals]
             every = min((b - a for a, b in zip(places, places[1:])), default=len(values))
-            return Ticks(list(axis.tickvals), [str(t) for t in (axis.ticktext or axis.tickvals)], len(values), every)
+            return Ticks(list(axis.tickvals), [str(t) for t in (axis.ticktext or axis.tickvals)], places, len(values),
+                         every)
         return None
     return None
 
@@ -111,7 +129,7 @@ def _label_room(fig: go.Figure, letter: str, base: float) -> float:
     labels = [str(label) for t in fig.data if t.type in ("heatmap", "bar") and getattr(t, letter) is not None
               for label in getattr(t, letter)]
     size = axis.tickfont.size or base
-    longest = max((len(label) for label in labels), default=3) * CHAR_EM * size
+    longest = min(max((len(label) for label in labels), default=3), LONGEST_LABEL) * CHAR_EM * size
     if letter == "x":  # labels under the plot: their height, rotated
         angle = math.radians(abs(axis.tickangle or 0))
         across = longest * math.sin(angle) + size * LINE_EM * math.cos(angle)
@@ -131,22 +149,41 @@ def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, s
         across = room * (math.sin(angle) if horizontal else 1.0)  # rotated labels: their lines' distance
         return across / LINE_EM
 
+    stated = ticks.every if axis.tickmode != "array" else 0  # an array is the figure's own choice, said by it
+    if any(len(t) > LONGEST_LABEL for t in ticks.texts):
+        texts = [t if len(t) <= LONGEST_LABEL else t[:LONGEST_LABEL - 1] + "…" for t in ticks.texts]
+        ticks = Ticks(ticks.values, texts, ticks.places, ticks.categories, ticks.every)
+        axis.update(tickmode="array", tickvals=ticks.values, ticktext=texts, dtick=None)
     spacing = pitch * ticks.every
     fitted = largest(spacing)
-    stated = ticks.every if axis.tickmode != "array" else 1  # an array of ticks is the figure's own choice
     if fitted >= size:
-        return stated
+        return max(stated, 1)
     if fitted >= smallest:
         axis.tickfont.size = math.floor(fitted)
-        return stated
+        return max(stated, 1)
     k = math.ceil(smallest / max(fitted, 1e-6))
-    axis.update(tickmode="array", tickvals=ticks.values[::k], ticktext=ticks.texts[::k], dtick=None,
-                tickfont_size=max(smallest, min(size, math.floor(largest(spacing * k)))))
-    return stated * k
+    size = max(smallest, min(size, math.floor(largest(spacing * k))))
+    kept = [(v, t) for i, (v, t, place) in enumerate(zip(ticks.values, ticks.texts, ticks.places))
+            if i % k == 0 and not (horizontal and angle < 0.2 and  # a flat label must end within its own axis
+                                   (place + 0.5) * pitch + len(t) * CHAR_EM * size / 2 > pitch * ticks.categories)]
+    axis.update(tickmode="array", tickvals=[v for v, _ in kept], ticktext=[t for _, t in kept], dtick=None,
+                tickfont_size=size)
+    return max(stated * k, 1)
 
 
 def _nth(k: int) -> str:
-    return "every other" if k == 2 else f"every {k}th"
+    """2 → "every other", 3 → "every 3rd", 4 → "every 4th", 22 → "every 22nd"."""
+    if k == 2:
+        return "every other"
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"every {k}{suffix}"
+
+
+def _thinned_note(x: int, y: int) -> str:
+    """"every 4th labelled", "every 4th column, every other row labelled", "every other row labelled"."""
+    if x == y:
+        return f"{_nth(x)} labelled"
+    return ", ".join(f"{_nth(k)} {side}" for side, k in (("column", x), ("row", y)) if k > 1) + " labelled"
 
 
 def _say_thinned(fig: go.Figure, steps: dict[str, int]) -> None:
@@ -155,16 +192,13 @@ def _say_thinned(fig: go.Figure, steps: dict[str, int]) -> None:
     x, y = steps["x"], steps["y"]
     if x == y == 1:
         return
-    if x == y:
-        note = f"{_nth(x)} label shown"
-    else:
-        note = ", ".join(f"{side}: {_nth(k)} label" for side, k in (("columns", x), ("rows", y)) if k > 1)
+    note = _thinned_note(x, y)
     if "xaxis2" in fig.layout:
         fig.update_layout(title_text=f"{fig.layout.title.text}<br>{note}" if fig.layout.title.text else note,
                           margin_t=(fig.layout.margin.t or 0) + 30)
         return
     axis = fig.layout.xaxis
-    axis.title.text = f"{axis.title.text} ({note})" if axis.title.text else note
+    axis.title.text = f"{axis.title.text}<br>({note})" if axis.title.text else note  # a line of its own: it fits
 
 
 def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float, smallest: int) -> None:

@@ -102,7 +102,7 @@ def columns_of_panels(labels: list[str], panels: int) -> dict:
     shown = [label for i, label in enumerate(labels) if i % step == 0 and i <= 0.85 * len(labels)]  # none at the
     # right edge, where it would run into the next panel's first
     return dict(tickmode="array", tickvals=shown, ticktext=[label.split(" ", 1)[0] for label in shown],
-                tickangle=0)
+                tickangle=0, ticklabelstandoff=8)  # clear of the rows' last label at the corner
 
 
 def written_in_cells(shape: tuple[int, ...]) -> bool:
