@@ -117,8 +117,9 @@ def chapter_view(chapter, head: int) -> None:
     lens = prediction() if chapter.kind == "output" else None
     vectors = sentence_vector() if chapter.kind == "output" and lens is None else None
     with common.point():
-        common.cached_chart(common.view_key(loaded, "tour", chapter.step or chapter.kind, head),
-                            lambda: fitted(chapter_figure(t, chapter, head, vectors, lens)))
+        token = st.session_state.token  # the token the words are about: its named number outlined
+        common.cached_chart(common.view_key(loaded, "tour", chapter.step or chapter.kind, head, token),
+                            lambda: fitted(chapter_figure(t, chapter, head, vectors, lens, token)))
 
 
 def fitted(fig):

@@ -100,3 +100,18 @@ def test_a_masked_lm_tour_ends_with_the_models_own_prediction(tiny_dirs):
     at.run()
     assert not at.exception and not at.error
     assert any(f"the model predicts '{best}'" in m.value and f"position {position}" in m.value for m in at.markdown)
+
+
+def test_the_figure_outlines_the_number_the_words_name():
+    """"About the token" marks the figure: on the softmax chapter, the cell of the key the narration names."""
+    from bertviz_lite.tour import chapter_figure
+
+    t = trace(load_model(BUNDLED_MODEL), FOX)
+    (softmax,) = [c for c in chapters(t, 0) if c.step == "layers.0.attn.probs"]
+    words = " ".join(narrate(t, softmax, head=2, token=4))
+    fig = chapter_figure(t, softmax, head=2, token=4)
+    (outline,) = [d for d in fig.data if d.type == "scatter" and d.marker.symbol == "square-open"]
+    key = int(np.argmax(t.cache["layers.0.attn.probs"][2][4]))
+    assert outline.y[0].endswith("fox") and outline.x[0] == f"{key} {t.tokens[key]}"
+    assert f"'fox' puts" in words and f"on '{t.tokens[key]}'" in words
+    assert not [d for d in chapter_figure(t, softmax, head=2).data if d.type == "scatter"]  # no token, no mark

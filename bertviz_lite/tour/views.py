@@ -10,16 +10,17 @@ from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..explaining import has_head_axis
-from ..graph.ops import SOFTMAX, key_head
+from ..graph.ops import MASKED_BELOW, SOFTMAX, key_head
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
 
 def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: SentenceVectors | None = None,
-                   lens: LogitLens | None = None) -> go.Figure | None:
+                   lens: LogitLens | None = None, token: int | None = None) -> go.Figure | None:
     """The chapter's figure, or None where it has none (the tokens; a step that is not a matrix). The output
-    chapter shows the masked-LM prediction forming (`lens`) where there is one, else the sentence vector."""
+    chapter shows the masked-LM prediction forming (`lens`) where there is one, else the sentence vector. `token`:
+    the token the narration speaks of, whose largest number (the one it names) is outlined."""
     if chapter.kind == "stream":
         return stream_changes(layer_changes(trace), trace.tokens,
                               "How much each layer turns each token's vector (cosine before/after)")
@@ -42,9 +43,21 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
     T = len(trace.tokens)
     if node.shape.endswith("T, T)"):  # token by token (not a (T, d_h) array that happens to be square)
         scale = ("attention" if node.op is SOFTMAX else "score") if has_head_axis(node) else node.short
-        return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, scale)
+        return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, scale,
+                                 chosen=_largest(array, token))
     if array.ndim == 2:  # per token, or per relative distance δ = i − j (DeBERTa's position queries and keys)
         span = array.shape[0] // 2
-        rows = trace.tokens if array.shape[0] == T else [f"δ = {i - span}" for i in range(array.shape[0])]
-        return matrix_window(np.asarray(array), rows, 0, title)  # its axis says which numbers are shown
+        by_token = array.shape[0] == T
+        rows = trace.tokens if by_token else [f"δ = {i - span}" for i in range(array.shape[0])]
+        return matrix_window(np.asarray(array), rows, 0, title,  # its axis says which numbers are shown
+                             chosen=_largest(array, token) if by_token else None)
     return None
+
+
+def _largest(array: np.ndarray, token: int | None) -> tuple[int, int] | None:
+    """(token, the column of its largest number, masked ones aside): the cell the narration names."""
+    if token is None or not 0 <= token < array.shape[0]:
+        return None
+    row = np.asarray(array[token], dtype=np.float64)
+    row = np.where(np.isfinite(row) & (row > MASKED_BELOW), row, -np.inf)
+    return token, int(np.argmax(row))
