@@ -53,11 +53,6 @@ LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its cont
 CHART_WIDTH_PX = 560  # the width a chart's labels are fitted to (figures/fit.py), unless its page says: about half
 # a 1280-pixel screen, where most charts sit beside their controls or their explanation
 PAGE_WIDTH_PX = 1180  # a 1280-pixel screen less lecture mode's margins: what a page's columns share
-
-
-def column_px(widths: list[float], i: int) -> int:
-    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`)."""
-    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - 20  # less the gap between columns
 PRINT_SCALE = 4  # PNG downloads at 4× the chart's size on screen: about 300 dpi for a figure 8 cm wide
 DOWNLOAD_FORMATS = {"PNG (print resolution)": "png", "SVG (vector)": "svg"}
 TASK_LABELS = {"base": "base model (no task head)", "sequence-classification": "sequence classification",
@@ -79,6 +74,11 @@ def init_state() -> None:
             st.session_state[key] = from_url(key, st.query_params.get(key, default))
     if st.session_state.task not in TASKS:
         st.session_state.task = "base"
+
+
+def column_px(widths: list[float], i: int) -> int:
+    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`)."""
+    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - 20  # less the gap between columns
 
 
 def opening_model() -> str:

@@ -6,8 +6,10 @@ token, and a heatmap's numbers at one size whatever its cells' size: at 25 token
 16 px apart and 18-px labels overlap. `fit` reads the figure's size (its height, and the width it will have on
 the page), works out each axis's pitch (pixels per category) and each heatmap's cell size, and then, per axis:
 the labels' type as large as the pitch allows, down to 12 px; below that, 12 px and only every k-th label (the
-axis title says which); and per heatmap: the numbers as large as a cell allows, with one decimal fewer where
-that makes them fit at 12 px, or none (the hover and the cell's explanation still give each value).
+axis title says which), a label longer than 14 characters cut with "…" (the hover keeps it whole), a flat label
+that would run into the next panel left out; per heatmap: the numbers as large as a cell allows, with one decimal
+fewer where that makes them fit at 12 px, or none (the hover and the cell's explanation still give each value);
+and per colour bar, as many numbers as its height holds.
 
 The widths are estimates (a character is about 0.55 em wide, a line 1.25 em high, in the app's font); the
 readability check in the browser (tests/test_readability.py) is what says they hold.
