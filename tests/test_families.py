@@ -424,3 +424,17 @@ def test_a_pair_that_the_model_cannot_read_is_said_not_a_traceback(tmp_path):
     with pytest.raises(InputError, match="cannot read this pair"):
         trace(loaded, TEXT, PAIR)
     assert trace(loaded, TEXT).token_type_ids.max() == 0  # one sentence reads as before
+
+
+def test_eurobert_says_why_its_end_of_text_row_is_empty(new_tiny_loaded):
+    """EuroBERT pads with its end-of-text token: that id's word vector is the table's padding row (zeros from
+    transformers' init), so its queries, keys and scores in layer 0 are 0; the family's notes say so."""
+    import copy
+
+    loaded = new_tiny_loaded["eurobert"]
+    config = copy.deepcopy(loaded.config)
+    assert len(loaded.family.notes(config)) == 1  # the tiny config pads with another id than end-of-text
+    config.pad_token_id = config.eos_token_id
+    assert "also the padding token" in loaded.family.notes(config)[-1]
+    pad = loaded.config.pad_token_id  # the tiny model's own padding row: the same zeros
+    assert not loaded.base.get_input_embeddings().weight[pad].any()

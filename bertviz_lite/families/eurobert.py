@@ -49,8 +49,14 @@ def _masked_lm_head(model: nn.Module) -> MaskedLMHead:
 
 
 def _notes(config) -> tuple[str, ...]:
-    return ("The input is the word vectors alone: no position or token-type embeddings and no norm. Position enters "
-            "every layer as a rotation of the queries and keys (rotary embeddings).",)
+    notes = ("The input is the word vectors alone: no position or token-type embeddings and no norm. Position enters "
+             "every layer as a rotation of the queries and keys (rotary embeddings).",)
+    if config.pad_token_id is not None and config.pad_token_id == config.eos_token_id:
+        notes += (f"The end-of-text token (id {config.eos_token_id}) is also the padding token, so its row of the word "
+                  f"table is the padding row: transformers starts it at zeros and a padding row takes no gradient. "
+                  f"Where it is zeros (random weights here), that token's vector is 0, and so are its queries, keys "
+                  f"and scores in layer 0: an empty row and column on the heatmaps.",)
+    return notes
 
 
 def _about(config) -> tuple[str, ...]:
