@@ -39,3 +39,25 @@ def test_albert_offline_tokenizes_into_the_real_ids():
     assert "tokens and ids are real" in loaded.warning and loaded.stand_in_vocabulary is None
     t = trace(loaded, "the cat sat", "on the mat")
     assert t.tokens[0] == "[CLS]" and t.tokens.count("[SEP]") == 2 and t.token_type_ids[-1] == 1
+
+
+MODERNBERT_ENCODINGS = [  # ModernBERT-base's published ids: swift-transformers' tokenizer test ("Hello world"),
+    # and the reference encodings of public ModernBERT ports' tests (the other two)
+    ("Hello world", [50281, 12092, 1533, 50282]),
+    ("The capital of France is [MASK].", [50281, 510, 5347, 273, 6181, 310, 50284, 15, 50282]),
+    ("Hello world! This is a test.", [50281, 12092, 1533, 2, 831, 310, 247, 1071, 15, 50282]),
+]
+OLMO_BPE_SHA256 = "9ad33b4b39a9f83973c3f8c42a01948dd5b877a28ac9a5356956c4ff4ed0b714"
+
+
+def test_modernbert_offline_tokenizes_into_the_real_ids():
+    data = resources.files("bertviz_lite.loading").joinpath("data", "real_vocab", "modernbert-olmo-bpe.json")
+    assert hashlib.sha256(data.read_bytes()).hexdigest() == OLMO_BPE_SHA256
+    loaded = load_model("answerdotai/ModernBERT-base")
+    assert loaded.vocabulary == "real" and loaded.tokenizer.mask_token_id == 50284
+    assert (loaded.tokenizer.cls_token_id, loaded.tokenizer.sep_token_id, loaded.tokenizer.pad_token_id) == (
+        loaded.config.cls_token_id, loaded.config.sep_token_id, loaded.config.pad_token_id)
+    for text, ids in MODERNBERT_ENCODINGS:
+        assert loaded.tokenizer(text)["input_ids"] == ids, text
+    t = trace(loaded, "the cat", "the dog")
+    assert t.tokens == ["[CLS]", "the", "Ġcat", "[SEP]", "the", "Ġdog", "[SEP]"] and not t.token_type_ids.any()
