@@ -158,8 +158,9 @@ def settle(page, timeout_ms: int = 180_000) -> None:
     for _ in range(2):
         time.sleep(0.3)
         page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
-    page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))",
-                           timeout=timeout_ms)
+    page.wait_for_function(  # every chart Streamlit placed, drawn by Plotly (it draws after the run ends)
+        "[...document.querySelectorAll(\"[data-testid='stPlotlyChart'], .js-plotly-plot\")]"
+        ".every(p => p.querySelector('.main-svg'))", timeout=timeout_ms)
     time.sleep(0.4)  # Plotly's last layout pass (autosize to the column) and web fonts
 
 

@@ -115,8 +115,9 @@ def test_compare_and_contexts_lecture_links(server, page):
     page.goto(f"{server}/compare?model={BUNDLED}&model_b=bert-base-uncased&text=the+bank+of+the+river&lecture=1")
     wait_idle(page)
     assert page.locator("[data-testid='stException']").count() == 0
-    plots = page.locator(".js-plotly-plot")
-    boxes = [plots.nth(i).bounding_box() for i in range(2)]
+    for side in "AB":  # each model's head, drawn (Plotly draws after the run ends: wait for its SVG)
+        page.wait_for_selector(f".st-key-point-{side} .main-svg", timeout=60_000)
+    boxes = [page.locator(f".st-key-point-{side} .js-plotly-plot").bounding_box() for side in "AB"]
     assert all(box["y"] + 250 <= 720 for box in boxes), boxes  # both start high enough to be seen at once
     assert abs(boxes[0]["y"] - boxes[1]["y"]) < 5 and boxes[1]["x"] > boxes[0]["x"] + 400  # side by side
 
