@@ -160,7 +160,8 @@ def show_matrix(array: np.ndarray, title: str, key: str, r: Regions, rows: list[
                             lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
                             on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
     with r.canvas:
-        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows, for_figure=False)).rename_axis("token").reset_index(),
+        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows, for_figure=False))
+                            .rename_axis("token").reset_index(),
                             f"{title.replace(' ', '_').replace(':', '')}.csv")
 
 

@@ -51,7 +51,8 @@ def test_every_model_compares_its_stack_of_layers_as_the_encoder(tiny_loaded, ne
     layers' parameters: the same count as the layer modules themselves."""
     from bertviz_lite.analyses.compare import compare_models
 
-    for a, b in ((tiny_loaded["bert"], tiny_loaded["distilbert"]), (tiny_loaded["albert"], new_tiny_loaded["modernbert"])):
+    pairs = ((tiny_loaded["bert"], tiny_loaded["distilbert"]), (tiny_loaded["albert"], new_tiny_loaded["modernbert"]))
+    for a, b in pairs:
         result = compare_models(a, b, "the cat sat")
         for loaded, groups in zip((a, b), result.groups):
             layers = {id(p): p.numel() for m in loaded.family.layer_modules(loaded.base) for p in m.parameters()}

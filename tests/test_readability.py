@@ -47,7 +47,8 @@ def views(model: str, tokens: int) -> list[str]:
              *[f"layers?{s}" for s in family_steps], "tour?chapter=1", "tour?chapter=3", "tour?chapter=8",
              "tour?chapter=11", "attention", "attention?view=model", "heads", "rollout", "contributions",
              f"lens?position={min(3, tokens - 2)}",
-             "similarity?sentences=" + urllib.parse.quote_plus("\n".join([text, short, " ".join(reversed(text.split()))])),
+             "similarity?sentences=" + urllib.parse.quote_plus("\n".join([text, short,
+                                                                         " ".join(reversed(text.split()))])),
              "contexts?sentence_a=" + urllib.parse.quote_plus("by the bank " + text) + "&sentence_b=" +
              urllib.parse.quote_plus("the bank " + short) + "&word=bank",
              f"compare?model_b={BUNDLED if model != BUNDLED else 'bert-base-uncased'}"]
@@ -65,7 +66,8 @@ def link(page: str, model: str, text: str) -> str:
 
 def matrix() -> list[str]:
     if FULL:
-        return [v for model in (BUNDLED, DEBERTA, MODERNBERT, EUROBERT_GQA) for n in (8, 25, 60) for v in views(model, n)]
+        return [v for model in (BUNDLED, DEBERTA, MODERNBERT, EUROBERT_GQA) for n in (8, 25, 60)
+                for v in views(model, n)]
     return views(BUNDLED, 25) + [link("layers?step=attn.c2p&cell=1,2", DEBERTA, sentence(8)),
                                  link("tour?chapter=3", DEBERTA, sentence(25)),
                                  link("layers?step=attn.q_rot", MODERNBERT, sentence(60)),
@@ -187,7 +189,8 @@ def view_id(view: str) -> str:
     """A view's short name for the test's id: model, tokens, page and its own keys ("DeBERTa-8-layers-step=...")."""
     path, _, query = view.partition("?")
     keys = dict(urllib.parse.parse_qsl(query))
-    model = {BUNDLED: "MiniLM", DEBERTA: "DeBERTa", MODERNBERT: "ModernBERT", EUROBERT_GQA: "EuroBERT-GQA"}[keys["model"]]
+    names = {BUNDLED: "MiniLM", DEBERTA: "DeBERTa", MODERNBERT: "ModernBERT", EUROBERT_GQA: "EuroBERT-GQA"}
+    model = names[keys["model"]]
     tokens = len(keys.pop("text").split()) + 2
     own = "&".join(f"{k}={v}" for k, v in keys.items() if k in ("step", "cell", "chapter", "view", "position"))
     return f"{model}-{tokens}-{path or 'overview'}" + (f"-{own}" if own else "")

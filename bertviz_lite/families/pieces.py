@@ -106,7 +106,8 @@ def rotary_attention(names: ModuleNames, source: str, q: Projection, k: Projecti
         _shared(node(LAYERS, "attn.k_rot", ROTATION, ("attn.k", "attn.angles"), scaling=rotary.scaling), heads,
                 kv_heads),
         node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q_rot", "attn.k_rot"), scale=math.sqrt(head_size),
-             explains="Q_rot,i · K_rot,j / √d_h: the rotated vectors, whose rotation adds to the dot product a part that "
+             explains="Q_rot,i · K_rot,j / √d_h: the rotated vectors, whose rotation adds to the dot product a part "
+                      "that "
                      "depends on i − j alone"
                       + ("" if kv_heads == heads else "; each query head with the key head it shares")),
         node(LAYERS, "attn.scores", MASK, ("attn.dots",), window=window,

@@ -69,7 +69,8 @@ WORDS: dict[str, dict[str, Words]] = {
         "attn.q_rot": W("Queries, rotated", "Q rot", "(h, T, d_h)",
                         "each pair of dimensions of Q turned by its angle (rotary); a rotation keeps each vector's "
                         "length and puts position into angles"),
-        "attn.k_rot": W("Keys, rotated", "K rot", "(h, T, d_h)", "K turned the same way: the angle between Q_i and K_j shifts with i − j alone"),
+        "attn.k_rot": W("Keys, rotated", "K rot", "(h, T, d_h)",
+                        "K turned the same way: the angle between Q_i and K_j shifts with i − j alone"),
         "attn.pos_key": W("Position keys", "K^r", "(h, 2k, d_h)",
                           "the shared relative embeddings × this layer's W_K: one key per relative distance"),
         "attn.pos_query": W("Position queries", "Q^r", "(h, 2k, d_h)",
