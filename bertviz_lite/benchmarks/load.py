@@ -35,7 +35,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-LECTURE_LINK = ("layers", "text=the+bank+of+the+river&layer=5&head=3&step=attn.probs&lecture=1")
+LECTURE_LINK = ("layers", "model=bert-base-uncased&text=the+bank+of+the+river&layer=5&head=3&step=attn.probs"
+                          "&lecture=1")  # the model named: a link naming none opens the bundled one offline
 HEAD_VIEW_LINK = ("attention", "text=the+bank+of+the+river&layer=5&heads=3&lecture=1")  # BertViz's head view
 TOUR_LINK = ("tour", "model=sentence-transformers%2Fall-MiniLM-L6-v2&text=the+quick+brown+fox+jumps+over+the+lazy+dog"
                      "&head=2&token=4&lecture=1")  # the tour's first chapter, on the bundled model
@@ -343,7 +344,8 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
         scenarios.append(burst(server, [TOUR_LINK], 1, "tour, first visit"))
         scenarios.append(burst(server, [TOUR_LINK] * tabs, tabs, f"tour, {tabs} tabs"))
         progress(f"{own} tabs at once, each its own ~110-token sentence")
-        views = [("layers", f"text={urllib.parse.quote_plus(sentence(i))}&layer=3&step=attn.probs")
+        views = [("layers", f"model=bert-base-uncased&text={urllib.parse.quote_plus(sentence(i))}&layer=3"
+                            "&step=attn.probs")
                  for i in range(own)]
         scenarios.append(burst(server, views, own, f"own sentences, {own} tabs"))
         memory["soak_mb"] = soak_memory(server, own, soak, soak_at_once, progress)
