@@ -3,6 +3,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import common
+from bertviz_lite.loading.readable_pieces import is_byte_level
 
 loaded = common.load_or_stop()
 t = common.trace_or_stop(loaded)
@@ -23,11 +24,17 @@ elif loaded.vocabulary == "real uncased":
                f"model): these are the real pieces and ids, even though the weights are random.")
 unknown = loaded.tokenizer.unk_token
 if unknown and unknown in t.tokens:
-    st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.", icon=":material/help:")
+    st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.",
+            icon=":material/help:")
 
 sentence = {None: "special", 0: "A", 1: "B"}
 table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.token_type_ids,
                       "attention mask": t.attention_mask, "sentence": [sentence[s] for s in t.sequence_ids]})
+if is_byte_level(loaded.tokenizer):
+    st.caption("This vocabulary is byte-level BPE: it writes a space as Ġ, a newline as Ċ and a letter such as é "
+               "as two byte letters (Ã©). The app shows each piece decoded, a space as ▁ (as SentencePiece writes "
+               "it); the column *in the vocabulary* keeps the pieces as the tokenizer stores them.")
+    table.insert(1, "in the vocabulary", loaded.tokenizer.convert_ids_to_tokens(t.input_ids.tolist()))
 st.dataframe(table, width="stretch", height="content" if len(table) <= 32 else 600)  # every row of a sentence
 if not loaded.uses_token_types:
     st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")

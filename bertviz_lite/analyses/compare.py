@@ -19,6 +19,7 @@ from ..errors import InputError
 from ..families import config_summary
 from ..introspection.params import group_totals, parameter_group, parameter_table
 from ..loading.loader import LoadedModel
+from ..loading.readable_pieces import readable_pieces
 
 
 def depth_of(layer: int, num_layers: int) -> float:
@@ -61,7 +62,7 @@ def tokenize(loaded: LoadedModel, text: str) -> Tokenization:
     if not str(text or "").strip():
         raise InputError("The text is empty: type a sentence, for example 'the bank of the river'.")
     ids = loaded.tokenizer(text, truncation=True, max_length=loaded.max_tokens)["input_ids"]
-    return Tokenization(loaded.tokenizer.convert_ids_to_tokens(ids), list(ids))
+    return Tokenization(readable_pieces(loaded.tokenizer, loaded.tokenizer.convert_ids_to_tokens(ids)), list(ids))
 
 
 def compare_models(a: LoadedModel, b: LoadedModel, text: str) -> ModelComparison:

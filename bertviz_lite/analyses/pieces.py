@@ -10,7 +10,10 @@ pieces, padded to a multiple of 64): such a row is named by its id, "[id 30527]"
 """
 from __future__ import annotations
 
+from ..loading.readable_pieces import readable_pieces
+
 
 def piece_names(tokenizer, ids: list[int]) -> list[str]:
+    """The pieces as the app shows them (`readable_pieces`: a byte-level "Ġis" is "▁is")."""
     return [piece if piece is not None else f"[id {i}]"
-            for i, piece in zip(ids, tokenizer.convert_ids_to_tokens(ids))]
+            for i, piece in zip(ids, readable_pieces(tokenizer, tokenizer.convert_ids_to_tokens(ids)))]

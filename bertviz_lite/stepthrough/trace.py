@@ -36,6 +36,7 @@ from ..graph.names import parse_step_name
 from ..graph.nodes import Graph
 from ..graph.ops import INPUT, Tokens
 from ..loading.loader import LoadedModel
+from ..loading.readable_pieces import readable_pieces
 from .blocks import block_graph, output_name
 from .steps import Steps
 from .store import StepStore
@@ -48,7 +49,7 @@ MIN_STEP_MEMORY = 8 * 1024 * 1024  # for computed sub-steps, however large the h
 class Trace:
     text: str
     pair: str | None
-    tokens: list[str]
+    tokens: list[str]  # the pieces as the app shows them (loading/readable_pieces: Ġis → ▁is)
     input_ids: np.ndarray  # (T,) int64
     token_type_ids: np.ndarray  # (T,) 0 for sentence A, 1 for B (all 0 where the family has no segments)
     attention_mask: np.ndarray  # (T,) 1 for real tokens
@@ -293,7 +294,7 @@ def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: i
     pooled = getattr(out, "pooler_output", None)
     return Trace(
         text=text, pair=pair,
-        tokens=tokenizer.convert_ids_to_tokens(ids[0].tolist()),
+        tokens=readable_pieces(tokenizer, tokenizer.convert_ids_to_tokens(ids[0].tolist())),
         input_ids=ids[0].numpy(), token_type_ids=types[0].numpy(), attention_mask=mask[0].numpy(),
         sequence_ids=enc.sequence_ids(0), word_ids=enc.word_ids(0), dropped_tokens=full_length - ids.shape[1],
         max_tokens=limit, hidden_states=hidden.numpy(),
