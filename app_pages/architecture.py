@@ -37,10 +37,10 @@ with left:
     st.html(f"<div style='font-size:1.05rem;line-height:1.7'>{node_html(fold_repeats(tree))}</div>")
 with right, common.point():
     st.subheader("Parameter sunburst")
+    common.chart(parameter_sunburst(sunburst_data(tree)))  # the words under it: the whole circle above the fold
     st.caption("Each ring is one level of the tree; click a wedge to zoom in, the centre to zoom out. The same "
                "colours in every model: embeddings blue, attention red, feed-forward green, norms yellow, pooler "
                "cyan, task heads purple, blocks that hold several kinds grey.")
-    common.chart(parameter_sunburst(sunburst_data(tree)))
 
 st.subheader("Named parameters")
 groups = ["all groups", *table.group.unique()]

@@ -71,6 +71,21 @@ def test_a_series_has_the_same_colour_on_every_chart():
     assert [trace.marker.color for trace in embeddings.data] == [series_colour("word"), series_colour("position")]
 
 
+def test_many_tokens_lengths_are_nested_dots_not_slivers_of_bars():
+    """40 tokens × 3 sub-steps would be 120 bars; as dots, each sub-step's smaller than the one before, so that equal
+    lengths show as a dot in a ring; the lengths are the vectors' norms either way."""
+    rng = np.random.default_rng(0)
+    series = {name: rng.normal(size=(40, 8)).astype(np.float32) for name in ("input", "add", "norm")}
+    tokens = [f"t{i}" for i in range(40)]
+    dots = token_norms(series, tokens, "t")
+    assert [trace.type for trace in dots.data] == ["scatter"] * 3
+    sizes = [trace.marker.size for trace in dots.data]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 3
+    np.testing.assert_allclose(dots.data[1].y, np.linalg.norm(series["add"], axis=-1), rtol=1e-6)
+    bars = token_norms({k: v[:8] for k, v in series.items()}, tokens[:8], "t")
+    assert [trace.type for trace in bars.data] == ["bar"] * 3
+
+
 @pytest.mark.parametrize("family", ["bert", "modernbert"])
 def test_a_module_has_the_same_colour_in_every_model(family, tiny_dirs, new_tiny_dirs):
     """The sunburst colours a module by what it is, whatever the family calls it."""

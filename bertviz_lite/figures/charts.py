@@ -17,6 +17,7 @@ from .style import (BLUE, FONT, SHARE, as_colour_axis, colour_scale, columns_of_
                     plotly_text, series_colour, written_in_cells)
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
+MAX_BARS = 64  # bars in one chart before a dot per value reads better (token_norms)
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
 
 
@@ -42,7 +43,7 @@ def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:
                                 hovertemplate="<b>%{id}</b><br>%{customdata}<br>%{value:,} parameters"
                                               "<br>%{percentRoot:.1%} of the model<extra></extra>"))
     fig.update_layout(uniformtext=dict(minsize=FONT["size"] - 2, mode="hide"))  # a label that cannot be read is hidden
-    return _layout(fig, 620)
+    return _layout(fig, 480)  # the whole circle above the fold at 1280 × 720, under a subheading
 
 
 def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention",
@@ -178,16 +179,29 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
 def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
                 roles: dict[str, str] | None = None) -> go.Figure:
     """The length ‖x‖ of each token's vector at several sub-steps: what a residual add and LayerNorm do. `roles`
-    names what each series is (an op's name: "residual_add", "layer_norm"; "input"), which fixes its colour."""
+    names what each series is (an op's name: "residual_add", "layer_norm"; "input"), which fixes its colour.
+
+    Grouped bars up to MAX_BARS bars; beyond, a dot per token and sub-step (40 tokens × 4 sub-steps would be 160
+    bars of a few pixels each on a projector), each series' dots smaller than the one before, so that a length
+    the next sub-step keeps (a residual add that barely changes it) shows as a dot inside a ring."""
     roles = roles or {}
-    fig = go.Figure([go.Bar(name=name, x=labelled(tokens), y=np.linalg.norm(values, axis=-1).astype(np.float32),
-                            marker_color=series_colour(roles.get(name, name)),
-                            hovertemplate=f"{name}<br>%{{x}}<br>‖x‖ = %{{y:.3f}}<extra></extra>")
-                     for name, values in series.items()])
+    dots = len(tokens) * len(series) > MAX_BARS
+    fig = go.Figure([_lengths(values, tokens, order if dots else None).update(
+                         name=name, marker_color=series_colour(roles.get(name, name)),
+                         hovertemplate=f"{name}<br>%{{x}}<br>‖x‖ = %{{y:.3f}}<extra></extra>")
+                     for order, (name, values) in enumerate(series.items())])
     fig.update_layout(barmode="group")  # legend on the right: above the plot it collides with the title
     fig.update_xaxes(type="category", tickangle=-60, title="token", **every_token(len(tokens)))
-    fig.update_yaxes(title="vector length ‖x‖")
+    fig.update_yaxes(title="vector length ‖x‖", rangemode="tozero")
     return _layout(fig, 460, title)
+
+
+def _lengths(values: np.ndarray, tokens: list[str], dot: int | None) -> go.Bar | go.Scatter:
+    """Each token's vector length (values: (T, d)) as bars, or as the `dot`-th series of nested dots."""
+    lengths = np.linalg.norm(values, axis=-1).astype(np.float32)  # (T,)
+    if dot is None:
+        return go.Bar(x=labelled(tokens), y=lengths)
+    return go.Scatter(x=labelled(tokens), y=lengths, mode="markers", marker=dict(size=max(5, 14 - 3 * dot)))
 
 
 def group_bars(groups: dict[str, int]) -> go.Figure:

@@ -27,6 +27,7 @@ KEEPS_HEIGHT = {"keeps_height": True}  # a figure's layout.meta: its height is a
 # shorter chart would squeeze below readable type (the head view, the model view); see `keeps_height`
 CHAR_EM = 0.55  # a character's width, in ems
 LINE_EM = 1.25  # a line's height, in ems
+LABELLED_TRACES = ("heatmap", "bar", "scatter")  # traces whose category labels an axis writes
 COLOUR_BAR_PX = 90  # a colour bar and its title, right of the plot
 TITLE_LINE_EM = 1.6  # an axis title's line
 LONGEST_LABEL = 14  # characters of a label written on an axis; a longer one ("0 <|begin_of_text|>") is cut there
@@ -90,7 +91,7 @@ def _category_ticks(fig: go.Figure, axis_name: str) -> Ticks | None:
     letter, number = axis_name[0], axis_name[5:]
     ref = letter + number
     for trace in fig.data:
-        if trace.type not in ("heatmap", "bar") or (getattr(trace, letter + "axis") or letter) != ref:
+        if trace.type not in LABELLED_TRACES or (getattr(trace, letter + "axis") or letter) != ref:
             continue
         values = getattr(trace, letter)
         if values is None or len(values) == 0 or not isinstance(values[0], str):
@@ -128,7 +129,7 @@ def _colour_bar(fig: go.Figure) -> float:
 def _label_room(fig: go.Figure, letter: str, base: float) -> float:
     """How much the first `letter` axis's labels and title take across the other axis."""
     axis = fig.layout[f"{letter}axis"]
-    labels = [str(label) for t in fig.data if t.type in ("heatmap", "bar") and getattr(t, letter) is not None
+    labels = [str(label) for t in fig.data if t.type in LABELLED_TRACES and getattr(t, letter) is not None
               for label in getattr(t, letter)]
     size = axis.tickfont.size or base
     longest = min(max((len(label) for label in labels), default=3), LONGEST_LABEL) * CHAR_EM * size
