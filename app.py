@@ -3,7 +3,7 @@ with what is on screen. Run: streamlit run app.py"""
 import streamlit as st
 
 from app_pages import common
-from bertviz_lite.serving.cache import configured_threads, trimming_memory
+from bertviz_lite.serving.process import configured_threads, trimming_memory
 
 configured_threads()
 trimming_memory()

@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite.analyses.attention_views import FULL_LENGTH, MIN_WEIGHT, PAIR_FILTERS, units
+from bertviz_lite.analyses.attention_views import PAIR_FILTERS, units
+from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
 from bertviz_lite.serving.cache import cached_thumbnails
 from app_pages import common

@@ -29,7 +29,8 @@ from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import (cached_contributions, cached_figure, cached_head_view, cached_layer,
                                         cached_layerwise, cached_model, cached_sentence_vectors, cached_skeleton,
-                                        cached_thumbnails, cached_trace, page_queue, warming)
+                                        cached_thumbnails, cached_trace)
+from bertviz_lite.serving.process import page_queue, warming
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.figures import layer_diagram
 from bertviz_lite.figures.fit import fit, keeps_height
@@ -228,7 +229,7 @@ def redraw_on_reconnect() -> None:
 
 
 def warm_default_view() -> None:
-    """The default model and sentence, traced in the background once per server (see serving.cache.warming)."""
+    """The default model and sentence, traced in the background once per server (see serving.process.warming)."""
     warming(opening_model(), DEFAULTS["task"], DEFAULTS["text"])
 
 

@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from bertviz_lite.analyses.attention_views import (FULL_LENGTH, MIN_WEIGHT, MOST_PER_QUERY, attention_lines,
-                                                   pair_masks, pooled_shares, sentence_of)
+from bertviz_lite.analyses.attention_views import pair_masks, pooled_shares, sentence_of
+from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT, MOST_PER_QUERY, attention_lines
 from bertviz_lite.figures import head_view, model_view
 from bertviz_lite.figures.attention_views import head_colours
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bertviz_lite.benchmarks.load import Server
+from bertviz_lite.benchmarks.app_process import Server
 
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import bertviz_lite.figures
-from bertviz_lite.serving import cache
+from bertviz_lite.serving import cache, process
 from test_app import open_page, specs
 
 LINK = dict(model="bert-base-uncased", text="the bank of the river", layer=2, head=3, step="attn.probs")
@@ -71,7 +71,7 @@ def test_a_tab_waits_its_turn_in_line_then_draws_its_page():
     import threading
     import time
 
-    queue = cache.page_queue()
+    queue = process.page_queue()
     places = [queue.turn() for _ in range(queue.capacity)]
     for place in places:  # every place taken, as by runs of other tabs
         place.__enter__()

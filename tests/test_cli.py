@@ -201,7 +201,8 @@ def test_serve_warms_the_views_it_is_given_before_anyone_comes():
     import urllib.parse
 
     from bertviz_lite import BUNDLED_MODEL
-    from bertviz_lite.benchmarks.load import free_port, open_view, wait_healthy
+    from bertviz_lite.benchmarks.app_process import free_port, wait_healthy
+    from bertviz_lite.benchmarks.tab import open_view
 
     port, link = free_port(), "layers?" + urllib.parse.urlencode({"model": BUNDLED_MODEL, "text": "the cat sat"})
     env = {**os.environ, "BVL_WARM": link, "HF_HUB_OFFLINE": "1"}

@@ -130,7 +130,7 @@ def test_a_fragments_rerun_waits_in_the_same_line_and_a_fragment_within_a_run_do
     clicking ▶ reruns only it, and that rerun queues behind whatever runs; drawn inside a full run, it does not
     queue again behind that very run."""
     from app_pages import common
-    from bertviz_lite.serving.cache import page_queue
+    from bertviz_lite.serving.process import page_queue
 
     nested = threading.Event()
 

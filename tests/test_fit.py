@@ -6,7 +6,7 @@ import pytest
 
 from bertviz_lite.figures import attention_heatmap, head_view, labelled, lens_grid, model_view
 from bertviz_lite.figures.fit import SMALLEST, fit, keeps_height
-from bertviz_lite.analyses.attention_views import attention_lines
+from bertviz_lite.attention_lines import attention_lines
 
 
 def lecture_heatmap(n: int, height: int = 560):

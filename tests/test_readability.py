@@ -98,7 +98,7 @@ def eurobert_gqa(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="module")
 def server():
-    from bertviz_lite.benchmarks.load import Server
+    from bertviz_lite.benchmarks.app_process import Server
 
     app = Server(ROOT)
     yield app.url

@@ -17,7 +17,7 @@ import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, parameter_table
 from bertviz_lite.benchmarks.balancer import Balanced, haproxy
-from bertviz_lite.benchmarks.load import open_view
+from bertviz_lite.benchmarks.tab import open_view
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent

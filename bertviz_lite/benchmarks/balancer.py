@@ -17,7 +17,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from .load import Server, free_port, stop_process
+from .app_process import Server, free_port, stop_process
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 

@@ -1,9 +1,8 @@
 """`bertviz-lite bench --load`: a lecture hall at once, measured from outside the way browser tabs load the app.
 
-It starts `streamlit run app.py` on a free loopback port (2 torch threads, offline) and opens sessions over
-Streamlit's own websocket protocol, as a tab does: connect to /_stcore/stream (subprotocol "streamlit", an
-Origin of the server's own address), send one BackMsg whose rerun_script holds the page and its query string,
-and wait for script_finished. A session's latency runs from connecting to that message. Scenarios:
+It starts `streamlit run app.py` on a free loopback port (2 torch threads, offline: `app_process.py`) and opens
+sessions over Streamlit's own websocket protocol, as a tab does (`tab.py`). A session's latency runs from
+connecting to its script_finished message. Scenarios:
 
 - the first page after `streamlit run app.py` on a fresh server, against a fresh import of torch and transformers;
 - the cached lecture link opened by tabs one after another: the server's CPU seconds per cached view;
@@ -24,8 +23,6 @@ in turn) and the server's CPU seconds per view. It asserts nothing. Only loopbac
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +31,10 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .app_process import Server
+from .balancer import Balanced
+from .tab import open_view, press_next
 
 LECTURE_LINK = ("layers", "model=bert-base-uncased&text=the+bank+of+the+river&layer=5&head=3&step=attn.probs"
                           "&lecture=1")  # the model named: a link naming none opens the bundled one offline
@@ -65,150 +66,6 @@ def sentence(i: int, tokens: int = 110) -> str:
     """A distinct sentence of about `tokens` word pieces: the shared words, rotated, with the number i in it."""
     words = [WORDS[(i * 7 + k) % len(WORDS)] for k in range(tokens - 8)]
     return " ".join(words[:5] + [f"number {i}"] + words[5:])
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def resident_mb(pid: int) -> float:
-    """The process's resident memory (VmRSS), in MB; Linux only."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def wait_healthy(url: str, timeout_s: float, alive=lambda: True) -> bool:
-    """Wait until the app at `url` answers its health check; False after timeout_s or once `alive()` is False."""
-    deadline = time.time() + timeout_s
-    while time.time() < deadline and alive():
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                return True
-        except OSError:
-            pass
-        time.sleep(0.3)
-    return False
-
-
-def stop_process(proc: subprocess.Popen) -> None:
-    """Ask a process to end; kill it if it has not after 10 s."""
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-class Server:
-    """`streamlit run app.py` from the repository root, on loopback, until stopped; `wait=False` returns at once
-    (then `wait_started`), so that several start side by side; `port` reuses one (a replica restarting)."""
-
-    def __init__(self, root: Path, threads: int = 2, port: int | None = None, wait: bool = True):
-        self.root, self.threads = root, threads
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "BVL_THREADS": str(threads), "TOKENIZERS_PARALLELISM": "false"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless",
-                                      "true", "--server.port", str(self.port), "--server.address", "127.0.0.1"],
-                                     cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if wait:
-            self.wait_started()
-
-    def wait_started(self, timeout_s: float = 90) -> None:
-        if not wait_healthy(self.url, timeout_s, alive=lambda: self.proc.poll() is None):
-            self.stop()
-            raise RuntimeError("streamlit did not start")
-
-    def rss_mb(self) -> float:
-        return resident_mb(self.proc.pid)
-
-    def stop(self) -> None:
-        stop_process(self.proc)
-
-    def cpu_s(self) -> float:
-        return cpu_s(self.proc.pid)
-
-    def kill(self) -> None:
-        """Gone at once, as a machine that fails: no goodbye to its tabs."""
-        self.proc.kill()
-        self.proc.wait(10)
-
-
-async def open_view(url: str, page: str, query: str, timeout_s: float = 120, cookie: str | None = None,
-                    connected=lambda ws: None) -> float:
-    """One tab: connect, ask for the page, wait until its script has finished; seconds taken. `cookie` is sent
-    with the connection (a balancer's), and `connected(ws)` sees the connection first (its response headers)."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-    from websockets.asyncio.client import connect
-
-    start = time.perf_counter()
-    stream = url.replace("http://", "ws://") + "/_stcore/stream"
-    headers = {"Origin": url, **({"Cookie": cookie} if cookie else {})}
-    async with connect(stream, subprotocols=["streamlit"], additional_headers=headers,
-                       max_size=None, open_timeout=timeout_s) as ws:
-        connected(ws)
-        msg = BackMsg()
-        msg.rerun_script.query_string = query
-        msg.rerun_script.page_name = page
-        await ws.send(msg.SerializeToString())
-        async with asyncio.timeout(timeout_s):
-            while True:
-                forward = ForwardMsg()
-                forward.ParseFromString(await ws.recv())
-                if forward.WhichOneof("type") == "delta" and forward.delta.new_element.WhichOneof("type") == "exception":
-                    raise RuntimeError(forward.delta.new_element.exception.message)
-                if forward.WhichOneof("type") == "script_finished":
-                    return time.perf_counter() - start
-
-
-async def press_next(url: str, page: str, query: str, together: asyncio.Barrier, timeout_s: float = 120) -> float:
-    """One tab on a lecture link of the Layers page: open it, wait until every tab has, then press the stepper's
-    ▶ (the next sub-step) as the browser does (a rerun of the stepper's fragment with the button's trigger);
-    seconds from the press to that rerun's end."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-    from websockets.asyncio.client import connect
-
-    async def until_finished(ws, seen) -> None:
-        async with asyncio.timeout(timeout_s):
-            while True:
-                forward = ForwardMsg()
-                forward.ParseFromString(await ws.recv())
-                kind = forward.WhichOneof("type")
-                if kind == "script_finished":
-                    return
-                seen(forward, kind)
-
-    found = {}
-
-    def seen(forward, kind) -> None:
-        if kind == "new_session":
-            found["page"] = forward.new_session.page_script_hash
-        element = forward.delta.new_element if kind == "delta" else None
-        if element is not None and element.WhichOneof("type") == "button" and element.button.id.endswith("next_Sub-step"):
-            found["button"], found["fragment"] = element.button.id, forward.delta.fragment_id
-
-    async with connect(url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"],
-                       additional_headers={"Origin": url}, max_size=None, open_timeout=timeout_s) as ws:
-        msg = BackMsg()
-        msg.rerun_script.query_string, msg.rerun_script.page_name = query, page
-        await ws.send(msg.SerializeToString())
-        await until_finished(ws, seen)
-        await together.wait()
-        start = time.perf_counter()
-        press = BackMsg()
-        press.rerun_script.query_string, press.rerun_script.page_script_hash = query, found["page"]
-        press.rerun_script.fragment_id = found["fragment"]
-        press.rerun_script.widget_states.widgets.add(id=found["button"], trigger_value=True)
-        await ws.send(press.SerializeToString())
-        await until_finished(ws, lambda forward, kind: None)
-        return time.perf_counter() - start
 
 
 async def press_together(url: str, page: str, query: str, tabs: int, name: str) -> Scenario:
@@ -271,13 +128,6 @@ def import_s() -> float:
     return min(once(), once())
 
 
-def cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) the process has used so far; Linux only."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-
-
 def press_burst(server: Server, view: tuple[str, str], tabs: int, name: str, times: int = PRESS_BURSTS) -> dict:
     """`tabs` tabs press ▶ at once (timed from the press), `times` times: p50 and p95 over every press, and each
     burst's p50/p95 (`each`), which is the hall's figure: one burst's moves by ±0.05 from burst to burst with
@@ -318,7 +168,6 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
                                                               else ""))
     started = time.perf_counter()
     if replicas:
-        from .balancer import Balanced
         server = Balanced(root, replicas)
     else:
         server = Server(root)

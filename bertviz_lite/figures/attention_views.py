@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..analyses.attention_views import MIN_WEIGHT, Lines
+from ..attention_lines import MIN_WEIGHT, Lines
 from .charts import FONT, _layout
 from .fit import KEEPS_HEIGHT
 from .style import SHARE, plotly_text

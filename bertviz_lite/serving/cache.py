@@ -12,7 +12,6 @@ thumbnails (MAX_VIEWS), bounded in number and age too.
 from __future__ import annotations
 
 import dataclasses
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -27,11 +26,8 @@ from ..analyses.nearest_pieces import NearestPieces, nearest_pieces
 
 from ..introspection.task_heads import TaskHead, task_heads
 from ..loading.limits import Limits
-from .memory import start_trimming
-from .queue import FairQueue
 from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import SentenceVectors, sentence_vectors
-from .threads import configure_threads
 from ..stepthrough.steps import Steps
 from ..stepthrough.trace import Trace, trace
 from ..introspection.tree import ModuleNode, module_tree
@@ -194,36 +190,3 @@ def cached_tree(source: str, task: str) -> ModuleNode:
 @st.cache_resource(max_entries=MAX_MODELS, show_spinner=False)
 def cached_task_heads(source: str, task: str) -> list[TaskHead]:
     return task_heads(cached_skeleton(source, task).config)
-
-
-@st.cache_resource
-def warming(source: str, task: str, text: str) -> threading.Thread:
-    """Once per server process: load `source` and trace `text` in a background thread (`warmup.py`), so that the
-    first visitor of a page with numbers finds them ready. The app starts it after its first page is drawn, which
-    needs no weights; `bertviz-lite serve` warms the views of BVL_WARM as the server starts."""
-    from .warmup import View, warm_in_background
-
-    return warm_in_background([View(source, task, text, None, None)])
-
-
-@st.cache_resource
-def trimming_memory() -> bool:
-    """Return freed memory to the OS, one thread per server process, each collection in its turn in this line (see
-    memory.py)."""
-    return start_trimming(turn=page_queue().turn)
-
-
-@st.cache_resource
-def configured_threads() -> int:
-    """Size torch's threads to the container, and the interpreter lock's hand-over, once per server process (see threads.py)."""
-    return configure_threads()
-
-
-@st.cache_resource
-def page_queue() -> FairQueue:
-    """The one line every page run of this server process waits in (see queue.py). One run at a time unless
-    BVL_RUNS_AT_ONCE says otherwise: drawing is Python under one GIL, and a forward pass already uses every core
-    torch was given. With two at once on two cores, bench --load measured every tab of a 40-tab burst finishing
-    together again: two busy script threads starve the thread that sends the pages."""
-    chosen = os.environ.get("BVL_RUNS_AT_ONCE", "").strip()
-    return FairQueue(int(chosen) if chosen.isdigit() and int(chosen) > 0 else 1)

@@ -16,6 +16,7 @@ import urllib.parse
 from dataclasses import dataclass
 
 from ..loading.presets import DEFAULT_MODEL
+from .cache import cached_layer, cached_model, cached_trace
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,6 @@ def views(links: str) -> list[View]:
 
 
 def warm(view: View) -> None:
-    from .cache import cached_layer, cached_model, cached_trace
-
     if view.text is None:
         cached_model(view.source, view.task)
     elif view.layer is None:
