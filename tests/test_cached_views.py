@@ -13,13 +13,26 @@ LINK = dict(model="bert-base-uncased", text="the bank of the river", layer=2, he
 
 def test_a_layer_is_stepped_through_once_for_every_tab(tiny_dirs):
     source = next(iter(tiny_dirs.values()))
-    cache._layer.clear()
+    cache.cached_layer.clear()
     first = cache.cached_layer(source, "base", "the cat sat", None, 1)
     assert cache.cached_layer(source, "base", "the cat sat", None, 1) is first
     fresh = cache.cached_trace(source, "base", "the cat sat", None).layer(1)
     assert list(first) == list(fresh)
     assert all(np.array_equal(first[k], fresh[k]) for k in fresh)
     assert cache.cached_layer(source, "base", "the cat sat", None, 2) is not first
+
+
+def test_each_cached_analysis_keeps_its_own_store(tiny_dirs):
+    """The cached analyses are made by one factory, from functions of the same source: asked with the same
+    arguments (and the same bounds, which Streamlit also keys by), each still answers with its own result (one
+    shared store would hand out the first one's)."""
+    from bertviz_lite.analyses.logit_lens import LogitLens
+    from bertviz_lite.analyses.nearest_pieces import NearestPieces
+
+    source = next(iter(tiny_dirs.values()))
+    assert isinstance(cache.cached_nearest_pieces(source, "masked-lm", "the cat sat", None, 2), NearestPieces)
+    assert isinstance(cache.cached_lens(source, "the cat sat", None, 2), LogitLens)
+    assert isinstance(cache.cached_nearest_pieces(source, "masked-lm", "the cat sat", None, 2), NearestPieces)
 
 
 def test_a_figure_is_built_once_per_key():

@@ -18,17 +18,16 @@ from typing import Any
 
 import streamlit as st
 
-from ..analyses.all_layers import LayerwiseAnalyses, all_layers
-from ..analyses.attention_views import HeadView, head_view_of, thumbnails
-from ..analyses.contributions import LayerContributions, layer_contributions
+from ..analyses.all_layers import all_layers
+from ..analyses.attention_views import head_view_of, thumbnails
+from ..analyses.contributions import layer_contributions
 from ..analyses.logit_lens import LogitLens, logit_lens
-from ..analyses.nearest_pieces import NearestPieces, nearest_pieces
+from ..analyses.nearest_pieces import nearest_pieces
 
 from ..introspection.task_heads import TaskHead, task_heads
 from ..loading.limits import Limits
 from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import SentenceVectors, sentence_vectors
-from ..stepthrough.steps import Steps
 from ..stepthrough.trace import Trace, trace
 from ..introspection.tree import ModuleNode, module_tree
 
@@ -83,18 +82,6 @@ def cached_trace(source: str, task: str, text: str, pair: str | None) -> Trace:
     return trace_of(cached_model(source, task), text, pair)
 
 
-def cached_layer(source: str, task: str, text: str, pair: str | None, layer: int) -> Steps:
-    """One layer's sub-steps, stepped through once for every tab showing that layer (a lecture hall all looks
-    at the same one); the few most recent only, as one layer at 512 tokens is several times its trace."""
-    model = cached_model(source, task)
-    return _layer(source, task, model.weights_id, text, pair, layer, model)
-
-
-@st.cache_resource(max_entries=MAX_LAYER_STEPS, ttl=3600, show_spinner=False)
-def _layer(source: str, task: str, weights: str, text: str, pair: str | None, layer: int, _model: LoadedModel):
-    return trace_of(_model, text, pair).layer(layer)
-
-
 @st.cache_resource(max_entries=MAX_FIGURES, ttl=3600, show_spinner=False)
 def cached_figure(key: tuple, _build: Callable[[], Any]) -> Any:
     """The figure `key` names, built by `_build()` once for every session of this server. Building and styling a
@@ -102,6 +89,48 @@ def cached_figure(key: tuple, _build: Callable[[], Any]) -> Any:
     weights too: see `weights_id`), and the figure must not be changed after it is handed out (Streamlit copies
     it before sending it)."""
     return _build()
+
+
+def _per_trace(name: str, compute: Callable[..., Any], max_entries: int, doc: str) -> Callable[..., Any]:
+    """`cached(source, task, text, pair, *args)`: `compute(trace, *args)` for the trace of text (and pair) through
+    the model cached now, computed once for every session and keyed by what the weights are (`weights_id`); the
+    model travels unhashed. Streamlit names a store by its function's module, qualified name and source; every
+    store made here has the same source, so each is given its own name (`name`), or all would share one store."""
+    def stored(source: str, task: str, weights: str, text: str, pair: str | None, *args, _model: LoadedModel):
+        return compute(trace_of(_model, text, pair), *args)
+
+    stored.__name__ = stored.__qualname__ = name
+    store = st.cache_resource(max_entries=max_entries, ttl=3600, show_spinner=False)(stored)
+
+    def cached(source: str, task: str, text: str, pair: str | None, *args) -> Any:
+        model = cached_model(source, task)
+        return store(source, task, model.weights_id, text, pair, *args, _model=model)
+
+    cached.__name__ = cached.__qualname__ = f"cached_{name}"
+    cached.__doc__, cached.clear = doc, store.clear
+    return cached
+
+
+cached_layer = _per_trace("layer", lambda t, layer: t.layer(layer), MAX_LAYER_STEPS, """One layer's sub-steps
+(`Steps`), stepped through once for every tab showing that layer (a lecture hall all looks at the same one); the
+few most recent only, as one layer at 512 tokens is several times its trace.""")
+cached_layerwise = _per_trace("layerwise", all_layers, MAX_ANALYSES, """Fingerprints, rollout and mixing ratios
+(`LayerwiseAnalyses`) in one pass, shared by the Heads, Rollout and Contributions pages.""")
+cached_contributions = _per_trace("contributions", layer_contributions, MAX_ANALYSES, """A layer's norm-based
+contributions (`LayerContributions`): four T × T matrices.""")
+cached_head_view = _per_trace("head_view", lambda t, layer, heads, *rest: head_view_of(t, layer, list(heads), *rest),
+                              MAX_VIEWS, """The head view's lines (`HeadView`) of a layer, heads (a tuple: hashed
+as part of the key), pair filter, words or pieces, and focus.""")
+cached_thumbnails = _per_trace("thumbnails", thumbnails, MAX_VIEWS, """The model view's thumbnails, (L, h, n, n)
+at `side` cells a side.""")
+cached_nearest_pieces = _per_trace("nearest_pieces", nearest_pieces, MAX_TRACES, """The vocabulary pieces
+nearest each layer's vector at a position (`NearestPieces`): (L + 1) × 5 pieces.""")
+_lens = _per_trace("lens", logit_lens, MAX_TRACES, "")
+
+
+def cached_lens(source: str, text: str, pair: str | None, position: int | None) -> LogitLens:
+    """The logit lens (`LogitLens`) at a position, through the model's own masked-LM head: (L + 1) × 5 tokens."""
+    return _lens(source, "masked-lm", text, pair, position)
 
 
 def cached_sentence_vectors(source: str, task: str, sentences: tuple[str, ...]) -> list[SentenceVectors]:
@@ -113,73 +142,6 @@ def cached_sentence_vectors(source: str, task: str, sentences: tuple[str, ...]) 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
 def _sentence_vectors(source: str, task: str, weights: str, sentences: tuple[str, ...], _model: LoadedModel):
     return sentence_vectors(_model, list(sentences))
-
-
-def cached_layerwise(source: str, task: str, text: str, pair: str | None) -> LayerwiseAnalyses:
-    """Fingerprints, rollout and mixing ratios in one pass, shared by the Heads, Rollout and Contributions pages."""
-    model = cached_model(source, task)
-    return _layerwise(source, task, model.weights_id, text, pair, model)
-
-
-@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
-def _layerwise(source: str, task: str, weights: str, text: str, pair: str | None, _model: LoadedModel):
-    return all_layers(trace_of(_model, text, pair))
-
-
-def cached_contributions(source: str, task: str, text: str, pair: str | None, layer: int) -> LayerContributions:
-    model = cached_model(source, task)
-    return _contributions(source, task, model.weights_id, text, pair, layer, model)
-
-
-@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
-def _contributions(source: str, task: str, weights: str, text: str, pair: str | None, layer: int,
-                   _model: LoadedModel) -> LayerContributions:
-    return layer_contributions(trace_of(_model, text, pair), layer)  # four T × T matrices
-
-
-def cached_head_view(source: str, task: str, text: str, pair: str | None, layer: int, heads: tuple[int, ...],
-                     pair_filter: str, words: bool, focus: tuple[str, int] | None) -> HeadView:
-    model = cached_model(source, task)
-    return _head_view(source, task, model.weights_id, text, pair, layer, heads, pair_filter, words, focus, model)
-
-
-@st.cache_resource(max_entries=MAX_VIEWS, ttl=3600, show_spinner=False)
-def _head_view(source: str, task: str, weights: str, text: str, pair: str | None, layer: int, heads: tuple[int, ...],
-               pair_filter: str, words: bool, focus: tuple[str, int] | None, _model: LoadedModel) -> HeadView:
-    return head_view_of(trace_of(_model, text, pair), layer, list(heads), pair_filter, words, focus)
-
-
-def cached_thumbnails(source: str, task: str, text: str, pair: str | None, side: int):
-    model = cached_model(source, task)
-    return _thumbnails(source, task, model.weights_id, text, pair, side, model)
-
-
-@st.cache_resource(max_entries=MAX_VIEWS, ttl=3600, show_spinner=False)
-def _thumbnails(source: str, task: str, weights: str, text: str, pair: str | None, side: int, _model: LoadedModel):
-    return thumbnails(trace_of(_model, text, pair), side)  # (L, h, n, n)
-
-
-def cached_lens(source: str, text: str, pair: str | None, position: int | None) -> LogitLens:
-    model = cached_model(source, "masked-lm")
-    return _lens(source, model.weights_id, text, pair, position, model)
-
-
-@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
-def _lens(source: str, weights: str, text: str, pair: str | None, position: int | None,
-          _model: LoadedModel) -> LogitLens:
-    return logit_lens(trace_of(_model, text, pair), position)  # (L + 1) × 5 tokens
-
-
-def cached_nearest_pieces(source: str, task: str, text: str, pair: str | None,
-                          position: int | None) -> NearestPieces:
-    model = cached_model(source, task)
-    return _nearest_pieces(source, task, model.weights_id, text, pair, position, model)
-
-
-@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
-def _nearest_pieces(source: str, task: str, weights: str, text: str, pair: str | None, position: int | None,
-                    _model: LoadedModel) -> NearestPieces:
-    return nearest_pieces(trace_of(_model, text, pair), position)  # (L + 1) × 5 pieces
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)
