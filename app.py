@@ -2,17 +2,17 @@
 with what is on screen. Run: streamlit run app.py"""
 import streamlit as st
 
-from app_pages import common
+from app_pages.shell import guarded, lecture, sidebar, state, turns
 from bertviz_lite.serving.process import configured_threads, trimming_memory
 
 configured_threads()
 trimming_memory()
-common.init_state()
-with common.in_line():  # everything a run draws, one tab after another (see serving/queue.py)
+state.init_state()
+with turns.in_line():  # everything a run draws, one tab after another (see serving/queue.py)
     st.set_page_config(page_title="bertviz-lite", page_icon=":material/search:", layout="wide",
-                       initial_sidebar_state="collapsed" if common.lecture_mode() else "auto")
-    common.apply_style()
-    common.sync_url()
+                       initial_sidebar_state="collapsed" if state.lecture_mode() else "auto")
+    lecture.apply_style()
+    state.sync_url()
     page = st.navigation([
         st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
         st.Page("app_pages/tour.py", title="Tour", icon=":material/school:", url_path="tour"),
@@ -30,13 +30,13 @@ with common.in_line():  # everything a run draws, one tab after another (see ser
                 url_path="contributions"),
         st.Page("app_pages/lens.py", title="Logit lens", icon=":material/visibility:", url_path="lens"),
     ])
-    common.sidebar()
-    common.go_to_pending_page()
+    sidebar.sidebar()
+    lecture.go_to_pending_page()
     try:
         try:
             page.run()
-        except common.PageEnds:  # the page said why it ends early; what goes under every page still does
+        except guarded.PageEnds:  # the page said why it ends early; what goes under every page still does
             pass
-        common.lecture_bar(page.url_path)
+        lecture.lecture_bar(page.url_path)
     finally:  # after the first page is drawn (the Overview needs no weights), warm the default view for the next
-        common.warm_default_view()
+        turns.warm_default_view()

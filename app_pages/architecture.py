@@ -8,12 +8,12 @@ import streamlit as st
 from bertviz_lite import fold_repeats, parameter_table, sunburst_data
 from bertviz_lite.serving.cache import cached_task_heads, cached_tree
 from bertviz_lite.figures import parameter_sunburst
-from app_pages import common
+from app_pages.shell import charts, guarded, lecture, sidebar
 
-loaded = common.skeleton_or_stop()
+loaded = guarded.skeleton_or_stop()
 tree = cached_tree(loaded.source, loaded.task)
 table = parameter_table(loaded.model)
-common.page_title("Architecture")
+lecture.page_title("Architecture")
 st.markdown(f"**{type(loaded.model).__name__}: {tree.total:,} parameters** in {len(table)} named tensors")
 
 
@@ -35,9 +35,9 @@ with left:
     st.subheader("Module tree")
     st.caption("Click a line to open it. Repeated blocks are folded; tied tensors count once.")
     st.html(f"<div style='font-size:1.05rem;line-height:1.7'>{node_html(fold_repeats(tree))}</div>")
-with right, common.point():
+with right, lecture.point():
     st.subheader("Parameter sunburst")
-    common.chart(parameter_sunburst(sunburst_data(tree)))  # the words under it: the whole circle above the fold
+    charts.chart(parameter_sunburst(sunburst_data(tree)))  # the words under it: the whole circle above the fold
     st.caption("Each ring is one level of the tree; click a wedge to zoom in, the centre to zoom out. The same "
                "colours in every model: embeddings blue, attention red, feed-forward green, norms yellow, pooler "
                "cyan, task heads purple, blocks that hold several kinds grey.")
@@ -64,14 +64,14 @@ base_total = heads[0].total
 rows = []
 for h in heads:
     added = ", ".join(f"{m.name}: {m.description.splitlines()[0]} ({m.parameters:,})" for m in h.head) or "—"
-    rows.append({"task": common.TASK_LABELS[h.task], "class": h.architecture, "parameters": f"{h.total:,}",
+    rows.append({"task": sidebar.TASK_LABELS[h.task], "class": h.architecture, "parameters": f"{h.total:,}",
                  "vs base": f"{h.total - base_total:+,}", "head modules": added})
 st.table(pd.DataFrame(rows).set_index("task"))  # a few rows whose long cells wrap, rather than a grid that cuts them
 for h in heads:
     if h.tied:
         st.caption(f"{h.architecture}: " + "; ".join(h.tied) + " (shared tensors, counted once).")
 if loaded.weights == "pretrained" and loaded.task != "base":  # what the checkpoint lacks is known once it is read
-    new = common.load_or_stop(banner=False).new_parameters
+    new = guarded.load_or_stop(banner=False).new_parameters
     if new:
         st.info(f"Newly initialised when {loaded.source} was loaded for this task (not in the checkpoint): "
                 + ", ".join(new), icon=":material/new_releases:")

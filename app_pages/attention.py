@@ -9,15 +9,15 @@ from bertviz_lite.analyses.attention_views import PAIR_FILTERS, units
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
 from bertviz_lite.serving.cache import cached_thumbnails
-from app_pages import common
+from app_pages.shell import charts, chips, guarded, lecture, state
 
 VIEWS = {"head": "Head view", "model": "Model view"}
 THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 14 is about 0.5 MB
 
-loaded = common.load_or_stop(needs_weights=True)
-t = common.trace_or_stop(loaded)
+loaded = guarded.load_or_stop(needs_weights=True)
+t = guarded.trace_or_stop(loaded)
 num_heads = t.num_heads  # for the heads' callbacks, which run after the page let go of t
-common.page_title("Attention")
+lecture.page_title("Attention")
 controls, canvas = st.columns([4, 9], gap="large")  # the view beside its controls, on a projector too
 
 
@@ -64,7 +64,7 @@ def chosen_focus(size: int) -> tuple[str, int] | None:
 
 def layer_picker() -> int:
     st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
-    return st.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))
+    return st.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
 
 
 def head_pickers(heads: list[int]) -> list[int]:
@@ -103,14 +103,14 @@ def head_view_page() -> None:
         if t.pair:
             if st.session_state.filter not in PAIR_FILTERS:
                 st.session_state.filter = "All"
-            st.segmented_control("Sentences", list(PAIR_FILTERS), required=True, **common.bind("filter"))
+            st.segmented_control("Sentences", list(PAIR_FILTERS), required=True, **state.bind("filter"))
             pair_filter = st.session_state.filter
-        common.word_toggle()
+        chips.word_toggle()
         st.toggle("Across (tokens in two rows)", help="For long or CJK text: queries along the top, keys below.",
-                  **common.bind("horizontal"))
+                  **state.bind("horizontal"))
     words = bool(st.session_state.words)
     focus = chosen_focus(len(units(t, words)))
-    view = common.analysis_or_stop("head view", loaded, layer, tuple(heads), pair_filter, words, focus)
+    view = guarded.analysis_or_stop("head view", loaded, layer, tuple(heads), pair_filter, words, focus)
     lines, labels = view.lines, view.labels
     with controls:
         st.caption(lines_caption(lines))
@@ -123,15 +123,15 @@ def head_view_page() -> None:
     if st.session_state.horizontal:
         title = f"Layer {layer}, {heads_title(heads)}: each {unit} (top) to what it reads (below)"
     chart = "head_view_chart"
-    with canvas, common.point():
-        common.cached_chart(common.view_key(loaded, "head view", layer, tuple(heads), focus, pair_filter, words,
+    with canvas, lecture.point():
+        charts.cached_chart(charts.view_key(loaded, "head view", layer, tuple(heads), focus, pair_filter, words,
                                             bool(st.session_state.horizontal)),
                             lambda: head_view(lines, labels, labels, t.num_heads, title,
                                               bool(st.session_state.horizontal), focus, numbers=len(heads) == 1),
                             on_select=lambda: on_token_click(chart), selection_mode="points", key=chart)
         if focus is not None:
             focus_numbers(view.focus_weights, labels, heads, focus)
-        common.csv_download(lambda: lines_frame(lines, labels), f"head_view_layer{layer}.csv")
+        charts.csv_download(lambda: lines_frame(lines, labels), f"head_view_layer{layer}.csv")
 
 
 def heads_title(heads: list[int]) -> str:
@@ -172,7 +172,7 @@ def model_view_page() -> None:
     side = max(4, min(len(t.tokens), int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)))
 
     def shares() -> np.ndarray:  # (L, H, n, n)
-        return common.analysis_or_stop("thumbnails", loaded, side)
+        return guarded.analysis_or_stop("thumbnails", loaded, side)
 
     pooled = len(t.tokens) > side
     title = "Every layer (rows) × head (columns)" + (f"<br>each {side}×{side}: attention summed over blocks of keys, "
@@ -198,18 +198,18 @@ def model_view_page() -> None:
         points = st.session_state[chart]["selection"]["points"]
         data = points[0].get("customdata") if points else None
         if isinstance(data, list) and len(data) == 2:
-            common.set_value("layer", int(data[0]))
+            state.set_value("layer", int(data[0]))
             st.session_state.head = int(data[1])
             st.session_state.heads = str(int(data[1]))
             st.session_state.view = "head"
             st.session_state["_w_view"] = "head"
 
-    with canvas, common.point():
-        common.cached_chart(common.view_key(loaded, "model view", side),
+    with canvas, lecture.point():
+        charts.cached_chart(charts.view_key(loaded, "model view", side),
                             lambda: model_view(shares(), title), on_select=opened, selection_mode="points",
                             key=chart)
         view = (loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, side)
-        common.csv_download(lambda: thumbnails_frame(cached_thumbnails(*view)), "model_view.csv")  # by name: see below
+        charts.csv_download(lambda: thumbnails_frame(cached_thumbnails(*view)), "model_view.csv")  # by name: see below
 
 
 def thumbnails_frame(shares: np.ndarray) -> pd.DataFrame:
@@ -223,7 +223,7 @@ def thumbnails_frame(shares: np.ndarray) -> pd.DataFrame:
 
 with controls:
     chosen_view()
-    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **common.bind("view"))
+    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **state.bind("view"))
 (head_view_page if st.session_state.view == "head" else model_view_page)()
-common.sync_url()
-del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+state.sync_url()
+del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

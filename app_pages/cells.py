@@ -9,7 +9,7 @@ from bertviz_lite import BertvizLiteError
 from bertviz_lite.explaining import axis_names, explain, has_head_axis, parse_cell
 from bertviz_lite.graph.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
-from app_pages import common
+from app_pages.shell import charts, lecture, state
 
 ROW_SUMS = {"scaled_dot", "mask"}  # ops whose explanation can show the query's whole row
 
@@ -97,24 +97,24 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
     where = ", ".join(f"{k} {v}" for k, v in e.labels.items()) or ",".join(map(str, e.at))
     which = "" if own_head is None else f", {head_name(head, t.num_heads, steps[key].shape[0])}"
     title = f"{heading}{e.title}{which}, {where} = {e.value:.4f}"
-    st.markdown(f"**{title}**" if common.lecture_mode() else f"#### {title}")
+    st.markdown(f"**{title}**" if state.lecture_mode() else f"#### {title}")
     st.markdown(f"`{e.op}`: {e.formula}")
     ok = e.rel_diff <= 1e-5
-    if common.lecture_mode():  # one line: the figure must fit beside the heatmap
+    if state.lecture_mode():  # one line: the figure must fit beside the heatmap
         text = f"From these numbers: {e.recomputed:.6g}; stored {e.value:.6g} (|Δ| {e.abs_diff:.0e})"
-        common.point("result").markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}"
+        lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}"
                                         f": {text}]")
     else:
         text = (f"Computed again from these numbers: {e.recomputed:.6g} (the step-through's {e.value:.6g}, "
                 f"|Δ| = {e.abs_diff:.1e})")
         (st.success if ok else st.error)(text, icon=":material/calculate:")
-    figure_key = common.view_key(loaded, "explain", name, e.head, e.at)
-    top = 5 if common.lecture_mode() else 12
-    common.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
+    figure_key = charts.view_key(loaded, "explain", name, e.head, e.at)
+    top = 5 if state.lecture_mode() else 12
+    charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
     if e.op in ROW_SUMS and "row" in e.figure:
         if st.toggle("The query's whole row (BertViz's neuron view, with numbers)", key="neuron_view"):
-            common.cached_chart((*figure_key, "row"), lambda: neuron_view(e.figure["row"], t.tokens, *e.at))
-    common.csv_download(e.frame, f"{name}_{'h' + str(e.head) + '_' if e.head is not None else ''}"
+            charts.cached_chart((*figure_key, "row"), lambda: neuron_view(e.figure["row"], t.tokens, *e.at))
+    charts.csv_download(e.frame, f"{name}_{'h' + str(e.head) + '_' if e.head is not None else ''}"
                                  f"{'_'.join(map(str, e.at))}.csv", label="Download this explanation (CSV)")
 
 

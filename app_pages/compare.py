@@ -10,38 +10,38 @@ from bertviz_lite.loading.limits import Limits
 from bertviz_lite.loading.loader import load_config
 from bertviz_lite.serving.cache import cached_layerwise
 from bertviz_lite.tasks import task_classes
-from app_pages import common
+from app_pages.shell import charts, chips, guarded, lecture, models, state
 
 
-loaded_a = common.load_or_stop(label="Model A: ")
-common.page_title("Compare two models")
-if common.lecture_mode():  # one row of controls, so the two heatmaps fit a 1280×720 projector below it
+loaded_a = guarded.load_or_stop(label="Model A: ")
+lecture.page_title("Compare two models")
+if state.lecture_mode():  # one row of controls, so the two heatmaps fit a 1280×720 projector below it
     chooser, depth_column, head_column = st.columns([3, 4, 1], vertical_alignment="bottom")
 else:
     chooser = st.container(horizontal=True, vertical_alignment="bottom")
     depth_column = head_column = None
 with chooser:
-    other = common.other_label(Limits.from_env())  # the sidebar's words for a model that is not a preset
+    other = models.other_label(Limits.from_env())  # the sidebar's words for a model that is not a preset
     choice = st.session_state.model_b if st.session_state.model_b in PRESETS else other
     picked = st.selectbox("Model B", [*PRESETS, other], index=[*PRESETS, other].index(choice))
     if picked == other:
         st.text_input("Model B: Hub id" + (" or local directory" if Limits.from_env().allow_local_dirs else ""),
-                      **common.bind("model_b"))
+                      **state.bind("model_b"))
     else:
         st.session_state.model_b = picked
 source_b = st.session_state.model_b.strip()
 if source_b == loaded_a.source:
     st.info(f"Model A (the sidebar's) and model B are both {loaded_a.source}: pick another model B to compare.",
             icon=":material/compare_arrows:")
-    common.end_page()
+    guarded.end_page()
 limits = Limits.from_env()
 if limits.max_parameters is not None:  # hosted: the pair must fit the budget before B's weights are fetched
-    common.computed_or_stop("Reading model B's config …", lambda: limits.check_pair(
+    guarded.computed_or_stop("Reading model B's config …", lambda: limits.check_pair(
         (loaded_a.source, source_b), (loaded_a.config, load_config(source_b, limits)), task_classes()[loaded_a.task]),
         ":material/error:")
-loaded_b = common.load_or_stop(source=source_b, label="Model B: ")
+loaded_b = guarded.load_or_stop(source=source_b, label="Model B: ")
 text = st.session_state.text
-result = common.computed_or_stop("Tokenizing with both …", lambda: compare_models(loaded_a, loaded_b, text))
+result = guarded.computed_or_stop("Tokenizing with both …", lambda: compare_models(loaded_a, loaded_b, text))
 names = [f"A: {result.sources[0]}", f"B: {result.sources[1]}"]
 
 def configs_section() -> None:
@@ -54,15 +54,15 @@ def configs_section() -> None:
     highlight = lambda row: ["background-color:#fff3c4" if row.name in differs else ""] * len(row)  # noqa: E731
     st.dataframe(frame.style.apply(highlight, axis=1), width="stretch", height="content")  # every row, whole
     st.caption(f"Highlighted: what differs ({', '.join(result.differences) or 'nothing'}).")
-    common.csv_download(lambda: frame.rename_axis("setting").reset_index(), "compare_configs.csv")
+    charts.csv_download(lambda: frame.rename_axis("setting").reset_index(), "compare_configs.csv")
 
 
 def parameters_section() -> None:
     st.subheader("Where the parameters are")
-    common.chart(groups_side_by_side(dict(zip(names, result.groups))))
+    charts.chart(groups_side_by_side(dict(zip(names, result.groups))))
     st.caption("Rows by what the modules are: “encoder” is each model's stack of layers, whatever its module is "
                "called (DistilBERT's transformer, ModernBERT's and EuroBERT's layers).")
-    common.csv_download(lambda: pd.DataFrame([{"model": name, "group": group, "parameters": count}
+    charts.csv_download(lambda: pd.DataFrame([{"model": name, "group": group, "parameters": count}
                                               for name, groups in zip(names, result.groups)
                                               for group, count in groups.items()]), "compare_parameters.csv")
 
@@ -71,15 +71,15 @@ def tokens_section() -> None:
     st.subheader("The same text, two tokenizers")
     for name, tok in zip(names, result.tokenizations):
         st.markdown(f"**{name}**: {len(tok.tokens)} tokens")
-        common.token_chips(tok.tokens, tok.ids, [None] * len(tok.tokens))
+        chips.token_chips(tok.tokens, tok.ids, [None] * len(tok.tokens))
 
 
 def attention_section() -> None:
     """One head of each model at the same relative depth, side by side, each with its own tokens."""
-    if not common.lecture_mode():
+    if not state.lecture_mode():
         st.subheader("One head at the same relative depth")
-    trace_a = common.trace_or_stop(loaded_a, text, None)
-    trace_b = common.trace_or_stop(loaded_b, text, None)
+    trace_a = guarded.trace_or_stop(loaded_a, text, None)
+    trace_b = guarded.trace_or_stop(loaded_b, text, None)
     options = [depth_of(n, trace_a.num_layers) for n in range(1, trace_a.num_layers + 1)]
     try:
         wanted = float(st.session_state.depth)
@@ -91,16 +91,16 @@ def attention_section() -> None:
     st.session_state.depth = f"{depth:g}"
     heads = min(trace_a.num_heads, trace_b.num_heads)
     st.session_state.head = min(st.session_state.head, heads - 1)
-    head = right.selectbox("Head", range(heads), **common.bind("head"))
+    head = right.selectbox("Head", range(heads), **state.bind("head"))
     for column, name, t in zip(st.columns(2), names, (trace_a, trace_b)):
         layer = layer_at_depth(depth, t.num_layers)  # counting from 1; the step-through counts from 0
         matrix = t.attention(layer - 1)[head]  # (T, T) of this model's own tokens
         column.markdown(f"**{name}**")
-        with column, common.point(name[0]):  # each model's head
-            common.chart(attention_heatmap(matrix, t.tokens,
+        with column, lecture.point(name[0]):  # each model's head
+            charts.chart(attention_heatmap(matrix, t.tokens,
                                            f"layer {layer - 1} ({layer} of {t.num_layers}), head {head}"))
             kept, tokens = matrix.copy(), t.tokens  # the download keeps one head's numbers and labels, not the trace
-            common.csv_download(lambda m=kept, tokens=tokens: common.matrix_frame(m, tokens, tokens, "query", "key"),
+            charts.csv_download(lambda m=kept, tokens=tokens: charts.matrix_frame(m, tokens, tokens, "query", "key"),
                                 f"compare_{name[0]}_layer{layer - 1}_head{head}.csv")
     st.caption(f"Depth {depth:.2f}: layer n of L sits at depth n / L, and model B's layer is the nearest to model "
                f"A's depth (ties to the shallower). Layer numbers count from 0, as everywhere in the app.")
@@ -112,7 +112,7 @@ def mixing_section() -> None:
         return
     series = {}
     for name, loaded in zip(names, (loaded_a, loaded_b)):
-        mixing = common.computed_or_stop(f"Computing every layer of {loaded.source} …", lambda loaded=loaded:
+        mixing = guarded.computed_or_stop(f"Computing every layer of {loaded.source} …", lambda loaded=loaded:
                                          cached_layerwise(loaded.source, loaded.task, text, None)).mixing
         layers = len(mixing.ratios["attention"])
         depths = [depth_of(n, layers) for n in range(1, layers + 1)]
@@ -120,18 +120,18 @@ def mixing_section() -> None:
         short = name.split(": ")[1]
         series[f"{short}: attention"] = (depths, mixing.ratios["attention"])
         series[f"{short}: ‖{'g(c + x)' if measure.endswith('ln') else 'c + x'}‖"] = (depths, mixing.ratios[measure])
-    common.chart(mixing_by_depth(series, "Mixing ratio: the share of what reaches a token from other tokens"))
+    charts.chart(mixing_by_depth(series, "Mixing ratio: the share of what reaches a token from other tokens"))
     st.caption("Dotted: raw attention (mean of heads); solid: norm-based with the residual, and the LayerNorm where "
                "a post-norm layer has one (a pre-norm model such as ModernBERT has none after attention).")
-    common.csv_download(lambda: pd.DataFrame([{"line": line, "depth": d, "mixing ratio": v}
+    charts.csv_download(lambda: pd.DataFrame([{"line": line, "depth": d, "mixing ratio": v}
                                               for line, (depths, values) in series.items()
                                               for d, v in zip(depths, values)]), "compare_mixing.csv")
 
 
 sections = [configs_section, parameters_section, tokens_section, attention_section, mixing_section]
-if common.lecture_mode():  # on a projector the two heatmaps come first, side by side
+if state.lecture_mode():  # on a projector the two heatmaps come first, side by side
     sections.insert(0, sections.pop(3))
 for section in sections:
     section()
-common.sync_url()
-del loaded_a, loaded_b  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+state.sync_url()
+del loaded_a, loaded_b  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -7,19 +7,19 @@ import streamlit as st
 
 from bertviz_lite.analyses.contexts import words_in_contexts
 from bertviz_lite.figures import context_lines
-from app_pages import common
+from app_pages.shell import charts, guarded, lecture, state
 
-loaded = common.load_or_stop(needs_weights=True)
-controls, canvas = common.controls_and_canvas("A word in two contexts", [4, 7])  # sentences beside the chart
+loaded = guarded.load_or_stop(needs_weights=True)
+controls, canvas = lecture.controls_and_canvas("A word in two contexts", [4, 7])  # sentences beside the chart
 
 with controls:
-    st.text_area("Sentence A", height=68, **common.bind("sentence_a"))
-    st.text_area("Sentence B", height=68, **common.bind("sentence_b"))
-    st.text_input("Word in both (or several, separated by spaces)", max_chars=200, **common.bind("word"))
-a = common.trace_or_stop(loaded, st.session_state.sentence_a, None)
-b = common.trace_or_stop(loaded, st.session_state.sentence_b, None)
+    st.text_area("Sentence A", height=68, **state.bind("sentence_a"))
+    st.text_area("Sentence B", height=68, **state.bind("sentence_b"))
+    st.text_input("Word in both (or several, separated by spaces)", max_chars=200, **state.bind("word"))
+a = guarded.trace_or_stop(loaded, st.session_state.sentence_a, None)
+b = guarded.trace_or_stop(loaded, st.session_state.sentence_b, None)
 words = st.session_state.word.replace(",", " ").split()
-results = common.computed_or_stop("Comparing the word's vectors …", lambda: words_in_contexts(a, b, words))
+results = guarded.computed_or_stop("Comparing the word's vectors …", lambda: words_in_contexts(a, b, words))
 
 
 def marked(tokens: list[str], pieces: list[int]) -> str:
@@ -35,13 +35,13 @@ with controls:
                "pieces; its first occurrence), after the embeddings and after every layer. 1 means the context "
                "changed nothing; the lower it falls, the more each sentence made the word its own. Ethayarajh (2019), "
                "“How Contextual are Contextualized Word Representations?”.")
-with canvas, common.point():
+with canvas, lecture.point():
     cosines = {r.word: r.cosines for r in results}
-    common.chart(context_lines(cosines, f"{', '.join(cosines)} in two contexts, layer by layer"))
-    common.csv_download(lambda: pd.DataFrame([{"word": w, "after": "embeddings" if i == 0 else f"layer {i - 1}",
+    charts.chart(context_lines(cosines, f"{', '.join(cosines)} in two contexts, layer by layer"))
+    charts.csv_download(lambda: pd.DataFrame([{"word": w, "after": "embeddings" if i == 0 else f"layer {i - 1}",
                                                "cosine": c} for w, values in cosines.items()
                                               for i, c in enumerate(values)]), "word_in_two_contexts.csv")
     ends = ", ".join(f"{w}: {values[0]:.3f} → {values[-1]:.3f}" for w, values in cosines.items())
     st.caption(f"After the embeddings → after the last layer: {ends}.")
-common.sync_url()
-del a, b, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+state.sync_url()
+del a, b, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

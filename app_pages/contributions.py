@@ -7,21 +7,21 @@ import streamlit as st
 from bertviz_lite.analyses.contributions import MIXING
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import matrices_side_by_side, mixing_lines
-from app_pages import common
+from app_pages.shell import charts, chips, guarded, lecture, state
 
 VIEWS = {"attention": "attention (mean of heads)", "norm": "‖c‖", "norm_residual": "‖c + x‖ (residual)",
          "norm_residual_ln": "‖g(c + x)‖ (+ LayerNorm)"}
 TOLERANCE = 1e-4  # float32 sums over hundreds of dimensions and tokens
 
-loaded = common.load_or_stop(needs_weights=True)
-t = common.trace_or_stop(loaded)
-common.page_title("Norm-based contributions")
+loaded = guarded.load_or_stop(needs_weights=True)
+t = guarded.trace_or_stop(loaded)
+lecture.page_title("Norm-based contributions")
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
 left, right = st.columns([3, 1], vertical_alignment="bottom")
-layer = left.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))
+layer = left.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
 with right:
-    words = common.word_toggle()
-result = common.analysis_or_stop("contributions", loaded, layer)
+    words = chips.word_toggle()
+result = guarded.analysis_or_stop("contributions", loaded, layer)
 groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
 matrices = {VIEWS[name]: getattr(result, name) for name in MIXING if getattr(result, name) is not None}
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
@@ -33,11 +33,11 @@ st.markdown(f"**Layer {layer}: raw attention says {ratios['attention']:.0%} of w
             f"{ratios[fullest]:.0%}.**")  # the page's point, above its figures
 attention = {VIEWS["attention"]: matrices.pop(VIEWS["attention"])}
 widths = [2.6, 1 + 1.2 * len(matrices)]  # room for the attention panel's labels and colour bar
-left, right = common.point().columns(widths)
+left, right = lecture.point().columns(widths)
 with left:  # a share of 1 on its own scale; the norms side by side on theirs
-    common.chart(matrices_side_by_side(attention, labels, colorbar="weight"), width=common.column_px(widths, 0))
+    charts.chart(matrices_side_by_side(attention, labels, colorbar="weight"), width=charts.column_px(widths, 0))
 with right:
-    common.chart(matrices_side_by_side(matrices, labels, colorbar="‖vector‖"), width=common.column_px(widths, 1))
+    charts.chart(matrices_side_by_side(matrices, labels, colorbar="‖vector‖"), width=charts.column_px(widths, 1))
 st.caption(r"Rows receive, columns give. $\lVert c \rVert$ is $\lVert c_{ij} \rVert$ with "
            r"$c_{ij} = \sum_h \alpha^h_{ij} f^h(x_j)$ and $f^h(x_j) = (x_j W_V^h + b_V^h) W_O^h$: what token $j$ "
            r"really adds to token $i$ through the attention heads. $\lVert c + x \rVert$ adds the residual $x_i$ on "
@@ -61,10 +61,10 @@ for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {la
     (st.success if diff <= TOLERANCE else st.error)(f"{what}: max |Δ| = {diff:.1e}",
                                                     icon=":material/check_circle:" if diff <= TOLERANCE
                                                     else ":material/cancel:")
-mixing = common.analysis_or_stop("layerwise", loaded).mixing
-common.chart(mixing_lines(mixing.ratios, VIEWS, "Mixing ratio: the share of what reaches a token that comes "
+mixing = guarded.analysis_or_stop("layerwise", loaded).mixing
+charts.chart(mixing_lines(mixing.ratios, VIEWS, "Mixing ratio: the share of what reaches a token that comes "
                                                  "from other tokens"))
-common.csv_download(lambda: pd.concat([common.matrix_frame(m, labels, labels).assign(view=name)
+charts.csv_download(lambda: pd.concat([charts.matrix_frame(m, labels, labels).assign(view=name)
                                        for name, m in matrices.items()]), f"contributions_layer{layer}.csv")
-common.sync_url()
-del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+state.sync_url()
+del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -5,7 +5,7 @@ import streamlit as st
 
 from bertviz_lite.analyses.head_fingerprints import STATS, describe, striking_heads
 from bertviz_lite.figures import layer_head_grid
-from app_pages import common
+from app_pages.shell import charts, guarded, lecture, state
 
 STAT_TITLES = {"entropy": "entropy", "cls": "to [CLS]", "sep": "to [SEP]", "punct": "to punctuation",
                "self": "to itself", "prev": "to the previous token", "next": "to the next token"}
@@ -13,16 +13,16 @@ STRIKING = 5  # heads named in words, in lecture mode and out of it: the list st
 STAT_BUTTONS = {"entropy": "entropy", "cls": "[CLS]", "sep": "[SEP]", "punct": "punct.", "self": "self",
                 "prev": "prev", "next": "next"}
 
-loaded = common.load_or_stop(needs_weights=True)
-t = common.trace_or_stop(loaded)
-common.page_title("Head fingerprints")
+loaded = guarded.load_or_stop(needs_weights=True)
+t = guarded.trace_or_stop(loaded)
+lecture.page_title("Head fingerprints")
 controls, canvas = st.columns([4, 7], gap="large")  # the grid beside its controls, on a projector too
 
-fingerprints = common.analysis_or_stop("layerwise", loaded).fingerprints
+fingerprints = guarded.analysis_or_stop("layerwise", loaded).fingerprints
 with controls:
     if st.session_state.stat not in STATS:
         st.session_state.stat = "prev"
-    st.segmented_control("Statistic", STATS, format_func=STAT_BUTTONS.get, wrap=True, **common.bind("stat"))
+    st.segmented_control("Statistic", STATS, format_func=STAT_BUTTONS.get, wrap=True, **state.bind("stat"))
     stat = st.session_state.stat or "prev"
     st.caption(f"Each cell: a head's mean over query tokens of its attention {STAT_TITLES[stat]}"
                f"{' (−Σ α ln α, in nats: high means spread out)' if stat == 'entropy' else ''}. "
@@ -36,18 +36,18 @@ with controls:
                           format_func=lambda lh: f"layer {lh[0]}, head {lh[1]}")
 
     def open_head():
-        common.set_value("layer", chosen[0])
-        common.set_value("head", chosen[1])
+        state.set_value("layer", chosen[0])
+        state.set_value("head", chosen[1])
         st.session_state.step = "attn.probs"
 
     if st.button(f"Open layer {chosen[0]}, head {chosen[1]} in Layers", icon=":material/open_in_new:",
                  on_click=open_head):
         st.switch_page("app_pages/layers.py")
-with canvas, common.point():
-    common.chart(layer_head_grid(fingerprints.stats[stat], f"Attention {STAT_TITLES[stat]}, every layer × head",
+with canvas, lecture.point():
+    charts.chart(layer_head_grid(fingerprints.stats[stat], f"Attention {STAT_TITLES[stat]}, every layer × head",
                                  "nats" if stat == "entropy" else "share"))
     rows = [{"layer": layer, "head": head, **{s: float(fingerprints.stats[s][layer, head]) for s in STATS}}
             for layer, head in options]
-    common.csv_download(lambda: pd.DataFrame(rows), "head_fingerprints.csv")
-common.sync_url()
-del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+    charts.csv_download(lambda: pd.DataFrame(rows), "head_fingerprints.csv")
+state.sync_url()
+del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

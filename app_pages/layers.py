@@ -18,19 +18,20 @@ from bertviz_lite.graph.names import parse_step_name
 from bertviz_lite.explaining import has_head_axis
 from bertviz_lite.graph.ops import MASKED_BELOW, MERGE_HEADS, head_name, key_head
 from bertviz_lite.graph.views import score_terms, stream_group
-from app_pages import cells, common
+from app_pages import cells
+from app_pages.shell import charts, chips, guarded, lecture, state, turns
 
 LATER_STAGES = {"Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}  # after the embeddings
 
-loaded = common.load_or_stop(needs_weights=True)
-t = common.trace_or_stop(loaded)
+loaded = guarded.load_or_stop(needs_weights=True)
+t = guarded.trace_or_stop(loaded)
 encoder = t.encoder()  # the encoder's once-per-input steps (DeBERTa, MPNet); None for the other families
 embed = t.graph("embed")
 stages = {"Embeddings": embed.name(embed.output.key)}  # its last step (a LayerNorm, or EuroBERT's word vectors)
 if encoder is not None:  # what the encoder computes once per input, as a stage of its own before the layers
     stages["Positions"] = f"encoder.{encoder.graph.keys[0]}"
 stages.update(LATER_STAGES)
-common.page_title("Layers")
+lecture.page_title("Layers")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Regions:
     words: object
     canvas: object
     row: tuple = ()  # lecture mode: stage, ◀, layer, ▶, head, step in one row of controls
-    canvas_px: int = common.CHART_WIDTH_PX  # about how wide the canvas is on a 1280-pixel screen
+    canvas_px: int = charts.CHART_WIDTH_PX  # about how wide the canvas is on a 1280-pixel screen
 
     def picker(self):
         """Where the step picker goes: the end of the lecture row, or the controls."""
@@ -83,11 +84,11 @@ def show_diagram(area, steps, key: str, prefix: str) -> None:
             return
         block, layer, key = parse_step_name(target)  # another block's step: the encoder's, or a layer's output
         if block == "layers":
-            common.set_value("layer", layer)
+            state.set_value("layer", layer)
         go_to(key if block == "layers" else target)
 
     with area:
-        common.block_diagram(loaded, steps.graph, key, on_select=clicked, key=chart_key)
+        charts.block_diagram(loaded, steps.graph, key, on_select=clicked, key=chart_key)
 
 
 def show_step_picker(graph, label: str, prefix: str) -> str:
@@ -98,7 +99,7 @@ def show_step_picker(graph, label: str, prefix: str) -> str:
     current = st.session_state.step.removeprefix(prefix)
     if current not in options:
         current = options[-1]
-    if common.lecture_mode():
+    if state.lecture_mode():
         return step_buttons(options, current, titles, label, prefix)
     widget = f"_w_pills_{label}"
     st.session_state[widget] = current  # a click on the diagram moves the pills too
@@ -129,7 +130,7 @@ def words(steps, key: str, head: int, heading: str, check, r: Regions, where: st
     node, array = steps.node(key), steps[key]
     cell, _ = cells.cell_of(steps, key, array.shape)
     with r.words:
-        if cell is None or not common.lecture_mode():
+        if cell is None or not state.lecture_mode():
             st.markdown(f"### {heading}{where}{node.title} — shape {tuple(array.shape)} {node.shape}")
             st.markdown(f"{node.explains}.")
             check()
@@ -155,12 +156,12 @@ def show_matrix(array: np.ndarray, title: str, key: str, r: Regions, rows: list[
         first = r.canvas.slider("First dimension shown", 0, array.shape[1] - 64, min(wanted, array.shape[1] - 64),
                                   step=64, key=f"dims_{key}_{wanted}")
     chart = f"cells_{key}_{title}_{first}"
-    with figure, common.point():
-        common.cached_chart(common.view_key(loaded, "matrix", key, title, first, cell),
+    with figure, lecture.point():
+        charts.cached_chart(charts.view_key(loaded, "matrix", key, title, first, cell),
                             lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
                             on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
     with r.canvas:
-        common.csv_download(lambda: pd.DataFrame(array, index=labelled(rows, for_figure=False))
+        charts.csv_download(lambda: pd.DataFrame(array, index=labelled(rows, for_figure=False))
                             .rename_axis("token").reset_index(),
                             f"{title.replace(' ', '_').replace(':', '')}.csv")
 
@@ -177,7 +178,7 @@ def embeddings_view(r: Regions) -> None:
     pickers(steps, key, r)
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with r.canvas:
-        common.cached_chart(common.view_key(loaded, "norms", "embeddings"),
+        charts.cached_chart(charts.view_key(loaded, "norms", "embeddings"),
                             lambda: token_norms(series, t.tokens, "Vector length per token" + (
                                 ", before and after LayerNorm" if "norm" in series else ""),
                                 {"sum": "add", "norm": "layer_norm"}), width=r.canvas_px)
@@ -196,11 +197,11 @@ def encoder_view(r: Regions) -> None:
     if array.shape == (len(t.tokens), len(t.tokens)):  # one number per query and key: distances, buckets
         chart = f"cells_encoder_{key}"
         with r.canvas:
-            common.cached_chart(common.view_key(loaded, "encoder", key, cell), lambda: attention_heatmap(
+            charts.cached_chart(charts.view_key(loaded, "encoder", key, cell), lambda: attention_heatmap(
                 array.astype(np.float32), t.tokens, node.title, node.short, clickable=True, chosen=cell),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
             tokens = t.tokens
-            common.csv_download(lambda: common.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
+            charts.csv_download(lambda: charts.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:
         span = array.shape[0] // 2
         show_matrix(array, node.title, f"encoder_{key}", r, [f"δ = {d}" for d in range(-span, span)], cell)
@@ -215,22 +216,22 @@ def layer_controls(r: Regions) -> tuple[int, int]:
         with r.controls:
             c1, c2, c3, c4 = st.columns([1, 6, 1, 3], vertical_alignment="bottom")
     layer = st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
-    c1.button("◀", help="previous layer", disabled=layer == 0, on_click=common.set_value, args=("layer", layer - 1),
+    c1.button("◀", help="previous layer", disabled=layer == 0, on_click=state.set_value, args=("layer", layer - 1),
               width="stretch")
-    c2.slider("Layer", 0, t.num_layers - 1, **common.bind("layer"))
-    c3.button("▶", help="next layer", disabled=layer == t.num_layers - 1, on_click=common.set_value,
+    c2.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
+    c3.button("▶", help="next layer", disabled=layer == t.num_layers - 1, on_click=state.set_value,
               args=("layer", layer + 1), width="stretch")
     st.session_state.head = min(st.session_state.head, t.num_heads - 1)
     graph, step = t.graph("layers", layer), st.session_state.step
     per_head = step not in graph or has_head_axis(graph.node(step)) or graph.node(step).op is MERGE_HEADS
-    c4.selectbox("Head", range(t.num_heads), disabled=not per_head, **common.bind("head"),
+    c4.selectbox("Head", range(t.num_heads), disabled=not per_head, **state.bind("head"),
                  help=None if per_head else "This sub-step has no heads: it works on whole token vectors.")
     return st.session_state.layer, st.session_state.head
 
 
 def layer_view(r: Regions) -> None:
     layer, head = layer_controls(r)
-    steps = common.layer_steps(loaded, layer)
+    steps = guarded.layer_steps(loaded, layer)
     with r.picker():
         key = show_step_picker(steps.graph, "Sub-step", "")
     show_diagram(r.diagram, steps, key, "")
@@ -277,7 +278,7 @@ def stream_lengths(steps, group: list[str], layer: int, key: str, r: Regions) ->
     roles = {names[k]: steps.node(k).op.name for k in group}  # the colour says what a series is:
     roles[names[group[0]]] = "input"  # the stream carried past the sub-block, whatever made it
     with r.canvas:
-        common.cached_chart(common.view_key(loaded, "norms", layer, key), lambda: token_norms(
+        charts.cached_chart(charts.view_key(loaded, "norms", layer, key), lambda: token_norms(
             series, t.tokens, "Vector length per token: residual adds, norm rescales", roles), width=r.canvas_px)
 
 
@@ -287,7 +288,7 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
     matrix, labels, words = steps[key][head], t.tokens, False
     if node.op.name == "softmax":
         with r.canvas:
-            if words := common.word_toggle():  # probabilities merge into words; raw scores do not
+            if words := chips.word_toggle():  # probabilities merge into words; raw scores do not
                 groups, labels = word_groups(t)
                 matrix = merge_to_words(matrix, groups)
     elif (matrix < MASKED_BELOW).any():
@@ -297,29 +298,29 @@ def token_matrix(steps, key: str, layer: int, head: int, cell, r: Regions) -> No
     chart = f"cells_{layer}_{head}_{key}"
     with r.canvas:
         title = f"layer {layer}, head {head}: {node.title}"
-        with common.point():  # the step's own figure
-            common.cached_chart(common.view_key(loaded, "heatmap", layer, head, key, words, cell),
+        with lecture.point():  # the step's own figure
+            charts.cached_chart(charts.view_key(loaded, "heatmap", layer, head, key, words, cell),
                                 lambda: attention_heatmap(matrix, labels, title, "attention"
                                                           if node.op.name == "softmax" else "score",
                                                           clickable=not words, chosen=None if words else cell,
                                                           signed=node.op.name != "softmax"),
                                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
         kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
-        common.csv_download(lambda: common.matrix_frame(kept, labels, labels, "query", "key"),
+        charts.csv_download(lambda: charts.matrix_frame(kept, labels, labels, "query", "key"),
                             f"layer{layer}_head{head}_{key}.csv")
         if together := score_terms(steps.graph, key):  # the score's terms side by side, under the step's own
             terms = {k.removeprefix("attn."): steps[k][head] for k in together}
             added = [k.removeprefix("attn.") for k in together[:-1]]
             names = [steps.node(k).title.lower() for k in together[:-1]]
             st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
-            common.cached_chart(common.view_key(loaded, "terms", layer, head, key),
+            charts.cached_chart(charts.view_key(loaded, "terms", layer, head, key),
                                 lambda: matrices_side_by_side(terms, t.tokens, colorbar="score", axes=("query", "key"),
                                                               chosen=key.removeprefix("attn.")), width=r.canvas_px)
     pickers(steps, key, r)
     with r.canvas:
         st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 scale; "
                    f"pick one with Head above:")
-        common.cached_chart(common.view_key(loaded, "grid", layer, head),
+        charts.cached_chart(charts.view_key(loaded, "grid", layer, head),
                             lambda: head_grid(steps["attn.probs"], head), width=r.canvas_px)
 
 
@@ -336,8 +337,8 @@ def pooler_view(r: Regions) -> None:
         if loaded.sentence_pooling is not None:
             r.words.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
-        with r.canvas, common.point():
-            common.cached_chart(common.view_key(loaded, "pooler", key), lambda: vector_bars(
+        with r.canvas, lecture.point():
+            charts.cached_chart(charts.view_key(loaded, "pooler", key), lambda: vector_bars(
                 np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"))
         pickers(steps, key, r)
     pair = st.session_state.pair
@@ -345,7 +346,7 @@ def pooler_view(r: Regions) -> None:
         r.words.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")
         return
     with r.words:
-        ways = common.sentence_vectors_or_stop(loaded, [st.session_state.text, pair])
+        ways = guarded.sentence_vectors_or_stop(loaded, [st.session_state.text, pair])
         st.markdown("### How similar are the two sentences? (each run on its own)")
         for column, way in zip(st.columns(len(ways)), ways):
             column.metric(f"cosine of {way.name}", f"{way.cosine()[0, 1]:.4f}", help=f"{way.how}.")
@@ -357,16 +358,16 @@ def pooler_view(r: Regions) -> None:
 def regions() -> Regions:
     """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, the diagram, then
     the words beside the canvas, so that a step and an explanation fit a 1280×720 projector."""
-    if common.lecture_mode():
+    if state.lecture_mode():
         more = len(stages) - 3  # a fourth stage (DeBERTa's, MPNet's positions) takes its room from the slider
         row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
         controls, diagram = st.container(), st.container()
         widths = [6, 5] if st.session_state.cell else [5, 6]
         words, canvas = st.columns(widths, gap="large")
-        return Regions(controls, diagram, words, canvas, tuple(row), common.column_px(widths, 1))
+        return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(widths, 1))
     controls, diagram = st.container(), st.container()
     words, canvas = st.columns([5, 6], gap="large")
-    return Regions(controls, diagram, words, canvas, canvas_px=common.column_px([5, 6], 1))
+    return Regions(controls, diagram, words, canvas, canvas_px=charts.column_px([5, 6], 1))
 
 
 @st.fragment
@@ -374,16 +375,16 @@ def stepper() -> None:
     """The stepper, rerun alone by its own controls. This page's namespace outlives a run (the fragment and the
     buttons' callbacks keep it for as long as the tab is open), so it keeps no trace and no model between runs,
     which would outlive the caches' bounds (one per open tab, a trace up to 64 MB): a rerun takes them from the
-    caches again (see common.trace_or_stop)."""
+    caches again (see guarded.trace_or_stop)."""
     global loaded, t, encoder
-    with common.in_line():  # a click that reruns only the stepper waits in the fair line too
+    with turns.in_line():  # a click that reruns only the stepper waits in the fair line too
         try:
             if t is None:
-                loaded = common.load_or_stop(needs_weights=True, banner=False)
-                t = common.trace_or_stop(loaded, notice=False)
+                loaded = guarded.load_or_stop(needs_weights=True, banner=False)
+                t = guarded.trace_or_stop(loaded, notice=False)
                 encoder = t.encoder()
             step_through()
-        except common.PageEnds:  # the stepper said why it ends: the rest of the page still draws
+        except guarded.PageEnds:  # the stepper said why it ends: the rest of the page still draws
             pass
         finally:
             loaded = t = encoder = None
@@ -392,7 +393,7 @@ def stepper() -> None:
 def step_through() -> None:
     r = regions()
     short = {"Embeddings": "Embed", "Positions": "Pos.", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"
-             } if common.lecture_mode() else {}
+             } if state.lecture_mode() else {}
     where = r.row[0] if r.row else r.controls
     stage = where.segmented_control("Stage", list(stages), default=stage_of(st.session_state.step),
                                     key="stage_control", format_func=lambda name: short.get(name, name))
@@ -401,7 +402,7 @@ def step_through() -> None:
     view = {"Embeddings": embeddings_view, "Positions": encoder_view, "Encoder layer": layer_view,
             "Pooler & similarity": pooler_view}
     view[stage or stage_of(st.session_state.step)](r)
-    common.sync_url()
+    state.sync_url()
 
 
 stepper()

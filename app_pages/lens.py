@@ -9,7 +9,7 @@ from bertviz_lite.analyses.logit_lens import head_problem
 from bertviz_lite.analyses.nearest_pieces import narrower_table
 from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
 from bertviz_lite.figures import lens_grid
-from app_pages import common
+from app_pages.shell import charts, guarded, lecture, models, state
 
 
 def state_name(i: int) -> str:
@@ -17,10 +17,10 @@ def state_name(i: int) -> str:
 
 
 def show_lens(position: int | None) -> None:
-    lens = common.computed_or_stop("The masked-LM head on every hidden state …",
+    lens = guarded.computed_or_stop("The masked-LM head on every hidden state …",
                                    lambda: cached_lens(source, text, pair, position), ":material/error:")
-    with common.point():
-        common.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
+    with lecture.point():
+        charts.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
                                             f"({lens.tokens[lens.position]}), hidden state by hidden state"))
     ok = lens.max_abs_diff <= 1e-4
     (st.success if ok else st.error)(f"The last layer through the head vs the masked-LM model's own logits: "
@@ -28,7 +28,7 @@ def show_lens(position: int | None) -> None:
                                      icon=":material/check_circle:" if ok else ":material/cancel:")
     rows = [{"hidden state": state_name(i), "rank": k + 1, "token": token, "probability": p}
             for i, top in enumerate(lens.layers) for k, (token, p) in enumerate(top)]
-    common.csv_download(lambda: pd.DataFrame(rows), "logit_lens.csv")
+    charts.csv_download(lambda: pd.DataFrame(rows), "logit_lens.csv")
 
 
 def show_nearest_pieces(position: int | None) -> None:
@@ -37,30 +37,30 @@ def show_nearest_pieces(position: int | None) -> None:
             f"own numbers: the vocabulary pieces whose rows of its word-embedding table are nearest, by cosine, to "
             f"the token's vector after the embeddings and after each layer. Not a prediction: no head turns these "
             f"vectors into probabilities.", icon=":material/info:")
-    near = common.computed_or_stop("The nearest vocabulary pieces of every hidden state …",
+    near = guarded.computed_or_stop("The nearest vocabulary pieces of every hidden state …",
                                    lambda: cached_nearest_pieces(source, "masked-lm", text, pair, position),
                                    ":material/error:")
-    with common.point():
-        common.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
+    with lecture.point():
+        charts.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
                                             f"({near.tokens[near.position]}), by cosine", "cosine"))
     rows = [{"hidden state": state_name(i), "rank": k + 1, "piece": piece, "cosine": c}
             for i, nearest in enumerate(near.layers) for k, (piece, c) in enumerate(nearest)]
-    common.csv_download(lambda: pd.DataFrame(rows), "nearest_pieces.csv")
+    charts.csv_download(lambda: pd.DataFrame(rows), "nearest_pieces.csv")
 
 
-masked_lm = common.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
-common.page_title("Logit lens")
+masked_lm = guarded.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
+lecture.page_title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
 problem = head_problem(masked_lm)  # before the model runs on the sentence
 if problem and masked_lm.weights == "random-init":  # random vectors are near nothing in particular either
-    common.point("notice").info(problem, icon=":material/block:")  # nothing to show, and nothing wrong
-    common.offer_bundled_model("See a real model's vectors")
-    common.end_page()
+    lecture.point("notice").info(problem, icon=":material/block:")  # nothing to show, and nothing wrong
+    models.offer_bundled_model("See a real model's vectors")
+    guarded.end_page()
 if problem and (narrower := narrower_table(masked_lm)):  # ELECTRA, ALBERT: nothing to show, and nothing wrong
-    common.point("notice").info(f"{problem}\n\n{narrower}", icon=":material/info:")
-    common.offer_bundled_model("See a real model's vectors")
-    common.end_page()
-t = common.trace_or_stop(masked_lm)
+    lecture.point("notice").info(f"{problem}\n\n{narrower}", icon=":material/info:")
+    models.offer_bundled_model("See a real model's vectors")
+    guarded.end_page()
+t = guarded.trace_or_stop(masked_lm)
 mask = masked_lm.tokenizer.mask_token
 chosen = None
 if mask not in t.tokens:
@@ -69,7 +69,7 @@ if mask not in t.tokens:
     st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
     tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
     chosen = st.selectbox("Position", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
-                          **common.bind("position"))
+                          **state.bind("position"))
 (show_nearest_pieces if problem else show_lens)(chosen)
-common.sync_url()
-del t, masked_lm  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+state.sync_url()
+del t, masked_lm  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -6,9 +6,9 @@ import streamlit as st
 
 from bertviz_lite import config_summary, group_totals, parameter_table
 from bertviz_lite.figures import group_bars
-from app_pages import common
+from app_pages.shell import charts, guarded, lecture, state
 
-loaded = common.skeleton_or_stop()
+loaded = guarded.skeleton_or_stop()
 c = config_summary(loaded.config)
 st.title(loaded.source)
 st.caption(f"{loaded.family.name} family · {type(loaded.model).__name__} · from the {loaded.origin} · "
@@ -21,7 +21,7 @@ left.metric("Parameters", f"{total:,}")
 mid.metric("Trainable", f"{trainable:,}")
 right.metric("Named parameter tensors", f"{len(table):,}")
 
-explained, where = st.columns(2, gap="large") if common.lecture_mode() else (st.container(), st.container())
+explained, where = st.columns(2, gap="large") if state.lecture_mode() else (st.container(), st.container())
 explained.subheader("The config, explained")  # beside the bars on a projector, above them otherwise
 lines = [
     f"**{c['layers']} layers**, each with self-attention and a feed-forward network"
@@ -46,11 +46,11 @@ explained.markdown("\n".join(f"- {line}" for line in lines))
 for note in loaded.family.notes(loaded.config):
     explained.caption(note)
 
-with where, common.point():
+with where, lecture.point():
     st.subheader("Where the parameters are")
     groups = group_totals(table)
-    common.chart(group_bars(groups))
-    common.csv_download(lambda: pd.DataFrame({"group": list(groups), "parameters": list(groups.values())}),
+    charts.chart(group_bars(groups))
+    charts.csv_download(lambda: pd.DataFrame({"group": list(groups), "parameters": list(groups.values())}),
                         "parameter_groups.csv")
 with st.expander("config.json"):
     st.json(loaded.config.to_dict(), expanded=False)

@@ -5,34 +5,34 @@ import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import attention_heatmap, mixture_by_layer
-from app_pages import common
+from app_pages.shell import charts, chips, guarded, lecture, state
 
-loaded = common.load_or_stop(needs_weights=True)
-t = common.trace_or_stop(loaded)
-controls, canvas = common.controls_and_canvas("Attention rollout", [4, 7], gap="large")
+loaded = guarded.load_or_stop(needs_weights=True)
+t = guarded.trace_or_stop(loaded)
+controls, canvas = lecture.controls_and_canvas("Attention rollout", [4, 7], gap="large")
 
-rollout = common.analysis_or_stop("layerwise", loaded).rollout  # (L, T, T)
+rollout = guarded.analysis_or_stop("layerwise", loaded).rollout  # (L, T, T)
 with controls:
     st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
-    layer = st.slider("Up to layer", 0, t.num_layers - 1, **common.bind("layer"))
-    words = common.word_toggle()
+    layer = st.slider("Up to layer", 0, t.num_layers - 1, **state.bind("layer"))
+    words = chips.word_toggle()
     groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
     st.session_state.token = min(st.session_state.token, len(labels) - 1)
     st.selectbox("Follow one token", range(len(labels)), format_func=lambda i: f"{i} {labels[i]}",
-                 **common.bind("token"))
+                 **state.bind("token"))
     st.caption("Ã = rows of (½ · mean over heads of the attention + ½ · I) normalised to 1, for the residual "
                "connection; R = Ã(layer) ··· Ã(0). Row i: how much of each input token has reached token i, if "
                "attention alone moved information. Abnar & Zuidema (2020).")
 merge = (lambda m: merge_to_words(m, groups)) if words else (lambda m: m)
 shown = np.array(merge(rollout[layer]))  # a copy: the tab keeps the download's numbers, not every layer's
 with canvas:
-    with common.point():
-        common.chart(attention_heatmap(shown, labels, f"Rollout after layer {layer}", "share of input",
+    with lecture.point():
+        charts.chart(attention_heatmap(shown, labels, f"Rollout after layer {layer}", "share of input",
                                        axes=("token after the layer", "input token it comes from")))
     token = st.session_state.token
     mixture = np.stack([merge(r)[token] for r in rollout])  # (L, T or W)
-    common.chart(mixture_by_layer(mixture, labels,
+    charts.chart(mixture_by_layer(mixture, labels,
                                   f"Where '{labels[token]}' comes from, layer by layer"))
-    common.csv_download(lambda: common.matrix_frame(shown, labels, labels), f"rollout_layer{layer}.csv")
-common.sync_url()
-del t, loaded, rollout  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+    charts.csv_download(lambda: charts.matrix_frame(shown, labels, labels), f"rollout_layer{layer}.csv")
+state.sync_url()
+del t, loaded, rollout  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

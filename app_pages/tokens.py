@@ -2,17 +2,17 @@
 import pandas as pd
 import streamlit as st
 
-from app_pages import common
+from app_pages.shell import chips, guarded, lecture
 from bertviz_lite.loading.readable_pieces import is_byte_level
 
-loaded = common.load_or_stop()
-t = common.trace_or_stop(loaded)
-common.page_title("Tokens")
+loaded = guarded.load_or_stop()
+t = guarded.trace_or_stop(loaded)
+lecture.page_title("Tokens")
 st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. Special tokens are grey; sentence A "
            "is blue" + (", sentence B orange." if t.pair else " (a second sentence in the sidebar would be orange)."))
 
-with common.point("tokens"):
-    common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
+with lecture.point("tokens"):
+    chips.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
 
 if stand_in := loaded.stand_in_vocabulary:
     st.info(f"These pieces and ids come from {stand_in}.", icon=":material/info:")
@@ -40,4 +40,4 @@ if not loaded.uses_token_types:
     st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")
 for note in loaded.family.notes(loaded.config):
     st.caption(note)
-del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

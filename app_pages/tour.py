@@ -12,7 +12,7 @@ from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import chapter_figure, chapters, narrate
 from bertviz_lite.tour.narration import output_sentences
-from app_pages import common
+from app_pages.shell import charts, chips, guarded, lecture, state
 
 LECTURE_PX = 380  # a step's figure under the stepper and the diagram, within 720 pixels
 TOUR_VIEW = {"text": "the quick brown fox jumps over the lazy dog", "head": 2, "token": 4}  # real patterns
@@ -25,7 +25,7 @@ def start_on_real_weights() -> None:
         return
     st.session_state._tour_started = True
     untouched = (st.session_state.model in (DEFAULT_MODEL, BUNDLED_MODEL)  # what a link naming no model opens
-                 and st.session_state.text == common.DEFAULTS["text"])
+                 and st.session_state.text == state.DEFAULTS["text"])
     named = st.session_state.get("_named_in_url", frozenset())
     if untouched and not {"model", "text"} & named and bundled_directory(BUNDLED_MODEL) is not None:
         st.session_state.update(model=BUNDLED_MODEL, **TOUR_VIEW)
@@ -35,9 +35,9 @@ def start_on_real_weights() -> None:
 
 
 start_on_real_weights()
-loaded = common.load_or_stop(needs_weights=True)
-t = common.trace_or_stop(loaded)
-common.page_title("Tour")
+loaded = guarded.load_or_stop(needs_weights=True)
+t = guarded.trace_or_stop(loaded)
+lecture.page_title("Tour")
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
 st.session_state.head = min(st.session_state.head, t.num_heads - 1)
 st.session_state.token = min(st.session_state.token, len(t.tokens) - 1)
@@ -84,13 +84,13 @@ def diagram(step: str) -> None:
         if isinstance(target, str) and graph.name(target) in names:
             go_to(names.index(graph.name(target)) + 1)
 
-    common.block_diagram(loaded, graph, key, on_select=clicked, key=chart)
+    charts.block_diagram(loaded, graph, key, on_select=clicked, key=chart)
 
 
 def sentence_vector():
     """The sentence's vector as the model is meant to give it: from this trace, or (a pair, a shorter pipeline)
     from running the sentence alone."""
-    return (vectors_of_trace(t) or common.sentence_vectors_or_stop(loaded, [t.text]))[0]
+    return (vectors_of_trace(t) or guarded.sentence_vectors_or_stop(loaded, [t.text]))[0]
 
 
 def prediction():
@@ -99,7 +99,7 @@ def prediction():
     mask_id = loaded.tokenizer.mask_token_id
     if st.session_state.task != "masked-lm" or head_problem(loaded) or mask_id not in t.input_ids.tolist():
         return None
-    return common.computed_or_stop("The masked-LM head on every hidden state …",
+    return guarded.computed_or_stop("The masked-LM head on every hidden state …",
                                    lambda: cached_lens(loaded.source, t.text, t.pair, None), ":material/error:")
 
 
@@ -111,20 +111,20 @@ def output_story() -> list[str]:
 def chapter_view(chapter, head: int) -> None:
     """The chapter's real view: the tokens as chips, or its figure (short enough for a projector in lecture mode)."""
     if chapter.kind == "tokens":
-        with common.point("tokens"):
-            common.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
+        with lecture.point("tokens"):
+            chips.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
         return
     lens = prediction() if chapter.kind == "output" else None
     vectors = sentence_vector() if chapter.kind == "output" and lens is None else None
-    with common.point():
+    with lecture.point():
         token = st.session_state.token  # the token the words are about: its named number outlined
-        common.cached_chart(common.view_key(loaded, "tour", chapter.step or chapter.kind, head, token),
+        charts.cached_chart(charts.view_key(loaded, "tour", chapter.step or chapter.kind, head, token),
                             lambda: fitted(chapter_figure(t, chapter, head, vectors, lens, token)))
 
 
 def fitted(fig):
     """In lecture mode, a figure short enough to sit under the chapter's controls and diagram."""
-    if fig is None or not common.lecture_mode():
+    if fig is None or not state.lecture_mode():
         return fig
     return fig.update_layout(height=LECTURE_PX)
 
@@ -144,10 +144,10 @@ with words:
     token_col, head_col = st.columns(2)
     tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
     token_col.selectbox("About the token", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
-                        **common.bind("token"))
+                        **state.bind("token"))
     if chapter.kind == "step" and has_head_axis(t.graph_node(chapter.step)):
-        head_col.selectbox("Head", range(t.num_heads), **common.bind("head"))
+        head_col.selectbox("Head", range(t.num_heads), **state.bind("head"))
 with canvas:
     chapter_view(chapter, st.session_state.head)
-common.sync_url()
-del t, loaded  # a tab keeps this namespace: no trace or model in it (common.trace_or_stop)
+state.sync_url()
+del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -12,7 +12,7 @@ a 1280×720 screen, each a `Problem(kind, what)`:
 - "cut": text past the edge of its figure, or a page element whose text is wider than the element shows (an
   ellipsis, a table that scrolls sideways), or nearly fits its height but not quite (a table's last row cut in
   half; a long list that is meant to scroll, two or more screens of it, is not a problem);
-- "fold": what the page declares as its point (`common.point`: a container whose key starts with "point") starts
+- "fold": what the page declares as its point (`lecture.point`: a container whose key starts with "point") starts
   too low: less than 200 px of it (or all of it, if shorter) above the 720-px fold, or the page declares none;
 - "error": an exception or an error box.
 
@@ -127,7 +127,7 @@ CHECK = r"""
 
   // --- the page's point above the fold ------------------------------------------------------------------------------
   const points = [...root.querySelectorAll("[class*='st-key-point']")].filter((p) => !hidden(p, null));
-  if (!points.length) add('fold', 'the page declares no point (common.point)');
+  if (!points.length) add('fold', 'the page declares no point (lecture.point)');
   for (const p of points) {
     const r = p.getBoundingClientRect();
     const name = [...p.classList].find((c) => c.startsWith('st-key-point'));

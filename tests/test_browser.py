@@ -290,7 +290,7 @@ def test_a_lecture_goes_on_with_next_and_offers_the_link_to_its_view(server, pag
 
 def test_a_views_csv_downloads_after_its_page_let_go_of_its_model(server, page):
     """A download's numbers are made when it is clicked, after the page ended and let go of its trace and model
-    (common.trace_or_stop): the model view's CSV takes them from the caches again."""
+    (guarded.trace_or_stop): the model view's CSV takes them from the caches again."""
     page.goto(f"{server}/attention?view=model&model={BUNDLED}&text=the+cat+sat")
     wait_idle(page)
     with page.expect_download(timeout=60_000) as download:

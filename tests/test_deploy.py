@@ -70,7 +70,7 @@ def test_image_carries_the_bundled_model_from_its_package_not_the_hub():
 def test_image_warms_the_default_view_and_the_bundled_model_at_start():
     """The image's start command is the app's own server with its warm-up (no benchmark client beside it), and
     it warms the app's default view and the bundled model."""
-    from app_pages.common import DEFAULTS
+    from app_pages.shell.state import DEFAULTS
     from bertviz_lite.serving.warmup import views
 
     cmd = DOCKERFILE[DOCKERFILE.index("\nCMD "):]

@@ -126,17 +126,17 @@ def test_a_place_handed_to_a_run_as_it_leaves_passes_on():
 
 
 def test_a_fragments_rerun_waits_in_the_same_line_and_a_fragment_within_a_run_does_not_wait_for_it():
-    """The app's line (app_pages.common.in_line, one run at a time by default): the Layers stepper is a fragment;
+    """The app's line (app_pages.shell.turns.in_line, one run at a time by default): the Layers stepper is a fragment;
     clicking ▶ reruns only it, and that rerun queues behind whatever runs; drawn inside a full run, it does not
     queue again behind that very run."""
-    from app_pages import common
+    from app_pages.shell import turns
     from bertviz_lite.serving.process import page_queue
 
     nested = threading.Event()
 
     def full_run():
-        with common.in_line():
-            with common.in_line():  # the stepper's fragment, drawn in the page's own run
+        with turns.in_line():
+            with turns.in_line():  # the stepper's fragment, drawn in the page's own run
                 nested.set()
 
     thread = threading.Thread(target=full_run)
@@ -151,7 +151,7 @@ def test_a_fragments_rerun_waits_in_the_same_line_and_a_fragment_within_a_run_do
             release.wait(5)
 
     def fragment_rerun():
-        with common.in_line():
+        with turns.in_line():
             got_turn.set()
 
     holder = threading.Thread(target=other_tab)

@@ -124,7 +124,7 @@ def test_a_replica_lost_mid_lecture_and_its_tab_comes_back_with_its_view(balance
     while time.time() - started < FAILOVER_S and not serving_other(balanced, lost):
         time.sleep(0.2)  # the tab reconnects by itself; the balancer sends it to a live replica
     time.sleep(0.5)
-    wait_idle(page)  # where the view is drawn again from its URL (common.redraw_on_reconnect)
+    wait_idle(page)  # where the view is drawn again from its URL (turns.redraw_on_reconnect)
     took = time.time() - started
     assert took < FAILOVER_S, took
     assert page.get_by_label("Sentence", exact=True).input_value() == typed  # nothing typed is lost

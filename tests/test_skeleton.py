@@ -9,7 +9,7 @@ from bertviz_lite.introspection.params import parameter_table
 from bertviz_lite.loading.limits import Limits
 from bertviz_lite.loading.loader import load_skeleton
 from bertviz_lite.serving import cache, process
-from app_pages import common
+from app_pages.shell import turns
 from test_app import open_page
 
 
@@ -53,7 +53,7 @@ def test_overview_and_architecture_read_no_weights(monkeypatch):
     cache._load.clear()
     process.warming.cache_clear()
     monkeypatch.setattr(cache, "load_model", no_weights)
-    monkeypatch.setattr(common, "warming", lambda *args: None)  # the background warm-up loads, by design
+    monkeypatch.setattr(turns, "warming", lambda *args: None)  # the background warm-up loads, by design
     for page in ("overview", "architecture"):
         at = open_page(page, model="bert-large-uncased")
         assert not at.exception and not at.error, (page, [e.value for e in at.error])
@@ -67,7 +67,7 @@ def test_the_first_run_warms_the_default_view_in_the_background(monkeypatch):
     process.warming.cache_clear()
     cache._cached_forward.clear()
     open_page("overview")
-    from app_pages.common import DEFAULTS, opening_model
+    from app_pages.shell.state import DEFAULTS, opening_model
     model = opening_model()  # what a link naming no model opens (offline here: the bundled model)
     warm_up = process.warming(model, DEFAULTS["task"], DEFAULTS["text"])  # the thread the run started
     warm_up.join(120)

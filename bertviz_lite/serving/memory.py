@@ -14,7 +14,7 @@ follows how soon the cyclic garbage of closed sessions and replaced figures is c
 first view in two runs with 2 s; 1.60 to 1.82 × when fewer full collections ran, whether from 5 s with figures
 that made fewer objects, or from turning Python's own off, which removed a burst's stalls but not measurably
 its p95). Most of what held that soak above its caches was found later to be live, not garbage: every open tab's
-trace, kept by its page's namespace (see app_pages/common.trace_or_stop); without it, 1.29 and 1.34 ×. And
+trace, kept by its page's namespace (see app_pages/shell/guarded.trace_or_stop); without it, 1.29 and 1.34 ×. And
 glibc's malloc keeps freed heap memory for reuse: after hundreds of distinct sentences the process keeps
 hundreds of MB it no longer uses, and idling gives nothing back; `malloc_trim(0)` returns it. Where the C library
 has no malloc_trim (macOS, musl), only the collection runs. Measured with `bench --load`: see the README.

@@ -1,0 +1,105 @@
+"""Charts as a page sends them: styled for this session (lecture mode's larger type), fitted to the width they
+get, built once per view for every tab (`cached_chart`), with a download format on the camera button; and the
+numbers behind a view as CSV."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from bertviz_lite import LoadedModel
+from bertviz_lite.figures import layer_diagram
+from bertviz_lite.figures.fit import fit, keeps_height
+from bertviz_lite.graph.layout import diagram_layout
+from bertviz_lite.serving.cache import cached_figure
+
+from .state import lecture_mode
+
+
+LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
+
+
+LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
+
+
+CHART_WIDTH_PX = 560  # the width a chart's labels are fitted to (figures/fit.py), unless its page says: about half
+# a 1280-pixel screen, where most charts sit beside their controls or their explanation
+
+
+PAGE_WIDTH_PX = 1180  # a 1280-pixel screen less lecture mode's margins: what a page's columns share
+
+
+PRINT_SCALE = 4  # PNG downloads at 4× the chart's size on screen: about 300 dpi for a figure 8 cm wide
+
+
+DOWNLOAD_FORMATS = {"PNG (print resolution)": "png", "SVG (vector)": "svg"}
+
+
+def column_px(widths: list[float], i: int) -> int:
+    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`)."""
+    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - 20  # less the gap between columns
+
+
+def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, **kwargs) -> None:
+    """st.plotly_chart across the page's width (about `width` px on a 1280-pixel screen), with larger chart text in
+    lecture mode."""
+    send_chart(styled(fig, width), **kwargs)
+
+
+def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int = CHART_WIDTH_PX, **kwargs) -> None:
+    """chart(build()), with the styled figure built once per `view` (and mode) for every tab of this server: a
+    lecture hall opening one link then sends a figure it already has. `view` names all that the figure shows;
+    `kwargs` go to st.plotly_chart (a widget key, on_select). A build that gives None draws nothing."""
+    fig = cached_figure((*view, lecture_mode(), width),
+                        lambda: None if (built := build()) is None else styled(built, width))
+    if fig is not None:
+        send_chart(fig, **kwargs)
+
+
+def block_diagram(loaded: LoadedModel, graph, lit: str, **kwargs) -> None:
+    """A block's data-flow diagram with step `lit` lit: one cached figure per block and step for every sentence
+    (it does not depend on the text). `kwargs` go to st.plotly_chart (a widget key, on_select)."""
+    cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", graph.name(lit)),
+                 lambda: layer_diagram(diagram_layout(graph), lit), selection_mode="points", **kwargs)
+
+
+def styled(fig: go.Figure, width: int = CHART_WIDTH_PX) -> go.Figure:
+    """The figure as this session shows it: larger text and a shorter chart in lecture mode; its labels and cell
+    numbers fitted to its size (`width` px wide), never under 12 px."""
+    if lecture_mode():
+        height = fig.layout.height or LECTURE_CHART_PX
+        fig.update_layout(font_size=LECTURE_FONT_PX, height=height if keeps_height(fig) else min(height,
+                                                                                                   LECTURE_CHART_PX))
+        for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
+            axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
+    return fit(fig, width)
+
+
+def send_chart(fig: go.Figure, **kwargs) -> None:
+    """Draw a styled figure, with the chosen download format on its camera button; the figure is not changed."""
+    fmt = DOWNLOAD_FORMATS[st.session_state.get("_figure_format", next(iter(DOWNLOAD_FORMATS)))]
+    name = (fig.layout.title.text or "bertviz-lite").split("<")[0][:60].strip().replace(" ", "_")
+    config = {"toImageButtonOptions": {"format": fmt, "filename": name, "scale": PRINT_SCALE if fmt == "png" else 1},
+              "displaylogo": False}
+    st.plotly_chart(fig, width="stretch", config=config, **kwargs)
+
+
+def csv_download(frame: Callable[[], pd.DataFrame], filename: str, label: str = "Download the numbers (CSV)") -> None:
+    """The numbers behind a view, for a spreadsheet or a paper. `frame` runs only when the button is clicked
+    (a 512 × 3072 activation is megabytes of CSV), and the click does not rerun the page."""
+    st.download_button(label, lambda: frame().to_csv(index=False), file_name=filename, mime="text/csv",
+                       icon=":material/download:", key=f"csv_{filename}", on_click="ignore")
+
+
+def matrix_frame(matrix, rows: list[str], columns: list[str], row_name: str = "to", column_name: str = "from"):
+    """A (rows × columns) matrix in long form: one line per cell, with both labels."""
+    return pd.DataFrame({row_name: np.repeat(rows, len(columns)), column_name: np.tile(columns, len(rows)),
+                         "value": np.asarray(matrix, dtype=np.float64).ravel()})
+
+
+def view_key(loaded: LoadedModel, *parts) -> tuple:
+    """What names a view of the current model and sentence: a key for cached_chart, with the page's own parts."""
+    return (loaded.source, loaded.task, loaded.weights_id, st.session_state.text, st.session_state.pair, *parts)

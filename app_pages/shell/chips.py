@@ -1,0 +1,28 @@
+"""Tokens as chips with their ids, and the word-level switch."""
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from .state import bind
+
+
+CHIP_COLOURS = {None: "#e0e0e0", 0: "#cfe3ff", 1: "#ffd9b3"}  # special tokens, sentence A, sentence B
+
+
+def token_chips(tokens: list[str], ids: list[int], sequence_ids: list[int | None]) -> None:
+    """The word pieces as chips with their ids below, special tokens grey, sentence A blue, sentence B orange."""
+    chips = "".join(
+        f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
+        f'background:{CHIP_COLOURS[s]};font-family:monospace;font-size:1.15rem;color:#111">'
+        f'{html.escape(tok)}<sub style="color:#555;margin-left:4px">{tid}</sub></span>'
+        for tok, tid, s in zip(tokens, ids, sequence_ids))
+    st.html(f'<div style="line-height:2.2">{chips}</div>')
+
+
+def word_toggle() -> bool:
+    """The word-level switch; True when word pieces are merged into words."""
+    st.toggle("Words, not word pieces", help="Attention to a word is the sum over its pieces, attention from a word "
+              "the mean over its pieces (Clark et al. 2019).", **bind("words"))
+    return bool(st.session_state.words)

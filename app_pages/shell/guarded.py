@@ -1,0 +1,168 @@
+"""Loading and computing with every failure said in the page: a model that cannot be loaded, a text that
+cannot be traced, an analysis that does not apply become a message and the page's end (`PageEnds`), never a
+traceback; random weights get their banner."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+import streamlit as st
+
+from bertviz_lite import BertvizLiteError, DEFAULT_MODEL, LoadedModel, Trace
+from bertviz_lite.analyses.similarity import SentenceVectors
+from bertviz_lite.loading.loader import fetch_weights
+from bertviz_lite.serving.cache import (cached_contributions, cached_head_view, cached_layer, cached_layerwise,
+                                        cached_model, cached_sentence_vectors, cached_skeleton, cached_thumbnails,
+                                        cached_trace)
+
+from .models import offer_bundled_model, switch_model
+from .state import init_state, lecture_mode
+
+
+def load_or_stop(needs_weights: bool = False, task: str | None = None, source: str | None = None,
+                 label: str = "", banner: bool = True) -> LoadedModel:
+    """The chosen model (`source`, default the sidebar's; for `task`, default the sidebar's), or an error in the
+    page and a stop; a random-weights model gets its banner (prefixed by `label`; none where the page has shown
+    it already), and on a page whose meaning depends on learnt weights (`needs_weights`) the offer to switch to
+    real ones."""
+    init_state()  # idempotent; lets a page also run on its own (AppTest.switch_page)
+    source, task = source or st.session_state.model, task or st.session_state.task
+    progress = st.empty()
+
+    def downloading(done: int, total: int | None) -> None:  # a real bar, in bytes, while weights download
+        mb = 1024 * 1024
+        text = (f"Downloading the weights of {source}: {done / mb:,.1f}"
+                + (f" of {total / mb:,.1f} MB" if total else " MB"))
+        progress.progress(min(done / total, 1.0) if total else 0.0, text=text)
+
+    with explained_load_errors(source, label):
+        fetch_weights(source, downloading, task)  # outside the cache: a cached function cannot draw in the page
+        progress.empty()
+        with st.spinner(f"Loading {source} ({task}) …"):
+            loaded = cached_model(source, task)
+    if banner:
+        weights_banner(loaded, label, needs_weights)
+    return loaded
+
+
+def skeleton_or_stop() -> LoadedModel:
+    """The sidebar's model as an architecture without weights (names, shapes, counts: see load_skeleton), at once,
+    with the banner its weights will get; or an error in the page and a stop."""
+    init_state()
+    source, task = st.session_state.model, st.session_state.task
+    with explained_load_errors(source):
+        with st.spinner(f"Reading the config of {source} …"):
+            skeleton = cached_skeleton(source, task)
+    weights_banner(skeleton)
+    return skeleton
+
+
+def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = False) -> None:
+    """Random weights said plainly (with, where learnt weights matter, the offer of real ones); bundled real
+    weights said too. `label` names the model where a page shows two."""
+    if loaded.warning and lecture_mode():  # one line on a projector: the figure needs the room
+        words, switch = st.columns([3, 1], vertical_alignment="center") if needs_weights else (st.container(), None)
+        words.warning(f"{label}Random weights ({loaded.source} could not be downloaded): the numbers are exact, "
+                      f"the patterns mean nothing.", icon=":material/warning:")
+        if switch is not None:
+            offer_bundled_model(label="Real weights", where=switch)
+    elif loaded.warning:
+        st.warning(label + loaded.warning, icon=":material/warning:")
+        if needs_weights:
+            offer_bundled_model()
+    elif loaded.bundled and st.session_state.get("_default_unavailable") and not label:
+        opened_offline_notice(loaded)
+    elif loaded.bundled:
+        st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
+
+
+def opened_offline_notice(loaded: LoadedModel) -> None:
+    """Why a link that named no model opened the bundled one (opening_model): one line on a projector; elsewhere
+    with bert-base-uncased's exact architecture one click away."""
+    if lecture_mode():
+        st.caption(f"Opened on the bundled real model: {DEFAULT_MODEL}'s weights cannot be had here.")
+        return
+    words, switch = st.columns([3, 1], vertical_alignment="center")
+    words.caption(f"Real pretrained weights, read from the {loaded.origin}: no network needed. The app opened on "
+                  f"{loaded.source} because {DEFAULT_MODEL}'s weights cannot be had here (no network, not in the "
+                  f"local cache).")
+    switch.button(f"Open {DEFAULT_MODEL}", icon=":material/swap_horiz:", on_click=switch_model, args=(DEFAULT_MODEL,),
+                  help=f"{DEFAULT_MODEL}'s exact architecture with random weights, keeping the sentence and the view")
+
+
+class PageEnds(BaseException):
+    """Raised by end_page(): the page has said why it cannot go on. app.py catches it (and the Layers stepper, a
+    fragment) and still draws what goes under every page (the lecture bar), which st.stop() would not let it draw.
+    A BaseException, as Streamlit's own stop is, so that no `except Exception` on the way reports it as an error;
+    raise it only from a page's body, never from a callback or a cached function."""
+
+
+def end_page() -> NoReturn:
+    """End the page here, after a message that says why (in place of st.stop())."""
+    raise PageEnds
+
+
+@contextmanager
+def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
+    """A model that cannot be loaded becomes its message in the page and a stop, never a traceback."""
+    try:
+        yield
+    except BertvizLiteError as error:
+        st.error(f"{label}{error}", icon=":material/error:")
+        st.caption("Pick a preset in the sidebar, or fix the model id or path; your sentence is kept.")
+        end_page()
+    except Exception as error:  # a bug or an unforeseen file problem: still a message, not a traceback
+        st.error(f"Loading '{source}' failed unexpectedly: {type(error).__name__}: {error}", icon=":material/error:")
+        end_page()
+
+
+def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "",
+                  notice: bool = True) -> Trace:
+    """The current sentence's trace, from the cache. A page that keeps it in its namespace lets go of it at its
+    end, and of its model (`del t, loaded`): Streamlit keeps a page's namespace for as long as the tab is open
+    (the page's callbacks, fragments and downloads hold it), and a trace kept there would outlive the trace
+    cache's bound, one per open tab (a soak of 160 sentences held 45 traces alive with 16 cached, 2026-11-23); a
+    model, the model cache's. Callbacks that run after the page read what they need from plain values, and a
+    fragment takes both again (`notice=False`: the page's full run showed it)."""
+    text = st.session_state.text if text is None else text
+    pair = st.session_state.pair if pair == "" else pair
+    layers = loaded.config.num_hidden_layers
+    doing = (f"Running {loaded.source} on your text: word pieces, embeddings, then {layers} layers, keeping each "
+             f"layer's output (a long text on a large model takes seconds) …")
+    result = computed_or_stop(doing, lambda: cached_trace(loaded.source, loaded.task, text, pair or None),
+                              show_time=True)
+    if notice and result.notice:
+        st.info(result.notice, icon=":material/content_cut:")
+    return result
+
+
+def layer_steps(loaded: LoadedModel, layer: int):
+    """One layer's sub-steps of the current sentence (and pair), shared by every tab that shows them."""
+    return cached_layer(loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, layer)
+
+
+def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:", show_time: bool = False):
+    """compute() under a spinner that says what runs; a BertvizLiteError becomes its message and a stop."""
+    try:
+        with st.spinner(doing, show_time=show_time):
+            return compute()
+    except BertvizLiteError as error:
+        st.error(f"{error}", icon=icon)
+        end_page()
+
+
+def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
+    return computed_or_stop("Running the model on each sentence …",
+                            lambda: cached_sentence_vectors(loaded.source, loaded.task, tuple(sentences)))
+
+
+ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions, "head view": cached_head_view,
+            "thumbnails": cached_thumbnails}
+
+
+def analysis_or_stop(kind: str, loaded: LoadedModel, *args):
+    """One of the cached analyses of the current sentence (and pair), or a message and a stop."""
+    compute = ANALYSES[kind]
+    return computed_or_stop("Computing every layer …", lambda: compute(
+        loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, *args), ":material/error:")

@@ -1,0 +1,80 @@
+"""How a page is laid out for the room: its title (none in lecture mode), the container of its point (above the
+fold), controls beside the canvas on a projector, the page's style, and the lecture's bar under every page
+("Next" to the following view of the lecture)."""
+from __future__ import annotations
+
+import urllib.parse
+from pathlib import Path
+
+import streamlit as st
+
+from bertviz_lite.tour import lecture as sequence  # the default lecture's views, in order
+
+from .state import from_url, lecture_mode, set_value
+
+
+PAGE_CSS = Path(__file__).parents[1] / "page.css"
+
+
+LECTURE_CSS = Path(__file__).parents[1] / "lecture.css"
+
+
+def lecture_bar(page: str) -> None:
+    """In lecture mode, under the page: the link to this very view (Streamlit's copy button on hover) and "Next",
+    the following view of the default lecture (tour/lecture.py), on the same model and sentence."""
+    if not lecture_mode():
+        return
+    ahead = sequence.following(page, st.session_state)
+    link, onward = st.columns([3, 2], vertical_alignment="center")
+    query = urllib.parse.urlencode(st.query_params.to_dict())
+    here = (st.context.url or "").split("?")[0]  # None where no browser asked (a test)
+    link.code(here + (f"?{query}" if query else ""), language=None, wrap_lines=True)
+    inside = st.session_state.pop("_lecture_within_page", False)  # the page has its own ▶ still to press (the tour)
+    if ahead is not None:
+        onward.button(f"Leave for: {ahead.title}" if inside else f"Next: {ahead.title}",
+                      icon=":material/arrow_forward:", type="secondary" if inside else "primary",
+                      on_click=_show_view, args=(ahead,))
+
+
+def _show_view(view: sequence.LectureView) -> None:
+    """Set a lecture view's URL keys (in a callback: before this run's widgets exist) and ask for its page, which
+    the next run opens before drawing anything (`go_to_pending_page`)."""
+    for key, value in view.keys:
+        set_value(key, from_url(key, value))
+    st.session_state._pending_page = view.page
+
+
+def go_to_pending_page() -> None:
+    """Open the page a click asked for (the lecture's Next), before the current page draws anything."""
+    if page := st.session_state.pop("_pending_page", None):
+        st.switch_page(f"app_pages/{page}.py")
+
+
+def page_title(title: str) -> None:
+    """The page's title, outside lecture mode only: one rule for every page (a projector keeps the room for the
+    figure; the lecture's link and Next name the view)."""
+    if not lecture_mode():
+        st.title(title)
+
+
+def point(name: str = "figure"):
+    """A container for what makes the page's point (its figure; on Layers the step's own figure and an
+    explanation's result): in lecture mode it starts above a 720-pixel fold. The readability check
+    (tests/test_readability.py) finds it by its key, `point-<name>`, and holds every page to that."""
+    return st.container(key=f"point-{name}")
+
+
+def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "medium"):
+    """(controls, canvas): side by side in lecture mode, so that both fit a 1280×720 projector (the page is named
+    in the navigation there); one below the other under the page's title otherwise."""
+    page_title(title)
+    if lecture_mode():
+        return tuple(st.columns(lecture_widths, gap=gap))
+    return st.container(), st.container()
+
+
+def apply_style() -> None:
+    """The page's own spacing, then lecture mode's larger type where it is on."""
+    st.html(PAGE_CSS)
+    if lecture_mode():
+        st.html(LECTURE_CSS)

@@ -1,0 +1,58 @@
+"""The sidebar every page shares: the model, the task head, the sentence (and a second one), the figure
+download format and lecture mode."""
+from __future__ import annotations
+
+import streamlit as st
+
+from bertviz_lite import PRESETS, TASKS
+from bertviz_lite.serving.hosting import Limits
+
+from .charts import DOWNLOAD_FORMATS
+from .models import other_label, preset_label
+from .state import bind
+from .turns import redraw_on_reconnect
+
+
+TASK_LABELS = {"base": "base model (no task head)", "sequence-classification": "sequence classification",
+               "masked-lm": "masked language model"}
+
+
+def _choose_model() -> None:
+    choice = st.session_state["_w_model_choice"]
+    st.session_state._default_unavailable = False
+    if choice != other_label(Limits.from_env()):
+        st.session_state.model = choice
+    elif st.session_state.get("_w_model_custom", "").strip():
+        st.session_state.model = st.session_state["_w_model_custom"].strip()
+
+
+def sidebar() -> None:
+    current, limits = st.session_state.model, Limits.from_env()
+    other = other_label(limits)
+    if "_w_model_choice" not in st.session_state:
+        st.session_state["_w_model_choice"] = current if current in PRESETS else other
+        st.session_state["_w_model_custom"] = "" if current in PRESETS else current
+    with st.sidebar:
+        st.selectbox("Model", [*PRESETS, other], key="_w_model_choice", on_change=_choose_model,
+                     format_func=lambda s: s if s == other else preset_label(s))
+        if st.session_state["_w_model_choice"] in PRESETS:
+            st.caption(PRESETS[st.session_state["_w_model_choice"]].description)
+        if st.session_state["_w_model_choice"] == other:
+            if limits.allow_local_dirs:
+                st.text_input("Hub id or local directory", key="_w_model_custom", on_change=_choose_model,
+                              placeholder="e.g. bert-base-cased or ./my-model")
+            else:
+                st.text_input("Hub id", key="_w_model_custom", on_change=_choose_model,
+                              placeholder="e.g. bert-base-cased")
+                st.caption(f"This hosted app loads BERT-family models from the Hub up to "
+                           f"{limits.max_parameters:,} parameters; for local models, run bertviz-lite yourself.")
+        st.selectbox("Task head", list(TASKS), format_func=TASK_LABELS.get, **bind("task"))
+        st.text_area("Sentence", height=90, **bind("text"))
+        st.text_area("Second sentence (optional)", height=70, **bind("pair"),
+                     help="A sentence pair: [CLS] A [SEP] B [SEP], with token types 0 and 1.")
+        st.selectbox("Figure downloads (the camera above each chart)", list(DOWNLOAD_FORMATS),
+                     key="_figure_format")
+        st.toggle("Lecture mode", **bind("lecture"),
+                  help="Large type and less chrome for a projector; a link with lecture=1 opens this way, with the "
+                       "sidebar closed.")
+        redraw_on_reconnect()  # in the sidebar: its empty block takes no room on a page

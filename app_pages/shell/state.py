@@ -1,0 +1,106 @@
+"""The view in the URL: every page's keys with their defaults, read from a link on a session's first run,
+written back as the reader changes them (values equal to their defaults stay out of the link, the model never),
+and widgets bound to them.
+
+The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
+(stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
+sentences and word (sentence_a, sentence_b, word), and the comparison's second model and relative depth
+(model_b, depth), the cell of the Layers page's step that is explained (cell), and the Attention page's view, heads,
+focused token, sentence-pair filter and layout (view, heads, focus, filter, horizontal), and the tour's chapter
+(chapter), so a link reopens exactly that view. Widgets keep their own keys (`_w_<name>`) and copy into the state
+on change, so a page that does not draw a widget does not lose its value.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from bertviz_lite import BUNDLED_MODEL, BertvizLiteError, DEFAULT_MODEL, TASKS
+from bertviz_lite.loading.bundled import bundled_directory
+from bertviz_lite.serving.cache import cached_skeleton
+
+
+DEFAULT_TEXT = "this is a 12212121 test sentence"
+
+
+DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
+                               "the stock market fell sharply today", "shares dropped on wall street",
+                               "i really enjoyed this film", "the movie was wonderful"))
+
+
+DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
+            "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
+            "position": 1, "sentence_a": "i sat on the bank of the river",
+            "sentence_b": "i deposited money at the bank", "word": "bank", "model_b": "distilbert-base-uncased",
+            "depth": "0.5", "cell": "", "view": "head", "heads": "", "focus": "", "filter": "All",
+            "horizontal": False, "chapter": "1", "lecture": False}
+
+
+def init_state() -> None:
+    """On a session's first run, take the view from the URL (and remember which keys it named); later runs keep
+    what the user chose."""
+    if "_named_in_url" not in st.session_state:
+        st.session_state._named_in_url = frozenset(st.query_params.keys())
+    if "model" not in st.session_state and "model" not in st.query_params:
+        st.session_state.model = opening_model()
+        st.session_state._default_unavailable = st.session_state.model != DEFAULT_MODEL
+    for key, default in DEFAULTS.items():
+        if key not in st.session_state:
+            st.session_state[key] = from_url(key, st.query_params.get(key, default))
+    if st.session_state.task not in TASKS:
+        st.session_state.task = "base"
+
+
+def from_url(key: str, value):
+    """A URL key's text as the state holds it: the type of its default (a bad number gives the default)."""
+    default = DEFAULTS[key]
+    if isinstance(default, bool):
+        return str(value).lower() in {"1", "true", "yes", "on"}
+    if isinstance(default, int):
+        return int(value) if str(value).isdigit() else default
+    return value
+
+
+def sync_url() -> None:
+    """The view in the URL: every key that differs from its default, and always the model, so that a shared link
+    opens the same model everywhere (where a link names none, what opens depends on the network: opening_model)."""
+    for key, default in DEFAULTS.items():
+        value = st.session_state[key]
+        text = str(int(value)) if isinstance(value, bool) else str(value)
+        if value == default and key != "model":
+            st.query_params.pop(key, None)
+        elif st.query_params.get(key) != text:
+            st.query_params[key] = text
+
+
+def bind(key: str):
+    """Widget key and on_change callback that keep st.session_state[key] the source of truth."""
+    widget = f"_w_{key}"
+    if widget not in st.session_state:
+        st.session_state[widget] = st.session_state[key]
+
+    def copy():
+        st.session_state[key] = st.session_state[widget]
+
+    return {"key": widget, "on_change": copy}
+
+
+def set_value(key: str, value) -> None:
+    """Change a state value and its widget together (for buttons such as previous/next)."""
+    st.session_state[key] = value
+    st.session_state[f"_w_{key}"] = value
+
+
+def lecture_mode() -> bool:
+    return bool(st.session_state.get("lecture"))
+
+
+def opening_model() -> str:
+    """The model a link that names none opens: bert-base-uncased where its weights can be had (the Hub answers, or
+    the local cache holds it), else the bundled real model, so that a first visit with no network shows real
+    numbers rather than a random-weights warning (it says why, with bert-base-uncased one click away)."""
+    if bundled_directory(BUNDLED_MODEL) is None:
+        return DEFAULT_MODEL
+    try:
+        return DEFAULT_MODEL if cached_skeleton(DEFAULT_MODEL, "base").weights != "random-init" else BUNDLED_MODEL
+    except BertvizLiteError:
+        return DEFAULT_MODEL
