@@ -1,5 +1,5 @@
 """The deployment files agree with each other and with what Streamlit reads. (The image itself is built and run
-by hand, see the README; these catch drift between the files.)"""
+by hand, see docs/deploy.md; these catch drift between the files.)"""
 from __future__ import annotations
 
 import json

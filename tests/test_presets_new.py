@@ -10,7 +10,7 @@ REAL_TOTALS = {  # the real checkpoints' base models
     "microsoft/deberta-v3-base": 183_831_552,
     "FacebookAI/xlm-roberta-base": 278_043_648,
     "sentence-transformers/all-mpnet-base-v2": 109_486_464,
-    "nomic-ai/nomic-embed-text-v1.5": 136_731_648,  # Nomic's 137M; see the README for how each total was checked
+    "nomic-ai/nomic-embed-text-v1.5": 136_731_648,  # Nomic's 137M; see docs/families.md for how each total was checked
     "EuroBERT/EuroBERT-210m": 211_766_016,
 }
 

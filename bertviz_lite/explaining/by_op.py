@@ -3,7 +3,7 @@ where the operation is a sum, and the value computed again from those numbers al
 explanation checks itself against the stored value. One function per operation (`EXPLAINERS`, keyed by the op's
 name, never by the family); an operation without one is computed again whole and its cell read.
 
-Rules shared with the JSON of `bertviz-lite explain` (see the README): a linear map has one term per input
+Rules shared with the JSON of `bertviz-lite explain` (see docs/explaining.md): a linear map has one term per input
 dimension and a `bias` term; a score one term per head dimension, a `mask` term and one term per added step under
 that step's key; a context one term per key; a residual add two.
 """

@@ -22,7 +22,7 @@ from .bert_layout import counting_positions, no_pooler
 from .pieces import PreNormParts, Projection, pre_norm_layer, rotary_of, swiglu
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
 
-TOKEN_CAP = 1024  # EuroBERT reads 8,192 tokens; the app reads at most 1,024, as for ModernBERT (README)
+TOKEN_CAP = 1024  # EuroBERT reads 8,192 tokens; the app reads at most 1,024, as for ModernBERT (docs/families.md)
 
 
 def _layer_parts(layer: nn.Module) -> PreNormParts:

@@ -16,7 +16,8 @@ from .nomic_bert import rotary_notes, word_and_token_type
 from .pieces import PostNormParts, Projection, post_norm_rotary_layer
 from .records import Family, LayerShape, TokenizerRecipe
 
-TOKEN_CAP = 512  # Jina-v3 reads 8,192; at 24 layers × 1,024 wide, 512 keeps a trace near bert-large's (README)
+TOKEN_CAP = 512  # Jina-v3 reads 8,192; at 24 layers × 1,024 wide, 512 keeps a trace near bert-large's
+# (docs/families.md)
 
 
 def _layer_parts(layer: nn.Module) -> PostNormParts:

@@ -24,7 +24,7 @@ from .bert_layout import counting_positions, no_pooler
 from .pieces import PreNormParts, Projection, Rotary, pre_norm_layer
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
 
-TOKEN_CAP = 1024  # ModernBERT reads 8,192 tokens; see the README (Today's encoders) for why the app reads 1,024
+TOKEN_CAP = 1024  # ModernBERT reads 8,192 tokens; see docs/families.md for why the app reads 1,024
 GLOBAL = "full_attention"
 
 

@@ -16,8 +16,8 @@ vocabulary from the bundled model instead: `offline_tokenizer.uncased_tokenizer`
   ModernBERT-base encodings ("The capital of France is [MASK]." → 50281 510 5347 273 6181 310 50284 15 50282).
 
 The other presets with vocabularies of their own (RoBERTa, XLM-RoBERTa, CamemBERT, DeBERTa-v3, EuroBERT) keep
-their stand-ins: no registry package was found that ships their exact files under such a licence (see the README's
-"Vocabularies").
+their stand-ins: no registry package was found that ships their exact files under such a licence (see
+docs/offline.md).
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ its p95). Most of what held that soak above its caches was found later to be liv
 trace, kept by its page's namespace (see app_pages/shell/guarded.trace_or_stop); without it, 1.29 and 1.34 ×. And
 glibc's malloc keeps freed heap memory for reuse: after hundreds of distinct sentences the process keeps
 hundreds of MB it no longer uses, and idling gives nothing back; `malloc_trim(0)` returns it. Where the C library
-has no malloc_trim (macOS, musl), only the collection runs. Measured with `bench --load`: see the README.
+has no malloc_trim (macOS, musl), only the collection runs. Measured with `bench --load`: see docs/scaling.md.
 
 A collection holds the interpreter lock from start to end (40 to 90 ms just after a lecture hall), so every page
 run stops while it runs. It therefore waits its turn in the server's fair line (`turn`, serving/queue.py) like a
