@@ -108,7 +108,7 @@ def test_a_layer_view_with_its_diagram_and_an_explanation_at_512_tokens_stays_un
 
 
 def test_a_clicked_cell_is_read_from_its_target_as_a_urls_cell_and_nothing_else_is_taken():
-    from app_pages.cells import clicked_cell
+    from app_pages.stepper.cells import clicked_cell
     assert clicked_cell("2,4") == (2, 4)
     for sent in ("²,1", "1" * 5000 + ",1", "2,4,1", "a,b", "", [2, 4], None, 3):
         assert clicked_cell(sent) is None, sent

@@ -1,0 +1,70 @@
+"""What one run of the Layers stepper works on, passed to each of its parts as an argument: the model, the
+sentence's trace, the encoder's once-per-input steps and the stages; and where on the page each part draws."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from bertviz_lite import LoadedModel, Trace
+from bertviz_lite.stepthrough.steps import Steps
+from app_pages.shell import charts, state
+
+LATER_STAGES = {"Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}  # after the embeddings
+
+
+@dataclass
+class Stepping:
+    """The model and trace of this run, taken from the caches at each run (the page keeps neither between runs:
+    see guarded.trace_or_stop), and the stages the stepper offers, each with the step it opens on."""
+    loaded: LoadedModel
+    t: Trace
+    encoder: Steps | None = field(init=False)  # the encoder's once-per-input steps (DeBERTa, MPNet); else None
+    stages: dict[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.encoder = self.t.encoder()
+        embed = self.t.graph("embed")
+        self.stages = {"Embeddings": embed.name(embed.output.key)}  # its last step (a LayerNorm, or EuroBERT's
+        # word vectors)
+        if self.encoder is not None:  # what the encoder computes once per input, as a stage before the layers
+            self.stages["Positions"] = f"encoder.{self.encoder.graph.keys[0]}"
+        self.stages.update(LATER_STAGES)
+
+    def stage_of(self, step: str) -> str:
+        if step.startswith("embed."):
+            return "Embeddings"
+        if step.startswith("encoder.") and self.encoder is not None:
+            return "Positions"
+        if step.startswith("pooler."):
+            return "Pooler & similarity"
+        return "Encoder layer"
+
+
+@dataclass(frozen=True)
+class Regions:
+    controls: object
+    diagram: object
+    words: object
+    canvas: object
+    row: tuple = ()  # lecture mode: stage, ◀, layer, ▶, head, step in one row of controls
+    canvas_px: int = charts.CHART_WIDTH_PX  # about how wide the canvas is on a 1280-pixel screen
+
+    def picker(self):
+        """Where the step picker goes: the end of the lecture row, or the controls."""
+        return self.row[5] if self.row else self.controls
+
+
+def regions(stages: int) -> Regions:
+    """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, the diagram, then
+    the words beside the canvas, so that a step and an explanation fit a 1280×720 projector."""
+    if state.lecture_mode():
+        more = stages - 3  # a fourth stage (DeBERTa's, MPNet's positions) takes its room from the slider
+        row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
+        controls, diagram = st.container(), st.container()
+        widths = [6, 5] if st.session_state.cell else [5, 6]
+        words, canvas = st.columns(widths, gap="large")
+        return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(widths, 1))
+    controls, diagram = st.container(), st.container()
+    words, canvas = st.columns([5, 6], gap="large")
+    return Regions(controls, diagram, words, canvas, canvas_px=charts.column_px([5, 6], 1))
