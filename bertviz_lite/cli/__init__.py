@@ -1,0 +1,139 @@
+"""`bertviz-lite` (or `python -m bertviz_lite`): parameters, traces, prefetching for lectures, and the benchmark.
+
+  bertviz-lite params bert-base-uncased [--task masked-lm] [--json]
+  bertviz-lite trace bert-base-uncased "this is a test sentence" [--pair "..."] [--json]
+  bertviz-lite heads|rollout|contributions bert-base-uncased "the cat sat" [--pair "..."] [--json]
+  bertviz-lite lens bert-base-uncased "the cat [MASK] on the mat" [--position N] [--json]
+  bertviz-lite compare bert-base-uncased answerdotai/ModernBERT-base "the bank of the river" [--json]
+  bertviz-lite contexts MODEL "i sat on the bank of the river" "i deposited money at the bank" --word bank [--json]
+  bertviz-lite explain MODEL "TEXT" --step layers.2.attn.scores --head 3 --at 4,1 [--pair "..."] [--json]
+  bertviz-lite diagram MODEL [--layer L] [--json]
+  bertviz-lite prefetch bert-base-uncased roberta-base
+  bertviz-lite bench [--json]
+
+Errors are one line on stderr and a non-zero exit status (2 for a request the command cannot take, such as a step
+or a cell that does not exist, as for any usage error). torch and transformers are imported only once the
+command line has been read, so `--help` and usage errors answer at once; long commands say on stderr what
+they are doing, and stdout carries only the result.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import BertvizLiteError, InputError
+from ..tasks import TASK_NAMES
+from .analyses import cmd_compare, cmd_contexts, cmd_contributions, cmd_heads, cmd_lens, cmd_rollout
+from .console import PROG, Parser, quiet_transformers
+from .models import cmd_diagram, cmd_explain, cmd_params, cmd_trace
+from .running import cmd_bench, cmd_prefetch, cmd_serve
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog=PROG, description="See inside a BERT-style encoder (also: python -m bertviz_lite).")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    p = sub.add_parser("params", help="the named parameters with shapes, and the totals per group")
+    p.add_argument("model", help="Hub id (bert-base-uncased) or local directory")
+    p.add_argument("--task", choices=TASK_NAMES, default="base")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_params)
+
+    p = sub.add_parser("trace", help="tokens, and every layer's step-through checked against the model")
+    p.add_argument("model")
+    p.add_argument("text")
+    p.add_argument("--pair", help="a second sentence")
+    p.add_argument("--task", choices=TASK_NAMES, default="base")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_trace)
+
+    for name, run, text in (("heads", cmd_heads, "head fingerprints (Clark et al. 2019)"),
+                            ("rollout", cmd_rollout, "attention rollout (Abnar & Zuidema 2020)"),
+                            ("contributions", cmd_contributions,
+                             "norm-based mixing ratios per layer (Kobayashi et al. 2020, 2021)"),
+                            ("lens", cmd_lens, "logit lens through the masked-LM head")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("model")
+        p.add_argument("text")
+        p.add_argument("--pair", help="a second sentence")
+        if name == "lens":
+            p.add_argument("--position", type=int, help="the position to look at when the text has no [MASK]")
+            p.add_argument("--nearest", action="store_true",
+                           help="the vocabulary pieces nearest to each hidden state (cosine with the word-embedding "
+                                "table) instead: for a model without a masked-LM head")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(run=run)
+
+    p = sub.add_parser("compare", help="two models side by side: configs, parameters, tokenizations of one text")
+    p.add_argument("model_a")
+    p.add_argument("model_b")
+    p.add_argument("text")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_compare)
+
+    p = sub.add_parser("contexts", help="a word in two sentences: the cosine of its vectors after every layer "
+                                        "(Ethayarajh 2019)")
+    p.add_argument("model")
+    p.add_argument("sentence_a")
+    p.add_argument("sentence_b")
+    p.add_argument("--word", nargs="+", required=True, help="a word in both sentences (or several)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_contexts)
+
+    p = sub.add_parser("explain", help="one number of one sub-step, computed again from the numbers it comes from")
+    p.add_argument("model")
+    p.add_argument("text")
+    p.add_argument("--step", required=True, help="a sub-step's global name, e.g. layers.2.attn.scores")
+    p.add_argument("--head", type=int, help="the head, for steps with a head axis (default 0); the step's own: on "
+                                             "the keys and values of grouped-query attention, the key/value head")
+    p.add_argument("--at", required=True, help="the cell: query,key (e.g. 4,1) or token,dimension (e.g. 4,17)")
+    p.add_argument("--pair", help="a second sentence")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_explain, input_status=2)
+
+    p = sub.add_parser("diagram", help="a layer as its graph of named operations: nodes, ops and edges")
+    p.add_argument("model")
+    p.add_argument("--layer", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_diagram, input_status=2)
+
+    p = sub.add_parser("prefetch", help="download models into the Hugging Face cache for offline use")
+    p.add_argument("models", nargs="+")
+    p.set_defaults(run=cmd_prefetch)
+
+    p = sub.add_parser("serve", help="run the app (streamlit run app.py), warming the views that BVL_WARM names "
+                                     "first (the Docker image's start command)")
+    p.add_argument("options", nargs="*", help="after --, streamlit's own, e.g. -- --server.port=7860")
+    p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("bench", help="speed and memory figures, measured side by side")
+    p.add_argument("--threads", type=int, help="CPU threads (default: 2; with --devices, all)")
+    p.add_argument("--repeats", type=int, default=9)
+    p.add_argument("--devices", action="store_true",
+                   help="instead: forward-pass time on the CPU vs a CUDA GPU, and the figure's time, for the "
+                        "Scaling notes")
+    p.add_argument("--load", action="store_true",
+                   help="instead: start the app and open many sessions at once as browser tabs do (latency "
+                        "percentiles, and the server's memory through a soak); run from the repository root")
+    p.add_argument("--tabs", type=int, default=40, help="with --load: tabs opening one link at once")
+    p.add_argument("--many", type=int, default=100, help="with --load: the larger burst on one link")
+    p.add_argument("--soak", type=int, default=320, help="with --load: distinct sentences in the soak")
+    p.add_argument("--replicas", type=int, default=0,
+                   help="with --load: that many app processes behind HAProxy (deploy/haproxy.cfg), as the hall "
+                        "reaches them through a balancer; needs haproxy installed")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        quiet_transformers()
+        args.run(args)
+    except BertvizLiteError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return getattr(args, "input_status", 1) if isinstance(error, InputError) else 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
