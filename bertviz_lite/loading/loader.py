@@ -20,25 +20,24 @@ from functools import cached_property
 from pathlib import Path
 
 import torch
-from transformers import AutoConfig, AutoTokenizer, PretrainedConfig, PreTrainedModel
+from transformers import AutoConfig, AutoTokenizer, PreTrainedModel
 from transformers.utils import cached_file
 
 from . import hub
 from ..errors import LoadError
-from ..families import REMOTE_ONLY, Family, family_for_config
+from ..families import Family, family_for_config
 from ..tasks import task_classes
 from .bundled import PACKAGE_NAMES, bundled_directory, uncased_vocab_file
 from .download import Report, download_weights, weights_cached
+from .failures import NotCached, guarded
 from .limits import Limits
 from .offline_tokenizer import build_tokenizer, uncased_tokenizer
 from .presets import PRESETS, preset_config
 from .real_tokenizers import REAL_TOKENIZERS, real_tokenizer
 from .sentence_config import SentencePooling, read_sentence_pooling
+from .sources import BUNDLED_ORIGIN, Where, check_local_directory, first_that_reads, looks_local
 
 TASKS = task_classes()  # task name -> the transformers class that builds it
-WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
-                "pytorch_model.bin.index.json")
-BUNDLED_ORIGIN = "copy bundled with the {package} package"
 RANDOM_SEED = 0  # random-init presets get the same weights every time, so shared links show the same numbers
 
 
@@ -144,23 +143,22 @@ def load_model(source: str, task: str = "base", limits: Limits | None = None) ->
     `limits` (default: from the environment, see hosting.py) are checked before any weights are read.
     """
     limits = Limits.from_env() if limits is None else limits
-    source = (source or "").strip()
-    if not source:
-        raise LoadError("Enter a model: a Hub id such as bert-base-uncased, or a local directory.")
     if task not in TASKS:
         raise LoadError(f"Unknown task '{task}': choose one of {', '.join(TASKS)}.")
-    if _looks_local(source):
-        limits.check_local(source)
-        return _load_local(Path(source).expanduser(), task, limits)
-    online = hub.hub_reachable()
-    try:
-        return _load_pretrained(source, task, local_only=not online, limits=limits)
-    except _NotCached:
-        if bundled_directory(source) is not None:
-            return load_bundled(source, task, limits)
-        if source in PRESETS:
-            return load_preset(source, task, limits)
-        raise _not_available(source, limits) from None
+    source = (source or "").strip()
+    return first_that_reads(source, limits, lambda where: _read_model(source, where, task, limits))
+
+
+def _read_model(source: str, where: Where, task: str, limits: Limits) -> LoadedModel:
+    """The model from one place (sources.py); NotCached where its files are not there."""
+    if where.kind == "local":
+        check_local_directory(Path(where.path))
+        return _load_pretrained(where.path, task, local_only=True, limits=limits)
+    if where.kind == "bundled":
+        return load_bundled(source, task, limits)
+    if where.kind == "preset":
+        return load_preset(source, task, limits)
+    return _load_pretrained(source, task, local_only=where.local_only, limits=limits)
 
 
 def load_config(source: str, limits: Limits | None = None):
@@ -207,28 +205,17 @@ def _config_and_origin(source: str, limits: Limits):
     """(config, weights, origin, files) as load_model would find them: which checkpoint, or a preset's random
     weights; `files` is (path, local_only) where the checkpoint's other files are read, None for a preset."""
     source = (source or "").strip()
-    if not source:
-        raise LoadError("Enter a model: a Hub id such as bert-base-uncased, or a local directory.")
-    if _looks_local(source):
-        limits.check_local(source)
-        path = Path(source).expanduser()
-        _check_local_directory(path)
-        config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(str(path), local_files_only=True))
-        return config, "pretrained", "local directory", (str(path), True)
-    online = hub.hub_reachable()
-    try:
-        config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(
-            source, local_files_only=not online, trust_remote_code=False))
-        return (config, "pretrained", "Hugging Face Hub (or its cache)" if online else "Hugging Face cache",
-                (source, not online))
-    except _NotCached:
-        directory = bundled_directory(source)
-        if directory is not None:
-            config = AutoConfig.from_pretrained(str(directory), local_files_only=True)
-            return config, "pretrained", BUNDLED_ORIGIN.format(package=PACKAGE_NAMES[source]), (str(directory), True)
-        if source in PRESETS:
-            return AutoConfig.for_model(**preset_config(source)), "random-init", "built-in preset config", None
-        raise _not_available(source, limits) from None
+
+    def read(where: Where):
+        if where.kind == "preset":
+            return AutoConfig.for_model(**preset_config(source)), "random-init", where.origin, None
+        if where.kind == "local":
+            check_local_directory(Path(where.path))
+        config = guarded(source, "config", lambda: AutoConfig.from_pretrained(
+            where.path, local_files_only=where.local_only, trust_remote_code=False))
+        return config, "pretrained", where.origin, (where.path, where.local_only)
+
+    return first_that_reads(source, limits, read)
 
 
 def fetch_weights(source: str, report: Report, task: str = "base", limits: Limits | None = None) -> bool:
@@ -238,14 +225,14 @@ def fetch_weights(source: str, report: Report, task: str = "base", limits: Limit
     already cached. The app calls it before its (cached) load, so that the page can draw a progress bar."""
     limits = Limits.from_env() if limits is None else limits
     source = (source or "").strip()
-    if not source or task not in TASKS or _looks_local(source) or weights_cached(source) or not hub.hub_reachable():
+    if not source or task not in TASKS or looks_local(source) or weights_cached(source) or not hub.hub_reachable():
         return False
     try:
-        config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(source, trust_remote_code=False))
+        config = guarded(source, "config", lambda: AutoConfig.from_pretrained(source, trust_remote_code=False))
         family_for_config(config)
         limits.check_size(source, config, TASKS[task])  # before a single weight is downloaded
-        return _guarded(source, "weights", lambda: download_weights(source, report)) is not None
-    except _NotCached:  # the Hub went away meanwhile: load_model says what to do
+        return guarded(source, "weights", lambda: download_weights(source, report)) is not None
+    except NotCached:  # the Hub went away meanwhile: load_model says what to do
         return False
 
 
@@ -257,7 +244,7 @@ def load_bundled(source: str, task: str = "base", limits: Limits = Limits()) -> 
     try:
         return _load_pretrained(source, task, local_only=True, limits=limits, path=str(directory),
                                 origin=BUNDLED_ORIGIN.format(package=PACKAGE_NAMES[source]))
-    except _NotCached:
+    except NotCached:
         raise LoadError(f"The bundled copy of '{source}' is incomplete: reinstall "
                         f"{PACKAGE_NAMES[source]}.") from None
 
@@ -297,8 +284,8 @@ def _preset_vocab_file(source: str):
 def prefetch(source: str) -> LoadedModel:
     """Download config, weights and tokenizer of `source` into the Hugging Face cache (for offline use later)."""
     source = source.strip()
-    if _looks_local(source):
-        return _load_local(Path(source).expanduser(), "base", Limits())  # nothing to download: check it loads
+    if looks_local(source):  # nothing to download: check it loads
+        return first_that_reads(source, Limits(), lambda where: _read_model(source, where, "base", Limits()))
     if not hub.hub_reachable():
         if bundled_directory(source) is not None:
             return load_bundled(source)  # nothing to download: it ships with a package
@@ -306,47 +293,8 @@ def prefetch(source: str) -> LoadedModel:
                         f"(or HF_HUB_OFFLINE is set); run prefetch again while online.")
     try:
         return _load_pretrained(source, "base", local_only=False, limits=Limits())
-    except _NotCached:
+    except NotCached:
         raise LoadError(f"Downloading '{source}' failed: the Hugging Face Hub stopped answering.") from None
-
-
-def _not_available(source: str, limits: Limits) -> LoadError:
-    advice = (f"connect once and run `python -m bertviz_lite prefetch {source}`, or pick a built-in preset"
-              if limits.allow_local_dirs else "this hosted app offers the built-in presets and the models "
-              "baked into it; run bertviz-lite on your own machine for others")
-    return LoadError(f"'{source}' is not in the local cache and the Hugging Face Hub cannot be reached: {advice}.")
-
-
-class _NotCached(Exception):
-    """Internal: offline and the files are not in the cache (a preset may still load)."""
-
-
-def _looks_local(source: str) -> bool:
-    return (os.path.exists(os.path.expanduser(source)) or os.path.isabs(source)
-            or source.startswith((".", "~")) or "\\" in source)
-
-
-def _load_local(path: Path, task: str, limits: Limits) -> LoadedModel:
-    _check_local_directory(path)
-    try:
-        return _load_pretrained(str(path), task, local_only=True, limits=limits)
-    except _NotCached:
-        raise LoadError(f"'{path}' is missing files that its config refers to.") from None
-
-
-def _check_local_directory(path: Path) -> None:
-    """A LoadError unless `path` is a readable directory with a config and weights (what save_pretrained writes)."""
-    if not path.exists():
-        raise LoadError(f"There is no directory '{path}': check the path, or give a Hub id.")
-    if not path.is_dir():
-        raise LoadError(f"'{path}' is a file: give the directory that holds config.json, the weights and the "
-                        f"tokenizer (what save_pretrained writes).")
-    if not os.access(path, os.R_OK | os.X_OK):
-        raise LoadError(f"Cannot read the directory '{path}': permission denied.")
-    if not (path / "config.json").is_file():
-        raise LoadError(f"'{path}' has no config.json: give a directory written by save_pretrained.")
-    if not any((path / name).is_file() for name in WEIGHT_FILES):
-        raise LoadError(f"'{path}' holds no weights (model.safetensors or pytorch_model.bin).")
 
 
 def _load_pretrained(source: str, task: str, local_only: bool, limits: Limits, path: str | None = None,
@@ -354,13 +302,13 @@ def _load_pretrained(source: str, task: str, local_only: bool, limits: Limits, p
     """Read `path` (default: `source`, a Hub id or directory); the result is named `source` either way."""
     path = path or source
     common = dict(local_files_only=local_only, trust_remote_code=False)
-    config = _guarded(source, "config", lambda: AutoConfig.from_pretrained(path, **common))
+    config = guarded(source, "config", lambda: AutoConfig.from_pretrained(path, **common))
     family = family_for_config(config)
     limits.check_size(source, config, TASKS[task])  # before a single weight is downloaded
-    model, info = _guarded(source, "weights", lambda: TASKS[task].from_pretrained(
+    model, info = guarded(source, "weights", lambda: TASKS[task].from_pretrained(
         path, config=config, attn_implementation="eager", dtype=torch.float32, output_loading_info=True,
         **common))
-    tokenizer = _guarded(source, "tokenizer", lambda: AutoTokenizer.from_pretrained(path, **common))
+    tokenizer = guarded(source, "tokenizer", lambda: AutoTokenizer.from_pretrained(path, **common))
     if len(tokenizer.get_vocab()) <= len(tokenizer.all_special_tokens):
         # transformers 5 builds an empty tokenizer, with only the special tokens, when the files are missing
         raise LoadError(f"'{source}' has no tokenizer files (tokenizer.json, vocab.txt, ...): save the "
@@ -383,39 +331,3 @@ def _optional_file(path: str, name: str, local_only: bool) -> str | None:
         return None
 
 
-def _guarded(source: str, what: str, load):
-    """Run one loading step; turn whatever it raises into _NotCached or a one-sentence LoadError."""
-    try:
-        return load()
-    except LoadError:
-        raise
-    except Exception as error:  # transformers raises OSError, ValueError, KeyError...: all mean "cannot load"
-        if hub.is_not_cached(error):
-            raise _NotCached() from error
-        message = hub.explain(error, source) or _explain_other(error, source, what)
-        raise LoadError(message) from error
-
-
-def _declared_model_type(source: str) -> str | None:
-    """The model_type a config.json declares, read as data (no class built, no code run); None if unreadable."""
-    try:
-        return PretrainedConfig.get_config_dict(source)[0].get("model_type")
-    except Exception:  # noqa: BLE001 (any failure: the general message stands)
-        return None
-
-
-def _explain_other(error: Exception, source: str, what: str) -> str:
-    text = str(error)
-    if "trust_remote_code" in text:
-        declared = _declared_model_type(source)
-        if declared in REMOTE_ONLY:
-            return f"'{source}': {REMOTE_ONLY[declared]}"
-        return (f"'{source}' needs custom code from its repository, which bertviz-lite never runs; "
-                f"pick a standard BERT-family model.")
-    if "Unrecognized model" in text or "model_type" in text:
-        return f"'{source}' is not a model transformers knows (its config.json has no known model_type)."
-    if what == "tokenizer":
-        return (f"'{source}' has no usable tokenizer (tokenizer.json or vocab files): save the tokenizer "
-                f"next to the model with save_pretrained.")
-    first_line = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-    return f"Could not load the {what} of '{source}': {first_line}"
