@@ -1,5 +1,6 @@
 """The package's imports run one way, down its layers, with no circle: a reader can learn it from the ground up, and
-a figure (a pure function of arrays) never drags in a trace or a model."""
+a figure (a pure function of arrays) never drags in a trace or a model; and no file grows past what a reader can
+hold (pages 250 lines, modules 400)."""
 from __future__ import annotations
 
 import ast
@@ -107,3 +108,13 @@ def test_figures_import_neither_the_analyses_nor_the_step_through():
     for module, others in graph().items():
         if part(module) == "figures":
             assert not {part(other) for other in others} & {"analyses", "stepthrough"}, module
+
+
+def test_no_page_over_250_lines_and_no_module_over_400():
+    """A page is a thin script over the shell and the backend; a module holds one idea (issue 35's measures)."""
+    root = PACKAGE.parent
+    pages = sorted((root / "app_pages").glob("*.py"))
+    modules = [*PACKAGE.rglob("*.py"), *(root / "app_pages").rglob("*.py"), root / "app.py"]
+    assert pages and all(len(page.read_text().splitlines()) <= 250 for page in pages), [
+        (page.name, len(page.read_text().splitlines())) for page in pages if len(page.read_text().splitlines()) > 250]
+    assert [str(m.relative_to(root)) for m in modules if len(m.read_text().splitlines()) > 400] == []
