@@ -63,14 +63,14 @@ heads = cached_task_heads(loaded.source, loaded.task)
 base_total = heads[0].total
 rows = []
 for h in heads:
-    added = ", ".join(f"{m.name}: {m.description.splitlines()[0]} ({m.parameters:,})" for m in h.head) or "—"
+    added = ", ".join(f"{m.name}: {m.description.splitlines()[0]} ({m.parameters:,})" for m in h.modules) or "—"
     rows.append({"task": sidebar.TASK_LABELS[h.task], "class": h.architecture, "parameters": f"{h.total:,}",
                  "vs base": f"{h.total - base_total:+,}", "head modules": added})
 st.table(pd.DataFrame(rows).set_index("task"))  # a few rows whose long cells wrap, rather than a grid that cuts them
 for h in heads:
     if h.tied:
         st.caption(f"{h.architecture}: " + "; ".join(h.tied) + " (shared tensors, counted once).")
-if loaded.weights == "pretrained" and loaded.task != "base":  # what the checkpoint lacks is known once it is read
+if loaded.weights_kind == "pretrained" and loaded.task != "base":  # what the checkpoint lacks is known once it is read
     new = guarded.load_or_stop(banner=False).new_parameters
     if new:
         st.info(f"Newly initialised when {loaded.source} was loaded for this task (not in the checkpoint): "

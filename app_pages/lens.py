@@ -5,7 +5,7 @@ each hidden state instead, by cosine with its own word-embedding table, named as
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite.analyses.logit_lens import head_problem
+from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.nearest_pieces import narrower_table
 from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
 from bertviz_lite.figures import lens_grid
@@ -51,8 +51,8 @@ def show_nearest_pieces(position: int | None) -> None:
 masked_lm = guarded.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
 lecture.page_title("Logit lens")
 source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
-problem = head_problem(masked_lm)  # before the model runs on the sentence
-if problem and masked_lm.weights == "random-init":  # random vectors are near nothing in particular either
+problem = mlm_head_problem(masked_lm)  # before the model runs on the sentence
+if problem and masked_lm.weights_kind == "random-init":  # random vectors are near nothing in particular either
     lecture.point("notice").info(problem, icon=":material/block:")  # nothing to show, and nothing wrong
     models.offer_bundled_model("See a real model's vectors")
     guarded.end_page()

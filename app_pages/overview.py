@@ -12,7 +12,7 @@ loaded = guarded.skeleton_or_stop()
 c = config_summary(loaded.config)
 st.title(loaded.source)
 st.caption(f"{loaded.family.name} family · {type(loaded.model).__name__} · from the {loaded.origin} · "
-           f"weights: {loaded.weights}, read when a page needs numbers (Tokens, Layers and after)")
+           f"weights: {loaded.weights_kind}, read when a page needs numbers (Tokens, Layers and after)")
 
 table = parameter_table(loaded.model)
 total, trainable = int(table.numel.sum()), int(table.numel[table.trainable].sum())

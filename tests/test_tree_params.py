@@ -83,3 +83,20 @@ def test_sunburst_data_is_valid_for_branchvalues_total(tiny_dirs, model_type, ta
         children_sum[parent] = children_sum.get(parent, 0) + value
     assert all(children_sum[p] <= value_of[p] for p in children_sum)
     assert all(v > 0 for v in values)
+
+
+def test_task_heads_name_the_modules_a_task_adds_and_what_they_share(bert_base):
+    """The masked-LM task head adds `cls` (transformers' BertForMaskedLM) and ties its decoder to the word
+    embeddings; its own parameters are the task model's less its base model's (which has no pooler there)."""
+    from bertviz_lite.introspection.task_heads import task_heads
+    from transformers import BertForMaskedLM
+
+    heads = {h.task: h for h in task_heads(bert_base.config)}
+    mlm = heads["masked-lm"]
+    assert [m.name for m in mlm.modules] == ["cls"] and mlm.head == mlm.modules  # the old spelling kept
+    with torch.device("meta"):
+        reference = BertForMaskedLM(bert_base.config)
+    assert mlm.total == sum(p.numel() for p in reference.parameters())
+    assert mlm.modules[0].parameters == mlm.total - unique_parameters(reference.base_model)
+    assert "cls.predictions.decoder.weight = bert.embeddings.word_embeddings.weight" in mlm.tied
+    assert heads["base"].modules == ()

@@ -101,6 +101,6 @@ def opening_model() -> str:
     if bundled_directory(BUNDLED_MODEL) is None:
         return DEFAULT_MODEL
     try:
-        return DEFAULT_MODEL if cached_skeleton(DEFAULT_MODEL, "base").weights != "random-init" else BUNDLED_MODEL
+        return DEFAULT_MODEL if cached_skeleton(DEFAULT_MODEL, "base").weights_kind != "random-init" else BUNDLED_MODEL
     except BertvizLiteError:
         return DEFAULT_MODEL

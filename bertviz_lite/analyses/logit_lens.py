@@ -52,13 +52,13 @@ def lens_position(trace: Trace, position: int | None = None) -> int:
     return position
 
 
-def head_problem(loaded: LoadedModel) -> str | None:
+def mlm_head_problem(loaded: LoadedModel) -> str | None:
     """Why this model has no real masked-LM head to look through, or None when it has one. Asked of a skeleton
     (`load_skeleton`), it answers from the config alone, before any weights are built or read: only a head that
     the checkpoint lacks needs the loaded model to be seen."""
     if loaded.task != "masked-lm":
         return "The logit lens needs the model loaded for the masked-LM task (task=masked-lm)."
-    if loaded.weights == "random-init":
+    if loaded.weights_kind == "random-init":
         return (f"'{loaded.source}' has random weights here (it could not be downloaded), so its masked-LM head "
                 f"is random too and a lens through it would show noise. The lens needs a masked-LM checkpoint "
                 f"from the Hub or the local cache (prefetched while online); the bundled all-MiniLM-L6-v2 has "
@@ -77,7 +77,7 @@ def head_problem(loaded: LoadedModel) -> str | None:
 @torch.inference_mode()
 def logit_lens(trace: Trace, position: int | None = None, top: int = TOP) -> LogitLens:
     """The masked-LM head on every hidden state at one position; see the module docstring."""
-    problem = head_problem(trace.loaded)
+    problem = mlm_head_problem(trace.loaded)
     if problem:
         raise InputError(problem)
     position = lens_position(trace, position)

@@ -94,12 +94,12 @@ def cmd_contexts(args) -> None:
 
 
 def cmd_lens(args) -> None:
-    from ..analyses.logit_lens import head_problem, logit_lens
+    from ..analyses.logit_lens import mlm_head_problem, logit_lens
 
     if args.nearest:
         return nearest_pieces_command(args)
     if not (done := analysed(args, "the masked-LM head on every hidden state",
-                             lambda t: logit_lens(t, args.position), task="masked-lm", refuse=head_problem)):
+                             lambda t: logit_lens(t, args.position), task="masked-lm", refuse=mlm_head_problem)):
         return
     _, result = done
     print(f"Logit lens at position {result.position} ({result.tokens[result.position]}): top {len(result.layers[0])}")

@@ -29,7 +29,7 @@ def load(model: str, task: str = "base"):
     from ..loading.loader import load_model
 
     loaded = load_model(model, task)
-    progress(f"loaded {model}: {loaded.weights} weights from the {loaded.origin} in {time.perf_counter() - start:.1f} s")
+    progress(f"loaded {model}: {loaded.weights_kind} weights from the {loaded.origin} in {time.perf_counter() - start:.1f} s")
     if loaded.warning:
         print(f"note: {loaded.warning}", file=sys.stderr)
     return loaded

@@ -17,13 +17,13 @@ def cmd_params(args) -> None:
     total, trainable = int(table.numel.sum()), int(table.numel[table.trainable].sum())
     if args.json:
         print(json.dumps({
-            "model": loaded.source, "architecture": type(loaded.model).__name__, "weights": loaded.weights,
+            "model": loaded.source, "architecture": type(loaded.model).__name__, "weights": loaded.weights_kind,
             "total": total, "trainable": trainable, "groups": groups,
             "parameters": [{"name": r.name, "shape": list(r.shape), "numel": int(r.numel),
                             "trainable": bool(r.trainable)} for r in table.itertuples()],
         }))
         return
-    print(f"{loaded.source}: {type(loaded.model).__name__} ({loaded.weights} weights)\n")
+    print(f"{loaded.source}: {type(loaded.model).__name__} ({loaded.weights_kind} weights)\n")
     shapes = [" × ".join(map(str, s)) for s in table["shape"]]
     name_w, shape_w = max(map(len, table["name"])), max(map(len, shapes))
     print(f"{'name':<{name_w}}  {'shape':>{shape_w}}  {'parameters':>12}")
@@ -42,7 +42,7 @@ def cmd_trace(args) -> None:
     diffs = t.check()
     if args.json:
         print(json.dumps({
-            "model": loaded.source, "weights": loaded.weights, "tokens": t.tokens,
+            "model": loaded.source, "weights": loaded.weights_kind, "tokens": t.tokens,
             "input_ids": t.input_ids.tolist(), "token_type_ids": t.token_type_ids.tolist(),
             "attention_mask": t.attention_mask.tolist(), "dropped_tokens": t.dropped_tokens,
             "num_layers": t.num_layers, "num_heads": t.num_heads,
@@ -51,7 +51,7 @@ def cmd_trace(args) -> None:
             "max_abs_diff": max(diffs),
         }))
         return
-    print(f"{loaded.source} ({loaded.weights} weights): {len(t.tokens)} tokens\n")
+    print(f"{loaded.source} ({loaded.weights_kind} weights): {len(t.tokens)} tokens\n")
     width = max(map(len, t.tokens))
     print(f"{'#':>4}  {'token':<{width}}  {'id':>6}  type")
     for i, (tok, tid, typ) in enumerate(zip(t.tokens, t.input_ids, t.token_type_ids)):

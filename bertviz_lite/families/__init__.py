@@ -9,7 +9,7 @@ stand-in tokenizer).
 - `eurobert.py`: the same pre-norm layer with RMSNorm, SwiGLU and grouped-query attention (Llama's layer);
 - `nomic_bert.py`, `gte.py`, `jina_v3.py`: BERT's post-norm layer with rotary attention (NomicBERT and GTE with a
   gated feed-forward, Jina-v3 with XLM-RoBERTa's plain one);
-- `pieces.py`: what several of them share, written once (rotary attention, grouped-query heads, a gated
+- `shared_parts.py`: what several of them share, written once (rotary attention, grouped-query heads, a gated
   feed-forward, the pre-norm layer).
 
 Add a family with one module (or one entry in a module whose layer it shares) and one entry in `FAMILIES`.

@@ -17,7 +17,7 @@ from torch import nn
 
 from ..graph.nodes import ModuleNames, node
 from ..graph.ops import LINEAR, MASK, MERGE_HEADS, SCALED_DOT, SOFTMAX, WEIGHTED_SUM
-from .pieces import LAYERS, Projection, add_and_norm_layer, feed_forward
+from .shared_parts import LAYERS, Projection, add_and_norm_layer, feed_forward
 from .records import (EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, PoolerParts, TokenizerRecipe,
                       activation_name)
 

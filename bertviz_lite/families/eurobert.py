@@ -1,5 +1,5 @@
 """EuroBERT (Boizard et al. 2025, "EuroBERT: Scaling Multilingual Encoders for European Languages"): a Llama-style
-encoder, the pre-norm rotary layer of `pieces.py` with
+encoder, the pre-norm rotary layer of `shared_parts.py` with
 
 - RMSNorm (x / √(mean(x²) + ε) × γ: no centring, no β) before attention and before the MLP, and after the last
   layer; no norm on the embeddings, which are the word vectors alone (no positions, no token types);
@@ -19,7 +19,7 @@ from torch import nn
 from ..graph.nodes import ModuleNames
 from ..graph.ops import RMS_NORM
 from .bert_layout import counting_positions, no_pooler
-from .pieces import PreNormParts, Projection, pre_norm_layer, rotary_of, swiglu
+from .shared_parts import PreNormParts, Projection, pre_norm_layer, rotary_of, swiglu
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
 
 TOKEN_CAP = 1024  # EuroBERT reads 8,192 tokens; the app reads at most 1,024, as for ModernBERT (docs/families.md)

@@ -13,7 +13,7 @@ from torch import nn
 
 from .bert_layout import bert_pooler, child_head, counting_positions
 from .nomic_bert import rotary_notes, swiglu_parts, word_and_token_type
-from .pieces import post_norm_rotary_layer
+from .shared_parts import post_norm_rotary_layer
 from .records import Family, LayerShape, TokenizerRecipe
 
 TOKEN_CAP = 1024  # GTE reads 8,192 tokens; the app reads at most 1,024, as for ModernBERT (docs/families.md)

@@ -13,7 +13,7 @@ from torch import nn
 
 from .bert_layout import SENTENCEPIECE_ROBERTA, bert_pooler, child_head, counting_positions
 from .nomic_bert import rotary_notes, word_and_token_type
-from .pieces import PostNormParts, Projection, post_norm_rotary_layer
+from .shared_parts import PostNormParts, Projection, post_norm_rotary_layer
 from .records import Family, LayerShape, TokenizerRecipe
 
 TOKEN_CAP = 512  # Jina-v3 reads 8,192; at 24 layers × 1,024 wide, 512 keeps a trace near bert-large's

@@ -21,7 +21,7 @@ from torch import nn
 from ..graph.nodes import ModuleNames
 from ..graph.ops import LAYER_NORM
 from .bert_layout import counting_positions, no_pooler
-from .pieces import PreNormParts, Projection, Rotary, pre_norm_layer
+from .shared_parts import PreNormParts, Projection, Rotary, pre_norm_layer
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name
 
 TOKEN_CAP = 1024  # ModernBERT reads 8,192 tokens; see docs/families.md for why the app reads 1,024
@@ -53,7 +53,7 @@ def _half_window(config) -> int:
 
 
 def _graph(base: nn.Module, i: int, p: PreNormParts, names: ModuleNames) -> Nodes:
-    """The pre-norm rotary layer (`pieces.pre_norm_layer`) with LayerNorms, global or local attention by layer
+    """The pre-norm rotary layer (`shared_parts.pre_norm_layer`) with LayerNorms, global or local attention by layer
     (each kind with its own rotary base θ), GeGLU, and the final norm after the last layer."""
     config = base.config
     h = config.num_attention_heads

@@ -16,7 +16,7 @@ from __future__ import annotations
 from torch import nn
 
 from .bert_layout import WORDPIECE_UNCASED, bert_pooler, child_head, counting_positions
-from .pieces import PostNormParts, Projection, post_norm_rotary_layer, swiglu
+from .shared_parts import PostNormParts, Projection, post_norm_rotary_layer, swiglu
 from .records import EmbeddingParts, Family, LayerShape, TokenizerRecipe
 
 ORIGINAL_NAMES = {"n_embd": "hidden_size", "n_layer": "num_hidden_layers", "n_head": "num_attention_heads",

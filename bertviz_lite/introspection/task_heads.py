@@ -13,7 +13,7 @@ from ..tasks import task_classes
 
 
 @dataclass(frozen=True)
-class HeadModule:
+class TaskHeadModule:
     name: str  # top-level attribute of the task model, e.g. "classifier"
     description: str  # the module as PyTorch prints it, e.g. "Linear(in_features=768, out_features=2, bias=True)"
     parameters: int
@@ -24,8 +24,13 @@ class TaskHead:
     task: str
     architecture: str  # class name, e.g. BertForSequenceClassification
     total: int  # unique parameters of the whole task model
-    head: tuple[HeadModule, ...]  # the modules outside the base model
-    tied: tuple[str, ...]  # head parameters that share the embedding tensor instead of adding their own
+    modules: tuple[TaskHeadModule, ...]  # the modules outside the base model
+    tied: tuple[str, ...]  # the task head's parameters that share the embedding tensor instead of adding their own
+
+    @property
+    def head(self) -> tuple[TaskHeadModule, ...]:
+        """The old spelling of `modules` ("head" now means an attention head only), kept for scripts."""
+        return self.modules
 
 
 def task_heads(config) -> list[TaskHead]:
@@ -35,7 +40,7 @@ def task_heads(config) -> list[TaskHead]:
         with torch.device("meta"):
             model = auto.from_config(config)
         canonical = {id(p): n for n, p in model.named_parameters()}
-        head, tied = [], []
+        modules, tied = [], []
         children = [] if task == "base" else model.named_children()
         for name, module in children:
             if name == model.base_model_prefix:
@@ -44,9 +49,9 @@ def task_heads(config) -> list[TaskHead]:
             count = sum(p.numel() for full, p in own if canonical[id(p)] == full)
             tied += [f"{full} = {canonical[id(p)]}" for full, p in own if canonical[id(p)] != full]
             if own:
-                head.append(HeadModule(name, _describe(module), count))
+                modules.append(TaskHeadModule(name, _describe(module), count))
         total = sum(p.numel() for p in model.parameters())
-        result.append(TaskHead(task, type(model).__name__, total, tuple(head), tuple(tied)))
+        result.append(TaskHead(task, type(model).__name__, total, tuple(modules), tuple(tied)))
     return result
 
 

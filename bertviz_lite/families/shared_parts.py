@@ -1,4 +1,4 @@
-"""The pieces that several of today's encoders share, each written once as nodes of a layer's graph:
+"""The parts that several of today's encoders share, each written once as nodes of a layer's graph:
 
 - `rotary_attention`: queries, keys and values (from one fused matrix or three), rotary positions (Su et al. 2021,
   RoFormer: each query and key turned, pair of dimensions by pair, by an angle that grows with its position), the
@@ -11,7 +11,7 @@
 - `add_and_norm_layer`: BERT's add & norm after each sub-block, around any attention and feed-forward: the BERT
   layout's families, and with rotary attention (`post_norm_rotary_layer`) NomicBERT, GTE and Jina-v3.
 
-Families describe their modules in a `PreNormParts` or `PostNormParts` (or call the pieces themselves) and say
+Families describe their modules in a `PreNormParts` or `PostNormParts` (or call the parts themselves) and say
 nothing twice.
 """
 from __future__ import annotations
