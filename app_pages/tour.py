@@ -7,7 +7,6 @@ import streamlit as st
 from bertviz_lite import BUNDLED_MODEL, DEFAULT_MODEL
 from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.similarity import vectors_of_trace
-from bertviz_lite.explaining import has_head_axis
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import chapter_figure, chapters, narrate
@@ -145,7 +144,7 @@ with words:
     tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
     token_col.selectbox("About the token", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
                         **state.bind("token"))
-    if chapter.kind == "step" and has_head_axis(t.graph_node(chapter.step)):
+    if chapter.kind == "step" and t.graph_node(chapter.step).has_head_axis:
         head_col.selectbox("Head", range(t.num_heads), **state.bind("head"))
 with canvas:
     chapter_view(chapter, st.session_state.head)

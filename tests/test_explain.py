@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, InputError, load_model, trace
-from bertviz_lite.explaining import explain, has_head_axis
+from bertviz_lite.explaining import explain
 from conftest import FAMILY_SPECS, NEW_FAMILY_SPECS
 
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
@@ -88,7 +88,7 @@ def test_every_step_of_every_block_explains_its_cells(models, name):
     for graph in (g for g in graphs if g is not None):
         for n, node in enumerate(graph):
             array = t.cache[graph.name(node.key)]
-            headed = has_head_axis(node)
+            headed = node.has_head_axis
             for at in cells(array.shape[1:] if headed else array.shape, seed=n):
                 e = explain(t, graph.name(node.key), array.shape[0] - 1 if headed else None, at)
                 where = (e.step, e.head, e.at, e.formula)

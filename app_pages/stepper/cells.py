@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bertviz_lite import BertvizLiteError
-from bertviz_lite.explaining import axis_names, explain, has_head_axis, parse_cell
+from bertviz_lite.explaining import explain, parse_cell
 from bertviz_lite.graph.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
 from app_pages.shell import charts, lecture, state
@@ -24,7 +24,7 @@ def chosen(node, shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | 
     except BertvizLiteError as error:
         return None, str(error)
     if len(cell) != len(shape) or any(i >= n for i, n in zip(cell, shape)):
-        names = ", ".join(f"{name} 0–{n - 1}" for name, n in zip(axis_names(node, len(shape)), shape))
+        names = ", ".join(f"{name} 0–{n - 1}" for name, n in zip(node.axis_names(len(shape)), shape))
         return None, f"The cell {text} is not one of this step's ({names}): pick one below or click the figure."
     return cell, None
 
@@ -55,7 +55,7 @@ def clicked_cell(data) -> tuple[int, int] | None:
 
 def pickers(node, shape: tuple[int, ...], tokens: list[str], cell: tuple[int, ...] | None) -> None:
     """One selector per index of the cell (tokens by name, dimensions by number) and a button to clear it."""
-    names = axis_names(node, len(shape))
+    names = node.axis_names(len(shape))
     current = cell or tuple(0 for _ in shape)
     columns = st.columns([4] * len(shape) + [1], vertical_alignment="bottom")
     for column, name, size, index in zip(columns, names, shape, current):
@@ -88,7 +88,7 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
     """Where the chosen cell's number comes from: the formula with the real numbers, the op's figure, the value
     computed again from those numbers beside the stored one, and all the numbers as CSV."""
     name = steps.name(key)
-    own_head = key_head(head, t.num_heads, steps[key].shape[0]) if has_head_axis(steps.node(key)) else None
+    own_head = key_head(head, t.num_heads, steps[key].shape[0]) if steps.node(key).has_head_axis else None
     try:
         e = explain(t, name, own_head, cell)  # (a key or value step's own head: grouped-query shares them)
     except BertvizLiteError as error:
@@ -121,13 +121,13 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
 def cell_of(steps, key: str, array_shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | None]:
     """(the chosen cell if it is one of this step's, or None; what to say about it, or None)."""
     node = steps.node(key)
-    return chosen(node, array_shape[1:] if has_head_axis(node) else array_shape)
+    return chosen(node, array_shape[1:] if node.has_head_axis else array_shape)
 
 
 def cell_pickers(steps, key: str, array_shape: tuple[int, ...], tokens: list[str]) -> None:
     """Under the step's figure: what to do, a message for a cell that is not this step's, and the pickers."""
     node = steps.node(key)
-    shape = array_shape[1:] if has_head_axis(node) else array_shape
+    shape = array_shape[1:] if node.has_head_axis else array_shape
     cell, problem = chosen(node, shape)
     if problem:
         st.caption(problem)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bertviz_lite.explaining import has_head_axis
 from bertviz_lite.graph.names import parse_step_name
 from bertviz_lite.graph.ops import MERGE_HEADS
 from app_pages.shell import charts, state
@@ -92,7 +91,7 @@ def layer_controls(s: Stepping, r: Regions) -> tuple[int, int]:
               args=("layer", layer + 1), width="stretch")
     st.session_state.head = min(st.session_state.head, t.num_heads - 1)
     graph, step = t.graph("layers", layer), st.session_state.step
-    per_head = step not in graph or has_head_axis(graph.node(step)) or graph.node(step).op is MERGE_HEADS
+    per_head = step not in graph or graph.node(step).has_head_axis or graph.node(step).op is MERGE_HEADS
     c4.selectbox("Head", range(t.num_heads), disabled=not per_head, **state.bind("head"),
                  help=None if per_head else "This sub-step has no heads: it works on whole token vectors.")
     return st.session_state.layer, st.session_state.head

@@ -73,7 +73,7 @@ def layer_view(s: Stepping, r: Regions) -> None:
         check_line(steps, f"hidden_states[{layer + 1}] (this layer's output: {steps.graph.output.title})")
 
     cell = words(s, steps, key, head, f"Layer {layer} · ", check, r, f"step {steps.position(key)} of {len(steps)}: ")
-    token_by_token = node.shape.endswith("T, T)")  # by the step's shape, not the array's (T may equal d_h)
+    token_by_token = node.token_by_token  # by the step's axes, not the array's shape (T may equal d_h)
     if array.ndim == 3 and not token_by_token:  # one head's vectors: queries, keys, values, contexts
         d, d_head, heads = steps["input"].shape[1], array.shape[2], array.shape[0]
         shown = key_head(head, t.num_heads, heads)  # keys and values may have fewer heads (grouped-query)
@@ -83,7 +83,7 @@ def layer_view(s: Stepping, r: Regions) -> None:
         if node.op.name == "linear":
             r.words.caption(f"One weight matrix with {d} columns, split into {heads} heads of {d_head}: head "
                             f"{shown} uses its outputs {shown * d_head}–{(shown + 1) * d_head - 1}.")
-        rows = t.tokens if "2k" not in node.shape else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
+        rows = t.tokens if "2k" not in node.axes else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
         what = f"head {head}" if heads == t.num_heads else f"key/value head {shown}"
         show_matrix(s, array[shown], f"layer {layer} {what}: {node.title}", key, r, rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities

@@ -22,7 +22,7 @@ from .by_op import EXPLAINERS, recomputed
 from .cell import Cell
 from .record import Explanation
 
-__all__ = ["Explanation", "axis_names", "explain", "has_head_axis", "parse_cell"]
+__all__ = ["Explanation", "explain", "parse_cell"]
 
 
 def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] | str = ()) -> Explanation:
@@ -31,7 +31,7 @@ def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] 
     node = graph.node(key)
     array = trace.values(graph, [key])[key]
     at = parse_cell(at) if isinstance(at, str) else tuple(at)
-    headed = has_head_axis(node)
+    headed = node.has_head_axis
     if headed:
         head = 0 if head is None else head
         if array.shape[0] < trace.num_heads and isinstance(head, int) and array.shape[0] <= head < trace.num_heads:
@@ -43,22 +43,16 @@ def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] 
         raise InputError(f"{step} has no head axis (shape {node.shape}): leave the head out.")
     shape = array.shape[1:] if headed else array.shape
     if len(at) != len(shape):
-        axes = ", ".join(axis_names(node, len(shape)))
+        axes = ", ".join(node.axis_names(len(shape)))
         raise InputError(f"{step} has {len(shape)} {'index' if len(shape) == 1 else 'indices'} per cell ({axes}); "
                          f"got {len(at)}: {','.join(map(str, at)) or 'none'}.")
-    for name, index, size in zip(axis_names(node, len(shape)), at, shape):
+    for name, index, size in zip(node.axis_names(len(shape)), at, shape):
         _check_index(name, index, size)
     cell = Cell(trace, graph, node, head, tuple(int(i) for i in at))
     worked = EXPLAINERS.get(node.op.name, recomputed)(cell)
     return Explanation(step=graph.name(key), title=node.title, head=head, at=cell.at, value=cell.value,
                        op=node.op.name, formula=worked.formula, inputs=worked.inputs, terms=worked.terms,
                        recomputed=float(worked.recomputed), labels=worked.labels, figure=worked.figure)
-
-
-def has_head_axis(node) -> bool:
-    """Whether a step's first axis is its heads: h of them, or h_kv for the keys and values of grouped-query
-    attention."""
-    return node.shape.startswith(("(h,", "(h_kv,"))
 
 
 def parse_cell(text: str) -> tuple[int, ...]:
@@ -73,14 +67,3 @@ def parse_cell(text: str) -> tuple[int, ...]:
 def _check_index(name: str, index, size: int) -> None:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < size:
         raise InputError(f"There is no {name} {index}: the {name}s run from 0 to {size - 1}.")
-
-
-def axis_names(node, count: int) -> list[str]:
-    """What each index of a cell means, from the step's symbolic shape: T is a token, d a dimension."""
-    symbols = [s.strip() for s in node.shape.strip("()").split(",") if s.strip()]
-    if has_head_axis(node):
-        symbols = symbols[1:]
-    if symbols.count("T") == 2:
-        return ["query", "key"]
-    names = {"T": "token", "2k": "relative distance row"}
-    return [names.get(s, "dimension") for s in symbols][:count] + ["index"] * max(0, count - len(symbols))

@@ -63,9 +63,9 @@ class Cell:
         """A row of a (T, ·) array named by its token; of a table of relative distances (2k rows), by its
         distance; otherwise by its number. `of`: the array (default this step's, head axis dropped)."""
         rows = (self.array if of is None else of).shape[-2]
-        if rows == len(self.trace.tokens) and "T" in self.node.shape:
+        if rows == len(self.trace.tokens) and "T" in self.node.axes:
             return self.token(index)
-        if "2k" in self.node.shape:
+        if "2k" in self.node.axes:
             return f"{index} (δ = {index - rows // 2})"
         return str(index)
 

@@ -85,7 +85,7 @@ def _shared(n: Node, heads: int, kv_heads: int) -> Node:
         return n
     said = (f"{n.explains.split(', split into')[0]}, split into {kv_heads} heads" if n.op is LINEAR
             else n.explains.rstrip("."))
-    return dataclasses.replace(n, shape="(h_kv, T, d_h)", explains=(
+    return dataclasses.replace(n, axes=("h_kv", "T", "d_h"), explains=(
         f"{said}, each read by {heads // kv_heads} query heads (grouped-query attention)"))
 
 

@@ -30,87 +30,89 @@ BLOCKS = ("embed", "encoder", "layers", "pooler")
 class Words:
     title: str  # short label for people
     short: str  # the box in the layer diagram: a symbol or a word or two
-    shape: str  # symbolic shape
+    axes: tuple[str, ...]  # the symbolic shape, one symbol per axis: ("h", "T", "d_h")
     explains: str  # one line: what it is and how it is computed
 
 
 W = Words
 WORDS: dict[str, dict[str, Words]] = {
     "embed": {
-        "word": W("Word embeddings", "word", "(T, e)", "the row of the word table for each token id"),
-        "position": W("Position embeddings", "position", "(T, e)", "the row of the position table for each position"),
-        "token_type": W("Token type embeddings", "type", "(T, e)", "the row for sentence A (0) or sentence B (1)"),
-        "sum": W("Sum", "+", "(T, e)", "word + token type + position"),
-        "norm": W("LayerNorm", "LN", "(T, e)", "each token vector set to mean 0 and variance 1, then scaled and "
+        "word": W("Word embeddings", "word", ("T", "e"), "the row of the word table for each token id"),
+        "position": W("Position embeddings", "position", ("T", "e"), "the row of the position table for each position"),
+        "token_type": W("Token type embeddings", "type", ("T", "e"), "the row for sentence A (0) or sentence B (1)"),
+        "sum": W("Sum", "+", ("T", "e"), "word + token type + position"),
+        "norm": W("LayerNorm", "LN", ("T", "e"), "each token vector set to mean 0 and variance 1, then scaled and "
                                                "shifted by learnt weights"),
-        "project": W("Projection", "W_e", "(T, d)", "a linear map from the embedding size e to the hidden size d"),
+        "project": W("Projection", "W_e", ("T", "d"), "a linear map from the embedding size e to the hidden size d"),
     },
     "encoder": {
-        "relative_positions": W("Relative positions", "δ(i, j)", "(T, T)",
+        "relative_positions": W("Relative positions", "δ(i, j)", ("T", "T"),
                                 "i − j for query i and key j, exact within position_buckets / 2 tokens and "
                                 "log-bucketed beyond: which row of the relative embeddings each pair uses"),
-        "rel_embeddings": W("Relative embeddings", "R", "(2k, d)",
+        "rel_embeddings": W("Relative embeddings", "R", ("2k", "d"),
                             "one learnt vector per relative distance, shared by every layer (k = position_buckets)"),
-        "rel_norm": W("Relative embeddings after LayerNorm", "LN(R)", "(2k, d)",
+        "rel_norm": W("Relative embeddings after LayerNorm", "LN(R)", ("2k", "d"),
                       "the shared table normalised once; each layer projects it with its own W_Q and W_K"),
-        "relative_buckets": W("Relative-position buckets", "bucket", "(T, T)",
+        "relative_buckets": W("Relative-position buckets", "bucket", ("T", "T"),
                               "the distance j − i of key j from query i put into a bucket: exact near by, "
                               "logarithmic far away, before and after kept apart"),
     },
     "layers": {
-        "input": W("Layer input", "x", "(T, d)", "the previous layer's output (the embeddings for layer 0)"),
-        "attn.pre_norm": W("LayerNorm before attention", "LN", "(T, d)",
+        "input": W("Layer input", "x", ("T", "d"), "the previous layer's output (the embeddings for layer 0)"),
+        "attn.pre_norm": W("LayerNorm before attention", "LN", ("T", "d"),
                            "LayerNorm of the layer input; the residual stream itself stays unnormalised"),
-        "attn.q": W("Queries Q", "Q", "(h, T, d_h)", "input × W_Q + b_Q: one d × d matrix, split into h heads of d_h"),
-        "attn.k": W("Keys K", "K", "(h, T, d_h)", "input × W_K + b_K, split into heads"),
-        "attn.v": W("Values V", "V", "(h, T, d_h)", "input × W_V + b_V, split into heads"),
-        "attn.angles": W("Rotation angles", "θ", "(T, d_h / 2)",
+        "attn.q": W("Queries Q", "Q", ("h", "T", "d_h"),
+                    "input × W_Q + b_Q: one d × d matrix, split into h heads of d_h"),
+        "attn.k": W("Keys K", "K", ("h", "T", "d_h"), "input × W_K + b_K, split into heads"),
+        "attn.v": W("Values V", "V", ("h", "T", "d_h"), "input × W_V + b_V, split into heads"),
+        "attn.angles": W("Rotation angles", "θ", ("T", "d_h / 2"),
                          "position × frequency for each pair of dimensions: the angle each pair is turned by"),
-        "attn.q_rot": W("Queries, rotated", "Q rot", "(h, T, d_h)",
+        "attn.q_rot": W("Queries, rotated", "Q rot", ("h", "T", "d_h"),
                         "each pair of dimensions of Q turned by its angle (rotary); a rotation keeps each vector's "
                         "length and puts position into angles"),
-        "attn.k_rot": W("Keys, rotated", "K rot", "(h, T, d_h)",
+        "attn.k_rot": W("Keys, rotated", "K rot", ("h", "T", "d_h"),
                         "K turned the same way: the angle between Q_i and K_j shifts with i − j alone"),
-        "attn.pos_key": W("Position keys", "K^r", "(h, 2k, d_h)",
+        "attn.pos_key": W("Position keys", "K^r", ("h", "2k", "d_h"),
                           "the shared relative embeddings × this layer's W_K: one key per relative distance"),
-        "attn.pos_query": W("Position queries", "Q^r", "(h, 2k, d_h)",
+        "attn.pos_query": W("Position queries", "Q^r", ("h", "2k", "d_h"),
                             "the shared relative embeddings × this layer's W_Q: one query per relative distance"),
-        "attn.dots": W("Scaled dot products", "QKᵀ/√d", "(h, T, T)",
+        "attn.dots": W("Scaled dot products", "QKᵀ/√d", ("h", "T", "T"),
                        "Q_i · K_j / √d_h for every query i and key j, before the mask; row = query, column = key"),
-        "attn.c2c": W("Content → content", "c2c", "(h, T, T)", "Q_i · K_j / scale: content against content"),
-        "attn.c2p": W("Content → position", "c2p", "(h, T, T)",
+        "attn.c2c": W("Content → content", "c2c", ("h", "T", "T"), "Q_i · K_j / scale: content against content"),
+        "attn.c2p": W("Content → position", "c2p", ("h", "T", "T"),
                       "Q_i · K^r(i − j) / scale: the query's content against the key's relative position"),
-        "attn.p2c": W("Position → content", "p2c", "(h, T, T)",
+        "attn.p2c": W("Position → content", "p2c", ("h", "T", "T"),
                       "K_j · Q^r(i − j) / scale: the key's content against the query's relative position"),
-        "attn.position_bias": W("Relative-position bias", "bias", "(h, T, T)",
+        "attn.position_bias": W("Relative-position bias", "bias", ("h", "T", "T"),
                                 "a learnt number per head for the bucket of key j's distance from query i"),
-        "attn.scores": W("Scores", "+ mask", "(h, T, T)",
+        "attn.scores": W("Scores", "+ mask", ("h", "T", "T"),
                          "the dot products plus the mask (0 for a key the query may see, the most negative number "
                          "otherwise); row = query, column = key"),
-        "attn.probs": W("Attention (softmax)", "softmax", "(h, T, T)",
+        "attn.probs": W("Attention (softmax)", "softmax", ("h", "T", "T"),
                         "softmax of each row of the scores: how much each token takes from every other; rows sum to 1"),
-        "attn.head_context": W("Context per head", "P·V", "(h, T, d_h)",
+        "attn.head_context": W("Context per head", "P·V", ("h", "T", "d_h"),
                                "each head's probabilities × its values: Σ_j p_ij v_j"),
-        "attn.context": W("Context", "concat", "(T, d)", "the heads' contexts side by side again: head h fills "
+        "attn.context": W("Context", "concat", ("T", "d"), "the heads' contexts side by side again: head h fills "
                                                          "dimensions h·d_h to (h + 1)·d_h − 1"),
-        "attn.out": W("Attention output", "W_O", "(T, d)", "context × W_O + b_O (dense)"),
-        "attn.residual": W("Residual add (attention)", "+", "(T, d)", "layer input + attention output"),
-        "attn.norm": W("Add & norm", "LN", "(T, d)", "LayerNorm of the residual sum"),
-        "ffn.pre_norm": W("LayerNorm before the MLP", "LN", "(T, d)", "LayerNorm of the residual sum"),
-        "ffn.in": W("Feed-forward in", "W₁", "(T, d_ff)", "add & norm × W_1 + b_1: d widened to d_ff, usually 4 × d, "
-                                                         "before the activation"),
-        "ffn.gate": W("Gate half", "gate", "(T, d_ff)", "the second half of normed × Wi: what the activation is "
+        "attn.out": W("Attention output", "W_O", ("T", "d"), "context × W_O + b_O (dense)"),
+        "attn.residual": W("Residual add (attention)", "+", ("T", "d"), "layer input + attention output"),
+        "attn.norm": W("Add & norm", "LN", ("T", "d"), "LayerNorm of the residual sum"),
+        "ffn.pre_norm": W("LayerNorm before the MLP", "LN", ("T", "d"), "LayerNorm of the residual sum"),
+        "ffn.in": W("Feed-forward in", "W₁", ("T", "d_ff"),
+                    "add & norm × W_1 + b_1: d widened to d_ff, usually 4 × d, before the activation"),
+        "ffn.gate": W("Gate half", "gate", ("T", "d_ff"), "the second half of normed × Wi: what the activation is "
                                                         "multiplied by"),
-        "ffn.act": W("Feed-forward (activation)", "act", "(T, d_ff)", "the activation of each number of ffn.in"),
-        "ffn.out": W("Feed-forward output", "W₂", "(T, d)", "the activations × W_2 + b_2: back to d"),
-        "ffn.residual": W("Residual add (feed-forward)", "+", "(T, d)", "add & norm + feed-forward output"),
-        "ffn.norm": W("Add & norm = layer output", "LN", "(T, d)", "LayerNorm of the residual sum: the layer's output"),
-        "final.norm": W("Final LayerNorm = model output", "LN", "(T, d)",
+        "ffn.act": W("Feed-forward (activation)", "act", ("T", "d_ff"), "the activation of each number of ffn.in"),
+        "ffn.out": W("Feed-forward output", "W₂", ("T", "d"), "the activations × W_2 + b_2: back to d"),
+        "ffn.residual": W("Residual add (feed-forward)", "+", ("T", "d"), "add & norm + feed-forward output"),
+        "ffn.norm": W("Add & norm = layer output", "LN", ("T", "d"),
+                      "LayerNorm of the residual sum: the layer's output"),
+        "final.norm": W("Final LayerNorm = model output", "LN", ("T", "d"),
                         "the norm after the last layer: the model's last hidden state"),
     },
     "pooler": {
-        "dense": W("Pooler dense", "W_p", "(d,)", "the first token's final vector × W + b"),
-        "out": W("Pooled output", "tanh", "(d,)", "tanh of the dense output: BERT's sentence vector"),
+        "dense": W("Pooler dense", "W_p", ("d",), "the first token's final vector × W + b"),
+        "out": W("Pooled output", "tanh", ("d",), "tanh of the dense output: BERT's sentence vector"),
     },
 }
 del W

@@ -22,6 +22,8 @@ from torch import nn
 
 from .names import WORDS, is_step_name, step_name
 
+HEAD_AXES = ("h", "h_kv")  # a first axis of heads: the queries' h, or the keys' and values' h_kv
+
 
 @dataclass(frozen=True)
 class Node:
@@ -33,11 +35,35 @@ class Node:
     attrs: dict = field(default_factory=dict)  # the operation's settings
     title: str = ""
     short: str = ""  # its box in the diagram
-    shape: str = ""  # symbolic
+    axes: tuple[str, ...] = ()  # its symbolic shape, one symbol per axis: ("h", "T", "d_h")
     explains: str = ""
 
     def attr(self, name: str, default=None):
         return self.attrs.get(name, default)
+
+    @property
+    def shape(self) -> str:
+        """The symbolic shape as people read it: "(h, T, d_h)", "(d,)"."""
+        return f"({', '.join(self.axes)}{',' if len(self.axes) == 1 else ''})"
+
+    @property
+    def has_head_axis(self) -> bool:
+        """Whether the first axis is the heads: h of them, or h_kv for the keys and values of grouped-query
+        attention."""
+        return bool(self.axes) and self.axes[0] in HEAD_AXES
+
+    @property
+    def token_by_token(self) -> bool:
+        """One number per query and key (by the axes, not by an array's size: T may equal d_h)."""
+        return self.axes[-2:] == ("T", "T")
+
+    def axis_names(self, count: int) -> list[str]:
+        """What each of a cell's `count` indices means (the head's left out): T is a token, d a dimension."""
+        symbols = list(self.axes[1:] if self.has_head_axis else self.axes)
+        if symbols.count("T") == 2:
+            return ["query", "key"]
+        names = {"T": "token", "2k": "relative distance row"}
+        return [names.get(s, "dimension") for s in symbols][:count] + ["index"] * max(0, count - len(symbols))
 
     def to_json(self) -> dict:
         settings = {k: v for k, v in self.attrs.items() if isinstance(v, (int, float, str, bool, list, tuple))}
@@ -52,7 +78,7 @@ def node(block: str, key: str, op, inputs: Iterable[str] = (), uses: dict | None
     `ModuleNames(module)` returns for the module it applies."""
     words = WORDS[block][key]
     return Node(key, op, tuple(inputs), attrs=attrs, title=title or words.title, short=short or words.short,
-                shape=words.shape, explains=explains or words.explains, **(uses or {}))
+                axes=words.axes, explains=explains or words.explains, **(uses or {}))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..explaining import has_head_axis
 from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
@@ -40,7 +39,7 @@ def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
     array = trace.cache[chapter.step]
     query_head = min(head, trace.num_heads - 1)
     where = _where(trace, chapter.step, head_name(query_head, trace.num_heads, array.shape[0])
-                   if has_head_axis(node) else None)
+                   if node.has_head_axis else None)
     story = NARRATORS.get(node.op.name, _plain)
     what = node.explains[:1].upper() + node.explains[1:]
     return lines + [f"{what}."] + story(Step(trace, graph, node, array, head, token, where))
@@ -52,7 +51,7 @@ class Step:
     def __init__(self, trace: Trace, graph, node, array: np.ndarray, head: int, token: int, where: str):
         self.trace, self.graph, self.node, self.array, self.token, self.where = trace, graph, node, array, token, where
         query_head = min(head, trace.num_heads - 1)  # keys and values may have fewer heads (grouped-query)
-        self.head = key_head(query_head, trace.num_heads, array.shape[0]) if has_head_axis(node) else None
+        self.head = key_head(query_head, trace.num_heads, array.shape[0]) if node.has_head_axis else None
         self.mine = array[self.head] if self.head is not None else array  # (T, ...) for this head
 
     def input(self, i: int) -> np.ndarray:

@@ -9,7 +9,6 @@ import plotly.graph_objects as go
 from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
-from ..explaining import has_head_axis
 from ..graph.ops import MASKED_BELOW, SOFTMAX, key_head
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
@@ -33,7 +32,7 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
         return None
     node, array = trace.graph_node(chapter.step), trace.cache[chapter.step]
     title = node.title
-    if has_head_axis(node):
+    if node.has_head_axis:
         query_head = min(head, trace.num_heads - 1)  # keys and values may have fewer heads (grouped-query)
         heads = array.shape[0]
         shared = key_head(query_head, trace.num_heads, heads)
@@ -41,8 +40,8 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
         title = f"{node.title}, " + (f"head {query_head}" if heads == trace.num_heads else
                                      f"key/value head {shared} (read by query head {query_head})")
     T = len(trace.tokens)
-    if node.shape.endswith("T, T)"):  # token by token (not a (T, d_h) array that happens to be square)
-        scale = ("attention" if node.op is SOFTMAX else "score") if has_head_axis(node) else node.short
+    if node.token_by_token:  # (not a (T, d_h) array that happens to be square)
+        scale = ("attention" if node.op is SOFTMAX else "score") if node.has_head_axis else node.short
         return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, scale,
                                  chosen=_largest(array, token))
     if array.ndim == 2:  # per token, or per relative distance δ = i − j (DeBERTa's position queries and keys)
