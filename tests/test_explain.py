@@ -104,19 +104,26 @@ def test_every_step_of_every_block_explains_its_cells(models, name):
     assert expected <= ops and ops & {"layer_norm", "rms_norm"}, expected - ops
 
 
-def test_every_operation_is_explained_somewhere(models):
-    """Across the families, every operation a graph uses is explained, each with its own account."""
-    from bertviz_lite.explaining.by_op import EXPLAINERS
+def test_every_operation_has_each_part(models):
+    """Across the families, every operation a graph uses holds its computation, its explanation of a cell and its
+    narration; every shared operation brings its own account of a cell (a family's own op may be computed again
+    whole, the default), and the figure it names is one the explanation figure draws."""
+    from bertviz_lite.ops import COMMON_OPS
+    from bertviz_lite.ops.record import Op
 
-    used = set()
+    used = {}
     for name in MODELS:
         t = trace(models[name], TEXT)
         for graph in (t.graph("embed"), t.graph("encoder"), *(t.graph("layers", i) for i in range(t.num_layers)),
                       t.graph("pooler")):
-            used |= {n.op.name for n in graph or ()}
-    family_own = {"relative_positions", "relative_buckets"}  # computed again by the op itself
-    assert used - family_own <= set(EXPLAINERS), used - family_own - set(EXPLAINERS)
-    assert {"rotation", "rotary_angles", "gated_activation", "relative_dot", "gather_bias", "parameter"} <= used
+            used |= {n.op.name: n.op for n in graph or ()}
+    for op in used.values():
+        assert op.meaning and all(callable(part) for part in (op.compute, op.explain, op.narrate)), op
+        assert op.drawn_as in (None, "terms", "softmax row", "histograms", "curve", "arrows"), op
+    assert all(op.explain is not Op.explain for op in COMMON_OPS), [op for op in COMMON_OPS if op.explain is Op.explain]
+    assert set(used) - {op.name for op in COMMON_OPS} == {"relative_positions", "relative_buckets"}  # the families'
+    assert used["relative_buckets"].explain is not Op.explain  # MPNet's own op brings its own explanation
+    assert {"rotation", "rotary_angles", "gated_activation", "relative_dot", "gather_bias", "parameter"} <= set(used)
 
 
 def test_a_score_is_its_dot_product_terms_plus_each_added_term_and_the_mask(models):

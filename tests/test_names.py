@@ -6,7 +6,7 @@ import pytest
 import bertviz_lite.families
 import bertviz_lite.graph.names
 import bertviz_lite.graph.nodes
-import bertviz_lite.graph.ops
+import bertviz_lite.ops
 from bertviz_lite.graph.names import WORDS, parse_step_name, step_name
 
 
@@ -30,7 +30,7 @@ def test_layer_number_only_with_layers():
         step_name("layers", "attn.q")
 
 
-@pytest.mark.parametrize("module", [bertviz_lite.graph.names, bertviz_lite.graph.nodes, bertviz_lite.graph.ops,
+@pytest.mark.parametrize("module", [bertviz_lite.graph.names, bertviz_lite.graph.nodes, bertviz_lite.ops,
                                     bertviz_lite.families])
 def test_docstring_examples_hold(module):
     result = doctest.testmod(module)

@@ -9,7 +9,7 @@ import streamlit as st
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side, matrix_window,
                                   token_norms)
-from bertviz_lite.graph.ops import MASKED_BELOW
+from bertviz_lite.ops import MASKED_BELOW
 from bertviz_lite.graph.views import score_terms
 from app_pages.shell import charts, chips, lecture
 from app_pages.stepper import cells
@@ -55,7 +55,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
     """One head's (T, T) matrix, clickable; the terms of a score side by side; the layer's heads below."""
     node, t = steps.node(key), s.t
     matrix, labels, words = steps[key][head], t.tokens, False
-    if node.op.name == "softmax":
+    if node.op.gives_probabilities:
         with r.canvas:
             if words := chips.word_toggle():  # probabilities merge into words; raw scores do not
                 groups, labels = word_groups(t)
@@ -70,9 +70,9 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
         with lecture.point():  # the step's own figure
             charts.cached_chart(charts.view_key(s.loaded, "heatmap", layer, head, key, words, cell),
                                 lambda: attention_heatmap(matrix, labels, title, "attention"
-                                                          if node.op.name == "softmax" else "score",
+                                                          if node.op.gives_probabilities else "score",
                                                           clickable=not words, chosen=None if words else cell,
-                                                          signed=node.op.name != "softmax"),
+                                                          signed=not node.op.gives_probabilities),
                                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
         kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
         charts.csv_download(lambda: charts.matrix_frame(kept, labels, labels, "query", "key"),

@@ -7,12 +7,9 @@ import streamlit as st
 
 from bertviz_lite import BertvizLiteError
 from bertviz_lite.explaining import explain, parse_cell
-from bertviz_lite.graph.ops import head_name, key_head
+from bertviz_lite.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
 from app_pages.shell import charts, lecture, state
-
-ROW_SUMS = {"scaled_dot", "mask"}  # ops whose explanation can show the query's whole row
-
 
 def chosen(node, shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | None]:
     """(the cell in the URL if it is one of this step's, or None; what to say about it, or None)."""
@@ -111,7 +108,7 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
     figure_key = charts.view_key(loaded, "explain", name, e.head, e.at)
     top = 5 if state.lecture_mode() else 12
     charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
-    if e.op in ROW_SUMS and "row" in e.figure:
+    if steps.node(key).op.whole_row and "row" in e.figure:
         if st.toggle("The query's whole row (BertViz's neuron view, with numbers)", key="neuron_view"):
             charts.cached_chart((*figure_key, "row"), lambda: neuron_view(e.figure["row"], t.tokens, *e.at))
     charts.csv_download(e.frame, f"{name}_{'h' + str(e.head) + '_' if e.head is not None else ''}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bertviz_lite.graph.names import parse_step_name
-from bertviz_lite.graph.ops import MERGE_HEADS
+from bertviz_lite.ops import MERGE_HEADS
 from app_pages.shell import charts, state
 from app_pages.stepper import cells
 from app_pages.stepper.stepping import Regions, Stepping

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from bertviz_lite.figures import attention_heatmap, token_norms, vector_bars
-from bertviz_lite.graph.ops import MERGE_HEADS, head_name, key_head
+from bertviz_lite.ops import LINEAR, MERGE_HEADS, head_name, key_head
 from bertviz_lite.graph.views import stream_group
 from app_pages.shell import charts, guarded, lecture
 from app_pages.stepper import cells
@@ -80,7 +80,7 @@ def layer_view(s: Stepping, r: Regions) -> None:
         if heads < t.num_heads:
             r.words.caption(f"Grouped-query attention: {heads} key/value heads for {t.num_heads} query heads. "
                             f"Query head {head} reads {head_name(head, t.num_heads, heads)}.")
-        if node.op.name == "linear":
+        if node.op is LINEAR:
             r.words.caption(f"One weight matrix with {d} columns, split into {heads} heads of {d_head}: head "
                             f"{shown} uses its outputs {shown * d_head}–{(shown + 1) * d_head - 1}.")
         rows = t.tokens if "2k" not in node.axes else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]

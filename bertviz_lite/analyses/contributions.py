@@ -37,7 +37,7 @@ import torch
 
 from torch import nn
 
-from ..graph.ops import (LAYER_NORM, LINEAR, MERGE_HEADS, NORMS, RESIDUAL_ADD, WEIGHTED_SUM, merge_heads, shared_heads,
+from ..ops import (LAYER_NORM, LINEAR, MERGE_HEADS, NORMS, RESIDUAL_ADD, WEIGHTED_SUM, merge_heads, shared_heads,
                          split_heads)
 from ..stepthrough.trace import Trace
 

@@ -17,7 +17,7 @@ from ..loading.bundled import BUNDLED_MODEL, bundled_directory
 from ..loading.loader import load_architecture, load_bundled, load_preset
 from ..loading.offline_tokenizer import corpus_lines
 from ..analyses.all_layers import all_layers
-from ..graph.ops import MASK, NORMS, SOFTMAX
+from ..ops import MASK, NORMS, SOFTMAX
 from ..stepthrough.trace import trace
 
 TARGETS = {"first_view_ratio": 1.2, "switch_layer_ratio": 0.25, "explain_ratio": 0.05, "tour_ratio": 0.25,

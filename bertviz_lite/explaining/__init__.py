@@ -7,7 +7,7 @@ computed from (LLM Visualization's idea, on a real encoder of any supported fami
 >>> e.recomputed - e.value, sum(v for _, v in e.terms) - e.value  # doctest: +SKIP
 (0.0, 0.0)
 
-The explanation dispatches on the step's operation (`by_op.py`), never on the family; the step's inputs come from
+The explanation is the step's operation's own (`Op.explain`, in ops/), never the family's; the step's inputs come from
 its block's graph. A step with a head axis (Q, K, V, the scores, ...) takes `head`; `at` gives the other indices:
 (query, key) for a (h, T, T) step, (token, dimension) for (T, d) or (h, T, d_h), (dimension,) for the pooler.
 """
@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InputError
-from ..graph.ops import head_name
+from ..ops import head_name
 from ..stepthrough.trace import Trace
-from .by_op import EXPLAINERS, recomputed
 from .cell import Cell
 from .record import Explanation
 
@@ -49,10 +48,11 @@ def explain(trace: Trace, step: str, head: int | None = None, at: Sequence[int] 
     for name, index, size in zip(node.axis_names(len(shape)), at, shape):
         _check_index(name, index, size)
     cell = Cell(trace, graph, node, head, tuple(int(i) for i in at))
-    worked = EXPLAINERS.get(node.op.name, recomputed)(cell)
+    worked = node.op.explain(cell)  # the operation explains its own cells (ops/)
     return Explanation(step=graph.name(key), title=node.title, head=head, at=cell.at, value=cell.value,
                        op=node.op.name, formula=worked.formula, inputs=worked.inputs, terms=worked.terms,
-                       recomputed=float(worked.recomputed), labels=worked.labels, figure=worked.figure)
+                       recomputed=float(worked.recomputed), labels=worked.labels, figure=worked.figure,
+                       drawn_as=node.op.drawn_as)
 
 
 def parse_cell(text: str) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from ..graph.nodes import ModuleNames, node
-from ..graph.ops import LINEAR, MASK, MERGE_HEADS, SCALED_DOT, SOFTMAX, WEIGHTED_SUM
+from ..ops import LINEAR, MASK, MERGE_HEADS, SCALED_DOT, SOFTMAX, WEIGHTED_SUM
 from .shared_parts import LAYERS, Projection, add_and_norm_layer, feed_forward
 from .records import (EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, PoolerParts, TokenizerRecipe,
                       activation_name)

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from ..graph.nodes import ModuleNames, node
-from ..graph.ops import LAYER_NORM, LINEAR, MASK, PARAMETER, RELATIVE_DOT, SCALED_DOT, Op
+from ..ops import LAYER_NORM, LINEAR, MASK, PARAMETER, RELATIVE_DOT, SCALED_DOT, Op
 from .bert_layout import (LAYERS, LayerParts, bert_layer_modules, child_head, counting_positions, no_pooler,
                           post_norm_layer)
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe

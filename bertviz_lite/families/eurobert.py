@@ -17,7 +17,7 @@ from __future__ import annotations
 from torch import nn
 
 from ..graph.nodes import ModuleNames
-from ..graph.ops import RMS_NORM
+from ..ops import RMS_NORM
 from .bert_layout import counting_positions, no_pooler
 from .shared_parts import PreNormParts, Projection, pre_norm_layer, rotary_of, swiglu
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name

@@ -19,7 +19,7 @@ from __future__ import annotations
 from torch import nn
 
 from ..graph.nodes import ModuleNames
-from ..graph.ops import LAYER_NORM
+from ..ops import LAYER_NORM
 from .bert_layout import counting_positions, no_pooler
 from .shared_parts import PreNormParts, Projection, Rotary, pre_norm_layer
 from .records import EmbeddingParts, Family, LayerShape, MaskedLMHead, Nodes, TokenizerRecipe, activation_name

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 from torch import nn
 from transformers.models.mpnet.modeling_mpnet import create_position_ids_from_input_ids
 
 from ..graph.nodes import ModuleNames, node
-from ..graph.ops import GATHER_BIAS, MASK, SCALED_DOT, Op
+from ..ops import GATHER_BIAS, MASK, SCALED_DOT, Op, Worked
 from .bert_layout import (LAYERS, LayerParts, bert_layer_modules, bert_pooler, child_head, post_norm_layer,
                           roberta_offset, word_and_position_embeddings)
 from .records import Family, LayerShape, Nodes, TokenizerRecipe
@@ -30,7 +31,34 @@ def _buckets(node, inputs, module, tokens) -> torch.Tensor:
     return module.relative_position_bucket(positions[None, :] - positions[:, None])
 
 
-RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets)
+def _explain_bucket(cell) -> Worked:
+    """One pair's bucket, by the rule of the encoder's own relative_position_bucket (32 buckets, 128 tokens): half
+    the buckets for keys after the query; a distance under 8 is its own bucket, a longer one goes on a log scale."""
+    i, j = cell.at
+    n = i - j  # the function is given j − i and negates it
+    after, distance = n < 0, abs(n)
+    if distance < 8:
+        rule = f"|i − j| = {distance} < 8: exact, {distance}"
+    else:
+        scaled = math.log(distance / 8) / math.log(128 / 8) * 8
+        rule = f"|i − j| = {distance} ≥ 8: 8 + ⌊log({distance}/8) / log(16) × 8⌋ = 8 + ⌊{scaled:.3f}⌋, at most 15"
+    with torch.inference_mode():  # the encoder's own function on this one distance
+        value = int(cell.module.relative_position_bucket(torch.tensor([j - i]))[0])
+    formula = f"{rule}; {'+ 16, as the key comes after the query' if after else 'the key is not after the query'}" \
+              f" = bucket {value}"
+    return Worked(formula, {"query position": i, "key position": j, "i - j": n}, value,
+                  labels={"query": cell.token(i), "key": cell.token(j)})
+
+
+def _narrate_buckets(s) -> list[str]:
+    row = s.array[s.token]  # (T,): the bucket of each key's distance from this query
+    far = int(np.argmax(np.abs(np.arange(len(row)) - s.token)))
+    return [f"For query {s.me}, the key {s.tok(far)}, {abs(far - s.token)} tokens away, falls in bucket "
+            f"{int(row[far])}; the keys within 7 tokens each have a bucket of their own."]
+
+
+RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets,
+                      explain=_explain_bucket, narrate=_narrate_buckets)
 
 
 def _encoder_graph(base: nn.Module, names: ModuleNames) -> Nodes:

@@ -4,7 +4,7 @@
   RoFormer: each query and key turned, pair of dimensions by pair, by an angle that grows with its position), the
   scores with an optional local window, softmax, context, the output map. Keys and values may have fewer heads
   than the queries (grouped-query attention, Ainslie et al. 2023): each key/value head is then read by
-  h / h_kv neighbouring query heads (`graph.ops.key_head`);
+  h / h_kv neighbouring query heads (`ops.key_head`);
 - `feed_forward`: act(x W_in) ⊙ (x W_gate), then W_out (GeGLU, SwiGLU; Shazeer 2020), or BERT's plain one;
 - `pre_norm_layer`: the two joined in a pre-norm layer (a norm before each sub-block, none after the residual add,
   a final norm after the last layer): ModernBERT and EuroBERT;
@@ -27,7 +27,7 @@ from torch import nn
 
 from ..graph.names import WORDS
 from ..graph.nodes import ModuleNames, Node, node
-from ..graph.ops import (ACTIVATION, GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD,
+from ..ops import (ACTIVATION, GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD,
                          RMS_NORM, ROTARY_ANGLES, ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
 from .records import Nodes, activation_name
 

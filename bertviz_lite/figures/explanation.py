@@ -1,4 +1,4 @@
-"""The figure of an explanation of one number, chosen by the operation that made it (pure: from an `Explanation`'s
+"""The figure of an explanation of one number, of the kind the operation that made it names (`Op.drawn_as`; pure: from an `Explanation`'s
 numbers and the tokens to a figure):
 
 - a sum (a linear map, a score, a context, a residual add): its terms as a waterfall that ends at the
@@ -15,27 +15,26 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..graph.ops import MASKED_BELOW
+from ..ops import MASKED_BELOW
 from .charts import FONT, labelled
 from .style import colour_scale
 
 TOP = 12  # terms shown one by one; the rest are summed into one bar
-SUMS = {"linear", "scaled_dot", "relative_dot", "mask", "weighted_sum", "residual_add", "add"}
 
 
 def explanation_figure(e, tokens: list[str], top: int = TOP) -> go.Figure | None:
-    """The figure for this explanation's operation, or None where the formula says it all (a look-up, a copy);
-    a sum shows its `top` largest terms one by one."""
-    if e.op in SUMS and e.terms:
+    """The figure its operation says explains it (`e.drawn_as`), or None where the formula says it all (a look-up,
+    a copy); a sum shows its `top` largest terms one by one."""
+    if e.drawn_as == "terms" and e.terms:
         return terms_waterfall(e.terms, e.value, top=top)
-    if e.op == "softmax":
+    if e.drawn_as == "softmax row":
         return softmax_row(np.asarray(e.inputs["scores_row"]), np.asarray(e.inputs["exp_row"]) /
                            float(e.inputs["sum_exp"]), e.at[1], tokens)
-    if e.op in ("layer_norm", "rms_norm") and "before" in e.figure:
+    if e.drawn_as == "histograms" and "before" in e.figure:
         return norm_histograms(e.figure["before"], e.figure["after"], e.at[-1])
-    if e.op in ("activation", "gated_activation") and "curve_x" in e.figure:
+    if e.drawn_as == "curve" and "curve_x" in e.figure:
         return activation_curve(e.figure["curve_x"], e.figure["curve_y"], e.figure["point"], e.inputs["function"])
-    if e.op == "rotation":
+    if e.drawn_as == "arrows":
         return rotation_arrows(e.figure["before"], e.figure["after"], e.figure["angle"])
     return None
 

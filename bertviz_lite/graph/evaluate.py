@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from .nodes import Graph
-from .ops import INPUT, Tokens
+from ..ops import INPUT, Tokens
 
 
 @torch.inference_mode()

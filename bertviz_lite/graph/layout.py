@@ -4,7 +4,7 @@ the block reads from another block (DeBERTa's relative positions, MPNet's bucket
 above, just before its first reader; a layer's input stands for the layer before.
 
 >>> from bertviz_lite.graph.nodes import Graph, node
->>> from bertviz_lite.graph.ops import INPUT, LINEAR, RESIDUAL_ADD
+>>> from bertviz_lite.ops import INPUT, LINEAR, RESIDUAL_ADD
 >>> g = Graph("layers", 0, (node("layers", "input", INPUT), node("layers", "attn.q", LINEAR, ("input",)),
 ...                         node("layers", "attn.k", LINEAR, ("input",)),
 ...                         node("layers", "attn.residual", RESIDUAL_ADD, ("input", "attn.q"))))
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .names import WORDS, parse_step_name
 from .nodes import Graph
-from .ops import INPUT
+from ..ops import INPUT, RESIDUAL_ADD
 
 
 ROW_STEP = 0.85  # rows between the boxes of one column
@@ -78,4 +78,4 @@ def diagram_layout(graph: Graph) -> Layout:
     first = min(b.column for b in boxes)  # an outside box may stand before column 0
     boxes = [Box(b.key, b.short, b.title, b.op, b.column - first, b.row, b.outside) for b in boxes]
     edges = tuple((s, n.key) for n in graph if n.op is not INPUT for s in n.inputs)
-    return Layout(tuple(boxes), edges, frozenset(n.key for n in graph if n.op.name == "residual_add"))
+    return Layout(tuple(boxes), edges, frozenset(n.key for n in graph if n.op is RESIDUAL_ADD))

@@ -7,7 +7,7 @@ settings the operation needs (`attrs`: heads, a scale, a window). A family descr
 such a graph; the step-through evaluates it (`evaluate.py`), the diagram draws it, the explanations read a cell's
 inputs from it, and nothing else keeps a table of which step feeds which.
 
->>> from bertviz_lite.graph.ops import ADD, INPUT
+>>> from bertviz_lite.ops import ADD, INPUT
 >>> g = Graph("layers", 2, (node("layers", "input", INPUT, ("layers.1.ffn.norm",)),
 ...                         node("layers", "attn.residual", ADD, ("input", "input"))))
 >>> g.name("attn.residual"), g.edges()

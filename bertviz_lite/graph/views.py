@@ -1,7 +1,7 @@
 """Which steps a view shows together, read from a block's graph (never from a table of the family's steps).
 
 >>> from bertviz_lite.graph.nodes import Graph, node
->>> from bertviz_lite.graph.ops import INPUT, LAYER_NORM, LINEAR, RESIDUAL_ADD
+>>> from bertviz_lite.ops import INPUT, LAYER_NORM, LINEAR, RESIDUAL_ADD
 >>> g = Graph("layers", 0, (node("layers", "input", INPUT), node("layers", "attn.out", LINEAR, ("input",)),
 ...                         node("layers", "attn.residual", RESIDUAL_ADD, ("input", "attn.out")),
 ...                         node("layers", "attn.norm", LAYER_NORM, ("attn.residual",))))
@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from .nodes import Graph
-from .ops import MASK, NORMS, RESIDUAL_ADD
+from ..ops import MASK, NORMS, RESIDUAL_ADD
 
 
 def stream_group(graph: Graph, key: str) -> list[str]:

@@ -13,7 +13,7 @@ from weakref import WeakKeyDictionary
 from ..errors import InputError
 from ..graph.names import BLOCKS
 from ..graph.nodes import Graph, ModuleNames, node
-from ..graph.ops import ACTIVATION, ADD, INPUT, LAYER_NORM, LINEAR, LOOKUP
+from ..ops import ACTIVATION, ADD, INPUT, LAYER_NORM, LINEAR, LOOKUP
 from ..loading.loader import LoadedModel
 
 _GRAPHS: WeakKeyDictionary = WeakKeyDictionary()  # loaded model -> {(block, layer): Graph}, built once each

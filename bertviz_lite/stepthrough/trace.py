@@ -34,7 +34,7 @@ from ..errors import InputError
 from ..graph.evaluate import evaluate
 from ..graph.names import parse_step_name
 from ..graph.nodes import Graph
-from ..graph.ops import INPUT, Tokens
+from ..ops import INPUT, Tokens
 from ..loading.loader import LoadedModel
 from ..loading.readable_pieces import readable_pieces
 from .blocks import block_graph, output_name

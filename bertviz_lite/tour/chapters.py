@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..graph.ops import INPUT
+from ..ops import INPUT
 from ..stepthrough.trace import Trace
 
 

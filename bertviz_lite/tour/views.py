@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
-from ..graph.ops import MASKED_BELOW, SOFTMAX, key_head
+from ..ops import MASKED_BELOW, key_head
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
@@ -41,7 +41,7 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
                                      f"key/value head {shared} (read by query head {query_head})")
     T = len(trace.tokens)
     if node.token_by_token:  # (not a (T, d_h) array that happens to be square)
-        scale = ("attention" if node.op is SOFTMAX else "score") if node.has_head_axis else node.short
+        scale = ("attention" if node.op.gives_probabilities else "score") if node.has_head_axis else node.short
         return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, scale,
                                  chosen=_largest(array, token))
     if array.ndim == 2:  # per token, or per relative distance δ = i − j (DeBERTa's position queries and keys)

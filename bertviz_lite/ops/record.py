@@ -1,0 +1,70 @@
+"""What an operation is, as one record: its name and meaning, how it computes a sub-step from its inputs, how it
+explains one cell of that sub-step, how the tour tells of it, and the kind of figure that explains a cell. Each
+kind of operation lives in one module of this package (`tables`, `sums`, `attention`, `norms`, `activations`,
+`positions`), with its four parts side by side; a family that needs an operation no other family has defines its
+`Op` in its own module, with what parts it has (`explain` defaults to computing the cell again, `narrate` to
+the step's numbers).
+
+The parts are written against small records, never a trace or a page: `compute(node, inputs, module, tokens)`,
+`explain(cell)` (the cell's node, indices, inputs and module: `explaining/cell.py`) and `narrate(step)` (the
+chapter's node, arrays, head and token: `tour/narration.py`)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from .telling import plain
+from .worked import Worked, num
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The input as the operations need it: (T,) tensors."""
+
+    input_ids: torch.Tensor
+    token_type_ids: torch.Tensor
+    position_ids: torch.Tensor
+    attention_mask: torch.Tensor  # 1 for a real token
+
+    def __len__(self) -> int:
+        return len(self.input_ids)
+
+
+Compute = Callable[["Node", list[torch.Tensor], "nn.Module | None", Tokens], torch.Tensor]  # noqa: F821
+
+
+Compute = Callable[["Node", list[torch.Tensor], "nn.Module | None", Tokens], torch.Tensor]  # noqa: F821
+
+
+def recomputed(cell) -> Worked:
+    """Any other operation (a family's own, such as a bucketing of distances): computed again on its inputs by the
+    operation itself, its cell read."""
+    with torch.inference_mode():
+        inputs = [torch.from_numpy(np.asarray(cell.input(k))) for k in range(len(cell.node.inputs))]
+        again = cell.node.op.compute(cell.node, inputs, cell.module, cell.trace.token_data())
+    value = float(again[cell.index])
+    where = {}
+    if len(cell.at) == 2 and cell.array.shape[-2:] == (len(cell.trace.tokens),) * 2:
+        where = {"query position": cell.at[0], "key position": cell.at[1], "i - j": cell.at[0] - cell.at[1]}
+    return Worked(f"{cell.node.op.meaning}: {num(value)}", where, value)
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    meaning: str  # one line for people
+    compute: Compute
+    explain: Callable[[Any], Worked] = recomputed  # one cell, from the numbers it is made of
+    narrate: Callable[[Any], list[str]] = plain  # the tour's sentences, with the sentence's own numbers
+    drawn_as: str | None = None  # the figure that explains a cell: "terms" (a sum's waterfall), "softmax row",
+    # "histograms" (a norm's row before and after), "curve" (an activation), "arrows" (a rotation); None: the
+    # formula says it all
+    whole_row: bool = False  # a cell's explanation can also show the query's whole row (BertViz's neuron view)
+    gives_probabilities: bool = False  # each row is a distribution (0 to 1, summing to 1): drawn as attention
+
+    def __repr__(self) -> str:
+        return f"Op({self.name})"
