@@ -2,7 +2,7 @@
 with what is on screen. Run: streamlit run app.py"""
 import streamlit as st
 
-from app_pages.shell import guarded, lecture, sidebar, state, turns
+from app_pages.shell import guarded, lecture, pages, sidebar, state, turns
 from bertviz_lite.serving.process import configured_threads, trimming_memory
 
 configured_threads()
@@ -13,23 +13,8 @@ with turns.in_line():  # everything a run draws, one tab after another (see serv
                        initial_sidebar_state="collapsed" if state.lecture_mode() else "auto")
     lecture.apply_style()
     state.sync_url()
-    page = st.navigation([
-        st.Page("app_pages/overview.py", title="Overview", icon=":material/home:", url_path="", default=True),
-        st.Page("app_pages/tour.py", title="Tour", icon=":material/school:", url_path="tour"),
-        st.Page("app_pages/architecture.py", title="Architecture", icon=":material/account_tree:",
-                url_path="architecture"),
-        st.Page("app_pages/tokens.py", title="Tokens", icon=":material/abc:", url_path="tokens"),
-        st.Page("app_pages/layers.py", title="Layers", icon=":material/layers:", url_path="layers"),
-        st.Page("app_pages/attention.py", title="Attention", icon=":material/timeline:", url_path="attention"),
-        st.Page("app_pages/similarity.py", title="Similarity", icon=":material/compare_arrows:", url_path="similarity"),
-        st.Page("app_pages/contexts.py", title="Word in context", icon=":material/alt_route:", url_path="contexts"),
-        st.Page("app_pages/compare.py", title="Compare models", icon=":material/splitscreen:", url_path="compare"),
-        st.Page("app_pages/heads.py", title="Heads", icon=":material/grid_view:", url_path="heads"),
-        st.Page("app_pages/rollout.py", title="Rollout", icon=":material/stacked_line_chart:", url_path="rollout"),
-        st.Page("app_pages/contributions.py", title="Contributions", icon=":material/join_inner:",
-                url_path="contributions"),
-        st.Page("app_pages/lens.py", title="Logit lens", icon=":material/visibility:", url_path="lens"),
-    ])
+    page = st.navigation([st.Page(p.script, title=p.title, icon=p.icon, url_path=p.path, default=p is pages.OVERVIEW)
+                          for p in pages.PAGES])  # each page as pages.py declares it
     sidebar.sidebar()
     lecture.go_to_pending_page()
     try:

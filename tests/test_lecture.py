@@ -1,8 +1,8 @@
-"""The default lecture (tour/lecture.py): where a reader is, what comes next, and the pages' "Next" and link."""
+"""The default lecture (app_pages/shell/pages.py): where a reader is, what comes next, and the pages' "Next" and link."""
 from test_app import open_page
 
 from bertviz_lite import BUNDLED_MODEL
-from bertviz_lite.tour.lecture import LECTURE, following, position
+from app_pages.shell.pages import LECTURE, following, position
 
 SENTENCE = "the bank of the river"
 
@@ -12,10 +12,10 @@ def test_a_view_is_found_by_its_page_and_keys_and_the_next_follows_it():
     assert position("attention", {"view": "model", "layer": 7}) == 4
     assert position("attention", {"view": "head", "layer": 7}) == 3  # another layer: still the page's first view
     assert position("compare", {}) is None and following("compare", {}) == LECTURE[0]
-    assert following(LECTURE[-1].page, dict(LECTURE[-1].keys)) is None
-    views = [following(v.page, dict(v.keys)) for v in LECTURE[:-1]]
+    assert following(LECTURE[-1].page.path, dict(LECTURE[-1].keys)) is None
+    views = [following(v.page.path, dict(v.keys)) for v in LECTURE[:-1]]
     assert views == list(LECTURE[1:])  # every view leads to the one after it
-    assert len({v.page for v in LECTURE}) >= 9  # the lecture goes across the pages
+    assert len({v.page.path for v in LECTURE}) >= 9  # the lecture goes across the pages
 
 
 def test_next_keeps_the_sentence_and_shows_the_following_view():

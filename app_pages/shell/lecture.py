@@ -8,8 +8,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from bertviz_lite.tour import lecture as sequence  # the default lecture's views, in order
 
+from .pages import Stop, following
 from .state import from_url, lecture_mode, set_value
 
 
@@ -21,10 +21,10 @@ LECTURE_CSS = Path(__file__).parents[1] / "lecture.css"
 
 def lecture_bar(page: str) -> None:
     """In lecture mode, under the page: the link to this very view (Streamlit's copy button on hover) and "Next",
-    the following view of the default lecture (tour/lecture.py), on the same model and sentence."""
+    the following view of the default lecture (pages.py), on the same model and sentence."""
     if not lecture_mode():
         return
-    ahead = sequence.following(page, st.session_state)
+    ahead = following(page, st.session_state)
     link, onward = st.columns([3, 2], vertical_alignment="center")
     query = urllib.parse.urlencode(st.query_params.to_dict())
     here = (st.context.url or "").split("?")[0]  # None where no browser asked (a test)
@@ -36,18 +36,18 @@ def lecture_bar(page: str) -> None:
                       on_click=_show_view, args=(ahead,))
 
 
-def _show_view(view: sequence.LectureView) -> None:
+def _show_view(view: Stop) -> None:
     """Set a lecture view's URL keys (in a callback: before this run's widgets exist) and ask for its page, which
     the next run opens before drawing anything (`go_to_pending_page`)."""
     for key, value in view.keys:
         set_value(key, from_url(key, value))
-    st.session_state._pending_page = view.page
+    st.session_state._pending_page = view.page.script
 
 
 def go_to_pending_page() -> None:
     """Open the page a click asked for (the lecture's Next), before the current page draws anything."""
-    if page := st.session_state.pop("_pending_page", None):
-        st.switch_page(f"app_pages/{page}.py")
+    if script := st.session_state.pop("_pending_page", None):
+        st.switch_page(script)
 
 
 def page_title(title: str) -> None:

@@ -2,12 +2,8 @@
 written back as the reader changes them (values equal to their defaults stay out of the link, the model never),
 and widgets bound to them.
 
-The URL holds model, text, pair, task, layer, head, step, the similarity page's sentences, the head statistic
-(stat), the rollout's token, the word-level toggle (words), the lens position, and the contexts page's two
-sentences and word (sentence_a, sentence_b, word), and the comparison's second model and relative depth
-(model_b, depth), the cell of the Layers page's step that is explained (cell), and the Attention page's view, heads,
-focused token, sentence-pair filter and layout (view, heads, focus, filter, horizontal), and the tour's chapter
-(chapter), so a link reopens exactly that view. Widgets keep their own keys (`_w_<name>`) and copy into the state
+Each page declares the keys it reads, with their defaults (pages.py); the model, text, pair, task and lecture
+mode are every page's. Widgets keep their own keys (`_w_<name>`) and copy into the state
 on change, so a page that does not draw a widget does not lose its value.
 """
 from __future__ import annotations
@@ -18,21 +14,9 @@ from bertviz_lite import BUNDLED_MODEL, BertvizLiteError, DEFAULT_MODEL, TASKS
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_skeleton
 
+from .pages import url_keys
 
-DEFAULT_TEXT = "this is a 12212121 test sentence"
-
-
-DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
-                               "the stock market fell sharply today", "shares dropped on wall street",
-                               "i really enjoyed this film", "the movie was wonderful"))
-
-
-DEFAULTS = {"model": DEFAULT_MODEL, "task": "base", "text": DEFAULT_TEXT, "pair": "", "layer": 0, "head": 0,
-            "step": "attn.probs", "sentences": DEFAULT_SENTENCES, "stat": "prev", "token": 1, "words": False,
-            "position": 1, "sentence_a": "i sat on the bank of the river",
-            "sentence_b": "i deposited money at the bank", "word": "bank", "model_b": "distilbert-base-uncased",
-            "depth": "0.5", "cell": "", "view": "head", "heads": "", "focus": "", "filter": "All",
-            "horizontal": False, "chapter": "1", "lecture": False}
+DEFAULTS = {**url_keys(), "model": DEFAULT_MODEL}  # every page's URL keys (pages.py), each with its default
 
 
 def init_state() -> None:

@@ -1,0 +1,121 @@
+"""Every page's identity, declared once: its file, URL path, title and icon, the URL keys it reads (with their
+defaults), and its place in the default lecture. The navigation (app.py), the view in the URL (state.py) and the
+lecture's "Next" (lecture.py) all read it.
+
+The default lecture is the views an "Inside BERT" lecture shows, in order, across the pages. Each stop names its
+page and the URL keys that set its view; the model and the sentence are not among them, so one sentence on one
+model runs through the whole lecture, whichever the lecturer picked. The guided tour is one stop (its own ◀ ▶ walk
+the chapters); the others are the pages that show what the tour only names.
+
+>>> [stop.page.path for stop in LECTURE][:3]
+['tokens', 'tour', 'layers']
+>>> following("attention", {"view": "model", "layer": 2}).page.title
+'Heads'
+>>> following("", {}).title
+'The text becomes tokens'
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+DEFAULT_TEXT = "this is a 12212121 test sentence"
+DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
+                               "the stock market fell sharply today", "shares dropped on wall street",
+                               "i really enjoyed this film", "the movie was wonderful"))
+LAYER, HEAD, STEP, WORDS, TOKEN = {"layer": 0}, {"head": 0}, {"step": "attn.probs"}, {"words": False}, {"token": 1}
+
+
+@dataclass(frozen=True)
+class Page:
+    file: str  # its script under app_pages/, without ".py"
+    path: str  # its URL path ("" for the first page)
+    title: str
+    icon: str
+    keys: Mapping[str, object] = field(default_factory=dict)  # the URL keys it reads, with their defaults
+
+    @property
+    def script(self) -> str:
+        return f"app_pages/{self.file}.py"
+
+
+def _page(file: str, title: str, icon: str, *keys: dict, path: str | None = None) -> Page:
+    return Page(file, file if path is None else path, title, f":material/{icon}:",
+                MappingProxyType({k: v for part in keys for k, v in part.items()}))
+
+
+OVERVIEW = _page("overview", "Overview", "home", path="")
+TOUR = _page("tour", "Tour", "school", LAYER, HEAD, TOKEN, {"chapter": "1"})
+ARCHITECTURE = _page("architecture", "Architecture", "account_tree")
+TOKENS = _page("tokens", "Tokens", "abc")
+LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORDS, {"cell": ""})
+ATTENTION = _page("attention", "Attention", "timeline", LAYER, HEAD, STEP, WORDS,
+                  {"view": "head", "heads": "", "focus": "", "filter": "All", "horizontal": False})
+SIMILARITY = _page("similarity", "Similarity", "compare_arrows", {"sentences": DEFAULT_SENTENCES})
+CONTEXTS = _page("contexts", "Word in context", "alt_route", {"sentence_a": "i sat on the bank of the river",
+                                                              "sentence_b": "i deposited money at the bank",
+                                                              "word": "bank"})
+COMPARE = _page("compare", "Compare models", "splitscreen", HEAD, {"model_b": "distilbert-base-uncased",
+                                                                   "depth": "0.5"})
+HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": "prev"})
+ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORDS)
+CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORDS)
+LENS = _page("lens", "Logit lens", "visibility", {"position": 1})
+
+PAGES = (OVERVIEW, TOUR, ARCHITECTURE, TOKENS, LAYERS, ATTENTION, SIMILARITY, CONTEXTS, COMPARE, HEADS, ROLLOUT,
+         CONTRIBUTIONS, LENS)  # in the navigation's order
+SHARED_KEYS = MappingProxyType({"model": None, "task": "base", "text": DEFAULT_TEXT, "pair": "", "lecture": False})
+# every page's (the model's default is the app's: state.py)
+
+
+@dataclass(frozen=True)
+class Stop:
+    page: Page
+    title: str
+    keys: tuple[tuple[str, str], ...] = ()  # the URL keys that set the view, as in a link
+
+
+LECTURE = (
+    Stop(TOKENS, "The text becomes tokens"),
+    Stop(TOUR, "The guided tour, chapter by chapter", (("chapter", "1"),)),
+    Stop(LAYERS, "One layer, sub-step by sub-step", (("layer", "0"), ("step", "attn.scores"))),
+    Stop(ATTENTION, "Every head's lines", (("layer", "2"), ("view", "head"))),
+    Stop(ATTENTION, "Every layer × head at once", (("view", "model"),)),
+    Stop(HEADS, "What the heads do", (("stat", "prev"),)),
+    Stop(ROLLOUT, "Attention through the layers", (("layer", "5"),)),
+    Stop(CONTRIBUTIONS, "What really reaches a token", (("layer", "2"),)),
+    Stop(LENS, "What the vectors lie near, layer by layer", ()),
+    Stop(CONTEXTS, "A word in two contexts", ()),
+    Stop(SIMILARITY, "Sentences as vectors", ()),
+)
+
+
+def url_keys() -> dict[str, object]:
+    """Every URL key with its default: the shared ones, then each page's (a key two pages read has one default)."""
+    keys = dict(SHARED_KEYS)
+    for page in PAGES:
+        for key, default in page.keys.items():
+            if keys.setdefault(key, default) != default:
+                raise ValueError(f"{page.title} gives {key!r} the default {default!r}; another page gives "
+                                 f"{keys[key]!r}")
+    return keys
+
+
+def _shows(stop: Stop, path: str, state: Mapping) -> bool:
+    return stop.page.path == path and all(str(state.get(key)) == value for key, value in stop.keys)
+
+
+def position(path: str, state: Mapping) -> int | None:
+    """Where the reader is in the lecture: the last stop on this page that the state shows, else the page's first
+    stop, else None (a page the lecture does not visit)."""
+    exact = [i for i, stop in enumerate(LECTURE) if _shows(stop, path, state)]
+    on_page = [i for i, stop in enumerate(LECTURE) if stop.page.path == path]
+    return (exact or on_page or [None])[-1 if exact else 0]
+
+
+def following(path: str, state: Mapping) -> Stop | None:
+    """The stop after the reader's; the first from a page the lecture does not visit; None after the last."""
+    here = position(path, state)
+    after = 0 if here is None else here + 1
+    return LECTURE[after] if after < len(LECTURE) else None
