@@ -62,7 +62,7 @@ def test_diagram_json_has_every_step_and_every_edge(capsys, new_tiny_dirs):
     d = json.loads(out)
     keys = [n["key"] for n in d["nodes"]]
     assert keys[0] == "input" and keys[-1] == "ffn.norm" and {"attn.c2c", "attn.c2p", "attn.p2c"} <= set(keys)
-    assert ["attn.c2p", "attn.scores"] in d["edges"] and ["encoder.relative_positions", "attn.c2p"] in d["edges"]
+    assert ["attn.c2p", "attn.scores"] in d["edges"] and ["positions.relative_positions", "attn.c2p"] in d["edges"]
     assert {n["key"]: n["op"] for n in d["nodes"]}["attn.c2p"] == "relative_dot"
     assert all(e[1] in keys for e in d["edges"])
     assert sum(len(n["inputs"]) for n in d["nodes"]) == len(d["edges"])

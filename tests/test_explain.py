@@ -188,7 +188,7 @@ def test_position_keys_are_rows_of_distances_not_tokens(models):
     ("layers.0.ffn.out", None, "²,1", "not one"),
     ("layers.0.ffn.out", None, "1" * 5000 + ",1", "not one"),
     ("pooler.out", None, (0, 0), "1 index per cell"),
-    ("encoder.relative_positions", None, (0, 0), "no encoder steps"),
+    ("encoder.relative_positions", None, (0, 0), "no positions steps"),
 ])
 def test_bad_requests_get_a_message(models, step, head, at, needle):
     t = trace(models["bert"], "the cat sat")

@@ -31,7 +31,7 @@ def test_each_family_tours_its_own_layer(new_tiny_loaded, tiny_loaded):
     def steps(loaded) -> list[str]:
         return [c.step for c in chapters(trace(loaded, "the cat sat on the mat"), 1) if c.kind == "step"]
 
-    assert {"layers.1.attn.c2p", "layers.1.attn.p2c", "encoder.relative_positions"} <= set(
+    assert {"layers.1.attn.c2p", "layers.1.attn.p2c", "positions.relative_positions"} <= set(
         steps(new_tiny_loaded["deberta-v2"]))
     assert {"layers.1.attn.angles", "layers.1.attn.q_rot"} <= set(steps(new_tiny_loaded["modernbert"]))
     assert "layers.1.attn.position_bias" in steps(new_tiny_loaded["mpnet"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bertviz_lite import BUNDLED_MODEL, BertvizLiteError, DEFAULT_MODEL, TASKS
+from bertviz_lite.graph.names import canonical_step_name
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_skeleton
 
@@ -37,6 +38,8 @@ def init_state() -> None:
 def from_url(key: str, value):
     """A URL key's text as the state holds it: the type of its default (a bad number gives the default)."""
     default = DEFAULTS[key]
+    if key == "step":  # a saved link may spell a step as it was once named (encoder.rel_norm)
+        return canonical_step_name(str(value))
     if isinstance(default, bool):
         return str(value).lower() in {"1", "true", "yes", "on"}
     if isinstance(default, int):

@@ -35,7 +35,7 @@ def show_diagram(s: Stepping, area, steps, key: str, prefix: str) -> None:
         if target in graph:
             go_to(prefix + target)
             return
-        block, layer, key = parse_step_name(target)  # another block's step: the encoder's, or a layer's output
+        block, layer, key = parse_step_name(target)  # another block's step: the positions', or a layer's output
         if block == "layers":
             state.set_value("layer", layer)
         go_to(key if block == "layers" else target)

@@ -35,26 +35,26 @@ def embeddings_view(s: Stepping, r: Regions) -> None:
                                 {"sum": "add", "norm": "layer_norm"}), width=r.canvas_px)
 
 
-def encoder_view(s: Stepping, r: Regions) -> None:
+def positions_view(s: Stepping, r: Regions) -> None:
     """What the encoder computes once and every layer uses (DeBERTa: relative distances and their embeddings;
     MPNet: the buckets of distance)."""
-    steps, tokens = s.encoder, s.t.tokens
+    steps, tokens = s.positions, s.t.tokens
     with r.picker():
-        key = show_step_picker(steps.graph, "Encoder step", "encoder.")
-    show_diagram(s, r.diagram, steps, key, "encoder.")
+        key = show_step_picker(steps.graph, "Positions step", "positions.")
+    show_diagram(s, r.diagram, steps, key, "positions.")
     node, array = steps.node(key), steps[key]
     cell = words(s, steps, key, 0, "", lambda: st.caption("Computed once from the sentence's length and shared by "
                                                           "every layer."), r)
     if array.shape == (len(tokens), len(tokens)):  # one number per query and key: distances, buckets
-        chart = f"cells_encoder_{key}"
+        chart = f"cells_positions_{key}"
         with r.canvas:
-            charts.cached_chart(charts.view_key(s.loaded, "encoder", key, cell), lambda: attention_heatmap(
+            charts.cached_chart(charts.view_key(s.loaded, "positions", key, cell), lambda: attention_heatmap(
                 array.astype(np.float32), tokens, node.title, node.short, clickable=True, chosen=cell),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
             charts.csv_download(lambda: charts.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:
         span = array.shape[0] // 2
-        show_matrix(s, array, node.title, f"encoder_{key}", r, [f"δ = {d}" for d in range(-span, span)], cell)
+        show_matrix(s, array, node.title, f"positions_{key}", r, [f"δ = {d}" for d in range(-span, span)], cell)
     pickers(s, steps, key, r)
 
 
@@ -132,5 +132,5 @@ def pooler_view(s: Stepping, r: Regions) -> None:
                        f"The Similarity page compares several sentences, and offers a model trained for it.")
 
 
-VIEWS = {"Embeddings": embeddings_view, "Positions": encoder_view, "Encoder layer": layer_view,
+VIEWS = {"Embeddings": embeddings_view, "Positions": positions_view, "Encoder layer": layer_view,
          "Pooler & similarity": pooler_view}  # a stage's name: how it is drawn

@@ -1,5 +1,5 @@
 """What one run of the Layers stepper works on, passed to each of its parts as an argument: the model, the
-sentence's trace, the encoder's once-per-input steps and the stages; and where on the page each part draws."""
+sentence's trace, the once-per-input positions' steps and the stages; and where on the page each part draws."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,22 +19,22 @@ class Stepping:
     see guarded.trace_or_stop), and the stages the stepper offers, each with the step it opens on."""
     loaded: LoadedModel
     t: Trace
-    encoder: Steps | None = field(init=False)  # the encoder's once-per-input steps (DeBERTa, MPNet); else None
+    positions: Steps | None = field(init=False)  # the once-per-input steps (DeBERTa, MPNet); else None
     stages: dict[str, str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.encoder = self.t.encoder()
+        self.positions = self.t.positions()
         embed = self.t.graph("embed")
         self.stages = {"Embeddings": embed.name(embed.output.key)}  # its last step (a LayerNorm, or EuroBERT's
         # word vectors)
-        if self.encoder is not None:  # what the encoder computes once per input, as a stage before the layers
-            self.stages["Positions"] = f"encoder.{self.encoder.graph.keys[0]}"
+        if self.positions is not None:  # what the encoder computes once per input, a stage before the layers
+            self.stages["Positions"] = f"positions.{self.positions.graph.keys[0]}"
         self.stages.update(LATER_STAGES)
 
     def stage_of(self, step: str) -> str:
         if step.startswith("embed."):
             return "Embeddings"
-        if step.startswith("encoder.") and self.encoder is not None:
+        if step.startswith("positions.") and self.positions is not None:
             return "Positions"
         if step.startswith("pooler."):
             return "Pooler & similarity"

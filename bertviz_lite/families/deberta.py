@@ -52,15 +52,15 @@ RELATIVE_POSITIONS = Op("relative_positions", "the distance i − j, exact near 
                         _relative_positions)
 
 
-def _encoder_graph(base: nn.Module, names: ModuleNames) -> Nodes:
+def _positions_graph(base: nn.Module, names: ModuleNames) -> Nodes:
     """The relative distances and the shared relative embeddings (with their LayerNorm), once for all layers."""
     encoder = base.encoder
     if not encoder.relative_attention:
         return ()
-    nodes = (node("encoder", "relative_positions", RELATIVE_POSITIONS, (), names(encoder)),
-             node("encoder", "rel_embeddings", PARAMETER, (), names(encoder.rel_embeddings)))
+    nodes = (node("positions", "relative_positions", RELATIVE_POSITIONS, (), names(encoder)),
+             node("positions", "rel_embeddings", PARAMETER, (), names(encoder.rel_embeddings)))
     if "layer_norm" in encoder.norm_rel_ebd:
-        nodes += (node("encoder", "rel_norm", LAYER_NORM, ("rel_embeddings",), names(encoder.LayerNorm)),)
+        nodes += (node("positions", "rel_norm", LAYER_NORM, ("rel_embeddings",), names(encoder.LayerNorm)),)
     return nodes
 
 
@@ -71,7 +71,7 @@ def _scores(base: nn.Module, i: int, p: DebertaParts, names: ModuleNames) -> Nod
     terms = _position_terms(config)
     d_h = config.hidden_size // config.num_attention_heads
     scale, shown = math.sqrt(d_h * (1 + len(terms))), f"√({1 + len(terms)}·d_h)" if terms else "√d_h"
-    table = "encoder.rel_norm" if "layer_norm" in base.encoder.norm_rel_ebd else "encoder.rel_embeddings"
+    table = "positions.rel_norm" if "layer_norm" in base.encoder.norm_rel_ebd else "positions.rel_embeddings"
     h, nodes = config.num_attention_heads, []
     if "c2p" in terms:
         nodes.append(node(LAYERS, "attn.pos_key", LINEAR, (table,),
@@ -82,12 +82,12 @@ def _scores(base: nn.Module, i: int, p: DebertaParts, names: ModuleNames) -> Nod
     nodes.append(node(LAYERS, "attn.c2c", SCALED_DOT, ("attn.q", "attn.k"), scale=scale,
                       explains=f"Q_i · K_j / {shown}: the query's content against the key's content, as in BERT"))
     if "c2p" in terms:
-        nodes.append(node(LAYERS, "attn.c2p", RELATIVE_DOT, ("attn.q", "attn.pos_key", "encoder.relative_positions"),
+        nodes.append(node(LAYERS, "attn.c2p", RELATIVE_DOT, ("attn.q", "attn.pos_key", "positions.relative_positions"),
                           direction="c2p", scale=scale,
                           explains=f"Q_i · K^r(i − j) / {shown}: the query's content against the relative position "
                                    f"of the key, from the shared relative embeddings projected by this layer's W_K"))
     if "p2c" in terms:
-        nodes.append(node(LAYERS, "attn.p2c", RELATIVE_DOT, ("attn.k", "attn.pos_query", "encoder.relative_positions"),
+        nodes.append(node(LAYERS, "attn.p2c", RELATIVE_DOT, ("attn.k", "attn.pos_query", "positions.relative_positions"),
                           direction="p2c", scale=scale,
                           explains=f"K_j · Q^r(i − j) / {shown}: the key's content against the relative position "
                                    f"of the query, from the shared relative embeddings projected by this layer's W_Q"))
@@ -155,4 +155,4 @@ DEBERTA = Family(
     _embeddings, bert_layer_modules, _layer_parts,
     LayerShape(post_norm_layer(_scores), _describe),
     no_pooler, counting_positions, _masked_lm_head,
-    encoder_graph=_encoder_graph, notes=_notes, about=_about)
+    positions_graph=_positions_graph, notes=_notes, about=_about)

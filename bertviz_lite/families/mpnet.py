@@ -61,8 +61,8 @@ RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its buck
                       explain=_explain_bucket, narrate=_narrate_buckets)
 
 
-def _encoder_graph(base: nn.Module, names: ModuleNames) -> Nodes:
-    return (node("encoder", "relative_buckets", RELATIVE_BUCKETS, (), names(base.encoder),
+def _positions_graph(base: nn.Module, names: ModuleNames) -> Nodes:
+    return (node("positions", "relative_buckets", RELATIVE_BUCKETS, (), names(base.encoder),
                  explains="the distance j − i of key j from query i put into one of 32 buckets: exact up to 8 tokens, "
                           "then logarithmic up to 128, before and after kept apart"),)
 
@@ -71,7 +71,7 @@ def _scores(base: nn.Module, i: int, p: LayerParts, names: ModuleNames) -> Nodes
     """Q Kᵀ / √d_h + the position bias + the mask."""
     d_h = base.config.hidden_size // base.config.num_attention_heads
     return (node(LAYERS, "attn.dots", SCALED_DOT, ("attn.q", "attn.k"), scale=math.sqrt(d_h)),
-            node(LAYERS, "attn.position_bias", GATHER_BIAS, ("encoder.relative_buckets",),
+            node(LAYERS, "attn.position_bias", GATHER_BIAS, ("positions.relative_buckets",),
                  names(base.encoder.relative_attention_bias),
                  explains="a learnt number per head for how far key j lies from query i (32 buckets: exact up to 8 "
                           "tokens, then logarithmic up to 128, before or after kept apart), the same in every layer"),
@@ -98,7 +98,7 @@ MPNET = Family(
     word_and_position_embeddings, bert_layer_modules, _layer_parts,
     LayerShape(post_norm_layer(_scores)),
     bert_pooler, _positions, child_head("lm_head"), position_offset=roberta_offset,
-    encoder_graph=_encoder_graph,
+    positions_graph=_positions_graph,
     about=lambda config: (f"**relative-position bias**: {config.relative_attention_num_buckets} learnt buckets of "
                           f"distance, one number per head, added to every layer's scores",),
     notes=lambda config: ("MPNet has no token-type embeddings: the second sentence of a pair is told apart only by "

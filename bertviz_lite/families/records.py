@@ -95,7 +95,7 @@ class Family:
     position_offset: Callable[[object], int] = _no_offset  # positions the tokens cannot use
     shared_layers: bool = False  # one set of layer weights runs several times (ALBERT)
     final_norm: Callable[[nn.Module], nn.Module | None] = lambda base: None  # after the last layer
-    encoder_graph: Callable[[nn.Module, ModuleNames], Nodes] = lambda base, names: ()  # once per input, every layer reads it
+    positions_graph: Callable[[nn.Module, ModuleNames], Nodes] = lambda base, names: ()  # once per input, every layer reads it
     notes: Callable[[object], tuple[str, ...]] = lambda config: ()  # what BERT's input has and this family's not
     about: Callable[[object], tuple[str, ...]] = lambda config: ()  # how its layer differs from BERT's, in brief
     token_cap: int | None = None  # the app reads at most this many tokens, below what the model could

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-BLOCKS = ("embed", "encoder", "layers", "pooler")
+BLOCKS = ("embed", "positions", "layers", "pooler")
+OLD_BLOCKS = {"encoder": "positions"}  # earlier spellings, still read: a saved link or a notebook keeps working
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ WORDS: dict[str, dict[str, Words]] = {
                                                "shifted by learnt weights"),
         "project": W("Projection", "W_e", ("T", "d"), "a linear map from the embedding size e to the hidden size d"),
     },
-    "encoder": {
+    "positions": {
         "relative_positions": W("Relative positions", "δ(i, j)", ("T", "T"),
                                 "i − j for query i and key j, exact within position_buckets / 2 tokens and "
                                 "log-bucketed beyond: which row of the relative embeddings each pair uses"),
@@ -130,8 +131,10 @@ def step_name(block: str, key: str, layer: int | None = None) -> str:
 
 
 def parse_step_name(name: str) -> tuple[str, int | None, str]:
-    """(block, layer or None, key) from a global name; ValueError when it is not one."""
+    """(block, layer or None, key) from a global name; ValueError when it is not one. An earlier block name
+    (`encoder.rel_norm`) is read as today's (`positions.rel_norm`)."""
     block, _, rest = str(name).partition(".")
+    block = OLD_BLOCKS.get(block, block)
     layer = None
     if block == "layers":
         number, _, rest = rest.partition(".")
@@ -141,6 +144,19 @@ def parse_step_name(name: str) -> tuple[str, int | None, str]:
     if block not in KEYS_BY_BLOCK or rest not in KEYS_BY_BLOCK[block]:
         raise ValueError(f"{name!r} is not a sub-step name (for example layers.0.attn.probs)")
     return block, layer, rest
+
+
+def canonical_step_name(name: str) -> str:
+    """A step's name as it is spelled today (`encoder.rel_norm` -> `positions.rel_norm`); anything else as given.
+
+    >>> canonical_step_name("encoder.relative_positions"), canonical_step_name("nope")
+    ('positions.relative_positions', 'nope')
+    """
+    try:
+        block, layer, key = parse_step_name(name)
+    except ValueError:
+        return name
+    return step_name(block, key, layer)
 
 
 def is_step_name(name: str) -> bool:

@@ -1,7 +1,7 @@
 """A block of the model (the embeddings, one encoder layer, the pooler) as a small graph of named operations.
 
 A `Node` is one sub-step: its operation (`ops.py`), the earlier sub-steps it reads (its inputs, by key inside the
-block or by global name outside it: `input`, `attn.q`, `encoder.rel_norm`), the module of the model it applies
+block or by global name outside it: `input`, `attn.q`, `positions.rel_norm`), the module of the model it applies
 and the parameters that module holds, by their own names (`encoder.layer.2.attention.self.query.weight`), and the
 settings the operation needs (`attrs`: heads, a scale, a window). A family describes each of its blocks once as
 such a graph; the step-through evaluates it (`evaluate.py`), the diagram draws it, the explanations read a cell's

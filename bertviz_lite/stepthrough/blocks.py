@@ -11,7 +11,7 @@ from functools import partial
 from weakref import WeakKeyDictionary
 
 from ..errors import InputError
-from ..graph.names import BLOCKS
+from ..graph.names import BLOCKS, OLD_BLOCKS
 from ..graph.nodes import Graph, ModuleNames, node
 from ..ops import ACTIVATION, ADD, INPUT, LAYER_NORM, LINEAR, LOOKUP
 from ..loading.loader import LoadedModel
@@ -20,8 +20,9 @@ _GRAPHS: WeakKeyDictionary = WeakKeyDictionary()  # loaded model -> {(block, lay
 
 
 def block_graph(loaded: LoadedModel, block: str, layer: int | None = None) -> Graph | None:
-    """The graph of one block (None: a pooler or encoder steps the model does not have). An InputError names the
-    layers there are."""
+    """The graph of one block (None: a pooler or positions' steps the model does not have). An InputError names
+    the layers there are. An earlier block name is read as today's (`encoder` is `positions`)."""
+    block = OLD_BLOCKS.get(block, block)
     if block not in BLOCKS:
         raise InputError(f"There is no block {block!r}: the blocks are {', '.join(BLOCKS)}.")
     count = loaded.config.num_hidden_layers
@@ -37,9 +38,9 @@ def _build(loaded: LoadedModel, block: str, layer: int | None, names: ModuleName
     family, base = loaded.family, loaded.base
     if block == "embed":
         return Graph("embed", None, embedding_nodes(family.embedding_parts(base), names))
-    if block == "encoder":
-        nodes = family.encoder_graph(base, names)
-        return Graph("encoder", None, nodes) if nodes else None
+    if block == "positions":
+        nodes = family.positions_graph(base, names)
+        return Graph("positions", None, nodes) if nodes else None
     if block == "pooler":
         parts = family.pooler_parts(base)
         return None if parts is None else Graph("pooler", None, (

@@ -102,7 +102,7 @@ class Trace:
         return StepCache(self)
 
     def graph(self, block: str, layer: int | None = None) -> Graph | None:
-        """The graph of one block (None where the model has no such block: a pooler, encoder steps)."""
+        """The graph of one block (None where the model has no such block: a pooler, the positions' steps)."""
         return block_graph(self.loaded, block, layer)
 
     def resolve(self, name: str) -> tuple[Graph, str]:
@@ -165,11 +165,15 @@ class Trace:
         """word (+ token type) (+ position) -> sum -> LayerNorm (-> projection), checked against hidden_states[0]."""
         return self._steps(self.graph("embed"), self.hidden_states[0])
 
-    def encoder(self) -> Steps | None:
-        """What the encoder computes once for all layers (DeBERTa's relative positions and embeddings, MPNet's
-        buckets), or None."""
-        graph = self.graph("encoder")
+    def positions(self) -> Steps | None:
+        """What the encoder computes once per input for all layers (DeBERTa's relative positions and embeddings,
+        MPNet's buckets), or None."""
+        graph = self.graph("positions")
         return None if graph is None else self._steps(graph, None)
+
+    def encoder(self) -> Steps | None:
+        """The old name of `positions()`, kept for notebooks."""
+        return self.positions()
 
     def layer(self, i: int) -> Steps:
         """Layer i's sub-steps from its input hidden_states[i], checked against hidden_states[i + 1]."""
@@ -234,7 +238,7 @@ class StepCache(Mapping):
 
     def __iter__(self) -> Iterator[str]:
         t = self.trace
-        blocks = [t.graph("embed"), t.graph("encoder"), *(t.graph("layers", i) for i in range(t.num_layers)),
+        blocks = [t.graph("embed"), t.graph("positions"), *(t.graph("layers", i) for i in range(t.num_layers)),
                   t.graph("pooler")]
         return (graph.name(key) for graph in blocks if graph is not None for key in graph.keys)
 

@@ -25,9 +25,9 @@ def chapters(trace: Trace, layer: int) -> list[Chapter]:
     embed = trace.graph("embed")
     out = [Chapter("tokens", "The text becomes tokens"),
            Chapter("step", f"Embeddings: {embed.output.title}", embed.name(embed.output.key))]
-    encoder = trace.graph("encoder")
-    if encoder is not None:
-        out += [Chapter("step", f"Positions: {n.title}", encoder.name(n.key)) for n in encoder]
+    positions = trace.graph("positions")
+    if positions is not None:
+        out += [Chapter("step", f"Positions: {n.title}", positions.name(n.key)) for n in positions]
     block = trace.graph("layers", layer)
     out += [Chapter("step", f"Layer {layer}: {n.title}", block.name(n.key)) for n in block if n.op is not INPUT]
     return out + [Chapter("stream", "The residual stream through every layer"),
