@@ -9,6 +9,7 @@ import torch
 
 from .heads import head_name, key_head, shared_heads
 from .record import Op, Tokens
+from .sums import compute_add
 from .telling import relation
 from .worked import MASKED_BELOW, Worked, as_f64, num, plus
 
@@ -34,14 +35,7 @@ def mask_bias(node, tokens: Tokens, dtype: torch.dtype) -> torch.Tensor:
 
 
 def compute_mask(node, inputs, module, tokens):
-    return _sum(node, inputs, module, tokens) + mask_bias(node, tokens, inputs[0].dtype)  # (h, T, T)
-
-
-def _sum(node, inputs, module, tokens):
-    total = inputs[0]
-    for term in inputs[1:]:
-        total = total + term  # in the order the model adds them
-    return total
+    return compute_add(node, inputs, module, tokens) + mask_bias(node, tokens, inputs[0].dtype)  # (h, T, T)
 
 
 def compute_softmax(node, inputs, module, tokens):
@@ -153,7 +147,8 @@ def narrate_mask(s) -> list[str]:
     masked = int((np.asarray(s.mine) <= MASKED_BELOW).sum())
     total = int(np.prod(s.mine.shape))
     if masked == 0:
-        return [f"Nothing is masked here: every one of the {total} query–key pairs may be seen."] + narrate_scores(s)[:1]
+        return ([f"Nothing is masked here: every one of the {total} query–key pairs may be seen."]
+                + narrate_scores(s)[:1])
     return [f"{masked} of the {total} query–key pairs are masked (blank in the figure): those keys are out of "
             f"the query's sight."] + narrate_scores(s)[:1]
 

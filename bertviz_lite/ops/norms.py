@@ -60,11 +60,13 @@ def compute_norm(node, inputs, module, tokens):
     return module(inputs[0])  # the model's own norm
 
 
-LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector", compute_norm,
+LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector",
+                compute_norm,
                 explain=explain_layer_norm, narrate=narrate_norm, drawn_as="histograms")
 
 
-RMS_NORM = Op("rms_norm", "RMSNorm: x / √(mean(x²) + ε) × γ, over each token's vector (no centring, no β)", compute_norm,
+RMS_NORM = Op("rms_norm", "RMSNorm: x / √(mean(x²) + ε) × γ, over each token's vector (no centring, no β)",
+              compute_norm,
               explain=explain_rms_norm, narrate=narrate_norm, drawn_as="histograms")
 
 

@@ -122,7 +122,8 @@ def narrate_relative(s) -> list[str]:
             f"({row[best]:.2f}); it depends on how far apart they are, not on what they say."]
 
 
-ROTARY_ANGLES = Op("rotary_angles", "the rotation angle of each pair of dimensions: position × frequency", compute_angles,
+ROTARY_ANGLES = Op("rotary_angles", "the rotation angle of each pair of dimensions: position × frequency",
+                   compute_angles,
                    explain=explain_rotary_angles, narrate=narrate_rotation)
 
 

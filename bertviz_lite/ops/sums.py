@@ -108,7 +108,8 @@ ADD = Op("add", "the sum of its inputs", compute_add,
          explain=explain_added, drawn_as="terms")
 
 
-RESIDUAL_ADD = Op("residual_add", "a residual add: the block's input carried past it, plus what it computed", compute_add,
+RESIDUAL_ADD = Op("residual_add", "a residual add: the block's input carried past it, plus what it computed",
+                  compute_add,
                   explain=explain_added, narrate=narrate_residual, drawn_as="terms")
 
 
