@@ -187,6 +187,20 @@ def test_offline_flag_skips_the_probe(monkeypatch):
     assert hub.hub_reachable() is False
 
 
+def test_a_network_lost_after_the_probe_still_falls_back_to_the_bundled_and_preset_models(monkeypatch):
+    """The Hub answered its probe (remembered for a while), then the network went: huggingface_hub says the files
+    are not in the cache, and the bundled copy and the preset's architecture still load, as offline."""
+    from bertviz_lite import BUNDLED_MODEL
+    from bertviz_lite.loading.loader import load_config
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # what huggingface_hub does now: refuse to download
+    monkeypatch.setattr(hub, "hub_reachable", lambda: True)  # what the probe said a moment ago
+    bundled = load_model(BUNDLED_MODEL)
+    assert bundled.weights_kind == "pretrained" and bundled.bundled
+    assert load_model("bert-base-uncased").weights_kind == "random-init"
+    assert load_config("bert-base-uncased").hidden_size == 768
+
+
 def test_prefetch_of_a_local_directory_checks_it_loads(tiny_dirs):
     from bertviz_lite import prefetch
 

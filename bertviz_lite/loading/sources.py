@@ -1,11 +1,12 @@
 """Where a model is read from, decided in one place: a local directory; else the Hub (or, offline, its local
-cache); else, offline, the copy a package bundles; else a built-in preset's exact architecture with random
-weights. `first_that_reads` tries each in that order and goes on to the next only where the files are not there.
+cache); else the copy a package bundles; else a built-in preset's exact architecture with random
+weights. `first_that_reads` tries each in that order and goes on to the next only where the files are not there
+(offline, or the network dropped after the Hub answered its probe).
 
 >>> [where.kind for where in places("bert-base-uncased", online=False)]
 ['cache', 'preset']
 >>> [where.kind for where in places("sentence-transformers/all-MiniLM-L6-v2", online=True)]
-['hub']
+['hub', 'bundled', 'preset']
 """
 from __future__ import annotations
 
@@ -44,9 +45,9 @@ def places(source: str, online: bool) -> list[Where]:
         return [Where("local", str(Path(source).expanduser()), True, "local directory")]
     found = [Where("hub", source, False, "Hugging Face Hub (or its cache)") if online
              else Where("cache", source, True, "Hugging Face cache")]
-    if not online and (directory := bundled_directory(source)) is not None:
+    if (directory := bundled_directory(source)) is not None:  # online too: the network can drop after the probe
         found.append(Where("bundled", str(directory), True, BUNDLED_ORIGIN.format(package=PACKAGE_NAMES[source])))
-    if not online and source in PRESETS:
+    if source in PRESETS:
         found.append(Where("preset", "", True, "built-in preset config"))
     return found
 
