@@ -165,3 +165,24 @@ def test_a_fragments_rerun_waits_in_the_same_line_and_a_fragment_within_a_run_do
     rerun.join(5)
     holder.join(5)
     assert got_turn.is_set()
+
+
+def test_the_line_is_made_once_however_many_runs_ask_for_it_at_once():
+    """A hall reaching a fresh server: every run asks for the line at the same moment, and all get the one line."""
+    from bertviz_lite.serving.process import once
+
+    made = []
+
+    @once
+    def line():
+        made.append(1)
+        time.sleep(0.05)  # long enough for every thread to ask while the first is still making it
+        return object()
+
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(line())) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 1 and len({id(g) for g in got}) == 1 and len(got) == 8

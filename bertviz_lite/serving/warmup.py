@@ -16,7 +16,6 @@ import urllib.parse
 from dataclasses import dataclass
 
 from ..loading.presets import DEFAULT_MODEL
-from .cache import cached_layer, cached_model, cached_trace
 
 
 @dataclass(frozen=True)
@@ -41,6 +40,9 @@ def views(links: str) -> list[View]:
 
 
 def warm(view: View) -> None:
+    from .cache import cached_layer, cached_model, cached_trace  # here, in the warm-up's thread: `bertviz-lite
+    # serve` starts listening before streamlit, torch and transformers are imported
+
     if view.text is None:
         cached_model(view.source, view.task)
     elif view.layer is None:
