@@ -113,7 +113,7 @@ def mixing_section() -> None:
     series = {}
     for name, loaded in zip(names, (loaded_a, loaded_b)):
         mixing = guarded.computed_or_stop(f"Computing every layer of {loaded.source} …", lambda loaded=loaded:
-                                         cached_layerwise(loaded.source, loaded.task, text, None)).mixing
+                                          cached_layerwise(loaded.source, loaded.task, text, None)).mixing
         layers = len(mixing.ratios["attention"])
         depths = [depth_of(n, layers) for n in range(1, layers + 1)]
         measure = "norm_residual_ln" if mixing.ratios["norm_residual_ln"] is not None else "norm_residual"

@@ -18,7 +18,7 @@ def state_name(i: int) -> str:
 
 def show_lens(position: int | None) -> None:
     lens = guarded.computed_or_stop("The masked-LM head on every hidden state …",
-                                   lambda: cached_lens(source, text, pair, position), ":material/error:")
+                                    lambda: cached_lens(source, text, pair, position), ":material/error:")
     with lecture.point():
         charts.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
                                             f"({lens.tokens[lens.position]}), hidden state by hidden state"))
@@ -38,8 +38,8 @@ def show_nearest_pieces(position: int | None) -> None:
             f"the token's vector after the embeddings and after each layer. Not a prediction: no head turns these "
             f"vectors into probabilities.", icon=":material/info:")
     near = guarded.computed_or_stop("The nearest vocabulary pieces of every hidden state …",
-                                   lambda: cached_nearest_pieces(source, "masked-lm", text, pair, position),
-                                   ":material/error:")
+                                    lambda: cached_nearest_pieces(source, "masked-lm", text, pair, position),
+                                    ":material/error:")
     with lecture.point():
         charts.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
                                             f"({near.tokens[near.position]}), by cosine", "cosine"))

@@ -99,7 +99,7 @@ def prediction():
     if st.session_state.task != "masked-lm" or mlm_head_problem(loaded) or mask_id not in t.input_ids.tolist():
         return None
     return guarded.computed_or_stop("The masked-LM head on every hidden state …",
-                                   lambda: cached_lens(loaded.source, t.text, t.pair, None), ":material/error:")
+                                    lambda: cached_lens(loaded.source, t.text, t.pair, None), ":material/error:")
 
 
 def output_story() -> list[str]:

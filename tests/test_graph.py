@@ -1,9 +1,6 @@
 """Every family's blocks as graphs of named operations: the inputs exist, the graphs join up, each node's operation
 run on its inputs alone gives its sub-step, each module a node applies gives in transformers' own forward what the
-step-through computed, and the packages depend on each other one way."""
-import ast
-from pathlib import Path
-
+step-through computed (the packages' layers: test_package_shape.py)."""
 import numpy as np
 import pytest
 import torch
@@ -15,7 +12,6 @@ from conftest import FAMILY_SPECS, NEW_FAMILY_SPECS
 
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
 MODELS = [*FAMILY_SPECS, *NEW_FAMILY_SPECS, "bundled"]
-PACKAGE = Path(__file__).resolve().parent.parent / "bertviz_lite"
 
 
 @pytest.fixture(scope="module")
@@ -111,31 +107,3 @@ def test_every_module_a_node_applies_gives_that_step_in_transformers_own_forward
         ours = t.cache[graph.name(node.key)]
         theirs = [_as_node_output(node, out) for out in calls[node.module]]
         assert any(a.shape == ours.shape and np.allclose(a, ours, atol=1e-5) for a in theirs), graph.name(node.key)
-
-
-def _imports(path: Path) -> set[str]:
-    """The bertviz_lite packages a module imports (relative imports resolved)."""
-    found = set()
-    package = path.relative_to(PACKAGE).parts[:-1]
-    for stmt in ast.walk(ast.parse(path.read_text())):
-        if isinstance(stmt, ast.ImportFrom):
-            if stmt.level:
-                base = package[: len(package) - stmt.level + 1]
-                parts = [*base, *(stmt.module.split(".") if stmt.module else [])]
-            elif (stmt.module or "").startswith("bertviz_lite."):
-                parts = stmt.module.split(".")[1:]
-            else:
-                continue
-            found.add(parts[0] if parts else "")
-    return found
-
-
-def test_packages_depend_on_each_other_one_way():
-    """ops/ is a leaf and graph/ uses only it; families/ uses graph/ and never the step-through; the step-through
-    uses both."""
-    for path in (PACKAGE / "ops").glob("*.py"):
-        assert _imports(path) <= {"ops"}, path
-    for path in (PACKAGE / "graph").glob("*.py"):
-        assert _imports(path) <= {"graph", "ops"}, path
-    for path in (PACKAGE / "families").glob("*.py"):
-        assert "stepthrough" not in _imports(path), path

@@ -24,7 +24,8 @@ DEFAULT_TEXT = "this is a 12212121 test sentence"
 DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
                                "the stock market fell sharply today", "shares dropped on wall street",
                                "i really enjoyed this film", "the movie was wonderful"))
-LAYER, HEAD, STEP, WORDS, TOKEN = {"layer": 0}, {"head": 0}, {"step": "attn.probs"}, {"words": False}, {"token": 1}
+LAYER, HEAD, STEP, TOKEN = {"layer": 0}, {"head": 0}, {"step": "attn.probs"}, {"token": 1}  # keys several pages read
+WORD_LEVEL = {"words": False}
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ OVERVIEW = _page("overview", "Overview", "home", path="")
 TOUR = _page("tour", "Tour", "school", LAYER, HEAD, TOKEN, {"chapter": "1"})
 ARCHITECTURE = _page("architecture", "Architecture", "account_tree")
 TOKENS = _page("tokens", "Tokens", "abc")
-LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORDS, {"cell": ""})
-ATTENTION = _page("attention", "Attention", "timeline", LAYER, HEAD, STEP, WORDS,
+LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORD_LEVEL, {"cell": ""})
+ATTENTION = _page("attention", "Attention", "timeline", LAYER, HEAD, STEP, WORD_LEVEL,
                   {"view": "head", "heads": "", "focus": "", "filter": "All", "horizontal": False})
 SIMILARITY = _page("similarity", "Similarity", "compare_arrows", {"sentences": DEFAULT_SENTENCES})
 CONTEXTS = _page("contexts", "Word in context", "alt_route", {"sentence_a": "i sat on the bank of the river",
@@ -59,14 +60,14 @@ CONTEXTS = _page("contexts", "Word in context", "alt_route", {"sentence_a": "i s
 COMPARE = _page("compare", "Compare models", "splitscreen", HEAD, {"model_b": "distilbert-base-uncased",
                                                                    "depth": "0.5"})
 HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": "prev"})
-ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORDS)
-CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORDS)
+ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORD_LEVEL)
+CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL)
 LENS = _page("lens", "Logit lens", "visibility", {"position": 1})
 
 PAGES = (OVERVIEW, TOUR, ARCHITECTURE, TOKENS, LAYERS, ATTENTION, SIMILARITY, CONTEXTS, COMPARE, HEADS, ROLLOUT,
          CONTRIBUTIONS, LENS)  # in the navigation's order
 SHARED_KEYS = MappingProxyType({"model": None, "task": "base", "text": DEFAULT_TEXT, "pair": "", "lecture": False})
-# every page's (the model's default is the app's: state.py)
+# every page's (the model's default is the app's: state.py); in a link, lecture=1 comes last
 
 
 @dataclass(frozen=True)
@@ -92,14 +93,15 @@ LECTURE = (
 
 
 def url_keys() -> dict[str, object]:
-    """Every URL key with its default: the shared ones, then each page's (a key two pages read has one default)."""
-    keys = dict(SHARED_KEYS)
+    """Every URL key with its default, in a link's order: the shared ones, each page's (a key two pages read has
+    one default), lecture mode last."""
+    keys = {key: default for key, default in SHARED_KEYS.items() if key != "lecture"}
     for page in PAGES:
         for key, default in page.keys.items():
             if keys.setdefault(key, default) != default:
                 raise ValueError(f"{page.title} gives {key!r} the default {default!r}; another page gives "
                                  f"{keys[key]!r}")
-    return keys
+    return {**keys, "lecture": SHARED_KEYS["lecture"]}
 
 
 def _shows(stop: Stop, path: str, state: Mapping) -> bool:

@@ -88,7 +88,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
                                                               chosen=key.removeprefix("attn.")), width=r.canvas_px)
     pickers(s, steps, key, r)
     with r.canvas:
-        st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 scale; "
-                   f"pick one with Head above:")
+        st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 "
+                   f"scale; pick one with Head above:")
         charts.cached_chart(charts.view_key(s.loaded, "grid", layer, head),
                             lambda: head_grid(steps["attn.probs"], head), width=r.canvas_px)

@@ -100,7 +100,7 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
     if state.lecture_mode():  # one line: the figure must fit beside the heatmap
         text = f"From these numbers: {e.recomputed:.6g}; stored {e.value:.6g} (|Δ| {e.abs_diff:.0e})"
         lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}"
-                                        f": {text}]")
+                                         f": {text}]")
     else:
         text = (f"Computed again from these numbers: {e.recomputed:.6g} (the step-through's {e.value:.6g}, "
                 f"|Δ| = {e.abs_diff:.1e})")

@@ -1,5 +1,6 @@
-"""BertViz's two views as numbers a page can send at any length: the head view's lines (`attention_lines.py`
-draws them from a trace's attention, with a pair filter or a token's own lines), and the model view's thumbnails.
+"""BertViz's two views as numbers a page can send at any length: the head view's lines, chosen here from a trace's
+attention (a pair filter, a token's own lines, words or pieces) and drawn by `attention_lines.py`'s rule (which
+weights make a line), and the model view's thumbnails.
 
 For a sentence pair, `PAIR_FILTERS` keep the lines between the two sentences one way: A is [CLS], sentence A and
 its [SEP]; B is sentence B and the last [SEP] (BertViz's split).

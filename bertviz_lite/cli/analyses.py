@@ -94,10 +94,10 @@ def cmd_contexts(args) -> None:
 
 
 def cmd_lens(args) -> None:
-    from ..analyses.logit_lens import mlm_head_problem, logit_lens
+    from ..analyses.logit_lens import logit_lens, mlm_head_problem
 
     if args.nearest:
-        return nearest_pieces_command(args)
+        return _nearest_pieces_command(args)
     if not (done := analysed(args, "the masked-LM head on every hidden state",
                              lambda t: logit_lens(t, args.position), task="masked-lm", refuse=mlm_head_problem)):
         return
@@ -108,7 +108,7 @@ def cmd_lens(args) -> None:
     print(f"\nlast layer vs the masked-LM model's own logits: max |Δ| = {result.max_abs_diff:.2e}")
 
 
-def nearest_pieces_command(args) -> None:
+def _nearest_pieces_command(args) -> None:
     from ..analyses.nearest_pieces import nearest_pieces
 
     if not (done := analysed(args, "the nearest vocabulary pieces of every hidden state",

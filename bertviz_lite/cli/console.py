@@ -29,7 +29,8 @@ def load(model: str, task: str = "base"):
     from ..loading.loader import load_model
 
     loaded = load_model(model, task)
-    progress(f"loaded {model}: {loaded.weights_kind} weights from the {loaded.origin} in {time.perf_counter() - start:.1f} s")
+    took = time.perf_counter() - start
+    progress(f"loaded {model}: {loaded.weights_kind} weights from the {loaded.origin} in {took:.1f} s")
     if loaded.warning:
         print(f"note: {loaded.warning}", file=sys.stderr)
     return loaded

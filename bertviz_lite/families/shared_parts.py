@@ -28,7 +28,7 @@ from torch import nn
 from ..graph.names import WORDS
 from ..graph.nodes import ModuleNames, Node, node
 from ..ops import (ACTIVATION, GATED_ACTIVATION, INPUT, LAYER_NORM, LINEAR, MASK, MERGE_HEADS, RESIDUAL_ADD,
-                         RMS_NORM, ROTARY_ANGLES, ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
+                   RMS_NORM, ROTARY_ANGLES, ROTATION, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, Op)
 from .records import Nodes, activation_name
 
 LAYERS = "layers"

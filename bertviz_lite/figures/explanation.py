@@ -1,5 +1,5 @@
-"""The figure of an explanation of one number, of the kind the operation that made it names (`Op.drawn_as`; pure: from an `Explanation`'s
-numbers and the tokens to a figure):
+"""The figure of an explanation of one number, of the kind the operation that made it names (`Op.drawn_as`;
+pure: from an `Explanation`'s numbers and the tokens to a figure):
 
 - a sum (a linear map, a score, a context, a residual add): its terms as a waterfall that ends at the
   value, the largest first and the rest summed into one bar;

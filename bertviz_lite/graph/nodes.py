@@ -1,6 +1,6 @@
 """A block of the model (the embeddings, one encoder layer, the pooler) as a small graph of named operations.
 
-A `Node` is one sub-step: its operation (`ops.py`), the earlier sub-steps it reads (its inputs, by key inside the
+A `Node` is one sub-step: its operation (`bertviz_lite/ops/`), the earlier sub-steps it reads (its inputs, by key inside the
 block or by global name outside it: `input`, `attn.q`, `positions.rel_norm`), the module of the model it applies
 and the parameters that module holds, by their own names (`encoder.layer.2.attention.self.query.weight`), and the
 settings the operation needs (`attrs`: heads, a scale, a window). A family describes each of its blocks once as
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from torch import nn
 
+from ..ops import Op
 from .names import WORDS, is_step_name, step_name
 
 HEAD_AXES = ("h", "h_kv")  # a first axis of heads: the queries' h, or the keys' and values' h_kv
@@ -28,7 +29,7 @@ HEAD_AXES = ("h", "h_kv")  # a first axis of heads: the queries' h, or the keys'
 @dataclass(frozen=True)
 class Node:
     key: str  # name inside its block
-    op: "Op"  # noqa: F821  what it computes (ops.py)
+    op: Op  # what it computes (bertviz_lite/ops/)
     inputs: tuple[str, ...] = ()  # earlier sub-steps: keys of this block, or global names of other blocks
     module: str | None = None  # the model's module it applies, by its name in the base model
     params: tuple[str, ...] = ()  # the parameters (and buffers) it reads, by their own names

@@ -177,7 +177,7 @@ def load_skeleton(source: str, task: str = "base", limits: Limits | None = None)
     """`source`'s exact architecture for `task`, built from its config on PyTorch's meta device: every module,
     name, shape and count, but no weights and no tokenizer (`has_weights` is False). What the Overview and
     Architecture pages show, at once: building bert-base's random weights takes seconds, a download longer.
-    `weights`, `origin` and `vocabulary` say what load_model will read, under the same rules and checks."""
+    `weights_kind`, `origin` and `vocabulary` say what load_model will read, under the same rules and checks."""
     limits = Limits.from_env() if limits is None else limits
     if task not in TASKS:
         raise LoadError(f"Unknown task '{task}': choose one of {', '.join(TASKS)}.")

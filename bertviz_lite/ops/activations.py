@@ -4,12 +4,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .record import Op
+from .record import Op, apply_module
 from .worked import Worked, num, token_labels
-
-
-def compute_module(node, inputs, module, tokens):
-    return module(inputs[0])  # the model's own activation
 
 
 def compute_gated(node, inputs, module, tokens):
@@ -55,7 +51,7 @@ def narrate_activation(s) -> list[str]:
             f"{100 * (np.abs(after) < 0.05).mean():.0f}% are within 0.05 of zero."]
 
 
-ACTIVATION = Op("activation", "a function applied to each number", compute_module,
+ACTIVATION = Op("activation", "a function applied to each number", apply_module,
                 explain=explain_activation, narrate=narrate_activation, drawn_as="curve")
 
 

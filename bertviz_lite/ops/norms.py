@@ -6,7 +6,7 @@ import math
 import numpy as np
 import torch
 
-from .record import Op
+from .record import Op, apply_module
 from .worked import Worked, as_f64, num, plus, token_labels
 
 
@@ -56,17 +56,13 @@ def narrate_norm(s) -> list[str]:
             f"numbers (length {np.linalg.norm(x):.1f}); after the norm its length is {np.linalg.norm(after):.1f}."]
 
 
-def compute_norm(node, inputs, module, tokens):
-    return module(inputs[0])  # the model's own norm
-
-
 LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector",
-                compute_norm,
+                apply_module,
                 explain=explain_layer_norm, narrate=narrate_norm, drawn_as="histograms")
 
 
 RMS_NORM = Op("rms_norm", "RMSNorm: x / √(mean(x²) + ε) × γ, over each token's vector (no centring, no β)",
-              compute_norm,
+              apply_module,
               explain=explain_rms_norm, narrate=narrate_norm, drawn_as="histograms")
 
 

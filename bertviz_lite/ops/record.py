@@ -5,9 +5,10 @@ kind of operation lives in one module of this package (`tables`, `sums`, `attent
 `Op` in its own module, with what parts it has (`explain` defaults to computing the cell again, `narrate` to
 the step's numbers).
 
-The parts are written against small records, never a trace or a page: `compute(node, inputs, module, tokens)`,
-`explain(cell)` (the cell's node, indices, inputs and module: `explaining/cell.py`) and `narrate(step)` (the
-chapter's node, arrays, head and token: `tour/narration.py`)."""
+The parts take what they read as arguments and import no trace, page or figure: `compute(node, inputs, module,
+tokens)`; `explain(cell)` (the cell's node, indices, inputs and module, and its trace's tokens: `explaining/cell.py`)
+and `narrate(step)` (the chapter's node, arrays, head and token, and its trace: `tour/narration.py`) are handed
+objects that the explainer and the tour build; an op reads from them only through their attributes."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -37,9 +38,6 @@ class Tokens:
 Compute = Callable[["Node", list[torch.Tensor], "nn.Module | None", Tokens], torch.Tensor]  # noqa: F821
 
 
-Compute = Callable[["Node", list[torch.Tensor], "nn.Module | None", Tokens], torch.Tensor]  # noqa: F821
-
-
 def recomputed(cell) -> Worked:
     """Any other operation (a family's own, such as a bucketing of distances): computed again on its inputs by the
     operation itself, its cell read."""
@@ -51,6 +49,11 @@ def recomputed(cell) -> Worked:
     if len(cell.at) == 2 and cell.array.shape[-2:] == (len(cell.trace.tokens),) * 2:
         where = {"query position": cell.at[0], "key position": cell.at[1], "i - j": cell.at[0] - cell.at[1]}
     return Worked(f"{cell.node.op.meaning}: {num(value)}", where, value)
+
+
+def apply_module(node, inputs, module, tokens):
+    """The model's own module (a norm, an activation) on the one input: a computation many ops share."""
+    return module(inputs[0])
 
 
 @dataclass(frozen=True)
