@@ -49,13 +49,20 @@ def test_a_figure_is_built_once_per_key():
 
 
 def _counting(monkeypatch, name: str) -> list:
+    """Count the calls of figure `name`, wherever the app took it from (bertviz_lite.figures, or a module of the
+    Layers stepper that imported it once)."""
+    import app_pages.stepper.canvas
+    import app_pages.stepper.stages
+
     calls, original = [], getattr(bertviz_lite.figures, name)
 
     def counted(*args, **kwargs):
         calls.append(args)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(bertviz_lite.figures, name, counted)
+    for module in (bertviz_lite.figures, app_pages.stepper.canvas, app_pages.stepper.stages):
+        if getattr(module, name, None) is original:
+            monkeypatch.setattr(module, name, counted)
     return calls
 
 
