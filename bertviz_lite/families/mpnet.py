@@ -52,9 +52,11 @@ def _explain_bucket(cell) -> Worked:
 
 def _narrate_buckets(s) -> list[str]:
     row = s.array[s.token]  # (T,): the bucket of each key's distance from this query
-    far = int(np.argmax(np.abs(np.arange(len(row)) - s.token)))
-    return [f"For query {s.me}, the key {s.tok(far)}, {abs(far - s.token)} tokens away, falls in bucket "
-            f"{int(row[far])}; the keys within 7 tokens each have a bucket of their own."]
+    top = int(np.argmax(row))  # the number the figure outlines: the row's largest, its first key
+    side = "after" if top > s.token else "before"
+    return [f"For query {s.me}, the highest bucket of its row is {int(row[top])}, first reached by {s.tok(top)}, "
+            f"{abs(top - s.token)} tokens {side} it; keys within 7 tokens each have a bucket of their own, farther "
+            f"ones share buckets on a log scale."]
 
 
 RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets,
