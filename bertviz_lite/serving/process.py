@@ -25,6 +25,8 @@ def once(make: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(make)
     def get(*args):
+        if args in made:  # every run after the first: no lock taken
+            return made[args]
         with lock:
             if args not in made:
                 made[args] = make(*args)
