@@ -61,3 +61,10 @@ def test_tokens_plotly_would_read_as_html_are_escaped_in_figures_and_plain_in_cs
     lines = attention_lines(np.full((1, 2, 2), 0.5, np.float32), [0])
     fig = head_view(lines, ["<s>", "</s>"], ["<s>", "</s>"], 1, "t")
     assert "&lt;s&gt;" in [text for trace in fig.data if trace.text is not None for text in trace.text]
+
+
+def test_a_long_escaped_label_is_cut_on_its_characters_not_inside_an_entity():
+    from bertviz_lite.figures.fit import _cut
+
+    assert _cut("12 &lt;E6 9D AC&gt;x") == "12 &lt;E6 9D AC&gt;x"  # 14 characters as drawn: whole
+    assert _cut("12 &lt;E6 9D AC&gt; xyz") == "12 &lt;E6 9D AC&gt;…"  # 17: 13 of them and …

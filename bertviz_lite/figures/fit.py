@@ -16,6 +16,7 @@ readability check in the browser (tests/test_readability.py) is what says they h
 """
 from __future__ import annotations
 
+import html
 import math
 import re
 from dataclasses import dataclass
@@ -153,8 +154,8 @@ def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, s
         return across / LINE_EM
 
     stated = ticks.every if axis.tickmode != "array" else 0  # an array is the figure's own choice, said by it
-    if any(len(t) > LONGEST_LABEL for t in ticks.texts):
-        texts = [t if len(t) <= LONGEST_LABEL else t[:LONGEST_LABEL - 1] + "…" for t in ticks.texts]
+    if any(len(html.unescape(t)) > LONGEST_LABEL for t in ticks.texts):
+        texts = [_cut(t) for t in ticks.texts]
         ticks = Ticks(ticks.values, texts, ticks.places, ticks.categories, ticks.every)
         axis.update(tickmode="array", tickvals=ticks.values, ticktext=texts, dtick=None)
     spacing = pitch * ticks.every
@@ -230,3 +231,10 @@ def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float
             trace.update(texttemplate=None)
             return
         template = template.replace(decimals.group(0), f":.{int(decimals.group(1)) - 1}f")
+
+
+def _cut(label: str) -> str:
+    """A label of more than LONGEST_LABEL characters cut with "…", counted and cut as drawn: a token escaped for
+    Plotly ("&lt;F0 9F&gt;", style.plotly_text) is cut on its characters, never inside an entity."""
+    shown = html.unescape(label)
+    return label if len(shown) <= LONGEST_LABEL else html.escape(shown[:LONGEST_LABEL - 1], quote=False) + "…"
