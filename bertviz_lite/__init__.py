@@ -32,6 +32,7 @@ _EXPORTS = {  # module -> the public names it defines
     "explaining": ("Explanation", "explain"),
     "analyses.sentence_pooling": ("SentencePooling",),
     "analyses.similarity": ("SentenceVectors", "sentence_vectors"),
+    "analyses.similarity_split": ("SimilaritySplit", "explain_similarity", "split_traces", "word_level_split"),
     "analyses.head_fingerprints": ("HeadFingerprints", "head_fingerprints", "striking_heads"),
     "analyses.rollout": ("attention_rollout",),
     "analyses.contributions": ("LayerContributions", "Mixing", "layer_contributions", "mixing_ratios"),

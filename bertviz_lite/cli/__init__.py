@@ -6,6 +6,7 @@
   bertviz-lite lens bert-base-uncased "the cat [MASK] on the mat" [--position N] [--json]
   bertviz-lite compare bert-base-uncased answerdotai/ModernBERT-base "the bank of the river" [--json]
   bertviz-lite contexts MODEL "i sat on the bank of the river" "i deposited money at the bank" --word bank [--json]
+  bertviz-lite explain-similarity MODEL "the cat sat on the mat" "a kitten was sitting on the rug" [--json]
   bertviz-lite explain MODEL "TEXT" --step layers.2.attn.scores --head 3 --at 4,1 [--pair "..."] [--json]
   bertviz-lite diagram MODEL [--layer L] [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
@@ -24,6 +25,7 @@ import sys
 from ..errors import BertvizLiteError, InputError
 from ..tasks import TASK_NAMES
 from .analyses import cmd_compare, cmd_contexts, cmd_contributions, cmd_heads, cmd_lens, cmd_rollout
+from .outputs import cmd_explain_similarity
 from .console import PROG, Parser, quiet_transformers
 from .models import cmd_diagram, cmd_explain, cmd_params, cmd_trace
 from .running import cmd_bench, cmd_prefetch, cmd_serve
@@ -79,6 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--word", nargs="+", required=True, help="a word in both sentences (or several)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_contexts)
+
+    p = sub.add_parser("explain-similarity", help="two sentences' cosine split exactly into token pairs, pooled as "
+                                                  "the checkpoint pools")
+    p.add_argument("model")
+    p.add_argument("text_a")
+    p.add_argument("text_b")
+    p.add_argument("--words", action="store_true", help="add the pieces of each word up (the cells still add up)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_explain_similarity, input_status=2)
 
     p = sub.add_parser("explain", help="one number of one sub-step, computed again from the numbers it comes from")
     p.add_argument("model")

@@ -1,0 +1,159 @@
+"""Why two sentences are similar: their cosine split exactly into token pairs.
+
+A sentence vector is made from the last layer's token vectors by pooling, and every pooling mode is a sum over
+tokens: the mean is Σ_i h_i / n, [CLS] is h_0 alone, max takes each dimension from the token that holds its largest
+value. Write each mode's vector as u_m = Σ_i a_mi (a_mi: token i's part, a (d,) row) and u as the concatenation of
+the modes; then
+
+    cos(u, v) = ⟨u, v⟩ / (‖u‖ ‖v‖) = Σ_i Σ_j  Σ_m ⟨a_mi, b_mj⟩ / (‖u‖ ‖v‖)
+
+so cell (i, j) is one exact number and the cells add up to the cosine. For mean pooling that is
+⟨h_i, g_j⟩ / (n · m · ‖u‖ · ‖v‖). Normalizing does not change a cosine, so the split is the same with or without it.
+
+Max pooling is split the same way and is exact too, but it says something else: a cell is the dot product over
+the dimensions that token i won in u and token j won in v, so a token that wins no dimension gets nothing however
+close it is to the other sentence (and changing one token can change which dimensions every token wins). The page
+says so. A plain model's pooled [CLS] output (dense + tanh) is one vector made from one token, so its split has
+one cell.
+
+>>> split = split_vectors(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[1.0, 0.0]]), ("mean",), False)
+>>> split.pairs.round(4).tolist(), round(split.cosine, 4)
+([[0.7071], [0.0]], 0.7071)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ..loading.loader import LoadedModel
+from ..loading.sentence_config import SentencePooling
+from ..stepthrough.trace import Trace, trace
+from .word_level import word_groups
+
+MEAN_OF_TOKENS = SentencePooling(("mean",), False, None)  # what a plain model's page offers
+LINEAR_MODES = ("cls", "mean", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
+
+
+@dataclass(frozen=True, eq=False)
+class SimilaritySplit:
+    """A cosine and its exact split into token pairs."""
+
+    cosine: float  # of the two sentence vectors
+    pooling: tuple[str, ...]  # the modes, in the order they are concatenated
+    normalized: bool  # the pipeline ends in Normalize (the cosine is the same either way)
+    tokens_a: list[str]  # the tokens the pooling reads, in order (specials where the pooling reads them)
+    tokens_b: list[str]
+    pairs: np.ndarray  # (len(tokens_a), len(tokens_b)) float64: the cells add up to `cosine`
+    positions_a: list[int]  # each row's position in sentence A's trace
+    positions_b: list[int]
+
+    @property
+    def by_selection(self) -> bool:
+        """Max pooling's cells are the dimensions each pair won, not a weighting of the pair (module docstring)."""
+        return "max" in self.pooling
+
+    @property
+    def total(self) -> float:
+        """Σ of the cells: the cosine, to rounding."""
+        return float(self.pairs.sum())
+
+    def strongest(self, most: int = 3) -> list[tuple[str, str, float]]:
+        """The cells largest in size, (token of A, token of B, value), largest first."""
+        flat = np.argsort(-np.abs(self.pairs), axis=None)[:most]
+        rows, cols = np.unravel_index(flat, self.pairs.shape)
+        return [(self.tokens_a[i], self.tokens_b[j], float(self.pairs[i, j])) for i, j in zip(rows, cols)]
+
+    def to_json(self) -> dict:
+        return {"cosine": self.cosine, "pooling": list(self.pooling), "normalized": self.normalized,
+                "tokens_a": self.tokens_a, "tokens_b": self.tokens_b, "pairs": self.pairs.tolist()}
+
+
+def explain_similarity(loaded: LoadedModel, text_a: str, text_b: str) -> SimilaritySplit:
+    """Trace both sentences as the model's pipeline reads them and split their cosine (see the module docstring)."""
+    pooling = loaded.sentence_pooling
+    limit = pooling.max_tokens if pooling is not None else None
+    return split_traces(trace(loaded, text_a, max_tokens=limit), trace(loaded, text_b, max_tokens=limit))
+
+
+def split_traces(a: Trace, b: Trace) -> SimilaritySplit:
+    """The split for two traces of single sentences, pooled as the checkpoint pools (a plain model: the mean of the
+    token vectors, the vector the Similarity page shows first)."""
+    if a.pair is not None or b.pair is not None:
+        raise InputError("The similarity split compares two single sentences; leave the second sentence empty.")
+    pooling = a.loaded.sentence_pooling or MEAN_OF_TOKENS
+    split = split_vectors(a.hidden_states[-1], b.hidden_states[-1], pooling.modes, pooling.normalize)
+    return _named(split, a.tokens, b.tokens)
+
+
+def split_vectors(a: np.ndarray, b: np.ndarray, modes: tuple[str, ...], normalize: bool) -> SimilaritySplit:
+    """The split of two sentences' last-layer token vectors a (n, d) and b (m, d); tokens unnamed."""
+    parts_a, parts_b = token_parts(a, modes), token_parts(b, modes)  # (M, n, d), (M, m, d)
+    u, v = parts_a.sum(axis=1).reshape(-1), parts_b.sum(axis=1).reshape(-1)  # the concatenated sentence vectors
+    scale = max(float(np.linalg.norm(u)), 1e-12) * max(float(np.linalg.norm(v)), 1e-12)
+    pairs = np.einsum("mid,mjd->ij", parts_a, parts_b) / scale  # (n, m)
+    rows, cols = _read(modes, len(a)), _read(modes, len(b))
+    pairs = pairs[np.ix_(rows, cols)]
+    return SimilaritySplit(float(u @ v / scale), modes, normalize, [], [], pairs, rows, cols)
+
+
+def token_parts(tokens: np.ndarray, modes: tuple[str, ...]) -> np.ndarray:
+    """(M, T, d) float64: each mode's vector as a sum over tokens, part i being token i's (zero where a mode does not
+    read the token). Σ over axis 1 is sentence_pooling.pool's vector of that mode, before Normalize."""
+    h = tokens.astype(np.float64)  # (T, d)
+    T = len(h)
+    parts = []
+    for mode in modes:
+        if mode == "cls":
+            weights = np.eye(T)[0]
+        elif mode == "lasttoken":
+            weights = np.eye(T)[-1]
+        elif mode == "mean":
+            weights = np.full(T, 1.0 / T)
+        elif mode == "mean_sqrt_len_tokens":
+            weights = np.full(T, 1.0 / np.sqrt(T))
+        elif mode == "weightedmean":
+            weights = np.arange(1, T + 1) / (T * (T + 1) / 2)
+        elif mode == "max":
+            won = h.argmax(axis=0)  # (d,): the token holding each dimension's largest value
+            parts.append(np.where(np.arange(T)[:, None] == won[None, :], h, 0.0))
+            continue
+        else:
+            raise InputError(f"There is no exact split for the pooling mode {mode!r}.")
+        parts.append(weights[:, None] * h)
+    return np.stack(parts)
+
+
+def _read(modes: tuple[str, ...], T: int) -> list[int]:
+    """The positions some mode reads: every token, or only the first / last where all modes read one token."""
+    if any(m not in ("cls", "lasttoken") for m in modes):
+        return list(range(T))
+    return sorted({0 if m == "cls" else T - 1 for m in modes})
+
+
+def _named(split: SimilaritySplit, tokens_a: list[str], tokens_b: list[str]) -> SimilaritySplit:
+    return SimilaritySplit(split.cosine, split.pooling, split.normalized, [tokens_a[i] for i in split.positions_a],
+                           [tokens_b[j] for j in split.positions_b], split.pairs, split.positions_a,
+                           split.positions_b)
+
+
+def word_level_split(split: SimilaritySplit, a: Trace, b: Trace) -> tuple[np.ndarray, list[str], list[str]]:
+    """The cells added up over each word's pieces (both ways): a (words of A, words of B) matrix that still adds up
+    to the cosine, and the words. A special token stays a word of its own."""
+    rows, row_words = _groups(a, split.positions_a)
+    cols, col_words = _groups(b, split.positions_b)
+    by_row = np.stack([split.pairs[g].sum(axis=0) for g in rows])  # (W_a, m)
+    return np.stack([by_row[:, g].sum(axis=1) for g in cols], axis=1), row_words, col_words  # (W_a, W_b)
+
+
+def _groups(t: Trace, positions: list[int]) -> tuple[list[list[int]], list[str]]:
+    """word_groups of the trace, kept to the positions the split has, as indices into its rows."""
+    where = {p: k for k, p in enumerate(positions)}
+    groups, words = [], []
+    for group, word in zip(*word_groups(t)):
+        kept = [where[p] for p in group if p in where]
+        if kept:
+            groups.append(kept)
+            words.append(word)
+    return groups, words
