@@ -1,10 +1,52 @@
 """Similarity: several sentences, one vector each, and every pair's cosine, the notebooks' cosine_similarity made
-visual. A sentence-transformers model pools as it was trained to; a plain BERT shows its two untrained vectors."""
+visual. A sentence-transformers model pools as it was trained to; a plain BERT shows its two untrained vectors.
+Pick two sentences (`why=1,2`) and their cosine is split exactly into token pairs: why they are similar."""
 import streamlit as st
 
-from bertviz_lite.figures import similarity_heatmap
 from bertviz_lite.analyses.similarity import MAX_SENTENCES
-from app_pages.shell import charts, guarded, lecture, models, state
+from bertviz_lite.figures import similarity_heatmap
+from bertviz_lite.figures.outputs import pair_split_heatmap
+from app_pages.shell import charts, chips, guarded, lecture, models, state
+
+WORDS_ADD_UP = "A word's cells are the sum over its pieces, both ways, so the cells still add up to the cosine."
+
+
+def parsed(why: str) -> tuple[int, int] | None:
+    """The two sentences (0-based, in order) that `why` names ("1,2"), or None."""
+    try:
+        a, b = sorted(int(part) - 1 for part in str(why).split(","))
+    except ValueError:
+        return None
+    return a, b
+
+
+def keep_a_pair_there_is(count: int) -> None:
+    """A link's `why` as the selector writes it; one naming sentences that are not there gets a message and shows
+    the matrix of every pair. Before the selector is drawn (its value is set with the state's)."""
+    why = str(st.session_state.why).strip()
+    pair = parsed(why)
+    if pair is not None and 0 <= pair[0] < pair[1] < count:
+        state.set_value("why", f"{pair[0] + 1},{pair[1] + 1}")
+    elif why:
+        st.info(f"why={why} does not name two of the {count} sentences (write why=1,2).", icon=":material/edit:")
+        state.set_value("why", "")
+
+
+def pair_label(why: str) -> str:
+    if not why:
+        return "none: every pair's cosine"
+    a, b = parsed(why)
+    return f"sentences {a + 1} and {b + 1}"
+
+
+def split_caption(split, pooled: bool) -> str:
+    """The check line and the strongest pairs in words."""
+    strongest = "; ".join(f"'{x}' ↔ '{y}' gives {value:+.3f}" for x, y, value in split.strongest(3))
+    how = ("" if pooled else " of the mean token vectors (this model has no pooling of its own; its pooled [CLS] "
+           "output is one token's vector, with nothing to split)")
+    return (f"**The {split.pairs.size} cells add up to {split.total:.4f}; the cosine{how} is {split.cosine:.4f}.** "
+            f"Strongest pairs: {strongest}.")
+
 
 loaded = guarded.load_or_stop()  # the offer to switch comes with the note below
 controls, canvas = lecture.controls_and_canvas("Sentence similarity", [3, 8])  # sentences beside the matrix
@@ -19,6 +61,12 @@ with controls:
     if not lines:
         st.info("Type a few sentences, one per line, to compare them.", icon=":material/edit:")
         guarded.end_page()
+    keep_a_pair_there_is(len(lines))
+    options = [""] + [f"{a + 1},{b + 1}" for a in range(len(lines)) for b in range(a + 1, len(lines))]
+    st.selectbox("Why are two of them similar?", options, format_func=pair_label,
+                 **state.bind("why"))
+    pair = parsed(st.session_state.why) if st.session_state.why else None
+    words = chips.word_toggle(WORDS_ADD_UP) if pair is not None else False
     ways = guarded.sentence_vectors_or_stop(loaded, lines)
     if ways[0].trained_for_similarity:
         st.caption(f"Each sentence runs on its own; its vector is {ways[0].how}. {loaded.source} was trained "
@@ -28,9 +76,25 @@ with controls:
                 f"to predict whether sentence B follows sentence A, and the mean of its token vectors for nothing "
                 f"at all. Both put almost any two sentences close together.", icon=":material/info:")
         models.offer_bundled_model("Compare with a model trained for similarity")
-with canvas, lecture.point():
+with canvas:
+    if pair is not None:
+        split = guarded.similarity_split_or_stop(loaded, lines[pair[0]], lines[pair[1]], words)
+        with lecture.point():
+            st.markdown(split_caption(split, ways[0].trained_for_similarity))
+            charts.chart(pair_split_heatmap(split.pairs, split.tokens_a, split.tokens_b,
+                                            f"Why {pair[0] + 1} and {pair[1] + 1} are similar: each pair's share "
+                                            f"of the cosine {split.cosine:.3f}"))
+        if split.by_selection:
+            st.info("Max pooling takes each dimension from the token that holds its largest value, so a cell is the "
+                    "dot product over the dimensions both tokens won: exact for these sentences, but not a weight "
+                    "(a token that wins no dimension gets nothing, however close it is).", icon=":material/info:")
+        st.caption("A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the sentence vectors u "
+                   "and v (for mean pooling h_i / n and g_j / m). Normalizing does not change a cosine.")
+        charts.csv_download(lambda: charts.matrix_frame(split.pairs, split.tokens_a, split.tokens_b, "sentence A",
+                                                        "sentence B"), f"similarity_split_{pair[0] + 1}_{pair[1] + 1}.csv")
     for way in ways:
-        charts.chart(similarity_heatmap(way.cosine(), lines, f"cosine of {way.name}"))
+        with lecture.point() if pair is None and way is ways[0] else st.container():
+            charts.chart(similarity_heatmap(way.cosine(), lines, f"cosine of {way.name}"))
         charts.csv_download(lambda way=way: charts.matrix_frame(way.cosine(), lines, lines, "sentence", "other sentence"),
                             f"similarity_{way.name.replace(' ', '_')}.csv")
         if not way.trained_for_similarity:

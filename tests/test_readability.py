@@ -43,12 +43,12 @@ def views(model: str, tokens: int) -> list[str]:
     text, short = sentence(tokens), sentence(max(6, tokens // 3))
     family_steps = {DEBERTA: ["step=attn.c2p&cell=1,2"], MODERNBERT: ["step=attn.q_rot&cell=1,2"],
                     EUROBERT_GQA: ["step=attn.k&cell=1,2"]}.get(model, [])
+    sentences = "sentences=" + urllib.parse.quote_plus("\n".join([text, short, " ".join(reversed(text.split()))]))
     pages = ["tokens", "layers", "layers?step=attn.scores&cell=1,2", "layers?step=ffn.act&cell=2,3",
              *[f"layers?{s}" for s in family_steps], "tour?chapter=1", "tour?chapter=3", "tour?chapter=8",
              "tour?chapter=11", "attention", "attention?view=model", "heads", "rollout", "contributions",
              f"lens?position={min(3, tokens - 2)}",
-             "similarity?sentences=" + urllib.parse.quote_plus("\n".join([text, short,
-                                                                         " ".join(reversed(text.split()))])),
+             f"similarity?{sentences}", f"similarity?{sentences}&why=1,2",
              "contexts?sentence_a=" + urllib.parse.quote_plus("by the bank " + text) + "&sentence_b=" +
              urllib.parse.quote_plus("the bank " + short) + "&word=bank",
              f"compare?model_b={BUNDLED if model != BUNDLED else 'bert-base-uncased'}"]

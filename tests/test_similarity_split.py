@@ -90,9 +90,10 @@ def test_the_word_level_split_still_adds_up(tiny_loaded):
     loaded = tiny_loaded["bert"]
     a, b = trace(loaded, "the cats sat unhappily"), trace(loaded, "a kitten was sitting")
     split = split_traces(a, b)
-    words, row_words, col_words = word_level_split(split, a, b)
-    assert words.shape == (len(row_words), len(col_words)) and len(row_words) < len(a.tokens)
-    assert abs(words.sum() - split.cosine) <= 1e-6
+    words = word_level_split(split, a, b)
+    row_words = words.tokens_a
+    assert words.pairs.shape == (len(row_words), len(words.tokens_b)) and len(row_words) < len(a.tokens)
+    assert abs(words.total - split.cosine) <= 1e-6 and words.cosine == split.cosine
     assert row_words[0] == a.tokens[0] and "".join(row_words) == "".join(t.removeprefix("##") for t in a.tokens)
 
 

@@ -21,8 +21,11 @@ def token_chips(tokens: list[str], ids: list[int], sequence_ids: list[int | None
     st.html(f'<div style="line-height:2.2">{chips}</div>')
 
 
-def word_toggle() -> bool:
-    """The word-level switch; True when word pieces are merged into words."""
-    st.toggle("Words, not word pieces", help="Attention to a word is the sum over its pieces, attention from a word "
-              "the mean over its pieces (Clark et al. 2019).", **bind("words"))
+ATTENTION_TO_WORDS = ("Attention to a word is the sum over its pieces, attention from a word the mean over its pieces "
+                      "(Clark et al. 2019).")
+
+
+def word_toggle(how: str = ATTENTION_TO_WORDS) -> bool:
+    """The word-level switch; True when word pieces are merged into words (`how`: in what way, for its help)."""
+    st.toggle("Words, not word pieces", help=how, **bind("words"))
     return bool(st.session_state.words)

@@ -13,8 +13,8 @@ from bertviz_lite import BertvizLiteError, DEFAULT_MODEL, LoadedModel, Trace
 from bertviz_lite.analyses.similarity import SentenceVectors
 from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.serving.cache import (cached_contributions, cached_head_view, cached_layer, cached_layerwise,
-                                        cached_model, cached_sentence_vectors, cached_skeleton, cached_thumbnails,
-                                        cached_trace)
+                                        cached_model, cached_sentence_vectors, cached_similarity_split,
+                                        cached_skeleton, cached_thumbnails, cached_trace)
 
 from .models import offer_bundled_model, switch_model
 from .state import init_state, lecture_mode
@@ -155,6 +155,11 @@ def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:
 def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
     return computed_or_stop("Running the model on each sentence …",
                             lambda: cached_sentence_vectors(loaded.source, loaded.task, tuple(sentences)))
+
+
+def similarity_split_or_stop(loaded: LoadedModel, a: str, b: str, words: bool):
+    return computed_or_stop("Splitting the cosine into token pairs …",
+                            lambda: cached_similarity_split(loaded.source, loaded.task, a, b, words))
 
 
 ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions, "head view": cached_head_view,

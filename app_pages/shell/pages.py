@@ -53,7 +53,7 @@ TOKENS = _page("tokens", "Tokens", "abc")
 LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORD_LEVEL, {"cell": ""})
 ATTENTION = _page("attention", "Attention", "timeline", LAYER, HEAD, STEP, WORD_LEVEL,
                   {"view": "head", "heads": "", "focus": "", "filter": "All", "horizontal": False})
-SIMILARITY = _page("similarity", "Similarity", "compare_arrows", {"sentences": DEFAULT_SENTENCES})
+SIMILARITY = _page("similarity", "Similarity", "compare_arrows", WORD_LEVEL, {"sentences": DEFAULT_SENTENCES, "why": ""})
 CONTEXTS = _page("contexts", "Word in context", "alt_route", {"sentence_a": "i sat on the bank of the river",
                                                               "sentence_b": "i deposited money at the bank",
                                                               "word": "bank"})

@@ -70,11 +70,14 @@ class SimilaritySplit:
                 "tokens_a": self.tokens_a, "tokens_b": self.tokens_b, "pairs": self.pairs.tolist()}
 
 
-def explain_similarity(loaded: LoadedModel, text_a: str, text_b: str) -> SimilaritySplit:
-    """Trace both sentences as the model's pipeline reads them and split their cosine (see the module docstring)."""
+def explain_similarity(loaded: LoadedModel, text_a: str, text_b: str, words: bool = False) -> SimilaritySplit:
+    """Trace both sentences as the model's pipeline reads them and split their cosine (see the module docstring);
+    `words`: added up over each word's pieces."""
     pooling = loaded.sentence_pooling
     limit = pooling.max_tokens if pooling is not None else None
-    return split_traces(trace(loaded, text_a, max_tokens=limit), trace(loaded, text_b, max_tokens=limit))
+    a, b = trace(loaded, text_a, max_tokens=limit), trace(loaded, text_b, max_tokens=limit)
+    split = split_traces(a, b)
+    return word_level_split(split, a, b) if words else split
 
 
 def split_traces(a: Trace, b: Trace) -> SimilaritySplit:
@@ -138,13 +141,15 @@ def _named(split: SimilaritySplit, tokens_a: list[str], tokens_b: list[str]) -> 
                            split.positions_b)
 
 
-def word_level_split(split: SimilaritySplit, a: Trace, b: Trace) -> tuple[np.ndarray, list[str], list[str]]:
-    """The cells added up over each word's pieces (both ways): a (words of A, words of B) matrix that still adds up
-    to the cosine, and the words. A special token stays a word of its own."""
+def word_level_split(split: SimilaritySplit, a: Trace, b: Trace) -> SimilaritySplit:
+    """The cells added up over each word's pieces (rows and columns): a words-by-words split that still adds up to
+    the cosine, named by the words (a special token stays a word of its own; a position is the word's first)."""
     rows, row_words = _groups(a, split.positions_a)
     cols, col_words = _groups(b, split.positions_b)
     by_row = np.stack([split.pairs[g].sum(axis=0) for g in rows])  # (W_a, m)
-    return np.stack([by_row[:, g].sum(axis=1) for g in cols], axis=1), row_words, col_words  # (W_a, W_b)
+    pairs = np.stack([by_row[:, g].sum(axis=1) for g in cols], axis=1)  # (W_a, W_b)
+    return SimilaritySplit(split.cosine, split.pooling, split.normalized, row_words, col_words, pairs,
+                           [split.positions_a[g[0]] for g in rows], [split.positions_b[g[0]] for g in cols])
 
 
 def _groups(t: Trace, positions: list[int]) -> tuple[list[list[int]], list[str]]:

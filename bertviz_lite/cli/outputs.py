@@ -7,23 +7,16 @@ from .console import load, progress
 
 
 def cmd_explain_similarity(args) -> None:
-    from ..analyses.similarity_split import split_traces, word_level_split
-    from ..stepthrough.trace import trace
+    from ..analyses.similarity_split import explain_similarity
 
     loaded = load(args.model)
-    pooling = loaded.sentence_pooling
     progress("running the model on each sentence")
-    limit = pooling.max_tokens if pooling is not None else None
-    a, b = trace(loaded, args.text_a, max_tokens=limit), trace(loaded, args.text_b, max_tokens=limit)
-    split = split_traces(a, b)
-    cells, rows, cols = (word_level_split(split, a, b) if args.words
-                         else (split.pairs, split.tokens_a, split.tokens_b))
+    split = explain_similarity(loaded, args.text_a, args.text_b, args.words)
     if args.json:
-        result = split.to_json()
-        if args.words:
-            result.update(words_a=rows, words_b=cols, word_pairs=cells.tolist())
-        print(json.dumps(result))
+        print(json.dumps(split.to_json()))
         return
+    pooling = loaded.sentence_pooling
+    cells, rows, cols = split.pairs, split.tokens_a, split.tokens_b
     how = "the checkpoint's own pooling" if pooling is not None else "the mean of the token vectors (a plain model)"
     print(f"cosine {split.cosine:.4f} ({'+'.join(split.pooling)} pooling, {how})")
     print(f"the {cells.size} cells add up to {float(cells.sum()):.4f}")

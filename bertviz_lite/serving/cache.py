@@ -28,6 +28,7 @@ from ..introspection.task_heads import TaskHead, task_heads
 from ..loading.limits import Limits
 from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import SentenceVectors, sentence_vectors
+from ..analyses.similarity_split import SimilaritySplit, explain_similarity
 from ..stepthrough.trace import Trace, trace
 from ..introspection.tree import ModuleNode, module_tree
 
@@ -142,6 +143,18 @@ def cached_sentence_vectors(source: str, task: str, sentences: tuple[str, ...]) 
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
 def _sentence_vectors(source: str, task: str, weights: str, sentences: tuple[str, ...], _model: LoadedModel):
     return sentence_vectors(_model, list(sentences))
+
+
+def cached_similarity_split(source: str, task: str, a: str, b: str, words: bool) -> SimilaritySplit:
+    """Two sentences' cosine split into token pairs: at most 256 × 256 numbers (the bundled model's limit),
+    shared by every session."""
+    model = cached_model(source, task)
+    return _similarity_split(source, task, model.weights_id, a, b, words, model)
+
+
+@st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
+def _similarity_split(source: str, task: str, weights: str, a: str, b: str, words: bool, _model: LoadedModel):
+    return explain_similarity(_model, a, b, words)
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)

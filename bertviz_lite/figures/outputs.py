@@ -1,0 +1,43 @@
+"""The figures that say why the model gives its output: two sentences' cosine split into token pairs, and how far
+an intervention moved each token's hidden state in every layer."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .charts import _layout, labelled
+from .style import FONT, SHARE, colour_scale, every_token, written_in_cells
+
+
+def pair_split_heatmap(pairs: np.ndarray, tokens_a: list[str], tokens_b: list[str], title: str) -> go.Figure:
+    """(n, m) token-pair shares of a cosine on a diverging scale centred at 0: rows are sentence A's tokens, columns
+    sentence B's; the numbers written in the cells where they can be read, in thousandths without the leading
+    zero (".037"): a cell is a small share of the cosine, and two decimals would make most of them 0.00."""
+    rows, columns = labelled(tokens_a), labelled(tokens_b)
+    z = pairs.astype(np.float32)
+    written = {}
+    if written_in_cells(z.shape):
+        text = [[f"{v:.3f}".replace("0.", ".", 1).replace("-", "−") for v in row] for row in pairs.tolist()]
+        written = dict(text=text, texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2))
+    fig = go.Figure(go.Heatmap(z=z, x=columns, y=rows, **colour_scale(z, signed=True), **written,
+                               colorbar=dict(title="share"),
+                               hovertemplate="A %{y}<br>B %{x}<br>%{z:.5f} of the cosine<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category", title="sentence A", **every_token(len(rows)))
+    fig.update_xaxes(type="category", title="sentence B", tickangle=-60, **every_token(len(columns)))
+    return _layout(fig, min(760, 230 + 26 * len(rows)), title)
+
+
+def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: int) -> go.Figure:
+    """(L + 1, T) cosine distances between each token's hidden state before and after an intervention, row 0 the
+    embeddings and row l + 1 layer l's output (as transformers numbers hidden_states). The first `unchanged` rows
+    come before the intervention, are the trace's own and are marked so."""
+    z = shift.astype(np.float32)
+    names = ["embeddings"] + [f"after layer {layer}" for layer in range(len(z) - 1)]
+    names = [f"{name} (not rerun)" if row < unchanged else name for row, name in enumerate(names)]
+    written = dict(texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 4)) if z.shape[1] <= 24 else {}
+    fig = go.Figure(go.Heatmap(z=z, x=labelled(tokens), y=names, colorscale=SHARE, zmin=0,
+                               zmax=max(float(z.max()), 1e-6), colorbar=dict(title="distance"), **written,
+                               hovertemplate="%{y}<br>%{x}<br>cosine distance %{z:.5f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", tickangle=-60, **every_token(len(tokens)))
+    return _layout(fig, min(620, 200 + 28 * len(names)), title)
