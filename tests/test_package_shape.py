@@ -15,7 +15,7 @@ LAYERS = [  # bottom up: a package imports only itself and the packages of the l
     {"loading", "introspection"},  # models, tokenizers and their architecture
     {"figures"},  # pure functions from arrays to figures
     {"stepthrough"},  # a sentence through a model, every sub-step
-    {"explaining", "analyses"},  # what the numbers mean
+    {"explaining", "analyses", "intervening"},  # what the numbers mean, and what they rest on
     {"tour"},
     {"serving", "benchmarks"},
     {"cli"},

@@ -43,8 +43,18 @@ def compute_softmax(node, inputs, module, tokens):
 
 
 def compute_weighted_sum(node, inputs, module, tokens):
+    """Σ_j p_ij v_j; an intervention (`bertviz_lite/intervening/`) sets `zeroed_values` (tokens whose value vectors
+    are zero in every head, value zeroing) and `heads_off` (query heads whose context is zero, as transformers'
+    old head_mask made it)."""
     probs, values = inputs  # (h, T, T), (h_kv, T, d_h)
-    return torch.matmul(probs, shared_heads(values, probs.shape[0]))  # (h, T, d_h): Σ_j p_ij v_j
+    zeroed, off = node.attr("zeroed_values", ()), node.attr("heads_off", ())
+    if zeroed:
+        values = values.clone()
+        values[:, list(zeroed)] = 0
+    context = torch.matmul(probs, shared_heads(values, probs.shape[0]))  # (h, T, d_h)
+    if off:
+        context[list(off)] = 0
+    return context
 
 
 def shared_head(cell, k: int = 1) -> tuple[int, str]:
@@ -107,12 +117,19 @@ def explain_softmax(cell) -> Worked:
 
 
 def explain_weighted_sum(cell) -> Worked:
-    """Σ_j p_ij · v_j[d], one term per key."""
+    """Σ_j p_ij · v_j[d], one term per key; under an intervention, a zeroed value's term is 0 and a head switched
+    off gives 0 (the formula says which)."""
     (i, d), h = cell.at, cell.head
     vh, shared = shared_head(cell)
-    probs, values = as_f64(cell.input(0)[h, i]), as_f64(cell.input(1)[vh, :, d])
-    terms = [(f"p[{i},{j}]·v[{j},{d}] ({cell.trace.tokens[j]})", float(p * v))
-             for j, (p, v) in enumerate(zip(probs, values))]
+    probs, values = as_f64(cell.input(0)[h, i]), as_f64(cell.input(1)[vh, :, d]).copy()
+    zeroed = list(cell.node.attr("zeroed_values", ()))
+    values[zeroed] = 0.0
+    if h in cell.node.attr("heads_off", ()):
+        return Worked(f"head {h} is switched off in this run: its context is 0 (the weighted sum is not added)",
+                      {"probs_row": probs, "values": values, "value_head": vh}, 0.0,
+                      labels={"query": cell.token(i), "dimension": str(d)})
+    terms = [(f"p[{i},{j}]·v[{j},{d}] ({cell.trace.tokens[j]}{', value zeroed' if j in zeroed else ''})",
+              float(p * v)) for j, (p, v) in enumerate(zip(probs, values))]
     formula = f"Σ_j p[{i}, j] · v[j, {d}]{shared} over {len(probs)} keys = {num(float(probs @ values))}"
     return Worked(formula, {"probs_row": probs, "values": values, "value_head": vh}, math.fsum(v for _, v in terms),
                   terms,

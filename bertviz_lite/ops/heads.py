@@ -34,6 +34,7 @@ def shared_heads(t: torch.Tensor, num_heads: int) -> torch.Tensor:
 
 
 def merge_heads(t: torch.Tensor) -> torch.Tensor:
-    """(h, T, d_h) -> (T, h·d_h): the heads side by side again, head 0 first."""
-    h, T, d_h = t.shape
-    return t.transpose(0, 1).reshape(T, h * d_h)
+    """(..., h, T, d_h) -> (..., T, h·d_h): the heads side by side again, head 0 first (a leading axis of variants,
+    as value zeroing runs them, is kept)."""
+    *variants, h, T, d_h = t.shape
+    return t.transpose(-3, -2).reshape(*variants, T, h * d_h)

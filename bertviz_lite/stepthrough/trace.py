@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import torch
@@ -61,6 +62,7 @@ class Trace:
     pooler_output: np.ndarray | None  # (d,) the model's own, where it has a pooler
     loaded: LoadedModel | None = field(repr=False)  # None only while it waits in the app's trace cache
     store: StepStore = field(default=None, repr=False)  # computed sub-steps, shared by copies of this trace
+    edits: Any = None  # an intervened run's `intervening.edits.Edits`, which its layers' graphs carry; else None
 
     def __post_init__(self):
         if self.store is None:
@@ -102,8 +104,10 @@ class Trace:
         return StepCache(self)
 
     def graph(self, block: str, layer: int | None = None) -> Graph | None:
-        """The graph of one block (None where the model has no such block: a pooler, the positions' steps)."""
-        return block_graph(self.loaded, block, layer)
+        """The graph of one block (None where the model has no such block: a pooler, the positions' steps); in an
+        intervened run, with the intervention set on the layers it changes."""
+        graph = block_graph(self.loaded, block, layer)
+        return graph if self.edits is None or graph is None else self.edits.applied_to(graph)
 
     def resolve(self, name: str) -> tuple[Graph, str]:
         """(graph, key) of a global step name; an InputError says what is wrong with it and what there is."""
