@@ -155,9 +155,9 @@ def test_the_intervened_run_is_a_trace_the_stepper_reads(every_family):
 
 
 @pytest.mark.parametrize("off,mask,zero,message", [
-    ("99.0", "", "", "no layer 99"), ("0.99", "", "", "no head 99"), ("abc", "", "", "off=abc cannot be read"),
+    ("99.0", "", "", "no layer 99"), ("0.99", "", "", "no head 99"), ("abc", "", "", "'abc' cannot be read: write a head"),
     ("", "-1", "", "no token -1"), ("", "x", "", "not a whole number"), ("", "", "1:999", "no token 999"),
-    ("", "", "1", "zero=1 cannot be read"), ("", "", "", "Choose an intervention")])
+    ("", "", "1", "'1' cannot be read: write a value"), ("", "", "", "Choose an intervention")])
 def test_bad_edits_say_what_is_wrong(every_family, off, mask, zero, message):
     t = trace(every_family["bert"], TEXT)
     with pytest.raises(InputError, match=message):

@@ -7,6 +7,7 @@
   bertviz-lite compare bert-base-uncased answerdotai/ModernBERT-base "the bank of the river" [--json]
   bertviz-lite contexts MODEL "i sat on the bank of the river" "i deposited money at the bank" --word bank [--json]
   bertviz-lite explain-similarity MODEL "the cat sat on the mat" "a kitten was sitting on the rug" [--json]
+  bertviz-lite intervene MODEL "TEXT" [--heads-off 2.3,4.1] [--mask 5] [--zero-value 3:4] [--value-zeroing L] [--json]
   bertviz-lite explain MODEL "TEXT" --step layers.2.attn.scores --head 3 --at 4,1 [--pair "..."] [--json]
   bertviz-lite diagram MODEL [--layer L] [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
@@ -25,7 +26,7 @@ import sys
 from ..errors import BertvizLiteError, InputError
 from ..tasks import TASK_NAMES
 from .analyses import cmd_compare, cmd_contexts, cmd_contributions, cmd_heads, cmd_lens, cmd_rollout
-from .outputs import cmd_explain_similarity
+from .outputs import cmd_explain_similarity, cmd_intervene
 from .console import PROG, Parser, quiet_transformers
 from .models import cmd_diagram, cmd_explain, cmd_params, cmd_trace
 from .running import cmd_bench, cmd_prefetch, cmd_serve
@@ -90,6 +91,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--words", action="store_true", help="add the pieces of each word up (the cells still add up)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_explain_similarity, input_status=2)
+
+    p = sub.add_parser("intervene", help="switch a head off, mask a token or zero a value, and see how far every "
+                                         "token's hidden state moves in each later layer")
+    p.add_argument("model")
+    p.add_argument("text")
+    p.add_argument("--heads-off", default="", help="layer.head,... e.g. 2.3,4.1")
+    p.add_argument("--mask", default="", help="token positions, e.g. 5")
+    p.add_argument("--zero-value", default="", help="layer:token,... e.g. 3:4 (value zeroing)")
+    p.add_argument("--pair", help="a second sentence")
+    p.add_argument("--value-zeroing", type=int, metavar="L",
+                   help="instead (or as well): layer L's value-zeroing map, T runs of the layer (Mohebbi et al. 2023)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_intervene, input_status=2)
 
     p = sub.add_parser("explain", help="one number of one sub-step, computed again from the numbers it comes from")
     p.add_argument("model")

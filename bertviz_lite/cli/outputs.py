@@ -1,9 +1,10 @@
-"""The commands that say why the model gives its output: two sentences' similarity split into token pairs."""
+"""The commands that say why the model gives its output: two sentences' similarity split into token pairs, and
+interventions (a head off, a token masked, a value zeroed) with their effect on every later layer."""
 from __future__ import annotations
 
 import json
 
-from .console import load, progress
+from .console import load, progress, state_name, traced
 
 
 def cmd_explain_similarity(args) -> None:
@@ -26,3 +27,39 @@ def cmd_explain_similarity(args) -> None:
     order = sorted(((abs(cells[i, j]), i, j) for i in range(len(rows)) for j in range(len(cols))), reverse=True)
     for _, i, j in order[:10]:
         print(f"  {rows[i]!r:>16} ↔ {cols[j]!r:<16} {cells[i, j]:+.4f}")
+
+
+def cmd_intervene(args) -> None:
+    from ..errors import InputError
+    from ..intervening.edits import parse_edits
+    from ..intervening.run import intervene
+    from ..intervening.value_zeroing import value_zeroing
+
+    edits = parse_edits(args.heads_off, args.mask, args.zero_value)
+    if not edits and args.value_zeroing is None:
+        raise InputError("Name an intervention: --heads-off L.H, --mask I or --zero-value L:J (or --value-zeroing L).")
+    t = traced(args)
+    result: dict = {"tokens": t.tokens}
+    if edits:
+        progress(f"running again with {edits.describe()}")
+        run = intervene(t, edits)
+        result = run.to_json()
+    if args.value_zeroing is not None:
+        t.graph("layers", args.value_zeroing)  # names the layers there are
+        progress(f"zeroing each of the {len(t.tokens)} tokens' value vectors in layer {args.value_zeroing}")
+        result["value_zeroing"] = value_zeroing(t, args.value_zeroing).tolist()
+    if args.json:
+        print(json.dumps(result))
+        return
+    if edits:
+        print(f"{edits.describe()}: layers {run.first_changed_layer} to {t.num_layers - 1} run again")
+        print("cosine distance of each token's hidden state, before vs after (the largest per state):")
+        for state, row in enumerate(run.shift):
+            top = row.argmax()
+            print(f"  {state_name(state):>11}  largest {row[top]:.4f} at {top} {run.trace.tokens[top]!r}, "
+                  f"mean {row.mean():.4f}")
+    if args.value_zeroing is not None:
+        print(f"\nvalue zeroing, layer {args.value_zeroing}: the token each token rests on most (its row's largest)")
+        for i, row in enumerate(result["value_zeroing"]):
+            j = max(range(len(row)), key=row.__getitem__)
+            print(f"  {i:>3} {t.tokens[i]!r:>14} ← {j:>3} {t.tokens[j]!r} {row[j]:.3f}")

@@ -99,29 +99,29 @@ def _in_range(value: int, count: int, what: str, plural: str) -> None:
 def parse_edits(off: str = "", mask: str = "", zero: str = "") -> Edits:
     """Edits from their written form: off "2.3,4.1" (layer.head), mask "5,7" (positions), zero "3:4" (layer:token);
     an InputError says which part cannot be read and how to write it."""
-    return Edits(tuple(_pairs(off, ".", "off", "layer.head, e.g. off=2.3")),
-                 tuple(sorted({_number(part, "mask", "a token position, e.g. mask=5") for part in _parts(mask)})),
-                 tuple(_pairs(zero, ":", "zero", "layer:token, e.g. zero=3:4")))
+    return Edits(tuple(_pairs(off, ".", "a head to switch off as layer.head, e.g. 2.3")),
+                 tuple(sorted({_number(part, "a token to mask as its position, e.g. 5") for part in _parts(mask)})),
+                 tuple(_pairs(zero, ":", "a value to zero as layer:token, e.g. 3:4")))
 
 
 def _parts(text: str) -> list[str]:
     return [part.strip() for part in str(text or "").split(",") if part.strip()]
 
 
-def _pairs(text: str, separator: str, key: str, how: str) -> list[tuple[int, int]]:
+def _pairs(text: str, separator: str, how: str) -> list[tuple[int, int]]:
     pairs = []
     for part in _parts(text):
         first, mark, second = part.partition(separator)
         if not mark:
-            raise InputError(f"{key}={part} cannot be read: write {how}.")
-        pair = (_number(first, key, how), _number(second, key, how))
+            raise InputError(f"{part!r} cannot be read: write {how}.")
+        pair = (_number(first, how), _number(second, how))
         if pair not in pairs:
             pairs.append(pair)
     return sorted(pairs)
 
 
-def _number(text: str, key: str, how: str) -> int:
+def _number(text: str, how: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise InputError(f"{key}: {text.strip()!r} is not a whole number; write {how}.") from None
+        raise InputError(f"{text.strip()!r} is not a whole number: write {how}.") from None
