@@ -8,16 +8,18 @@ share one row so that a step, its figure and an explanation fit a 1280×720 proj
 `app_pages/stepper/`, each handed what this run works on (`Stepping`)."""
 import streamlit as st
 
-from app_pages.shell import guarded, lecture, state, turns
+from app_pages.shell import guarded, lecture, runs, state, turns
 from app_pages.stepper.stages import VIEWS
 from app_pages.stepper.stepping import Stepping, regions
 
 SHORT = {"Embeddings": "Embed", "Positions": "Pos.", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"}
 
 loaded = guarded.load_or_stop(needs_weights=True)  # the banner and the length notice, once per full run
-guarded.trace_or_stop(loaded)
+run = runs.run_or_stop(loaded)
 lecture.page_title("Layers")
-del loaded  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)
+if run.edits:
+    runs.intervened_banner(run.edits, run.num_layers)
+del loaded, run  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)
 
 
 @st.fragment
@@ -28,7 +30,7 @@ def stepper() -> None:
     with turns.in_line():  # a click that reruns only the stepper waits in the fair line too
         try:
             loaded = guarded.load_or_stop(needs_weights=True, banner=False)
-            step_through(Stepping(loaded, guarded.trace_or_stop(loaded, notice=False)))
+            step_through(Stepping(loaded, runs.run_or_stop(loaded, notice=False)))
         except guarded.PageEnds:  # the stepper said why it ends: the rest of the page still draws
             pass
 

@@ -15,7 +15,7 @@ PAGES = {"overview": "app_pages/overview.py", "architecture": "app_pages/archite
          "layers": "app_pages/layers.py", "similarity": "app_pages/similarity.py", "heads": "app_pages/heads.py",
          "rollout": "app_pages/rollout.py", "contributions": "app_pages/contributions.py", "lens": "app_pages/lens.py",
          "contexts": "app_pages/contexts.py", "compare": "app_pages/compare.py", "attention": "app_pages/attention.py",
-         "tour": "app_pages/tour.py"}
+         "tour": "app_pages/tour.py", "intervene": "app_pages/intervene.py"}
 
 
 def open_page(page: str, **params) -> AppTest:

@@ -3,7 +3,7 @@ deep link, its numbers against the API, the word level, hostile URL keys."""
 import numpy as np
 import pytest
 
-from bertviz_lite import BUNDLED_MODEL, load_model
+from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.analyses.similarity_split import explain_similarity
 from tests.test_app import decode_typed_array, open_page, specs
 
@@ -42,3 +42,81 @@ def test_a_link_naming_sentences_that_are_not_there_says_so(why):
     assert not at.exception
     assert any(f"why={why} does not name two of the 3 sentences" in i.value for i in at.info)
     assert len(specs(at)) == 1 and at.session_state.why == ""
+
+
+TEXT = "the quick brown fox jumps over the lazy dog"
+
+
+def test_a_head_switched_off_from_a_deep_link_shows_the_shift_the_api_gives():
+    from bertviz_lite.intervening.edits import parse_edits
+    from bertviz_lite.intervening.run import intervene
+
+    at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT, off="0.2", layer=1, lecture=1)
+    assert not at.exception and not at.error
+    shift, attention = specs(at)
+    run = intervene(trace(load_model(BUNDLED_MODEL), TEXT), parse_edits(off="0.2"))
+    np.testing.assert_allclose(z_of(shift), run.shift, atol=1e-6)
+    assert "embeddings (not rerun)" in shift["data"][0]["y"][0]
+    assert len(attention["data"]) == 2  # before and after
+    assert any("Head 2 of layer 0 off" in m.value for m in at.markdown)
+    assert any("cosine to the original" in m.label for m in at.metric)
+    assert at.multiselect[0].value == ["0.2"] and at.query_params["off"] == "0.2"
+
+
+def test_choosing_a_head_to_switch_off_writes_the_link():
+    at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT)
+    assert not at.exception and any("Pick a head" in i.value for i in at.info)
+    at.multiselect[0].select("3.1").run()
+    assert not at.exception and at.session_state.off == "3.1" and at.query_params["off"] == "3.1"
+    assert len(specs(at)) == 2
+
+
+def test_a_masked_token_shows_the_masked_lm_predictions_before_and_after(tiny_dirs):
+    from bertviz_lite.analyses.output_change import output_change
+    from bertviz_lite.intervening.edits import parse_edits
+    from bertviz_lite.intervening.run import intervene
+
+    at = open_page("intervene", model=tiny_dirs["bert"], task="masked-lm", text="the cat sat on the mat", mask="2")
+    assert not at.exception and not at.error
+    t = trace(load_model(tiny_dirs["bert"], "masked-lm"), "the cat sat on the mat")
+    change = output_change(t, intervene(t, parse_edits(mask="2")).trace, 2)
+    (line,) = [m.value for m in at.markdown if m.value.startswith("Masked-LM top")]
+    assert f"'{change.before[0][0]}' {change.before[0][1]:.2f}" in line
+    assert f"after '{change.after[0][0]}' {change.after[0][1]:.2f}" in line
+
+
+def test_the_value_zeroing_map_beside_attention():
+    from bertviz_lite.intervening.value_zeroing import value_zeroing, value_zeroing_rollout
+
+    at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT, vz="1", layer=2)
+    assert not at.exception
+    (panels,) = specs(at)
+    t = trace(load_model(BUNDLED_MODEL), TEXT)
+    maps = np.stack([value_zeroing(t, k) for k in range(3)])
+    np.testing.assert_allclose(z_of({"data": [panels["data"][1]]}), maps[2], atol=1e-6)
+    np.testing.assert_allclose(z_of({"data": [panels["data"][2]]}), value_zeroing_rollout(maps)[2], atol=1e-6)
+    assert any("needs 11 runs of the layer" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("keys,fragment", [({"off": "99.99"}, "There is no layer 99"),
+                                           ({"off": "abc"}, "'abc' cannot be read"),
+                                           ({"mask": "-1"}, "There is no token -1"),
+                                           ({"zero": "1:999"}, "There is no token 999")])
+@pytest.mark.parametrize("page", ["intervene", "layers"])
+def test_hostile_intervention_keys_get_a_message_and_the_models_own_run(page, keys, fragment):
+    at = open_page(page, model=BUNDLED_MODEL, text=TEXT, **keys)
+    assert not at.exception
+    assert any(fragment in e.value for e in at.error)
+    assert not any("Intervened run" in w.value for w in at.warning)
+
+
+def test_the_stepper_opens_the_intervened_run_and_goes_back_to_the_models_own():
+    at = open_page("layers", model=BUNDLED_MODEL, text=TEXT, off="0.2", layer=0, step="attn.head_context", head=2,
+                   cell="1,3")
+    assert not at.exception
+    assert any("Intervened run: head 2 of layer 0 off" in w.value for w in at.warning)
+    shown = [m.value for kind in (at.markdown, at.caption, at.success, at.info) for m in kind]
+    assert any("head 2 is switched off in this run" in text for text in shown), shown
+    (back,) = [b for b in at.button if b.label == "The model's own run"]
+    back.click().run()
+    assert not at.exception and at.session_state.off == "" and not at.warning

@@ -29,3 +29,4 @@ def word_toggle(how: str = ATTENTION_TO_WORDS) -> bool:
     """The word-level switch; True when word pieces are merged into words (`how`: in what way, for its help)."""
     st.toggle("Words, not word pieces", help=how, **bind("words"))
     return bool(st.session_state.words)
+

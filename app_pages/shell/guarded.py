@@ -11,6 +11,7 @@ import streamlit as st
 
 from bertviz_lite import BertvizLiteError, DEFAULT_MODEL, LoadedModel, Trace
 from bertviz_lite.analyses.similarity import SentenceVectors
+from bertviz_lite.intervening.edits import Edits
 from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.serving.cache import (cached_contributions, cached_head_view, cached_layer, cached_layerwise,
                                         cached_model, cached_sentence_vectors, cached_similarity_split,
@@ -137,9 +138,11 @@ def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None
     return result
 
 
-def layer_steps(loaded: LoadedModel, layer: int):
-    """One layer's sub-steps of the current sentence (and pair), shared by every tab that shows them."""
-    return cached_layer(loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, layer)
+def layer_steps(loaded: LoadedModel, layer: int, edits: Edits | None = None):
+    """One layer's sub-steps of the current sentence (and pair), or of its intervened run, shared by every tab
+    that shows them."""
+    return cached_layer(loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, layer,
+                        edits=edits)
 
 
 def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:", show_time: bool = False):

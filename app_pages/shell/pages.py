@@ -26,6 +26,7 @@ DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting o
                                "i really enjoyed this film", "the movie was wonderful"))
 LAYER, HEAD, STEP, TOKEN = {"layer": 0}, {"head": 0}, {"step": "attn.probs"}, {"token": 1}  # keys several pages read
 WORD_LEVEL = {"words": False}
+EDITS = {"off": "", "mask": "", "zero": ""}  # an intervention: heads off (layer.head), tokens masked, values zeroed
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ OVERVIEW = _page("overview", "Overview", "home", path="")
 TOUR = _page("tour", "Tour", "school", LAYER, HEAD, TOKEN, {"chapter": "1"})
 ARCHITECTURE = _page("architecture", "Architecture", "account_tree")
 TOKENS = _page("tokens", "Tokens", "abc")
-LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORD_LEVEL, {"cell": ""})
+LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORD_LEVEL, EDITS, {"cell": ""})
 ATTENTION = _page("attention", "Attention", "timeline", LAYER, HEAD, STEP, WORD_LEVEL,
                   {"view": "head", "heads": "", "focus": "", "filter": "All", "horizontal": False})
 SIMILARITY = _page("similarity", "Similarity", "compare_arrows", WORD_LEVEL, {"sentences": DEFAULT_SENTENCES, "why": ""})
@@ -63,9 +64,10 @@ HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": "prev"}
 ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORD_LEVEL)
 CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL)
 LENS = _page("lens", "Logit lens", "visibility", {"position": 1})
+INTERVENE = _page("intervene", "Interventions", "science", LAYER, HEAD, EDITS, {"vz": False})
 
 PAGES = (OVERVIEW, TOUR, ARCHITECTURE, TOKENS, LAYERS, ATTENTION, SIMILARITY, CONTEXTS, COMPARE, HEADS, ROLLOUT,
-         CONTRIBUTIONS, LENS)  # in the navigation's order
+         CONTRIBUTIONS, LENS, INTERVENE)  # in the navigation's order
 SHARED_KEYS = MappingProxyType({"model": None, "task": "base", "text": DEFAULT_TEXT, "pair": "", "lecture": False})
 # every page's (the model's default is the app's: state.py); in a link, lecture=1 comes last
 

@@ -71,6 +71,19 @@ def bind(key: str):
     return {"key": widget, "on_change": copy}
 
 
+def bind_list(key: str, options: list[str]) -> dict:
+    """Widget key and on_change callback for a multiselect whose value the state keeps as comma-separated text, as
+    the URL writes it ("2.3,4.1"). The widget is set from the text at every run, so the text stays the source of
+    truth (a link, a reset); a part that is not among `options` is not shown, and the page says why."""
+    widget = f"_wl_{key}"
+    st.session_state[widget] = [part for part in str(st.session_state[key]).split(",") if part in options]
+
+    def copy():
+        st.session_state[key] = ",".join(st.session_state[widget])
+
+    return {"key": widget, "on_change": copy}
+
+
 def set_value(key: str, value) -> None:
     """Change a state value and its widget together (for buttons such as previous/next)."""
     st.session_state[key] = value

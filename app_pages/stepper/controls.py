@@ -11,7 +11,14 @@ from app_pages.stepper import cells
 from app_pages.stepper.stepping import Regions, Stepping
 
 
-def check_line(steps, against: str) -> None:
+def check_line(steps, against: str, rerun: bool = False) -> None:
+    """The block's check against the model's own numbers; in an intervened run, a block run again has no model's
+    own numbers to compare with, and the line says so rather than show a check that cannot fail."""
+    if rerun:
+        st.info("Intervened run: this block was run again by this same graph from the intervened run's states, so "
+                "there is no model's own output to compare it with (the tests check each intervention against "
+                "transformers' own modules with hooks).", icon=":material/science:")
+        return
     diff = steps.max_abs_diff
     text = (f"Recomputed by hand, every sub-step of the block; its output compared with the model's own {against}: "
             f"max |Δ| = {diff:.1e}")  # the check is of the block's end, whichever step is shown

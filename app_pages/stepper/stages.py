@@ -22,7 +22,8 @@ def embeddings_view(s: Stepping, r: Regions) -> None:
     with r.picker():
         key = show_step_picker(steps.graph, "Embedding step", "embed.")
     show_diagram(s, r.diagram, steps, key, "embed.")
-    cell = words(s, steps, key, 0, "", lambda: check_line(steps, "hidden_states[0] (the input of layer 0)"), r)
+    cell = words(s, steps, key, 0, "", lambda: check_line(steps, "hidden_states[0] (the input of layer 0)",
+                                                         rerun=bool(s.t.edits and s.t.edits.masked)), r)
     for note in loaded.family.notes(loaded.config):
         r.words.info(note, icon=":material/info:")
     show_matrix(s, steps[key], f"embeddings: {steps.node(key).title}", f"embed_{key}", r, cell=cell)
@@ -61,7 +62,7 @@ def positions_view(s: Stepping, r: Regions) -> None:
 def layer_view(s: Stepping, r: Regions) -> None:
     t = s.t
     layer, head = layer_controls(s, r)
-    steps = guarded.layer_steps(s.loaded, layer)
+    steps = guarded.layer_steps(s.loaded, layer, t.edits)
     with r.picker():
         key = show_step_picker(steps.graph, "Sub-step", "")
     show_diagram(s, r.diagram, steps, key, "")
@@ -70,7 +71,8 @@ def layer_view(s: Stepping, r: Regions) -> None:
     def check() -> None:
         if note := t.layer_note(layer):
             st.caption(note)
-        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output: {steps.graph.output.title})")
+        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output: {steps.graph.output.title})",
+                   rerun=t.edits is not None and layer >= t.edits.first_changed_layer)
 
     cell = words(s, steps, key, head, f"Layer {layer} · ", check, r, f"step {steps.position(key)} of {len(steps)}: ")
     token_by_token = node.token_by_token  # by the step's axes, not the array's shape (T may equal d_h)

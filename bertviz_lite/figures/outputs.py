@@ -9,16 +9,20 @@ from .charts import _layout, labelled
 from .style import FONT, SHARE, colour_scale, every_token, written_in_cells
 
 
+def in_thousandths(values: np.ndarray) -> dict:
+    """Heatmap settings that write each cell to three decimals without the leading zero (".037", "−.004"): for
+    small numbers, where two decimals would make most of them 0.00."""
+    text = [[f"{v:.3f}".replace("0.", ".", 1).replace("-", "−") for v in row] for row in values.tolist()]
+    return dict(text=text, texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2))
+
+
 def pair_split_heatmap(pairs: np.ndarray, tokens_a: list[str], tokens_b: list[str], title: str) -> go.Figure:
     """(n, m) token-pair shares of a cosine on a diverging scale centred at 0: rows are sentence A's tokens, columns
     sentence B's; the numbers written in the cells where they can be read, in thousandths without the leading
     zero (".037"): a cell is a small share of the cosine, and two decimals would make most of them 0.00."""
     rows, columns = labelled(tokens_a), labelled(tokens_b)
     z = pairs.astype(np.float32)
-    written = {}
-    if written_in_cells(z.shape):
-        text = [[f"{v:.3f}".replace("0.", ".", 1).replace("-", "−") for v in row] for row in pairs.tolist()]
-        written = dict(text=text, texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2))
+    written = in_thousandths(pairs) if written_in_cells(z.shape) else {}
     fig = go.Figure(go.Heatmap(z=z, x=columns, y=rows, **colour_scale(z, signed=True), **written,
                                colorbar=dict(title="share"),
                                hovertemplate="A %{y}<br>B %{x}<br>%{z:.5f} of the cosine<extra></extra>"))
@@ -34,7 +38,7 @@ def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: i
     z = shift.astype(np.float32)
     names = ["embeddings"] + [f"after layer {layer}" for layer in range(len(z) - 1)]
     names = [f"{name} (not rerun)" if row < unchanged else name for row, name in enumerate(names)]
-    written = dict(texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 4)) if z.shape[1] <= 24 else {}
+    written = in_thousandths(shift) if written_in_cells(z.shape) else {}
     fig = go.Figure(go.Heatmap(z=z, x=labelled(tokens), y=names, colorscale=SHARE, zmin=0,
                                zmax=max(float(z.max()), 1e-6), colorbar=dict(title="distance"), **written,
                                hovertemplate="%{y}<br>%{x}<br>cosine distance %{z:.5f}<extra></extra>"))

@@ -78,6 +78,16 @@ class Edits:
         for token in self.masked:
             _in_range(token, tokens, "token", "tokens (positions)")
 
+    def what_runs_again(self, layers: int) -> str:
+        """Which blocks the intervened run computes again and which are the model's own, in words."""
+        first = self.first_changed_layer
+        if self.masked:
+            return "the embeddings and every layer are run again"
+        if first == 0:
+            return "every layer is run again (the embeddings are the model's own)"
+        return (f"layers {first} to {layers - 1} are run again; the embeddings and layers 0 to {first - 1} are the "
+                f"model's own")
+
     def describe(self) -> str:
         parts = ([f"head {h} of layer {layer} off" for layer, h in self.heads_off]
                  + [f"token {i} masked" for i in self.masked]

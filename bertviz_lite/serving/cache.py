@@ -25,6 +25,9 @@ from ..analyses.logit_lens import LogitLens, logit_lens
 from ..analyses.nearest_pieces import nearest_pieces
 
 from ..introspection.task_heads import TaskHead, task_heads
+from ..intervening.edits import Edits
+from ..intervening.run import Intervened, intervene
+from ..intervening.value_zeroing import value_zeroing
 from ..loading.limits import Limits
 from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import SentenceVectors, sentence_vectors
@@ -38,6 +41,7 @@ MAX_ANALYSES = 8  # a 512-token rollout keeps L × T × T floats: 12 MB for bert
 MAX_LAYER_STEPS = 4  # one layer's sub-steps: 8 MB for bert-base at 128 tokens, 66 MB at 512
 MAX_FIGURES = 64  # figures pool long inputs to at most 64 cells a side: well under 1 MB each
 MAX_VIEWS = 16  # a head view's lines or a model view's thumbnails: at most about 1 MB at 512 tokens
+MAX_INTERVENED = 8  # an intervened run keeps a trace of its own (at most 64 MB, as a trace)
 
 _one_load_at_a_time = threading.Lock()  # a crowd asking for different models cannot hold many half-loaded ones
 
@@ -92,20 +96,42 @@ def cached_figure(key: tuple, _build: Callable[[], Any]) -> Any:
     return _build()
 
 
+@st.cache_resource(max_entries=MAX_INTERVENED, ttl=3600, show_spinner=False)
+def _intervened(source: str, task: str, weights: str, text: str, pair: str | None, edits: Edits,
+                _model: LoadedModel) -> Intervened:
+    return intervene(trace_of(_model, text, pair), edits)
+
+
+def cached_intervened(source: str, task: str, text: str, pair: str | None, edits: Edits) -> Intervened:
+    """The sentence run again with `edits` (`Intervened`: its own trace and the shift of every hidden state),
+    computed once for every session, a few at a time: each holds a trace of its own."""
+    model = cached_model(source, task)
+    return _intervened(source, task, model.weights_id, text, pair, edits, _model=model)
+
+
+def run_of(model: LoadedModel, text: str, pair: str | None, edits: Edits | None) -> Trace:
+    """The trace of text (and pair), or of its intervened run where `edits` name an intervention."""
+    if not edits:
+        return trace_of(model, text, pair)
+    return _intervened(model.source, model.task, model.weights_id, text, pair, edits, _model=model).trace
+
+
 def _per_trace(name: str, compute: Callable[..., Any], max_entries: int, doc: str) -> Callable[..., Any]:
-    """`cached(source, task, text, pair, *args)`: `compute(trace, *args)` for the trace of text (and pair) through
-    the model cached now, computed once for every session and keyed by what the weights are (`weights_id`); the
-    model travels unhashed. Streamlit names a store by its function's module, qualified name and source; every
-    store made here has the same source, so each is given its own name (`name`), or all would share one store."""
-    def stored(source: str, task: str, weights: str, text: str, pair: str | None, *args, _model: LoadedModel):
-        return compute(trace_of(_model, text, pair), *args)
+    """`cached(source, task, text, pair, *args, edits=None)`: `compute(trace, *args)` for the trace of text (and
+    pair) through the model cached now (or of its intervened run, `edits`), computed once for every session and
+    keyed by what the weights are (`weights_id`); the model travels unhashed. Streamlit names a store by its
+    function's module, qualified name and source; every store made here has the same source, so each is given its
+    own name (`name`), or all would share one store."""
+    def stored(source: str, task: str, weights: str, text: str, pair: str | None, edits: Edits | None, *args,
+               _model: LoadedModel):
+        return compute(run_of(_model, text, pair, edits), *args)
 
     stored.__name__ = stored.__qualname__ = name
     store = st.cache_resource(max_entries=max_entries, ttl=3600, show_spinner=False)(stored)
 
-    def cached(source: str, task: str, text: str, pair: str | None, *args) -> Any:
+    def cached(source: str, task: str, text: str, pair: str | None, *args, edits: Edits | None = None) -> Any:
         model = cached_model(source, task)
-        return store(source, task, model.weights_id, text, pair, *args, _model=model)
+        return store(source, task, model.weights_id, text, pair, edits or None, *args, _model=model)
 
     cached.__name__ = cached.__qualname__ = f"cached_{name}"
     cached.__doc__, cached.clear = doc, store.clear
@@ -127,6 +153,8 @@ at `side` cells a side.""")
 cached_nearest_pieces = _per_trace("nearest_pieces", nearest_pieces, MAX_TRACES, """The vocabulary pieces
 nearest each layer's vector at a position (`NearestPieces`): (L + 1) × 5 pieces.""")
 _lens = _per_trace("lens", logit_lens, MAX_TRACES, "")
+cached_value_zeroing = _per_trace("value_zeroing", lambda t, layer: value_zeroing(t, layer), MAX_ANALYSES, """A
+layer's value-zeroing map (T × T, Mohebbi et al. 2023): T runs of the layer, batched.""")
 
 
 def cached_lens(source: str, text: str, pair: str | None, position: int | None) -> LogitLens:

@@ -1,0 +1,96 @@
+"""Interventions: switch a head off, mask a token or zero a value vector, and see exactly what changes in every
+later layer (how far each token's hidden state moved), in the attention of a chosen head, and in what the model
+gives; the stepper opens any layer of the intervened run. Beside it, value zeroing as a context-mixing map
+(Mohebbi et al. 2023): layer by layer, how much each token's output rests on each other token."""
+import numpy as np
+import streamlit as st
+
+from bertviz_lite.analyses.output_change import output_change
+from bertviz_lite.figures import matrices_side_by_side
+from bertviz_lite.figures.outputs import shift_heatmap
+from bertviz_lite.serving.cache import cached_value_zeroing
+from bertviz_lite.intervening.value_zeroing import value_zeroing_rollout
+from app_pages.shell import charts, guarded, lecture, runs, state
+
+loaded = guarded.load_or_stop(needs_weights=True)
+t = guarded.trace_or_stop(loaded)
+controls, canvas = lecture.controls_and_canvas("Interventions", [4, 8])
+L, H, tokens = t.num_layers, t.num_heads, t.tokens
+
+
+def named(i: int) -> str:
+    return f"{i} {tokens[i]}"
+
+
+with controls:
+    heads = [f"{layer}.{head}" for layer in range(L) for head in range(H)]
+    st.multiselect("Switch heads off", heads, placeholder="layer.head", **state.bind_list("off", heads),
+                   format_func=lambda x: "layer {} · head {}".format(*x.split(".")))
+    positions = [str(i) for i in range(len(tokens))]
+    st.multiselect("Mask tokens", positions, placeholder="a token", **state.bind_list("mask", positions),
+                   format_func=lambda i: named(int(i)))
+    values = [f"{layer}:{j}" for layer in range(L) for j in range(len(tokens))]
+    st.multiselect("Zero a token's value vector", values, placeholder="layer:token",
+                   **state.bind_list("zero", values),
+                   format_func=lambda x: "layer {} · {}".format(x.split(":")[0], named(int(x.split(":")[1]))))
+    st.session_state.layer = min(st.session_state.layer, L - 1)
+    st.session_state.head = min(st.session_state.head, H - 1)
+    layer = st.slider("Layer to look at", 0, L - 1, **state.bind("layer"))
+    head = st.selectbox("Head", range(H), **state.bind("head"))
+    st.toggle("Value zeroing map", help="T runs of the layer, one per token's value vector zeroed.",
+              **state.bind("vz"))
+edits = runs.edits_in_url(t)
+
+
+def intervention_view() -> None:
+    run = runs.intervened_or_stop(loaded, edits)
+    first, shift = run.first_changed_layer, run.shift
+    state_, token = np.unravel_index(shift[-1:].argmax(), shift[-1:].shape)
+    with lecture.point():
+        st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, '{tokens[token]}' moved most: "
+                    f"cosine distance {shift[-1, token]:.4f} (mean over tokens {shift[-1].mean():.4f}).")
+        charts.chart(shift_heatmap(shift, run.trace.tokens, "How far each token's hidden state moved",
+                                   edits.unchanged_states))
+    st.page_link("app_pages/layers.py", label=f"Step through layer {max(first, layer)} of the intervened run",
+                 icon=":material/layers:", query_params={**edits.to_url(), "layer": max(first, layer)})
+    before, after = t.attention(layer)[head], run.trace.attention(layer)[head]
+    charts.chart(matrices_side_by_side({"before": before, "after": after}, run.trace.tokens, colorbar="attention",
+                                       axes=("query", "key")))
+    st.caption(f"Layer {layer}, head {head}: attention before and after (layers before {first} cannot change).")
+    change = output_change(t, run.trace, edits.masked[0] if edits.masked else None)
+    if change.sentence_cosine is not None:
+        st.metric("Sentence vector: cosine to the original", f"{change.sentence_cosine:.4f}")
+    if change.before:
+        st.markdown(f"Masked-LM top {len(change.before)} at {named(change.position)}: before "
+                    + ", ".join(f"'{w}' {p:.2f}" for w, p in change.before) + "; after "
+                    + ", ".join(f"'{w}' {p:.2f}" for w, p in change.after) + ".")
+    elif edits.masked and change.mlm_problem:
+        st.caption(f"No masked-LM predictions: {change.mlm_problem}")
+
+
+def value_zeroing_view() -> None:
+    maps = np.stack([guarded.computed_or_stop(f"Zeroing each token's value vector in layer {k} …", lambda k=k:
+                     cached_value_zeroing(loaded.source, loaded.task, st.session_state.text,
+                                          st.session_state.pair or None, k)) for k in range(layer + 1)])
+    attention = t.attention(layer).mean(axis=0)  # (T, T): the mean over heads
+    with lecture.point("value-zeroing") if not edits else st.container():
+        charts.chart(matrices_side_by_side({"attention (mean over heads)": attention, "value zeroing": maps[-1],
+                                            f"value zeroing rolled out to layer {layer}":
+                                                value_zeroing_rollout(maps)[-1]}, tokens, colorbar="share",
+                                           axes=("token", "rests on")))
+    st.caption(f"Value zeroing (Mohebbi et al. 2023): row i, column j is how far token i's output of layer {layer} "
+               f"moves (cosine distance) when token j's value vector is zeroed in that layer, each row divided by "
+               f"its sum. It needs {len(tokens)} runs of the layer. Rolled out as the paper's code does: C_l · … · C_0.")
+
+
+with canvas:
+    if edits:
+        intervention_view()
+    if st.session_state.vz:
+        value_zeroing_view()
+    if not edits and not st.session_state.vz:
+        st.info("Pick a head to switch off, a token to mask or a value vector to zero (or turn the value zeroing "
+                "map on): the page shows how far every token's hidden state moves in each later layer.",
+                icon=":material/science:")
+state.sync_url()
+del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -1,0 +1,56 @@
+"""Which run of the sentence a page shows: the model's own, or an intervened one (a head off, a token masked, a
+value zeroed) that the URL names with `off`, `mask` and `zero`, as the Interventions page writes them."""
+from __future__ import annotations
+
+import streamlit as st
+
+from bertviz_lite import BertvizLiteError, LoadedModel, Trace
+from bertviz_lite.intervening.edits import Edits, parse_edits
+from bertviz_lite.intervening.run import Intervened
+from bertviz_lite.serving.cache import cached_intervened
+
+from .guarded import computed_or_stop, trace_or_stop
+from .state import set_value
+
+EDIT_KEYS = ("off", "mask", "zero")
+
+
+def edits_in_url(t: Trace, say: bool = True) -> Edits:
+    """The intervention the URL names (off, mask, zero) on this sentence; one that cannot be read, or names a
+    layer, head or token that is not there, gets its message (`say`), and the page goes on with the model's own
+    run (the keys stay as typed)."""
+    try:
+        edits = parse_edits(st.session_state.off, st.session_state.mask, st.session_state.zero)
+        edits.check(t.num_layers, t.num_heads, len(t.tokens))
+        return edits
+    except BertvizLiteError as error:
+        if say:
+            st.error(f"The intervention in the link cannot be applied: {error}", icon=":material/edit:")
+        return Edits()
+
+
+def run_or_stop(loaded: LoadedModel, notice: bool = True) -> Trace:
+    """The current sentence's trace, or its intervened run where the URL names an intervention (the Layers stepper
+    opens either)."""
+    t = trace_or_stop(loaded, notice=notice)
+    edits = edits_in_url(t, say=notice)
+    return intervened_or_stop(loaded, edits).trace if edits else t
+
+
+def intervened_or_stop(loaded: LoadedModel, edits: Edits) -> Intervened:
+    """The current sentence run again with `edits`, from the cache; a layer, head or token that is not there is a
+    message and a stop."""
+    doing = f"Running {loaded.source} again from the first layer the intervention changes …"
+    return computed_or_stop(doing, lambda: cached_intervened(loaded.source, loaded.task, st.session_state.text,
+                                                             st.session_state.pair or None, edits))
+
+
+def intervened_banner(edits: Edits, layers: int) -> None:
+    """Say that the page shows an intervened run, and which, with the model's own run one click away."""
+    def own_run() -> None:
+        for key in EDIT_KEYS:
+            set_value(key, "")
+
+    left, right = st.columns([5, 2], vertical_alignment="center")
+    left.warning(f"Intervened run: {edits.describe()}; {edits.what_runs_again(layers)}.", icon=":material/science:")
+    right.button("The model's own run", on_click=own_run, icon=":material/undo:")

@@ -1,0 +1,48 @@
+"""What the model gives before and after an intervention, for the same sentence: the masked-LM head's top
+predictions at a position (where the checkpoint holds a trained masked-LM head), and the sentence vector's cosine to
+the original (where the checkpoint is a sentence-transformers model, pooled as it pools). Both read the last hidden
+states of two traces, the model's own run and an intervened one (`bertviz_lite/intervening/`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..stepthrough.trace import Trace
+from .logit_lens import mlm_head_problem
+from .pieces import piece_names
+from .sentence_pooling import pool
+
+TOP = 5
+
+
+@dataclass(frozen=True, eq=False)
+class OutputChange:
+    position: int | None  # where the masked-LM predictions are read (None: none were)
+    before: list[tuple[str, float]]  # the TOP predictions and their probabilities, the model's own run
+    after: list[tuple[str, float]]  # the same for the intervened run
+    sentence_cosine: float | None  # cos(sentence vector before, after), for a sentence-transformers checkpoint
+    mlm_problem: str | None  # why there are no predictions, or None
+
+
+def output_change(before: Trace, after: Trace, position: int | None) -> OutputChange:
+    """The masked-LM predictions at `position` (None: no predictions) and the sentence vectors' cosine."""
+    pooling = before.loaded.sentence_pooling
+    cosine = None
+    if pooling is not None and before.pair is None:
+        u, v = (pool(t.hidden_states[-1].astype(np.float64), pooling) for t in (before, after))
+        cosine = float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12))
+    problem = mlm_head_problem(before.loaded)
+    if problem is not None or position is None:
+        return OutputChange(None, [], [], cosine, problem)
+    return OutputChange(position, _predictions(before, position), _predictions(after, position), cosine, None)
+
+
+@torch.inference_mode()
+def _predictions(t: Trace, position: int) -> list[tuple[str, float]]:
+    head = t.loaded.family.masked_lm_head(t.loaded.model)
+    logits = head.apply(torch.from_numpy(t.hidden_states[-1, position])[None])[0]  # (V,): the last state is normed
+    best = torch.softmax(logits, dim=-1).topk(TOP)
+    return list(zip(piece_names(t.loaded.tokenizer, best.indices.tolist()), best.values.tolist()))
