@@ -104,6 +104,9 @@ def test_bench_reports_every_figure():
     text = report(result)
     assert "first view" in text and "switch layer" in text and "× raw" in text
     assert result["tour_chapters"] >= 19 and "a tour chapter" in text
+    assert result["split_ratio"] == pytest.approx(result["split_ms"] / result["outputs_raw_ms"])
+    assert sorted(result["intervene"]) == [0, 6, 11] and result["intervene"][6]["target"] == pytest.approx(0.6)
+    assert "similarity split" in text and "a head off in layer 6 of 12" in text and "value zeroing" in text
 
 
 def test_device_report_states_the_speed_up_it_measured():

@@ -48,7 +48,8 @@ def views(model: str, tokens: int) -> list[str]:
              *[f"layers?{s}" for s in family_steps], "tour?chapter=1", "tour?chapter=3", "tour?chapter=8",
              "tour?chapter=11", "attention", "attention?view=model", "heads", "rollout", "contributions",
              f"lens?position={min(3, tokens - 2)}",
-             f"similarity?{sentences}", f"similarity?{sentences}&why=1,2",
+             f"similarity?{sentences}", f"similarity?{sentences}&why=1,2", "intervene?off=0.2&layer=1",
+             f"intervene?mask=2&zero=1:{min(4, tokens - 1)}&vz=1&layer=1",
              "contexts?sentence_a=" + urllib.parse.quote_plus("by the bank " + text) + "&sentence_b=" +
              urllib.parse.quote_plus("the bank " + short) + "&word=bank",
              f"compare?model_b={BUNDLED if model != BUNDLED else 'bert-base-uncased'}"]

@@ -114,3 +114,21 @@ def test_every_cell_of_a_clickable_matrix_is_a_click_target_named_by_its_cell_wi
     assert targets.customdata[3] == "1,2"  # row 1, the window's second column: dimension 2 of the whole matrix
     assert np.allclose(np.asarray(targets.marker.color)[3], z[1, 2])  # the value shown on hover
     assert all(isinstance(cell, str) for cell in targets.customdata)  # no small list per cell to copy and scan
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+def test_a_row_of_panels_is_laid_out_as_make_subplots_lays_it_out(count):
+    from plotly.subplots import make_subplots
+
+    from bertviz_lite.figures.charts import row_of_panels
+
+    titles = [f"panel {i}" for i in range(count)]
+    expected = make_subplots(rows=1, cols=count, subplot_titles=titles, horizontal_spacing=0.03).layout
+    ours = row_of_panels(titles, spacing=0.03)
+    for i in range(count):
+        axis = "" if i == 0 else str(i + 1)
+        assert ours[f"xaxis{axis}"]["domain"] == pytest.approx(expected[f"xaxis{axis}"].domain)
+        assert ours[f"xaxis{axis}"]["anchor"] == expected[f"xaxis{axis}"].anchor
+        assert ours[f"yaxis{axis}"]["anchor"] == expected[f"yaxis{axis}"].anchor
+        note = expected.annotations[i]
+        assert (ours["annotations"][i]["text"], ours["annotations"][i]["x"]) == (note.text, pytest.approx(note.x))

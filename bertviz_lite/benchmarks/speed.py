@@ -17,6 +17,7 @@ from ..loading.bundled import BUNDLED_MODEL, bundled_directory
 from ..loading.loader import load_architecture, load_bundled, load_preset
 from ..loading.offline_tokenizer import corpus_lines
 from ..analyses.all_layers import all_layers
+from .outputs import outputs_against_forward, report_rows
 from ..ops import MASK, NORMS, SOFTMAX
 from ..stepthrough.trace import trace
 
@@ -79,10 +80,14 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
     analyses = analyses_against_forward(loaded, long_text, long, max(3, repeats // 3))
     progress(f"timing a comparison with {COMPARED} against both first views, and a word in two contexts")
     comparison = comparison_against_first_views(loaded, load_preset(COMPARED), text, repeats)
+    progress(f"timing the similarity split, interventions at three layers and their views ({tokens} tokens), value "
+             f"zeroing of one layer (64 tokens)")
+    outputs = outputs_against_forward(loaded, text, text_of_length(loaded.tokenizer, tokens - 8),
+                                      text_of_length(loaded.tokenizer, 64), repeats)
     progress("timing the bundled model's first view")
     bundled = bundled_first_view(tokens, repeats)
     today = [family_first_view(source, tokens, repeats, progress) for source in families]
-    return {**bundled, **comparison, "families": today, **{
+    return {**bundled, **comparison, **outputs, "families": today, **{
         "model": f"{model} architecture, random weights",
         "threads": threads, "tokens": tokens, "repeats": repeats,
         "raw_forward_ms": med["raw"], "first_view_ms": med["first"], "switch_layer_ms": med["switch"],
@@ -294,6 +299,8 @@ def report(r: dict) -> str:
          f"{r['analyses_ms']:.0f} ms = {r['analyses_ratio']:.2f} × raw", verdict("analyses_ratio")),
         (f"what the app caches of them, {n_long} tokens", f"{r['analyses_mb']:.1f} MB", ""),
     ]
+    if "split_ms" in r:
+        rows += report_rows(r)
     if "bundled_load_ms" in r:
         rows += [
             (f"bundled {BUNDLED_MODEL}: load from its package", f"{r['bundled_load_ms']:.0f} ms", ""),

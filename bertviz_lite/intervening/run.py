@@ -80,9 +80,9 @@ def _masked(t: Trace, positions: tuple[int, ...]) -> dict:
 def cosine_distances(before: np.ndarray, after: np.ndarray, unchanged: int = 0) -> np.ndarray:
     """(L + 1, T): 1 − cos between each token's hidden state before and after; the first `unchanged` states are
     the same arrays, 0 exactly."""
-    a, b = before.astype(np.float64), after.astype(np.float64)  # (L + 1, T, d)
+    shift = np.zeros(before.shape[:2])
+    a, b = before[unchanged:].astype(np.float64), after[unchanged:].astype(np.float64)  # (changed, T, d)
     dots = (a * b).sum(-1)
     norms = np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), 1e-12)
-    shift = np.clip(1.0 - dots / norms, 0.0, 2.0)
-    shift[:unchanged] = 0.0
+    shift[unchanged:] = np.clip(1.0 - dots / norms, 0.0, 2.0)
     return shift

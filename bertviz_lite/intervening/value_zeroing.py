@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from ..graph.evaluate import evaluate
-from ..ops import WEIGHTED_SUM, shared_heads
+from ..ops import LINEAR, MERGE_HEADS, WEIGHTED_SUM, shared_heads
 from ..stepthrough.trace import Trace
 
 CHUNK_FLOATS = 2**25  # floats of the widest sub-step in one batch of zeroed tokens (128 MB in float32)
@@ -25,28 +25,37 @@ CHUNK_FLOATS = 2**25  # floats of the widest sub-step in one batch of zeroed tok
 def value_zeroing(t: Trace, layer: int) -> np.ndarray:
     """(T, T): layer `layer`'s value-zeroing map, rows normalised to sum to 1 (see the module docstring)."""
     graph = t.graph("layers", layer)
-    mixed = next(n for n in graph if n.op is WEIGHTED_SUM)
+    mixed, projected = _weighted_sum_and_projection(graph)
     after = _needing(graph, mixed.key)
-    own = {k: torch.from_numpy(v) for k, v in t.values(graph).items() if k not in after}
-    output = torch.from_numpy(t.hidden_states[layer + 1]).double()  # (T, d): the model's own output of the layer
+    own = {k: torch.from_numpy(v) for k, v in t.values(graph).items() if k not in after or k == projected.key}
+    output = torch.from_numpy(t.hidden_states[layer + 1])  # (T, d): the model's own output of the layer
     probs, values = (own[k] for k in mixed.inputs)  # (h, T, T), (h_kv, T, d_h)
     values = shared_heads(values, probs.shape[0])  # (h, T, d_h)
-    context = own.get(mixed.key)
-    if context is None:
-        context = torch.matmul(probs, values)
-    T = len(t.tokens)
+    h, T, d_h = values.shape
+    weight = t.loaded.base.get_submodule(projected.module).weight  # (d, h · d_h)
+    per_head = torch.einsum("htk,dhk->thd", values, weight.view(-1, h, d_h))  # (T, h, d): W_O^h v^h_j
     distances = np.zeros((T, T))  # [i, j]: token i's output moved by zeroing token j's value
-    widest = max(t.hidden_states.shape[-1], *(v.shape[-1] for v in own.values() if v.ndim == 2))
+    widest = max(output.shape[-1], *(v.shape[-1] for v in own.values() if v.ndim == 2))
     step = max(1, CHUNK_FLOATS // (T * widest * 4))  # the feed-forward's inner width is about 4 d
     for start in range(0, T, step):
         zeroed = torch.arange(start, min(T, start + step))
-        weights = probs[:, :, zeroed].permute(2, 0, 1)[..., None]  # (J, h, T, 1): p_ij of each zeroed j
-        removed = values[:, zeroed].transpose(0, 1)[:, :, None]  # (J, h, 1, d_h): v_j
-        without = context[None] - weights * removed  # (J, h, T, d_h): Σ_k p_ik v_k without token j's term
-        known = {**{k: v for k, v in own.items() if k != mixed.key}, mixed.key: without}
+        removed = torch.einsum("hij,jhd->jid", probs[:, :, zeroed], per_head[zeroed])  # (J, T, d)
+        known = {**own, projected.key: own[projected.key][None] - removed}  # the projected context without v_j
         out = evaluate(graph, t.loaded.base, t.token_data(), t.given, [graph.output.key], known)[graph.output.key]
-        distances[:, zeroed.numpy()] = _cosine_distance(out.double(), output[None]).T.numpy()  # (T, J)
+        distances[:, zeroed.numpy()] = _cosine_distance(out.double(), output.double()[None]).T.numpy()  # (T, J):
+        # in float64, as a distance near 0 is a difference of numbers near 1
     return distances / np.maximum(distances.sum(axis=1, keepdims=True), 1e-12)
+
+
+def _weighted_sum_and_projection(graph):
+    """The layer's weighted sum of the values, and the linear map that projects its heads, merged, back to d: every
+    family's attention ends so (weighted sum -> merge heads -> W_O)."""
+    mixed = next(n for n in graph if n.op is WEIGHTED_SUM)
+    (merged,) = graph.consumers(mixed.key)
+    (projected,) = graph.consumers(merged.key)
+    if merged.op is not MERGE_HEADS or projected.op is not LINEAR or projected.attr("rows") is not None:
+        raise ValueError(f"{graph.name(mixed.key)} is not followed by merged heads and a linear map")
+    return mixed, projected
 
 
 def value_zeroing_rollout(maps: np.ndarray) -> np.ndarray:
