@@ -120,3 +120,20 @@ def test_the_stepper_opens_the_intervened_run_and_goes_back_to_the_models_own():
     (back,) = [b for b in at.button if b.label == "The model's own run"]
     back.click().run()
     assert not at.exception and at.session_state.off == "" and not at.warning
+
+
+def test_every_family_from_deep_links(tiny_dirs, new_tiny_dirs):
+    """Each family's tiny model: an intervention of every kind with the value-zeroing map, the stepper on the
+    intervened run, and two sentences' split."""
+    for name, model_dir in {**tiny_dirs, **new_tiny_dirs}.items():
+        at = open_page("intervene", model=model_dir, text="the cat sat on the mat", off="1.1", mask="2",
+                       zero="0:3", vz="1", layer=1, head=1)
+        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
+        assert len(specs(at)) == 3, name  # the shift, the head before and after, the value-zeroing panels
+        at = open_page("layers", model=model_dir, text="the cat sat on the mat", off="1.1", layer=1,
+                       step="attn.head_context", head=1, cell="1,0")
+        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
+        assert any("Intervened run" in w.value for w in at.warning), name
+        at = open_page("similarity", model=model_dir, why="1,2")
+        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
+        assert any("cells add up to" in m.value for m in at.markdown), name
