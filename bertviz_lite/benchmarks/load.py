@@ -10,6 +10,7 @@ connecting to its script_finished message. Scenarios:
 - N tabs on the lecture link pressing the stepper's ▶ at the same moment (a fragment's rerun each, in line),
   five times, pooled;
 - the head view's lecture link (the Attention page): its first visit, tabs in turn, and N tabs at once;
+- the Interventions page's link (a head switched off): its first visit, and tabs in turn (cached);
 - the tour's first chapter on the bundled model: its first visit, and N tabs at once;
 - M tabs at once, each with its own sentence of about 110 tokens;
 - a soak: many distinct sentences, a few sessions at a time, the server's resident memory sampled throughout
@@ -38,6 +39,8 @@ from .tab import open_view, press_next
 
 LECTURE_LINK = ("layers", "model=bert-base-uncased&text=the+bank+of+the+river&layer=5&head=3&step=attn.probs"
                           "&lecture=1")  # the model named: a link naming none opens the bundled one offline
+INTERVENE_LINK = ("intervene", "model=bert-base-uncased&text=the+bank+of+the+river&off=0.2&layer=1&head=2"
+                                 "&lecture=1")  # a head switched off: a rerun of every layer, then cached
 HEAD_VIEW_LINK = ("attention", "text=the+bank+of+the+river&layer=5&heads=3&lecture=1")  # BertViz's head view
 TOUR_LINK = ("tour", "model=sentence-transformers%2Fall-MiniLM-L6-v2&text=the+quick+brown+fox+jumps+over+the+lazy+dog"
                      "&head=2&token=4&lecture=1")  # the tour's first chapter, on the bundled model
@@ -189,6 +192,9 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
         scenarios.append(burst(server, [HEAD_VIEW_LINK], 1, "head view, first visit"))
         scenarios.append(burst(server, [HEAD_VIEW_LINK] * alone, 1, f"head view, {alone} in turn"))
         scenarios.append(burst(server, [HEAD_VIEW_LINK] * tabs, tabs, f"head view, {tabs} tabs"))
+        progress(f"the interventions' lecture link: first visit, {alone} tabs in turn")
+        scenarios.append(burst(server, [INTERVENE_LINK], 1, "interventions, first visit"))
+        scenarios.append(burst(server, [INTERVENE_LINK] * alone, 1, f"interventions, {alone} in turn"))
         progress(f"the tour's first chapter: first visit (loads the bundled model), {tabs} tabs at once")
         scenarios.append(burst(server, [TOUR_LINK], 1, "tour, first visit"))
         scenarios.append(burst(server, [TOUR_LINK] * tabs, tabs, f"tour, {tabs} tabs"))
