@@ -49,13 +49,13 @@ def intervention_view() -> None:
     with lecture.point():
         st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, '{tokens[token]}' moved most: "
                     f"cosine distance {shift[-1, token]:.4f} (mean over tokens {shift[-1].mean():.4f}).")
-        charts.chart(shift_heatmap(shift, run.trace.tokens, "How far each token's hidden state moved",
-                                   edits.unchanged_states))
+        charts.cached_chart(charts.view_key(loaded, "shift"), lambda: shift_heatmap(
+            shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states))
     st.page_link("app_pages/layers.py", label=f"Step through layer {max(first, layer)} of the intervened run",
                  icon=":material/layers:", query_params={**edits.to_url(), "layer": max(first, layer)})
-    before, after = t.attention(layer)[head], run.trace.attention(layer)[head]
-    charts.chart(matrices_side_by_side({"before": before, "after": after}, run.trace.tokens, colorbar="attention",
-                                       axes=("query", "key")))
+    charts.cached_chart(charts.view_key(loaded, "before and after", layer, head), lambda: matrices_side_by_side(
+        {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]}, run.trace.tokens,
+        colorbar="attention", axes=("query", "key")))
     st.caption(f"Layer {layer}, head {head}: attention before and after (layers before {first} cannot change).")
     change = output_change(t, run.trace, edits.masked[0] if edits.masked else None)
     if change.sentence_cosine is not None:
@@ -69,15 +69,17 @@ def intervention_view() -> None:
 
 
 def value_zeroing_view() -> None:
-    maps = np.stack([guarded.computed_or_stop(f"Zeroing each token's value vector in layer {k} …", lambda k=k:
-                     cached_value_zeroing(loaded.source, loaded.task, st.session_state.text,
-                                          st.session_state.pair or None, k)) for k in range(layer + 1)])
-    attention = t.attention(layer).mean(axis=0)  # (T, T): the mean over heads
+    def panels():
+        maps = np.stack([guarded.computed_or_stop(f"Zeroing each token's value vector in layer {k} …", lambda k=k:
+                         cached_value_zeroing(loaded.source, loaded.task, st.session_state.text,
+                                              st.session_state.pair or None, k)) for k in range(layer + 1)])
+        return matrices_side_by_side({"attention (mean over heads)": t.attention(layer).mean(axis=0),
+                                      "value zeroing": maps[-1],
+                                      f"value zeroing rolled out to layer {layer}": value_zeroing_rollout(maps)[-1]},
+                                     tokens, colorbar="share", axes=("token", "rests on"))
+
     with lecture.point("value-zeroing") if not edits else st.container():
-        charts.chart(matrices_side_by_side({"attention (mean over heads)": attention, "value zeroing": maps[-1],
-                                            f"value zeroing rolled out to layer {layer}":
-                                                value_zeroing_rollout(maps)[-1]}, tokens, colorbar="share",
-                                           axes=("token", "rests on")))
+        charts.cached_chart(charts.view_key(loaded, "value zeroing", layer), panels)
     st.caption(f"Value zeroing (Mohebbi et al. 2023): row i, column j is how far token i's output of layer {layer} "
                f"moves (cosine distance) when token j's value vector is zeroed in that layer, each row divided by "
                f"its sum. It needs {len(tokens)} runs of the layer. Rolled out as the paper's code does: C_l · … · C_0.")

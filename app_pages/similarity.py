@@ -81,9 +81,11 @@ with canvas:
         split = guarded.similarity_split_or_stop(loaded, lines[pair[0]], lines[pair[1]], words)
         with lecture.point():
             st.markdown(split_caption(split, ways[0].trained_for_similarity))
-            charts.chart(pair_split_heatmap(split.pairs, split.tokens_a, split.tokens_b,
-                                            f"Why {pair[0] + 1} and {pair[1] + 1} are similar: each pair's share "
-                                            f"of the cosine {split.cosine:.3f}"))
+            charts.cached_chart(
+                (loaded.source, loaded.task, loaded.weights_id, "split", pair, lines[pair[0]], lines[pair[1]], words),
+                lambda: pair_split_heatmap(split.pairs, split.tokens_a, split.tokens_b,
+                                           f"Why {pair[0] + 1} and {pair[1] + 1} are similar: each pair's share of "
+                                           f"the cosine {split.cosine:.3f}"))
         if split.by_selection:
             st.info("Max pooling takes each dimension from the token that holds its largest value, so a cell is the "
                     "dot product over the dimensions both tokens won: exact for these sentences, but not a weight "
