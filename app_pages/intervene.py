@@ -45,26 +45,26 @@ edits = runs.edits_in_url(t)
 def intervention_view() -> None:
     run = runs.intervened_or_stop(loaded, edits)
     first, shift = run.first_changed_layer, run.shift
-    state_, token = np.unravel_index(shift[-1:].argmax(), shift[-1:].shape)
+    token = int(shift[-1].argmax())  # the token the last layer moved most
     with lecture.point():
         st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, '{tokens[token]}' moved most: "
                     f"cosine distance {shift[-1, token]:.4f} (mean over tokens {shift[-1].mean():.4f}).")
         charts.cached_chart(charts.view_key(loaded, "shift"), lambda: shift_heatmap(
             shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states))
-    st.page_link("app_pages/layers.py", label=f"Step through layer {max(first, layer)} of the intervened run",
-                 icon=":material/layers:", query_params={**edits.to_url(), "layer": max(first, layer)})
+    st.page_link("app_pages/layers.py", label=f"Step through layer {layer} of the intervened run",
+                 icon=":material/layers:", query_params={**edits.to_url(), "layer": layer})
     charts.cached_chart(charts.view_key(loaded, "before and after", layer, head), lambda: matrices_side_by_side(
         {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]}, run.trace.tokens,
         colorbar="attention", axes=("query", "key")))
     st.caption(f"Layer {layer}, head {head}: attention before and after (layers before {first} cannot change).")
-    change = output_change(t, run.trace, edits.masked[0] if edits.masked else None)
+    change = output_change(t, run.trace)
     if change.sentence_cosine is not None:
         st.metric("Sentence vector: cosine to the original", f"{change.sentence_cosine:.4f}")
     if change.before:
         st.markdown(f"Masked-LM top {len(change.before)} at {named(change.position)}: before "
                     + ", ".join(f"'{w}' {p:.2f}" for w, p in change.before) + "; after "
                     + ", ".join(f"'{w}' {p:.2f}" for w, p in change.after) + ".")
-    elif edits.masked and change.mlm_problem:
+    elif change.mlm_problem and loaded.tokenizer.mask_token in run.trace.tokens:
         st.caption(f"No masked-LM predictions: {change.mlm_problem}")
 
 

@@ -79,7 +79,8 @@ def test_a_masked_token_shows_the_masked_lm_predictions_before_and_after(tiny_di
     at = open_page("intervene", model=tiny_dirs["bert"], task="masked-lm", text="the cat sat on the mat", mask="2")
     assert not at.exception and not at.error
     t = trace(load_model(tiny_dirs["bert"], "masked-lm"), "the cat sat on the mat")
-    change = output_change(t, intervene(t, parse_edits(mask="2")).trace, 2)
+    change = output_change(t, intervene(t, parse_edits(mask="2")).trace)
+    assert change.position == 2
     (line,) = [m.value for m in at.markdown if m.value.startswith("Masked-LM top")]
     assert f"'{change.before[0][0]}' {change.before[0][1]:.2f}" in line
     assert f"after '{change.after[0][0]}' {change.after[0][1]:.2f}" in line

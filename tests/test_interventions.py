@@ -194,3 +194,22 @@ def test_value_zeroing_rollout_multiplies_the_maps_as_the_papers_code():
     maps = np.random.default_rng(0).random((3, 4, 4))
     rolled = value_zeroing_rollout(maps)
     np.testing.assert_allclose(rolled[2], maps[2] @ maps[1] @ maps[0])
+
+
+@pytest.mark.parametrize("name", ["bert", "modernbert", "eurobert", "deberta-v2"])
+def test_the_masked_lm_predictions_after_masking_equal_transformers_masked_lm_model(tiny_dirs, new_tiny_dirs, name):
+    from bertviz_lite import load_model
+    from bertviz_lite.analyses.output_change import output_change
+    from bertviz_lite.analyses.pieces import piece_names
+
+    loaded = load_model({**tiny_dirs, **new_tiny_dirs}[name], "masked-lm")
+    t = trace(loaded, TEXT)
+    change = output_change(t, intervene(t, Edits(masked=(3,))).trace)
+    ids = t.input_ids.copy()
+    ids[3] = loaded.tokenizer.mask_token_id
+    inputs = {"input_ids": torch.from_numpy(ids)[None], "attention_mask": torch.from_numpy(t.attention_mask)[None]}
+    with torch.inference_mode():
+        best = torch.softmax(loaded.model(**inputs).logits[0, 3], -1).topk(5)
+    assert change.position == 3 and change.mlm_problem is None
+    assert [w for w, _ in change.after] == piece_names(loaded.tokenizer, best.indices.tolist())
+    np.testing.assert_allclose([p for _, p in change.after], best.values.numpy(), atol=1e-5)

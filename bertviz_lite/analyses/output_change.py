@@ -27,14 +27,18 @@ class OutputChange:
     mlm_problem: str | None  # why there are no predictions, or None
 
 
-def output_change(before: Trace, after: Trace, position: int | None) -> OutputChange:
-    """The masked-LM predictions at `position` (None: no predictions) and the sentence vectors' cosine."""
+def output_change(before: Trace, after: Trace) -> OutputChange:
+    """The masked-LM predictions at the first mask token of the intervened run (one the intervention put there, or
+    one of the text's own), and the sentence vectors' cosine."""
     pooling = before.loaded.sentence_pooling
     cosine = None
     if pooling is not None and before.pair is None:
         u, v = (pool(t.hidden_states[-1].astype(np.float64), pooling) for t in (before, after))
         cosine = float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12))
     problem = mlm_head_problem(before.loaded)
+    mask_id = before.loaded.tokenizer.mask_token_id
+    masks = np.flatnonzero(after.input_ids == mask_id) if mask_id is not None else []
+    position = int(masks[0]) if len(masks) else None
     if problem is not None or position is None:
         return OutputChange(None, [], [], cosine, problem)
     return OutputChange(position, _predictions(before, position), _predictions(after, position), cosine, None)

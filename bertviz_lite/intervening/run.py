@@ -78,9 +78,9 @@ def _masked(t: Trace, positions: tuple[int, ...]) -> dict:
 
 
 def cosine_distances(before: np.ndarray, after: np.ndarray, unchanged: int = 0) -> np.ndarray:
-    """(L + 1, T): 1 − cos between each token's hidden state before and after; the first `unchanged` states are
-    the same arrays, 0 exactly."""
-    shift = np.zeros(before.shape[:2])
+    """(L + 1, T): 1 − cos between each token's hidden state before and after (any leading axes: (T, d) gives
+    (T,)); the first `unchanged` states are the same arrays, 0 exactly."""
+    shift = np.zeros(before.shape[:-1])
     a, b = before[unchanged:].astype(np.float64), after[unchanged:].astype(np.float64)  # (changed, T, d)
     dots = (a * b).sum(-1)
     norms = np.maximum(np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1), 1e-12)
