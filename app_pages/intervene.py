@@ -22,6 +22,11 @@ def named(i: int) -> str:
     return f"{i} {tokens[i]}"
 
 
+def small(x: float) -> str:
+    """A distance as a person reads it: 4 decimals, or 3 significant digits below 0.001 (random weights move little)."""
+    return f"{x:.4f}" if x == 0 or x >= 1e-3 else f"{x:.3g}"
+
+
 with controls:
     heads = [f"{layer}.{head}" for layer in range(L) for head in range(H)]
     st.multiselect("Switch heads off", heads, placeholder="layer.head", **state.bind_list("off", heads),
@@ -46,11 +51,13 @@ def intervention_view() -> None:
     run = runs.intervened_or_stop(loaded, edits)
     first, shift = run.first_changed_layer, run.shift
     token = int(shift[-1].argmax())  # the token the last layer moved most
+    which = f"'{tokens[token]}'" + (" (masked)" if token in edits.masked else "")
     with lecture.point():
-        st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, '{tokens[token]}' moved most: "
-                    f"cosine distance {shift[-1, token]:.4f} (mean over tokens {shift[-1].mean():.4f}).")
+        st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, {which} moved most: cosine distance "
+                    f"{small(shift[-1, token])} (mean over tokens {small(shift[-1].mean())}).")
         charts.cached_chart(charts.view_key(loaded, "shift"), lambda: shift_heatmap(
-            shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states))
+            shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states,
+            edits.masked))
     st.page_link("app_pages/layers.py", label=f"Step through layer {layer} of the intervened run",
                  icon=":material/layers:", query_params={**edits.to_url(), "layer": layer})
     charts.cached_chart(charts.view_key(loaded, "before and after", layer, head), lambda: matrices_side_by_side(

@@ -31,15 +31,21 @@ def pair_split_heatmap(pairs: np.ndarray, tokens_a: list[str], tokens_b: list[st
     return _layout(go.Figure(heatmap, layout), min(760, 230 + 26 * len(rows)), title)
 
 
-def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: int) -> go.Figure:
+def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: int,
+                  masked: tuple[int, ...] = ()) -> go.Figure:
     """(L + 1, T) cosine distances between each token's hidden state before and after an intervention, row 0 the
     embeddings and row l + 1 layer l's output (as transformers numbers hidden_states). The first `unchanged` rows
-    come before the intervention, are the trace's own and are marked so."""
+    come before the intervention, are the trace's own and are marked so. A masked token's own column moves far more
+    than any other and would leave the rest white: the scale is set by the other columns, and the title says so."""
     z = shift.astype(np.float32)
+    others = np.delete(z, list(masked), axis=1) if masked and len(masked) < z.shape[1] else z
+    if others is not z:
+        title = f"{title} (the masked token's column is off the scale)"
     names = ["embeddings"] + [f"after layer {layer}" for layer in range(len(z) - 1)]
     names = [f"{name} (not rerun)" if row < unchanged else name for row, name in enumerate(names)]
     written = in_thousandths(shift) if written_in_cells(z.shape) else {}
-    heatmap = go.Heatmap(z=z, x=labelled(tokens), y=names, colorscale=SHARE, zmin=0, zmax=max(float(z.max()), 1e-6),
+    heatmap = go.Heatmap(z=z, x=labelled(tokens), y=names, colorscale=SHARE, zmin=0,
+                         zmax=max(float(others.max()), 1e-12),
                          colorbar=dict(title="distance"), **written,
                          hovertemplate="%{y}<br>%{x}<br>cosine distance %{z:.5f}<extra></extra>")
     layout = dict(yaxis=dict(autorange="reversed", type="category"),  # in one layout: each update costs ~1 ms

@@ -130,7 +130,9 @@ def explain_weighted_sum(cell) -> Worked:
                       labels={"query": cell.token(i), "dimension": str(d)})
     terms = [(f"p[{i},{j}]·v[{j},{d}] ({cell.trace.tokens[j]}{', value zeroed' if j in zeroed else ''})",
               float(p * v)) for j, (p, v) in enumerate(zip(probs, values))]
-    formula = f"Σ_j p[{i}, j] · v[j, {d}]{shared} over {len(probs)} keys = {num(float(probs @ values))}"
+    zeroed_words = f", the value of token {', '.join(map(str, zeroed))} zeroed in this run" if zeroed else ""
+    formula = (f"Σ_j p[{i}, j] · v[j, {d}]{shared} over {len(probs)} keys{zeroed_words} = "
+               f"{num(float(probs @ values))}")
     return Worked(formula, {"probs_row": probs, "values": values, "value_head": vh}, math.fsum(v for _, v in terms),
                   terms,
                   {"query": cell.token(i), "dimension": str(d)})
