@@ -42,6 +42,12 @@ _EXPORTS = {  # module -> the public names it defines
     "analyses.all_layers": ("LayerwiseAnalyses", "all_layers"),
     "analyses.contexts": ("WordInContexts", "shared_words", "word_in_contexts", "words_in_contexts"),
     "analyses.compare": ("ModelComparison", "compare_models", "depth_of", "layer_at_depth"),
+    "intervening.edits": ("Edits", "parse_edits"),
+    "intervening.run": ("Intervened", "intervene"),
+    "intervening.value_zeroing": ("value_zeroing", "value_zeroing_rollout"),
+    "attributing.targets": ("Target", "mlm_target", "similarity_target"),
+    "attributing.gradients": ("Attribution", "attribute"),
+    "attributing.deletion": ("Faithfulness", "faithfulness", "method_scores"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = list(_MODULE_OF)

@@ -16,6 +16,7 @@ LAYERS = [  # bottom up: a package imports only itself and the packages of the l
     {"figures"},  # pure functions from arrays to figures
     {"stepthrough"},  # a sentence through a model, every sub-step
     {"explaining", "analyses", "intervening"},  # what the numbers mean, and what they rest on
+    {"attributing"},  # which input tokens an output rests on, and which method to trust
     {"tour"},
     {"serving", "benchmarks"},
     {"cli"},

@@ -52,25 +52,26 @@ def lens_position(trace: Trace, position: int | None = None) -> int:
     return position
 
 
-def mlm_head_problem(loaded: LoadedModel) -> str | None:
-    """Why this model has no real masked-LM head to look through, or None when it has one. Asked of a skeleton
-    (`load_skeleton`), it answers from the config alone, before any weights are built or read: only a head that
-    the checkpoint lacks needs the loaded model to be seen."""
+def mlm_head_problem(loaded: LoadedModel, use: str = "the logit lens") -> str | None:
+    """Why this model has no real masked-LM head for `use` (the logit lens, an attribution, the predictions after an
+    intervention), or None when it has one. Asked of a skeleton (`load_skeleton`), it answers from the config
+    alone, before any weights are built or read: only a head that the checkpoint lacks needs the loaded model to be
+    seen. The lens's words add where else to look."""
+    lens = use == "the logit lens"
     if loaded.task != "masked-lm":
-        return "The logit lens needs the model loaded for the masked-LM task (task=masked-lm)."
+        return f"{use[0].upper()}{use[1:]} needs the model loaded for the masked-LM task (task=masked-lm)."
     if loaded.weights_kind == "random-init":
         return (f"'{loaded.source}' has random weights here (it could not be downloaded), so its masked-LM head "
-                f"is random too and a lens through it would show noise. The lens needs a masked-LM checkpoint "
-                f"from the Hub or the local cache (prefetched while online); the bundled all-MiniLM-L6-v2 has "
-                f"no masked-LM head.")
+                f"is random too and {use} would show noise. It needs a masked-LM checkpoint from the Hub or the "
+                f"local cache (prefetched while online); the bundled all-MiniLM-L6-v2 has no masked-LM head.")
     head = loaded.family.masked_lm_head(loaded.model)
     untrained = [name for name in loaded.new_parameters if name.startswith(head.prefixes)]
     if untrained:
         return (f"'{loaded.source}' has no trained masked-LM head (its checkpoint lacks {untrained[0]}, which "
-                f"was initialised at random when loading): a lens through it would show noise. Pick a model "
-                f"trained with masked-LM (bert-base-uncased, roberta-base: from the Hub, or prefetched while "
-                f"online), or look at the vocabulary pieces nearest to its vectors (the Lens page does; the "
-                f"command line with --nearest).")
+                f"was initialised at random when loading): {use} would show noise. Pick a model trained with "
+                f"masked-LM (bert-base-uncased, roberta-base: from the Hub, or prefetched while online)"
+                + (", or look at the vocabulary pieces nearest to its vectors (the Lens page does; the command "
+                   "line with --nearest)." if lens else "."))
     return None
 
 

@@ -35,7 +35,7 @@ def output_change(before: Trace, after: Trace) -> OutputChange:
     if pooling is not None and before.pair is None:
         u, v = (pool(t.hidden_states[-1].astype(np.float64), pooling) for t in (before, after))
         cosine = float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12))
-    problem = mlm_head_problem(before.loaded)
+    problem = mlm_head_problem(before.loaded, "its predictions")
     mask_id = before.loaded.tokenizer.mask_token_id
     masks = np.flatnonzero(after.input_ids == mask_id) if mask_id is not None else []
     position = int(masks[0]) if len(masks) else None

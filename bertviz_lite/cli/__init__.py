@@ -8,6 +8,7 @@
   bertviz-lite contexts MODEL "i sat on the bank of the river" "i deposited money at the bank" --word bank [--json]
   bertviz-lite explain-similarity MODEL "the cat sat on the mat" "a kitten was sitting on the rug" [--json]
   bertviz-lite intervene MODEL "TEXT" [--heads-off 2.3,4.1] [--mask 5] [--zero-value 3:4] [--value-zeroing L] [--json]
+  bertviz-lite attribute MODEL "TEXT" (--similarity-to "B" | --mlm POS:TOKEN) [--method ig|grad-input] [--deletion] [--json]
   bertviz-lite explain MODEL "TEXT" --step layers.2.attn.scores --head 3 --at 4,1 [--pair "..."] [--json]
   bertviz-lite diagram MODEL [--layer L] [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
@@ -26,7 +27,7 @@ import sys
 from ..errors import BertvizLiteError, InputError
 from ..tasks import TASK_NAMES
 from .analyses import cmd_compare, cmd_contexts, cmd_contributions, cmd_heads, cmd_lens, cmd_rollout
-from .outputs import cmd_explain_similarity, cmd_intervene
+from .outputs import cmd_attribute, cmd_explain_similarity, cmd_intervene
 from .console import PROG, Parser, quiet_transformers
 from .models import cmd_diagram, cmd_explain, cmd_params, cmd_trace
 from .running import cmd_bench, cmd_prefetch, cmd_serve
@@ -104,6 +105,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead (or as well): layer L's value-zeroing map, T runs of the layer (Mohebbi et al. 2023)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_intervene, input_status=2)
+
+    p = sub.add_parser("attribute", help="which tokens an output rests on: integrated gradients or gradient × input, "
+                                         "and every method's deletion curve")
+    p.add_argument("model")
+    p.add_argument("text", help="the sentence explained (sentence A for --similarity-to)")
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("--similarity-to", metavar="TEXT_B", help="the target: the cosine with sentence B")
+    target.add_argument("--mlm", metavar="POS:TOKEN", help="the target: the masked-LM logit of TOKEN at the mask "
+                                                           "token at POS")
+    p.add_argument("--method", choices=["ig", "grad-input"], default="ig")
+    p.add_argument("--steps", type=int, default=32, help="integrated gradients' steps (default 32)")
+    p.add_argument("--baseline", choices=["pad", "mask"], default="pad",
+                   help="what replaces each non-special token in the baseline and the deletion curves")
+    p.add_argument("--deletion", action="store_true", help="also every method's deletion curve and AOPC")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_attribute, input_status=2)
 
     p = sub.add_parser("explain", help="one number of one sub-step, computed again from the numbers it comes from")
     p.add_argument("model")

@@ -63,3 +63,48 @@ def cmd_intervene(args) -> None:
         for i, row in enumerate(result["value_zeroing"]):
             j = max(range(len(row)), key=row.__getitem__)
             print(f"  {i:>3} {t.tokens[i]!r:>14} ← {j:>3} {t.tokens[j]!r} {row[j]:.3f}")
+
+
+def cmd_attribute(args) -> None:
+    from ..attributing.deletion import faithfulness, method_scores
+    from ..attributing.gradients import attribute
+    from ..attributing.targets import mlm_target, similarity_target
+    from ..errors import InputError
+    from ..stepthrough.trace import trace
+
+    if args.mlm is not None:
+        position, mark, token = args.mlm.partition(":")
+        if not mark or not position.strip().isdigit() or not token:
+            raise InputError(f"--mlm {args.mlm!r}: write POS:TOKEN, e.g. 3:sat (the mask token's position).")
+        loaded = load(args.model, "masked-lm")
+        target = mlm_target(loaded, args.text, int(position), token)
+    else:
+        loaded = load(args.model)
+        target = similarity_target(loaded, args.text, args.similarity_to)
+    progress(f"{args.method} on {target.describe}")
+    result = attribute(target, args.method, args.steps, args.baseline)
+    output = result.to_json()
+    if args.deletion:
+        progress("every method's ranking, then its deletion curve")
+        other = None
+        if args.similarity_to is not None:
+            pooling = loaded.sentence_pooling
+            other = trace(loaded, args.similarity_to, max_tokens=pooling.max_tokens if pooling else None)
+        output.update(faithfulness(target, method_scores(target, args.steps, args.baseline, other),
+                                   args.baseline).to_json())
+    if args.json:
+        print(json.dumps(output))
+        return
+    print(f"{METHOD_WORDS[args.method]} of {target.describe}: f(x) = {result.f_x:.4f}, f(baseline) = "
+          f"{result.f_baseline:.4f} ({args.baseline} tokens)")
+    for token, score in zip(result.tokens, result.scores):
+        print(f"  {token!r:>16} {score:+.4f}")
+    print(f"Σ = {result.total:.4f}; f(x) − f(baseline) = {result.f_x - result.f_baseline:.4f}; gap "
+          f"{result.completeness_gap:+.2e}" + ("" if args.method == "ig" else " (gradient × input is not complete)"))
+    if args.deletion:
+        print("\nAOPC per method (the mean fall of the target as its top tokens are replaced; larger is more faithful):")
+        for method, value in sorted(output["aopc"].items(), key=lambda kv: -kv[1]):
+            print(f"  {method:<28} {value:.4f}")
+
+
+METHOD_WORDS = {"ig": "integrated gradients", "grad-input": "gradient × input"}

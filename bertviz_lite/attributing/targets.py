@@ -1,0 +1,127 @@
+"""What an attribution explains: one number the model gives for a sentence, written as a function of the
+sentence's word embeddings that runs transformers' own model on `inputs_embeds` (the model adds its positions and
+token types itself), in a batch, so that integrated gradients' interpolations and a deletion curve's variants each
+run as one forward pass.
+
+- `similarity_target`: the cosine of sentence A's vector with sentence B's (B held fixed), each pooled as the
+  checkpoint pools (a plain model: the mean of its token vectors); f(x) is the cosine `explain-similarity` gives.
+- `mlm_target`: the masked-LM logit of a vocabulary token at a mask token's position, for a model loaded for the
+  masked-LM task with a trained head.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..analyses.logit_lens import mlm_head_problem
+from ..analyses.sentence_pooling import pool
+from ..analyses.similarity_split import MEAN_OF_TOKENS
+from ..errors import InputError
+from ..loading.loader import LoadedModel
+from ..loading.sentence_config import SentencePooling
+from ..stepthrough.trace import Trace, trace
+
+
+@dataclass(frozen=True, eq=False)
+class Target:
+    name: str  # "similarity" or "mlm"
+    describe: str  # in words, for the page and the command line
+    trace: Trace  # the sentence explained, as the pipeline reads it
+    forward: Callable[[torch.Tensor], torch.Tensor]  # word embeddings (B, T, d) -> the target (B,)
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.trace.tokens
+
+    @property
+    def special(self) -> np.ndarray:
+        """(T,) booleans: the special tokens, which a baseline keeps."""
+        return np.array([word is None for word in self.trace.word_ids])
+
+    def embed(self, ids: torch.Tensor) -> torch.Tensor:
+        """(B, T) ids -> (B, T, d) word embeddings: the model's own table."""
+        return self.trace.loaded.base.get_input_embeddings()(ids)
+
+    @torch.inference_mode()
+    def of_ids(self, ids: torch.Tensor) -> torch.Tensor:
+        """The target for each row of (B, T) ids, no gradient."""
+        return self.forward(self.embed(ids))
+
+
+def _model_inputs(t: Trace, batch: int) -> dict[str, torch.Tensor]:
+    inputs = {"attention_mask": torch.from_numpy(t.attention_mask)[None].expand(batch, -1)}
+    if t.loaded.uses_token_types:
+        inputs["token_type_ids"] = torch.from_numpy(t.token_type_ids)[None].expand(batch, -1)
+    return inputs
+
+
+def pool_batch(tokens: torch.Tensor, pooling: SentencePooling) -> torch.Tensor:
+    """(B, T, d) -> (B, D): `sentence_pooling.pool` on each row (every token real), differentiable."""
+    B, T, _ = tokens.shape
+    parts = []
+    for mode in pooling.modes:
+        if mode == "cls":
+            parts.append(tokens[:, 0])
+        elif mode == "max":
+            parts.append(tokens.max(dim=1).values)
+        elif mode == "mean":
+            parts.append(tokens.sum(dim=1) / T)
+        elif mode == "mean_sqrt_len_tokens":
+            parts.append(tokens.sum(dim=1) / T ** 0.5)
+        elif mode == "weightedmean":
+            weights = torch.arange(1, T + 1, dtype=tokens.dtype)[None, :, None]  # (1, T, 1)
+            parts.append((tokens * weights).sum(dim=1) / weights.sum())
+        elif mode == "lasttoken":
+            parts.append(tokens[:, -1])
+    return torch.cat(parts, dim=-1)  # Normalize does not change a cosine
+
+
+def similarity_target(loaded: LoadedModel, text_a: str, text_b: str) -> Target:
+    """The cosine of sentence A's vector (explained) with sentence B's (held fixed)."""
+    pooling = loaded.sentence_pooling or MEAN_OF_TOKENS
+    a, b = (trace(loaded, text, max_tokens=pooling.max_tokens) for text in (text_a, text_b))
+    other = torch.from_numpy(pool(b.hidden_states[-1].astype(np.float64), pooling)).float()  # (D,)
+
+    def forward(embeds: torch.Tensor) -> torch.Tensor:
+        out = loaded.base(inputs_embeds=embeds, **_model_inputs(a, len(embeds)), output_hidden_states=True)
+        vectors = pool_batch(out.hidden_states[-1], pooling)  # (B, D)
+        return torch.nn.functional.cosine_similarity(vectors, other[None], dim=-1, eps=1e-12)
+
+    return Target("similarity", f"the cosine with sentence B ('{b.text[:40]}')", a, forward)
+
+
+def mlm_target(loaded: LoadedModel, text: str, position: int, token: str) -> Target:
+    """The masked-LM logit of `token` at `position`, which must hold the mask token."""
+    if problem := mlm_head_problem(loaded, "an attribution of its masked-LM logit"):
+        raise InputError(problem)
+    t = trace(loaded, text)
+    tokenizer = loaded.tokenizer
+    if not 0 <= position < len(t.tokens) or t.input_ids[position] != tokenizer.mask_token_id:
+        masks = [i for i, token_id in enumerate(t.input_ids) if token_id == tokenizer.mask_token_id]
+        raise InputError(f"There is no {tokenizer.mask_token} at position {position}: "
+                         + (f"the text has it at {', '.join(map(str, masks))}." if masks
+                            else f"put {tokenizer.mask_token} where a word should be predicted."))
+    token_id = vocabulary_id(tokenizer, token)
+    logits_of = loaded.model
+
+    def forward(embeds: torch.Tensor) -> torch.Tensor:
+        return logits_of(inputs_embeds=embeds, **_model_inputs(t, len(embeds))).logits[:, position, token_id]
+
+    return Target("mlm", f"the masked-LM logit of '{token}' at position {position}", t, forward)
+
+
+def vocabulary_id(tokenizer, token: str) -> int:
+    """The id of a vocabulary piece as stored ('sat', 'Ġsat') or as the app shows it ('▁sat'); an InputError if
+    the vocabulary has no such piece."""
+    vocabulary = tokenizer.get_vocab()
+    for form in (token, token.replace("▁", "Ġ")):
+        if form in vocabulary:
+            return vocabulary[form]
+    pieces = tokenizer.tokenize(" " + token.lstrip("▁"))
+    if len(pieces) == 1 and pieces[0] in vocabulary and pieces[0] != tokenizer.unk_token:
+        return vocabulary[pieces[0]]
+    raise InputError(f"'{token}' is not in {getattr(tokenizer, 'name_or_path', 'the')} vocabulary as one piece: "
+                     f"it is read as {' '.join(pieces)}. Pick one vocabulary piece.")
