@@ -16,6 +16,7 @@ loaded = guarded.load_or_stop(needs_weights=True)
 t = guarded.trace_or_stop(loaded)
 controls, canvas = lecture.controls_and_canvas("Interventions", [4, 8])
 L, H, tokens = t.num_layers, t.num_heads, t.tokens
+edits = runs.edits_in_url(t)  # before the pickers: they show the keys as it rewrites them
 
 
 def named(i: int) -> str:
@@ -32,8 +33,9 @@ with controls:
     st.multiselect("Switch heads off", heads, placeholder="layer.head", **state.bind_list("off", heads),
                    format_func=lambda x: "layer {} · head {}".format(*x.split(".")))
     positions = [str(i) for i in range(len(tokens))]
-    st.multiselect("Mask tokens", positions, placeholder="a token", **state.bind_list("mask", positions),
-                   format_func=lambda i: named(int(i)))
+    if loaded.tokenizer.mask_token_id is not None:
+        st.multiselect("Mask tokens", positions, placeholder="a token", **state.bind_list("mask", positions),
+                       format_func=lambda i: named(int(i)))
     values = [f"{layer}:{j}" for layer in range(L) for j in range(len(tokens))]
     st.multiselect("Zero a token's value vector", values, placeholder="layer:token",
                    **state.bind_list("zero", values),
@@ -44,7 +46,6 @@ with controls:
     head = st.selectbox("Head", range(H), **state.bind("head"))
     st.toggle("Value zeroing map", help="T runs of the layer, one per token's value vector zeroed.",
               **state.bind("vz"))
-edits = runs.edits_in_url(t)
 
 
 def intervention_view() -> None:
@@ -63,7 +64,9 @@ def intervention_view() -> None:
     charts.cached_chart(charts.view_key(loaded, "before and after", layer, head), lambda: matrices_side_by_side(
         {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]}, run.trace.tokens,
         colorbar="attention", axes=("query", "key")))
-    st.caption(f"Layer {layer}, head {head}: attention before and after (layers before {first} cannot change).")
+    st.caption(f"Layer {layer}, head {head}: attention before and after. " + (
+        "A masked token changes every layer's attention." if edits.masked else
+        f"The attention of layers 0 to {first} cannot change: the intervention acts after their softmax."))
     change = output_change(t, run.trace)
     if change.sentence_cosine is not None:
         st.metric("Sentence vector: cosine to the original", f"{change.sentence_cosine:.4f}")
@@ -87,9 +90,10 @@ def value_zeroing_view() -> None:
 
     with lecture.point("value-zeroing") if not edits else st.container():
         charts.cached_chart(charts.view_key(loaded, "value zeroing", layer), panels)
-    st.caption(f"Value zeroing (Mohebbi et al. 2023): row i, column j is how far token i's output of layer {layer} "
-               f"moves (cosine distance) when token j's value vector is zeroed in that layer, each row divided by "
-               f"its sum. It needs {len(tokens)} runs of the layer. Rolled out as the paper's code does: C_l · … · C_0.")
+    st.caption(f"Value zeroing (Mohebbi et al. 2023), of the model's own run: row i, column j is how far token i's "
+               f"output of layer {layer} moves (cosine distance) when token j's value vector is zeroed in that layer, "
+               f"each row divided by its sum: {len(tokens)} runs of the layer, {len(tokens) * (layer + 1)} for the "
+               f"rollout to layer {layer}, as the paper's code rolls out: C_l · … · C_0.")
 
 
 with canvas:

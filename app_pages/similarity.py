@@ -87,9 +87,10 @@ with canvas:
                                            f"Why {pair[0] + 1} and {pair[1] + 1} are similar: each pair's share of "
                                            f"the cosine {split.cosine:.3f}"))
         if split.by_selection:
-            st.info("Max pooling takes each dimension from the token that holds its largest value, so a cell is the "
-                    "dot product over the dimensions both tokens won: exact for these sentences, but not a weight "
-                    "(a token that wins no dimension gets nothing, however close it is).", icon=":material/info:")
+            st.info("Max pooling takes each dimension from the token that holds its largest value, so a cell's max "
+                    "part is the dot product over the dimensions both tokens won: exact for these sentences, but not "
+                    "a weight (a token that wins no dimension gets nothing from it, however close it is).",
+                    icon=":material/info:")
         st.caption("A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the sentence vectors u "
                    "and v (for mean pooling h_i / n and g_j / m). Normalizing does not change a cosine.")
         charts.csv_download(lambda: charts.matrix_frame(split.pairs, split.tokens_a, split.tokens_b, "sentence A",

@@ -96,7 +96,7 @@ def test_the_value_zeroing_map_beside_attention():
     maps = np.stack([value_zeroing(t, k) for k in range(3)])
     np.testing.assert_allclose(z_of({"data": [panels["data"][1]]}), maps[2], atol=1e-6)
     np.testing.assert_allclose(z_of({"data": [panels["data"][2]]}), value_zeroing_rollout(maps)[2], atol=1e-6)
-    assert any("needs 11 runs of the layer" in c.value for c in at.caption)
+    assert any("11 runs of the layer, 33 for the rollout to layer 2" in c.value for c in at.caption)
 
 
 @pytest.mark.parametrize("keys,fragment", [({"off": "99.99"}, "There is no layer 99"),
@@ -138,3 +138,18 @@ def test_every_family_from_deep_links(tiny_dirs, new_tiny_dirs):
         at = open_page("similarity", model=model_dir, why="1,2")
         assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
         assert any("cells add up to" in m.value for m in at.markdown), name
+
+
+def test_an_unusually_written_link_is_applied_and_shown_as_the_pickers_write_it():
+    at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT, off="2.3, 4.1", mask="05")
+    assert not at.exception and not at.error
+    assert (at.session_state.off, at.session_state.mask) == ("2.3,4.1", "5")
+    assert at.multiselect[0].value == ["2.3", "4.1"] and at.multiselect[1].value == ["5"]
+
+
+def test_the_pooler_of_an_intervened_run_says_it_was_run_again():
+    at = open_page("layers", model="bert-base-uncased", text=TEXT, off="0.2", step="pooler.out", pair="a dog")
+    assert not at.exception
+    assert any("this block was run again" in i.value for i in at.info)
+    assert not any("pooler_output" in s.value for s in at.success)
+    assert any("the model's own runs" in m.value for m in at.markdown)

@@ -143,7 +143,9 @@ def test_the_intervened_run_is_a_trace_the_stepper_reads(every_family):
     t = trace(every_family["deberta-v2"], TEXT)
     run = intervene(t, parse_edits(off="1.2", zero="1:3"))
     steps = run.trace.layer(1)
-    assert steps.max_abs_diff < 1e-5 and np.abs(steps["attn.head_context"][2]).max() == 0
+    expected = transformers_states(t, hooks=[head_off_hook(t, 1, 2), value_zero_hook(t, 1, 3)])
+    np.testing.assert_allclose(steps[steps.graph.output.key], expected[2], atol=ATOL)  # the stepper's own layer
+    assert np.abs(steps["attn.head_context"][2]).max() == 0
     from bertviz_lite import explain
 
     cell = explain(run.trace, "layers.1.attn.head_context", head=0, at=(4, 1))
@@ -213,3 +215,29 @@ def test_the_masked_lm_predictions_after_masking_equal_transformers_masked_lm_mo
     assert change.position == 3 and change.mlm_problem is None
     assert [w for w, _ in change.after] == piece_names(loaded.tokenizer, best.indices.tolist())
     np.testing.assert_allclose([p for _, p in change.after], best.values.numpy(), atol=1e-5)
+
+
+def test_value_zeroing_of_an_intervened_layer_leaves_out_what_the_run_left_out(every_family):
+    """On an intervened run whose layer has a head off and a value zeroed, entry (i, j) is the distance between
+    token i's output of the run and of the run with token j's value zeroed as well (`intervene` is checked against
+    transformers above)."""
+    from bertviz_lite.intervening.value_zeroing import value_zeroing
+
+    t = trace(every_family["eurobert"], TEXT)
+    off, zeroed = ((1, 3),), ((1, 4),)
+    run = intervene(t, Edits(heads_off=off, zeroed=zeroed))
+    T = len(t.tokens)
+    expected = np.stack([cosine_distances(run.trace.hidden_states[2], intervene(
+        t, Edits(heads_off=off, zeroed=tuple(sorted({*zeroed, (1, j)})))).trace.hidden_states[2]) for j in range(T)], 1)
+    expected /= expected.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(value_zeroing(run.trace, 1), expected, atol=1e-5)
+
+
+def test_the_masked_lm_position_is_the_one_masked_even_after_the_texts_own_mask(tiny_dirs):
+    from bertviz_lite import load_model
+    from bertviz_lite.analyses.output_change import output_change
+
+    loaded = load_model(tiny_dirs["bert"], "masked-lm")
+    t = trace(loaded, "the [MASK] sat on the mat")
+    assert output_change(t, intervene(t, Edits(masked=(4,))).trace).position == 4
+    assert output_change(t, intervene(t, Edits(heads_off=((0, 1),))).trace).position == 2  # the text's own

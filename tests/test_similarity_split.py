@@ -131,3 +131,16 @@ def test_the_cli_says_what_is_wrong_with_an_empty_sentence():
                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 2 and out.stderr.strip().splitlines()[-1].startswith("error: ")
     assert "Traceback" not in out.stderr
+
+
+def test_max_pooling_cells_are_the_dimensions_each_pair_won(tiny_loaded):
+    """A brute force over the dimensions: each goes to the pair of tokens holding its largest value in u and in v."""
+    from bertviz_lite.analyses.similarity_split import split_vectors
+
+    h, g = np.random.default_rng(0).normal(size=(5, 12)), np.random.default_rng(1).normal(size=(4, 12))
+    split = split_vectors(h, g, ("max",), False)
+    u, v = h.max(axis=0), g.max(axis=0)
+    expected = np.zeros((5, 4))
+    for d in range(12):
+        expected[h[:, d].argmax(), g[:, d].argmax()] += u[d] * v[d]
+    np.testing.assert_allclose(split.pairs, expected / (np.linalg.norm(u) * np.linalg.norm(v)), atol=1e-12)

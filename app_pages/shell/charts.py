@@ -101,8 +101,6 @@ def matrix_frame(matrix, rows: list[str], columns: list[str], row_name: str = "t
 
 
 def view_key(loaded: LoadedModel, *parts) -> tuple:
-    """What names a view of the current model and sentence (and intervention, which the Layers stepper shows): a key
-    for cached_chart, with the page's own parts."""
-    edits = tuple(st.session_state.get(key, "") for key in ("off", "mask", "zero"))
-    return (loaded.source, loaded.task, loaded.weights_id, st.session_state.text, st.session_state.pair, edits,
-            *parts)
+    """What names a view of the current model and sentence: a key for cached_chart, with the page's own parts (a
+    view of an intervened run names its edits among them)."""
+    return (loaded.source, loaded.task, loaded.weights_id, st.session_state.text, st.session_state.pair, *parts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bertviz_lite import BertvizLiteError, LoadedModel, Trace
+from bertviz_lite import BertvizLiteError, InputError, LoadedModel, Trace
 from bertviz_lite.intervening.edits import Edits, parse_edits
 from bertviz_lite.intervening.run import Intervened
 from bertviz_lite.serving.cache import cached_intervened
@@ -16,12 +16,16 @@ EDIT_KEYS = ("off", "mask", "zero")
 
 
 def edits_in_url(t: Trace, say: bool = True) -> Edits:
-    """The intervention the URL names (off, mask, zero) on this sentence; one that cannot be read, or names a
-    layer, head or token that is not there, gets its message (`say`), and the page goes on with the model's own
-    run (the keys stay as typed)."""
+    """The intervention the URL names (off, mask, zero) on this sentence, its keys rewritten as the pickers write
+    them; one that cannot be read, or names a layer, head or token that is not there (or a mask token the tokenizer
+    lacks), gets its message (`say`), and the page goes on with the model's own run (the keys stay as typed)."""
     try:
-        edits = parse_edits(st.session_state.off, st.session_state.mask, st.session_state.zero)
+        edits = parse_edits(*(st.session_state[key] for key in EDIT_KEYS))
         edits.check(t.num_layers, t.num_heads, len(t.tokens))
+        if edits.masked and t.loaded.tokenizer.mask_token_id is None:
+            raise InputError(f"{t.loaded.source}'s tokenizer has no mask token, so no token can be masked.")
+        for key, written in edits.to_url().items():  # as the pickers write them ("05" is "5")
+            st.session_state[key] = written
         return edits
     except BertvizLiteError as error:
         if say:

@@ -30,7 +30,7 @@ def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions
                                 step=64, key=f"dims_{key}_{wanted}")
     chart = f"cells_{key}_{title}_{first}"
     with figure, lecture.point():
-        charts.cached_chart(charts.view_key(s.loaded, "matrix", key, title, first, cell),
+        charts.cached_chart(s.view_key("matrix", key, title, first, cell),
                             lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
                             on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
     with r.canvas:
@@ -47,7 +47,7 @@ def stream_lengths(s: Stepping, steps, group: list[str], layer: int, key: str, r
     roles[names[group[0]]] = "input"  # the stream carried past the sub-block, whatever made it
     tokens = s.t.tokens
     with r.canvas:
-        charts.cached_chart(charts.view_key(s.loaded, "norms", layer, key), lambda: token_norms(
+        charts.cached_chart(s.view_key("norms", layer, key), lambda: token_norms(
             series, tokens, "Vector length per token: residual adds, norm rescales", roles), width=r.canvas_px)
 
 
@@ -68,7 +68,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
     with r.canvas:
         title = f"layer {layer}, head {head}: {node.title}"
         with lecture.point():  # the step's own figure
-            charts.cached_chart(charts.view_key(s.loaded, "heatmap", layer, head, key, words, cell),
+            charts.cached_chart(s.view_key("heatmap", layer, head, key, words, cell),
                                 lambda: attention_heatmap(matrix, labels, title, "attention"
                                                           if node.op.gives_probabilities else "score",
                                                           clickable=not words, chosen=None if words else cell,
@@ -83,12 +83,12 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
             names = [steps.node(k).title.lower() for k in together[:-1]]
             st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
             tokens = t.tokens
-            charts.cached_chart(charts.view_key(s.loaded, "terms", layer, head, key),
+            charts.cached_chart(s.view_key("terms", layer, head, key),
                                 lambda: matrices_side_by_side(terms, tokens, colorbar="score", axes=("query", "key"),
                                                               chosen=key.removeprefix("attn.")), width=r.canvas_px)
     pickers(s, steps, key, r)
     with r.canvas:
         st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 "
                    f"scale; pick one with Head above:")
-        charts.cached_chart(charts.view_key(s.loaded, "grid", layer, head),
+        charts.cached_chart(s.view_key("grid", layer, head),
                             lambda: head_grid(steps["attn.probs"], head), width=r.canvas_px)

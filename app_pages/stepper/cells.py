@@ -105,7 +105,7 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
         text = (f"Computed again from these numbers: {e.recomputed:.6g} (the step-through's {e.value:.6g}, "
                 f"|Δ| = {e.abs_diff:.1e})")
         (st.success if ok else st.error)(text, icon=":material/calculate:")
-    figure_key = charts.view_key(loaded, "explain", name, e.head, e.at)
+    figure_key = charts.view_key(loaded, t.edits, "explain", name, e.head, e.at)
     top = 5 if state.lecture_mode() else 12
     charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
     if steps.node(key).op.whole_row and "row" in e.figure:

@@ -30,7 +30,7 @@ def embeddings_view(s: Stepping, r: Regions) -> None:
     pickers(s, steps, key, r)
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with r.canvas:
-        charts.cached_chart(charts.view_key(loaded, "norms", "embeddings"),
+        charts.cached_chart(s.view_key("norms", "embeddings"),
                             lambda: token_norms(series, tokens, "Vector length per token" + (
                                 ", before and after LayerNorm" if "norm" in series else ""),
                                 {"sum": "add", "norm": "layer_norm"}), width=r.canvas_px)
@@ -49,7 +49,7 @@ def positions_view(s: Stepping, r: Regions) -> None:
     if array.shape == (len(tokens), len(tokens)):  # one number per query and key: distances, buckets
         chart = f"cells_positions_{key}"
         with r.canvas:
-            charts.cached_chart(charts.view_key(s.loaded, "positions", key, cell), lambda: attention_heatmap(
+            charts.cached_chart(s.view_key("positions", key, cell), lambda: attention_heatmap(
                 array.astype(np.float32), tokens, node.title, node.short, clickable=True, chosen=cell),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
             charts.csv_download(lambda: charts.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
@@ -112,12 +112,13 @@ def pooler_view(s: Stepping, r: Regions) -> None:
         with r.picker():
             key = show_step_picker(steps.graph, "Pooler step", "pooler.")
         show_diagram(s, r.diagram, steps, key, "pooler.")
-        words(s, steps, key, 0, "Pooler: ", lambda: check_line(steps, "pooler_output"), r)
+        words(s, steps, key, 0, "Pooler: ", lambda: check_line(steps, "pooler_output", rerun=s.t.edits is not None),
+              r)
         if loaded.sentence_pooling is not None:
             r.words.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
         with r.canvas, lecture.point():
-            charts.cached_chart(charts.view_key(loaded, "pooler", key), lambda: vector_bars(
+            charts.cached_chart(s.view_key("pooler", key), lambda: vector_bars(
                 np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"))
         pickers(s, steps, key, r)
     pair = st.session_state.pair
@@ -126,7 +127,8 @@ def pooler_view(s: Stepping, r: Regions) -> None:
         return
     with r.words:
         ways = guarded.sentence_vectors_or_stop(loaded, [st.session_state.text, pair])
-        st.markdown("### How similar are the two sentences? (each run on its own)")
+        st.markdown("### How similar are the two sentences? (each run on its own" +
+                    (", the model's own runs)" if s.t.edits is not None else ")"))
         for column, way in zip(st.columns(len(ways)), ways):
             column.metric(f"cosine of {way.name}", f"{way.cosine()[0, 1]:.4f}", help=f"{way.how}.")
         if not ways[0].trained_for_similarity:

@@ -31,6 +31,10 @@ class Stepping:
             self.stages["Positions"] = f"positions.{self.positions.graph.keys[0]}"
         self.stages.update(LATER_STAGES)
 
+    def view_key(self, *parts) -> tuple:
+        """A cached figure's key: the model, the sentence and the run shown (its edits: None for the model's own)."""
+        return charts.view_key(self.loaded, self.t.edits, *parts)
+
     def stage_of(self, step: str) -> str:
         if step.startswith("embed."):
             return "Embeddings"

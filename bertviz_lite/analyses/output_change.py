@@ -14,6 +14,7 @@ from ..stepthrough.trace import Trace
 from .logit_lens import mlm_head_problem
 from .pieces import piece_names
 from .sentence_pooling import pool
+from .similarity_split import reads_as_the_pipeline
 
 TOP = 5
 
@@ -24,21 +25,23 @@ class OutputChange:
     before: list[tuple[str, float]]  # the TOP predictions and their probabilities, the model's own run
     after: list[tuple[str, float]]  # the same for the intervened run
     sentence_cosine: float | None  # cos(sentence vector before, after), for a sentence-transformers checkpoint
+    # (None for a sentence pair, or a text longer than its pipeline reads)
     mlm_problem: str | None  # why there are no predictions, or None
 
 
 def output_change(before: Trace, after: Trace) -> OutputChange:
-    """The masked-LM predictions at the first mask token of the intervened run (one the intervention put there, or
-    one of the text's own), and the sentence vectors' cosine."""
+    """The masked-LM predictions at the first token the intervention masked (else the text's own first mask token),
+    and the sentence vectors' cosine."""
     pooling = before.loaded.sentence_pooling
     cosine = None
-    if pooling is not None and before.pair is None:
+    if pooling is not None and before.pair is None and reads_as_the_pipeline(before, pooling):
         u, v = (pool(t.hidden_states[-1].astype(np.float64), pooling) for t in (before, after))
         cosine = float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12))
     problem = mlm_head_problem(before.loaded, "its predictions")
     mask_id = before.loaded.tokenizer.mask_token_id
     masks = np.flatnonzero(after.input_ids == mask_id) if mask_id is not None else []
-    position = int(masks[0]) if len(masks) else None
+    masked = after.edits.masked if after.edits is not None else ()
+    position = min(masked) if masked else int(masks[0]) if len(masks) else None
     if problem is not None or position is None:
         return OutputChange(None, [], [], cosine, problem)
     return OutputChange(position, _predictions(before, position), _predictions(after, position), cosine, None)

@@ -13,8 +13,8 @@ so cell (i, j) is one exact number and the cells add up to the cosine. For mean 
 Max pooling is split the same way and is exact too, but it says something else: a cell is the dot product over
 the dimensions that token i won in u and token j won in v, so a token that wins no dimension gets nothing however
 close it is to the other sentence (and changing one token can change which dimensions every token wins). The page
-says so. A plain model's pooled [CLS] output (dense + tanh) is one vector made from one token, so its split has
-one cell.
+says so. A plain model's pooled [CLS] output is one token's vector through dense + tanh, with nothing to split:
+for a plain model the split is of the mean of its token vectors.
 
 >>> split = split_vectors(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[1.0, 0.0]]), ("mean",), False)
 >>> split.pairs.round(4).tolist(), round(split.cosine, 4)
@@ -86,8 +86,20 @@ def split_traces(a: Trace, b: Trace) -> SimilaritySplit:
     if a.pair is not None or b.pair is not None:
         raise InputError("The similarity split compares two single sentences; leave the second sentence empty.")
     pooling = a.loaded.sentence_pooling or MEAN_OF_TOKENS
+    for t in (a, b):
+        if not reads_as_the_pipeline(t, pooling):
+            raise InputError(f"The checkpoint's pipeline reads at most {pooling.max_tokens} tokens, not "
+                             f"{len(t.tokens)}: trace the sentence with max_tokens={pooling.max_tokens} "
+                             f"(explain_similarity does).")
     split = split_vectors(a.hidden_states[-1], b.hidden_states[-1], pooling.modes, pooling.normalize)
     return _named(split, a.tokens, b.tokens)
+
+
+def reads_as_the_pipeline(t: Trace, pooling: SentencePooling) -> bool:
+    """Whether the trace holds the tokens the checkpoint's pipeline reads: the text's, up to its max_seq_length
+    (none: the model's own limit)."""
+    limit = min(pooling.max_tokens or t.loaded.max_tokens, t.loaded.max_tokens)
+    return len(t.tokens) == min(len(t.tokens) + t.dropped_tokens, limit)
 
 
 def split_vectors(a: np.ndarray, b: np.ndarray, modes: tuple[str, ...], normalize: bool) -> SimilaritySplit:

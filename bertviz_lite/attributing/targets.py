@@ -21,6 +21,7 @@ from ..analyses.sentence_pooling import pool
 from ..analyses.similarity_split import MEAN_OF_TOKENS
 from ..errors import InputError
 from ..loading.loader import LoadedModel
+from ..loading.readable_pieces import readable_pieces
 from ..loading.sentence_config import SentencePooling
 from ..stepthrough.trace import Trace, trace
 
@@ -93,24 +94,48 @@ def similarity_target(loaded: LoadedModel, text_a: str, text_b: str) -> Target:
     return Target("similarity", f"the cosine with sentence B ('{b.text[:40]}')", a, forward)
 
 
-def mlm_target(loaded: LoadedModel, text: str, position: int, token: str) -> Target:
-    """The masked-LM logit of `token` at `position`, which must hold the mask token."""
+def target_for(loaded: LoadedModel, text: str, kind: str, other: str = "", position: int | None = None,
+               token: str = "") -> Target:
+    """The target a page or a command names: "similarity" to sentence `other`, or "mlm", the logit of `token` at
+    `position` (default: the text's first mask token, and the model's own top prediction there)."""
+    if kind == "similarity":
+        if not str(other).strip():
+            raise InputError("Type sentence B: the target is the cosine of the text's sentence vector with B's.")
+        return similarity_target(loaded, text, other)
+    if kind != "mlm":
+        raise InputError(f"The target is 'similarity' or 'mlm', not {kind!r}.")
+    return mlm_target(loaded, text, position, token)
+
+
+def mlm_target(loaded: LoadedModel, text: str, position: int | None, token: str = "") -> Target:
+    """The masked-LM logit of `token` (default: the model's top prediction) at `position` (default: the first mask
+    token), which must hold the mask token."""
     if problem := mlm_head_problem(loaded, "an attribution of its masked-LM logit"):
         raise InputError(problem)
     t = trace(loaded, text)
     tokenizer = loaded.tokenizer
+    masks = [i for i, token_id in enumerate(t.input_ids) if token_id == tokenizer.mask_token_id]
+    position = masks[0] if position is None and masks else position
+    mask = tokenizer.mask_token
+    if position is None:
+        raise InputError(f"The text has no {mask}: put it where a word should be predicted.")
     if not 0 <= position < len(t.tokens) or t.input_ids[position] != tokenizer.mask_token_id:
-        masks = [i for i, token_id in enumerate(t.input_ids) if token_id == tokenizer.mask_token_id]
-        raise InputError(f"There is no {tokenizer.mask_token} at position {position}: "
-                         + (f"the text has it at {', '.join(map(str, masks))}." if masks
-                            else f"put {tokenizer.mask_token} where a word should be predicted."))
-    token_id = vocabulary_id(tokenizer, token)
+        where = f"the text has it at {', '.join(map(str, masks))}." if masks else f"put {mask} in the text."
+        raise InputError(f"There is no {mask} at position {position}: {where}")
+    token_id = vocabulary_id(tokenizer, token) if token else _top_prediction(loaded, t, position)
+    token = token or readable_pieces(tokenizer, tokenizer.convert_ids_to_tokens([token_id]))[0]
     logits_of = loaded.model
 
     def forward(embeds: torch.Tensor) -> torch.Tensor:
         return logits_of(inputs_embeds=embeds, **_model_inputs(t, len(embeds))).logits[:, position, token_id]
 
     return Target("mlm", f"the masked-LM logit of '{token}' at position {position}", t, forward)
+
+
+@torch.inference_mode()
+def _top_prediction(loaded: LoadedModel, t: Trace, position: int) -> int:
+    inputs = {"input_ids": torch.from_numpy(t.input_ids)[None], **_model_inputs(t, 1)}
+    return int(loaded.model(**inputs).logits[0, position].argmax())
 
 
 def vocabulary_id(tokenizer, token: str) -> int:

@@ -102,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--zero-value", default="", help="layer:token,... e.g. 3:4 (value zeroing)")
     p.add_argument("--pair", help="a second sentence")
     p.add_argument("--value-zeroing", type=int, metavar="L",
-                   help="instead (or as well): layer L's value-zeroing map, T runs of the layer (Mohebbi et al. 2023)")
+                   help="instead (or as well): layer L's value-zeroing map of the model's own run, T runs of the "
+                        "layer (Mohebbi et al. 2023)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_intervene, input_status=2)
 

@@ -22,7 +22,7 @@ def cmd_explain_similarity(args) -> None:
     print(f"cosine {split.cosine:.4f} ({'+'.join(split.pooling)} pooling, {how})")
     print(f"the {cells.size} cells add up to {float(cells.sum()):.4f}")
     if split.by_selection:
-        print("max pooling: a cell is the dot product over the dimensions that both tokens won, not a weighting")
+        print("max pooling: a cell's max part is the dot product over the dimensions both tokens won, not a weighting")
     print("strongest pairs:")
     order = sorted(((abs(cells[i, j]), i, j) for i in range(len(rows)) for j in range(len(cols))), reverse=True)
     for _, i, j in order[:10]:

@@ -2,6 +2,8 @@
 an intervention moved each token's hidden state in every layer."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -12,7 +14,7 @@ from .style import FONT, SHARE, colour_scale, every_token, written_in_cells
 def in_thousandths(values: np.ndarray) -> dict:
     """Heatmap settings that write each cell to three decimals without the leading zero (".037", "−.004"): for
     small numbers, where two decimals would make most of them 0.00."""
-    text = [[f"{v:.3f}".replace("0.", ".", 1).replace("-", "−") for v in row] for row in values.tolist()]
+    text = [[re.sub(r"^(-?)0\.", r"\1.", f"{v:.3f}").replace("-", "−") for v in row] for row in values.tolist()]
     return dict(text=text, texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2))
 
 

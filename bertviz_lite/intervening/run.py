@@ -22,7 +22,6 @@ from .edits import Edits
 
 @dataclass(frozen=True, eq=False)
 class Intervened:
-    original: Trace
     trace: Trace  # the intervened run: its tokens, hidden states and every sub-step
     edits: Edits
     shift: np.ndarray  # (L + 1, T) cosine distance of each token's hidden state, before vs after
@@ -55,7 +54,7 @@ def intervene(t: Trace, edits: Edits) -> Intervened:
     pooler = run.graph("pooler")
     if t.pooler_output is not None and pooler is not None:
         run.pooler_output = _output(run, pooler)
-    return Intervened(t, run, edits, cosine_distances(t.hidden_states, states, edits.unchanged_states))
+    return Intervened(run, edits, cosine_distances(t.hidden_states, states, edits.unchanged_states))
 
 
 def _output(run: Trace, graph) -> np.ndarray:

@@ -5,7 +5,11 @@ how far token i's output moves.
 For layer l, C_ij is the cosine distance between token i's output of layer l and its output with token j's value
 vector zeroed, the layer's input being the model's own; each row is then divided by its sum, so a row is a
 distribution over the tokens i rests on. It needs T runs of the layer, one per zeroed token; they share everything
-before the weighted sum of the values, and from there on run as one batch (`CHUNK_FLOATS` bounds its memory).
+up to the attention's output projection W_O and run from there as one batch (`CHUNK_FLOATS` bounds its memory):
+W_O is linear, so zeroing v_j takes Σ_h p^h_ij · W_O^h v^h_j (W_O^h: the projection's columns of head h) from
+token i's projected context, T × T × d multiplications per head where running W_O on every variant would take
+T × T × d × d. In an intervened run's layer, what its op already left out (a head off, a zeroed value) is not
+taken away again.
 Across layers the maps are rolled out as the paper's code does, with no identity added (the residual connection is
 already inside each map): R_0 = C_0, R_l = C_l · R_(l−1).
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..errors import InputError
 from ..graph.evaluate import evaluate
 from ..ops import LINEAR, MERGE_HEADS, WEIGHTED_SUM, shared_heads
 from ..stepthrough.trace import Trace
@@ -36,6 +41,8 @@ def value_zeroing(t: Trace, layer: int) -> np.ndarray:
     h, T, d_h = values.shape
     weight = t.loaded.base.get_submodule(projected.module).weight  # (d, h · d_h)
     per_head = torch.einsum("htk,dhk->thd", values, weight.view(-1, h, d_h))  # (T, h, d): W_O^h v^h_j
+    per_head[list(mixed.attr("zeroed_values", ()))] = 0  # an intervened run's layer: what its op left out
+    per_head[:, list(mixed.attr("heads_off", ()))] = 0  # is not there to take away
     distances = np.zeros((T, T))  # [i, j]: token i's output moved by zeroing token j's value
     widest = max(output.shape[-1], *(v.shape[-1] for v in own.values() if v.ndim == 2))
     step = max(1, CHUNK_FLOATS // (T * widest * 4))  # the feed-forward's inner width is about 4 d
@@ -55,7 +62,7 @@ def _weighted_sum_and_projection(graph):
     (merged,) = graph.consumers(mixed.key)
     (projected,) = graph.consumers(merged.key)
     if merged.op is not MERGE_HEADS or projected.op is not LINEAR or projected.attr("rows") is not None:
-        raise ValueError(f"{graph.name(mixed.key)} is not followed by merged heads and a linear map")
+        raise InputError(f"{graph.name(mixed.key)} is not followed by merged heads and a linear map")
     return mixed, projected
 
 

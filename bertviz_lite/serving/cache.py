@@ -41,7 +41,7 @@ MAX_ANALYSES = 8  # a 512-token rollout keeps L × T × T floats: 12 MB for bert
 MAX_LAYER_STEPS = 4  # one layer's sub-steps: 8 MB for bert-base at 128 tokens, 66 MB at 512
 MAX_FIGURES = 64  # figures pool long inputs to at most 64 cells a side: well under 1 MB each
 MAX_VIEWS = 16  # a head view's lines or a model view's thumbnails: at most about 1 MB at 512 tokens
-MAX_INTERVENED = 8  # an intervened run keeps a trace of its own (at most 64 MB, as a trace)
+MAX_INTERVENED = 8  # an intervened run keeps a trace of its own (at most 64 MB, as a trace), not its model
 
 _one_load_at_a_time = threading.Lock()  # a crowd asking for different models cannot hold many half-loaded ones
 
@@ -99,21 +99,26 @@ def cached_figure(key: tuple, _build: Callable[[], Any]) -> Any:
 @st.cache_resource(max_entries=MAX_INTERVENED, ttl=3600, show_spinner=False)
 def _intervened(source: str, task: str, weights: str, text: str, pair: str | None, edits: Edits,
                 _model: LoadedModel) -> Intervened:
-    return intervene(trace_of(_model, text, pair), edits)
+    run = intervene(trace_of(_model, text, pair), edits)
+    return dataclasses.replace(run, trace=dataclasses.replace(run.trace, loaded=None))  # kept without its model,
+    # as a cached trace is (the module docstring)
 
 
 def cached_intervened(source: str, task: str, text: str, pair: str | None, edits: Edits) -> Intervened:
     """The sentence run again with `edits` (`Intervened`: its own trace and the shift of every hidden state),
-    computed once for every session, a few at a time: each holds a trace of its own."""
+    computed once for every session, a few at a time (each keeps a trace of its own, at most 64 MB), and joined to
+    the model cached now."""
     model = cached_model(source, task)
-    return _intervened(source, task, model.weights_id, text, pair, edits, _model=model)
+    run = _intervened(source, task, model.weights_id, text, pair, edits, _model=model)
+    return dataclasses.replace(run, trace=dataclasses.replace(run.trace, loaded=model))
 
 
 def run_of(model: LoadedModel, text: str, pair: str | None, edits: Edits | None) -> Trace:
     """The trace of text (and pair), or of its intervened run where `edits` name an intervention."""
     if not edits:
         return trace_of(model, text, pair)
-    return _intervened(model.source, model.task, model.weights_id, text, pair, edits, _model=model).trace
+    run = _intervened(model.source, model.task, model.weights_id, text, pair, edits, _model=model)
+    return dataclasses.replace(run.trace, loaded=model)
 
 
 def _per_trace(name: str, compute: Callable[..., Any], max_entries: int, doc: str) -> Callable[..., Any]:

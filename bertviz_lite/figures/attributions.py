@@ -1,0 +1,40 @@
+"""The figures of an attribution: each token's share of the target as bars, signed on the diverging scale, and
+every method's deletion curve on one plot, the random order dashed as the floor."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .charts import _layout, labelled
+from .style import FONT, GREY, SIGNED, every_token
+
+RANDOM = "random"
+
+
+def attribution_bars(scores: np.ndarray, tokens: list[str], title: str, measure: str = "attribution") -> go.Figure:
+    """(T,) one number per token as a bar, coloured on the signed scale (blue above 0, red below), its value written
+    above it where the bars are wide enough."""
+    z = np.asarray(scores, dtype=np.float64)
+    bound = float(np.abs(z).max()) or 1.0
+    written = dict(text=[f"{v:+.3f}" for v in z], textposition="outside",
+                   textfont=dict(size=FONT["size"] - 4)) if len(z) <= 24 else {}
+    bars = go.Bar(x=labelled(tokens), y=z.astype(np.float32), **written,
+                  marker=dict(color=z.astype(np.float32), colorscale=SIGNED, cmin=-bound, cmax=bound),
+                  hovertemplate=f"%{{x}}<br>{measure} %{{y:.5f}}<extra></extra>")
+    layout = dict(xaxis=dict(type="category", tickangle=-60, **every_token(len(tokens))),
+                  yaxis=dict(title=measure, zeroline=True, range=[-1.25 * bound, 1.25 * bound]))
+    return _layout(go.Figure(bars, layout), 420, title)
+
+
+def deletion_lines(curves: dict[str, np.ndarray], aopc: dict[str, float], title: str) -> go.Figure:
+    """Each method's deletion curve (the target after its top k tokens are replaced, k = 0 … K), named with its
+    AOPC, the random order dashed grey; the steeper the fall, the more faithful the ranking."""
+    lines = []
+    for method, curve in sorted(curves.items(), key=lambda kv: -aopc[kv[0]]):
+        style = dict(dash="dash", color=GREY) if method == RANDOM else {}
+        lines.append(go.Scatter(x=np.arange(len(curve)), y=np.asarray(curve, dtype=np.float32), mode="lines+markers",
+                                name=f"{method} ({aopc[method]:.3f})", line=style,
+                                hovertemplate=f"{method}<br>%{{x}} removed: %{{y:.4f}}<extra></extra>"))
+    layout = dict(xaxis=dict(title="tokens replaced, highest ranked first", dtick=1 if len(lines[0].x) <= 32 else None),
+                  yaxis=dict(title="target"), legend=dict(title="method (AOPC)"))
+    return _layout(go.Figure(lines, layout), 460, title)
