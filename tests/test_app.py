@@ -11,7 +11,7 @@ from bertviz_lite import BUNDLED_MODEL, load_model, sentence_vectors
 from conftest import save_tiny_model
 
 APP = "../app.py"  # relative to this file
-PAGES = {"overview": "app_pages/overview.py", "architecture": "app_pages/architecture.py", "tokens": "app_pages/tokens.py",
+PAGES = {"attribute": "app_pages/attribute.py", "overview": "app_pages/overview.py", "architecture": "app_pages/architecture.py", "tokens": "app_pages/tokens.py",
          "layers": "app_pages/layers.py", "similarity": "app_pages/similarity.py", "heads": "app_pages/heads.py",
          "rollout": "app_pages/rollout.py", "contributions": "app_pages/contributions.py", "lens": "app_pages/lens.py",
          "contexts": "app_pages/contexts.py", "compare": "app_pages/compare.py", "attention": "app_pages/attention.py",

@@ -153,3 +153,46 @@ def test_the_pooler_of_an_intervened_run_says_it_was_run_again():
     assert any("this block was run again" in i.value for i in at.info)
     assert not any("pooler_output" in s.value for s in at.success)
     assert any("the model's own runs" in m.value for m in at.markdown)
+
+
+def test_the_attribution_of_a_similarity_from_a_deep_link_with_its_completeness():
+    from bertviz_lite.attributing.gradients import attribute
+    from bertviz_lite.attributing.targets import similarity_target
+
+    at = open_page("attribute", model=BUNDLED_MODEL, text="the cat sat on the mat", faithful="1", lecture="1")
+    assert not at.exception and not at.error
+    bars, curves = specs(at)
+    expected = attribute(similarity_target(load_model(BUNDLED_MODEL), "the cat sat on the mat",
+                                           "a kitten was sitting on the rug"), "ig", 32, "pad")
+    np.testing.assert_allclose(z_of_bars(bars), expected.scores, atol=1e-5)
+    (headline,) = [m.value for m in at.markdown if m.value.startswith("**Integrated gradients")]
+    assert f"Σ attributions {expected.total:.4f}" in headline and "gap" in headline
+    assert any("was the most faithful" in m.value and "One sentence, not a law" in m.value for m in at.markdown)
+    assert len(curves["data"]) == 8 and at.dataframe[0].value.shape == (8, 2)
+
+
+def z_of_bars(figure: dict) -> np.ndarray:
+    y = figure["data"][0]["y"]
+    return decode_typed_array(y) if isinstance(y, dict) else np.array(y, dtype=np.float64)
+
+
+def test_a_masked_lm_logit_on_a_model_with_its_head(tiny_dirs):
+    at = open_page("attribute", model=tiny_dirs["bert"], text="the cat [MASK] on the mat", target="mlm",
+                   method="grad-input")
+    assert not at.exception and not at.error
+    assert any("masked-LM logit of" in m.value and "at position 3" in m.value for m in at.markdown)
+    assert at.session_state.task == "base"  # the page loads the masked-LM head for itself, and says nothing else
+
+
+@pytest.mark.parametrize("keys,fragment", [({"target": "mlm"}, "no trained masked-LM head"),
+                                           ({"other": " "}, "Type sentence B"),
+                                           ({"target": "mlm", "text": "no mask here"}, "no trained masked-LM head")])
+def test_attribution_links_that_cannot_be_computed_say_why(keys, fragment):
+    at = open_page("attribute", model=BUNDLED_MODEL, **{"text": "the cat [MASK] on the mat", **keys})
+    assert not at.exception and any(fragment in e.value for e in at.error)
+
+
+def test_hostile_attribution_keys_fall_back_to_what_can_be_shown():
+    at = open_page("attribute", model=BUNDLED_MODEL, text="the cat sat", method="bogus", steps="abc",
+                   baseline="zzz", target="weird", norms="maybe")
+    assert not at.exception and not at.error and len(specs(at)) == 1

@@ -49,7 +49,7 @@ def views(model: str, tokens: int) -> list[str]:
              "tour?chapter=11", "attention", "attention?view=model", "heads", "rollout", "contributions",
              f"lens?position={min(3, tokens - 2)}",
              f"similarity?{sentences}", f"similarity?{sentences}&why=1,2", "intervene?off=0.2&layer=1",
-             f"intervene?mask=2&zero=1:{min(4, tokens - 1)}&vz=1&layer=1",
+             f"intervene?mask=2&zero=1:{min(4, tokens - 1)}&vz=1&layer=1", "attribute?faithful=1",
              "contexts?sentence_a=" + urllib.parse.quote_plus("by the bank " + text) + "&sentence_b=" +
              urllib.parse.quote_plus("the bank " + short) + "&word=bank",
              f"compare?model_b={BUNDLED if model != BUNDLED else 'bert-base-uncased'}"]

@@ -65,9 +65,13 @@ ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORD_L
 CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL)
 LENS = _page("lens", "Logit lens", "visibility", {"position": 1})
 INTERVENE = _page("intervene", "Interventions", "science", LAYER, HEAD, EDITS, {"vz": False})
+ATTRIBUTE = _page("attribute", "Attributions", "insights", {"target": "similarity",
+                                                          "other": "a kitten was sitting on the rug", "piece": "",
+                                                          "method": "ig", "steps": 32, "baseline": "pad",
+                                                          "norms": False, "faithful": False})
 
 PAGES = (OVERVIEW, TOUR, ARCHITECTURE, TOKENS, LAYERS, ATTENTION, SIMILARITY, CONTEXTS, COMPARE, HEADS, ROLLOUT,
-         CONTRIBUTIONS, LENS, INTERVENE)  # in the navigation's order
+         CONTRIBUTIONS, LENS, INTERVENE, ATTRIBUTE)  # in the navigation's order
 SHARED_KEYS = MappingProxyType({"model": None, "task": "base", "text": DEFAULT_TEXT, "pair": "", "lecture": False})
 # every page's (the model's default is the app's: state.py); in a link, lecture=1 comes last
 

@@ -32,6 +32,9 @@ from ..loading.limits import Limits
 from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import SentenceVectors, sentence_vectors
 from ..analyses.similarity_split import SimilaritySplit, explain_similarity
+from ..attributing.deletion import Faithfulness, faithfulness, method_scores
+from ..attributing.gradients import Attribution, attribute
+from ..attributing.targets import target_for
 from ..stepthrough.trace import Trace, trace
 from ..introspection.tree import ModuleNode, module_tree
 
@@ -188,6 +191,36 @@ def cached_similarity_split(source: str, task: str, a: str, b: str, words: bool)
 @st.cache_resource(max_entries=MAX_TRACES, ttl=3600, show_spinner=False)
 def _similarity_split(source: str, task: str, weights: str, a: str, b: str, words: bool, _model: LoadedModel):
     return explain_similarity(_model, a, b, words)
+
+
+def cached_attribution(source: str, task: str, text: str, spec: tuple, method: str, steps: int,
+                       baseline: str) -> Attribution:
+    """One method's attributions (`Attribution`) of the target `spec` names (`targets.target_for`'s arguments after
+    the text): T numbers and a few more, shared by every session."""
+    model = cached_model(source, task)
+    return _attribution(source, task, model.weights_id, text, spec, method, steps, baseline, _model=model)
+
+
+@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
+def _attribution(source: str, task: str, weights: str, text: str, spec: tuple, method: str, steps: int,
+                 baseline: str, _model: LoadedModel) -> Attribution:
+    return attribute(target_for(_model, text, *spec), method, steps, baseline)
+
+
+def cached_faithfulness(source: str, task: str, text: str, spec: tuple, steps: int, baseline: str) -> Faithfulness:
+    """Every method's deletion curve (`Faithfulness`) on the target `spec` names: (methods × T) numbers."""
+    model = cached_model(source, task)
+    return _faithfulness(source, task, model.weights_id, text, spec, steps, baseline, _model=model)
+
+
+@st.cache_resource(max_entries=MAX_ANALYSES, ttl=3600, show_spinner=False)
+def _faithfulness(source: str, task: str, weights: str, text: str, spec: tuple, steps: int, baseline: str,
+                  _model: LoadedModel) -> Faithfulness:
+    target = target_for(_model, text, *spec)
+    pooling = _model.sentence_pooling
+    other = trace(_model, spec[1], max_tokens=pooling.max_tokens if pooling else None) if spec[0] == "similarity" \
+        else None
+    return faithfulness(target, method_scores(target, steps, baseline, other), baseline)
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)

@@ -1,0 +1,86 @@
+"""Attributions: which input tokens an output rests on. A target (two sentences' cosine, or a masked-LM logit),
+integrated gradients or gradient × input through Captum with the completeness check beside them, and, on request,
+every method's faithfulness on this sentence: its deletion curve and AOPC, the most faithful named."""
+import pandas as pd
+import streamlit as st
+
+from bertviz_lite.attributing.gradients import METHODS
+from bertviz_lite.figures.attributions import attribution_bars, deletion_lines
+from bertviz_lite.serving.cache import cached_attribution, cached_faithfulness
+from app_pages.shell import charts, guarded, lecture, state
+
+TARGETS = {"similarity": "cosine with B", "mlm": "masked-LM logit"}
+MASKED_LM = "masked-lm"
+
+state.init_state()  # the target says which task to load the model for
+mlm = st.session_state.target == "mlm"
+loaded = guarded.load_or_stop(needs_weights=True, task=MASKED_LM if mlm else None)
+text = st.session_state.text
+controls, canvas = lecture.controls_and_canvas("Attributions", [4, 8])
+
+with controls:
+    st.segmented_control("What is explained", list(TARGETS), format_func=TARGETS.get, **state.bind("target"))
+    if mlm:
+        st.text_input("The vocabulary piece whose logit is explained (empty: the model's top prediction)",
+                      **state.bind("piece"))
+        st.caption(f"At the text's first {loaded.tokenizer.mask_token or 'mask token'}; the model is loaded with "
+                   f"its masked-LM head.")
+    else:
+        st.text_input("Sentence B (the text is sentence A)", **state.bind("other"))
+    st.segmented_control("Method", list(METHODS), format_func=METHODS.get, **state.bind("method"))
+    if st.session_state.method == "ig":
+        st.slider("Integrated gradients' steps", 8, 128, step=8, **state.bind("steps"))
+    st.segmented_control("Baseline: each word replaced by", ["pad", "mask"],
+                         format_func=lambda b: f"the {b} token", **state.bind("baseline"))
+    st.toggle("Lengths (L2 norm) instead of signed sums", **state.bind("norms"))
+    st.toggle("Which method to trust: deletion curves", **state.bind("faithful"),
+              help="Every method's ranking tested by replacing its top tokens one by one and recomputing the target.")
+
+spec = ("mlm", "", None, st.session_state.piece.strip()) if mlm else ("similarity", st.session_state.other)
+method = st.session_state.method if st.session_state.method in METHODS else "ig"
+steps = max(8, min(128, int(st.session_state.steps)))
+baseline = st.session_state.baseline if st.session_state.baseline in ("pad", "mask") else "pad"
+result = guarded.computed_or_stop(f"{METHODS[method].capitalize()} …", lambda: cached_attribution(
+    loaded.source, loaded.task, text, spec, method, steps, baseline))
+
+found = None
+if st.session_state.faithful:
+    found = guarded.computed_or_stop("Every method's ranking, then its deletion curve …", lambda:
+                                     cached_faithfulness(loaded.source, loaded.task, text, spec, steps, baseline))
+
+with canvas:
+    with lecture.point():
+        gap = result.completeness_gap
+        share = abs(gap) / max(abs(result.f_x - result.f_baseline), 1e-12)
+        complete = (f"Σ attributions {result.total:.4f}; f(x) − f(baseline) = {result.f_x:.4f} − "
+                    f"({result.f_baseline:.4f}) = {result.f_x - result.f_baseline:.4f}; gap {gap:+.1e} "
+                    f"({share:.2%})")
+        st.markdown(f"**{METHODS[method].capitalize()} of {result.target}.** {complete}"
+                    + ("" if method == "ig" else " — gradient × input is not complete, the gap is expected."))
+        if found is not None:
+            best, margin = found.most_faithful()
+            st.markdown(f"For this sentence, **{best}** was the most faithful: AOPC {found.aopc[best]:.3f}, "
+                        f"{margin:.3f} above the next method (random: {found.aopc['random']:.3f}). One sentence, "
+                        f"not a law.")
+        measure = "L2 norm" if st.session_state.norms else "attribution"
+        charts.cached_chart(charts.view_key(loaded, "attribution", spec, method, steps, baseline, measure),
+                            lambda: attribution_bars(result.norms if st.session_state.norms else result.scores,
+                                                     result.tokens, f"{METHODS[method].capitalize()}, per token",
+                                                     measure))
+    if result.note:
+        st.info(result.note, icon=":material/info:")
+    if method == "ig" and share > 0.01:
+        st.warning(f"The gap is {share:.1%} of f(x) − f(baseline): the path is steep somewhere; more steps bring it "
+                   f"down.", icon=":material/warning:")
+    st.caption("Per token, the attribution to its word embedding summed over the dimensions; a special token's "
+               f"embedding is the baseline's own, so its attribution is 0. The baseline replaces every other token "
+               f"by the {result.baseline} token (Sundararajan et al. 2017; Captum computes both methods).")
+    if found is not None:
+        charts.cached_chart(charts.view_key(loaded, "deletion", spec, steps, baseline),
+                            lambda: deletion_lines(found.curves, found.aopc, f"Deletion curves: {found.target}"))
+        st.dataframe(pd.DataFrame({"method": list(found.aopc), "AOPC": list(found.aopc.values())})
+                     .sort_values("AOPC", ascending=False), hide_index=True)
+        st.caption("AOPC: the mean fall of the target as each method's top tokens are replaced one by one by the "
+                   "baseline token, k = 0 … K (Samek et al. 2017); larger is more faithful.")
+state.sync_url()
+del loaded, result, found  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)
