@@ -107,7 +107,7 @@ def test_deletion_curves_start_at_f_x_and_end_with_every_word_replaced(real):
     everything = float(target.of_ids(baseline_ids(target)[None])[0])
     words = int((~target.special).sum())
     for method, curve in result.curves.items():
-        assert len(curve) == words + 1, method
+        assert len(curve) == words + 1, method  # up to MAX_STEPS words, one point per word
         assert abs(curve[0] - result.f_x) <= 1e-5 and abs(curve[-1] - everything) <= 1e-5, method
         assert sorted(result.orders[method]) == list(np.flatnonzero(~target.special)), method
     best, margin = result.most_faithful()
@@ -163,3 +163,25 @@ def test_bad_targets_are_one_line_and_exit_2(args):
     out = cli(BUNDLED_MODEL, "the cat sat", *args, "--json")
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.strip().splitlines()[-1].startswith("error: ") and "Traceback" not in out.stderr
+
+
+def test_the_app_and_the_command_line_import_captum_only_for_an_attribution():
+    code = ("import sys, bertviz_lite.serving.cache, bertviz_lite.cli, bertviz_lite.attributing.targets, "
+            "bertviz_lite.attributing.deletion; print('captum' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def test_a_long_sentences_curve_replaces_words_in_equal_steps(real):
+    from bertviz_lite.attributing.deletion import MAX_STEPS, replaced_counts
+
+    target = similarity_target(real, " ".join(["the cat sat on the mat"] * 7), B)  # 42 words
+    scores = np.random.default_rng(3).random(len(target.tokens))
+    curve, order = deletion_curve(target, scores)
+    counts = replaced_counts(len(order))
+    assert len(curve) == len(counts) <= MAX_STEPS + 1 and counts[-1] == len(order) == 42
+    ids = torch.from_numpy(target.trace.input_ids.copy())
+    ids[order[:counts[2]]] = baseline_ids(target)[order[:counts[2]]]
+    assert abs(curve[2] - float(target.of_ids(ids[None])[0])) <= 1e-6
+    assert abs(curve[-1] - float(target.of_ids(baseline_ids(target)[None])[0])) <= 1e-6

@@ -107,6 +107,8 @@ def test_bench_reports_every_figure():
     assert result["split_ratio"] == pytest.approx(result["split_ms"] / result["outputs_raw_ms"])
     assert sorted(result["intervene"]) == [0, 6, 11] and result["intervene"][6]["target"] == pytest.approx(0.6)
     assert "similarity split" in text and "a head off in layer 6 of 12" in text and "value zeroing" in text
+    assert result["ig_ratio"] == pytest.approx(result["ig_ms"] / result["attribution_raw_ms"])
+    assert "integrated gradients, 32 steps" in text and "deletion curves of all 8 methods" in text
 
 
 def test_device_report_states_the_speed_up_it_measured():

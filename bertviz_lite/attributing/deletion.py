@@ -3,7 +3,10 @@ tests it, by deletion. The tokens a method ranks highest are replaced by the bas
 tokens stay), the target recomputed after each: the faster the target falls, the more faithful the ranking. The
 area over the perturbation curve (AOPC; Samek et al. 2017, "Evaluating the visualization of what a deep neural
 network has learned") sums that fall: (1 / (K + 1)) Σ_{k=0..K} (f(x) − f(x with its top k replaced)), K the
-number of non-special tokens. A random order (seeded) is the floor.
+number of non-special tokens. A random order (seeded) is the floor. Beyond MAX_STEPS words the curve replaces
+them in equal steps of ⌈K / MAX_STEPS⌉ (as ERASER's bins do), and the mean is over those points: each method then
+costs at most MAX_STEPS + 1 forward passes, however long the sentence (our choice; Samek et al. replace one region
+at a time).
 
 The methods, each a score per token of the sentence explained:
 - integrated gradients and gradient × input (`gradients`);
@@ -34,6 +37,7 @@ from .gradients import attribute, baseline_ids
 from .targets import Target
 
 BATCH = 16  # variants of the sentence per forward pass
+MAX_STEPS = 16  # points of a deletion curve after f(x): beyond, several words go at each step
 RANDOM_SEED = 0
 
 
@@ -68,16 +72,27 @@ def aopc(curve: np.ndarray) -> float:
 
 
 def deletion_curve(target: Target, scores: np.ndarray, baseline: str = "pad") -> tuple[np.ndarray, list[int]]:
-    """The target after replacing 0, 1, …, K of the non-special tokens, highest score first: (K + 1,) values, and
-    the order. Ties keep the sentence's order."""
+    """The target after replacing 0, s, 2s, …, K of the non-special tokens, highest score first (s = 1 up to
+    MAX_STEPS words), and the order. Ties keep the sentence's order."""
     words = np.flatnonzero(~target.special)
     order = [int(i) for i in words[np.argsort(-scores[words], kind="stable")]]
     ids, base = torch.from_numpy(target.trace.input_ids), baseline_ids(target, baseline)
-    variants = ids[None].repeat(len(order) + 1, 1)  # (K + 1, T)
-    for k in range(1, len(order) + 1):
-        variants[k:, order[k - 1]] = base[order[k - 1]]
+    counts = replaced_counts(len(order))
+    variants = ids[None].repeat(len(counts), 1)  # (points, T)
+    for row, count in enumerate(counts):
+        variants[row, order[:count]] = base[order[:count]]
     values = torch.cat([target.of_ids(variants[start:start + BATCH]) for start in range(0, len(variants), BATCH)])
     return values.double().numpy(), order
+
+
+def replaced_counts(words: int) -> list[int]:
+    """How many words each point of a curve has replaced: 0, 1, …, K, or 0, s, 2s, …, K beyond MAX_STEPS words.
+
+    >>> replaced_counts(3), replaced_counts(40)[:4], replaced_counts(40)[-1]
+    ([0, 1, 2, 3], [0, 3, 6, 9], 40)
+    """
+    step = -(-words // MAX_STEPS)
+    return sorted({*range(0, words, step), words})
 
 
 def reading_row(target: Target) -> np.ndarray:

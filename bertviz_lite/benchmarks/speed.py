@@ -17,6 +17,8 @@ from ..loading.bundled import BUNDLED_MODEL, bundled_directory
 from ..loading.loader import load_architecture, load_bundled, load_preset
 from ..loading.offline_tokenizer import corpus_lines
 from ..analyses.all_layers import all_layers
+from .attributions import attributions_against_forward
+from .attributions import report_rows as attribution_rows
 from .outputs import outputs_against_forward, report_rows
 from ..ops import MASK, NORMS, SOFTMAX
 from ..stepthrough.trace import trace
@@ -84,10 +86,13 @@ def run(threads: int = 2, tokens: int = 128, long_tokens: int = 512, repeats: in
              f"zeroing of one layer (64 tokens)")
     outputs = outputs_against_forward(loaded, text, text_of_length(loaded.tokenizer, tokens - 8),
                                       text_of_length(loaded.tokenizer, 64), repeats)
+    progress("timing integrated gradients, gradient × input and every method's deletion curve (32 tokens)")
+    attributions = attributions_against_forward(loaded, text_of_length(loaded.tokenizer, 32),
+                                                text_of_length(loaded.tokenizer, 24), 32, repeats)
     progress("timing the bundled model's first view")
     bundled = bundled_first_view(tokens, repeats)
     today = [family_first_view(source, tokens, repeats, progress) for source in families]
-    return {**bundled, **comparison, **outputs, "families": today, **{
+    return {**bundled, **comparison, **outputs, **attributions, "families": today, **{
         "model": f"{model} architecture, random weights",
         "threads": threads, "tokens": tokens, "repeats": repeats,
         "raw_forward_ms": med["raw"], "first_view_ms": med["first"], "switch_layer_ms": med["switch"],
@@ -301,6 +306,8 @@ def report(r: dict) -> str:
     ]
     if "split_ms" in r:
         rows += report_rows(r)
+    if "ig_ms" in r:
+        rows += attribution_rows(r)
     if "bundled_load_ms" in r:
         rows += [
             (f"bundled {BUNDLED_MODEL}: load from its package", f"{r['bundled_load_ms']:.0f} ms", ""),

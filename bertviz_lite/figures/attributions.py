@@ -16,8 +16,8 @@ def attribution_bars(scores: np.ndarray, tokens: list[str], title: str, measure:
     above it where the bars are wide enough."""
     z = np.asarray(scores, dtype=np.float64)
     bound = float(np.abs(z).max()) or 1.0
-    written = dict(text=[f"{v:+.3f}" for v in z], textposition="outside",
-                   textfont=dict(size=FONT["size"] - 4)) if len(z) <= 24 else {}
+    written = dict(text=[f"{v:+.3f}" for v in z], textposition="outside", constraintext="none", cliponaxis=False,
+                   textfont=dict(size=FONT["size"] - 2)) if len(z) <= 16 else {}
     bars = go.Bar(x=labelled(tokens), y=z.astype(np.float32), **written,
                   marker=dict(color=z.astype(np.float32), colorscale=SIGNED, cmin=-bound, cmax=bound),
                   hovertemplate=f"%{{x}}<br>{measure} %{{y:.5f}}<extra></extra>")
@@ -26,15 +26,19 @@ def attribution_bars(scores: np.ndarray, tokens: list[str], title: str, measure:
     return _layout(go.Figure(bars, layout), 420, title)
 
 
-def deletion_lines(curves: dict[str, np.ndarray], aopc: dict[str, float], title: str) -> go.Figure:
-    """Each method's deletion curve (the target after its top k tokens are replaced, k = 0 … K), named with its
-    AOPC, the random order dashed grey; the steeper the fall, the more faithful the ranking."""
+def deletion_lines(curves: dict[str, np.ndarray], aopc: dict[str, float], title: str,
+                   counts: list[int] | None = None) -> go.Figure:
+    """Each method's deletion curve (the target after its top k tokens are replaced, k = 0 … K; `counts`: the k of
+    each point), named with its AOPC, the random order dashed grey; the steeper the fall, the more faithful."""
     lines = []
     for method, curve in sorted(curves.items(), key=lambda kv: -aopc[kv[0]]):
         style = dict(dash="dash", color=GREY) if method == RANDOM else {}
-        lines.append(go.Scatter(x=np.arange(len(curve)), y=np.asarray(curve, dtype=np.float32), mode="lines+markers",
+        lines.append(go.Scatter(x=counts if counts is not None else np.arange(len(curve)), y=np.asarray(curve, dtype=np.float32), mode="lines+markers",
                                 name=f"{method} ({aopc[method]:.3f})", line=style,
                                 hovertemplate=f"{method}<br>%{{x}} removed: %{{y:.4f}}<extra></extra>"))
-    layout = dict(xaxis=dict(title="tokens replaced, highest ranked first", dtick=1 if len(lines[0].x) <= 32 else None),
+    xs = list(lines[0].x)
+    step = xs[1] - xs[0] if len(xs) > 1 else 1  # one tick per point: at most 17 of them
+    layout = dict(xaxis=dict(title="tokens replaced, highest ranked first", dtick=step, tick0=0,
+                             range=[-0.5 * step, xs[-1] + 0.5 * step]),
                   yaxis=dict(title="target"), legend=dict(title="method (AOPC)"))
     return _layout(go.Figure(lines, layout), 460, title)
