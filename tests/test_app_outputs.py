@@ -196,3 +196,15 @@ def test_hostile_attribution_keys_fall_back_to_what_can_be_shown():
     at = open_page("attribute", model=BUNDLED_MODEL, text="the cat sat", method="bogus", steps="abc",
                    baseline="zzz", target="weird", norms="maybe")
     assert not at.exception and not at.error and len(specs(at)) == 1
+
+
+def test_every_family_attributes_from_deep_links(tiny_dirs, new_tiny_dirs):
+    """Each family's tiny model: the similarity target with its deletion curves, and a masked-LM logit."""
+    for name, model_dir in {**tiny_dirs, **new_tiny_dirs}.items():
+        at = open_page("attribute", model=model_dir, text="the cat sat on the mat", faithful="1", steps="8")
+        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
+        assert len(specs(at)) == 2 and any("most faithful" in m.value for m in at.markdown), name
+        mask = load_model(model_dir).tokenizer.mask_token
+        at = open_page("attribute", model=model_dir, text=f"the cat {mask} on the mat", target="mlm", steps="8")
+        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
+        assert any("masked-LM logit of" in m.value for m in at.markdown), name
