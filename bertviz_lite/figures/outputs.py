@@ -7,7 +7,7 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 
-from .charts import _layout, labelled
+from .charts import labelled, layout_of
 from .style import FONT, SHARE, colour_scale, every_token, written_in_cells
 
 
@@ -30,7 +30,7 @@ def pair_split_heatmap(pairs: np.ndarray, tokens_a: list[str], tokens_b: list[st
                          hovertemplate="A %{y}<br>B %{x}<br>%{z:.5f} of the cosine<extra></extra>")
     layout = dict(yaxis=dict(autorange="reversed", type="category", title="sentence A", **every_token(len(rows))),
                   xaxis=dict(type="category", title="sentence B", tickangle=-60, **every_token(len(columns))))
-    return _layout(go.Figure(heatmap, layout), min(760, 230 + 26 * len(rows)), title)
+    return go.Figure(heatmap, {**layout, **layout_of(min(760, 230 + 26 * len(rows)), title)})
 
 
 def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: int,
@@ -52,4 +52,4 @@ def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: i
                          hovertemplate="%{y}<br>%{x}<br>cosine distance %{z:.5f}<extra></extra>")
     layout = dict(yaxis=dict(autorange="reversed", type="category"),  # in one layout: each update costs ~1 ms
                   xaxis=dict(type="category", tickangle=-60, **every_token(len(tokens))))
-    return _layout(go.Figure(heatmap, layout), min(620, 200 + 28 * len(names)), title)
+    return go.Figure(heatmap, {**layout, **layout_of(min(620, 200 + 28 * len(names)), title)})

@@ -45,7 +45,8 @@ def value_zeroing(t: Trace, layer: int) -> np.ndarray:
     per_head[:, list(mixed.attr("heads_off", ()))] = 0  # is not there to take away
     distances = np.zeros((T, T))  # [i, j]: token i's output moved by zeroing token j's value
     widest = max(output.shape[-1], *(v.shape[-1] for v in own.values() if v.ndim == 2))
-    step = max(1, CHUNK_FLOATS // (T * widest * 4))  # the feed-forward's inner width is about 4 d
+    most = max(1, CHUNK_FLOATS // (T * widest * 4))  # the feed-forward's inner width is about 4 d
+    step = -(-T // -(-T // most))  # batches of equal size: 64 tokens in 4 of 16, not 21, 21, 21 and 1
     for start in range(0, T, step):
         zeroed = torch.arange(start, min(T, start + step))
         removed = torch.einsum("hij,jhd->jid", probs[:, :, zeroed], per_head[zeroed])  # (J, T, d)
