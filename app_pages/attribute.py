@@ -68,6 +68,8 @@ with canvas:
                             lambda: attribution_bars(result.norms if st.session_state.norms else result.scores,
                                                      result.tokens, f"{METHODS[method].capitalize()}, per token",
                                                      measure))
+    if result.notice:
+        st.info(result.notice, icon=":material/content_cut:")
     if result.note:
         st.info(result.note, icon=":material/info:")
     if method == "ig" and share > 0.01:

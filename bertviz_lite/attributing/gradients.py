@@ -44,6 +44,7 @@ class Attribution:
     steps: int | None  # integrated gradients' points (None for gradient × input)
     baseline: str  # "pad" or "mask"
     note: str = ""  # why the baseline is not the one asked for, if it is not
+    notice: str | None = None  # what the reader must be told about the input (tokens dropped), or None
 
     @property
     def total(self) -> float:
@@ -102,7 +103,7 @@ def attribute(target: Target, method: str = "ig", steps: int = 32, baseline: str
     vectors = attributions[0].detach().double()  # (T, d)
     return Attribution(method, target.describe, target.tokens, vectors.sum(-1).numpy(),
                        vectors.norm(dim=-1).numpy(), f_x, f_baseline, steps if method == "ig" else None, baseline,
-                       note)
+                       note, target.trace.notice)
 
 
 @torch.inference_mode()
