@@ -115,8 +115,9 @@ def _normalised_rows(matrix: np.ndarray) -> np.ndarray:
 def method_scores(target: Target, steps: int = 32, baseline: str = "pad", other=None,
                   with_value_zeroing: bool = True) -> dict[str, np.ndarray]:
     """Every method's score per token of the sentence explained (see the module docstring); `other` is sentence B's
-    trace for the similarity target's exact split."""
+    trace for the similarity target's exact split (default: the target's own)."""
     t, row = target.trace, reading_row(target)
+    other = target.other if other is None else other
     scores = {"integrated gradients": attribute(target, "ig", steps, baseline).scores,
               "gradient × input": attribute(target, "grad-input", steps, baseline).scores,
               "raw attention": row @ t.attention(t.num_layers - 1).mean(axis=0),

@@ -86,20 +86,20 @@ def attribute(target: Target, method: str = "ig", steps: int = 32, baseline: str
     ids = torch.from_numpy(target.trace.input_ids)[None]  # (1, T)
     with torch.no_grad():
         x, x0 = target.embed(ids), target.embed(baseline_ids(target, baseline)[None])  # (1, T, d) each
+    f_x, f_baseline = _values(target, x, x0)
     note = ""
-    if method == "ig" and baseline == "pad" and jumps_at_baseline(target, x, x0):
+    if method == "ig" and baseline == "pad" and jumps_at_baseline(target, x, x0, f_x, f_baseline):
         baseline, note = "mask", ("From the pad baseline the target jumps at once (the pad embedding is zero and is "
                                   "normalised before anything is added to it), so integrated gradients could not be "
                                   "complete: the mask token is the baseline here.")
         with torch.no_grad():
             x0 = target.embed(baseline_ids(target, baseline)[None])
+        f_x, f_baseline = _values(target, x, x0)
     if method == "ig":
         attributions = IntegratedGradients(target.forward).attribute(x, baselines=x0, n_steps=steps,
                                                                      internal_batch_size=steps)
     else:
         attributions = InputXGradient(target.forward).attribute(x.clone().requires_grad_(True))
-    with torch.inference_mode():
-        f_x, f_baseline = (float(target.forward(e)[0]) for e in (x, x0))
     vectors = attributions[0].detach().double()  # (T, d)
     return Attribution(method, target.describe, target.tokens, vectors.sum(-1).numpy(),
                        vectors.norm(dim=-1).numpy(), f_x, f_baseline, steps if method == "ig" else None, baseline,
@@ -107,8 +107,15 @@ def attribute(target: Target, method: str = "ig", steps: int = 32, baseline: str
 
 
 @torch.inference_mode()
-def jumps_at_baseline(target: Target, x: torch.Tensor, x0: torch.Tensor) -> bool:
+def _values(target: Target, x: torch.Tensor, x0: torch.Tensor) -> tuple[float, float]:
+    """(f(x), f(x0)) in one batch."""
+    f_x, f_0 = target.forward(torch.cat([x, x0])).tolist()
+    return f_x, f_0
+
+
+@torch.inference_mode()
+def jumps_at_baseline(target: Target, x: torch.Tensor, x0: torch.Tensor, f_x: float, f_0: float) -> bool:
     """Whether the target moves more than JUMP of f(x) − f(x0) within the path's first hundredth (a norm's ε keeps
     the very first steps small: RMSNorm(αx) reaches the sentence's own direction by α ≈ √ε / rms(x))."""
-    f0, first, fx = (float(target.forward(e)[0]) for e in (x0, x0 + 1e-2 * (x - x0), x))
-    return abs(first - f0) > JUMP * max(abs(fx - f0), 1e-12)
+    first = float(target.forward(x0 + 1e-2 * (x - x0))[0])
+    return abs(first - f_0) > JUMP * max(abs(f_x - f_0), 1e-12)

@@ -32,6 +32,7 @@ class Target:
     describe: str  # in words, for the page and the command line
     trace: Trace  # the sentence explained, as the pipeline reads it
     forward: Callable[[torch.Tensor], torch.Tensor]  # word embeddings (B, T, d) -> the target (B,)
+    other: Trace | None = None  # sentence B, as the pipeline reads it, for the similarity target
 
     @property
     def tokens(self) -> list[str]:
@@ -91,7 +92,7 @@ def similarity_target(loaded: LoadedModel, text_a: str, text_b: str) -> Target:
         vectors = pool_batch(out.hidden_states[-1], pooling)  # (B, D)
         return torch.nn.functional.cosine_similarity(vectors, other[None], dim=-1, eps=1e-12)
 
-    return Target("similarity", f"the cosine with sentence B ('{b.text[:40]}')", a, forward)
+    return Target("similarity", f"the cosine with sentence B ('{b.text[:40]}')", a, forward, b)
 
 
 def target_for(loaded: LoadedModel, text: str, kind: str, other: str = "", position: int | None = None,

@@ -11,7 +11,6 @@ import torch
 from ..attributing.deletion import faithfulness, method_scores
 from ..attributing.gradients import attribute
 from ..attributing.targets import similarity_target
-from ..stepthrough.trace import trace
 
 TARGETS = {"ig_ratio": 6.0, "deletion_ratio": 4.0}
 
@@ -31,7 +30,7 @@ def attributions_against_forward(loaded, text: str, other: str, steps: int, repe
         with torch.inference_mode():
             loaded.model(**enc, output_attentions=True, output_hidden_states=True)
 
-    scores = method_scores(target, steps, other=trace(loaded, other))  # every method, the exact split included
+    scores = method_scores(target, steps)  # every method, the exact split included
     timers = {"raw": raw, "ig": lambda: attribute(target, "ig", steps), "grad_input": lambda: attribute(
         target, "grad-input"), "scores": lambda: method_scores(target, steps, with_value_zeroing=False),
               "deletion": lambda: faithfulness(target, scores)}

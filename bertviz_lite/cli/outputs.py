@@ -70,7 +70,6 @@ def cmd_attribute(args) -> None:
     from ..attributing.gradients import attribute
     from ..attributing.targets import mlm_target, similarity_target
     from ..errors import InputError
-    from ..stepthrough.trace import trace
 
     if args.mlm is not None:
         position, mark, token = args.mlm.partition(":")
@@ -86,11 +85,7 @@ def cmd_attribute(args) -> None:
     output = result.to_json()
     if args.deletion:
         progress("every method's ranking, then its deletion curve")
-        other = None
-        if args.similarity_to is not None:
-            pooling = loaded.sentence_pooling
-            other = trace(loaded, args.similarity_to, max_tokens=pooling.max_tokens if pooling else None)
-        output.update(faithfulness(target, method_scores(target, args.steps, args.baseline, other),
+        output.update(faithfulness(target, method_scores(target, args.steps, args.baseline),
                                    args.baseline).to_json())
     if args.json:
         print(json.dumps(output))

@@ -217,10 +217,7 @@ def cached_faithfulness(source: str, task: str, text: str, spec: tuple, steps: i
 def _faithfulness(source: str, task: str, weights: str, text: str, spec: tuple, steps: int, baseline: str,
                   _model: LoadedModel) -> Faithfulness:
     target = target_for(_model, text, *spec)
-    pooling = _model.sentence_pooling
-    other = trace(_model, spec[1], max_tokens=pooling.max_tokens if pooling else None) if spec[0] == "similarity" \
-        else None
-    return faithfulness(target, method_scores(target, steps, baseline, other), baseline)
+    return faithfulness(target, method_scores(target, steps, baseline), baseline)
 
 
 @st.cache_resource(max_entries=MAX_MODELS * 3, show_spinner=False)
