@@ -190,6 +190,22 @@ def test_value_zeroing_in_chunks_equals_one_batch(every_family, monkeypatch):
     np.testing.assert_allclose(module.value_zeroing(t, 1), whole, atol=1e-9)
 
 
+@pytest.mark.parametrize("name", FAMILIES)
+def test_value_zeroing_past_the_norm_equals_running_the_feed_forwards_first_maps(every_family, name, monkeypatch):
+    """The linear maps after the layer's first norm, applied to the parts of its input (`past_the_norm`), give the
+    map that running them on every variant gives; every family's layer is built so that they can."""
+    from bertviz_lite.intervening import value_zeroing as module
+    from bertviz_lite.intervening.past_the_norm import past_the_norm
+
+    t = trace(every_family[name], TEXT)
+    found = past_the_norm(t.graph("layers", 1), "attn.out")
+    assert found is not None and {n.key for n in found.linears} <= {"ffn.in", "ffn.gate"} and found.linears
+    assert len(t.tokens) > t.attention(1).shape[0]  # the tokens outnumber the heads: the shortcut is taken
+    shortcut = module.value_zeroing(t, 1)
+    monkeypatch.setattr(module, "worth_it", lambda tokens, heads: False)
+    np.testing.assert_allclose(shortcut, module.value_zeroing(t, 1), rtol=2e-4, atol=1e-8)  # float32 rounding
+
+
 def test_value_zeroing_rollout_multiplies_the_maps_as_the_papers_code():
     from bertviz_lite.intervening.value_zeroing import value_zeroing_rollout
 

@@ -49,6 +49,28 @@ def norm_eps(module) -> float:
     return float(eps)
 
 
+def centred(op: Op, x: torch.Tensor) -> torch.Tensor:
+    """x (…, d) centred as the norm centres it: less each row's mean for LayerNorm, as it is for RMSNorm. With
+    `scale` and `gain_and_shift`, norm(x) = γ ⊙ centred(x) / scale(x) + β. Centring is linear (the centred rows of a
+    sum are the sum of the centred parts), so a linear map after the norm can be applied to the parts of its input:
+    value zeroing's many small changes of one layer (`intervening.past_the_norm`)."""
+    return x - x.mean(-1, keepdim=True) if op is LAYER_NORM else x
+
+
+def scale(op: Op, module, x: torch.Tensor) -> torch.Tensor:
+    """(…, 1): the number each row of x (…, d) is divided by, √(mean(centred(x)²) + ε)."""
+    if op is LAYER_NORM:
+        return torch.sqrt(torch.var(x, dim=-1, keepdim=True, correction=0) + norm_eps(module))
+    return torch.sqrt(torch.linalg.vector_norm(x, dim=-1, keepdim=True).square_() / x.shape[-1] + norm_eps(module))
+
+
+def gain_and_shift(module, d: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """A norm's γ and β (d,): ones and zeros where the module has none (RMSNorm has no β, some LayerNorms no bias)."""
+    weight, bias = module.weight, getattr(module, "bias", None)
+    return (torch.ones(d) if weight is None else weight.detach(),
+            torch.zeros(d) if bias is None else bias.detach())
+
+
 def narrate_norm(s) -> list[str]:
     x = np.asarray(s.input(0), dtype=np.float64)[s.token]
     after = np.asarray(s.array, dtype=np.float64)[s.token]
