@@ -273,9 +273,9 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
             axis.update(autorange="reversed", type="category", showticklabels=False)
     layout["yaxis"].update(showticklabels=True, title=axes[0], **every_token(len(labels)))
     layout["coloraxis"] = as_colour_axis(colour_scale(*pooled.values()), colorbar)
-    traces = [go.Heatmap(z=z, x=labels, y=labels, coloraxis="coloraxis", xaxis=f"x{'' if col == 1 else col}",
-                         yaxis=f"y{'' if col == 1 else col}",
-                         hovertemplate=f"{title}<br>{axes[0]} %{{y}}<br>{axes[1]} %{{x}}<br>%{{z:.4f}}<extra></extra>")
+    traces = [dict(type="heatmap", z=z, x=labels, y=labels, coloraxis="coloraxis",  # a dict: checked once, by
+                   xaxis=f"x{'' if col == 1 else col}", yaxis=f"y{'' if col == 1 else col}",  # go.Figure
+                   hovertemplate=f"{title}<br>{axes[0]} %{{y}}<br>{axes[1]} %{{x}}<br>%{{z:.4f}}<extra></extra>")
               for col, (title, z) in enumerate(pooled.items(), start=1)]
     layout.update(layout_of(min(620, 260 + 12 * min(len(tokens), max_side)), "<br>".join(notes) or None))
     layout["margin"]["t"] = 40 + 30 * len(notes)  # a line per note, above the panels' titles
