@@ -47,7 +47,24 @@ def test_the_lens_without_a_lens_still_offers_the_link_and_next():
 def test_a_page_that_ends_early_still_draws_the_lecture_bar():
     at = open_page("similarity", model=BUNDLED_MODEL, sentences="", lecture=1)  # nothing to compare: it ends
     assert not at.exception and any("Type a few sentences" in i.value for i in at.info)
-    assert [c for c in at.code if "lecture=1" in c.value]  # (the lecture's last view: no Next)
+    assert [c for c in at.code if "lecture=1" in c.value]
+    assert [b for b in at.button if b.label == "Next: Why two sentences are similar, pair by pair"]
     at = open_page("layers", model="no/such-model-anywhere", text=SENTENCE, lecture=1)  # cannot load: it ends
     assert not at.exception and at.error and [c for c in at.code if "lecture=1" in c.value]
     assert [b for b in at.button if b.label == "Next: Every head's lines"]
+
+
+def test_the_lecture_ends_on_why_the_output_is_what_it_is():
+    """Sentences as vectors -> why two are similar -> a head switched off -> attributions, the last view."""
+    at = open_page("similarity", model=BUNDLED_MODEL, lecture=1)
+    for title, keys in [("Why two sentences are similar, pair by pair", {"why": "1,2"}),
+                        ("Switch a head off and watch what changes", {"off": "0.2", "layer": "1"}),
+                        ("Which input tokens the output rests on", {"target": "similarity"})]:
+        (ahead,) = [b for b in at.button if b.label.startswith("Next")]
+        assert ahead.label == f"Next: {title}"
+        ahead.click().run(timeout=120)
+        assert not at.exception and not at.error, (title, [e.value for e in at.error])
+        assert all(str(at.session_state[k]) == v for k, v in keys.items()), title
+        assert [c for c in at.code if "lecture=1" in c.value], title
+    assert any("integrated gradients" in m.value.lower() for m in at.markdown)
+    assert not [b for b in at.button if b.label.startswith("Next")]  # the lecture's last view

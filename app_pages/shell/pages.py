@@ -95,6 +95,9 @@ LECTURE = (
     Stop(LENS, "What the vectors lie near, layer by layer", ()),
     Stop(CONTEXTS, "A word in two contexts", ()),
     Stop(SIMILARITY, "Sentences as vectors", ()),
+    Stop(SIMILARITY, "Why two sentences are similar, pair by pair", (("why", "1,2"),)),
+    Stop(INTERVENE, "Switch a head off and watch what changes", (("off", "0.2"), ("layer", "1"))),
+    Stop(ATTRIBUTE, "Which input tokens the output rests on", ()),
 )
 
 

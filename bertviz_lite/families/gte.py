@@ -9,8 +9,6 @@ one is asked for. Copies converted to `gte` load natively.
 """
 from __future__ import annotations
 
-from torch import nn
-
 from .bert_layout import bert_pooler, child_head, counting_positions
 from .nomic_bert import rotary_notes, swiglu_parts, word_and_token_type
 from .shared_parts import post_norm_rotary_layer
