@@ -43,6 +43,9 @@ st.caption(r"Rows receive, columns give. $\lVert c \rVert$ is $\lVert c_{ij} \rV
            r"really adds to token $i$ through the attention heads. $\lVert c + x \rVert$ adds the residual $x_i$ on "
            r"the diagonal ($c_{ij} + \delta_{ij} x_i$); $g$ is LayerNorm's linear part for token $i$, "
            r"$g_i(z) = \gamma \odot (z - \bar z) / s_i$. Kobayashi et al. (2020, 2021).")
+st.page_link("app_pages/intervene.py", icon=":material/science:", query_params={"vz": 1, "layer": layer},
+             label=f"The same question asked by zeroing each token's value vector in layer {layer} (value zeroing, "
+                   f"Mohebbi et al. 2023), with its rollout")
 if t.num_key_value_heads < t.num_heads:
     group = t.num_heads // t.num_key_value_heads
     st.info(f"Grouped-query attention: {t.num_key_value_heads} value heads for {t.num_heads} query heads. Query head "
