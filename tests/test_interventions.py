@@ -1,6 +1,8 @@
 """Interventions against an independent computation on transformers' own modules, on every family: a head switched
 off (a pre-hook zeroes the head's slice of the output projection's input), a value zeroed (a hook zeroes the token's
 row of the value projection's output), a token masked (transformers' model run on the changed ids)."""
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -200,10 +202,21 @@ def test_value_zeroing_past_the_norm_equals_running_the_feed_forwards_first_maps
     t = trace(every_family[name], TEXT)
     found = past_the_norm(t.graph("layers", 1), "attn.out")
     assert found is not None and {n.key for n in found.linears} <= {"ffn.in", "ffn.gate"} and found.linears
-    assert len(t.tokens) > t.attention(1).shape[0]  # the tokens outnumber the heads: the shortcut is taken
+    assert module.worth_it(len(t.tokens), t.attention(1).shape[0])  # the shortcut is taken
     shortcut = module.value_zeroing(t, 1)
     monkeypatch.setattr(module, "worth_it", lambda tokens, heads: False)
-    np.testing.assert_allclose(shortcut, module.value_zeroing(t, 1), rtol=2e-4, atol=1e-8)  # float32 rounding
+    np.testing.assert_allclose(shortcut, module.value_zeroing(t, 1), rtol=2e-4, atol=1e-8)  # float32 rounding, summed in another order
+
+
+def test_no_shortcut_past_a_norm_whose_input_is_not_the_change_plus_what_the_variants_share(every_family):
+    from bertviz_lite.intervening.past_the_norm import past_the_norm
+
+    graph = trace(every_family["bert"], TEXT).graph("layers", 1)
+    twice = [dataclasses.replace(n, inputs=("attn.out", "attn.out")) if n.key == "attn.residual" else n
+             for n in graph.nodes]  # x + x: both read the change
+    assert past_the_norm(dataclasses.replace(graph, nodes=twice), "attn.out") is None
+    no_linear = [n for n in graph.nodes if n.key not in ("ffn.in", "ffn.act", "ffn.out", "ffn.residual", "ffn.norm")]
+    assert past_the_norm(dataclasses.replace(graph, nodes=no_linear), "attn.out") is None
 
 
 def test_value_zeroing_rollout_multiplies_the_maps_as_the_papers_code():

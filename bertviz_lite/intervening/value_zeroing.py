@@ -48,7 +48,7 @@ def value_zeroing(t: Trace, layer: int) -> np.ndarray:
     per_head[list(mixed.attr("zeroed_values", ()))] = 0  # an intervened run's layer: what its op left out
     per_head[:, list(mixed.attr("heads_off", ()))] = 0  # is not there to take away
     past = past_the_norm(graph, projected.key) if worth_it(T, h) else None
-    linears = past and LinearsPastTheNorm(past, t.loaded.base, torch.from_numpy(stored[past.norm.inputs[0]]), per_head)
+    shortcut = past and LinearsPastTheNorm(past, t.loaded.base, torch.from_numpy(stored[past.norm.inputs[0]]), per_head)
     distances = np.zeros((T, T))  # [i, j]: token i's output moved by zeroing token j's value
     widest = max(output.shape[-1], *(v.shape[-1] for v in own.values() if v.ndim == 2))
     most = max(1, CHUNK_FLOATS // (T * widest * 4))  # the feed-forward's inner width is about 4 d
@@ -57,9 +57,9 @@ def value_zeroing(t: Trace, layer: int) -> np.ndarray:
         zeroed = torch.arange(start, min(T, start + step))
         removed = torch.einsum("hij,jhd->jid", probs[:, :, zeroed], per_head[zeroed])  # (J, T, d)
         known = {**own, projected.key: own[projected.key][None] - removed}  # the projected context without v_j
-        if linears:  # the norm's input (cheap), then the maps after the norm from it (see `past_the_norm`)
+        if shortcut:  # the norm's input (cheap), then the maps after the norm from it (see `past_the_norm`)
             known.update(evaluate(graph, t.loaded.base, t.token_data(), t.given, [past.norm.inputs[0]], known))
-            known.update(linears.outputs(known[past.norm.inputs[0]], probs[:, :, zeroed], zeroed))
+            known.update(shortcut.outputs(known[past.norm.inputs[0]], probs[:, :, zeroed], zeroed))
         out = evaluate(graph, t.loaded.base, t.token_data(), t.given, [graph.output.key], known)[graph.output.key]
         distances[:, zeroed.numpy()] = _cosine_distance(out, output[None]).T.double().numpy()  # (T, J)
     return distances / np.maximum(distances.sum(axis=1, keepdims=True), 1e-12)

@@ -50,7 +50,7 @@ def norm_eps(module) -> float:
 
 
 def centred(op: Op, x: torch.Tensor) -> torch.Tensor:
-    """x (…, d) centred as the norm centres it: less each row's mean for LayerNorm, as it is for RMSNorm. With
+    """x (…, d) centred as the norm centres it: less each row's mean for LayerNorm, unchanged for RMSNorm. With
     `scale` and `gain_and_shift`, norm(x) = γ ⊙ centred(x) / scale(x) + β. Centring is linear (the centred rows of a
     sum are the sum of the centred parts), so a linear map after the norm can be applied to the parts of its input:
     value zeroing's many small changes of one layer (`intervening.past_the_norm`)."""
