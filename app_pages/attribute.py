@@ -4,7 +4,6 @@ every method's faithfulness on this sentence: its deletion curve and AOPC, the m
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite.attributing.deletion import replaced_counts
 from bertviz_lite.attributing.gradients import METHODS
 from bertviz_lite.figures.attributions import attribution_bars, deletion_lines
 from bertviz_lite.serving.cache import cached_attribution, cached_faithfulness
@@ -81,7 +80,7 @@ with canvas:
     if found is not None:
         charts.cached_chart(charts.view_key(loaded, "deletion", spec, steps, baseline),
                             lambda: deletion_lines(found.curves, found.aopc, f"Deletion curves: {found.target}",
-                                                   replaced_counts(len(next(iter(found.orders.values()))))))
+                                                   found.counts))
         st.dataframe(pd.DataFrame({"method": list(found.aopc), "AOPC": list(found.aopc.values())})
                      .sort_values("AOPC", ascending=False), hide_index=True)
         st.caption("AOPC: the mean fall of the target as each method's top tokens are replaced one by one by the "

@@ -49,6 +49,11 @@ class Faithfulness:
     orders: dict[str, list[int]]  # method -> the positions in the order they were replaced
 
     @property
+    def counts(self) -> list[int]:
+        """How many words each point of every curve has replaced (`replaced_counts`)."""
+        return replaced_counts(len(next(iter(self.orders.values()))))
+
+    @property
     def aopc(self) -> dict[str, float]:
         return {method: aopc(curve) for method, curve in self.curves.items()}
 

@@ -30,13 +30,13 @@ def deletion_lines(curves: dict[str, np.ndarray], aopc: dict[str, float], title:
                    counts: list[int] | None = None) -> go.Figure:
     """Each method's deletion curve (the target after its top k tokens are replaced, k = 0 … K; `counts`: the k of
     each point), named with its AOPC, the random order dashed grey; the steeper the fall, the more faithful."""
+    xs = list(range(len(next(iter(curves.values()))))) if counts is None else list(counts)
     lines = []
     for method, curve in sorted(curves.items(), key=lambda kv: -aopc[kv[0]]):
         style = dict(dash="dash", color=GREY) if method == RANDOM else {}
-        lines.append(go.Scatter(x=counts if counts is not None else np.arange(len(curve)), y=np.asarray(curve, dtype=np.float32), mode="lines+markers",
+        lines.append(go.Scatter(x=xs, y=np.asarray(curve, dtype=np.float32), mode="lines+markers",
                                 name=f"{method} ({aopc[method]:.3f})", line=style,
                                 hovertemplate=f"{method}<br>%{{x}} removed: %{{y:.4f}}<extra></extra>"))
-    xs = list(lines[0].x)
     step = xs[1] - xs[0] if len(xs) > 1 else 1  # one tick per point: at most 17 of them
     layout = dict(xaxis=dict(title="tokens replaced, highest ranked first", dtick=step, tick0=0,
                              range=[-0.5 * step, xs[-1] + 0.5 * step]),

@@ -5,8 +5,8 @@ of those vectors rather than of every variant's every token.
 Value zeroing runs T variants of a layer; in variant j, token i's projected context loses
 r_ji = Σ_h p^h_ij u^h_j (u^h_j = W_O^h v^h_j, one vector per token and head), and so does the norm's input, which
 is the residual stream plus that context. A norm is a centring (LayerNorm; RMSNorm does not centre), a division by
-one number per row and an affine map (`ops.norms`: `centred`, `scale`, `gain_and_shift`), and centring is linear, so for a linear map
-W, b after the norm, with G = W diag(γ):
+one number per row and an affine map (`ops.norms`: `centred`, `scale`, `gain_and_shift`), and centring is linear,
+so for a linear map W, b after the norm, with G = W diag(γ):
 
     W · norm(z − r) + b = (G · centred(z) − Σ_h p^h_ij · G · centred(u^h_j)) / scale(z − r) + (W β + b)
 
@@ -25,6 +25,7 @@ import torch
 from ..graph.nodes import Graph, Node
 from ..ops import LINEAR, NORMS, RESIDUAL_ADD
 from ..ops.norms import centred, gain_and_shift, scale
+from ..ops.sums import weight_and_bias
 
 
 @dataclass(frozen=True)
@@ -71,10 +72,11 @@ class LinearsPastTheNorm:
         own, parts = centred(found.norm.op, norm_input), centred(found.norm.op, parts)  # (T, d), (T, h, d)
         self.maps = {}  # linear key -> (G · centred(own) (T, F), G · centred(parts) (T, h, F), W β + b (F,))
         for node in found.linears:
-            weight, bias = _weight_and_bias(node, base)  # (F, d), (F,)
-            scaled = weight * gain  # (F, d): G = W diag(γ)
+            weight, bias = weight_and_bias(node, base.get_submodule(node.module))  # (F, d), (F,) or None
+            scaled = weight.detach() * gain  # (F, d): G = W diag(γ)
+            constant = weight.detach() @ shift + (0 if bias is None else bias.detach())  # (F,): W β + b
             self.maps[node.key] = (own @ scaled.T, (parts.flatten(0, 1) @ scaled.T).unflatten(0, parts.shape[:2]),
-                                   weight @ shift + bias)
+                                   constant)
 
     def outputs(self, norm_inputs: torch.Tensor, probs: torch.Tensor, zeroed: torch.Tensor) -> dict[str, torch.Tensor]:
         """{linear key: (J, T, F)} for the variants of the J tokens `zeroed`, whose norm inputs are `norm_inputs`
@@ -84,10 +86,3 @@ class LinearsPastTheNorm:
         return {key: torch.addcdiv(constant, own, divisor).baddbmm_(weights, parts[zeroed])  # (J, T, F), in place:
                 for key, (own, parts, constant) in self.maps.items()}  # no second (J, T, F) array
 
-
-def _weight_and_bias(node: Node, base) -> tuple[torch.Tensor, torch.Tensor]:
-    """The linear map's W (F, d) and b (F,) as the op applies them: a fused matrix's rows where it says so."""
-    module = base.get_submodule(node.module)
-    start, stop = node.attr("rows") or (0, module.weight.shape[0])
-    bias = torch.zeros(stop - start) if module.bias is None else module.bias[start:stop]
-    return module.weight[start:stop].detach(), bias.detach()

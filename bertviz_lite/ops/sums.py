@@ -24,13 +24,14 @@ def compute_linear(node, inputs, module, tokens):
     """x Wᵀ + b; `token`: only that token's row (the pooler); `rows`: a slice of a fused matrix's outputs
     (ModernBERT's Wqkv and Wi); `heads`: the output split into heads."""
     x = inputs[0] if node.attr("token") is None else inputs[0][node.attr("token")]
-    rows = node.attr("rows")
-    if rows is None:
-        y = module(x)
-    else:
-        bias = None if module.bias is None else module.bias[rows[0]:rows[1]]
-        y = F.linear(x, module.weight[rows[0]:rows[1]], bias)
+    y = module(x) if node.attr("rows") is None else F.linear(x, *weight_and_bias(node, module))
     return y if node.attr("heads") is None else split_heads(y, node.attr("heads"))
+
+
+def weight_and_bias(node, module):
+    """The W (F, d) and b (F,) or None that a linear node applies: a fused matrix's rows where it says so."""
+    start, stop = node.attr("rows") or (0, module.weight.shape[0])
+    return module.weight[start:stop], None if module.bias is None else module.bias[start:stop]
 
 
 def compute_merge(node, inputs, module, tokens):
