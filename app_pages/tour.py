@@ -95,8 +95,7 @@ def sentence_vector():
 def prediction():
     """The masked-LM head's predictions at the first mask, layer by layer (the logit lens), where the sidebar asks
     for that head, the checkpoint has a trained one and the text has a mask; else None."""
-    mask_id = loaded.tokenizer.mask_token_id
-    if st.session_state.task != "masked-lm" or mlm_head_problem(loaded) or mask_id not in t.input_ids.tolist():
+    if st.session_state.task != "masked-lm" or mlm_head_problem(loaded) or not t.mask_positions:
         return None
     return guarded.computed_or_stop("The masked-LM head on every hidden state …",
                                     lambda: cached_lens(loaded.source, t.text, t.pair, None), ":material/error:")

@@ -15,9 +15,9 @@ from bertviz_lite.analyses.sentence_pooling import pool
 from bertviz_lite.analyses.similarity_split import explain_similarity
 from bertviz_lite.attributing.deletion import aopc, deletion_curve, faithfulness, method_scores
 from bertviz_lite.attributing.gradients import attribute, baseline_ids
-from bertviz_lite.attributing.targets import mlm_target, pool_batch, similarity_target
+from bertviz_lite.attributing.targets import mlm_target, similarity_target
 from bertviz_lite.errors import InputError
-from bertviz_lite.loading.sentence_config import MODE_WORDS, SentencePooling
+from bertviz_lite.loading.sentence_config import POOLING_MODES, SentencePooling
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 A, B = "the cat sat on the mat", "the dog sat on the rug"
@@ -35,13 +35,15 @@ def real():
     return load_model(BUNDLED_MODEL)
 
 
-@pytest.mark.parametrize("modes", [(m,) for m in MODE_WORDS] + [("cls", "mean", "max")], ids="+".join)
-def test_the_batched_pooling_is_sentence_transformers_pooling(modes):
-    tokens = torch.randn(3, 7, 8, generator=torch.Generator().manual_seed(1))
-    pooling = SentencePooling(modes, False, None)
-    ours = pool_batch(tokens, pooling)
+@pytest.mark.parametrize("modes", [(m,) for m in POOLING_MODES] + [("cls", "mean", "max")], ids="+".join)
+def test_a_batch_pools_as_each_sentence_alone_and_keeps_its_gradient(modes):
+    tokens = torch.randn(3, 7, 8, generator=torch.Generator().manual_seed(1), requires_grad=True)
+    pooling = SentencePooling(modes, True, None)
+    ours = pool(tokens, pooling)
     for row, vector in zip(tokens, ours):
-        np.testing.assert_allclose(vector.detach().numpy(), pool(row.numpy(), pooling), atol=1e-6)
+        np.testing.assert_allclose(vector.detach().numpy(), pool(row.detach().numpy(), pooling), atol=1e-6)
+    ours.sum().backward()
+    assert tokens.grad is not None and tokens.grad.abs().sum() > 0
 
 
 def test_gradient_times_input_equals_autograd(real):
@@ -114,6 +116,22 @@ def test_deletion_curves_start_at_f_x_and_end_with_every_word_replaced(real):
     assert result.aopc[best] == max(v for m, v in result.aopc.items() if m != "random") and margin >= 0
 
 
+@pytest.mark.parametrize("name", ["bert", "modernbert"])
+def test_deletion_curves_of_a_masked_lm_logit_read_the_masked_row(dirs, name):
+    loaded = load_model(dirs[name], "masked-lm")
+    text = f"the cat {loaded.tokenizer.mask_token} on the mat"
+    target = mlm_target(loaded, text, None)
+    position = int(np.flatnonzero(target.trace.input_ids == loaded.tokenizer.mask_token_id)[0])
+    assert target.position == position
+    scores = method_scores(target, steps=8)
+    t = target.trace
+    np.testing.assert_allclose(scores["raw attention"], t.attention(t.num_layers - 1).mean(axis=0)[position])
+    result = faithfulness(target, scores)
+    everything = float(target.of_ids(baseline_ids(target)[None])[0])
+    for method, curve in result.curves.items():
+        assert abs(curve[0] - result.f_x) <= 1e-5 and abs(curve[-1] - everything) <= 1e-5, method
+
+
 def test_the_deletion_order_is_the_methods_ranking(real):
     target = similarity_target(real, A, B)
     scores = np.arange(len(target.tokens), dtype=np.float64)  # the last word ranks highest
@@ -156,6 +174,15 @@ def test_the_cli_prints_the_attribution_and_the_deletion_curves(real):
     assert abs(result["completeness_gap"]) <= 0.01 * abs(result["f_x"] - result["f_baseline"])
     assert all(abs(curve[0] - result["f_x"]) <= 1e-5 for curve in result["deletion"].values())
     assert set(result["aopc"]) == set(result["deletion"])
+
+
+def test_the_cli_gives_the_deletion_curves_of_a_masked_lm_logit(dirs):
+    out = cli(dirs["bert"], "the cat [MASK] on the mat", "--mlm", "3:sat", "--method", "ig", "--steps", "8",
+              "--deletion", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["tokens"][3] == "[MASK]" and set(result["aopc"]) == set(result["deletion"])
+    assert all(abs(curve[0] - result["f_x"]) <= 1e-5 for curve in result["deletion"].values())
 
 
 @pytest.mark.parametrize("args", [["--mlm", "3:sat"], ["--mlm", "x"], ["--similarity-to", "b", "--steps", "0"]])

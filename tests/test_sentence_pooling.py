@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from bertviz_lite.analyses.sentence_pooling import MODE_WORDS, SentencePooling, pool, read_sentence_pooling
+from bertviz_lite.analyses.sentence_pooling import POOLING_MODES, SentencePooling, pool, read_sentence_pooling
 
 
 def write_pipeline(directory, modules, pooling=None, max_seq_length=None):
@@ -51,7 +51,7 @@ def test_a_plain_checkpoint_has_no_pipeline(tmp_path):
     assert read_sentence_pooling(lambda name: None) is None
 
 
-@pytest.mark.parametrize("modes", [(m,) for m in MODE_WORDS] + [("cls", "mean", "max")])
+@pytest.mark.parametrize("modes", [(m,) for m in POOLING_MODES] + [("cls", "mean", "max")])
 @pytest.mark.parametrize("normalize", [False, True])
 def test_pool_equals_sentence_transformers(modes, normalize):
     from sentence_transformers.sentence_transformer.modules import Normalize, Pooling

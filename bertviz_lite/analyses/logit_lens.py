@@ -39,10 +39,8 @@ class LogitLens:
 
 def lens_position(trace: Trace, position: int | None = None) -> int:
     """The first [MASK] (or <mask>) when there is one, else `position`; an InputError names the way out."""
-    mask_id = trace.loaded.tokenizer.mask_token_id
-    masks = np.flatnonzero(trace.input_ids == mask_id) if mask_id is not None else np.array([], dtype=int)
-    if masks.size:
-        return int(masks[0])
+    if trace.mask_positions:
+        return trace.mask_positions[0]
     if position is None:
         mask = trace.loaded.tokenizer.mask_token
         raise InputError(f"The text has no {mask} token: put {mask} where a word should be predicted, or pick "
@@ -88,17 +86,9 @@ def logit_lens(trace: Trace, position: int | None = None, top: int = TOP) -> Log
     if head.final_norm is not None:  # ModernBERT: the last state already went through the final norm, no other did
         states = torch.cat([head.final_norm(states[:-1]), states[-1:]])
     logits = head.apply(states)  # (L + 1, V)
-    own = loaded.model(**_inputs(trace)).logits[0, position]  # (V,): the masked-LM model's own forward
+    own = loaded.model(**trace.model_inputs()).logits[0, position]  # (V,): the masked-LM model's own forward
     probs = torch.softmax(logits, dim=-1)  # (L + 1, V)
     best = probs.topk(top, dim=-1)
     layers = [list(zip(piece_names(loaded.tokenizer, ids.tolist()), values.tolist()))
               for values, ids in zip(best.values, best.indices)]
     return LogitLens(trace.tokens, position, layers, float((logits[-1] - own).abs().max()))
-
-
-def _inputs(trace: Trace) -> dict[str, torch.Tensor]:
-    inputs = {"input_ids": torch.from_numpy(trace.input_ids)[None],
-              "attention_mask": torch.from_numpy(trace.attention_mask)[None]}
-    if trace.loaded.uses_token_types:
-        inputs["token_type_ids"] = torch.from_numpy(trace.token_type_ids)[None]
-    return inputs

@@ -13,7 +13,7 @@ import torch
 from ..stepthrough.trace import Trace
 from .logit_lens import mlm_head_problem
 from .pieces import piece_names
-from .sentence_pooling import pool
+from .sentence_pooling import cosine, pool
 from .similarity_split import reads_as_the_pipeline
 
 TOP = 5
@@ -33,18 +33,15 @@ def output_change(before: Trace, after: Trace) -> OutputChange:
     """The masked-LM predictions at the first token the intervention masked (else the text's own first mask token),
     and the sentence vectors' cosine."""
     pooling = before.loaded.sentence_pooling
-    cosine = None
+    vector_cosine = None
     if pooling is not None and before.pair is None and reads_as_the_pipeline(before, pooling):
-        u, v = (pool(t.hidden_states[-1].astype(np.float64), pooling) for t in (before, after))
-        cosine = float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12))
+        vector_cosine = cosine(*(pool(t.hidden_states[-1].astype(np.float64), pooling) for t in (before, after)))
     problem = mlm_head_problem(before.loaded, "its predictions")
-    mask_id = before.loaded.tokenizer.mask_token_id
-    masks = np.flatnonzero(after.input_ids == mask_id) if mask_id is not None else []
     masked = after.edits.masked if after.edits is not None else ()
-    position = min(masked) if masked else int(masks[0]) if len(masks) else None
+    position = min(masked) if masked else next(iter(after.mask_positions), None)
     if problem is not None or position is None:
-        return OutputChange(None, [], [], cosine, problem)
-    return OutputChange(position, _predictions(before, position), _predictions(after, position), cosine, None)
+        return OutputChange(None, [], [], vector_cosine, problem)
+    return OutputChange(position, _predictions(before, position), _predictions(after, position), vector_cosine, None)
 
 
 @torch.inference_mode()

@@ -1,11 +1,16 @@
-"""How a sentence-transformers model turns token vectors into one sentence vector, read from its own files.
+"""How a sentence-transformers model turns token vectors into one sentence vector, read from its own files: the one
+implementation every view uses.
 
 A sentence-transformers checkpoint is a pipeline written down in `modules.json`: the Transformer (our encoder,
 reading at most `max_seq_length` tokens from `sentence_bert_config.json`), then Pooling (`1_Pooling/config.json`:
 which of cls / max / mean / mean_sqrt_len_tokens / weightedmean / lasttoken, concatenated in that order), then
-optionally Normalize (unit length). `pool` recomputes that pipeline for one unpadded sentence, following
-sentence-transformers' `Pooling.forward`; the tests check it against `SentenceTransformer.encode`. It is
-written out here rather than imported because importing sentence-transformers costs the app about 4 s.
+optionally Normalize (unit length). Every mode is a sum over tokens (`token_parts`: a linear mode weighs each
+token as `sentence_config.POOLING_MODES` says; max takes each dimension from the token that holds its largest
+value), so one function gives the sentence vector (`pool`, following sentence-transformers' `Pooling.forward` on
+one unpadded sentence or a batch of them, differentiable), its exact split into token pairs
+(`similarity_split.py`) and the attributions' target (`attributing/targets.py`). The tests check `pool` against
+`SentenceTransformer.encode` and its `Pooling` module on every mode. It is written out here rather than imported
+because importing sentence-transformers costs the app about 4 s.
 
 >>> pooling = SentencePooling(modes=("mean",), normalize=True, max_tokens=256)
 >>> pool(np.array([[1.0, 0.0], [3.0, 0.0]]), pooling)
@@ -14,31 +19,56 @@ array([1., 0.])
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from ..loading.sentence_config import MODE_WORDS, SentencePooling, read_sentence_pooling
+from ..loading.sentence_config import POOLING_MODES, SentencePooling, read_sentence_pooling
 
-__all__ = ["MODE_WORDS", "SentencePooling", "pool", "read_sentence_pooling"]
+__all__ = ["MEAN_OF_TOKENS", "POOLING_MODES", "SentencePooling", "cosine", "pool", "pooling_of", "read_weights",
+           "read_sentence_pooling", "token_parts"]
+
+MEAN_OF_TOKENS = SentencePooling(("mean",), False, None)  # what a plain model's pages pool with
 
 
-def pool(tokens: np.ndarray, pooling: SentencePooling) -> np.ndarray:
-    """One sentence's vector from its last hidden states `tokens` (T, d), every token real (no padding)."""
-    T = tokens.shape[0]
+def pooling_of(loaded) -> SentencePooling:
+    """The checkpoint's own pipeline, or the mean of the token vectors for a plain model."""
+    return loaded.sentence_pooling or MEAN_OF_TOKENS
+
+
+def token_parts(tokens: torch.Tensor, modes: tuple[str, ...]) -> torch.Tensor:
+    """(..., T, d) -> (M, ..., T, d): each mode's vector as a sum over tokens, part i being token i's (zero where a
+    mode does not read the token). Σ over the T axis is that mode's pooled vector, before Normalize."""
+    T = tokens.shape[-2]
     parts = []
-    for mode in pooling.modes:
-        if mode == "cls":
-            parts.append(tokens[0])
-        elif mode == "max":
-            parts.append(tokens.max(axis=0))
-        elif mode == "mean":
-            parts.append(tokens.sum(axis=0) / T)
-        elif mode == "mean_sqrt_len_tokens":
-            parts.append(tokens.sum(axis=0) / np.sqrt(T))
-        elif mode == "weightedmean":
-            weights = np.arange(1, T + 1, dtype=tokens.dtype)[:, None]  # (T, 1): 1, 2, ..., T
-            parts.append((tokens * weights).sum(axis=0) / weights.sum())
-        elif mode == "lasttoken":
-            parts.append(tokens[-1])
-    vector = np.concatenate(parts)  # (d * len(modes),)
+    for mode in modes:
+        weights = POOLING_MODES[mode].weights
+        if weights is None:  # max: each dimension from the token that holds its largest value
+            won = tokens.argmax(dim=-2, keepdim=True)  # (..., 1, d)
+            positions = torch.arange(T)[:, None]  # (T, 1)
+            parts.append(torch.where(positions == won, tokens, torch.zeros((), dtype=tokens.dtype)))
+        else:
+            parts.append(torch.as_tensor(weights(T), dtype=tokens.dtype)[:, None] * tokens)  # (..., T, d)
+    return torch.stack(parts)
+
+
+def pool(tokens: np.ndarray | torch.Tensor, pooling: SentencePooling) -> np.ndarray | torch.Tensor:
+    """Sentence vectors from last hidden states `tokens` (..., T, d), every token real (no padding): (..., D), the
+    modes concatenated, then Normalize where the pipeline has it. A numpy array in gives one out; a tensor keeps
+    its gradient."""
+    if isinstance(tokens, np.ndarray):
+        return pool(torch.from_numpy(tokens), pooling).numpy()
+    vector = torch.cat(list(token_parts(tokens, pooling.modes).sum(dim=-2)), dim=-1)  # (..., M·d)
     if pooling.normalize:
-        vector = vector / max(float(np.linalg.norm(vector)), 1e-12)  # torch.nn.functional.normalize's eps
+        vector = torch.nn.functional.normalize(vector, dim=-1, eps=1e-12)
     return vector
+
+
+def read_weights(modes: tuple[str, ...], T: int) -> np.ndarray:
+    """(T,) how much the pooled vector reads each token, summing to 1: the modes' weights, each scaled to sum to 1,
+    averaged (max reads every token alike). For mean pooling, 1/T each; for [CLS] pooling, the first token alone."""
+    rows = [np.full(T, 1.0 / T) if POOLING_MODES[m].weights is None else POOLING_MODES[m].weights(T) for m in modes]
+    return np.mean([row / row.sum() for row in rows], axis=0)
+
+
+def cosine(u: np.ndarray, v: np.ndarray) -> float:
+    """The cosine of two vectors, with torch.nn.functional.cosine_similarity's guard against a zero vector."""
+    return float(u @ v / max(float(np.linalg.norm(u) * np.linalg.norm(v)), 1e-12))

@@ -25,15 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from ..errors import InputError
 from ..loading.loader import LoadedModel
 from ..loading.sentence_config import SentencePooling
+from .sentence_pooling import pooling_of, read_weights, token_parts
 from ..stepthrough.trace import Trace, trace
 from .word_level import word_groups
 
-MEAN_OF_TOKENS = SentencePooling(("mean",), False, None)  # what a plain model's page offers
-LINEAR_MODES = ("cls", "mean", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +85,7 @@ def split_traces(a: Trace, b: Trace) -> SimilaritySplit:
     token vectors, the vector the Similarity page shows first)."""
     if a.pair is not None or b.pair is not None:
         raise InputError("The similarity split compares two single sentences; leave the second sentence empty.")
-    pooling = a.loaded.sentence_pooling or MEAN_OF_TOKENS
+    pooling = pooling_of(a.loaded)
     for t in (a, b):
         if not reads_as_the_pipeline(t, pooling):
             raise InputError(f"The checkpoint's pipeline reads at most {pooling.max_tokens} tokens, not "
@@ -104,47 +104,14 @@ def reads_as_the_pipeline(t: Trace, pooling: SentencePooling) -> bool:
 
 def split_vectors(a: np.ndarray, b: np.ndarray, modes: tuple[str, ...], normalize: bool) -> SimilaritySplit:
     """The split of two sentences' last-layer token vectors a (n, d) and b (m, d); tokens unnamed."""
-    parts_a, parts_b = token_parts(a, modes), token_parts(b, modes)  # (M, n, d), (M, m, d)
+    parts_a, parts_b = (token_parts(torch.from_numpy(h.astype(np.float64)), modes).numpy()
+                        for h in (a, b))  # (M, n, d), (M, m, d)
     u, v = parts_a.sum(axis=1).reshape(-1), parts_b.sum(axis=1).reshape(-1)  # the concatenated sentence vectors
     scale = max(float(np.linalg.norm(u)), 1e-12) * max(float(np.linalg.norm(v)), 1e-12)
     pairs = np.einsum("mid,mjd->ij", parts_a, parts_b) / scale  # (n, m)
-    rows, cols = _read(modes, len(a)), _read(modes, len(b))
+    rows, cols = (np.flatnonzero(read_weights(modes, len(h))).tolist() for h in (a, b))  # the positions pooling reads
     pairs = pairs[np.ix_(rows, cols)]
     return SimilaritySplit(float(u @ v / scale), modes, normalize, [], [], pairs, rows, cols)
-
-
-def token_parts(tokens: np.ndarray, modes: tuple[str, ...]) -> np.ndarray:
-    """(M, T, d) float64: each mode's vector as a sum over tokens, part i being token i's (zero where a mode does not
-    read the token). Σ over axis 1 is sentence_pooling.pool's vector of that mode, before Normalize."""
-    h = tokens.astype(np.float64)  # (T, d)
-    T = len(h)
-    parts = []
-    for mode in modes:
-        if mode == "cls":
-            weights = np.eye(T)[0]
-        elif mode == "lasttoken":
-            weights = np.eye(T)[-1]
-        elif mode == "mean":
-            weights = np.full(T, 1.0 / T)
-        elif mode == "mean_sqrt_len_tokens":
-            weights = np.full(T, 1.0 / np.sqrt(T))
-        elif mode == "weightedmean":
-            weights = np.arange(1, T + 1) / (T * (T + 1) / 2)
-        elif mode == "max":
-            won = h.argmax(axis=0)  # (d,): the token holding each dimension's largest value
-            parts.append(np.where(np.arange(T)[:, None] == won[None, :], h, 0.0))
-            continue
-        else:
-            raise InputError(f"There is no exact split for the pooling mode {mode!r}.")
-        parts.append(weights[:, None] * h)
-    return np.stack(parts)
-
-
-def _read(modes: tuple[str, ...], T: int) -> list[int]:
-    """The positions some mode reads: every token, or only the first / last where all modes read one token."""
-    if any(m not in ("cls", "lasttoken") for m in modes):
-        return list(range(T))
-    return sorted({0 if m == "cls" else T - 1 for m in modes})
 
 
 def _named(split: SimilaritySplit, tokens_a: list[str], tokens_b: list[str]) -> SimilaritySplit:

@@ -10,9 +10,9 @@ at a time).
 
 The methods, each a score per token of the sentence explained:
 - integrated gradients and gradient × input (`gradients`);
-- raw attention: the last layer's, mean over heads, in the row that the target reads (the mean of the rows for a
-  mean-pooled sentence vector, the first token's row for [CLS] pooling, the masked position's for a masked-LM
-  logit);
+- raw attention: the last layer's, mean over heads, in the row that the target reads (the rows weighted as the
+  pooling weighs the tokens, `sentence_pooling.read_weights`: their mean for a mean-pooled sentence vector, the
+  first token's row for [CLS] pooling; the masked position's row for a masked-LM logit);
 - attention rollout (Abnar & Zuidema 2020) in that row;
 - the norm-based contributions (Kobayashi et al. 2021: ‖g_i(c_ij + δ_ij x_i)‖, or ‖c_ij + δ_ij x_i‖ where no
   LayerNorm follows the attention) rolled out the same way: each layer's matrix with its rows normalised to sum to
@@ -31,6 +31,7 @@ import torch
 
 from ..analyses.contributions import layer_contributions
 from ..analyses.rollout import attention_rollout
+from ..analyses.sentence_pooling import pooling_of, read_weights
 from ..analyses.similarity_split import split_traces
 from ..intervening.value_zeroing import value_zeroing, value_zeroing_rollout
 from .gradients import attribute, baseline_ids
@@ -105,12 +106,7 @@ def reading_row(target: Target) -> np.ndarray:
     T = len(target.tokens)
     if target.name == "mlm":
         return np.eye(T)[target.position]
-    modes = (target.trace.loaded.sentence_pooling.modes if target.trace.loaded.sentence_pooling else ("mean",))
-    if set(modes) == {"cls"}:
-        return np.eye(T)[0]
-    if set(modes) == {"lasttoken"}:
-        return np.eye(T)[-1]
-    return np.full(T, 1.0 / T)
+    return read_weights(pooling_of(target.trace.loaded).modes, T)
 
 
 def _normalised_rows(matrix: np.ndarray) -> np.ndarray:

@@ -17,12 +17,10 @@ import numpy as np
 import torch
 
 from ..analyses.logit_lens import mlm_head_problem
-from ..analyses.sentence_pooling import pool
-from ..analyses.similarity_split import MEAN_OF_TOKENS
+from ..analyses.sentence_pooling import pool, pooling_of
 from ..errors import InputError
 from ..loading.loader import LoadedModel
 from ..loading.readable_pieces import readable_pieces
-from ..loading.sentence_config import SentencePooling
 from ..stepthrough.trace import Trace, trace
 
 
@@ -33,6 +31,7 @@ class Target:
     trace: Trace  # the sentence explained, as the pipeline reads it
     forward: Callable[[torch.Tensor], torch.Tensor]  # word embeddings (B, T, d) -> the target (B,)
     other: Trace | None = None  # sentence B, as the pipeline reads it, for the similarity target
+    position: int | None = None  # the masked position whose logit the masked-LM target reads
 
     @property
     def tokens(self) -> list[str]:
@@ -53,43 +52,15 @@ class Target:
         return self.forward(self.embed(ids))
 
 
-def _model_inputs(t: Trace, batch: int) -> dict[str, torch.Tensor]:
-    inputs = {"attention_mask": torch.from_numpy(t.attention_mask)[None].expand(batch, -1)}
-    if t.loaded.uses_token_types:
-        inputs["token_type_ids"] = torch.from_numpy(t.token_type_ids)[None].expand(batch, -1)
-    return inputs
-
-
-def pool_batch(tokens: torch.Tensor, pooling: SentencePooling) -> torch.Tensor:
-    """(B, T, d) -> (B, D): `sentence_pooling.pool` on each row (every token real), differentiable."""
-    B, T, _ = tokens.shape
-    parts = []
-    for mode in pooling.modes:
-        if mode == "cls":
-            parts.append(tokens[:, 0])
-        elif mode == "max":
-            parts.append(tokens.max(dim=1).values)
-        elif mode == "mean":
-            parts.append(tokens.sum(dim=1) / T)
-        elif mode == "mean_sqrt_len_tokens":
-            parts.append(tokens.sum(dim=1) / T ** 0.5)
-        elif mode == "weightedmean":
-            weights = torch.arange(1, T + 1, dtype=tokens.dtype)[None, :, None]  # (1, T, 1)
-            parts.append((tokens * weights).sum(dim=1) / weights.sum())
-        elif mode == "lasttoken":
-            parts.append(tokens[:, -1])
-    return torch.cat(parts, dim=-1)  # Normalize does not change a cosine
-
-
 def similarity_target(loaded: LoadedModel, text_a: str, text_b: str) -> Target:
     """The cosine of sentence A's vector (explained) with sentence B's (held fixed)."""
-    pooling = loaded.sentence_pooling or MEAN_OF_TOKENS
+    pooling = pooling_of(loaded)
     a, b = (trace(loaded, text, max_tokens=pooling.max_tokens) for text in (text_a, text_b))
     other = torch.from_numpy(pool(b.hidden_states[-1].astype(np.float64), pooling)).float()  # (D,)
 
     def forward(embeds: torch.Tensor) -> torch.Tensor:
-        out = loaded.base(inputs_embeds=embeds, **_model_inputs(a, len(embeds)), output_hidden_states=True)
-        vectors = pool_batch(out.hidden_states[-1], pooling)  # (B, D)
+        out = loaded.base(inputs_embeds=embeds, **a.model_inputs(len(embeds), with_ids=False), output_hidden_states=True)
+        vectors = pool(out.hidden_states[-1], pooling)  # (B, D)
         return torch.nn.functional.cosine_similarity(vectors, other[None], dim=-1, eps=1e-12)
 
     return Target("similarity", f"the cosine with sentence B ('{b.text[:40]}')", a, forward, b)
@@ -115,7 +86,7 @@ def mlm_target(loaded: LoadedModel, text: str, position: int | None, token: str 
         raise InputError(problem)
     t = trace(loaded, text)
     tokenizer = loaded.tokenizer
-    masks = [i for i, token_id in enumerate(t.input_ids) if token_id == tokenizer.mask_token_id]
+    masks = t.mask_positions
     position = masks[0] if position is None and masks else position
     mask = tokenizer.mask_token
     if position is None:
@@ -128,15 +99,15 @@ def mlm_target(loaded: LoadedModel, text: str, position: int | None, token: str 
     logits_of = loaded.model
 
     def forward(embeds: torch.Tensor) -> torch.Tensor:
-        return logits_of(inputs_embeds=embeds, **_model_inputs(t, len(embeds))).logits[:, position, token_id]
+        logits = logits_of(inputs_embeds=embeds, **t.model_inputs(len(embeds), with_ids=False)).logits  # (B, T, V)
+        return logits[:, position, token_id]
 
-    return Target("mlm", f"the masked-LM logit of '{token}' at position {position}", t, forward)
+    return Target("mlm", f"the masked-LM logit of '{token}' at position {position}", t, forward, position=position)
 
 
 @torch.inference_mode()
 def _top_prediction(loaded: LoadedModel, t: Trace, position: int) -> int:
-    inputs = {"input_ids": torch.from_numpy(t.input_ids)[None], **_model_inputs(t, 1)}
-    return int(loaded.model(**inputs).logits[0, position].argmax())
+    return int(loaded.model(**t.model_inputs()).logits[0, position].argmax())
 
 
 def vocabulary_id(tokenizer, token: str) -> int:

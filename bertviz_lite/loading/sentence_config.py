@@ -8,14 +8,34 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 # the legacy config keys in the order sentence-transformers concatenates the pooled vectors
 MODES = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max", "pooling_mode_mean_tokens": "mean",
          "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len_tokens",
          "pooling_mode_weightedmean_tokens": "weightedmean", "pooling_mode_lasttoken": "lasttoken"}
 TRANSFORMER, POOLING, NORMALIZE = "Transformer", "Pooling", "Normalize"
-MODE_WORDS = {"cls": "the first token's vector", "max": "the maximum over tokens", "mean": "the mean over tokens",
-              "mean_sqrt_len_tokens": "the sum over tokens divided by √T",
-              "weightedmean": "the position-weighted mean over tokens", "lasttoken": "the last token's vector"}
+
+
+@dataclass(frozen=True)
+class PoolingMode:
+    """One of sentence-transformers' pooling modes: its words, and the weight it gives each of T tokens."""
+
+    words: str
+    weights: Callable[[int], np.ndarray] | None  # T -> (T,) float64; None for max, which selects (no weights)
+
+
+# The one table of pooling modes: `analyses/sentence_pooling.py` computes every mode from it (the sentence vector,
+# its split into token pairs, the attributions' differentiable target), the loader accepts the modes it names.
+POOLING_MODES = {
+    "cls": PoolingMode("the first token's vector", lambda T: np.eye(T)[0]),
+    "max": PoolingMode("the maximum over tokens", None),
+    "mean": PoolingMode("the mean over tokens", lambda T: np.full(T, 1.0 / T)),
+    "mean_sqrt_len_tokens": PoolingMode("the sum over tokens divided by √T", lambda T: np.full(T, T ** -0.5)),
+    "weightedmean": PoolingMode("the position-weighted mean over tokens",
+                                lambda T: np.arange(1, T + 1) / (T * (T + 1) / 2)),  # 1, 2, …, T over their sum
+    "lasttoken": PoolingMode("the last token's vector", lambda T: np.eye(T)[-1]),
+}
 
 
 @dataclass(frozen=True)
@@ -25,7 +45,7 @@ class SentencePooling:
     max_tokens: int | None  # the Transformer module's max_seq_length (None: the model's own limit)
 
     def describe(self) -> str:
-        words = " and ".join(MODE_WORDS[m] for m in self.modes)
+        words = " and ".join(POOLING_MODES[m].words for m in self.modes)
         return words + (", scaled to length 1" if self.normalize else "")
 
 
@@ -54,7 +74,7 @@ def _modes(config: dict) -> tuple[str, ...]:
         modes = (mode,) if isinstance(mode, str) else tuple(mode)
     else:
         modes = tuple(mode for key, mode in MODES.items() if config.get(key)) or ("mean",)
-    return modes if all(m in MODE_WORDS for m in modes) else ()
+    return modes if all(m in POOLING_MODES for m in modes) else ()
 
 
 def _read_json(find_file: Callable[[str], str | None], name: str):

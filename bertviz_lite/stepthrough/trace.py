@@ -157,6 +157,22 @@ class Trace:
             return torch.from_numpy(self.hidden_states[layer + 1])
         return torch.from_numpy(self.cache[name])
 
+    def model_inputs(self, batch: int = 1, with_ids: bool = True) -> dict[str, torch.Tensor]:
+        """What transformers' own model reads for this sentence, `batch` rows of it (B, T) each; without the ids
+        where the caller gives `inputs_embeds` instead."""
+        def rows(array: np.ndarray) -> torch.Tensor:
+            return torch.from_numpy(array)[None].expand(batch, -1)
+
+        return model_inputs(self.loaded, rows(self.input_ids) if with_ids else None, rows(self.attention_mask),
+                            rows(self.token_type_ids))
+
+    @property
+    def mask_positions(self) -> list[int]:
+        """Where the text holds the tokenizer's mask token ([MASK], <mask>), in order; none for a tokenizer without
+        one."""
+        mask_id = self.loaded.tokenizer.mask_token_id
+        return [] if mask_id is None else np.flatnonzero(self.input_ids == mask_id).tolist()
+
     def token_data(self) -> Tokens:
         ids = torch.from_numpy(self.input_ids)
         return Tokens(ids, torch.from_numpy(self.token_type_ids),
@@ -279,6 +295,18 @@ def _token_types(loaded: LoadedModel, types: torch.Tensor) -> torch.Tensor:
                      f"own model fails on it too). Leave the second sentence empty.")
 
 
+def model_inputs(loaded: LoadedModel, ids: torch.Tensor | None, mask: torch.Tensor,
+                 types: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The keyword arguments of transformers' own model, (B, T) each: the one place they are built. Token types only
+    for a family that reads them; no ids where the caller gives `inputs_embeds`."""
+    inputs = {"attention_mask": mask}
+    if ids is not None:
+        inputs["input_ids"] = ids
+    if loaded.uses_token_types:
+        inputs["token_type_ids"] = types
+    return inputs
+
+
 def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: int | None = None) -> Trace:
     """Tokenize `text` (and `pair`, the second sentence, if given) and run the base model once.
 
@@ -293,11 +321,8 @@ def trace(loaded: LoadedModel, text: str, pair: str | None = None, max_tokens: i
                     return_token_type_ids=True)
     ids, mask = enc["input_ids"], enc["attention_mask"]  # (1, T) each
     types = _token_types(loaded, enc.get("token_type_ids", torch.zeros_like(ids)))  # (1, T)
-    inputs = {"input_ids": ids, "attention_mask": mask}
-    if loaded.uses_token_types:
-        inputs["token_type_ids"] = types
     with torch.inference_mode():
-        out = base(**inputs, output_hidden_states=True)
+        out = base(**model_inputs(loaded, ids, mask, types), output_hidden_states=True)
     hidden = torch.stack(out.hidden_states)[:, 0]  # (L + 1, T, d)
     pooled = getattr(out, "pooler_output", None)
     return Trace(
