@@ -10,7 +10,8 @@ import torch
 from bertviz_lite import (BUNDLED_MODEL, InputError, attention_rollout, head_fingerprints, layer_contributions,
                           load_model, logit_lens, merge_to_words, mixing_ratios, trace, word_groups)
 from bertviz_lite.analyses.contributions import decompose
-from conftest import FAMILY_SPECS
+from references import array, hooked_outputs, reference_forward
+from tiny_models import FAMILY_SPECS
 
 TEXT, PAIR = "the cat sat on the mat, this is a test.", "hello world!"
 MODELS = [*FAMILY_SPECS, "bundled"]
@@ -24,17 +25,6 @@ def named(tokenizer, ids: list[int]) -> list[str]:
 @pytest.fixture(scope="module")
 def models(tiny_loaded):
     return {**tiny_loaded, "bundled": load_model(BUNDLED_MODEL)}
-
-
-def reference_forward(loaded, t):
-    """transformers' own forward of the base model: attentions (L, H, T, T) and hidden states (L + 1, T, d)."""
-    inputs = {"input_ids": torch.from_numpy(t.input_ids)[None], "attention_mask": torch.from_numpy(t.attention_mask)[None]}
-    if loaded.uses_token_types:
-        inputs["token_type_ids"] = torch.from_numpy(t.token_type_ids)[None]
-    with torch.inference_mode():
-        out = loaded.base(**inputs, output_attentions=True, output_hidden_states=True)
-    return (torch.stack(out.attentions)[:, 0].double().numpy(), torch.stack(out.hidden_states)[:, 0].double().numpy(),
-            inputs)
 
 
 def punctuation(token):
@@ -82,23 +72,6 @@ def test_rollout_equals_the_product_of_transformers_attentions(models, name):
         product = (mixed / mixed.sum(axis=1, keepdims=True)) @ product
         assert np.abs(ours[layer] - product).max() <= 1e-5
     assert np.allclose(ours[-1].sum(axis=1), 1, atol=1e-5)
-
-
-def array(weight: torch.Tensor) -> np.ndarray:
-    return weight.detach().double().numpy()
-
-
-def hooked_outputs(loaded, t, modules):
-    """What the model's own modules output during transformers' forward, in the order they ran."""
-    seen = {id(m): [] for m in modules}
-    handles = [m.register_forward_hook(lambda mod, args, out: seen[id(mod)].append(out[0].detach().double()))
-               for m in modules]
-    try:
-        reference_forward(loaded, t)
-    finally:
-        for h in handles:
-            h.remove()
-    return seen
 
 
 @pytest.mark.parametrize("name", MODELS)

@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from bertviz_lite import attention_rollout, head_fingerprints, layer_contributions, load_model, logit_lens, trace
-from conftest import NEW_FAMILY_SPECS
-from test_analyses import array, hooked_outputs, reference_forward
+from tiny_models import NEW_FAMILY_SPECS
+from references import array, hooked_outputs, reference_forward
 
 TEXT, PAIR = "the cat sat on the mat, this is a test.", "hello world!"
 

@@ -1,5 +1,4 @@
 """Every page through Streamlit's AppTest: no exception, the expected elements, deep links, bad inputs."""
-import base64
 import json
 
 import numpy as np
@@ -8,57 +7,16 @@ from streamlit.testing.v1 import AppTest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, sentence_vectors
 
-from conftest import save_tiny_model
-
-APP = "../app.py"  # relative to this file
-PAGES = {"attribute": "app_pages/attribute.py", "overview": "app_pages/overview.py", "architecture": "app_pages/architecture.py", "tokens": "app_pages/tokens.py",
-         "layers": "app_pages/layers.py", "similarity": "app_pages/similarity.py", "heads": "app_pages/heads.py",
-         "rollout": "app_pages/rollout.py", "contributions": "app_pages/contributions.py", "lens": "app_pages/lens.py",
-         "contexts": "app_pages/contexts.py", "compare": "app_pages/compare.py", "attention": "app_pages/attention.py",
-         "tour": "app_pages/tour.py", "intervene": "app_pages/intervene.py"}
+from apptest import APP, PAGES, decode_typed_array, open_page, payload_bytes, specs
+from tiers import each_family
 
 
-def open_page(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = str(value)
-    at.run()  # the shell registers its pages with st.navigation on the first run
-    if page != "overview":
-        at.switch_page(PAGES[page]).run()
-    return at
-
-
-def specs(at: AppTest, diagrams: bool = False) -> list[dict]:
-    """The page's Plotly figures; the block diagrams only if asked (`diagrams=True` gives those alone)."""
-    figures = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
-    return [f for f in figures if (f["layout"].get("meta") == "diagram") == diagrams]
-
-
-def decode_typed_array(spec: dict) -> np.ndarray:
-    """Plotly's JSON for a numpy array: {"dtype": "f4", "bdata": base64, "shape": "3, 3"}."""
-    array = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=spec["dtype"])
-    shape = spec.get("shape")
-    return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
-
-
-def payload_bytes(at: AppTest) -> int:
-    """Serialized size of every element the run produced: what the browser is sent."""
-    total, stack = 0, [at._tree]
-    while stack:
-        node = stack.pop()
-        proto = getattr(node, "proto", None)
-        if proto is not None and hasattr(proto, "SerializeToString"):
-            total += len(proto.SerializeToString())
-        stack.extend(getattr(node, "children", {}).values())
-    return total
-
-
+@pytest.mark.parametrize("family", each_family())
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_renders_for_every_family(page, tiny_dirs):
-    for model_dir in tiny_dirs.values():
-        at = open_page(page, model=model_dir, pair="the cat sat")
-        assert not at.exception, (model_dir, [e.value for e in at.exception])
-        assert not at.error, [e.value for e in at.error]
+def test_every_page_renders_for_every_family(page, family, every_tiny_dir):
+    at = open_page(page, model=every_tiny_dir[family], pair="the cat sat")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
 
 
 def test_overview_shows_exact_total_and_random_banner():
@@ -345,7 +303,7 @@ def test_lens_on_a_model_whose_table_is_narrower_than_its_layers_is_a_notice_not
     nearest pieces, said in a notice, with the bundled model one click away."""
     import transformers
 
-    from conftest import FAMILY_SPECS
+    from tiny_models import FAMILY_SPECS
 
     make_config, make_tokenizer = FAMILY_SPECS["electra"]
     transformers.ElectraModel(make_config()).save_pretrained(tmp_path)  # the base model only: no masked-LM head

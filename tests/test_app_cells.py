@@ -6,7 +6,9 @@ import pytest
 
 from bertviz_lite import BUNDLED_MODEL, explain, load_model, trace
 from bertviz_lite.figures.diagram import CURRENT, READS
-from test_app import open_page, payload_bytes, specs
+
+from apptest import open_page, payload_bytes, specs
+from tiers import first_by_default
 
 TEXT = "the bank of the river was muddy"
 
@@ -67,7 +69,7 @@ def test_hostile_cells_get_a_message_and_the_rest_draws(tiny_dirs, cell, needle)
     assert at.query_params["cell"] == cell  # what was typed is kept
 
 
-@pytest.mark.parametrize("family", ["modernbert", "deberta-v2", "mpnet"])
+@pytest.mark.parametrize("family", first_by_default(["modernbert", "deberta-v2", "mpnet"]))
 def test_every_step_of_a_family_explains_a_cell_on_the_page(new_tiny_dirs, family):
     loaded = load_model(new_tiny_dirs[family])
     t = trace(loaded, "the cat sat on the mat")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace, word_in_contexts
-from test_app import decode_typed_array, open_page, specs
+from apptest import decode_typed_array, open_page, specs
 
 
 def test_contexts_page_shows_the_bank_pair_on_the_bundled_model():
@@ -100,7 +100,7 @@ def test_a_hosted_pair_must_fit_the_budget_together(monkeypatch):
 
 
 def test_compare_at_512_tokens_sends_at_most_2_mb_per_model():
-    from test_app import payload_bytes
+    from apptest import payload_bytes
 
     text = " ".join(["the bank of the river"] * 120)  # more than 512 tokens: each model reads its own maximum
     at = open_page("compare", model="bert-base-uncased", model_b="distilbert-base-uncased", text=text)

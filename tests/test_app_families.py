@@ -1,18 +1,11 @@
-"""The pages for the families beyond BERT's layer, in AppTest: every page of every new family renders, and each
-family's own view is there (DeBERTa's three terms and relative positions, ModernBERT's window and pre-norm
+"""The pages for the families beyond BERT's layer, in AppTest (every page of every family renders:
+`test_app.test_every_page_renders_for_every_family`): each family's own view is there (DeBERTa's three terms and relative positions, ModernBERT's window and pre-norm
 contributions, MPNet's position bias, EuroBERT's shared key/value heads)."""
 import numpy as np
 import pytest
 
-from test_app import PAGES, decode_typed_array, open_page, payload_bytes, specs
-
-
-@pytest.mark.parametrize("page", PAGES)
-def test_every_page_renders_for_every_new_family(page, new_tiny_dirs):
-    for model_dir in new_tiny_dirs.values():
-        at = open_page(page, model=model_dir, pair="the cat sat")
-        assert not at.exception, (model_dir, [e.value for e in at.exception])
-        assert not at.error, [e.value for e in at.error]
+from apptest import decode_typed_array, open_page, payload_bytes, specs
+from tiers import slow
 
 
 def test_deberta_shows_its_three_terms_side_by_side(new_tiny_dirs):
@@ -100,6 +93,7 @@ def test_mpnet_position_bias_view(new_tiny_dirs):
     assert any("Relative-position bias" in m.value for m in at.markdown)
 
 
+@slow
 @pytest.mark.parametrize("source", ["answerdotai/ModernBERT-base", "EuroBERT/EuroBERT-210m",
                                     "nomic-ai/nomic-embed-text-v1.5"])
 def test_a_preset_layer_view_at_its_cap_sends_at_most_2_mb(source):
@@ -116,13 +110,13 @@ def test_a_layer_view_of_a_family_without_a_preset_at_its_cap_sends_at_most_2_mb
     counts and their cap, narrow (what a layer view sends depends on the tokens and heads; a vector is shown 64
     numbers at a time)."""
     import transformers
-    from conftest import _sentencepiece_roberta_tokenizer
+    from tiny_models import sentencepiece_roberta_tokenizer
 
     config = transformers.AutoConfig.for_model(model_type, hidden_size=4 * heads, num_hidden_layers=2,
                                                num_attention_heads=heads, intermediate_size=64, vocab_size=120,
                                                max_position_embeddings=cap + 8, type_vocab_size=1, pad_token_id=1)
     transformers.AutoModel.from_config(config).save_pretrained(tmp_path)
-    tokenizer = _sentencepiece_roberta_tokenizer(transformers.XLMRobertaTokenizer)
+    tokenizer = sentencepiece_roberta_tokenizer(transformers.XLMRobertaTokenizer)
     tokenizer.model_max_length = cap + 8  # the model's own length: the family's cap is what limits it
     tokenizer.save_pretrained(tmp_path)
     at = open_page("layers", model=str(tmp_path), layer=1, step="attn.probs", text=" ".join(["cat"] * (cap + 200)))

@@ -5,7 +5,9 @@ import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.analyses.similarity_split import explain_similarity
-from tests.test_app import decode_typed_array, open_page, specs
+
+from apptest import decode_typed_array, open_page, specs
+from tiers import each_family
 
 SENTENCES = ["the cat sat on the mat", "a kitten was sitting on the rug", "shares dropped on wall street"]
 
@@ -123,21 +125,22 @@ def test_the_stepper_opens_the_intervened_run_and_goes_back_to_the_models_own():
     assert not at.exception and at.session_state.off == "" and not at.warning
 
 
-def test_every_family_from_deep_links(tiny_dirs, new_tiny_dirs):
+@pytest.mark.parametrize("family", each_family())
+def test_every_family_from_deep_links(every_tiny_dir, family):
     """Each family's tiny model: an intervention of every kind with the value-zeroing map, the stepper on the
     intervened run, and two sentences' split."""
-    for name, model_dir in {**tiny_dirs, **new_tiny_dirs}.items():
-        at = open_page("intervene", model=model_dir, text="the cat sat on the mat", off="1.1", mask="2",
-                       zero="0:3", vz="1", layer=1, head=1)
-        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
-        assert len(specs(at)) == 3, name  # the shift, the head before and after, the value-zeroing panels
-        at = open_page("layers", model=model_dir, text="the cat sat on the mat", off="1.1", layer=1,
-                       step="attn.head_context", head=1, cell="1,0")
-        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
-        assert any("Intervened run" in w.value for w in at.warning), name
-        at = open_page("similarity", model=model_dir, why="1,2")
-        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
-        assert any("cells add up to" in m.value for m in at.markdown), name
+    model_dir = every_tiny_dir[family]
+    at = open_page("intervene", model=model_dir, text="the cat sat on the mat", off="1.1", mask="2",
+                   zero="0:3", vz="1", layer=1, head=1)
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert len(specs(at)) == 3  # the shift, the head before and after, the value-zeroing panels
+    at = open_page("layers", model=model_dir, text="the cat sat on the mat", off="1.1", layer=1,
+                   step="attn.head_context", head=1, cell="1,0")
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert any("Intervened run" in w.value for w in at.warning)
+    at = open_page("similarity", model=model_dir, why="1,2")
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert any("cells add up to" in m.value for m in at.markdown)
 
 
 def test_an_unusually_written_link_is_applied_and_shown_as_the_pickers_write_it():
@@ -198,13 +201,14 @@ def test_hostile_attribution_keys_fall_back_to_what_can_be_shown():
     assert not at.exception and not at.error and len(specs(at)) == 1
 
 
-def test_every_family_attributes_from_deep_links(tiny_dirs, new_tiny_dirs):
+@pytest.mark.parametrize("family", each_family())
+def test_every_family_attributes_from_deep_links(every_tiny_dir, family):
     """Each family's tiny model: the similarity target with its deletion curves, and a masked-LM logit."""
-    for name, model_dir in {**tiny_dirs, **new_tiny_dirs}.items():
-        at = open_page("attribute", model=model_dir, text="the cat sat on the mat", faithful="1", steps="8")
-        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
-        assert len(specs(at)) == 2 and any("most faithful" in m.value for m in at.markdown), name
-        mask = load_model(model_dir).tokenizer.mask_token
-        at = open_page("attribute", model=model_dir, text=f"the cat {mask} on the mat", target="mlm", steps="8")
-        assert not at.exception and not at.error, (name, [e.value for e in [*at.exception, *at.error]])
-        assert any("masked-LM logit of" in m.value for m in at.markdown), name
+    model_dir = every_tiny_dir[family]
+    at = open_page("attribute", model=model_dir, text="the cat sat on the mat", faithful="1", steps="8")
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert len(specs(at)) == 2 and any("most faithful" in m.value for m in at.markdown)
+    mask = load_model(model_dir).tokenizer.mask_token
+    at = open_page("attribute", model=model_dir, text=f"the cat {mask} on the mat", target="mlm", steps="8")
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert any("masked-LM logit of" in m.value for m in at.markdown)

@@ -11,7 +11,8 @@ from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT, MOST_PER_QUERY
 from bertviz_lite.figures import head_view, model_view
 from bertviz_lite.figures.attention_views import head_colours
 
-from test_app import decode_typed_array, open_page, payload_bytes, specs
+from apptest import decode_typed_array, open_page, payload_bytes, specs
+from tiers import each_family, slow
 
 TEXT = "the bank of the river was steep"
 
@@ -105,6 +106,7 @@ def test_head_and_model_views_at_512_tokens_send_at_most_2_mb():
     assert any("left out" in c.value for c in open_page("attention", text=" ".join(words)).caption)
 
 
+@slow
 def test_bert_large_model_view_at_512_tokens_sends_at_most_2_mb():
     words = ("the cat sat on the mat and the dog sat on the log " * 60).split()[:510]
     at = open_page("attention", model="bert-large-uncased", text=" ".join(words), view="model")
@@ -144,14 +146,15 @@ def test_figures_are_pure_and_mark_the_focused_token():
     assert model_view(np.full((2, 2, 3, 3), 1 / 3, np.float32), "m").data[1].customdata[3] == [1, 1]
 
 
-def test_model_view_and_a_focused_head_view_for_every_family(tiny_dirs, new_tiny_dirs):
-    for model_dir in [*tiny_dirs.values(), *new_tiny_dirs.values()]:
-        own = own_attentions(model_dir, "the cat sat", "on the mat")
-        for params in ({"view": "model"}, {"heads": "1", "focus": "q2", "lecture": 1}):
-            at = open_page("attention", model=model_dir, text="the cat sat", pair="on the mat", layer=1, **params)
-            assert not at.exception and not at.error and not at.warning, (model_dir, params)
-        (table,) = at.dataframe  # the focused query's weights under head 1 of layer 1
-        np.testing.assert_allclose(table.value["head 1"].to_numpy(), own[1, 1, 2], atol=5e-4, err_msg=model_dir)
+@pytest.mark.parametrize("family", each_family())
+def test_model_view_and_a_focused_head_view_for_every_family(every_tiny_dir, family):
+    model_dir = every_tiny_dir[family]
+    own = own_attentions(model_dir, "the cat sat", "on the mat")
+    for params in ({"view": "model"}, {"heads": "1", "focus": "q2", "lecture": 1}):
+        at = open_page("attention", model=model_dir, text="the cat sat", pair="on the mat", layer=1, **params)
+        assert not at.exception and not at.error and not at.warning, params
+    (table,) = at.dataframe  # the focused query's weights under head 1 of layer 1
+    np.testing.assert_allclose(table.value["head 1"].to_numpy(), own[1, 1, 2], atol=5e-4)
 
 
 def test_the_legend_shows_every_drawn_head_at_full_strength_and_an_empty_view_says_why():

@@ -19,6 +19,8 @@ from bertviz_lite.attributing.targets import mlm_target, similarity_target
 from bertviz_lite.errors import InputError
 from bertviz_lite.loading.sentence_config import POOLING_MODES, SentencePooling
 
+from cli_run import cli as run_cli_in_process
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 A, B = "the cat sat on the mat", "the dog sat on the rug"
 FAMILIES = ["bert", "roberta", "distilbert", "albert", "electra", "xlm-roberta", "camembert", "mpnet", "deberta-v2",
@@ -159,8 +161,7 @@ def test_a_model_without_a_masked_lm_head_is_refused(real):
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "bertviz_lite", "attribute", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600)
+    return run_cli_in_process("attribute", *args)
 
 
 def test_the_cli_prints_the_attribution_and_the_deletion_curves(real):

@@ -10,9 +10,11 @@ import pytest
 
 from bertviz_lite.benchmarks.app_process import Server
 
+from tiers import browser
+
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")]
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = "sentence-transformers/all-MiniLM-L6-v2"
 LINKS = ["layers?layer=3&head=2", "", "architecture", "tokens?pair=the+cat+sat+on+the+mat", "layers?layer=3&head=2",

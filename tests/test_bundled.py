@@ -3,8 +3,6 @@ network and an empty Hugging Face cache (conftest): real weights through the API
 real uncased vocabulary for the uncased presets, and parity with transformers and sentence-transformers."""
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,7 +13,8 @@ from bertviz_lite import BUNDLED_MODEL, load_model, prefetch, sentence_vectors, 
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.hosting import Limits
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from cli_run import cli
+
 TEXTS = [("this is a 12212121 test sentence", None),
          ("the bank of the river", "she sat on the bank and watched the water"),
          ("Héllo wörld — naïve café, 日本語 and 🙂 emoji!", None)]
@@ -102,9 +101,7 @@ def test_prefetch_offline_says_it_is_ready():
 
 
 def test_cli_serves_real_weights_offline():
-    out = subprocess.run([sys.executable, "-m", "bertviz_lite", "trace", BUNDLED_MODEL,
-                          "this is a 12212121 test sentence", "--json"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=180)
+    out = cli("trace", BUNDLED_MODEL, "this is a 12212121 test sentence", "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert (result["weights"], result["tokens"], result["input_ids"]) == ("pretrained", NOTEBOOK_TOKENS, NOTEBOOK_IDS)

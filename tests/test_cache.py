@@ -28,7 +28,7 @@ def test_cached_traces_do_not_keep_evicted_models_alive(tiny_dirs):
 def test_a_cached_trace_is_never_joined_to_other_weights_under_the_same_name(tmp_path):
     """Weights that change under one name (random weights first, the real ones once they could be downloaded) get
     their own trace: the cache is keyed by what the weights are, not by the model's name alone."""
-    from conftest import save_tiny_model
+    from tiny_models import save_tiny_model
 
     directory = save_tiny_model("bert", str(tmp_path / "model"), seed=0)
     cache._load.clear()

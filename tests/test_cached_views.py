@@ -6,7 +6,7 @@ import numpy as np
 
 import bertviz_lite.figures
 from bertviz_lite.serving import cache, process
-from test_app import open_page, specs
+from apptest import open_page, specs
 
 LINK = dict(model="bert-base-uncased", text="the bank of the river", layer=2, head=3, step="attn.probs")
 

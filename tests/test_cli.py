@@ -7,13 +7,9 @@ import pytest
 
 from bertviz_lite import parameter_table
 from bertviz_lite.benchmarks.speed import report, run, text_of_length
-from bertviz_lite.cli import main
 
-
-def run_cli(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_run import run_cli
+from tiers import server, slow
 
 
 def test_params_json(capsys, tiny_dirs, tiny_loaded):
@@ -96,6 +92,7 @@ def test_bench_text_has_exact_length(bert_base):
         assert len(bert_base.tokenizer(text_of_length(bert_base.tokenizer, n))["input_ids"]) == n
 
 
+@slow
 def test_bench_reports_every_figure():
     """A short run of the benchmark: the figures exist and are consistent (speed itself is not asserted)."""
     result = run(threads=2, tokens=16, long_tokens=64, repeats=1)
@@ -109,6 +106,9 @@ def test_bench_reports_every_figure():
     assert "similarity split" in text and "a head off in layer 6 of 12" in text and "value zeroing" in text
     assert result["ig_ratio"] == pytest.approx(result["ig_ms"] / result["attribution_raw_ms"])
     assert "integrated gradients, 32 steps" in text and "deletion curves of all 8 methods" in text
+    assert result["ig_floor_ratio"] == pytest.approx(result["ig_ms"] / result["ig_floor_ms"])
+    assert result["deletion_floor_ratio"] == pytest.approx(result["deletion_ms"] / result["deletion_floor_ms"])
+    assert text.count("× its floor, target ≤ 1.2") == 2
 
 
 def test_device_report_states_the_speed_up_it_measured():
@@ -179,6 +179,7 @@ def test_lens_nearest_prints_the_analysis_own_pieces(capsys):
     assert code == 0 and "not a prediction" in out and "embeddings  bank 0.9" in out
 
 
+@server
 def test_load_benchmark_opens_sessions_like_browser_tabs():
     """The measuring tool works end to end on a small crowd (its figures are printed by .ci/run, not asserted)."""
     from bertviz_lite.benchmarks import load
@@ -197,6 +198,7 @@ def test_load_benchmark_opens_sessions_like_browser_tabs():
     assert "head view, 3 tabs" in report and "tour, 3 tabs" in report and "▶ pressed by 3 tabs" in report
 
 
+@server
 def test_serve_warms_the_views_it_is_given_before_anyone_comes():
     """`bertviz-lite serve` (the image's start command): the views BVL_WARM names are warmed as the server starts,
     with no visitor, and the page then opens."""

@@ -4,7 +4,7 @@ import json
 import numpy as np
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace, word_in_contexts
-from test_cli import run_cli
+from cli_run import run_cli
 
 
 def test_contexts_json(capsys):

@@ -1,9 +1,6 @@
 """`bertviz-lite intervene` on the bundled model: the JSON the issue names, equal to the API's run, and one line on
 stderr with exit status 2 for a layer, head or token that is not there."""
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,13 +10,13 @@ from bertviz_lite.intervening.edits import parse_edits
 from bertviz_lite.intervening.run import intervene
 from bertviz_lite.intervening.value_zeroing import value_zeroing
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from cli_run import cli as run_cli_in_process
+
 TEXT = "the quick brown fox jumps over the lazy dog"
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "bertviz_lite", "intervene", BUNDLED_MODEL, *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return run_cli_in_process("intervene", BUNDLED_MODEL, *args)
 
 
 def test_intervene_prints_the_shift_and_the_last_hidden_state_as_the_api_gives_them():

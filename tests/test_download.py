@@ -9,8 +9,9 @@ import sys
 import torch
 from transformers import BertConfig, BertModel
 
-from conftest import _wordpiece_tokenizer
 from local_hub import LocalHub
+from tiers import slow
+from tiny_models import wordpiece_tokenizer
 
 CODE = """
 import json
@@ -26,12 +27,13 @@ print(json.dumps({"before": before, "after": weights_cached("tiny/bert"), "seen"
 """
 
 
+@slow
 def test_weights_download_reports_bytes_as_they_arrive(tmp_path):
     model_dir = tmp_path / "model"  # about 5 MB of weights: the bar moves in 1 MB steps
     torch.manual_seed(0)
     BertModel(BertConfig(vocab_size=8000, hidden_size=128, num_hidden_layers=2, num_attention_heads=2,
                          intermediate_size=256, max_position_embeddings=64)).save_pretrained(model_dir)
-    _wordpiece_tokenizer().save_pretrained(model_dir)
+    wordpiece_tokenizer().save_pretrained(model_dir)
     size = os.path.getsize(model_dir / "model.safetensors")
     with LocalHub({"tiny/bert": str(model_dir)}, bytes_per_s=size / 1.5) as hub:  # a second and a half
         env = {**os.environ, "HF_ENDPOINT": hub.url, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path)}

@@ -6,7 +6,7 @@ import pytest
 
 from bertviz_lite import BUNDLED_MODEL, InputError, load_model, trace
 from bertviz_lite.explaining import explain
-from conftest import FAMILY_SPECS, NEW_FAMILY_SPECS
+from tiny_models import FAMILY_SPECS, NEW_FAMILY_SPECS
 
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
 MODELS = [*FAMILY_SPECS, *NEW_FAMILY_SPECS, "bundled"]

@@ -9,7 +9,7 @@ import transformers
 from bertviz_lite import trace
 from bertviz_lite.families import FAMILIES
 from bertviz_lite.graph.names import KEYS_BY_BLOCK
-from conftest import BERT_LAYER_KEYS, NEW_FAMILY_NAMES, NEW_FAMILY_SPECS
+from tiny_models import BERT_LAYER_KEYS, NEW_FAMILY_NAMES, NEW_FAMILY_SPECS
 
 TOLERANCE = 1e-4
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
@@ -163,14 +163,14 @@ def test_deberta_encoder_steps_and_notes(new_tiny_loaded):
 def test_deberta_v2_style_unshared_keys_one_term_and_absolute_positions(tmp_path):
     """DeBERTa-v2's other choices: own position projections, only c2p, absolute positions and token types."""
     from bertviz_lite import load_model
-    from conftest import SHARP, _deberta_tokenizer
+    from tiny_models import SHARP, deberta_tokenizer
 
     config = transformers.DebertaV2Config(**SHARP, relative_attention=True, pos_att_type=["c2p"], position_buckets=-1,
                                           max_relative_positions=16, share_att_key=False, norm_rel_ebd="none",
                                           position_biased_input=True, type_vocab_size=2, pad_token_id=0)
     torch.manual_seed(1)
     transformers.AutoModelForMaskedLM.from_config(config).save_pretrained(tmp_path)
-    _deberta_tokenizer().save_pretrained(tmp_path)
+    deberta_tokenizer().save_pretrained(tmp_path)
     loaded = load_model(str(tmp_path))
     t = trace(loaded, TEXT, PAIR)
     ref = reference(loaded, t)
@@ -388,7 +388,7 @@ def test_a_pair_on_one_token_type_follows_the_inputs_the_tokenizer_declares(tmp_
     token types as a model input: transformers' own model, given the declared inputs, runs; so does the trace,
     layer by layer the same."""
     from bertviz_lite import load_model
-    from conftest import PIECES, WORDS
+    from tiny_models import PIECES, WORDS
 
     torch.manual_seed(0)
     transformers.AutoModelForMaskedLM.from_config(NEW_FAMILY_SPECS[model_type][0]()).save_pretrained(tmp_path)
@@ -412,7 +412,7 @@ def test_a_pair_that_the_model_cannot_read_is_said_not_a_traceback(tmp_path):
     """A tokenizer that declares token types and marks B as type 1, on a one-type GTE: transformers' own model
     fails on the pair too; the trace says why."""
     from bertviz_lite import InputError, load_model
-    from conftest import PIECES, WORDS
+    from tiny_models import PIECES, WORDS
 
     torch.manual_seed(0)
     transformers.AutoModelForMaskedLM.from_config(NEW_FAMILY_SPECS["gte"][0]()).save_pretrained(tmp_path)

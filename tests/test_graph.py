@@ -8,7 +8,7 @@ import torch
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.graph.names import is_step_name
 from bertviz_lite.ops import ACTIVATION, INPUT, LAYER_NORM, LINEAR, LOOKUP, split_heads
-from conftest import FAMILY_SPECS, NEW_FAMILY_SPECS
+from tiny_models import FAMILY_SPECS, NEW_FAMILY_SPECS
 
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
 MODELS = [*FAMILY_SPECS, *NEW_FAMILY_SPECS, "bundled"]

@@ -14,7 +14,9 @@ from transformers import AutoConfig, AutoModel, AutoModelForMaskedLM
 from bertviz_lite import LoadError, load_model
 from bertviz_lite.serving.hosting import DEFAULT_MAX_PARAMETERS, Limits, count_parameters, is_hosted
 from bertviz_lite.loading.presets import preset_config
+
 from local_hub import LocalHub
+from tiers import slow
 
 HOSTED = Limits.from_env({"BVL_HOSTED": "1"})
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,6 +81,7 @@ def _cli(*args: str, **env: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@slow
 def test_prefetch_downloads_into_a_cache_that_then_works_offline(tiny_dirs, tmp_path):
     home = str(tmp_path / "hf-home")
     with LocalHub({"tiny/bert": tiny_dirs["bert"]}) as hub:
@@ -96,6 +99,7 @@ def test_prefetch_downloads_into_a_cache_that_then_works_offline(tiny_dirs, tmp_
     assert elsewhere.returncode == 1 and "not in the local cache" in elsewhere.stderr
 
 
+@slow
 def test_hosted_budget_is_checked_before_weights_are_downloaded(tiny_dirs, tmp_path):
     with LocalHub({"tiny/bert": tiny_dirs["bert"]}) as hub:
         refused = _cli("params", "tiny/bert", HF_ENDPOINT=hub.url, HF_HOME=str(tmp_path / "a"), BVL_HOSTED="1",

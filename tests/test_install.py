@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tiers import server
+
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = shutil.ignore_patterns(".git", ".venv", "__pycache__", "build", "dist", "*.egg-info", ".pytest_cache")
 NOTEBOOK_TOKENS = ["[CLS]", "this", "is", "a", "122", "##12", "##12", "##1", "test", "sentence", "[SEP]"]
@@ -47,6 +49,7 @@ def source(tmp_path_factory) -> Path:
     return copy
 
 
+@server
 def test_wheel_installs_and_works_from_another_directory(source, tmp_path):
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp_path / "dist", ".", cwd=source)
     (wheel,) = (tmp_path / "dist").glob("bertviz_lite-*.whl")
@@ -70,6 +73,7 @@ def test_wheel_installs_and_works_from_another_directory(source, tmp_path):
     run(bin_dir / "python", "-m", "pip", "check", cwd=tmp_path)
 
 
+@server
 def test_editable_install_runs_the_sources(source, tmp_path):
     bin_dir = fresh_venv(tmp_path / "venv")
     run(bin_dir / "python", "-m", "pip", "install", "--no-deps", "-q", "-e", source, cwd=tmp_path)

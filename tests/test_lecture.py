@@ -1,5 +1,5 @@
 """The default lecture (app_pages/shell/pages.py): where a reader is, what comes next, and the pages' "Next" and link."""
-from test_app import open_page
+from apptest import open_page
 
 from bertviz_lite import BUNDLED_MODEL
 from app_pages.shell.pages import LECTURE, following, position

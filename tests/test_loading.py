@@ -16,7 +16,8 @@ from bertviz_lite.loading import hub
 from bertviz_lite.loading.offline_tokenizer import build_tokenizer
 from bertviz_lite.loading.presets import PRESETS
 from bertviz_lite.loading.real_tokenizers import REAL_TOKENIZERS
-from conftest import FAMILY_NAMES, FAMILY_SPECS, save_tiny_model
+from tiers import slow
+from tiny_models import FAMILY_NAMES, FAMILY_SPECS, save_tiny_model
 
 
 @pytest.mark.parametrize("model_type", FAMILY_SPECS)
@@ -40,6 +41,7 @@ def test_weights_come_from_the_checkpoint_and_new_head_is_reported(tiny_dirs):
     assert not any(n.startswith("bert.encoder") for n in loaded.new_parameters)
 
 
+@slow
 def test_offline_every_preset_loads_bundled_or_random_init():
     for source in PRESETS:
         if source == "bert-large-uncased":
@@ -216,6 +218,7 @@ def test_save_tiny_model_is_loadable_again(tmp_path):
     assert not torch.equal(a.embeddings.word_embeddings.weight, b.embeddings.word_embeddings.weight)
 
 
+@slow
 def test_stand_in_vocabulary_is_the_same_in_every_process():
     """Shared links must show the same ids: the shipped vocabulary, not a fresh (unordered) training run."""
     code = ("from bertviz_lite import load_preset; t = load_preset('roberta-base').tokenizer; "

@@ -5,6 +5,10 @@ import pytest
 from bertviz_lite import group_totals, load_model, parameter_table, trace
 from bertviz_lite.loading.bundled import uncased_vocab_file
 
+from tiers import slow
+
+pytestmark = slow  # every test reads the module's presets, built at their real sizes with random weights
+
 REAL_TOTALS = {  # the real checkpoints' base models
     "answerdotai/ModernBERT-base": 149_014_272,
     "microsoft/deberta-v3-base": 183_831_552,

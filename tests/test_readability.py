@@ -5,8 +5,8 @@ a person would see wrong (overlapping text, type under 12 px, text cut off, the 
 error).
 
 `pytest tests/test_readability.py` runs a fast subset (every page on the bundled model at 25 tokens, and a few
-views of each other family); `BVL_READABILITY=full` runs the whole matrix (about 250 views, 15-25 minutes on a
-2-core machine). The first two tests prove that the check can fail: a page built to be broken is caught on every
+views of each other family); the rest of the matrix is marked slow, so `pytest -m "" tests/test_readability.py`
+runs it whole (about 250 views, 15-25 minutes on a 2-core machine). The first two tests prove that the check can fail: a page built to be broken is caught on every
 count, and a clean one passes.
 """
 from __future__ import annotations
@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from readability import FOLD, problems, settle
+from tiers import slow
 
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 ROOT = Path(__file__).resolve().parent.parent
-FULL = os.environ.get("BVL_READABILITY") == "full"
 
 BUNDLED = "sentence-transformers/all-MiniLM-L6-v2"
 DEBERTA, MODERNBERT = "microsoft/deberta-v3-base", "answerdotai/ModernBERT-base"
@@ -65,15 +65,17 @@ def link(page: str, model: str, text: str) -> str:
     return path + "?" + urllib.parse.urlencode(keys)
 
 
-def matrix() -> list[str]:
-    if FULL:
-        return [v for model in (BUNDLED, DEBERTA, MODERNBERT, EUROBERT_GQA) for n in (8, 25, 60)
-                for v in views(model, n)]
-    return views(BUNDLED, 25) + [link("layers?step=attn.c2p&cell=1,2", DEBERTA, sentence(8)),
-                                 link("tour?chapter=3", DEBERTA, sentence(25)),
-                                 link("layers?step=attn.q_rot", MODERNBERT, sentence(60)),
-                                 link("tokens", MODERNBERT, sentence(8)),
-                                 link("layers?step=attn.k&cell=1,2", EUROBERT_GQA, sentence(25))]
+def matrix() -> list:
+    """Every page × four families × three lengths, as pytest parameters: the subset (every page on the bundled model
+    at 25 tokens, and a few views of each other family) in the default suite, the rest marked slow."""
+    subset = views(BUNDLED, 25) + [link("layers?step=attn.c2p&cell=1,2", DEBERTA, sentence(8)),
+                                   link("tour?chapter=3", DEBERTA, sentence(25)),
+                                   link("layers?step=attn.q_rot", MODERNBERT, sentence(60)),
+                                   link("tokens", MODERNBERT, sentence(8)),
+                                   link("layers?step=attn.k&cell=1,2", EUROBERT_GQA, sentence(25))]
+    whole = [v for model in (BUNDLED, DEBERTA, MODERNBERT, EUROBERT_GQA) for n in (8, 25, 60) for v in views(model, n)]
+    every = list(dict.fromkeys(subset + whole))  # the subset first, each view once
+    return [pytest.param(view, id=view_id(view), marks=() if view in subset else slow) for view in every]
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +199,7 @@ def view_id(view: str) -> str:
     return f"{model}-{tokens}-{path or 'overview'}" + (f"-{own}" if own else "")
 
 
-@pytest.mark.parametrize("view", matrix(), ids=view_id)
+@pytest.mark.parametrize("view", matrix())
 def test_readable_on_a_projector(server, page, eurobert_gqa, view):
     page.goto(f"{server}/{view.replace('model=' + EUROBERT_GQA, 'model=' + urllib.parse.quote_plus(eurobert_gqa))}")
     settle(page)

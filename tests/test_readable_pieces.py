@@ -5,10 +5,12 @@ from bertviz_lite.loading.loader import load_model
 from bertviz_lite.loading.readable_pieces import is_byte_level, readable_pieces
 from bertviz_lite.stepthrough.trace import trace
 
+from tiers import first_by_default
+
 TEXT = "Café déjà vu,\nis  here 😀 東京"
 
 
-@pytest.mark.parametrize("source", ["answerdotai/ModernBERT-base", "roberta-base"])
+@pytest.mark.parametrize("source", first_by_default(["roberta-base", "answerdotai/ModernBERT-base"]))
 def test_a_byte_level_piece_is_what_the_tokenizer_decodes_it_to(source):
     tokenizer = load_model(source).tokenizer
     ids = tokenizer(TEXT)["input_ids"]

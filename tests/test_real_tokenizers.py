@@ -7,6 +7,8 @@ from importlib import resources
 
 from bertviz_lite import load_model, trace
 
+from tiers import slow
+
 INTEGRATION = [  # the three sentences of transformers' tokenizer integration tests, and albert-base-v2's ids
     ("Transformers (formerly known as pytorch-transformers and pytorch-pretrained-bert) provides general-purpose "
      "architectures (BERT, GPT-2, RoBERTa, XLM, DistilBert, XLNet...) for Natural Language Understanding (NLU) and "
@@ -50,6 +52,7 @@ MODERNBERT_ENCODINGS = [  # ModernBERT-base's published ids: swift-transformers'
 OLMO_BPE_SHA256 = "9ad33b4b39a9f83973c3f8c42a01948dd5b877a28ac9a5356956c4ff4ed0b714"
 
 
+@slow
 def test_modernbert_offline_tokenizes_into_the_real_ids():
     data = resources.files("bertviz_lite.loading").joinpath("data", "real_vocab", "modernbert-olmo-bpe.json")
     assert hashlib.sha256(data.read_bytes()).hexdigest() == OLMO_BPE_SHA256

@@ -19,14 +19,16 @@ from bertviz_lite import BUNDLED_MODEL, load_model, parameter_table
 from bertviz_lite.benchmarks.balancer import Balanced, haproxy
 from bertviz_lite.benchmarks.tab import open_view
 
+from tiers import server
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 LINK = "layers?" + urllib.parse.urlencode({"model": BUNDLED_MODEL, "text": "the bank of the river", "layer": 2})
 FAILOVER_S = 20  # a tab whose replica died is back, with its view, within this (HAProxy's and Streamlit's
 # reconnection take about a second; a replica that never drew the view loads its model first)
 COMPOSE = os.environ.get("BVL_COMPOSE")  # the compose project's name: run against its containers instead
-pytestmark = pytest.mark.skipif(haproxy() is None and not COMPOSE,
-                                reason="needs haproxy (Debian: apt-get install haproxy)")
+pytestmark = [server, pytest.mark.skipif(haproxy() is None and not COMPOSE,
+                                           reason="needs haproxy (Debian: apt-get install haproxy)")]
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ import streamlit as st
 from bertviz_lite.loading.loader import LoadedModel
 from bertviz_lite.stepthrough.trace import Trace
 
-from conftest import save_tiny_model
-from test_app import open_page
+from tiny_models import save_tiny_model
+from apptest import open_page
 
 PAGES_WITH_A_TRACE = ["layers", "tokens", "attention", "heads", "rollout", "contributions", "lens", "contexts",
                       "compare", "tour"]

@@ -1,9 +1,6 @@
 """Why two sentences are similar: the cosine split into token pairs, against SentenceTransformer.encode on the
 bundled model and on tiny sentence-transformers checkpoints of every pooling mode, and through the CLI."""
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,7 +10,8 @@ from bertviz_lite.analyses.similarity_split import explain_similarity, split_tra
 from bertviz_lite.errors import InputError
 from bertviz_lite.loading.bundled import bundled_directory
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from cli_run import cli
+
 PAIRS = [("the cat sat on the mat", "a kitten was sitting on the rug"),
          ("the stock market fell sharply today", "i really enjoyed this film"),
          ("Héllo wörld, naïve café 日本語 🙂", "hello world"),
@@ -114,8 +112,7 @@ def test_the_cli_prints_the_split_as_json_equal_to_encode():
     from sentence_transformers import SentenceTransformer
 
     a, b = PAIRS[0]
-    out = subprocess.run([sys.executable, "-m", "bertviz_lite", "explain-similarity", BUNDLED_MODEL, a, b, "--json"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    out = cli("explain-similarity", BUNDLED_MODEL, a, b, "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert {"cosine", "pooling", "normalized", "tokens_a", "tokens_b", "pairs"} <= set(result)
@@ -127,8 +124,7 @@ def test_the_cli_prints_the_split_as_json_equal_to_encode():
 
 
 def test_the_cli_says_what_is_wrong_with_an_empty_sentence():
-    out = subprocess.run([sys.executable, "-m", "bertviz_lite", "explain-similarity", BUNDLED_MODEL, "the cat", " "],
-                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    out = cli("explain-similarity", BUNDLED_MODEL, "the cat", " ")
     assert out.returncode == 2 and out.stderr.strip().splitlines()[-1].startswith("error: ")
     assert "Traceback" not in out.stderr
 

@@ -10,7 +10,7 @@ from bertviz_lite.loading.limits import Limits
 from bertviz_lite.loading.loader import load_skeleton
 from bertviz_lite.serving import cache, process
 from app_pages.shell import turns
-from test_app import open_page
+from apptest import open_page
 
 
 def _same_architecture(skeleton, loaded) -> None:

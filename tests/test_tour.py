@@ -8,23 +8,25 @@ from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.tour import chapters, narrate
 from bertviz_lite.tour.narration import RANDOM
 
-from test_app import open_page, specs
+from apptest import open_page, specs
+from tiers import each_family
 
 FOX = "the quick brown fox jumps over the lazy dog"
 
 
-def test_every_chapter_of_every_family_renders_with_its_diagram(tiny_dirs, new_tiny_dirs):
-    for model_dir in [*tiny_dirs.values(), *new_tiny_dirs.values()]:
-        at = open_page("tour", model=model_dir, text="the cat sat", pair="on the mat", lecture=1)
-        story = chapters(trace(load_model(model_dir), "the cat sat", "on the mat"), 0)
-        for number, chapter in enumerate(story, 1):
-            at.session_state["chapter"] = str(number)
-            at.run()
-            assert not at.exception and not at.error, (model_dir, number, [e.value for e in at.exception])
-            assert any(chapter.title in m.value for m in at.markdown), (model_dir, number)
-            said = [m.value for m in at.markdown if not m.value.startswith("#")]
-            assert 2 <= len(said) <= 4, (model_dir, number, said)  # two to four sentences of narration
-            assert len(specs(at, diagrams=True)) == (chapter.kind == "step"), (model_dir, number)
+@pytest.mark.parametrize("family", each_family())
+def test_every_chapter_of_every_family_renders_with_its_diagram(every_tiny_dir, family):
+    model_dir = every_tiny_dir[family]
+    at = open_page("tour", model=model_dir, text="the cat sat", pair="on the mat", lecture=1)
+    story = chapters(trace(load_model(model_dir), "the cat sat", "on the mat"), 0)
+    for number, chapter in enumerate(story, 1):
+        at.session_state["chapter"] = str(number)
+        at.run()
+        assert not at.exception and not at.error, (number, [e.value for e in at.exception])
+        assert any(chapter.title in m.value for m in at.markdown), number
+        said = [m.value for m in at.markdown if not m.value.startswith("#")]
+        assert 2 <= len(said) <= 4, (number, said)  # two to four sentences of narration
+        assert len(specs(at, diagrams=True)) == (chapter.kind == "step"), number
 
 
 def test_each_family_tours_its_own_layer(new_tiny_loaded, tiny_loaded):

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from bertviz_lite import InputError, load_model, trace
-from conftest import BERT_LAYER_KEYS, FAMILY_SPECS
+from tiny_models import BERT_LAYER_KEYS, FAMILY_SPECS
 
 TOLERANCE = 1e-5  # float32
 TEXT, PAIR = "this is a test sentence", "the cat sat on the mat"

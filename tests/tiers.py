@@ -1,0 +1,30 @@
+"""The test pyramid: what `pytest` runs by default and what only `pytest -m ""` (and CI) runs.
+
+The default suite touches every module of the package and every page in minutes: each family once through the API,
+one family (BERT's tiny model) through every page, the readability check's subset in Chromium, the command line in
+process. Three markers, registered in pyproject.toml, set the rest apart:
+
+- `slow`: the same checks again over more families, lengths, presets and views (every family through every page,
+  the readability check's whole matrix, the presets at their caps, the benchmark's short run);
+- `browser`: journeys through the app in Chromium (clicks, ◀ ▶, a lecture's Next, downloads);
+- `server`: the app, replicas behind HAProxy or fresh virtual environments started as processes.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tiny_models import FAMILY_SPECS, NEW_FAMILY_SPECS
+
+slow, browser, server = pytest.mark.slow, pytest.mark.browser, pytest.mark.server
+EVERY_FAMILY = [*FAMILY_SPECS, *NEW_FAMILY_SPECS]
+
+
+def first_by_default(values, ids=None) -> list:
+    """pytest parameters of `values`: the first runs in the default suite, every other is marked slow."""
+    return [pytest.param(value, marks=() if i == 0 else slow, id=None if ids is None else ids[i])
+            for i, value in enumerate(values)]
+
+
+def each_family(default: str = "bert") -> list:
+    """Every family's name as pytest parameters, `default` first and alone in the default suite."""
+    return first_by_default([default, *(name for name in EVERY_FAMILY if name != default)])
