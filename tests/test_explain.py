@@ -6,6 +6,9 @@ import pytest
 
 from bertviz_lite import BUNDLED_MODEL, InputError, load_model, trace
 from bertviz_lite.explaining import explain
+from bertviz_lite.figures.explanation import DRAWN
+from bertviz_lite.ops import Figure
+
 from tiny_models import FAMILY_SPECS, NEW_FAMILY_SPECS
 
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
@@ -119,7 +122,8 @@ def test_every_operation_has_each_part(models):
             used |= {n.op.name: n.op for n in graph or ()}
     for op in used.values():
         assert op.meaning and all(callable(part) for part in (op.compute, op.explain, op.narrate)), op
-        assert op.drawn_as in (None, "terms", "softmax row", "histograms", "curve", "arrows"), op
+        assert op.drawn_as is None or op.drawn_as in DRAWN, op  # a kind of figure the explanation figure draws
+    assert set(DRAWN) == set(Figure)
     assert all(op.explain is not Op.explain for op in COMMON_OPS), [op for op in COMMON_OPS if op.explain is Op.explain]
     assert set(used) - {op.name for op in COMMON_OPS} == {"relative_positions", "relative_buckets"}  # the families'
     assert used["relative_buckets"].explain is not Op.explain  # MPNet's own op brings its own explanation

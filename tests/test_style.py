@@ -3,8 +3,10 @@ share one scale and one colour bar, a series has one colour by what it is."""
 import numpy as np
 import pytest
 
+from bertviz_lite import trace
 from bertviz_lite.figures import attention_heatmap, matrices_side_by_side, token_norms
-from bertviz_lite.figures.style import SHARE, SIGNED, colour_scale, module_colour, series_colour
+from bertviz_lite.figures.style import SERIES_COLOURS, SHARE, SIGNED, colour_scale, module_colour, series_colour
+from bertviz_lite.ops import LAYER_NORM, RESIDUAL_ADD, Series
 
 TOKENS = ["[CLS]", "the", "cat", "[SEP]"]
 
@@ -60,15 +62,24 @@ def test_crowded_panels_number_every_kth_column_instead_of_overlapping_labels():
 def test_a_series_has_the_same_colour_on_every_chart():
     vectors = np.ones((4, 3), np.float32)
     first = token_norms({"layer input": vectors, "Residual add": vectors}, TOKENS, "t",
-                        roles={"layer input": "input", "Residual add": "residual_add"})
+                        {"layer input": Series.INPUT, "Residual add": RESIDUAL_ADD.series})
     second = token_norms({"Residual add": vectors, "LayerNorm": vectors, "layer input": vectors}, TOKENS, "t",
-                         roles={"layer input": "input", "Residual add": "residual_add", "LayerNorm": "layer_norm"})
+                         {"layer input": Series.INPUT, "Residual add": RESIDUAL_ADD.series,
+                          "LayerNorm": LAYER_NORM.series})
     colour = {trace.name: trace.marker.color for trace in second.data}
     assert {trace.name: trace.marker.color for trace in first.data} == {
         name: colour[name] for name in ("layer input", "Residual add")}
-    assert len(set(colour.values())) == 3 and colour["LayerNorm"] == series_colour("layer_norm")
-    embeddings = token_norms({"word": vectors, "position": vectors}, TOKENS, "t")
-    assert [trace.marker.color for trace in embeddings.data] == [series_colour("word"), series_colour("position")]
+    assert len(set(colour.values())) == 3 and colour["LayerNorm"] == series_colour(Series.NORMED)
+
+
+def test_every_series_a_graph_names_has_its_own_colour(tiny_loaded):
+    """The embeddings' tables, their sum and its norm, as a family's graph names them: one colour each, from
+    style.py, with no page naming an op."""
+    graph = trace(tiny_loaded["bert"], "the cat sat", "on the mat").graph("embed")
+    kinds = {n.key: n.series for n in graph.nodes if n.series is not None}
+    assert kinds == {"word": Series.WORD, "position": Series.POSITION, "token_type": Series.TOKEN_TYPE,
+                     "sum": Series.SUM, "norm": Series.NORMED}
+    assert len({series_colour(s) for s in kinds.values()}) == len(kinds) and set(SERIES_COLOURS) == set(Series)
 
 
 def test_many_tokens_lengths_are_nested_dots_not_slivers_of_bars():

@@ -5,18 +5,17 @@ import html
 
 import streamlit as st
 
+from bertviz_lite.figures.style import CHIP_COLOURS, CHIP_ID, CHIP_TEXT
+
 from .state import bind
-
-
-CHIP_COLOURS = {None: "#e0e0e0", 0: "#cfe3ff", 1: "#ffd9b3"}  # special tokens, sentence A, sentence B
 
 
 def token_chips(tokens: list[str], ids: list[int], sequence_ids: list[int | None]) -> None:
     """The word pieces as chips with their ids below, special tokens grey, sentence A blue, sentence B orange."""
     chips = "".join(
         f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
-        f'background:{CHIP_COLOURS[s]};font-family:monospace;font-size:1.15rem;color:#111">'
-        f'{html.escape(tok)}<sub style="color:#555;margin-left:4px">{tid}</sub></span>'
+        f'background:{CHIP_COLOURS[s]};font-family:monospace;font-size:1.15rem;color:{CHIP_TEXT}">'
+        f'{html.escape(tok)}<sub style="color:{CHIP_ID};margin-left:4px">{tid}</sub></span>'
         for tok, tid, s in zip(tokens, ids, sequence_ids))
     st.html(f'<div style="line-height:2.2">{chips}</div>')
 

@@ -9,7 +9,7 @@ import streamlit as st
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side, matrix_window,
                                   token_norms)
-from bertviz_lite.ops import MASKED_BELOW
+from bertviz_lite.ops import MASKED_BELOW, Series
 from bertviz_lite.graph.views import score_terms
 from app_pages.shell import charts, chips, lecture
 from app_pages.stepper import cells
@@ -43,12 +43,12 @@ def stream_lengths(s: Stepping, steps, group: list[str], layer: int, key: str, r
     """Each token's vector length through a residual add and its norm: what an add or a norm does, at a glance."""
     names = {k: steps.node(k).title if k != "input" else "layer input" for k in group}
     series = {names[k]: steps[k] for k in group}
-    roles = {names[k]: steps.node(k).op.name for k in group}  # the colour says what a series is:
-    roles[names[group[0]]] = "input"  # the stream carried past the sub-block, whatever made it
+    kinds = {names[k]: steps.node(k).series for k in group}  # the colour says what a series is:
+    kinds[names[group[0]]] = Series.INPUT  # the stream carried past the sub-block, whatever made it
     tokens = s.t.tokens
     with r.canvas:
         charts.cached_chart(s.view_key("norms", layer, key), lambda: token_norms(
-            series, tokens, "Vector length per token: residual adds, norm rescales", roles), width=r.canvas_px)
+            series, tokens, "Vector length per token: residual adds, norm rescales", kinds), width=r.canvas_px)
 
 
 def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: Regions) -> None:

@@ -33,7 +33,7 @@ def embeddings_view(s: Stepping, r: Regions) -> None:
         charts.cached_chart(s.view_key("norms", "embeddings"),
                             lambda: token_norms(series, tokens, "Vector length per token" + (
                                 ", before and after LayerNorm" if "norm" in series else ""),
-                                {"sum": "add", "norm": "layer_norm"}), width=r.canvas_px)
+                                {k: steps.node(k).series for k in series}), width=r.canvas_px)
 
 
 def positions_view(s: Stepping, r: Regions) -> None:

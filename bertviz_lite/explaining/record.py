@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..ops import Figure
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -23,7 +25,7 @@ class Explanation:
     recomputed: float  # from `inputs` and `terms` alone
     labels: dict = field(default_factory=dict)  # what the cell's indices are: {"query": "4 bank", "key": "0 [CLS]"}
     figure: dict = field(default_factory=dict, repr=False)  # more numbers for the page's figure; not in the JSON
-    drawn_as: str | None = None  # the figure that explains it, as its operation says (ops.record.Op.drawn_as)
+    drawn_as: Figure | None = None  # the kind of figure that explains it, as its operation says (Op.drawn_as)
 
     @property
     def abs_diff(self) -> float:

@@ -14,12 +14,8 @@ import plotly.graph_objects as go
 from ..attention_lines import MIN_WEIGHT, Lines
 from .charts import FONT, _layout
 from .fit import KEEPS_HEIGHT
-from .style import SHARE, plotly_text
+from .style import CANVAS, CANVAS_TEXT, INVISIBLE, LIT, SHARE, TOL_RAINBOW, plotly_text
 
-TOL_RAINBOW = ["#E8ECFB", "#D9CCE3", "#D1BBD7", "#CAACCB", "#BA8DB4", "#AE76A3", "#AA6F9E", "#994F88", "#882E72",
-               "#1965B0", "#437DBF", "#5289C7", "#6195CF", "#7BAFDE", "#4EB265", "#90C987", "#CAE0AB", "#F7F056",
-               "#F7CB45", "#F6C141", "#F4A736", "#F1932D", "#EE8026", "#E8601C", "#E65518", "#DC050C", "#A5170E",
-               "#72190E", "#42150A"]
 TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 23; fewer heads use the 12-set)
     12: [2, 5, 8, 9, 11, 13, 14, 16, 17, 20, 23, 25], 13: [2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 20, 23, 25],
     14: [2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25], 15: [2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 19, 21, 23, 25, 27],
@@ -31,8 +27,6 @@ TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 2
     21: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27],
     22: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28],
     23: [0, 1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28]}
-CANVAS = "#16161d"  # BertViz's dark ground: every colour of the palette shows on it
-TEXT = "#f2f2f2"
 ROW_PX = 24  # per token at least: room for a 16-pixel label
 SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
 
@@ -98,7 +92,7 @@ def _tokens(tokens: list[str], side: str, horizontal: bool,
     where = 0.0 if side == "q" else 1.0
     places = list(range(n))
     lit = [focus is not None and focus == (side, i) for i in places]
-    colours = ["#ffb000" if on else TEXT for on in lit]
+    colours = [LIT if on else CANVAS_TEXT for on in lit]
     word = "query" if side == "q" else "key"
     position = ("top center" if side == "q" else "bottom center") if horizontal else \
         ("middle left" if side == "q" else "middle right")
@@ -121,7 +115,7 @@ def _numbers(lines: Lines, focus: tuple[str, int], horizontal: bool) -> list[dic
     far = lines.key if focus[0] == "q" else lines.query
     shift = 30 if focus[0] == "k" else -30  # along the line, off the token's marker
     return [dict(x=place if horizontal else far_side, y=far_side if horizontal else place, text=f"{w:.2f}",
-                 showarrow=False, bgcolor=CANVAS, font=dict(color="#ffb000", size=FONT["size"]),
+                 showarrow=False, bgcolor=CANVAS, font=dict(color=LIT, size=FONT["size"]),
                  xshift=0 if horizontal else shift, yshift=-shift * 0.6 if horizontal else 0)
             for place, w in zip(far.tolist(), lines.weight.tolist())]
 
@@ -132,7 +126,7 @@ def _nothing_drawn(n: int, horizontal: bool) -> dict:
     x, y = ((n - 1) / 2, 0.5) if horizontal else (0.5, (n - 1) / 2)
     text = f"No weight here reaches {MIN_WEIGHT:g}: no line to draw"
     return dict(x=x, y=y, showarrow=False, text=text if horizontal else text.replace(" reaches", "<br>reaches")
-                .replace(": ", ":<br>"), font=dict(color="#ffb000", size=FONT["size"]))
+                .replace(": ", ":<br>"), font=dict(color=LIT, size=FONT["size"]))
 
 
 def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
@@ -145,12 +139,12 @@ def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
         fig.update_xaxes(axis, range=[-0.9, 1.9])
         fig.update_yaxes(axis, range=[n - 0.5, -0.8])
         height = max(SHORT_PX, 120 + ROW_PX * n)
-    fig.update_layout(plot_bgcolor=CANVAS, paper_bgcolor=CANVAS, font_color=TEXT, hovermode="closest",
+    fig.update_layout(plot_bgcolor=CANVAS, paper_bgcolor=CANVAS, font_color=CANVAS_TEXT, hovermode="closest",
                       clickmode="event+select", dragmode=False,
                       legend=dict(title="heads", itemclick="toggle", itemdoubleclick="toggleothers",
-                                  font_color=TEXT, title_font_color=TEXT))
+                                  font_color=CANVAS_TEXT, title_font_color=CANVAS_TEXT))
     fig = _layout(fig, height, title)
-    return fig.update_layout(title_font_color=TEXT, meta=KEEPS_HEIGHT)  # the theme would draw the title dark
+    return fig.update_layout(title_font_color=CANVAS_TEXT, meta=KEEPS_HEIGHT)  # the theme would draw the title dark
 
 
 def model_view(shares: np.ndarray, title: str) -> go.Figure:
@@ -169,7 +163,7 @@ def model_view(shares: np.ndarray, title: str) -> go.Figure:
                                colorbar=dict(title="attention", thickness=14)))
     tiles = [(layer, head) for layer in range(layers) for head in range(heads)]
     fig.add_trace(go.Scatter(x=[h * step + centre for _, h in tiles], y=[lay * step + centre for lay, _ in tiles],
-                             mode="markers", marker=dict(symbol="square", size=26, opacity=0.01, color="#000"),
+                             mode="markers", marker=dict(symbol="square", size=26, opacity=0.01, color=INVISIBLE),
                              customdata=[[lay, h] for lay, h in tiles], showlegend=False,
                              hovertemplate="layer %{customdata[0]}, head %{customdata[1]}<br>click to open it"
                                            "<extra></extra>"))

@@ -12,8 +12,9 @@ import warnings
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import (BLUE, FONT, SHARE, as_colour_axis, colour_scale, columns_of_panels, every_token, module_colour,
-                    plotly_text, series_colour, written_in_cells)
+from ..ops import Series
+from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, colour_scale, columns_of_panels,
+                    every_token, module_colour, plotly_text, series_colour, written_in_cells)
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_BARS = 64  # bars in one chart before a dot per value reads better (token_norms)
@@ -85,7 +86,7 @@ def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable
     """Outline the chosen cell; and where the matrix is small enough, lay a click target on every cell."""
     if chosen is not None and chosen[0] < len(ys) and chosen[1] < len(xs):
         fig.add_trace(go.Scatter(x=[xs[chosen[1]]], y=[ys[chosen[0]]], mode="markers", hoverinfo="skip",
-                                 marker=dict(symbol="square-open", size=22, color="#e4572e", line_width=3),
+                                 marker=dict(symbol="square-open", size=22, color=CHOSEN, line_width=3),
                                  showlegend=False))
     if clickable and z.size <= MAX_CLICKABLE:
         fig.add_trace(click_targets(z, xs, ys, where, first_column))
@@ -104,7 +105,7 @@ def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: i
     rows, columns = np.divmod(np.arange(z.size), z.shape[1])
     return go.Scatter(x=[xs[c] for c in columns], y=[ys[r] for r in rows], mode="markers",
                       marker=dict(symbol="square", size=14, opacity=0.01, color=z.ravel().astype(np.float32),
-                                  colorscale=[[0, "#000"], [1, "#000"]]), showlegend=False,
+                                  colorscale=[[0, INVISIBLE], [1, INVISIBLE]]), showlegend=False,
                       # a plain list: Streamlit hands a clicked point's customdata back only from a list
                       customdata=[f"{r},{c + first_column}" for r, c in zip(rows.tolist(), columns.tolist())],
                       hovertemplate=f"{where}<br>%{{marker.color:.4f}}<br>click to explain<extra></extra>")
@@ -181,17 +182,17 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
 
 
 def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
-                roles: dict[str, str] | None = None) -> go.Figure:
-    """The length ‖x‖ of each token's vector at several sub-steps: what a residual add and LayerNorm do. `roles`
-    names what each series is (an op's name: "residual_add", "layer_norm"; "input"), which fixes its colour.
+                kinds: dict[str, Series | None] | None = None) -> go.Figure:
+    """The length ‖x‖ of each token's vector at several sub-steps: what a residual add and LayerNorm do. `kinds`
+    says what each series is (`Node.series`: a sum, a norm's output, the input), which fixes its colour.
 
     Grouped bars up to MAX_BARS bars; beyond, a dot per token and sub-step (40 tokens × 4 sub-steps would be 160
     bars of a few pixels each on a projector), each series' dots smaller than the one before, so that a length
     the next sub-step keeps (a residual add that barely changes it) shows as a dot inside a ring."""
-    roles = roles or {}
+    kinds = kinds or {}
     dots = len(tokens) * len(series) > MAX_BARS
     fig = go.Figure([_lengths(values, tokens, order if dots else None).update(
-                         name=name, marker_color=series_colour(roles.get(name, name)),
+                         name=name, marker_color=series_colour(kinds.get(name)),
                          hovertemplate=f"{name}<br>%{{x}}<br>‖x‖ = %{{y:.3f}}<extra></extra>")
                      for order, (name, values) in enumerate(series.items())])
     fig.update_layout(barmode="group")  # legend on the right: above the plot it collides with the title

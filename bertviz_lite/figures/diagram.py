@@ -6,9 +6,9 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from ..graph.layout import Box, Layout
+from .style import ARC, BOX_TEXT, EDGE, INK, INVISIBLE, MUTED, OTHER_BOX, OUTSIDE_BOX, READ_BOX
 
-CURRENT, READS, OTHER, OUTSIDE = "#1f4e99", "#f4a259", "#eef2f8", "#e6e6e6"
-ARC = "#2a9d8f"  # a path that skips ahead: the residual stream
+CURRENT, READS, OTHER, OUTSIDE = INK, READ_BOX, OTHER_BOX, OUTSIDE_BOX
 BOX_W, BOX_H = 0.82, 0.62  # in columns and rows
 ROW_PX, LABEL_PX = 44, 14
 
@@ -30,13 +30,13 @@ def layer_diagram(layout: Layout, current: str | None, title: str | None = None)
                 arrows.append(_arrow(boxes[source], boxes[key], key == current))
     rects = [dict(type="rect", x0=b.column - BOX_W / 2, x1=b.column + BOX_W / 2, y0=b.row - BOX_H / 2,
                   y1=b.row + BOX_H / 2, fillcolor=_fill(b, current, reads), layer="below",
-                  line=dict(color="#1f4e99" if b.key in reads or b.key == current else "#9aa5b1", width=1.5))
+                  line=dict(color=INK if b.key in reads or b.key == current else EDGE, width=1.5))
              for b in layout.boxes]
     targets = go.Scatter(  # the labels, and a click target per box
         x=[b.column for b in layout.boxes], y=[b.row for b in layout.boxes], mode="markers+text",
         text=[b.short for b in layout.boxes], customdata=[b.key for b in layout.boxes],
-        textfont=dict(size=LABEL_PX, color=["white" if b.key == current else "#111" for b in layout.boxes]),
-        marker=dict(symbol="square", size=34, opacity=0.01, color="#000"), showlegend=False,
+        textfont=dict(size=LABEL_PX, color=["white" if b.key == current else BOX_TEXT for b in layout.boxes]),
+        marker=dict(symbol="square", size=34, opacity=0.01, color=INVISIBLE), showlegend=False,
         hovertemplate=[f"<b>{b.title}</b><br>{b.key} · {b.op}<br>click to go there<extra></extra>"
                        for b in layout.boxes])
     top = min([b.row - BOX_H / 2 - 0.12 for b in layout.boxes] + [a for a in apexes.values() if a is not None])
@@ -89,4 +89,4 @@ def _arrow(source, target, lit: bool) -> dict:
 
 
 def _edge_colour(lit: bool) -> str:
-    return CURRENT if lit else "#7b8794"
+    return CURRENT if lit else MUTED

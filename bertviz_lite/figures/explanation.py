@@ -1,5 +1,5 @@
-"""The figure of an explanation of one number, of the kind the operation that made it names (`Op.drawn_as`;
-pure: from an `Explanation`'s numbers and the tokens to a figure):
+"""The figure of an explanation of one number, of the kind the operation that made it names (`Op.drawn_as`, an
+`ops.Figure`; pure: from an `Explanation`'s numbers and the tokens to a figure):
 
 - a sum (a linear map, a score, a context, a residual add): its terms as a waterfall that ends at the
   value, the largest first and the rest summed into one bar;
@@ -15,28 +15,41 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..ops import MASKED_BELOW
+from ..ops import MASKED_BELOW, Figure
 from .charts import FONT, labelled
-from .style import colour_scale
+from .style import CHOSEN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale
 
 TOP = 12  # terms shown one by one; the rest are summed into one bar
 
 
 def explanation_figure(e, tokens: list[str], top: int = TOP) -> go.Figure | None:
-    """The figure its operation says explains it (`e.drawn_as`), or None where the formula says it all (a look-up,
-    a copy); a sum shows its `top` largest terms one by one."""
-    if e.drawn_as == "terms" and e.terms:
-        return terms_waterfall(e.terms, e.value, top=top)
-    if e.drawn_as == "softmax row":
-        return softmax_row(np.asarray(e.inputs["scores_row"]), np.asarray(e.inputs["exp_row"]) /
-                           float(e.inputs["sum_exp"]), e.at[1], tokens)
-    if e.drawn_as == "histograms" and "before" in e.figure:
-        return norm_histograms(e.figure["before"], e.figure["after"], e.at[-1])
-    if e.drawn_as == "curve" and "curve_x" in e.figure:
-        return activation_curve(e.figure["curve_x"], e.figure["curve_y"], e.figure["point"], e.inputs["function"])
-    if e.drawn_as == "arrows":
-        return rotation_arrows(e.figure["before"], e.figure["after"], e.figure["angle"])
-    return None
+    """The figure its operation says explains it (`e.drawn_as`, drawn by `DRAWN`), or None where the formula says
+    it all (a look-up, a copy) or the explanation holds nothing to draw; a sum shows its `top` largest terms one by
+    one."""
+    return None if e.drawn_as is None else DRAWN[e.drawn_as](e, tokens, top)
+
+
+def _terms(e, tokens: list[str], top: int) -> go.Figure | None:
+    return terms_waterfall(e.terms, e.value, top=top) if e.terms else None
+
+
+def _softmax_row(e, tokens: list[str], top: int) -> go.Figure:
+    probs = np.asarray(e.inputs["exp_row"]) / float(e.inputs["sum_exp"])
+    return softmax_row(np.asarray(e.inputs["scores_row"]), probs, e.at[1], tokens)
+
+
+def _histograms(e, tokens: list[str], top: int) -> go.Figure | None:
+    return norm_histograms(e.figure["before"], e.figure["after"], e.at[-1]) if "before" in e.figure else None
+
+
+def _curve(e, tokens: list[str], top: int) -> go.Figure | None:
+    if "curve_x" not in e.figure:
+        return None
+    return activation_curve(e.figure["curve_x"], e.figure["curve_y"], e.figure["point"], e.inputs["function"])
+
+
+def _arrows(e, tokens: list[str], top: int) -> go.Figure:
+    return rotation_arrows(e.figure["before"], e.figure["after"], e.figure["angle"])
 
 
 def _layout(fig: go.Figure, height: int, title: str | None) -> go.Figure:
@@ -60,9 +73,9 @@ def terms_waterfall(terms: list[tuple[str, float]], value: float, title: str | N
     fig = go.Figure(go.Waterfall(
         orientation="h", y=[*labels, "= value"], x=[*values, total], measure=["relative"] * len(values) + ["total"],
         text=[f"{v:+.4f}" for v in values] + [f"{value:.4f}" if not masked else "−∞ (masked)"],
-        textposition="auto", cliponaxis=False, connector=dict(line=dict(color="#bbb", width=1)),
-        increasing=dict(marker_color="#2a9d8f"), decreasing=dict(marker_color="#e76f51"),
-        totals=dict(marker_color="#1f4e99"), hovertemplate="%{y}: %{x:.6f}<extra></extra>"))
+        textposition="auto", cliponaxis=False, connector=dict(line=dict(color=FAINT, width=1)),
+        increasing=dict(marker_color=RISE), decreasing=dict(marker_color=FALL),
+        totals=dict(marker_color=INK), hovertemplate="%{y}: %{x:.6f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3)
     fig.update_xaxes(zeroline=True)
     if masked:
@@ -75,7 +88,7 @@ def softmax_row(scores: np.ndarray, probs: np.ndarray, chosen: int, tokens: list
     """The query's scores and their softmax, key by key; the chosen key in orange, masked keys left out."""
     keys = labelled(tokens)
     shown = scores > MASKED_BELOW
-    colours = ["#e4572e" if j == chosen else "#1f4e99" for j in range(len(keys))]
+    colours = [CHOSEN if j == chosen else INK for j in range(len(keys))]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=("score s_ij (masked keys left out)", "softmax: exp(s − max) / Σ"))
     fig.add_trace(go.Bar(y=[k for k, s in zip(keys, shown) if s], x=scores[shown], orientation="h",
@@ -94,18 +107,18 @@ def norm_histograms(before: np.ndarray, after: np.ndarray, dim: int) -> go.Figur
                         subplot_titles=(f"before: mean {before.mean():.3f}, std {before.std():.3f}",
                                         f"after: mean {np.mean(after):.3f}, std {np.std(after):.3f}"))
     for row, values in ((1, before), (2, after)):
-        fig.add_trace(go.Histogram(x=np.asarray(values, dtype=np.float32), nbinsx=40, marker_color="#8fb3de",
+        fig.add_trace(go.Histogram(x=np.asarray(values, dtype=np.float32), nbinsx=40, marker_color=PALE_INK,
                                    hovertemplate="%{x}: %{y} numbers<extra></extra>"), row=row, col=1)
-        fig.add_vline(x=float(values[dim]), line=dict(color="#e4572e", width=3), row=row, col=1)
+        fig.add_vline(x=float(values[dim]), line=dict(color=CHOSEN, width=3), row=row, col=1)
     return _layout(fig, 380, f"the token's {before.size} numbers; dimension {dim} in orange")
 
 
 def activation_curve(xs: np.ndarray, ys: np.ndarray, point: float, name: str) -> go.Figure:
-    fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#1f4e99", width=3),
+    fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=INK, width=3),
                                hovertemplate=f"{name}(%{{x:.3f}}) = %{{y:.3f}}<extra></extra>"))
     at = float(np.interp(point, xs, ys)) if xs[0] <= point <= xs[-1] else None
     if at is not None:
-        fig.add_trace(go.Scatter(x=[point], y=[at], mode="markers", marker=dict(size=16, color="#e4572e")))
+        fig.add_trace(go.Scatter(x=[point], y=[at], mode="markers", marker=dict(size=16, color=CHOSEN)))
     fig.update_xaxes(title="pre-activation", zeroline=True)
     fig.update_yaxes(title=name, zeroline=True)
     return _layout(fig, 340, f"{name}: the point is this number's pre-activation")
@@ -114,7 +127,7 @@ def activation_curve(xs: np.ndarray, ys: np.ndarray, point: float, name: str) ->
 def rotation_arrows(before: tuple[float, float], after: tuple[float, float], angle: float) -> go.Figure:
     """A pair of dimensions as an arrow, before and after the rotation by its angle: the length stays."""
     fig = go.Figure()
-    for (x, y), colour, name in ((before, "#8fb3de", "before"), (after, "#1f4e99", "after")):
+    for (x, y), colour, name in ((before, PALE_INK, "before"), (after, INK, "after")):
         fig.add_annotation(x=x, y=y, ax=0, ay=0, xref="x", yref="y", axref="x", ayref="y", showarrow=True,
                            arrowhead=2, arrowwidth=3, arrowcolor=colour, text="")
         fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[name], textposition="top center",
@@ -140,10 +153,15 @@ def neuron_view(row: dict, tokens: list[str], query: int, chosen: int) -> go.Fig
                              colorbar=dict(title="term", x=fig.layout.xaxis.domain[1] + 0.005, xanchor="left",
                                            thickness=12),
                              hovertemplate="key %{y}<br>dim %{x}<br>%{z:.4f}<extra></extra>"), row=1, col=1)
-    colours = ["#e4572e" if j == chosen else "#1f4e99" for j in range(len(keys))]
+    colours = [CHOSEN if j == chosen else INK for j in range(len(keys))]
     for col, name in enumerate(columns, start=2):
         fig.add_trace(go.Bar(y=keys, x=np.asarray(row[name], dtype=np.float32), orientation="h",
                              marker_color=colours, hovertemplate="%{y}: %{x:.4f}<extra></extra>"), row=1, col=col)
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3)
     fig.update_xaxes(title_text="dimension", row=1, col=1)
     return _layout(fig, min(620, 140 + 24 * len(keys)), f"BertViz's neuron view, with numbers: query {keys[query]}")
+
+
+# the figure of each kind an operation names (ops.Figure), by that kind
+DRAWN = {Figure.TERMS: _terms, Figure.SOFTMAX_ROW: _softmax_row, Figure.HISTOGRAMS: _histograms, Figure.CURVE: _curve,
+         Figure.ARROWS: _arrows}

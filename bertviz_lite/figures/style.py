@@ -15,6 +15,8 @@ import html
 
 import numpy as np
 
+from ..ops import Series
+
 FONT = dict(size=16)  # readable from the back of a lecture hall
 SHARE = "Blues"
 SIGNED = "RdBu"  # Plotly's RdBu runs red (low) to blue (high)
@@ -26,13 +28,8 @@ NUMBERED_PER_PANEL = 4  # a crowded panel's columns: this many numbered ticks, a
 # Paul Tol's bright qualitative set: https://personal.sron.nl/~pault/#sec:qualitative
 BLUE, CYAN, GREEN, YELLOW, RED, PURPLE, GREY = ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377",
                                                 "#BBBBBB")
-SERIES_COLOURS = {
-    "input": GREY,  # what a block starts from
-    "word": BLUE, "position": CYAN, "token_type": YELLOW,  # the embedding tables' rows
-    "add": RED, "residual_add": RED,  # a sum: the residual stream after an add
-    "layer_norm": GREEN, "rms_norm": GREEN,  # after a norm
-    "linear": PURPLE,  # what a sub-block computed, before it is added back
-}
+SERIES_COLOURS = {Series.INPUT: GREY, Series.WORD: BLUE, Series.POSITION: CYAN, Series.TOKEN_TYPE: YELLOW,
+                  Series.SUM: RED, Series.NORMED: GREEN, Series.COMPUTED: PURPLE}
 
 
 MODULE_KINDS = (  # (colour, words in a module's path that say what it is), first match wins
@@ -43,6 +40,27 @@ MODULE_KINDS = (  # (colour, words in a module's path that say what it is), firs
     (PURPLE, ("head", "cls", "decoder", "classifier", "predictions")),
 )
 CONTAINER = "#DDDDDD"  # a module that holds several kinds (the encoder, one layer)
+
+# Marks, the same on every figure
+CHOSEN = "#e4572e"  # what was picked: a cell, a key, a dimension, a point on a curve
+INK = "#1f4e99"  # a figure's own line or bars, a waterfall's total, the diagram's current step
+PALE_INK = "#8fb3de"  # the "before" of a before-and-after
+RISE, FALL = "#2a9d8f", "#e76f51"  # a sum's terms that add and that take away
+FAINT = "#bbbbbb"  # connectors between bars
+INVISIBLE = "#000000"  # click targets, drawn at opacity 0.01 (a trace at 0 cannot be clicked)
+# the layer diagram: the step on screen (INK), the steps it reads, the others, another block's steps, the edges
+READ_BOX, OTHER_BOX, OUTSIDE_BOX, EDGE, MUTED, BOX_TEXT = "#f4a259", "#eef2f8", "#e6e6e6", "#9aa5b1", "#7b8794", "#111111"
+ARC = RISE  # a path that skips ahead: the residual stream
+# BertViz's views: Paul Tol's rainbow on BertViz's dark ground; a head picked or a token clicked in amber
+TOL_RAINBOW = ["#E8ECFB", "#D9CCE3", "#D1BBD7", "#CAACCB", "#BA8DB4", "#AE76A3", "#AA6F9E", "#994F88", "#882E72",
+               "#1965B0", "#437DBF", "#5289C7", "#6195CF", "#7BAFDE", "#4EB265", "#90C987", "#CAE0AB", "#F7F056",
+               "#F7CB45", "#F6C141", "#F4A736", "#F1932D", "#EE8026", "#E8601C", "#E65518", "#DC050C", "#A5170E",
+               "#72190E", "#42150A"]
+CANVAS = "#16161d"  # BertViz's dark ground: every colour of the palette shows on it
+CANVAS_TEXT, LIT = "#f2f2f2", "#ffb000"
+# token chips: special tokens, sentence A, sentence B
+CHIP_COLOURS = {None: "#e0e0e0", 0: "#cfe3ff", 1: "#ffd9b3"}
+CHIP_TEXT, CHIP_ID = "#111111", "#555555"  # a chip's piece and its id below
 
 
 def plotly_text(text: str) -> str:
@@ -61,9 +79,9 @@ def module_colour(path: str, class_name: str = "") -> str:
     return next((colour for colour, words in MODULE_KINDS if any(w in lowered for w in words)), CONTAINER)
 
 
-def series_colour(role: str) -> str | None:
-    """The colour of a series by what it is (an op's name, or an embedding table's); None: Plotly's next."""
-    return SERIES_COLOURS.get(role)
+def series_colour(series: Series | None) -> str | None:
+    """The colour of a series by what it is (`Node.series`); None: Plotly's next."""
+    return SERIES_COLOURS.get(series)
 
 
 def colour_scale(*arrays: np.ndarray, signed: bool | None = None) -> dict:

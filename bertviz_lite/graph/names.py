@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ops import Series
+
 BLOCKS = ("embed", "positions", "layers", "pooler")
 OLD_BLOCKS = {"encoder": "positions"}  # earlier spellings, still read: a saved link or a notebook keeps working
 
@@ -33,14 +35,17 @@ class Words:
     short: str  # the box in the layer diagram: a symbol or a word or two
     axes: tuple[str, ...]  # the symbolic shape, one symbol per axis: ("h", "T", "d_h")
     explains: str  # one line: what it is and how it is computed
+    series: Series | None = None  # what the step is as a series of token vectors, where its op does not say
 
 
 W = Words
 WORDS: dict[str, dict[str, Words]] = {
     "embed": {
-        "word": W("Word embeddings", "word", ("T", "e"), "the row of the word table for each token id"),
-        "position": W("Position embeddings", "position", ("T", "e"), "the row of the position table for each position"),
-        "token_type": W("Token type embeddings", "type", ("T", "e"), "the row for sentence A (0) or sentence B (1)"),
+        "word": W("Word embeddings", "word", ("T", "e"), "the row of the word table for each token id", Series.WORD),
+        "position": W("Position embeddings", "position", ("T", "e"), "the row of the position table for each position",
+                      Series.POSITION),
+        "token_type": W("Token type embeddings", "type", ("T", "e"), "the row for sentence A (0) or sentence B (1)",
+                        Series.TOKEN_TYPE),
         "sum": W("Sum", "+", ("T", "e"), "word + token type + position"),
         "norm": W("LayerNorm", "LN", ("T", "e"), "each token vector set to mean 0 and variance 1, then scaled and "
                                                "shifted by learnt weights"),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from torch import nn
 
-from ..ops import Op
+from ..ops import Op, Series
 from .names import WORDS, is_step_name, step_name
 
 HEAD_AXES = ("h", "h_kv")  # a first axis of heads: the queries' h, or the keys' and values' h_kv
@@ -38,6 +38,7 @@ class Node:
     short: str = ""  # its box in the diagram
     axes: tuple[str, ...] = ()  # its symbolic shape, one symbol per axis: ("h", "T", "d_h")
     explains: str = ""
+    series: Series | None = None  # what it is as a series of token vectors (its colour on a chart), if anything
 
     def attr(self, name: str, default=None):
         return self.attrs.get(name, default)
@@ -79,7 +80,8 @@ def node(block: str, key: str, op, inputs: Iterable[str] = (), uses: dict | None
     `ModuleNames(module)` returns for the module it applies."""
     words = WORDS[block][key]
     return Node(key, op, tuple(inputs), attrs=attrs, title=title or words.title, short=short or words.short,
-                axes=words.axes, explains=explains or words.explains, **(uses or {}))
+                axes=words.axes, explains=explains or words.explains, series=words.series or op.series,
+                **(uses or {}))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from .attention import MASK, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, mask_bias, visib
 from .heads import head_name, key_head, merge_heads, shared_heads, split_heads
 from .norms import LAYER_NORM, NORMS, RMS_NORM
 from .positions import GATHER_BIAS, RELATIVE_DOT, ROTARY_ANGLES, ROTATION
-from .record import Op, Tokens
+from .record import Figure, Op, Series, Tokens
 from .sums import ADD, LINEAR, MERGE_HEADS, RESIDUAL_ADD
 from .tables import INPUT, LOOKUP, PARAMETER
 from .worked import MASKED_BELOW, Worked
@@ -27,7 +27,7 @@ COMMON_OPS = (INPUT, LOOKUP, PARAMETER, ADD, LINEAR, LAYER_NORM, RMS_NORM, ACTIV
               MASK, SOFTMAX, WEIGHTED_SUM, MERGE_HEADS, RESIDUAL_ADD, ROTARY_ANGLES, ROTATION, RELATIVE_DOT,
               GATHER_BIAS)
 
-__all__ = ["ACTIVATION", "ADD", "COMMON_OPS", "GATED_ACTIVATION", "GATHER_BIAS", "INPUT", "LAYER_NORM", "LINEAR",
+__all__ = ["ACTIVATION", "ADD", "COMMON_OPS", "Figure", "GATED_ACTIVATION", "GATHER_BIAS", "INPUT", "LAYER_NORM", "LINEAR",
            "LOOKUP", "MASK", "MASKED_BELOW", "MERGE_HEADS", "NORMS", "Op", "PARAMETER", "RELATIVE_DOT",
-           "RESIDUAL_ADD", "RMS_NORM", "ROTARY_ANGLES", "ROTATION", "SCALED_DOT", "SOFTMAX", "Tokens", "WEIGHTED_SUM",
+           "RESIDUAL_ADD", "RMS_NORM", "ROTARY_ANGLES", "ROTATION", "SCALED_DOT", "Series", "SOFTMAX", "Tokens", "WEIGHTED_SUM",
            "Worked", "head_name", "key_head", "mask_bias", "merge_heads", "shared_heads", "split_heads", "visible"]

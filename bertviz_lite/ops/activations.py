@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .record import Op, apply_module
+from .record import Figure, Op, apply_module
 from .worked import Worked, num, token_labels
 
 
@@ -52,8 +52,8 @@ def narrate_activation(s) -> list[str]:
 
 
 ACTIVATION = Op("activation", "a function applied to each number", apply_module,
-                explain=explain_activation, narrate=narrate_activation, drawn_as="curve")
+                explain=explain_activation, narrate=narrate_activation, drawn_as=Figure.CURVE)
 
 
 GATED_ACTIVATION = Op("gated_activation", "act(input) ⊙ gate", compute_gated,
-                      explain=explain_gated_activation, narrate=narrate_activation, drawn_as="curve")
+                      explain=explain_gated_activation, narrate=narrate_activation, drawn_as=Figure.CURVE)

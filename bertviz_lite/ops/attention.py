@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from .heads import head_name, key_head, shared_heads
-from .record import Op, Tokens
+from .record import Figure, Op, Tokens
 from .sums import compute_add
 from .telling import relation
 from .worked import MASKED_BELOW, Worked, as_f64, num, plus
@@ -191,17 +191,17 @@ def narrate_context(s) -> list[str]:
 
 
 SCALED_DOT = Op("scaled_dot", "a scaled dot product: q_i · k_j / scale for every query and key", compute_scaled_dot,
-                explain=explain_scaled_dot, narrate=narrate_scores, drawn_as="terms", whole_row=True)
+                explain=explain_scaled_dot, narrate=narrate_scores, drawn_as=Figure.TERMS, whole_row=True)
 
 
 MASK = Op("mask", "the sum of its inputs plus the mask: 0 where the query may see the key, the most negative "
                   "number where it may not", compute_mask,
-          explain=explain_mask, narrate=narrate_mask, drawn_as="terms", whole_row=True)
+          explain=explain_mask, narrate=narrate_mask, drawn_as=Figure.TERMS, whole_row=True)
 
 
 SOFTMAX = Op("softmax", "softmax of each row: exp(s_ij) / Σ_k exp(s_ik)", compute_softmax,
-             explain=explain_softmax, narrate=narrate_softmax, drawn_as="softmax row", gives_probabilities=True)
+             explain=explain_softmax, narrate=narrate_softmax, drawn_as=Figure.SOFTMAX_ROW, gives_probabilities=True)
 
 
 WEIGHTED_SUM = Op("weighted_sum", "a weighted sum of the values: Σ_j p_ij v_j", compute_weighted_sum,
-                  explain=explain_weighted_sum, narrate=narrate_context, drawn_as="terms")
+                  explain=explain_weighted_sum, narrate=narrate_context, drawn_as=Figure.TERMS)

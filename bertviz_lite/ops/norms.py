@@ -6,7 +6,7 @@ import math
 import numpy as np
 import torch
 
-from .record import Op, apply_module
+from .record import Figure, Op, Series, apply_module
 from .worked import Worked, as_f64, num, plus, token_labels
 
 
@@ -80,12 +80,12 @@ def narrate_norm(s) -> list[str]:
 
 LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector",
                 apply_module,
-                explain=explain_layer_norm, narrate=narrate_norm, drawn_as="histograms")
+                explain=explain_layer_norm, narrate=narrate_norm, drawn_as=Figure.HISTOGRAMS, series=Series.NORMED)
 
 
 RMS_NORM = Op("rms_norm", "RMSNorm: x / √(mean(x²) + ε) × γ, over each token's vector (no centring, no β)",
               apply_module,
-              explain=explain_rms_norm, narrate=narrate_norm, drawn_as="histograms")
+              explain=explain_rms_norm, narrate=narrate_norm, drawn_as=Figure.HISTOGRAMS, series=Series.NORMED)
 
 
 NORMS = (LAYER_NORM, RMS_NORM)  # the operations that normalise each token's vector

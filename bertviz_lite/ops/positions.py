@@ -7,7 +7,7 @@ import math
 import numpy as np
 import torch
 
-from .record import Op
+from .record import Figure, Op
 from .telling import relation, row_story
 from .worked import Worked, as_f64, num
 
@@ -128,12 +128,12 @@ ROTARY_ANGLES = Op("rotary_angles", "the rotation angle of each pair of dimensio
 
 
 ROTATION = Op("rotation", "a rotation of each pair of dimensions by its angle (rotary positions)", compute_rotate,
-              explain=explain_rotation, narrate=narrate_rotation, drawn_as="arrows")
+              explain=explain_rotation, narrate=narrate_rotation, drawn_as=Figure.ARROWS)
 
 
 RELATIVE_DOT = Op("relative_dot", "a gather by relative distance: a vector's dot product with the relative "
                                   "vector at the bucketed distance of the pair, scaled", compute_relative_dot,
-                  explain=explain_relative_dot, narrate=narrate_relative, drawn_as="terms")
+                  explain=explain_relative_dot, narrate=narrate_relative, drawn_as=Figure.TERMS)
 
 
 GATHER_BIAS = Op("gather_bias", "a gather by relative distance: a learnt number per head for each pair's bucket",

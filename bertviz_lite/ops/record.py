@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,28 @@ class Tokens:
 
     def __len__(self) -> int:
         return len(self.input_ids)
+
+
+class Figure(Enum):
+    """The kind of figure that explains one cell of an operation's output (`figures/explanation.py` draws each)."""
+
+    TERMS = "terms"  # a sum: its terms as a waterfall ending at the value
+    SOFTMAX_ROW = "softmax row"  # the query's row of scores and of probabilities
+    HISTOGRAMS = "histograms"  # a norm: the token's row before and after
+    CURVE = "curve"  # an activation: the function's curve with the point on it
+    ARROWS = "arrows"  # a rotation: a pair of dimensions before and after
+
+
+class Series(Enum):
+    """What a series of token vectors is, which fixes its colour on every chart (`figures/style.py`)."""
+
+    INPUT = "what a block starts from"
+    WORD = "the word table's rows"
+    POSITION = "the position table's rows"
+    TOKEN_TYPE = "the token type table's rows"
+    SUM = "a sum: the residual stream after an add"
+    NORMED = "after a norm"
+    COMPUTED = "what a sub-block computed, before it is added back"
 
 
 Compute = Callable[["Node", list[torch.Tensor], "nn.Module | None", Tokens], torch.Tensor]  # noqa: F821
@@ -63,9 +86,8 @@ class Op:
     compute: Compute
     explain: Callable[[Any], Worked] = recomputed  # one cell, from the numbers it is made of
     narrate: Callable[[Any], list[str]] = plain  # the tour's sentences, with the sentence's own numbers
-    drawn_as: str | None = None  # the figure that explains a cell: "terms" (a sum's waterfall), "softmax row",
-    # "histograms" (a norm's row before and after), "curve" (an activation), "arrows" (a rotation); None: the
-    # formula says it all
+    drawn_as: Figure | None = None  # the figure that explains a cell; None: the formula says it all
+    series: Series | None = None  # what its output is as a series of token vectors, where a chart draws one
     whole_row: bool = False  # a cell's explanation can also show the query's whole row (BertViz's neuron view)
     gives_probabilities: bool = False  # each row is a distribution (0 to 1, summing to 1): drawn as attention
 

@@ -8,7 +8,7 @@ import numpy as np
 from torch.nn import functional as F
 
 from .heads import merge_heads, split_heads
-from .record import Op
+from .record import Figure, Op, Series
 from .telling import by_distance, row_story
 from .worked import Worked, as_f64, num, plus, token_labels
 
@@ -106,16 +106,16 @@ def narrate_residual(s) -> list[str]:
 
 
 ADD = Op("add", "the sum of its inputs", compute_add,
-         explain=explain_added, drawn_as="terms")
+         explain=explain_added, drawn_as=Figure.TERMS, series=Series.SUM)
 
 
 RESIDUAL_ADD = Op("residual_add", "a residual add: the block's input carried past it, plus what it computed",
                   compute_add,
-                  explain=explain_added, narrate=narrate_residual, drawn_as="terms")
+                  explain=explain_added, narrate=narrate_residual, drawn_as=Figure.TERMS, series=Series.SUM)
 
 
 LINEAR = Op("linear", "a linear map: x Wᵀ + b", compute_linear,
-            explain=explain_linear, narrate=narrate_linear, drawn_as="terms")
+            explain=explain_linear, narrate=narrate_linear, drawn_as=Figure.TERMS, series=Series.COMPUTED)
 
 
 MERGE_HEADS = Op("merge_heads", "the heads side by side again", compute_merge,

@@ -2,7 +2,7 @@
 table used whole (DeBERTa's relative embeddings)."""
 from __future__ import annotations
 
-from .record import Op
+from .record import Op, Series
 from .worked import Worked, as_f64, num, token_labels
 
 
@@ -47,7 +47,7 @@ def explain_given(cell) -> Worked:
 
 
 INPUT = Op("input", "what the block starts from: the previous block's output", compute_given,
-           explain=explain_given)
+           explain=explain_given, series=Series.INPUT)
 
 
 LOOKUP = Op("lookup", "a table look-up: the row of a learnt table for each id", compute_lookup,
