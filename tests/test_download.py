@@ -23,7 +23,7 @@ fetch_weights("tiny/bert", lambda done, total: seen.append([done, total]))
 again = fetch_weights("tiny/bert", lambda done, total: seen.append("again"))  # cached now: nothing to do
 loaded = load_model("tiny/bert")
 print(json.dumps({"before": before, "after": weights_cached("tiny/bert"), "seen": seen, "again": again,
-                  "weights": loaded.weights}))
+                  "weights": loaded.weights_kind}))
 """
 
 

@@ -85,7 +85,7 @@ def check_inputs(t, graph, node, e):
 @pytest.mark.parametrize("name", MODELS)
 def test_every_step_of_every_block_explains_its_cells(models, name):
     t = trace(models[name], TEXT, PAIR)
-    graphs = [t.graph("embed"), t.graph("encoder"), t.graph("layers", 0), t.graph("layers", t.num_layers - 1),
+    graphs = [t.graph("embed"), t.graph("positions"), t.graph("layers", 0), t.graph("layers", t.num_layers - 1),
               t.graph("pooler")]
     ops = set()
     for graph in (g for g in graphs if g is not None):
@@ -117,7 +117,7 @@ def test_every_operation_has_each_part(models):
     used = {}
     for name in MODELS:
         t = trace(models[name], TEXT)
-        for graph in (t.graph("embed"), t.graph("encoder"), *(t.graph("layers", i) for i in range(t.num_layers)),
+        for graph in (t.graph("embed"), t.graph("positions"), *(t.graph("layers", i) for i in range(t.num_layers)),
                       t.graph("pooler")):
             used |= {n.op.name: n.op for n in graph or ()}
     for op in used.values():
@@ -141,7 +141,7 @@ def test_a_score_is_its_dot_product_terms_plus_each_added_term_and_the_mask(mode
     d = explain(deberta, "layers.1.attn.scores", head=2, at=(4, 1))
     assert [label for label, _ in d.terms[-3:]] == ["attn.c2p", "attn.p2c", "mask"]
     c2p = explain(deberta, "layers.1.attn.c2p", head=2, at=(9, 1))
-    assert c2p.inputs["distance"] == int(deberta.cache["encoder.relative_positions"][9, 1])
+    assert c2p.inputs["distance"] == int(deberta.cache["positions.relative_positions"][9, 1])
     assert close(sum(v for _, v in d.terms[:-3]), float(deberta.cache["layers.1.attn.c2c"][2, 4, 1]))
 
 
@@ -173,7 +173,7 @@ def test_position_keys_are_rows_of_distances_not_tokens(models):
     assert rows > len(t.tokens)
     e = explain(t, "layers.0.attn.pos_key", head=1, at=(rows - 1, 2))
     assert close(e.recomputed, e.value) and e.labels["row"] == f"{rows - 1} (δ = {rows - 1 - rows // 2})"
-    n = explain(t, "encoder.rel_norm", at=(rows - 1, 2))
+    n = explain(t, "positions.rel_norm", at=(rows - 1, 2))
     assert close(n.recomputed, n.value) and "δ" in n.labels["row"]
     p2c = explain(t, "layers.0.attn.p2c", head=1, at=(2, 0))  # the query's offset from the key, as the row read
     assert p2c.inputs["distance"] == 2 and "Q^r[δ = 2]" in p2c.formula

@@ -146,7 +146,7 @@ def test_deberta_scores_are_the_three_terms(new_tiny_loaded):
 def test_deberta_encoder_steps_and_notes(new_tiny_loaded):
     loaded = new_tiny_loaded["deberta-v2"]
     t = trace(loaded, TEXT)
-    encoder = t.encoder()
+    encoder = t.positions()
     T, k = len(t.tokens), loaded.config.position_buckets
     assert list(encoder) == ["relative_positions", "rel_embeddings", "rel_norm"]
     distances = encoder["relative_positions"]
@@ -180,7 +180,7 @@ def test_deberta_v2_style_unshared_keys_one_term_and_absolute_positions(tmp_path
         steps = t.layer(i)
         assert "attn.p2c" not in steps and steps.max_abs_diff <= TOLERANCE
         np.testing.assert_allclose(steps["attn.probs"], ref.attentions[i][0].numpy(), atol=1e-5)
-    assert list(t.encoder()) == ["relative_positions", "rel_embeddings"]
+    assert list(t.positions()) == ["relative_positions", "rel_embeddings"]
 
 
 # --- ModernBERT --------------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_hosted_is_read_from_the_environment_by_default(tiny_dirs, monkeypatch):
     with pytest.raises(LoadError, match="does not open directories"):
         load_model(tiny_dirs["bert"])
     monkeypatch.delenv("SPACE_ID")
-    assert load_model(tiny_dirs["bert"]).weights == "pretrained"
+    assert load_model(tiny_dirs["bert"]).weights_kind == "pretrained"
 
 
 def test_budget_refuses_a_preset_with_its_exact_size():
@@ -70,7 +70,7 @@ def test_budget_refuses_a_preset_with_its_exact_size():
 def test_budget_counts_the_task_model(tiny_dirs):
     base = load_model(tiny_dirs["bert"]).model.num_parameters()
     allowed = Limits(max_parameters=base)
-    assert load_model(tiny_dirs["bert"], "base", allowed).weights == "pretrained"
+    assert load_model(tiny_dirs["bert"], "base", allowed).weights_kind == "pretrained"
     with pytest.raises(LoadError, match="more than this hosted app's limit"):
         load_model(tiny_dirs["bert"], "masked-lm", allowed)  # the MLM head adds a transform and a bias
 

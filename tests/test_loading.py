@@ -25,7 +25,7 @@ from tiny_models import FAMILY_NAMES, FAMILY_SPECS, save_tiny_model
 def test_local_directory_loads_every_family_and_task(tiny_dirs, model_type, task):
     loaded = load_model(tiny_dirs[model_type], task)
     assert loaded.family.name == FAMILY_NAMES[model_type]
-    assert loaded.weights == "pretrained" and loaded.origin == "local directory"
+    assert loaded.weights_kind == "pretrained" and loaded.origin == "local directory"
     assert loaded.config._attn_implementation == "eager"
     assert not loaded.model.training
     assert all(p.dtype == torch.float32 for p in loaded.model.parameters())
@@ -49,9 +49,9 @@ def test_offline_every_preset_loads_bundled_or_random_init():
         loaded = load_model(source)
         assert loaded.tokenizer.pad_token_id == loaded.config.pad_token_id
         if source == BUNDLED_MODEL:
-            assert (loaded.weights, loaded.warning, loaded.bundled) == ("pretrained", None, True)
+            assert (loaded.weights_kind, loaded.warning, loaded.bundled) == ("pretrained", None, True)
             continue
-        assert loaded.weights == "random-init" and "Random weights" in loaded.warning
+        assert loaded.weights_kind == "random-init" and "Random weights" in loaded.warning
         if PRESETS[source].uncased_vocab or source in REAL_TOKENIZERS:
             assert loaded.vocabulary == ("real uncased" if PRESETS[source].uncased_vocab else "real")
             assert "tokens and ids are real" in loaded.warning and "stand-in" not in loaded.warning

@@ -27,7 +27,7 @@ def presets():
 @pytest.mark.parametrize("source", REAL_TOTALS)
 def test_offline_presets_have_the_real_totals_and_step_through_exactly(presets, source):
     loaded = presets[source]
-    assert loaded.weights == "random-init" and loaded.source == source
+    assert loaded.weights_kind == "random-init" and loaded.source == source
     assert parameter_table(loaded.model)["numel"].sum() == REAL_TOTALS[source]
     t = trace(loaded, "the bank of the river", "a second sentence")
     assert t.embeddings().max_abs_diff <= 1e-4

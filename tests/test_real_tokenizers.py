@@ -35,7 +35,7 @@ def test_the_shipped_albert_model_is_albert_s_own_file():
 
 def test_albert_offline_tokenizes_into_the_real_ids():
     loaded = load_model("albert-base-v2")  # offline: random weights, the real tokenizer
-    assert loaded.weights == "random-init" and loaded.vocabulary == "real" and len(loaded.tokenizer) == 30_000
+    assert loaded.weights_kind == "random-init" and loaded.vocabulary == "real" and len(loaded.tokenizer) == 30_000
     for text, ids in INTEGRATION:
         assert loaded.tokenizer(text)["input_ids"] == ids, text
     assert "tokens and ids are real" in loaded.warning and loaded.stand_in_vocabulary is None

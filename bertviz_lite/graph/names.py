@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..deprecation import renamed
 from ..ops import Series
 
 BLOCKS = ("embed", "positions", "layers", "pooler")
-OLD_BLOCKS = {"encoder": "positions"}  # earlier spellings, still read: a saved link or a notebook keeps working
+OLD_BLOCKS = {"encoder": "positions"}  # earlier spellings, still read (`todays_block`): a saved link keeps working
 
 
 @dataclass(frozen=True)
@@ -135,11 +136,18 @@ def step_name(block: str, key: str, layer: int | None = None) -> str:
     return f"{block}.{layer}.{key}" if block == "layers" else f"{block}.{key}"
 
 
+def todays_block(block: str) -> str:
+    """A block's name as it is spelled today; an earlier spelling (`encoder`) is read with a DeprecationWarning."""
+    if block in OLD_BLOCKS:
+        renamed(f"the block {block!r}", f"{OLD_BLOCKS[block]!r}", stacklevel=4)
+    return OLD_BLOCKS.get(block, block)
+
+
 def parse_step_name(name: str) -> tuple[str, int | None, str]:
     """(block, layer or None, key) from a global name; ValueError when it is not one. An earlier block name
     (`encoder.rel_norm`) is read as today's (`positions.rel_norm`)."""
     block, _, rest = str(name).partition(".")
-    block = OLD_BLOCKS.get(block, block)
+    block = todays_block(block)
     layer = None
     if block == "layers":
         number, _, rest = rest.partition(".")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import torch
 
+from ..deprecation import renamed
 from ..tasks import task_classes
 
 
@@ -29,7 +30,9 @@ class TaskHead:
 
     @property
     def head(self) -> tuple[TaskHeadModule, ...]:
-        """The old spelling of `modules` ("head" now means an attention head only), kept for scripts."""
+        """The old spelling of `modules` ("head" now means an attention head only), kept for scripts (with a
+        warning)."""
+        renamed("TaskHead.head", "TaskHead.modules")
         return self.modules
 
 

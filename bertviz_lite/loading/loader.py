@@ -24,6 +24,7 @@ from transformers import AutoConfig, AutoTokenizer, PreTrainedModel
 from transformers.utils import cached_file
 
 from . import hub
+from ..deprecation import renamed
 from ..errors import LoadError
 from ..families import Family, family_for_config
 from ..tasks import task_classes
@@ -60,7 +61,8 @@ class LoadedModel:
 
     @property
     def weights(self) -> str:
-        """The old spelling of `weights_kind`, kept for the notebooks and scripts that read it."""
+        """The old spelling of `weights_kind`, kept for the notebooks and scripts that read it (with a warning)."""
+        renamed("LoadedModel.weights", "LoadedModel.weights_kind")
         return self.weights_kind
 
     @property

@@ -11,7 +11,7 @@ from functools import partial
 from weakref import WeakKeyDictionary
 
 from ..errors import InputError
-from ..graph.names import BLOCKS, OLD_BLOCKS
+from ..graph.names import BLOCKS, todays_block
 from ..graph.nodes import Graph, ModuleNames, node
 from ..ops import ACTIVATION, ADD, INPUT, LAYER_NORM, LINEAR, LOOKUP
 from ..loading.loader import LoadedModel
@@ -22,7 +22,7 @@ _GRAPHS: WeakKeyDictionary = WeakKeyDictionary()  # loaded model -> {(block, lay
 def block_graph(loaded: LoadedModel, block: str, layer: int | None = None) -> Graph | None:
     """The graph of one block (None: a pooler or positions' steps the model does not have). An InputError names
     the layers there are. An earlier block name is read as today's (`encoder` is `positions`)."""
-    block = OLD_BLOCKS.get(block, block)
+    block = todays_block(block)
     if block not in BLOCKS:
         raise InputError(f"There is no block {block!r}: the blocks are {', '.join(BLOCKS)}.")
     count = loaded.config.num_hidden_layers

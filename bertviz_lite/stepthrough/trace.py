@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..deprecation import renamed
 from ..errors import InputError
 from ..graph.evaluate import evaluate
 from ..graph.names import parse_step_name
@@ -192,7 +193,8 @@ class Trace:
         return None if graph is None else self._steps(graph, None)
 
     def encoder(self) -> Steps | None:
-        """The old name of `positions()`, kept for notebooks."""
+        """The old name of `positions()`, kept for notebooks (with a warning)."""
+        renamed("Trace.encoder()", "Trace.positions()")
         return self.positions()
 
     def layer(self, i: int) -> Steps:
