@@ -11,7 +11,7 @@ from bertviz_lite.figures import parameter_sunburst
 from app_pages.shell import charts, guarded, lecture, sidebar
 
 loaded = guarded.skeleton_or_stop()
-tree = cached_tree(loaded.source, loaded.task)
+tree = cached_tree(loaded)
 table = parameter_table(loaded.model)
 lecture.page_title("Architecture")
 st.markdown(f"**{type(loaded.model).__name__}: {tree.total:,} parameters** in {len(table)} named tensors")
@@ -59,7 +59,7 @@ st.download_button("Download the table as CSV", view.to_csv(index=False), file_n
                    mime="text/csv")
 
 st.subheader("What a task head adds")
-heads = cached_task_heads(loaded.source, loaded.task)
+heads = cached_task_heads(loaded)
 base_total = heads[0].total
 rows = []
 for h in heads:

@@ -9,13 +9,14 @@ from bertviz_lite.analyses.attention_views import PAIR_FILTERS, units
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
 from bertviz_lite.serving.cache import cached_thumbnails
-from app_pages.shell import charts, chips, guarded, lecture, state
+from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 VIEWS = {"head": "Head view", "model": "Model view"}
 THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 14 is about 0.5 MB
 
 loaded = guarded.load_or_stop(needs_weights=True)
-t = guarded.trace_or_stop(loaded)
+key = runs.page_key(loaded)  # what this run asks every cache for
+t = guarded.trace_or_stop(key)
 num_heads = t.num_heads  # for the heads' callbacks, which run after the page let go of t
 lecture.page_title("Attention")
 controls, canvas = st.columns([4, 9], gap="large")  # the view beside its controls, on a projector too
@@ -110,7 +111,7 @@ def head_view_page() -> None:
                   **state.bind("horizontal"))
     words = bool(st.session_state.words)
     focus = chosen_focus(len(units(t, words)))
-    view = guarded.analysis_or_stop("head view", loaded, layer, tuple(heads), pair_filter, words, focus)
+    view = guarded.analysis_or_stop("head view", key, layer, tuple(heads), pair_filter, words, focus)
     lines, labels = view.lines, view.labels
     with controls:
         st.caption(lines_caption(lines))
@@ -124,7 +125,7 @@ def head_view_page() -> None:
         title = f"Layer {layer}, {heads_title(heads)}: each {unit} (top) to what it reads (below)"
     chart = "head_view_chart"
     with canvas, lecture.point():
-        charts.cached_chart(charts.view_key(loaded, "head view", layer, tuple(heads), focus, pair_filter, words,
+        charts.cached_chart(charts.view_key(loaded, key, "head view", layer, tuple(heads), focus, pair_filter, words,
                                             bool(st.session_state.horizontal)),
                             lambda: head_view(lines, labels, labels, t.num_heads, title,
                                               bool(st.session_state.horizontal), focus, numbers=len(heads) == 1),
@@ -172,7 +173,7 @@ def model_view_page() -> None:
     side = max(4, min(len(t.tokens), int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)))
 
     def shares() -> np.ndarray:  # (L, H, n, n)
-        return guarded.analysis_or_stop("thumbnails", loaded, side)
+        return guarded.analysis_or_stop("thumbnails", key, side)
 
     pooled = len(t.tokens) > side
     title = "Every layer (rows) × head (columns)" + (f"<br>each {side}×{side}: attention summed over blocks of keys, "
@@ -205,16 +206,16 @@ def model_view_page() -> None:
             st.session_state["_w_view"] = "head"
 
     with canvas, lecture.point():
-        charts.cached_chart(charts.view_key(loaded, "model view", side),
+        charts.cached_chart(charts.view_key(loaded, key, "model view", side),
                             lambda: model_view(shares(), title), on_select=opened, selection_mode="points",
                             key=chart)
-        view = (loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, side)
-        charts.csv_download(lambda: thumbnails_frame(cached_thumbnails(*view)), "model_view.csv")  # by name: see below
+        charts.csv_download(lambda key=key: thumbnails_frame(cached_thumbnails(key, side)), "model_view.csv")  # by
+        # its key: see below
 
 
 def thumbnails_frame(shares: np.ndarray) -> pd.DataFrame:
-    """The thumbnails in long form. A download makes it when clicked, outside any page run: so from the view's
-    names and the cache, with no Streamlit command and nothing of the page (which has let go of its model)."""
+    """The thumbnails in long form. A download makes it when clicked, outside any page run: so from the run's key
+    and the cache, with no Streamlit command and nothing of the page (which has let go of its model)."""
     layers, heads, n, _ = shares.shape
     index = pd.MultiIndex.from_product([range(layers), range(heads), range(n), range(n)],
                                        names=["layer", "head", "query block", "key block"])
@@ -226,4 +227,4 @@ with controls:
     st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **state.bind("view"))
 (head_view_page if st.session_state.view == "head" else model_view_page)()
 state.sync_url()
-del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)
+del t, loaded, key  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -7,7 +7,7 @@ import streamlit as st
 from bertviz_lite.attributing.gradients import METHODS
 from bertviz_lite.figures.attributions import attribution_bars, deletion_lines
 from bertviz_lite.serving.cache import cached_attribution, cached_faithfulness
-from app_pages.shell import charts, guarded, lecture, state
+from app_pages.shell import charts, guarded, lecture, runs, state
 
 TARGETS = {"similarity": "cosine with B", "mlm": "masked-LM logit"}
 MASKED_LM = "masked-lm"
@@ -15,7 +15,7 @@ MASKED_LM = "masked-lm"
 state.init_state()  # the target says which task to load the model for
 mlm = st.session_state.target == "mlm"
 loaded = guarded.load_or_stop(needs_weights=True, task=MASKED_LM if mlm else None)
-text = st.session_state.text
+key = runs.page_key(loaded).with_text(st.session_state.text)  # the text alone: an attribution reads no pair
 controls, canvas = lecture.controls_and_canvas("Attributions", [4, 8])
 
 with controls:
@@ -41,12 +41,12 @@ method = st.session_state.method if st.session_state.method in METHODS else "ig"
 steps = max(8, min(128, int(st.session_state.steps)))
 baseline = st.session_state.baseline if st.session_state.baseline in ("pad", "mask") else "pad"
 result = guarded.computed_or_stop(f"{METHODS[method].capitalize()} …", lambda: cached_attribution(
-    loaded.source, loaded.task, text, spec, method, steps, baseline))
+    key, spec, method, steps, baseline))
 
 found = None
 if st.session_state.faithful:
     found = guarded.computed_or_stop("Every method's ranking, then its deletion curve …", lambda:
-                                     cached_faithfulness(loaded.source, loaded.task, text, spec, steps, baseline))
+                                     cached_faithfulness(key, spec, steps, baseline))
 
 with canvas:
     with lecture.point():
@@ -63,7 +63,7 @@ with canvas:
                         f"{margin:.3f} above the next method (random: {found.aopc['random']:.3f}). One sentence, "
                         f"not a law.")
         measure = "L2 norm" if st.session_state.norms else "attribution"
-        charts.cached_chart(charts.view_key(loaded, "attribution", spec, method, steps, baseline, measure),
+        charts.cached_chart(charts.view_key(loaded, key, "attribution", spec, method, steps, baseline, measure),
                             lambda: attribution_bars(result.norms if st.session_state.norms else result.scores,
                                                      result.tokens, f"{METHODS[method].capitalize()}, per token",
                                                      measure))
@@ -78,7 +78,7 @@ with canvas:
                f"embedding is the baseline's own, so its attribution is 0. The baseline replaces every other token "
                f"by the {result.baseline} token (Sundararajan et al. 2017; Captum computes both methods).")
     if found is not None:
-        charts.cached_chart(charts.view_key(loaded, "deletion", spec, steps, baseline),
+        charts.cached_chart(charts.view_key(loaded, key, "deletion", spec, steps, baseline),
                             lambda: deletion_lines(found.curves, found.aopc, f"Deletion curves: {found.target}",
                                                    found.counts))
         st.dataframe(pd.DataFrame({"method": list(found.aopc), "AOPC": list(found.aopc.values())})

@@ -10,7 +10,7 @@ from bertviz_lite.loading.limits import Limits
 from bertviz_lite.loading.loader import load_config
 from bertviz_lite.serving.cache import cached_layerwise
 from bertviz_lite.tasks import task_classes
-from app_pages.shell import charts, chips, guarded, lecture, models, state
+from app_pages.shell import charts, chips, guarded, lecture, models, runs, state
 
 
 loaded_a = guarded.load_or_stop(label="Model A: ")
@@ -41,6 +41,7 @@ if limits.max_parameters is not None:  # hosted: the pair must fit the budget be
         ":material/error:")
 loaded_b = guarded.load_or_stop(source=source_b, label="Model B: ")
 text = st.session_state.text
+keys = [runs.page_key(loaded).with_text(text) for loaded in (loaded_a, loaded_b)]  # the text alone, through each
 result = guarded.computed_or_stop("Tokenizing with both …", lambda: compare_models(loaded_a, loaded_b, text))
 names = [f"A: {result.sources[0]}", f"B: {result.sources[1]}"]
 
@@ -78,8 +79,7 @@ def attention_section() -> None:
     """One head of each model at the same relative depth, side by side, each with its own tokens."""
     if not state.lecture_mode():
         st.subheader("One head at the same relative depth")
-    trace_a = guarded.trace_or_stop(loaded_a, text, None)
-    trace_b = guarded.trace_or_stop(loaded_b, text, None)
+    trace_a, trace_b = (guarded.trace_or_stop(key) for key in keys)
     options = [depth_of(n, trace_a.num_layers) for n in range(1, trace_a.num_layers + 1)]
     try:
         wanted = float(st.session_state.depth)
@@ -111,9 +111,9 @@ def mixing_section() -> None:
     if not st.toggle("Compute every layer of both models (Kobayashi et al. mixing ratios)", key="compare_mixing"):
         return
     series = {}
-    for name, loaded in zip(names, (loaded_a, loaded_b)):
-        mixing = guarded.computed_or_stop(f"Computing every layer of {loaded.source} …", lambda loaded=loaded:
-                                          cached_layerwise(loaded.source, loaded.task, text, None)).mixing
+    for name, key in zip(names, keys):
+        mixing = guarded.computed_or_stop(f"Computing every layer of {key.source} …", lambda key=key:
+                                          cached_layerwise(key)).mixing
         layers = len(mixing.ratios["attention"])
         depths = [depth_of(n, layers) for n in range(1, layers + 1)]
         measure = "norm_residual_ln" if mixing.ratios["norm_residual_ln"] is not None else "norm_residual"

@@ -7,7 +7,7 @@ import streamlit as st
 
 from bertviz_lite.analyses.contexts import words_in_contexts
 from bertviz_lite.figures import context_lines
-from app_pages.shell import charts, guarded, lecture, state
+from app_pages.shell import charts, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
 controls, canvas = lecture.controls_and_canvas("A word in two contexts", [4, 7])  # sentences beside the chart
@@ -16,8 +16,8 @@ with controls:
     st.text_area("Sentence A", height=68, **state.bind("sentence_a"))
     st.text_area("Sentence B", height=68, **state.bind("sentence_b"))
     st.text_input("Word in both (or several, separated by spaces)", max_chars=200, **state.bind("word"))
-a = guarded.trace_or_stop(loaded, st.session_state.sentence_a, None)
-b = guarded.trace_or_stop(loaded, st.session_state.sentence_b, None)
+own = runs.page_key(loaded)
+a, b = (guarded.trace_or_stop(own.with_text(st.session_state[name])) for name in ("sentence_a", "sentence_b"))
 words = st.session_state.word.replace(",", " ").split()
 results = guarded.computed_or_stop("Comparing the word's vectors …", lambda: words_in_contexts(a, b, words))
 

@@ -7,21 +7,22 @@ import streamlit as st
 from bertviz_lite.analyses.contributions import MIXING
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import matrices_side_by_side, mixing_lines
-from app_pages.shell import charts, chips, guarded, lecture, state
+from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 VIEWS = {"attention": "attention (mean of heads)", "norm": "‖c‖", "norm_residual": "‖c + x‖ (residual)",
          "norm_residual_ln": "‖g(c + x)‖ (+ LayerNorm)"}
 TOLERANCE = 1e-4  # float32 sums over hundreds of dimensions and tokens
 
 loaded = guarded.load_or_stop(needs_weights=True)
-t = guarded.trace_or_stop(loaded)
+key = runs.page_key(loaded)  # what this run asks every cache for
+t = guarded.trace_or_stop(key)
 lecture.page_title("Norm-based contributions")
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 layer = left.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
 with right:
     words = chips.word_toggle()
-result = guarded.analysis_or_stop("contributions", loaded, layer)
+result = guarded.analysis_or_stop("contributions", key, layer)
 groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
 matrices = {VIEWS[name]: getattr(result, name) for name in MIXING if getattr(result, name) is not None}
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
@@ -64,7 +65,7 @@ for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {la
     (st.success if diff <= TOLERANCE else st.error)(f"{what}: max |Δ| = {diff:.1e}",
                                                     icon=":material/check_circle:" if diff <= TOLERANCE
                                                     else ":material/cancel:")
-mixing = guarded.analysis_or_stop("layerwise", loaded).mixing
+mixing = guarded.analysis_or_stop("layerwise", key).mixing
 charts.chart(mixing_lines(mixing.ratios, VIEWS, "Mixing ratio: the share of what reaches a token that comes "
                                                  "from other tokens"))
 charts.csv_download(lambda: pd.concat([charts.matrix_frame(m, labels, labels).assign(view=name)

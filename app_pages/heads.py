@@ -5,7 +5,7 @@ import streamlit as st
 
 from bertviz_lite.analyses.head_fingerprints import STATS, describe, striking_heads
 from bertviz_lite.figures import layer_head_grid
-from app_pages.shell import charts, guarded, lecture, state
+from app_pages.shell import charts, guarded, lecture, runs, state
 
 STAT_TITLES = {"entropy": "entropy", "cls": "to [CLS]", "sep": "to [SEP]", "punct": "to punctuation",
                "self": "to itself", "prev": "to the previous token", "next": "to the next token"}
@@ -14,11 +14,12 @@ STAT_BUTTONS = {"entropy": "entropy", "cls": "[CLS]", "sep": "[SEP]", "punct": "
                 "prev": "prev", "next": "next"}
 
 loaded = guarded.load_or_stop(needs_weights=True)
-t = guarded.trace_or_stop(loaded)
+key = runs.page_key(loaded)  # what this run asks every cache for
+t = guarded.trace_or_stop(key)
 lecture.page_title("Head fingerprints")
 controls, canvas = st.columns([4, 7], gap="large")  # the grid beside its controls, on a projector too
 
-fingerprints = guarded.analysis_or_stop("layerwise", loaded).fingerprints
+fingerprints = guarded.analysis_or_stop("layerwise", key).fingerprints
 with controls:
     if st.session_state.stat not in STATS:
         st.session_state.stat = "prev"

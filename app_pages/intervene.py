@@ -13,7 +13,8 @@ from bertviz_lite.intervening.value_zeroing import value_zeroing_rollout
 from app_pages.shell import charts, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
-t = guarded.trace_or_stop(loaded)
+key = runs.page_key(loaded)  # what this run asks every cache for
+t = guarded.trace_or_stop(key)
 controls, canvas = lecture.controls_and_canvas("Interventions", [4, 8])
 L, H, tokens = t.num_layers, t.num_heads, t.tokens
 edits = runs.edits_in_url(t)  # before the pickers: they show the keys as it rewrites them
@@ -49,19 +50,20 @@ with controls:
 
 
 def intervention_view() -> None:
-    run = runs.intervened_or_stop(loaded, edits)
+    intervened = key.with_edits(edits)  # names the run, and so its figures: each intervention has its own
+    run = runs.intervened_or_stop(intervened)
     first, shift = run.first_changed_layer, run.shift
     token = int(shift[-1].argmax())  # the token the last layer moved most
     which = f"'{tokens[token]}'" + (" (masked)" if token in edits.masked else "")
     with lecture.point():
         st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, {which} moved most: cosine distance "
                     f"{small(shift[-1, token])} (mean over tokens {small(shift[-1].mean())}).")
-        charts.cached_chart(charts.view_key(loaded, "shift"), lambda: shift_heatmap(
+        charts.cached_chart(charts.view_key(loaded, intervened, "shift"), lambda: shift_heatmap(
             shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states,
             edits.masked))
     st.page_link("app_pages/layers.py", label=f"Step through layer {layer} of the intervened run",
                  icon=":material/layers:", query_params={**edits.to_url(), "layer": layer})
-    charts.cached_chart(charts.view_key(loaded, "before and after", layer, head), lambda: matrices_side_by_side(
+    charts.cached_chart(charts.view_key(loaded, intervened, "before and after", layer, head), lambda: matrices_side_by_side(
         {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]}, run.trace.tokens,
         colorbar="attention", axes=("query", "key")))
     st.caption(f"Layer {layer}, head {head}: attention before and after. " + (
@@ -81,15 +83,14 @@ def intervention_view() -> None:
 def value_zeroing_view() -> None:
     def panels():
         maps = np.stack([guarded.computed_or_stop(f"Zeroing each token's value vector in layer {k} …", lambda k=k:
-                         cached_value_zeroing(loaded.source, loaded.task, st.session_state.text,
-                                              st.session_state.pair or None, k)) for k in range(layer + 1)])
+                         cached_value_zeroing(key, k)) for k in range(layer + 1)])
         return matrices_side_by_side({"attention (mean over heads)": t.attention(layer).mean(axis=0),
                                       "value zeroing": maps[-1],
                                       f"value zeroing rolled out to layer {layer}": value_zeroing_rollout(maps)[-1]},
                                      tokens, colorbar="share", axes=("token", "rests on"))
 
     with lecture.point("value-zeroing") if not edits else st.container():
-        charts.cached_chart(charts.view_key(loaded, "value zeroing", layer), panels)
+        charts.cached_chart(charts.view_key(loaded, key, "value zeroing", layer), panels)
     st.caption(f"Value zeroing (Mohebbi et al. 2023), of the model's own run: row i, column j is how far token i's "
                f"output of layer {layer} moves (cosine distance) when token j's value vector is zeroed in that layer, "
                f"each row divided by its sum: {len(tokens)} runs of the layer, {len(tokens) * (layer + 1)} for the "
@@ -106,4 +107,4 @@ with canvas:
                 "map on): the page shows how far every token's hidden state moves in each later layer.",
                 icon=":material/science:")
 state.sync_url()
-del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)
+del t, loaded, key  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -15,24 +15,31 @@ from app_pages.stepper.stepping import Stepping, regions
 SHORT = {"Embeddings": "Embed", "Positions": "Pos.", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"}
 
 loaded = guarded.load_or_stop(needs_weights=True)  # the banner and the length notice, once per full run
-run = runs.run_or_stop(loaded)
+key, t = runs.run_or_stop(loaded)
 lecture.page_title("Layers")
-if run.edits:
-    runs.intervened_banner(run.edits, run.num_layers)
-del loaded, run  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)
+if key.edits:
+    runs.intervened_banner(key.edits, t.num_layers)
+this_run = [Stepping(loaded, key, t)]  # handed to the stepper's first call, which takes it out (below)
+del loaded, key, t  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)
 
 
 @st.fragment
-def stepper() -> None:
-    """The stepper, rerun alone by its own controls. It takes the model and trace from the caches at each run and
-    keeps neither: this page's namespace outlives a run (the fragment and the buttons' callbacks keep it for as
-    long as the tab is open), and a trace kept there would outlive the caches' bounds, one per open tab."""
+def stepper(handed: list[Stepping]) -> None:
+    """The stepper, rerun alone by its own controls. A full run hands it the page's model and trace (`handed`,
+    emptied here), so that the page loads the model and traces the sentence once; its own reruns take both from
+    the caches again. It keeps neither: Streamlit keeps a fragment's arguments for as long as the tab is open, and
+    a trace kept there would outlive the caches' bounds, one per open tab."""
     with turns.in_line():  # a click that reruns only the stepper waits in the fair line too
         try:
-            loaded = guarded.load_or_stop(needs_weights=True, banner=False)
-            step_through(Stepping(loaded, runs.run_or_stop(loaded, notice=False)))
+            step_through(handed.pop() if handed else again())
         except guarded.PageEnds:  # the stepper said why it ends: the rest of the page still draws
             pass
+
+
+def again() -> Stepping:
+    """This tab's model and run from the caches, for a rerun of the stepper alone (the full run said its notices)."""
+    loaded = guarded.load_or_stop(needs_weights=True, banner=False)
+    return Stepping(loaded, *runs.run_or_stop(loaded, notice=False))
 
 
 def step_through(s: Stepping) -> None:
@@ -47,4 +54,4 @@ def step_through(s: Stepping) -> None:
     state.sync_url()
 
 
-stepper()
+stepper(this_run)

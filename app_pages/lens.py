@@ -9,7 +9,7 @@ from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.nearest_pieces import narrower_table
 from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
 from bertviz_lite.figures import lens_grid
-from app_pages.shell import charts, guarded, lecture, models, state
+from app_pages.shell import charts, guarded, lecture, models, runs, state
 
 
 def state_name(i: int) -> str:
@@ -18,7 +18,7 @@ def state_name(i: int) -> str:
 
 def show_lens(position: int | None) -> None:
     lens = guarded.computed_or_stop("The masked-LM head on every hidden state …",
-                                    lambda: cached_lens(source, text, pair, position), ":material/error:")
+                                    lambda: cached_lens(key, position), ":material/error:")
     with lecture.point():
         charts.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
                                             f"({lens.tokens[lens.position]}), hidden state by hidden state"))
@@ -38,7 +38,7 @@ def show_nearest_pieces(position: int | None) -> None:
             f"the token's vector after the embeddings and after each layer. Not a prediction: no head turns these "
             f"vectors into probabilities.", icon=":material/info:")
     near = guarded.computed_or_stop("The nearest vocabulary pieces of every hidden state …",
-                                    lambda: cached_nearest_pieces(source, "masked-lm", text, pair, position),
+                                    lambda: cached_nearest_pieces(key, position),
                                     ":material/error:")
     with lecture.point():
         charts.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
@@ -50,7 +50,7 @@ def show_nearest_pieces(position: int | None) -> None:
 
 masked_lm = guarded.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
 lecture.page_title("Logit lens")
-source, text, pair = st.session_state.model, st.session_state.text, st.session_state.pair or None
+key = runs.page_key(masked_lm)  # the sentence through the model loaded with its masked-LM head
 problem = mlm_head_problem(masked_lm)  # before the model runs on the sentence
 if problem and masked_lm.weights_kind == "random-init":  # random vectors are near nothing in particular either
     lecture.point("notice").info(problem, icon=":material/block:")  # nothing to show, and nothing wrong
@@ -60,7 +60,7 @@ if problem and (narrower := narrower_table(masked_lm)):  # ELECTRA, ALBERT: noth
     lecture.point("notice").info(f"{problem}\n\n{narrower}", icon=":material/info:")
     models.offer_bundled_model("See a real model's vectors")
     guarded.end_page()
-t = guarded.trace_or_stop(masked_lm)
+t = guarded.trace_or_stop(key)
 mask = masked_lm.tokenizer.mask_token
 chosen = None
 if mask not in t.tokens:

@@ -5,13 +5,14 @@ import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import attention_heatmap, mixture_by_layer
-from app_pages.shell import charts, chips, guarded, lecture, state
+from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
-t = guarded.trace_or_stop(loaded)
+key = runs.page_key(loaded)  # what this run asks every cache for
+t = guarded.trace_or_stop(key)
 controls, canvas = lecture.controls_and_canvas("Attention rollout", [4, 7], gap="large")
 
-rollout = guarded.analysis_or_stop("layerwise", loaded).rollout  # (L, T, T)
+rollout = guarded.analysis_or_stop("layerwise", key).rollout  # (L, T, T)
 with controls:
     st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
     layer = st.slider("Up to layer", 0, t.num_layers - 1, **state.bind("layer"))

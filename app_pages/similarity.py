@@ -6,7 +6,7 @@ import streamlit as st
 from bertviz_lite.analyses.similarity import MAX_SENTENCES
 from bertviz_lite.figures import similarity_heatmap
 from bertviz_lite.figures.outputs import pair_split_heatmap
-from app_pages.shell import charts, chips, guarded, lecture, models, state
+from app_pages.shell import charts, chips, guarded, lecture, models, runs, state
 
 WORDS_ADD_UP = "A word's cells are the sum over its pieces, both ways, so the cells still add up to the cosine."
 
@@ -49,6 +49,7 @@ def split_caption(split, pooled: bool) -> str:
 
 
 loaded = guarded.load_or_stop()  # the offer to switch comes with the note below
+key = runs.page_key(loaded)
 controls, canvas = lecture.controls_and_canvas("Sentence similarity", [3, 8])  # sentences beside the matrix
 
 with controls:
@@ -67,7 +68,7 @@ with controls:
                  **state.bind("why"))
     pair = parsed(st.session_state.why) if st.session_state.why else None
     words = chips.word_toggle(WORDS_ADD_UP) if pair is not None else False
-    ways = guarded.sentence_vectors_or_stop(loaded, lines)
+    ways = guarded.sentence_vectors_or_stop(key, lines)
     if ways[0].trained_for_similarity:
         st.caption(f"Each sentence runs on its own; its vector is {ways[0].how}. {loaded.source} was trained "
                    f"so that the cosine measures similarity.")
@@ -78,14 +79,13 @@ with controls:
         models.offer_bundled_model("Compare with a model trained for similarity")
 with canvas:
     if pair is not None:
-        split = guarded.similarity_split_or_stop(loaded, lines[pair[0]], lines[pair[1]], words)
+        two = key.with_text(lines[pair[0]], lines[pair[1]])  # the two sentences, as one run's text and pair
+        split = guarded.similarity_split_or_stop(two, words)
         with lecture.point():
             st.markdown(split_caption(split, ways[0].trained_for_similarity))
-            charts.cached_chart(
-                (loaded.source, loaded.task, loaded.weights_id, "split", pair, lines[pair[0]], lines[pair[1]], words),
-                lambda: pair_split_heatmap(split.pairs, split.tokens_a, split.tokens_b,
-                                           f"Why {pair[0] + 1} and {pair[1] + 1} are similar: each pair's share of "
-                                           f"the cosine {split.cosine:.3f}"))
+            charts.cached_chart(charts.view_key(loaded, two, "split", pair, words), lambda: pair_split_heatmap(
+                split.pairs, split.tokens_a, split.tokens_b,
+                f"Why {pair[0] + 1} and {pair[1] + 1} are similar: each pair's share of the cosine {split.cosine:.3f}"))
         if split.by_selection:
             st.info("Max pooling takes each dimension from the token that holds its largest value, so a cell's max "
                     "part is the dot product over the dimensions both tokens won: exact for these sentences, but not "
@@ -103,4 +103,4 @@ with canvas:
         if not way.trained_for_similarity:
             st.caption(f"{way.name.capitalize()}: {way.how}.")
 state.sync_url()
-del loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)
+del loaded, key  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

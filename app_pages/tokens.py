@@ -2,11 +2,12 @@
 import pandas as pd
 import streamlit as st
 
-from app_pages.shell import chips, guarded, lecture
+from app_pages.shell import chips, guarded, lecture, runs
 from bertviz_lite.loading.readable_pieces import is_byte_level
 
 loaded = guarded.load_or_stop()
-t = guarded.trace_or_stop(loaded)
+key = runs.page_key(loaded)  # what this run asks every cache for
+t = guarded.trace_or_stop(key)
 lecture.page_title("Tokens")
 st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. Special tokens are grey; sentence A "
            "is blue" + (", sentence B orange." if t.pair else " (a second sentence in the sidebar would be orange)."))

@@ -11,7 +11,7 @@ from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import chapter_figure, chapters, narrate
 from bertviz_lite.tour.narration import output_sentences
-from app_pages.shell import charts, chips, guarded, lecture, state
+from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 LECTURE_PX = 380  # a step's figure under the stepper and the diagram, within 720 pixels
 TOUR_VIEW = {"text": "the quick brown fox jumps over the lazy dog", "head": 2, "token": 4}  # real patterns
@@ -35,7 +35,8 @@ def start_on_real_weights() -> None:
 
 start_on_real_weights()
 loaded = guarded.load_or_stop(needs_weights=True)
-t = guarded.trace_or_stop(loaded)
+key = runs.page_key(loaded)  # what this run asks every cache for
+t = guarded.trace_or_stop(key)
 lecture.page_title("Tour")
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
 st.session_state.head = min(st.session_state.head, t.num_heads - 1)
@@ -89,7 +90,7 @@ def diagram(step: str) -> None:
 def sentence_vector():
     """The sentence's vector as the model is meant to give it: from this trace, or (a pair, a shorter pipeline)
     from running the sentence alone."""
-    return (vectors_of_trace(t) or guarded.sentence_vectors_or_stop(loaded, [t.text]))[0]
+    return (vectors_of_trace(t) or guarded.sentence_vectors_or_stop(key, [t.text]))[0]
 
 
 def prediction():
@@ -98,7 +99,7 @@ def prediction():
     if st.session_state.task != "masked-lm" or mlm_head_problem(loaded) or not t.mask_positions:
         return None
     return guarded.computed_or_stop("The masked-LM head on every hidden state …",
-                                    lambda: cached_lens(loaded.source, t.text, t.pair, None), ":material/error:")
+                                    lambda: cached_lens(key.with_task("masked-lm"), None), ":material/error:")
 
 
 def output_story() -> list[str]:
@@ -116,7 +117,7 @@ def chapter_view(chapter, head: int) -> None:
     vectors = sentence_vector() if chapter.kind == "output" and lens is None else None
     with lecture.point():
         token = st.session_state.token  # the token the words are about: its named number outlined
-        charts.cached_chart(charts.view_key(loaded, "tour", chapter.step or chapter.kind, head, token),
+        charts.cached_chart(charts.view_key(loaded, key, "tour", chapter.step or chapter.kind, head, token),
                             lambda: fitted(chapter_figure(t, chapter, head, vectors, lens, token)))
 
 

@@ -12,8 +12,8 @@ from tiers import each_family
 SENTENCES = ["the cat sat on the mat", "a kitten was sitting on the rug", "shares dropped on wall street"]
 
 
-def z_of(figure: dict) -> np.ndarray:
-    z = figure["data"][0]["z"]
+def z_of(figure: dict, trace: int = 0) -> np.ndarray:
+    z = figure["data"][trace]["z"]
     return decode_typed_array(z) if isinstance(z, dict) else np.array(z, dtype=np.float64)
 
 
@@ -63,6 +63,22 @@ def test_a_head_switched_off_from_a_deep_link_shows_the_shift_the_api_gives():
     assert any("Head 2 of layer 0 off" in m.value for m in at.markdown)
     assert any("cosine to the original" in m.label for m in at.metric)
     assert at.multiselect[0].value == ["0.2"] and at.query_params["off"] == "0.2"
+
+
+def test_each_intervention_draws_its_own_figures():
+    """Two interventions on one sentence, one after the other: the second's figures are its own, not the first's
+    from the figure cache (their keys name the run, edits included)."""
+    from bertviz_lite.intervening.edits import parse_edits
+    from bertviz_lite.intervening.run import intervene
+
+    t = trace(load_model(BUNDLED_MODEL), TEXT)
+    for off in ("0.2", "3.1"):
+        at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT, off=off, layer=4, head=1, lecture=1)
+        assert not at.exception and not at.error
+        shift, attention = specs(at)
+        run = intervene(t, parse_edits(off=off))
+        np.testing.assert_allclose(z_of(shift), run.shift, atol=1e-6, err_msg=off)
+        np.testing.assert_allclose(z_of(attention, 1), run.trace.attention(4)[1], atol=1e-6, err_msg=off)
 
 
 def test_choosing_a_head_to_switch_off_writes_the_link():

@@ -6,6 +6,7 @@ import numpy as np
 
 import bertviz_lite.figures
 from bertviz_lite.serving import cache, process
+from bertviz_lite.serving.run_key import RunKey
 from apptest import open_page, specs
 
 LINK = dict(model="bert-base-uncased", text="the bank of the river", layer=2, head=3, step="attn.probs")
@@ -14,12 +15,12 @@ LINK = dict(model="bert-base-uncased", text="the bank of the river", layer=2, he
 def test_a_layer_is_stepped_through_once_for_every_tab(tiny_dirs):
     source = next(iter(tiny_dirs.values()))
     cache.cached_layer.clear()
-    first = cache.cached_layer(source, "base", "the cat sat", None, 1)
-    assert cache.cached_layer(source, "base", "the cat sat", None, 1) is first
-    fresh = cache.cached_trace(source, "base", "the cat sat", None).layer(1)
+    first = cache.cached_layer(RunKey(source, "base", "the cat sat"), 1)
+    assert cache.cached_layer(RunKey(source, "base", "the cat sat"), 1) is first
+    fresh = cache.cached_trace(RunKey(source, "base", "the cat sat")).layer(1)
     assert list(first) == list(fresh)
     assert all(np.array_equal(first[k], fresh[k]) for k in fresh)
-    assert cache.cached_layer(source, "base", "the cat sat", None, 2) is not first
+    assert cache.cached_layer(RunKey(source, "base", "the cat sat"), 2) is not first
 
 
 def test_each_cached_analysis_keeps_its_own_store(tiny_dirs):
@@ -30,9 +31,9 @@ def test_each_cached_analysis_keeps_its_own_store(tiny_dirs):
     from bertviz_lite.analyses.nearest_pieces import NearestPieces
 
     source = next(iter(tiny_dirs.values()))
-    assert isinstance(cache.cached_nearest_pieces(source, "masked-lm", "the cat sat", None, 2), NearestPieces)
-    assert isinstance(cache.cached_lens(source, "the cat sat", None, 2), LogitLens)
-    assert isinstance(cache.cached_nearest_pieces(source, "masked-lm", "the cat sat", None, 2), NearestPieces)
+    assert isinstance(cache.cached_nearest_pieces(RunKey(source, "masked-lm", "the cat sat"), 2), NearestPieces)
+    assert isinstance(cache.cached_lens(RunKey(source, "masked-lm", "the cat sat"), 2), LogitLens)
+    assert isinstance(cache.cached_nearest_pieces(RunKey(source, "masked-lm", "the cat sat"), 2), NearestPieces)
 
 
 def test_a_figure_is_built_once_per_key():
@@ -112,3 +113,28 @@ def test_a_tab_waits_its_turn_in_line_then_draws_its_page():
     assert queue.running() == 0 and queue.waiting() == 0
     page = opened["at"]
     assert not page.exception and any(">cat<" in chip.proto.body for chip in page.get("html")), "no token chips"
+
+
+def test_a_full_run_of_layers_loads_the_model_once_and_traces_the_sentence_once(monkeypatch, tiny_dirs):
+    """The page builds its run's key once and asks the caches by it: one model and one trace per full run, the
+    stepper's included (it is handed the page's), with a cell explained."""
+    import collections
+
+    from streamlit.testing.v1 import AppTest
+
+    from apptest import APP, PAGES
+    from app_pages.shell import guarded
+
+    calls = collections.Counter()
+    for name in ("cached_model", "cached_trace"):
+        real = getattr(guarded, name)
+        monkeypatch.setattr(guarded, name, lambda *a, real=real, name=name: calls.update([name]) or real(*a))
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in dict(model=tiny_dirs["bert"], text="the cat sat", layer=1, step="attn.scores",
+                           cell="1,2").items():
+        at.query_params[key] = str(value)
+    at.run()
+    calls.clear()
+    at.switch_page(PAGES["layers"]).run()
+    assert not at.exception and not at.error
+    assert calls == {"cached_model": 1, "cached_trace": 1}

@@ -234,6 +234,7 @@ def test_serve_warms_the_views_it_is_given_before_anyone_comes():
 def test_the_warm_up_fills_the_caches_the_pages_read(tiny_dirs, monkeypatch):
     """What serve's warm-up traces is what a page then gets: the sentence is run once, by the warm-up."""
     from bertviz_lite.serving import cache
+    from bertviz_lite.serving.run_key import RunKey
     from bertviz_lite.serving.warmup import views, warm_in_background
 
     runs = []
@@ -242,4 +243,4 @@ def test_the_warm_up_fills_the_caches_the_pages_read(tiny_dirs, monkeypatch):
     text = "a sentence no other test traces"
     warm_in_background(views(f"layers?model={tiny_dirs['bert']}&text={text.replace(' ', '+')}")).join(60)
     assert runs == [text]
-    assert cache.cached_trace(tiny_dirs["bert"], "base", text, None).text == text and runs == [text]
+    assert cache.cached_trace(RunKey(tiny_dirs["bert"], "base", text)).text == text and runs == [text]

@@ -9,6 +9,7 @@ from bertviz_lite.introspection.params import parameter_table
 from bertviz_lite.loading.limits import Limits
 from bertviz_lite.loading.loader import load_skeleton
 from bertviz_lite.serving import cache, process
+from bertviz_lite.serving.run_key import RunKey
 from app_pages.shell import turns
 from apptest import open_page
 
@@ -17,7 +18,7 @@ def _same_architecture(skeleton, loaded) -> None:
     assert not skeleton.has_weights and loaded.has_weights
     assert parameter_table(skeleton.model).equals(parameter_table(loaded.model))
     assert type(skeleton.model) is type(loaded.model) and skeleton.family is loaded.family
-    for what in ("weights", "origin", "vocabulary", "warning", "bundled", "max_tokens"):
+    for what in ("weights_kind", "origin", "vocabulary", "warning", "bundled", "max_tokens"):
         assert getattr(skeleton, what) == getattr(loaded, what), what
 
 
@@ -72,5 +73,5 @@ def test_the_first_run_warms_the_default_view_in_the_background(monkeypatch):
     warm_up = process.warming(model, DEFAULTS["task"], DEFAULTS["text"])  # the thread the run started
     warm_up.join(120)
     assert traced == [(DEFAULTS["text"], None)]
-    cache.cached_trace(model, DEFAULTS["task"], DEFAULTS["text"], None)
+    cache.cached_trace(RunKey(model, DEFAULTS["task"], DEFAULTS["text"]))
     assert len(traced) == 1, "the default view was traced again: the warm-up did not fill the cache"

@@ -15,6 +15,7 @@ from bertviz_lite.figures import layer_diagram
 from bertviz_lite.figures.fit import fit, keeps_height
 from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.serving.cache import cached_figure
+from bertviz_lite.serving.run_key import RunKey
 
 from .state import lecture_mode
 
@@ -100,7 +101,7 @@ def matrix_frame(matrix, rows: list[str], columns: list[str], row_name: str = "t
                          "value": np.asarray(matrix, dtype=np.float64).ravel()})
 
 
-def view_key(loaded: LoadedModel, *parts) -> tuple:
-    """What names a view of the current model and sentence: a key for cached_chart, with the page's own parts (a
-    view of an intervened run names its edits among them)."""
-    return (loaded.source, loaded.task, loaded.weights_id, st.session_state.text, st.session_state.pair, *parts)
+def view_key(loaded: LoadedModel, key: RunKey, *parts) -> tuple:
+    """What names a view of a page run: a key for cached_chart, from the run's key (the model, the sentence, any
+    intervention), what the model's weights are, and the page's own parts."""
+    return (key, loaded.weights_id, *parts)

@@ -11,11 +11,11 @@ import streamlit as st
 
 from bertviz_lite import BertvizLiteError, DEFAULT_MODEL, LoadedModel, Trace
 from bertviz_lite.analyses.similarity import SentenceVectors
-from bertviz_lite.intervening.edits import Edits
 from bertviz_lite.loading.loader import fetch_weights
 from bertviz_lite.serving.cache import (cached_contributions, cached_head_view, cached_layer, cached_layerwise,
                                         cached_model, cached_sentence_vectors, cached_similarity_split,
                                         cached_skeleton, cached_thumbnails, cached_trace)
+from bertviz_lite.serving.run_key import RunKey
 
 from .models import offer_bundled_model, switch_model
 from .state import init_state, lecture_mode
@@ -118,31 +118,25 @@ def explained_load_errors(source: str, label: str = "") -> Iterator[None]:
         end_page()
 
 
-def trace_or_stop(loaded: LoadedModel, text: str | None = None, pair: str | None = "",
-                  notice: bool = True) -> Trace:
-    """The current sentence's trace, from the cache. A page that keeps it in its namespace lets go of it at its
+def trace_or_stop(key: RunKey, notice: bool = True) -> Trace:
+    """The trace of the run `key` names, from the cache. A page that keeps it in its namespace lets go of it at its
     end, and of its model (`del t, loaded`): Streamlit keeps a page's namespace for as long as the tab is open
     (the page's callbacks, fragments and downloads hold it), and a trace kept there would outlive the trace
     cache's bound, one per open tab (a soak of 160 sentences held 45 traces alive with 16 cached, 2026-11-23); a
-    model, the model cache's. Callbacks that run after the page read what they need from plain values, and a
-    fragment takes both again (`notice=False`: the page's full run showed it)."""
-    text = st.session_state.text if text is None else text
-    pair = st.session_state.pair if pair == "" else pair
-    layers = loaded.config.num_hidden_layers
-    doing = (f"Running {loaded.source} on your text: word pieces, embeddings, then {layers} layers, keeping each "
-             f"layer's output (a long text on a large model takes seconds) …")
-    result = computed_or_stop(doing, lambda: cached_trace(loaded.source, loaded.task, text, pair or None),
-                              show_time=True)
+    model, the model cache's. Callbacks that run after the page read what they need from plain values (a run key
+    is one)."""
+    doing = (f"Running {key.source} on your text: word pieces, embeddings, then every layer, keeping each layer's "
+             f"output (a long text on a large model takes seconds) …")
+    result = computed_or_stop(doing, lambda: cached_trace(key), show_time=True)
     if notice and result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     return result
 
 
-def layer_steps(loaded: LoadedModel, layer: int, edits: Edits | None = None):
-    """One layer's sub-steps of the current sentence (and pair), or of its intervened run, shared by every tab
+def layer_steps(key: RunKey, layer: int):
+    """One layer's sub-steps of the run `key` names (the model's own, or an intervened one), shared by every tab
     that shows them."""
-    return cached_layer(loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, layer,
-                        edits=edits)
+    return cached_layer(key, layer)
 
 
 def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:", show_time: bool = False):
@@ -155,22 +149,21 @@ def computed_or_stop(doing: str, compute: Callable, icon: str = ":material/edit:
         end_page()
 
 
-def sentence_vectors_or_stop(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
+def sentence_vectors_or_stop(key: RunKey, sentences: list[str]) -> list[SentenceVectors]:
     return computed_or_stop("Running the model on each sentence …",
-                            lambda: cached_sentence_vectors(loaded.source, loaded.task, tuple(sentences)))
+                            lambda: cached_sentence_vectors(key, tuple(sentences)))
 
 
-def similarity_split_or_stop(loaded: LoadedModel, a: str, b: str, words: bool):
-    return computed_or_stop("Splitting the cosine into token pairs …",
-                            lambda: cached_similarity_split(loaded.source, loaded.task, a, b, words))
+def similarity_split_or_stop(key: RunKey, words: bool):
+    """The cosine of the key's text and pair, split into token pairs."""
+    return computed_or_stop("Splitting the cosine into token pairs …", lambda: cached_similarity_split(key, words))
 
 
 ANALYSES = {"layerwise": cached_layerwise, "contributions": cached_contributions, "head view": cached_head_view,
             "thumbnails": cached_thumbnails}
 
 
-def analysis_or_stop(kind: str, loaded: LoadedModel, *args):
-    """One of the cached analyses of the current sentence (and pair), or a message and a stop."""
+def analysis_or_stop(kind: str, key: RunKey, *args):
+    """One of the cached analyses of the run `key` names, or a message and a stop."""
     compute = ANALYSES[kind]
-    return computed_or_stop("Computing every layer …", lambda: compute(
-        loaded.source, loaded.task, st.session_state.text, st.session_state.pair or None, *args), ":material/error:")
+    return computed_or_stop("Computing every layer …", lambda: compute(key, *args), ":material/error:")

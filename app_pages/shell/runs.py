@@ -1,5 +1,6 @@
-"""Which run of the sentence a page shows: the model's own, or an intervened one (a head off, a token masked, a
-value zeroed) that the URL names with `off`, `mask` and `zero`, as the Interventions page writes them."""
+"""Which run of the sentence a page shows, as one key (`RunKey`) built once from the URL's state: the model, the
+sentence (and pair), and the model's own run, or an intervened one (a head off, a token masked, a value zeroed)
+that the URL names with `off`, `mask` and `zero`, as the Interventions page writes them."""
 from __future__ import annotations
 
 import streamlit as st
@@ -8,6 +9,7 @@ from bertviz_lite import BertvizLiteError, InputError, LoadedModel, Trace
 from bertviz_lite.intervening.edits import Edits, parse_edits
 from bertviz_lite.intervening.run import Intervened
 from bertviz_lite.serving.cache import cached_intervened
+from bertviz_lite.serving.run_key import RunKey
 
 from .guarded import computed_or_stop, trace_or_stop
 from .state import set_value
@@ -33,20 +35,26 @@ def edits_in_url(t: Trace, say: bool = True) -> Edits:
         return Edits()
 
 
-def run_or_stop(loaded: LoadedModel, notice: bool = True) -> Trace:
-    """The current sentence's trace, or its intervened run where the URL names an intervention (the Layers stepper
-    opens either)."""
-    t = trace_or_stop(loaded, notice=notice)
+def page_key(loaded: LoadedModel) -> RunKey:
+    """The model's own run of the URL's sentence (and pair) through the page's model: what the page asks the
+    caches for."""
+    return RunKey(loaded.source, loaded.task, st.session_state.text, st.session_state.pair)
+
+
+def run_or_stop(loaded: LoadedModel, notice: bool = True) -> tuple[RunKey, Trace]:
+    """The run the URL names and its trace: the model's own, or an intervened run where the URL names an
+    intervention (the Layers stepper opens either)."""
+    key = page_key(loaded)
+    t = trace_or_stop(key, notice=notice)
     edits = edits_in_url(t, say=notice)
-    return intervened_or_stop(loaded, edits).trace if edits else t
+    return (key.with_edits(edits), intervened_or_stop(key.with_edits(edits)).trace) if edits else (key, t)
 
 
-def intervened_or_stop(loaded: LoadedModel, edits: Edits) -> Intervened:
-    """The current sentence run again with `edits`, from the cache; a layer, head or token that is not there is a
+def intervened_or_stop(key: RunKey) -> Intervened:
+    """The key's sentence run again with its edits, from the cache; a layer, head or token that is not there is a
     message and a stop."""
-    doing = f"Running {loaded.source} again from the first layer the intervention changes …"
-    return computed_or_stop(doing, lambda: cached_intervened(loaded.source, loaded.task, st.session_state.text,
-                                                             st.session_state.pair or None, edits))
+    doing = f"Running {key.source} again from the first layer the intervention changes …"
+    return computed_or_stop(doing, lambda: cached_intervened(key))
 
 
 def intervened_banner(edits: Edits, layers: int) -> None:

@@ -81,10 +81,10 @@ def _from_pickers(names: list[str]) -> None:
         set_cell(tuple(int(v) for v in picked))
 
 
-def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ...], heading: str) -> None:
+def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], heading: str) -> None:
     """Where the chosen cell's number comes from: the formula with the real numbers, the op's figure, the value
     computed again from those numbers beside the stored one, and all the numbers as CSV."""
-    name = steps.name(key)
+    t, name = s.t, steps.name(key)
     own_head = key_head(head, t.num_heads, steps[key].shape[0]) if steps.node(key).has_head_axis else None
     try:
         e = explain(t, name, own_head, cell)  # (a key or value step's own head: grouped-query shares them)
@@ -105,7 +105,7 @@ def explanation_panel(loaded, t, steps, key: str, head: int, cell: tuple[int, ..
         text = (f"Computed again from these numbers: {e.recomputed:.6g} (the step-through's {e.value:.6g}, "
                 f"|Δ| = {e.abs_diff:.1e})")
         (st.success if ok else st.error)(text, icon=":material/calculate:")
-    figure_key = charts.view_key(loaded, t.edits, "explain", name, e.head, e.at)
+    figure_key = s.view_key("explain", name, e.head, e.at)
     top = 5 if state.lecture_mode() else 12
     charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
     if steps.node(key).op.whole_row and "row" in e.figure:

@@ -117,7 +117,7 @@ def words(s: Stepping, steps, key: str, head: int, heading: str, check, r: Regio
             st.markdown(f"{node.explains}.")
             check()
         if cell is not None:
-            cells.explanation_panel(s.loaded, s.t, steps, key, head, cell, heading)
+            cells.explanation_panel(s, steps, key, head, cell, heading)
     return cell
 
 

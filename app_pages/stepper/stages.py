@@ -62,7 +62,7 @@ def positions_view(s: Stepping, r: Regions) -> None:
 def layer_view(s: Stepping, r: Regions) -> None:
     t = s.t
     layer, head = layer_controls(s, r)
-    steps = guarded.layer_steps(s.loaded, layer, t.edits)
+    steps = guarded.layer_steps(s.key, layer)
     with r.picker():
         key = show_step_picker(steps.graph, "Sub-step", "")
     show_diagram(s, r.diagram, steps, key, "")
@@ -121,12 +121,11 @@ def pooler_view(s: Stepping, r: Regions) -> None:
             charts.cached_chart(s.view_key("pooler", key), lambda: vector_bars(
                 np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"))
         pickers(s, steps, key, r)
-    pair = st.session_state.pair
-    if not pair.strip():
+    if s.t.pair is None:
         r.words.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")
         return
     with r.words:
-        ways = guarded.sentence_vectors_or_stop(loaded, [st.session_state.text, pair])
+        ways = guarded.sentence_vectors_or_stop(s.key, [s.t.text, s.t.pair])
         st.markdown("### How similar are the two sentences? (each run on its own" +
                     (", the model's own runs)" if s.t.edits is not None else ")"))
         for column, way in zip(st.columns(len(ways)), ways):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from bertviz_lite import LoadedModel, Trace
+from bertviz_lite.serving.run_key import RunKey
 from bertviz_lite.stepthrough.steps import Steps
 from app_pages.shell import charts, state
 
@@ -15,9 +16,11 @@ LATER_STAGES = {"Encoder layer": "attn.probs", "Pooler & similarity": "pooler.ou
 
 @dataclass
 class Stepping:
-    """The model and trace of this run, taken from the caches at each run (the page keeps neither between runs:
-    see guarded.trace_or_stop), and the stages the stepper offers, each with the step it opens on."""
+    """The model, the run's key and its trace, taken from the caches at each run (the page keeps none of the heavy
+    ones between runs: see guarded.trace_or_stop), and the stages the stepper offers, each with the step it opens
+    on."""
     loaded: LoadedModel
+    key: RunKey  # the run shown: the model's own, or an intervened one
     t: Trace
     positions: Steps | None = field(init=False)  # the once-per-input steps (DeBERTa, MPNet); else None
     stages: dict[str, str] = field(init=False)
@@ -32,8 +35,8 @@ class Stepping:
         self.stages.update(LATER_STAGES)
 
     def view_key(self, *parts) -> tuple:
-        """A cached figure's key: the model, the sentence and the run shown (its edits: None for the model's own)."""
-        return charts.view_key(self.loaded, self.t.edits, *parts)
+        """A cached figure's key: the model, the sentence and the run shown (the run key), and `parts`."""
+        return charts.view_key(self.loaded, self.key, *parts)
 
     def stage_of(self, step: str) -> str:
         if step.startswith("embed."):

@@ -16,6 +16,7 @@ import urllib.parse
 from dataclasses import dataclass
 
 from ..loading.presets import DEFAULT_MODEL
+from .run_key import RunKey
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,12 @@ def warm(view: View) -> None:
 
     if view.text is None:
         cached_model(view.source, view.task)
-    elif view.layer is None:
-        cached_trace(view.source, view.task, view.text, view.pair)
+        return
+    key = RunKey(view.source, view.task, view.text, view.pair)  # the key the page of the link builds
+    if view.layer is None:
+        cached_trace(key)
     else:
-        cached_layer(view.source, view.task, view.text, view.pair, view.layer)
+        cached_layer(key, view.layer)
 
 
 def warm_in_background(wanted: list[View]) -> threading.Thread:
