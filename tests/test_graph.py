@@ -20,7 +20,7 @@ def models(tiny_loaded, new_tiny_loaded):
 
 
 def blocks(t):
-    graphs = [t.graph("embed"), t.graph("encoder"), *(t.graph("layers", i) for i in range(t.num_layers)),
+    graphs = [t.graph("embed"), t.graph("positions"), *(t.graph("layers", i) for i in range(t.num_layers)),
               t.graph("pooler")]
     return [g for g in graphs if g is not None]
 

@@ -24,3 +24,15 @@ def test_encoder_is_positions_in_a_trace_and_in_a_step_name(new_tiny_loaded):
         assert list(t.encoder()) == list(t.positions())
     with pytest.warns(DeprecationWarning, match="'positions'"):
         assert parse_step_name("encoder.rel_norm") == parse_step_name("positions.rel_norm")
+    with pytest.warns(DeprecationWarning, match="'positions'"):
+        assert t.graph("encoder").keys == t.graph("positions").keys
+
+
+def test_a_warning_points_at_the_users_own_line(tiny_loaded, new_tiny_loaded):
+    """Python shows a DeprecationWarning only where it is attributed to the user's code, however deep in the
+    package the old spelling is read (a step name passes several of its functions)."""
+    t = trace(new_tiny_loaded["deberta-v2"], "the cat sat")
+    with pytest.warns(DeprecationWarning) as seen:
+        tiny_loaded["bert"].weights
+        t.graph("encoder")
+    assert [w.filename for w in seen] == [__file__] * 2

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from bertviz_lite.analyses.sentence_pooling import POOLING_MODES, SentencePooling, pool, read_sentence_pooling
+from bertviz_lite.analyses.sentence_pooling import (POOLING_MODES, SentencePooling, pool, read_sentence_pooling,
+                                                    read_weights)
 
 
 def write_pipeline(directory, modules, pooling=None, max_seq_length=None):
@@ -63,3 +64,15 @@ def test_pool_equals_sentence_transformers(modes, normalize):
         expected = Normalize()(expected)
     ours = pool(tokens[0].numpy(), SentencePooling(modes, normalize, None))
     np.testing.assert_allclose(ours, expected["sentence_embedding"][0].numpy(), atol=1e-6)
+
+
+def test_the_rows_a_pooled_vector_reads_are_weighted_as_the_pooling_weighs_the_tokens():
+    """What the deletion curves' attention-based methods read (`attributing/deletion.reading_row`): each mode's
+    weights over the tokens, scaled to sum to 1, averaged over the modes; max reads every token alike."""
+    np.testing.assert_allclose(read_weights(("mean",), 4), [0.25] * 4)
+    np.testing.assert_allclose(read_weights(("max",), 4), [0.25] * 4)
+    np.testing.assert_allclose(read_weights(("cls",), 4), [1, 0, 0, 0])
+    np.testing.assert_allclose(read_weights(("lasttoken",), 4), [0, 0, 0, 1])
+    np.testing.assert_allclose(read_weights(("weightedmean",), 4), np.array([1, 2, 3, 4]) / 10)
+    np.testing.assert_allclose(read_weights(("mean_sqrt_len_tokens",), 4), [0.25] * 4)
+    np.testing.assert_allclose(read_weights(("cls", "mean"), 4), [0.625, 0.125, 0.125, 0.125])

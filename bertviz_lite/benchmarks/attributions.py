@@ -66,7 +66,7 @@ def ig_floor(target: Target, steps: int):
 
     def run():
         path = (x0 + alphas * (x - x0)).requires_grad_(True)  # (steps, T, d)
-        target.forward(path).sum().backward()
+        torch.autograd.grad(target.forward(path).sum(), path)  # the inputs' gradient only, as Captum takes it
 
     return run
 

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import plotly.graph_objects as go
 
-from ..ops import Series
+from ..kinds import Series
 from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, colour_scale, columns_of_panels,
                     every_token, module_colour, plotly_text, series_colour, written_in_cells)
 

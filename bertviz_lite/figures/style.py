@@ -15,7 +15,7 @@ import html
 
 import numpy as np
 
-from ..ops import Series
+from ..kinds import Series
 
 FONT = dict(size=16)  # readable from the back of a lecture hall
 SHARE = "Blues"

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..deprecation import renamed
-from ..ops import Series
+from ..kinds import Series
 
 BLOCKS = ("embed", "positions", "layers", "pooler")
 OLD_BLOCKS = {"encoder": "positions"}  # earlier spellings, still read (`todays_block`): a saved link keeps working
@@ -139,7 +139,7 @@ def step_name(block: str, key: str, layer: int | None = None) -> str:
 def todays_block(block: str) -> str:
     """A block's name as it is spelled today; an earlier spelling (`encoder`) is read with a DeprecationWarning."""
     if block in OLD_BLOCKS:
-        renamed(f"the block {block!r}", f"{OLD_BLOCKS[block]!r}", stacklevel=4)
+        renamed(f"the block {block!r}", f"{OLD_BLOCKS[block]!r}")
     return OLD_BLOCKS.get(block, block)
 
 

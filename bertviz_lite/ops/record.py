@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 import numpy as np
 import torch
 
+from ..kinds import Figure, Series
 from .telling import plain
 from .worked import Worked, num
 
@@ -34,28 +34,6 @@ class Tokens:
 
     def __len__(self) -> int:
         return len(self.input_ids)
-
-
-class Figure(Enum):
-    """The kind of figure that explains one cell of an operation's output (`figures/explanation.py` draws each)."""
-
-    TERMS = "terms"  # a sum: its terms as a waterfall ending at the value
-    SOFTMAX_ROW = "softmax row"  # the query's row of scores and of probabilities
-    HISTOGRAMS = "histograms"  # a norm: the token's row before and after
-    CURVE = "curve"  # an activation: the function's curve with the point on it
-    ARROWS = "arrows"  # a rotation: a pair of dimensions before and after
-
-
-class Series(Enum):
-    """What a series of token vectors is, which fixes its colour on every chart (`figures/style.py`)."""
-
-    INPUT = "what a block starts from"
-    WORD = "the word table's rows"
-    POSITION = "the position table's rows"
-    TOKEN_TYPE = "the token type table's rows"
-    SUM = "a sum: the residual stream after an add"
-    NORMED = "after a norm"
-    COMPUTED = "what a sub-block computed, before it is added back"
 
 
 Compute = Callable[["Node", list[torch.Tensor], "nn.Module | None", Tokens], torch.Tensor]  # noqa: F821
