@@ -24,6 +24,12 @@ def named(i: int) -> str:
     return f"{i} {tokens[i]}"
 
 
+def unchanged_attention(first: int) -> str:
+    """Which layers' attention an intervention after the softmax cannot change: those up to the first it changes."""
+    layers = "layer 0" if first == 0 else f"layers 0 to {first}"
+    return f"The attention of {layers} cannot change: the intervention acts after {'its' if first == 0 else 'their'} softmax."
+
+
 def small(x: float) -> str:
     """A distance as a person reads it: 4 decimals, or 3 significant digits below 0.001 (random weights move little)."""
     return f"{x:.4f}" if x == 0 or x >= 1e-3 else f"{x:.3g}"
@@ -54,7 +60,7 @@ def intervention_view() -> None:
     run = runs.intervened_or_stop(intervened)
     first, shift = run.first_changed_layer, run.shift
     token = int(shift[-1].argmax())  # the token the last layer moved most
-    which = f"'{tokens[token]}'" + (" (masked)" if token in edits.masked else "")
+    which = f"'{tokens[token]}'" + (f" (token {token}, masked)" if token in edits.masked else f" (token {token})")
     with lecture.point():
         st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, {which} moved most: cosine distance "
                     f"{small(shift[-1, token])} (mean over tokens {small(shift[-1].mean())}).")
@@ -68,7 +74,7 @@ def intervention_view() -> None:
         colorbar="attention", axes=("query", "key")))
     st.caption(f"Layer {layer}, head {head}: attention before and after. " + (
         "A masked token changes every layer's attention." if edits.masked else
-        f"The attention of layers 0 to {first} cannot change: the intervention acts after their softmax."))
+        unchanged_attention(first)))
     change = output_change(t, run.trace)
     if change.sentence_cosine is not None:
         st.metric("Sentence vector: cosine to the original", f"{change.sentence_cosine:.4f}")

@@ -64,9 +64,11 @@ t = guarded.trace_or_stop(key)
 mask = masked_lm.tokenizer.mask_token
 chosen = None
 if mask not in t.tokens:
-    st.info(f"The sentence has no {mask}: put {mask} where a word should be predicted (e.g. 'the cat {mask} "
-            f"on the mat'), or pick a position to look at.", icon=":material/info:")
     st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
+    here = st.session_state.position
+    st.info(f"The lens looks at position {here} ('{t.tokens[here]}'), picked below, as the sentence has no {mask}. "
+            f"Put {mask} where a word should be predicted (e.g. 'the cat {mask} on the mat') to watch the model "
+            f"predict it.", icon=":material/info:")
     tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
     chosen = st.selectbox("Position", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
                           **state.bind("position"))

@@ -61,6 +61,10 @@ def test_a_head_switched_off_from_a_deep_link_shows_the_shift_the_api_gives():
     assert "embeddings (not rerun)" in shift["data"][0]["y"][0]
     assert len(attention["data"]) == 2  # before and after
     assert any("Head 2 of layer 0 off" in m.value for m in at.markdown)
+    moved = int(run.shift[-1].argmax())  # a word that occurs twice ('the') is told apart by its position
+    assert any(f"'{run.trace.tokens[moved]}' (token {moved}) moved most" in m.value for m in at.markdown)
+    assert any("The attention of layer 0 cannot change: the intervention acts after its softmax." in c.value
+               for c in at.caption)
     assert any("cosine to the original" in m.label for m in at.metric)
     assert at.multiselect[0].value == ["0.2"] and at.query_params["off"] == "0.2"
 

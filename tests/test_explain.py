@@ -176,7 +176,7 @@ def test_position_keys_are_rows_of_distances_not_tokens(models):
     n = explain(t, "positions.rel_norm", at=(rows - 1, 2))
     assert close(n.recomputed, n.value) and "δ" in n.labels["row"]
     p2c = explain(t, "layers.0.attn.p2c", head=1, at=(2, 0))  # the query's offset from the key, as the row read
-    assert p2c.inputs["distance"] == 2 and "Q^r[δ = 2]" in p2c.formula
+    assert p2c.inputs["distance"] == 2 and "Qʳ[δ = 2]" in p2c.formula
 
 
 @pytest.mark.parametrize("step,head,at,needle", [

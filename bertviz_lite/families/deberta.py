@@ -3,8 +3,8 @@ post-norm layer, but position is kept apart from content. A score is the sum of 
 √(3·d_h), as the model divides them (√(2·d_h) or √d_h when a model uses fewer terms):
 
 - c2c, content to content: Q_i · K_j, what BERT computes;
-- c2p, content to position: Q_i · K^r_δ(i,j), the query's content against the key's relative position;
-- p2c, position to content: K_j · Q^r at the query's offset i − j from the key (the paper's Q^r_δ(j,i)), the
+- c2p, content to position: Q_i · Kʳ_δ(i,j), the query's content against the key's relative position;
+- p2c, position to content: K_j · Qʳ at the query's offset i − j from the key (the paper's Qʳ_δ(j,i)), the
   key's content against the query's relative position;
 
 so `attn.scores` = c2c + c2p + p2c + mask. δ is the distance i − j, exact up to position_buckets / 2 and
@@ -84,12 +84,12 @@ def _scores(base: nn.Module, i: int, p: DebertaParts, names: ModuleNames) -> Nod
     if "c2p" in terms:
         nodes.append(node(LAYERS, "attn.c2p", RELATIVE_DOT, ("attn.q", "attn.pos_key", "positions.relative_positions"),
                           direction="c2p", scale=scale,
-                          explains=f"Q_i · K^r(i − j) / {shown}: the query's content against the relative position "
+                          explains=f"Q_i · Kʳ(i − j) / {shown}: the query's content against the relative position "
                                    f"of the key, from the shared relative embeddings projected by this layer's W_K"))
     if "p2c" in terms:
         nodes.append(node(LAYERS, "attn.p2c", RELATIVE_DOT, ("attn.k", "attn.pos_query", "positions.relative_positions"),
                           direction="p2c", scale=scale,
-                          explains=f"K_j · Q^r(i − j) / {shown}: the key's content against the relative position "
+                          explains=f"K_j · Qʳ(i − j) / {shown}: the key's content against the relative position "
                                    f"of the query, from the shared relative embeddings projected by this layer's W_Q"))
     added = ("attn.c2c", *(f"attn.{t}" for t in terms))
     nodes.append(node(LAYERS, "attn.scores", MASK, added,

@@ -29,8 +29,8 @@ def compute_rotate(node, inputs, module, tokens):
 
 
 def compute_relative_dot(node, inputs, module, tokens):
-    """DeBERTa's position terms, (h, T, T): c2p[i, j] = q_i · K^r[δ(i, j)] / scale, and p2c[i, j] =
-    k_j · Q^r[−δ(j, i)] / scale, each relative vector gathered by the bucketed distance, as the model gathers it."""
+    """DeBERTa's position terms, (h, T, T): c2p[i, j] = q_i · Kʳ[δ(i, j)] / scale, and p2c[i, j] =
+    k_j · Qʳ[−δ(j, i)] / scale, each relative vector gathered by the bucketed distance, as the model gathers it."""
     content, relative, distance = inputs  # (h, T, d_h), (h, 2k, d_h), (T, T) bucketed i − j
     span = relative.shape[1] // 2
     h, T = content.shape[0], content.shape[1]
@@ -77,7 +77,7 @@ def explain_rotary_angles(cell) -> Worked:
 
 
 def explain_relative_dot(cell) -> Worked:
-    """DeBERTa's c2p (q_i · K^r[δ(i, j)]) and p2c (Q^r[−δ(j, i)] · k_j), each / scale: the relative vector is
+    """DeBERTa's c2p (q_i · Kʳ[δ(i, j)]) and p2c (Qʳ[−δ(j, i)] · k_j), each / scale: the relative vector is
     gathered by the bucketed distance of the pair."""
     (i, j), h, node = cell.at, cell.head, cell.node
     content, relative, distance = cell.input(0), cell.input(1), cell.input(2)
@@ -86,13 +86,13 @@ def explain_relative_dot(cell) -> Worked:
         delta = int(distance[i, j])
         row = int(np.clip(delta + span, 0, 2 * span - 1))
         query, key = as_f64(content[h, i]), as_f64(relative[h, row])
-        said = f"q_{i} · K^r[δ = {delta}]"
+        said = f"q_{i} · Kʳ[δ = {delta}]"
     else:
         delta = int(distance[j, i])
         row = int(np.clip(-delta + span, 0, 2 * span - 1))
         query, key = as_f64(relative[h, row]), as_f64(content[h, j])
         delta = -delta  # the row read is span − δ(j, i): the query's offset from the key
-        said = f"Q^r[δ = {delta}] · k_{j}"
+        said = f"Qʳ[δ = {delta}] · k_{j}"
     products = query * key / scale
     terms = [(f"a[{d}]·b[{d}]/{scale:.4g}", float(p)) for d, p in enumerate(products)]
     formula = f"{said} / {scale:.4g} = {num(float(query @ key))} / {scale:.4g} = {num(float(products.sum()))}"
