@@ -166,13 +166,14 @@ def click_at(page, plot_index: int, x: float, y: float) -> None:
 
 
 def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
-    """Lecture mode at 1280×720: click a cell of the scores, see where its number comes from beside the heatmap;
+    """Lecture mode at 1280×720: click a cell of the scores, see where its number comes from beside the heatmap,
+    both on the screen;
     click the softmax's box in the diagram, and the stepper goes there keeping the cell."""
     page.goto(f"{server}/layers?model={BUNDLED}&text=the+bank+of+the+river&layer=2&head=3&step=attn.scores&lecture=1")
     wait_idle(page)
-    diagram, heatmap = 0, 1  # the diagram comes first, above the stepper's figures
-    index = page.locator(".js-plotly-plot").nth(heatmap).evaluate("g => g.data[0].type")
-    assert index == "heatmap"
+    kinds = page.locator(".js-plotly-plot").evaluate_all("gs => gs.map(g => g.layout.meta || g.data[0].type)")
+    heatmap, diagram = kinds.index("heatmap"), kinds.index("diagram")
+    assert heatmap < diagram  # on a projector the step's figure comes first, the diagram under it
     page.mouse.move(*on_screen(page, heatmap, 4, 2))  # the cell's value on hover, from its click target
     value = page.locator(".js-plotly-plot").nth(heatmap).evaluate("g => g._fullData[0].z[2][4]")
     page.wait_for_selector(".hoverlayer .hovertext", timeout=10_000)
@@ -185,13 +186,16 @@ def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
     types = page.locator(".js-plotly-plot").evaluate_all("gs => gs.map(g => g.data[0].type)")
     figure = page.locator(".js-plotly-plot").nth(types.index("heatmap")).bounding_box()
     box = formula.bounding_box()
-    assert box is not None and box["y"] < 720 and box["x"] + box["width"] <= figure["x"], (box, figure)  # side by side
-    assert figure["y"] < 720
+    assert box is not None and box["y"] < 720 and box["x"] >= figure["x"] + figure["width"], (box, figure)  # beside it
+    assert figure["y"] + figure["height"] <= 720  # the whole figure on the projector's screen
     assert page.get_by_text("From these numbers").count() == 1
+    kinds = page.locator(".js-plotly-plot").evaluate_all("gs => gs.map(g => g.layout.meta || g.data[0].type)")
+    diagram = kinds.index("diagram")  # the explanation's figures now stand before it
     keys = page.locator(".js-plotly-plot").nth(diagram).evaluate("g => g.data[g.data.length - 1].customdata")
     boxes = page.locator(".js-plotly-plot").nth(diagram).evaluate(
         "g => [g.data[g.data.length - 1].x, g.data[g.data.length - 1].y]")
     i = keys.index("attn.probs")
+    page.locator(".js-plotly-plot").nth(diagram).scroll_into_view_if_needed()  # under the figure and its words
     click_at(page, diagram, boxes[0][i], boxes[1][i])
     wait_idle(page)
     assert "step=" not in page.url  # attn.probs is the default step

@@ -56,7 +56,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
     node, t = steps.node(key), s.t
     matrix, labels, words = steps[key][head], t.tokens, False
     if node.op.gives_probabilities:
-        with r.canvas:
+        with r.words if r.row else r.canvas:  # on a projector, beside the figure: its height is the figure's
             if words := chips.word_toggle():  # probabilities merge into words; raw scores do not
                 groups, labels = word_groups(t)
                 matrix = merge_to_words(matrix, groups)

@@ -109,7 +109,8 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
     top = 5 if state.lecture_mode() else 12
     charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
     if steps.node(key).op.whole_row and "row" in e.figure:
-        if st.toggle("The query's whole row (BertViz's neuron view, with numbers)", key="neuron_view"):
+        if st.toggle("The query's whole row (neuron view)", key="neuron_view",
+                     help="BertViz's neuron view, with numbers: q_i ⊙ k_j for every key, their sums and the softmax."):
             charts.cached_chart((*figure_key, "row"), lambda: neuron_view(e.figure["row"], t.tokens, *e.at))
     charts.csv_download(e.frame, f"{name}_{'h' + str(e.head) + '_' if e.head is not None else ''}"
                                  f"{'_'.join(map(str, e.at))}.csv", label="Download this explanation (CSV)")

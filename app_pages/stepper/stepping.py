@@ -11,6 +11,7 @@ from bertviz_lite.serving.run_key import RunKey
 from bertviz_lite.stepthrough.steps import Steps
 from app_pages.shell import charts, state
 
+LECTURE_COLUMNS = [7, 4]  # the canvas and the words on a projector: the figure at least 700 px wide
 LATER_STAGES = {"Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}  # after the embeddings
 
 
@@ -63,15 +64,16 @@ class Regions:
 
 
 def regions(stages: int) -> Regions:
-    """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, the diagram, then
-    the words beside the canvas, so that a step and an explanation fit a 1280×720 projector."""
+    """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, then the canvas
+    beside the words, and the diagram under them, so that a step's figure, whole, and an explanation's result fit a
+    1280×720 projector."""
     if state.lecture_mode():
         more = stages - 3  # a fourth stage (DeBERTa's, MPNet's positions) takes its room from the slider
         row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
-        controls, diagram = st.container(), st.container()
-        widths = [6, 5] if st.session_state.cell else [5, 6]
-        words, canvas = st.columns(widths, gap="large")
-        return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(widths, 1))
+        controls = st.container()
+        canvas, words = st.columns(LECTURE_COLUMNS, gap="medium")  # the step's figure first, and wide
+        diagram = st.container()  # under them: where the step sits in the block, below the fold if need be
+        return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(LECTURE_COLUMNS, 0))
     controls, diagram = st.container(), st.container()
     words, canvas = st.columns([5, 6], gap="large")
     return Regions(controls, diagram, words, canvas, canvas_px=charts.column_px([5, 6], 1))

@@ -72,16 +72,19 @@ def terms_waterfall(terms: list[tuple[str, float]], value: float, title: str | N
     total = sum(values) if not masked else value
     fig = go.Figure(go.Waterfall(
         orientation="h", y=[*labels, "= value"], x=[*values, total], measure=["relative"] * len(values) + ["total"],
-        text=[f"{v:+.4f}" for v in values] + [f"{value:.4f}" if not masked else "−∞ (masked)"],
-        textposition="auto", cliponaxis=False, connector=dict(line=dict(color=FAINT, width=1)),
-        increasing=dict(marker_color=RISE), decreasing=dict(marker_color=FALL),
-        totals=dict(marker_color=INK), hovertemplate="%{y}: %{x:.6f}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3)
+        connector=dict(line=dict(color=FAINT, width=1)), increasing=dict(marker_color=RISE),
+        decreasing=dict(marker_color=FALL), totals=dict(marker_color=INK),
+        hovertemplate="%{y}: %{x:.6f}<extra></extra>"))
+    # each term's value written beside its name, not on its bar: a short bar's number would run into the names
+    written = [f"{label}  {v:+.4f}" for label, v in shown] + [f"= value  {value:.4f}" if not masked else
+                                                              "= value  −∞ (masked)"]
+    fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3, tickmode="array",
+                     tickvals=[*labels, "= value"], ticktext=written)
     fig.update_xaxes(zeroline=True)
     if masked:
         title = f"{title}; the mask adds the most negative number: softmax gives this key 0"
     fig = _layout(fig, 120 + 26 * (len(labels) + 1), title)
-    return fig.update_layout(margin_r=90)  # room for the numbers outside the bars
+    return fig
 
 
 def softmax_row(scores: np.ndarray, probs: np.ndarray, chosen: int, tokens: list[str]) -> go.Figure:
@@ -110,7 +113,7 @@ def norm_histograms(before: np.ndarray, after: np.ndarray, dim: int) -> go.Figur
         fig.add_trace(go.Histogram(x=np.asarray(values, dtype=np.float32), nbinsx=40, marker_color=PALE_INK,
                                    hovertemplate="%{x}: %{y} numbers<extra></extra>"), row=row, col=1)
         fig.add_vline(x=float(values[dim]), line=dict(color=CHOSEN, width=3), row=row, col=1)
-    return _layout(fig, 380, f"the token's {before.size} numbers; dimension {dim} in orange")
+    return _layout(fig, 380, f"{before.size} numbers; dimension {dim} in orange")
 
 
 def activation_curve(xs: np.ndarray, ys: np.ndarray, point: float, name: str) -> go.Figure:
