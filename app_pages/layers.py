@@ -4,7 +4,8 @@ explained from the numbers it comes from. Changing layer, head, step or cell rer
 
 Four regions: the controls; the block's diagram; the words (the step, its check, the cell's explanation); the
 canvas (the step's figures). When browsing they stack, the words beside the canvas; in lecture mode the controls
-share one row so that a step, its figure and an explanation fit a 1280×720 projector. The stepper's parts are in
+share one row, the canvas comes first and wide with the words beside it, and the diagram goes under them, so that
+a step's whole figure and an explanation's result fit a 1280×720 projector. The stepper's parts are in
 `app_pages/stepper/`, each handed what this run works on (`Stepping`)."""
 import streamlit as st
 
