@@ -93,7 +93,7 @@ def softmax_row(scores: np.ndarray, probs: np.ndarray, chosen: int, tokens: list
     shown = scores > MASKED_BELOW
     colours = [CHOSEN if j == chosen else INK for j in range(len(keys))]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
-                        subplot_titles=("score s_ij (masked keys left out)", "softmax: exp(s − max) / Σ"))
+                        subplot_titles=("score s_ij", "softmax p_ij"))  # short: it may stand in a narrow column
     fig.add_trace(go.Bar(y=[k for k, s in zip(keys, shown) if s], x=scores[shown], orientation="h",
                          marker_color=[c for c, s in zip(colours, shown) if s],
                          hovertemplate="%{y}: %{x:.4f}<extra></extra>"), row=1, col=1)
