@@ -15,13 +15,11 @@ from app_pages.stepper.stepping import Stepping, regions
 
 SHORT = {"Embeddings": "Embed", "Positions": "Pos.", "Encoder layer": "Layer", "Pooler & similarity": "Pooler"}
 
-loaded = guarded.load_or_stop(needs_weights=True)  # the banner and the length notice, once per full run
-key, t = runs.run_or_stop(loaded)
-lecture.page_title("Layers")
-if key.edits:
-    runs.intervened_banner(key.edits, t.num_layers)
-this_run = [Stepping(loaded, key, t)]  # handed to the stepper's first call, which takes it out (below)
-del loaded, key, t  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)
+
+def this_run(notice: bool) -> Stepping:
+    """The tab's model and run (from the caches), with their banner and notices where `notice` (a full run)."""
+    loaded = guarded.load_or_stop(needs_weights=True, banner=notice)
+    return Stepping(loaded, *runs.run_or_stop(loaded, notice=notice))
 
 
 @st.fragment
@@ -32,15 +30,9 @@ def stepper(handed: list[Stepping]) -> None:
     a trace kept there would outlive the caches' bounds, one per open tab."""
     with turns.in_line():  # a click that reruns only the stepper waits in the fair line too
         try:
-            step_through(handed.pop() if handed else again())
+            step_through(handed.pop() if handed else this_run(notice=False))
         except guarded.PageEnds:  # the stepper said why it ends: the rest of the page still draws
             pass
-
-
-def again() -> Stepping:
-    """This tab's model and run from the caches, for a rerun of the stepper alone (the full run said its notices)."""
-    loaded = guarded.load_or_stop(needs_weights=True, banner=False)
-    return Stepping(loaded, *runs.run_or_stop(loaded, notice=False))
 
 
 def step_through(s: Stepping) -> None:
@@ -55,4 +47,9 @@ def step_through(s: Stepping) -> None:
     state.sync_url()
 
 
-stepper(this_run)
+first = this_run(notice=True)  # the banner and the length notice, once per full run
+lecture.page_title("Layers")
+if first.key.edits:
+    runs.intervened_banner(first.key.edits, first.t.num_layers)
+stepper([first])  # handed to the stepper's first call, which takes it out
+del first  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)
