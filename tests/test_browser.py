@@ -165,13 +165,22 @@ def click_at(page, plot_index: int, x: float, y: float) -> None:
     page.mouse.click(*on_screen(page, plot_index, x, y))
 
 
+def plot_kinds(page, *wanted: str) -> list[str]:
+    """The page's Plotly figures in order, each by its kind (a diagram, else its first trace's type), once Plotly has
+    drawn every one `wanted` names (it draws after the script's run ends)."""
+    script = "gs => gs.map(g => (g.layout && g.layout.meta) || (g.data && g.data[0] && g.data[0].type))"
+    page.wait_for_function(f"({script})([...document.querySelectorAll('.js-plotly-plot')])"
+                           f".filter(k => {list(wanted)!r}.includes(k)).length >= {len(wanted)}", timeout=60_000)
+    return page.locator(".js-plotly-plot").evaluate_all(script)
+
+
 def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
     """Lecture mode at 1280×720: click a cell of the scores, see where its number comes from beside the heatmap,
     both on the screen;
     click the softmax's box in the diagram, and the stepper goes there keeping the cell."""
     page.goto(f"{server}/layers?model={BUNDLED}&text=the+bank+of+the+river&layer=2&head=3&step=attn.scores&lecture=1")
     wait_idle(page)
-    kinds = page.locator(".js-plotly-plot").evaluate_all("gs => gs.map(g => g.layout.meta || g.data[0].type)")
+    kinds = plot_kinds(page, "heatmap", "diagram")
     heatmap, diagram = kinds.index("heatmap"), kinds.index("diagram")
     assert heatmap < diagram  # on a projector the step's figure comes first, the diagram under it
     page.mouse.move(*on_screen(page, heatmap, 4, 2))  # the cell's value on hover, from its click target
@@ -189,8 +198,7 @@ def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
     assert box is not None and box["y"] < 720 and box["x"] >= figure["x"] + figure["width"], (box, figure)  # beside it
     assert figure["y"] + figure["height"] <= 720  # the whole figure on the projector's screen
     assert page.get_by_text("From these numbers").count() == 1
-    kinds = page.locator(".js-plotly-plot").evaluate_all("gs => gs.map(g => g.layout.meta || g.data[0].type)")
-    diagram = kinds.index("diagram")  # the explanation's figures now stand before it
+    diagram = plot_kinds(page, "diagram", "waterfall").index("diagram")  # the explanation's figures stand before it
     keys = page.locator(".js-plotly-plot").nth(diagram).evaluate("g => g.data[g.data.length - 1].customdata")
     boxes = page.locator(".js-plotly-plot").nth(diagram).evaluate(
         "g => [g.data[g.data.length - 1].x, g.data[g.data.length - 1].y]")
