@@ -8,10 +8,12 @@ import streamlit as st
 from bertviz_lite.analyses.attention_views import PAIR_FILTERS, units
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
+from bertviz_lite.figures.attention_views import rows_fit
 from bertviz_lite.serving.cache import cached_thumbnails
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 VIEWS = {"head": "Head view", "model": "Model view"}
+HEAD_VIEW_PX = 620  # the head view's height on a projector, under lecture mode's top margin: whole above the fold
 THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 14 is about 0.5 MB
 
 loaded = guarded.load_or_stop(needs_weights=True)
@@ -124,12 +126,20 @@ def head_view_page() -> None:
     if st.session_state.horizontal:
         title = f"Layer {layer}, {heads_title(heads)}: each {unit} (top) to what it reads (below)"
     chart = "head_view_chart"
+    most = HEAD_VIEW_PX if state.lecture_mode() else None  # a projector's screen holds the whole view
     with canvas, lecture.point():
-        charts.cached_chart(charts.view_key(loaded, key, "head view", layer, tuple(heads), focus, pair_filter, words,
-                                            bool(st.session_state.horizontal)),
-                            lambda: head_view(lines, labels, labels, t.num_heads, title,
-                                              bool(st.session_state.horizontal), focus, numbers=len(heads) == 1),
-                            on_select=lambda: on_token_click(chart), selection_mode="points", key=chart)
+        box = st.container()
+        if most is not None and not rows_fit(len(labels), most):
+            st.caption(f"{len(labels)} {unit}s are more than a screen holds: scroll inside the figure for the rest.")
+            box = st.container(height=most - 50, key="scrolls-head-view")  # the line above takes the rest
+        with box:
+            charts.cached_chart(charts.view_key(loaded, key, "head view", layer, tuple(heads), focus, pair_filter,
+                                                words, bool(st.session_state.horizontal), most),
+                                lambda: head_view(lines, labels, labels, t.num_heads, title,
+                                                  bool(st.session_state.horizontal), focus, numbers=len(heads) == 1,
+                                                  most_px=most),
+                                on_select=lambda: on_token_click(chart), selection_mode="points", key=chart)
+    with canvas:
         if focus is not None:
             focus_numbers(view.focus_weights, labels, heads, focus)
         charts.csv_download(lambda: lines_frame(lines, labels), f"head_view_layer{layer}.csv")

@@ -48,39 +48,48 @@ if st.session_state.faithful:
     found = guarded.computed_or_stop("Every method's ranking, then its deletion curve …", lambda:
                                      cached_faithfulness(key, spec, steps, baseline))
 
+def deletion_view() -> None:
+    """Which method to trust, for this sentence: the verdict and every method's deletion curve, its AOPC in the
+    legend (Samek et al. 2017)."""
+    best, margin = found.most_faithful()
+    st.markdown(f"For this sentence, **{best}** was the most faithful: AOPC {found.aopc[best]:.3f}, "
+                f"{margin:.3f} above the next method (random: {found.aopc['random']:.3f}). One sentence, not a law.")
+    charts.cached_chart(charts.view_key(loaded, key, "deletion", spec, steps, baseline),
+                        lambda: deletion_lines(found.curves, found.aopc, f"Deletion curves: {found.target}",
+                                               found.counts), width=charts.column_px([4, 8], 1))
+
+
+def attribution_view() -> None:
+    """The chosen method's attribution per token, with its completeness: Σ attributions against f(x) − f(baseline)."""
+    gap = result.completeness_gap
+    share = abs(gap) / max(abs(result.f_x - result.f_baseline), 1e-12)
+    complete = (f"Σ attributions {result.total:.4f}; f(x) − f(baseline) = {result.f_x:.4f} − "
+                f"({result.f_baseline:.4f}) = {result.f_x - result.f_baseline:.4f}; gap {gap:+.1e} ({share:.2%})")
+    st.markdown(f"**{METHODS[method].capitalize()} of {result.target}.** {complete}"
+                + ("" if method == "ig" else " — gradient × input is not complete, the gap is expected."))
+    measure = "L2 norm" if st.session_state.norms else "attribution"
+    charts.cached_chart(charts.view_key(loaded, key, "attribution", spec, method, steps, baseline, measure),
+                        lambda: attribution_bars(result.norms if st.session_state.norms else result.scores,
+                                                 result.tokens, f"{METHODS[method].capitalize()}, per token",
+                                                 measure), width=charts.column_px([4, 8], 1))
+    if method == "ig" and share > 0.01:
+        st.warning(f"The gap is {share:.1%} of f(x) − f(baseline): the path is steep somewhere; more steps bring it "
+                   f"down.", icon=":material/warning:")
+
+
 with canvas:
-    with lecture.point():
-        gap = result.completeness_gap
-        share = abs(gap) / max(abs(result.f_x - result.f_baseline), 1e-12)
-        complete = (f"Σ attributions {result.total:.4f}; f(x) − f(baseline) = {result.f_x:.4f} − "
-                    f"({result.f_baseline:.4f}) = {result.f_x - result.f_baseline:.4f}; gap {gap:+.1e} "
-                    f"({share:.2%})")
-        st.markdown(f"**{METHODS[method].capitalize()} of {result.target}.** {complete}"
-                    + ("" if method == "ig" else " — gradient × input is not complete, the gap is expected."))
-        if found is not None:
-            best, margin = found.most_faithful()
-            st.markdown(f"For this sentence, **{best}** was the most faithful: AOPC {found.aopc[best]:.3f}, "
-                        f"{margin:.3f} above the next method (random: {found.aopc['random']:.3f}). One sentence, "
-                        f"not a law.")
-        measure = "L2 norm" if st.session_state.norms else "attribution"
-        charts.cached_chart(charts.view_key(loaded, key, "attribution", spec, method, steps, baseline, measure),
-                            lambda: attribution_bars(result.norms if st.session_state.norms else result.scores,
-                                                     result.tokens, f"{METHODS[method].capitalize()}, per token",
-                                                     measure))
+    with lecture.point():  # the deletion curves where they are asked for (which method to trust), else the bars
+        deletion_view() if found is not None else attribution_view()
+    if found is not None:
+        attribution_view()
     if result.notice:
         st.info(result.notice, icon=":material/content_cut:")
     if result.note:
         st.info(result.note, icon=":material/info:")
-    if method == "ig" and share > 0.01:
-        st.warning(f"The gap is {share:.1%} of f(x) − f(baseline): the path is steep somewhere; more steps bring it "
-                   f"down.", icon=":material/warning:")
     st.caption("Per token, the attribution to its word embedding summed over the dimensions; a special token's "
                f"embedding is the baseline's own, so its attribution is 0. The baseline replaces every other token "
                f"by the {result.baseline} token (Sundararajan et al. 2017; Captum computes both methods).")
     if found is not None:
-        charts.cached_chart(charts.view_key(loaded, key, "deletion", spec, steps, baseline),
-                            lambda: deletion_lines(found.curves, found.aopc, f"Deletion curves: {found.target}",
-                                                   found.counts))
         st.dataframe(pd.DataFrame({"method": list(found.aopc), "AOPC": list(found.aopc.values())})
                      .sort_values("AOPC", ascending=False), hide_index=True)
         st.caption("AOPC: the mean fall of the target as each method's top tokens are replaced one by one by the "

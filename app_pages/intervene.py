@@ -15,9 +15,12 @@ from app_pages.shell import charts, guarded, lecture, runs, state
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
-controls, canvas = lecture.controls_and_canvas("Interventions", [4, 8])
+controls, canvas = lecture.control_row("Interventions", [3, 2, 2.5, 1.8, 1.1, 2.3])
 L, H, tokens = t.num_layers, t.num_heads, t.tokens
 edits = runs.edits_in_url(t)  # before the pickers: they show the keys as it rewrites them
+
+
+BEFORE_AFTER_PX = 450  # on a projector, under the row of controls and the result's line: whole above the fold
 
 
 def named(i: int) -> str:
@@ -35,24 +38,24 @@ def small(x: float) -> str:
     return f"{x:.4f}" if x == 0 or x >= 1e-3 else f"{x:.3g}"
 
 
-with controls:
-    heads = [f"{layer}.{head}" for layer in range(L) for head in range(H)]
-    st.multiselect("Switch heads off", heads, placeholder="layer.head", **state.bind_list("off", heads),
-                   format_func=lambda x: "layer {} · head {}".format(*x.split(".")))
-    positions = [str(i) for i in range(len(tokens))]
-    if loaded.tokenizer.mask_token_id is not None:
-        st.multiselect("Mask tokens", positions, placeholder="a token", **state.bind_list("mask", positions),
-                       format_func=lambda i: named(int(i)))
-    values = [f"{layer}:{j}" for layer in range(L) for j in range(len(tokens))]
-    st.multiselect("Zero a token's value vector", values, placeholder="layer:token",
-                   **state.bind_list("zero", values),
-                   format_func=lambda x: "layer {} · {}".format(x.split(":")[0], named(int(x.split(":")[1]))))
-    st.session_state.layer = min(st.session_state.layer, L - 1)
-    st.session_state.head = min(st.session_state.head, H - 1)
-    layer = st.slider("Layer to look at", 0, L - 1, **state.bind("layer"))
-    head = st.selectbox("Head", range(H), **state.bind("head"))
-    st.toggle("Value zeroing map", help="T runs of the layer, one per token's value vector zeroed.",
-              **state.bind("vz"))
+heads = [f"{layer}.{head}" for layer in range(L) for head in range(H)]
+controls[0].multiselect("Switch heads off", heads, placeholder="layer.head", **state.bind_list("off", heads),
+                        format_func=lambda x: "layer {} · head {}".format(*x.split(".")))
+positions = [str(i) for i in range(len(tokens))]
+if loaded.tokenizer.mask_token_id is not None:
+    controls[1].multiselect("Mask tokens", positions, placeholder="a token", **state.bind_list("mask", positions),
+                            format_func=lambda i: named(int(i)))
+values = [f"{layer}:{j}" for layer in range(L) for j in range(len(tokens))]
+controls[2].multiselect("Zero a token's value vector", values, placeholder="layer:token",
+                        **state.bind_list("zero", values),
+                        format_func=lambda x: "layer {} · {}".format(x.split(":")[0], named(int(x.split(":")[1]))))
+st.session_state.layer = min(st.session_state.layer, L - 1)
+st.session_state.head = min(st.session_state.head, H - 1)
+layer = controls[3].slider("Layer to look at", 0, L - 1, **state.bind("layer"))
+head = controls[4].selectbox("Head", range(H), **state.bind("head"))
+controls[5].toggle("Value zeroing", help="A context-mixing map: T runs of the layer, one per token's value vector "
+                                         "zeroed (Mohebbi et al. 2023).",
+                   **state.bind("vz"))
 
 
 def intervention_view() -> None:
@@ -61,20 +64,21 @@ def intervention_view() -> None:
     first, shift = run.first_changed_layer, run.shift
     token = int(shift[-1].argmax())  # the token the last layer moved most
     which = f"'{tokens[token]}'" + (f" (token {token}, masked)" if token in edits.masked else f" (token {token})")
-    with lecture.point():
+    with lecture.point():  # the attention before and after: what the intervention did to one head, on screen first
         st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, {which} moved most: cosine distance "
                     f"{small(shift[-1, token])} (mean over tokens {small(shift[-1].mean())}).")
-        charts.cached_chart(charts.view_key(loaded, intervened, "shift"), lambda: shift_heatmap(
-            shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states,
-            edits.masked))
+        charts.cached_chart(charts.view_key(loaded, intervened, "before and after", layer, head),
+                            lambda: matrices_side_by_side({"before": t.attention(layer)[head],
+                                                           "after": run.trace.attention(layer)[head]},
+                                                          run.trace.tokens, colorbar="attention", axes=("query", "key"),
+                                                          title=f"Layer {layer}, head {head}: attention before and after"),
+                            width=charts.PAGE_WIDTH_PX, tallest=BEFORE_AFTER_PX)
+    st.caption("A masked token changes every layer's attention." if edits.masked else unchanged_attention(first))
+    charts.cached_chart(charts.view_key(loaded, intervened, "shift"), lambda: shift_heatmap(
+        shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states, edits.masked),
+        width=charts.PAGE_WIDTH_PX)
     st.page_link("app_pages/layers.py", label=f"Step through layer {layer} of the intervened run",
                  icon=":material/layers:", query_params={**edits.to_url(), "layer": layer})
-    charts.cached_chart(charts.view_key(loaded, intervened, "before and after", layer, head), lambda: matrices_side_by_side(
-        {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]}, run.trace.tokens,
-        colorbar="attention", axes=("query", "key")))
-    st.caption(f"Layer {layer}, head {head}: attention before and after. " + (
-        "A masked token changes every layer's attention." if edits.masked else
-        unchanged_attention(first)))
     change = output_change(t, run.trace)
     if change.sentence_cosine is not None:
         st.metric("Sentence vector: cosine to the original", f"{change.sentence_cosine:.4f}")

@@ -283,7 +283,8 @@ def test_lens_deep_link_and_refusals(tiny_dirs):
     assert not at.exception and not at.error and any("random weights" in i.value for i in at.info)
     assert any(BUNDLED_MODEL in b.label for b in at.button)
     at = open_page("lens", model=tiny_dirs["roberta"], text="the cat sat", position=2)
-    assert not at.exception and any("looks at position 2" in i.value and "no <mask>" in i.value for i in at.info)
+    assert not at.exception and at.selectbox[0].value == 2  # the position set, said as set (no
+    assert any("position picked here" in c.value and "Put <mask>" in c.value for c in at.caption)  # "no <mask>")
     assert "position 2" in specs(at)[0]["layout"]["title"]["text"]
 
 

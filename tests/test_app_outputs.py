@@ -55,7 +55,7 @@ def test_a_head_switched_off_from_a_deep_link_shows_the_shift_the_api_gives():
 
     at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT, off="0.2", layer=1, lecture=1)
     assert not at.exception and not at.error
-    shift, attention = specs(at)
+    attention, shift = specs(at)  # the head before and after first: the page's point
     run = intervene(trace(load_model(BUNDLED_MODEL), TEXT), parse_edits(off="0.2"))
     np.testing.assert_allclose(z_of(shift), run.shift, atol=1e-6)
     assert "embeddings (not rerun)" in shift["data"][0]["y"][0]
@@ -79,7 +79,7 @@ def test_each_intervention_draws_its_own_figures():
     for off in ("0.2", "3.1"):
         at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT, off=off, layer=4, head=1, lecture=1)
         assert not at.exception and not at.error
-        shift, attention = specs(at)
+        attention, shift = specs(at)
         run = intervene(t, parse_edits(off=off))
         np.testing.assert_allclose(z_of(shift), run.shift, atol=1e-6, err_msg=off)
         np.testing.assert_allclose(z_of(attention, 1), run.trace.attention(4)[1], atol=1e-6, err_msg=off)
@@ -153,7 +153,7 @@ def test_every_family_from_deep_links(every_tiny_dir, family):
     at = open_page("intervene", model=model_dir, text="the cat sat on the mat", off="1.1", mask="2",
                    zero="0:3", vz="1", layer=1, head=1)
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
-    assert len(specs(at)) == 3  # the shift, the head before and after, the value-zeroing panels
+    assert len(specs(at)) == 3  # the head before and after, the shift, the value-zeroing panels
     at = open_page("layers", model=model_dir, text="the cat sat on the mat", off="1.1", layer=1,
                    step="attn.head_context", head=1, cell="1,0")
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
@@ -184,7 +184,7 @@ def test_the_attribution_of_a_similarity_from_a_deep_link_with_its_completeness(
 
     at = open_page("attribute", model=BUNDLED_MODEL, text="the cat sat on the mat", faithful="1", lecture="1")
     assert not at.exception and not at.error
-    bars, curves = specs(at)
+    curves, bars = specs(at)  # which method to trust first, when it is asked
     expected = attribute(similarity_target(load_model(BUNDLED_MODEL), "the cat sat on the mat",
                                            "a kitten was sitting on the rug"), "ig", 32, "pad")
     np.testing.assert_allclose(z_of_bars(bars), expected.scores, atol=1e-5)

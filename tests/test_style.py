@@ -55,7 +55,8 @@ def test_crowded_panels_number_every_kth_column_instead_of_overlapping_labels():
     for axis in (fig.layout.xaxis, fig.layout.xaxis4):
         assert list(axis.ticktext) == ["0", "6", "12", "18"] and axis.tickangle == 0
         assert list(axis.tickvals)[1] == "6 t6"  # the tick sits on its column, named by the rows' number
-    assert "numbered as the rows" in fig.layout.title.text
+    assert "numbered as the rows" in fig.layout.xaxis.title.text  # said on the axis, not as the figure's title
+    assert fig.layout.title.text is None
     assert fig.layout.yaxis.dtick == 1  # the rows still name every token
 
 

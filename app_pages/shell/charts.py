@@ -23,14 +23,17 @@ from .state import lecture_mode
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 
 
-LECTURE_CHART_PX = 560  # tallest chart in lecture mode: it sits beside its controls on a 720-pixel screen
+LECTURE_NUMBERS_PX = 14  # a cell's number in lecture mode, where a decimal fewer allows: read from the back row
+
+
+LECTURE_CHART_PX = 515  # tallest chart in lecture mode: whole on a 720-pixel screen under Layers' row of controls
 
 
 CHART_WIDTH_PX = 560  # the width a chart's labels are fitted to (figures/fit.py), unless its page says: about half
 # a 1280-pixel screen, where most charts sit beside their controls or their explanation
 
 
-PAGE_WIDTH_PX = 1180  # a 1280-pixel screen less lecture mode's margins: what a page's columns share
+PAGE_WIDTH_PX = 1232  # a 1280-pixel screen less lecture mode's margins (24 px a side): what a page's columns share
 
 
 PRINT_SCALE = 4  # PNG downloads at 4× the chart's size on screen: about 300 dpi for a figure 8 cm wide
@@ -39,9 +42,10 @@ PRINT_SCALE = 4  # PNG downloads at 4× the chart's size on screen: about 300 dp
 DOWNLOAD_FORMATS = {"PNG (print resolution)": "png", "SVG (vector)": "svg"}
 
 
-def column_px(widths: list[float], i: int) -> int:
-    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`)."""
-    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - 20  # less the gap between columns
+def column_px(widths: list[float], i: int, gap: int = 20) -> int:
+    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`), less `gap` px
+    (Streamlit's "small" gap in lecture mode's type)."""
+    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - gap
 
 
 def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, **kwargs) -> None:
@@ -50,12 +54,14 @@ def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, **kwargs) -> None:
     send_chart(styled(fig, width), **kwargs)
 
 
-def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int = CHART_WIDTH_PX, **kwargs) -> None:
+def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int = CHART_WIDTH_PX,
+                 tallest: int = LECTURE_CHART_PX, **kwargs) -> None:
     """chart(build()), with the styled figure built once per `view` (and mode) for every tab of this server: a
     lecture hall opening one link then sends a figure it already has. `view` names all that the figure shows;
-    `kwargs` go to st.plotly_chart (a widget key, on_select). A build that gives None draws nothing."""
-    fig = cached_figure((*view, lecture_mode(), width),
-                        lambda: None if (built := build()) is None else styled(built, width))
+    `tallest`: its height at most in lecture mode, where the page has less room above it; `kwargs` go to
+    st.plotly_chart (a widget key, on_select). A build that gives None draws nothing."""
+    fig = cached_figure((*view, lecture_mode(), width, tallest),
+                        lambda: None if (built := build()) is None else styled(built, width, tallest))
     if fig is not None:
         send_chart(fig, **kwargs)
 
@@ -67,15 +73,17 @@ def block_diagram(loaded: LoadedModel, graph, lit: str, **kwargs) -> None:
                  lambda: layer_diagram(diagram_layout(graph), lit), selection_mode="points", **kwargs)
 
 
-def styled(fig: go.Figure, width: int = CHART_WIDTH_PX) -> go.Figure:
+def styled(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX) -> go.Figure:
     """The figure as this session shows it: larger text and a shorter chart in lecture mode; its labels and cell
-    numbers fitted to its size (`width` px wide), never under 12 px."""
+    numbers fitted to its size (`width` px wide), never under 12 px (a lecture's numbers at 14 where a decimal
+    fewer allows)."""
     if lecture_mode():
-        height = fig.layout.height or LECTURE_CHART_PX
-        fig.update_layout(font_size=LECTURE_FONT_PX, height=height if keeps_height(fig) else min(height,
-                                                                                                   LECTURE_CHART_PX))
+        height = fig.layout.height or tallest
+        fig.update_layout(font_size=LECTURE_FONT_PX, height=height if keeps_height(fig) else min(height, tallest))
         for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
             axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
+        fig.update_traces(textfont_size=LECTURE_FONT_PX - 2, selector=dict(type="heatmap"))  # fit makes it smaller
+        return fit(fig, width, numbers=LECTURE_NUMBERS_PX)
     return fit(fig, width)
 
 

@@ -73,6 +73,17 @@ def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "mediu
     return st.container(), st.container()
 
 
+def control_row(title: str, widths: list[float]):
+    """(controls, canvas): `controls` a container per control, in one row across the page in lecture mode (the
+    figure below it then has the whole width: two panels side by side, each 400 px or more), else one container
+    above the canvas, under the page's title."""
+    page_title(title)
+    if lecture_mode():
+        return st.columns(widths, vertical_alignment="bottom"), st.container()
+    controls = st.container()
+    return [controls] * len(widths), st.container()
+
+
 def apply_style() -> None:
     """The page's own spacing, then lecture mode's larger type where it is on."""
     st.html(PAGE_CSS)

@@ -17,6 +17,9 @@ from app_pages.stepper.controls import pickers
 from app_pages.stepper.stepping import Regions, Stepping
 
 
+STEP_FIGURE_PX = 480  # the step's own figure on a projector, under the row of controls (and a family's notices)
+
+
 def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions, rows: list[str] | None = None,
                 cell: tuple | None = None, around: int = 0) -> None:
     """A (rows × n) array as a heatmap of 64 columns at a time, each cell clickable where it fits; the window
@@ -32,7 +35,8 @@ def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions
     with figure, lecture.point():
         charts.cached_chart(s.view_key("matrix", key, title, first, cell),
                             lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
-                            on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
+                            on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
+                            tallest=STEP_FIGURE_PX)
     with r.canvas:
         charts.csv_download(lambda: pd.DataFrame(array, index=labelled(rows, for_figure=False))
                             .rename_axis("token").reset_index(),
@@ -73,7 +77,8 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
                                                           if node.op.gives_probabilities else "score",
                                                           clickable=not words, chosen=None if words else cell,
                                                           signed=not node.op.gives_probabilities),
-                                on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
+                                on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
+                                tallest=STEP_FIGURE_PX)
         kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
         charts.csv_download(lambda: charts.matrix_frame(kept, labels, labels, "query", "key"),
                             f"layer{layer}_head{head}_{key}.csv")
@@ -91,4 +96,4 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
         st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 "
                    f"scale; pick one with Head above:")
         charts.cached_chart(s.view_key("grid", layer, head),
-                            lambda: head_grid(steps["attn.probs"], head), width=r.canvas_px)
+                            lambda: head_grid(steps["attn.probs"], head, r.canvas_px), width=r.canvas_px)

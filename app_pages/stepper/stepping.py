@@ -11,7 +11,8 @@ from bertviz_lite.serving.run_key import RunKey
 from bertviz_lite.stepthrough.steps import Steps
 from app_pages.shell import charts, state
 
-LECTURE_COLUMNS = [7, 4]  # the canvas and the words on a projector: the figure at least 700 px wide
+LECTURE_COLUMNS = [2, 1]  # the canvas and the words on a projector: the figure about 800 px wide, so that a
+# 16-token matrix writes its numbers at 14 px or more; the words column about 400 (a small gap between them)
 LATER_STAGES = {"Encoder layer": "attn.probs", "Pooler & similarity": "pooler.out"}  # after the embeddings
 
 
@@ -71,7 +72,7 @@ def regions(stages: int) -> Regions:
         more = stages - 3  # a fourth stage (DeBERTa's, MPNet's positions) takes its room from the slider
         row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
         controls = st.container()
-        canvas, words = st.columns(LECTURE_COLUMNS, gap="medium")  # the step's figure first, and wide
+        canvas, words = st.columns(LECTURE_COLUMNS, gap="small")  # the step's figure first, and wide
         diagram = st.container()  # under them: where the step sits in the block, below the fold if need be
         return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(LECTURE_COLUMNS, 0))
     controls, diagram = st.container(), st.container()

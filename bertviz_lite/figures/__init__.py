@@ -1,12 +1,12 @@
 """Plotly figures as pure functions of arrays, token strings and plain records (never a model), sized for a
-projector, in one visual language (`style.py`): the charts of every page (`charts.py`), BertViz's head and model views (`attention_views.py`), a block's data-flow diagram (`diagram.py`) and the figure of an
+projector, in one visual language (`style.py`): the charts of every page (`charts.py`), BertViz's head and model views and a layer's heads as small multiples (`attention_views.py`), a block's data-flow diagram (`diagram.py`) and the figure of an
 explanation of one number (`explanation.py`)."""
 from .style import SHARE, SIGNED, colour_scale, series_colour
 from .charts import (FONT, MAX_CELLS, MAX_CLICKABLE, attention_heatmap, click_targets, context_lines, group_bars,
-                     groups_side_by_side, head_grid, labelled, layer_head_grid, lens_grid, matrices_side_by_side,
+                     groups_side_by_side, labelled, layer_head_grid, lens_grid, matrices_side_by_side,
                      matrix_window, mixing_by_depth, mixing_lines, mixture_by_layer, parameter_sunburst,
                      similarity_heatmap, stream_changes, token_norms, vector_bars)
-from .attention_views import head_view, model_view
+from .attention_views import head_grid, head_view, model_view
 from .diagram import layer_diagram
 from .explanation import explanation_figure, neuron_view
 

@@ -1,5 +1,6 @@
 """BertViz's head view and model view as Plotly figures: pure functions of the lines and thumbnails that
-`analyses.attention_views` computes, with numbers on hover and a click on any token or thumbnail.
+`analyses.attention_views` computes, with numbers on hover and a click on any token or thumbnail; and a layer's
+heads as small multiples (`head_grid`), under the stepper's attention steps.
 
 Colours: Paul Tol's discrete rainbow (https://personal.sron.nl/~pault/, "Colour Schemes", Fig. 22), the set he
 gives for the number of heads shown (up to 23), designed to stay distinct for colour-blind readers too; on a dark
@@ -8,11 +9,13 @@ hover name every head. A line's opacity is its weight, rounded to tenths (one tr
 512-token view small)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
 from ..attention_lines import MIN_WEIGHT, Lines
-from .charts import FONT, _layout
+from .charts import FONT, _layout, _pool
 from .fit import KEEPS_HEIGHT
 from .style import CANVAS, CANVAS_TEXT, INVISIBLE, LIT, SHARE, TOL_RAINBOW, plotly_text
 
@@ -27,7 +30,8 @@ TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 2
     21: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27],
     22: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28],
     23: [0, 1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28]}
-ROW_PX = 24  # per token at least: room for a 16-pixel label
+ROW_PX = 24  # per token, where the height allows: room for a 16-pixel label
+LEAST_ROW_PX = 15  # per token at the least: a 12-pixel label (a longer sentence scrolls in its box)
 SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
 
 
@@ -38,25 +42,35 @@ def head_colours(num_heads: int) -> list[str]:
 
 
 def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int, title: str,
-              horizontal: bool = False, focus: tuple[str, int] | None = None, numbers: bool = False) -> go.Figure:
+              horizontal: bool = False, focus: tuple[str, int] | None = None, numbers: bool = False,
+              most_px: int | None = None) -> go.Figure:
     """Queries in one column and keys in the other (or in two rows, `horizontal`), a line per weight in its head's
     colour. Every token is a click target (customdata [side, index], side "q" or "k"); `focus` marks the token
-    whose lines these are, and `numbers` writes each line's weight at its far end (for one head)."""
+    whose lines these are, and `numbers` writes each line's weight at its far end (for one head). `most_px`: the
+    height to keep within (a projector's screen), the rows closer and their labels smaller to fit, down to
+    LEAST_ROW_PX a row (`rows_fit` says whether they do)."""
     colours = head_colours(num_heads)
     queries, keys = [plotly_text(q) for q in queries], [plotly_text(k) for k in keys]  # `<s>` would vanish
     traces = [trace for head in sorted(set(lines.head.tolist()))
               for trace in (_legend_entry(head, colours[head]), *_head_lines(lines, head, colours[head], horizontal))]
     labels = []  # annotations, given to Plotly at once: one by one, their cost grows with the square of their number
+    n = max(len(queries), len(keys))
+    pitch = ROW_PX if horizontal or most_px is None else max(LEAST_ROW_PX, min(ROW_PX, (most_px - 120) / n))
+    size = min(FONT["size"], math.floor(pitch / 1.25))
     for side, tokens in (("q", queries), ("k", keys)):
-        marks, upright = _tokens(tokens, side, horizontal, focus)
+        marks, upright = _tokens(tokens, side, horizontal, focus, size)
         traces.append(marks)
         labels += upright
     if numbers and focus is not None:
         labels += _numbers(lines, focus, horizontal)
     if not len(lines.weight):  # said in the canvas: an empty dark canvas on a projector looks broken
         labels.append(_nothing_drawn(max(len(queries), len(keys)), horizontal))
-    return _style(go.Figure(traces, layout=dict(annotations=labels)), max(len(queries), len(keys)), title,
-                  horizontal)
+    return _style(go.Figure(traces, layout=dict(annotations=labels)), n, title, horizontal, pitch)
+
+
+def rows_fit(tokens: int, most_px: int) -> bool:
+    """Whether a head view of `tokens` rows keeps within `most_px` (else it is drawn taller, to scroll in a box)."""
+    return 120 + LEAST_ROW_PX * tokens <= most_px
 
 
 def _legend_entry(head: int, colour: str) -> go.Scatter:
@@ -85,8 +99,8 @@ def _head_lines(lines: Lines, head: int, colour: str, horizontal: bool) -> list[
     return traces
 
 
-def _tokens(tokens: list[str], side: str, horizontal: bool,
-            focus: tuple[str, int] | None) -> tuple[go.Scatter, list[dict]]:
+def _tokens(tokens: list[str], side: str, horizontal: bool, focus: tuple[str, int] | None,
+            size: int = FONT["size"]) -> tuple[go.Scatter, list[dict]]:
     """A side's tokens as click targets, and (across) their labels turned upright, as annotations."""
     n = len(tokens)
     where = 0.0 if side == "q" else 1.0
@@ -99,7 +113,7 @@ def _tokens(tokens: list[str], side: str, horizontal: bool,
     marks = go.Scatter(
         x=places if horizontal else [where] * n, y=[where] * n if horizontal else places,
         mode="markers" if horizontal else "markers+text", text=tokens, textposition=position,
-        textfont=dict(color=colours, size=FONT["size"]), marker=dict(size=12, color=colours, symbol="circle"),
+        textfont=dict(color=colours, size=size), marker=dict(size=min(12, size), color=colours, symbol="circle"),
         customdata=[[side, i] for i in places], showlegend=False,
         hovertemplate=f"{word} %{{customdata[1]}} %{{text}}<br>click to keep only its lines<extra></extra>")
     if not horizontal:
@@ -129,7 +143,7 @@ def _nothing_drawn(n: int, horizontal: bool) -> dict:
                 .replace(": ", ":<br>"), font=dict(color=LIT, size=FONT["size"]))
 
 
-def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
+def _style(fig: go.Figure, n: int, title: str, horizontal: bool, pitch: float = ROW_PX) -> go.Figure:
     axis = dict(visible=False, fixedrange=True)
     if horizontal:
         fig.update_xaxes(axis, range=[-1, n])
@@ -138,7 +152,7 @@ def _style(fig: go.Figure, n: int, title: str, horizontal: bool) -> go.Figure:
     else:
         fig.update_xaxes(axis, range=[-0.9, 1.9])
         fig.update_yaxes(axis, range=[n - 0.5, -0.8])
-        height = max(SHORT_PX, 120 + ROW_PX * n)
+        height = max(SHORT_PX, round(120 + pitch * n))
     fig.update_layout(plot_bgcolor=CANVAS, paper_bgcolor=CANVAS, font_color=CANVAS_TEXT, hovermode="closest",
                       clickmode="event+select", dragmode=False,
                       legend=dict(title="heads", itemclick="toggle", itemdoubleclick="toggleothers",
@@ -176,3 +190,39 @@ def model_view(shares: np.ndarray, title: str) -> go.Figure:
     fig = _layout(fig, min(1400, 160 + 640 * layers // heads), title)  # square tiles in a canvas ~640 px wide
     lines = title.count("<br>") + 1
     return fig.update_layout(margin_t=60 + 30 * lines, meta=KEEPS_HEIGHT)  # the title, then the heads' numbers
+
+
+def head_grid(probs: np.ndarray, selected: int, width: int = 560, max_side: int = 48) -> go.Figure:
+    """Small multiples of every head's attention (h, T, T), averaged into at most max_side cells a side, as
+    thumbnails as large as `width` px allows: six a row (four on a narrow screen), each under its own title, one
+    thin colour bar under them all.
+
+    One heatmap of tiles with blank gaps, not one subplot per head: a dozen subplots cost Plotly about 40 ms to
+    build and 40 ms more to restyle, per view, and a lecture hall opens the same view forty times at once."""
+    heads = probs.shape[0]
+    cols = min(heads, 6 if width >= 600 else 4)
+    rows = -(-heads // cols)
+    tiles = [_pool(probs[h], max_side) for h in range(heads)]
+    side = tiles[0].shape[0]  # every head pools to the same size
+    gap = max(1, round(side * 0.3))  # blank rows and columns between tiles: room for the next row's titles
+    step = side + gap
+    z = np.full((rows * step - gap, cols * step - gap), np.nan, dtype=np.float32)
+    which = np.full(z.shape, -1, dtype=np.int16)  # the head under each cell, for the hover
+    for h, tile in enumerate(tiles):
+        r, c = divmod(h, cols)
+        z[r * step: r * step + side, c * step: c * step + side] = tile
+        which[r * step: r * step + side, c * step: c * step + side] = h
+    titles = [dict(x=h % cols * step + (side - 1) / 2, y=h // cols * step - 0.5, yanchor="bottom", showarrow=False,
+                   text=f"head {h}" + (" ◀" if h == selected else ""), font=dict(size=FONT["size"] - 2))
+              for h in range(heads)]
+    fig = go.Figure(go.Heatmap(z=z, customdata=which, colorscale=SHARE, zmin=0, zmax=1,
+                               colorbar=dict(title=dict(text="attention", side="right"), orientation="h",
+                                             thickness=12, len=0.5, y=-0.02, yanchor="top"),
+                               hoverongaps=False, hovertemplate="head %{customdata}<extra></extra>"),
+                    layout=dict(annotations=titles, meta={"small_multiples": True, **KEEPS_HEIGHT}))
+    fig.update_xaxes(visible=False, range=[-0.5, z.shape[1] - 0.5])
+    fig.update_yaxes(visible=False, autorange="reversed")
+    tile_px = (width - 20) / (cols + (cols - 1) * gap / side)  # the figure's width shared by tiles and gaps
+    title_px, bar_px = 34, 56  # the top row's titles; the colour bar and its numbers under the grid
+    fig = _layout(fig, round(rows * tile_px + (rows - 1) * tile_px * gap / side + title_px + bar_px))
+    return fig.update_layout(margin=dict(t=title_px, b=bar_px))

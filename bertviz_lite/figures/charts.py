@@ -111,36 +111,6 @@ def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: i
                       hovertemplate=f"{where}<br>%{{marker.color:.4f}}<br>click to explain<extra></extra>")
 
 
-def head_grid(probs: np.ndarray, selected: int, max_side: int = 48, cols: int = 6) -> go.Figure:
-    """Small multiples of every head's attention (h, T, T), averaged into at most max_side cells a side.
-
-    One heatmap of tiles with blank gaps, not one subplot per head: a dozen subplots cost Plotly about 40 ms to
-    build and 40 ms more to restyle, per view, and a lecture hall opens the same view forty times at once."""
-    heads = probs.shape[0]
-    rows = -(-heads // cols)
-    tiles = [_pool(probs[h], max_side) for h in range(heads)]
-    side = tiles[0].shape[0]  # every head pools to the same size
-    gap = max(1, side // 4)  # blank rows and columns between tiles, room for a title
-    step = side + gap
-    z = np.full((rows * step - gap, cols * step - gap), np.nan, dtype=np.float32)
-    which = np.full(z.shape, -1, dtype=np.int16)  # the head under each cell, for the hover
-    for h, tile in enumerate(tiles):
-        r, c = divmod(h, cols)
-        z[r * step: r * step + side, c * step: c * step + side] = tile
-        which[r * step: r * step + side, c * step: c * step + side] = h
-    titles = [dict(x=h % cols * step + (side - 1) / 2, y=h // cols * step - 0.6, yanchor="bottom", showarrow=False,
-                   text=f"head {h}" + (" ◀" if h == selected else ""), font=dict(size=FONT["size"] - 2))
-              for h in range(heads)]
-    fig = go.Figure(go.Heatmap(z=z, customdata=which, colorscale=SHARE, zmin=0, zmax=1,
-                               colorbar=dict(title="attention"),
-                               hoverongaps=False, hovertemplate="head %{customdata}<extra></extra>"),
-                    layout=dict(annotations=titles))
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x")
-    fig = _layout(fig, 190 * rows + 40)
-    return fig.update_layout(margin_t=30)  # room for the top row's titles
-
-
 def _axis_labels(tokens: list[str], max_side: int) -> tuple[list[str], int]:
     """Labels for a token axis of at most max_side cells, and the block size: the tokens themselves, or
     'first–last' positions of each block when `_pool` averages over blocks of tokens."""
@@ -254,21 +224,23 @@ def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
 
 def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64,
                           colorbar: str = "value", axes: tuple[str, str] = ("receives", "gives"),
-                          chosen: str | None = None) -> go.Figure:
+                          chosen: str | None = None, title: str | None = None) -> go.Figure:
     """Several (T, T) token-to-token matrices in a row on one colour scale with one colour bar: rows are the tokens
     that receive (queries), columns the tokens they take from (`axes` names them). Above max_side tokens,
-    averaged over blocks; up to 32 tokens, every column is labelled in every panel. The `chosen` panel's title is
-    marked (the step on screen)."""
+    averaged over blocks (the title says so); up to 32 tokens, every column is labelled in every panel, else every
+    k-th by its number (the axis's title says so). The `chosen` panel's title is marked (the step on screen)."""
     labels, step = _axis_labels(tokens, max_side)
-    titles = [f"<b>▸ {title} ◂</b>" if title == chosen else title for title in matrices]
-    pooled = {title: _pool(matrix, max_side) for title, matrix in matrices.items()}
+    titles = [f"<b>▸ {name} ◂</b>" if name == chosen else name for name in matrices]
+    pooled = {name: _pool(matrix, max_side) for name, matrix in matrices.items()}
     columns = columns_of_panels(labels, len(pooled))
-    crowded = columns.get("tickmode") == "array"
-    notes = [f"averaged over blocks of {step} tokens"] * (step > 1) + ["columns numbered as the rows"] * crowded
+    numbered = columns.get("tickmode") == "array"
+    if step > 1:
+        title = f"{title} (averaged over blocks of {step} tokens)" if title else f"averaged over blocks of {step} tokens"
     layout = row_of_panels(titles, spacing=0.03)  # every setting in one layout: plotly's updates cost ~1 ms each
     for name, axis in layout.items():
-        if name.startswith("xaxis"):
-            axis.update({"type": "category", "tickangle": -60, "title": axes[1],
+        if name.startswith("xaxis"):  # the first panel's axis says how its columns are labelled, for all of them
+            axis.update({"type": "category", "tickangle": -60,
+                         "title": f"{axes[1]}<br>(numbered as the rows)" if numbered and name == "xaxis" else axes[1],
                          "tickfont": dict(size=FONT["size"] - 4), **columns})
         elif name.startswith("yaxis"):
             axis.update(autorange="reversed", type="category", showticklabels=False)
@@ -276,10 +248,11 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     layout["coloraxis"] = as_colour_axis(colour_scale(*pooled.values()), colorbar)
     traces = [dict(type="heatmap", z=z, x=labels, y=labels, coloraxis="coloraxis",  # a dict: checked once, by
                    xaxis=f"x{'' if col == 1 else col}", yaxis=f"y{'' if col == 1 else col}",  # go.Figure
-                   hovertemplate=f"{title}<br>{axes[0]} %{{y}}<br>{axes[1]} %{{x}}<br>%{{z:.4f}}<extra></extra>")
-              for col, (title, z) in enumerate(pooled.items(), start=1)]
-    layout.update(layout_of(min(620, 260 + 12 * min(len(tokens), max_side)), "<br>".join(notes) or None))
-    layout["margin"]["t"] = 40 + 30 * len(notes)  # a line per note, above the panels' titles
+                   hovertemplate=f"{name}<br>{axes[0]} %{{y}}<br>{axes[1]} %{{x}}<br>%{{z:.4f}}<extra></extra>",
+                   **_written(z))  # where the cells are few enough (figures/fit.py leaves out what does not fit)
+              for col, (name, z) in enumerate(pooled.items(), start=1)]
+    layout.update(layout_of(min(620, 260 + 12 * min(len(tokens), max_side)), title))
+    layout["margin"]["t"] = 70 if title else 40  # the figure's title above the panels' titles
     return go.Figure(traces, layout)
 
 

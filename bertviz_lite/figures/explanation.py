@@ -124,7 +124,7 @@ def activation_curve(xs: np.ndarray, ys: np.ndarray, point: float, name: str) ->
         fig.add_trace(go.Scatter(x=[point], y=[at], mode="markers", marker=dict(size=16, color=CHOSEN)))
     fig.update_xaxes(title="pre-activation", zeroline=True)
     fig.update_yaxes(title=name, zeroline=True)
-    return _layout(fig, 340, f"{name}: the point is this number's pre-activation")
+    return _layout(fig, 340, f"{name}, at this number's input")
 
 
 def rotation_arrows(before: tuple[float, float], after: tuple[float, float], angle: float) -> go.Figure:

@@ -21,23 +21,29 @@ import math
 import re
 from dataclasses import dataclass
 
+import numpy as np
 import plotly.graph_objects as go
 
 SMALLEST = 12  # px: the smallest type a back row reads
 KEEPS_HEIGHT = {"keeps_height": True}  # a figure's layout.meta: its height is a row per token or per layer, which a
 # shorter chart would squeeze below readable type (the head view, the model view); see `keeps_height`
 CHAR_EM = 0.55  # a character's width, in ems
+DIGIT_EM, POINT_EM, MINUS_EM = 0.52, 0.26, 0.62  # a digit's, a decimal point's and a minus sign's width, in ems
 LINE_EM = 1.25  # a line's height, in ems
 LABELLED_TRACES = ("heatmap", "bar", "scatter")  # traces whose category labels an axis writes
-COLOUR_BAR_PX = 90  # a colour bar and its title, right of the plot
+COLOUR_BAR_PX = 100  # a colour bar, its numbers and its title along it, right of the plot (measured: 100 at 20 px)
+NUMBER_GAP_PX = 6  # between two cells' numbers, at the least
+TICK_GAP_PX = 12  # between an axis's labels and its plot: the tick and Plotly's standoff
+COLOUR_BAR_THICKNESS = 16  # px
 TITLE_LINE_EM = 1.6  # an axis title's line
 LONGEST_LABEL = 14  # characters of a label written on an axis; a longer one ("0 <|begin_of_text|>") is cut there
 # with "…" (its hover keeps it whole): rotated under a plot, it would take the plot's height
 
 
-def fit(fig: go.Figure, width: float, smallest: int = SMALLEST) -> go.Figure:
+def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = SMALLEST) -> go.Figure:
     """`fig` (drawn `width` px wide, at its own layout height) with every category axis's labels and every
-    heatmap's numbers sized or thinned to fit; changed in place and returned."""
+    heatmap's numbers sized or thinned to fit, the numbers at `numbers` px or more where a decimal fewer allows
+    (a lecture's back row); changed in place and returned."""
     height = fig.layout.height or 450
     base = (fig.layout.font.size or 12) if fig.layout.font else 12
     thinned = {"x": 1, "y": 1}  # the step from one written label to the next, the largest on each side
@@ -53,7 +59,7 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST) -> go.Figure:
     _say_thinned(fig, thinned)
     for trace in fig.data:
         if trace.type == "heatmap" and trace.texttemplate:
-            _fit_numbers(fig, trace, width, height, base, smallest)
+            _fit_numbers(fig, trace, width, height, base, smallest, numbers)
     _fit_colour_bars(fig, width, height, base)
     return fig
 
@@ -65,9 +71,15 @@ def _fit_colour_bars(fig: go.Figure, width: float, height: float, base: float) -
     most = max(2, int(length / (LINE_EM * 1.5 * base)))
     for trace in fig.data:
         if trace.type == "heatmap" and trace.showscale is not False and not trace.coloraxis:
-            trace.colorbar.nticks = min(trace.colorbar.nticks or most, most)
+            trace.colorbar.update(nticks=min(trace.colorbar.nticks or most, most), **_narrow_bar(trace.colorbar))
     if fig.layout.coloraxis.colorbar.title.text:
-        fig.layout.coloraxis.colorbar.nticks = most
+        fig.layout.coloraxis.colorbar.update(nticks=most, **_narrow_bar(fig.layout.coloraxis.colorbar))
+
+
+def _narrow_bar(bar) -> dict:
+    """A colour bar that leaves its plot the width: thin, its title written along it (a title set above it, as
+    wide as "attention" at 20 px, took 100 px from the plot)."""
+    return dict(thickness=min(bar.thickness or COLOUR_BAR_THICKNESS, COLOUR_BAR_THICKNESS), title_side="right")
 
 
 def keeps_height(fig: go.Figure) -> bool:
@@ -139,7 +151,8 @@ def _label_room(fig: go.Figure, letter: str, base: float) -> float:
         across = longest * math.sin(angle) + size * LINE_EM * math.cos(angle)
     else:
         across = longest
-    return across + (TITLE_LINE_EM * base if axis.title.text else 0)
+    lines = axis.title.text.count("<br>") + 1 if axis.title.text else 0
+    return across + TICK_GAP_PX + TITLE_LINE_EM * base * lines
 
 
 def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, smallest: int) -> int:
@@ -183,30 +196,24 @@ def _nth(k: int) -> str:
     return f"every {k}{suffix}"
 
 
-def _thinned_note(x: int, y: int) -> str:
-    """"every 4th labelled", "every 4th column, every other row labelled", "every other row labelled"."""
-    if x == y:
-        return f"{_nth(x)} labelled"
-    return ", ".join(f"{_nth(k)} {side}" for side, k in (("column", x), ("row", y)) if k > 1) + " labelled"
-
-
 def _say_thinned(fig: go.Figure, steps: dict[str, int]) -> None:
-    """Say where only every k-th label is written: under the plot (the horizontal axis's title, which has room), or
-    where panels stand side by side, each with its own title, in a line of the figure's title."""
-    x, y = steps["x"], steps["y"]
-    if x == y == 1:
-        return
-    note = _thinned_note(x, y)
-    if "xaxis2" in fig.layout:
-        fig.update_layout(title_text=f"{fig.layout.title.text}<br>{note}" if fig.layout.title.text else note,
-                          margin_t=(fig.layout.margin.t or 0) + 30)
-        return
-    axis = fig.layout.xaxis
-    axis.title.text = f"{axis.title.text}<br>({note})" if axis.title.text else note  # a line of its own: it fits
+    """Say where only every k-th label is written, under the axis's own title ("key (every 4th labelled)"), in every
+    panel: a note on how the figure is drawn belongs to the axis it is about, not to the figure's title."""
+    for letter, k in steps.items():
+        if k == 1:
+            continue
+        note = f"({_nth(k)} labelled)"
+        for name in [name for name in fig.layout if re.fullmatch(rf"{letter}axis\d*", name)]:
+            axis = fig.layout[name]
+            if axis.visible is False or axis.showticklabels is False or "labelled" in (axis.title.text or ""):
+                continue
+            axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
 
 
-def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float, smallest: int) -> None:
-    """A heatmap's numbers: as large as a cell allows up to their size, one decimal fewer if that fits, else none."""
+def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float, smallest: int,
+                 numbers: int) -> None:
+    """A heatmap's numbers: as large as a cell allows up to their size; at `numbers` px or more with two decimals,
+    else one, and failing both at `smallest` px with two decimals, else one; else none."""
     rows, columns = len(trace.z), len(trace.z[0])
     x_axis = fig.layout["xaxis" + (trace.xaxis or "x")[1:]]
     y_axis = fig.layout["yaxis" + (trace.yaxis or "y")[1:]]
@@ -218,19 +225,35 @@ def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float
         lines = [str(text).split("<br>") for row in trace.text for text in row]
         chars, count = max(len(line) for cell in lines for line in cell), max(map(len, lines))
         fitted = min(size, (cell_w - 2) / (chars * CHAR_EM), cell_h / (LINE_EM * count))
+        joined = max(len(" ".join(cell)) for cell in lines)  # or on one line, where the cells are wide and low
+        on_one_line = min(size, (cell_w - 2) / (joined * CHAR_EM), cell_h / LINE_EM)
+        if count > 1 and fitted < numbers <= on_one_line:
+            trace.update(text=[[str(text).replace("<br>", " ") for text in row] for row in trace.text])
+            fitted = on_one_line
         trace.update(textfont_size=max(smallest, math.floor(fitted)))
         return
-    while True:
-        decimals = re.search(r":\.(\d)f", template)
-        chars = 3.5 + (int(decimals.group(1)) if decimals else 2)  # "−0." (a wide minus) and the decimals
-        fitted = min(size, (cell_w - 4) / (chars * CHAR_EM), cell_h / LINE_EM)
-        if fitted >= smallest:
-            trace.update(texttemplate=template, textfont_size=math.floor(fitted))
-            return
-        if not decimals or decimals.group(1) in "01":
-            trace.update(texttemplate=None)
-            return
-        template = template.replace(decimals.group(0), f":.{int(decimals.group(1)) - 1}f")
+    written = re.search(r":\.(\d)f", template)
+    if not written:
+        return
+    values = np.asarray(trace.z, dtype=np.float64)
+    values = values[np.isfinite(values)]
+    largest = float(np.abs(values).max()) if values.size else 0.0
+    signed = bool(values.size and values.min() < 0)
+    for floor in dict.fromkeys((max(numbers, smallest), smallest)):  # the larger floor first, each once
+        for decimals in range(int(written.group(1)), 0, -1):
+            fitted = min(size, (cell_w - NUMBER_GAP_PX) / _number_em(largest, decimals, signed), cell_h / LINE_EM)
+            if fitted >= floor:
+                trace.update(texttemplate=template.replace(written.group(0), f":.{decimals}f"),
+                             textfont_size=math.floor(fitted))
+                return
+    trace.update(texttemplate=None)
+
+
+def _number_em(largest: float, decimals: int, signed: bool) -> float:
+    """How wide a number is written, in ems: its digits (half an em each in the app's fonts), the point (a quarter)
+    and a minus sign (0.6, where any value is negative)."""
+    whole = max(1, int(math.floor(math.log10(largest))) + 1) if largest >= 1 else 1
+    return DIGIT_EM * (whole + decimals) + POINT_EM + (MINUS_EM if signed else 0.0)
 
 
 def _cut(label: str) -> str:
