@@ -12,11 +12,23 @@ a 1280×720 screen, each a `Problem(kind, what)`:
 - "cut": text past the edge of its figure, or a page element whose text is wider than the element shows (an
   ellipsis, a table that scrolls sideways), or nearly fits its height but not quite (a table's last row cut in
   half; a long list that is meant to scroll, two or more screens of it, is not a problem);
-- "fold": what the page declares as its point (`lecture.point`: a container whose key starts with "point") starts
-  too low: less than 200 px of it (or all of it, if shorter) above the 720-px fold, or the page declares none;
+- "fold": what the page declares as its point (`lecture.point`: a container whose key starts with "point") is not
+  whole above the 720-px fold (a figure too tall for the screen scrolls inside a box of its own, which must then
+  fit), or the page declares none; on a phone (`phone=True`) it must start above the 844-px fold, before long
+  controls: at least 200 px of it (or all of it, if shorter);
+- "narrow" (projector only; a phone's figures are as wide as its screen): a figure narrower than 400 px, or a panel of a figure of several (a subplot's plotting area) narrower
+  than 400 px; small multiples (a figure whose layout.meta says `small_multiples`) hold panels of 100 px or more;
+- "numbers": a heatmap in the page's point of 16 rows and columns or fewer whose values are not written in its cells, or
+  are written under 14 px (lecture mode only: a back row reads a matrix of a short sentence);
+- "title": a figure's title, or a text in it other than an axis title, that is a note on its layout ("every 4th
+  labelled", "columns numbered as the rows"): a title says what the figure is, a caption says how it is drawn;
+- "sideways" (phone only): the page, or a figure, is wider than the screen;
+- "header" (phone only): text under the app's header bar, at the top of the page;
+- "toolbar": a visible Plotly tool bar over a text of its figure (on a phone it shows without a hover);
 - "error": an exception or an error box.
 
-The page's hover layer, Plotly's tool bar and hidden elements are not looked at: a person does not see them.
+The page's hover layer, a tool bar that shows only under the mouse and hidden elements are not looked at: a person
+does not see them.
 """
 from __future__ import annotations
 
@@ -24,11 +36,17 @@ import time
 from dataclasses import dataclass
 
 FOLD = 720  # a projector's height in CSS pixels
+PHONE = {"width": 390, "height": 844}  # a phone's screen in CSS pixels (an iPhone 12 to 15)
 SMALLEST_PX = 12
-POINT_SHOWN_PX = 200  # how much of the page's point must be above the fold (all of it, where it is shorter)
+NUMBERS_PX = 14  # a cell number in a lecture's matrix of up to WRITTEN_COLUMNS rows and columns
+WRITTEN_COLUMNS = 16
+POINT_SHOWN_PX = 200  # on a phone, how much of the page's point must be above the fold (all of it, if shorter)
+NARROWEST_PX = 400  # a figure's width, and a panel's in a figure of several
+SMALL_MULTIPLE_PX = 100  # a panel's width in small multiples
+LAYOUT_NOTE = r"\blabell?ed\b|numbered as|\bevery (other|\d+(st|nd|rd|th))\b"  # words that say how a figure is drawn
 
 CHECK = r"""
-({fold, smallest, shownPx}) => {
+({fold, smallest, shownPx, phone, numbersPx, writtenColumns, narrowest, smallMultiple, layoutNote}) => {
   const problems = [];
   const add = (kind, what) => problems.push({kind, what});
   const label = (s) => (s || '').replace(/[\u200b\u200c\u200d\ufeff]/g, '').replace(/\s+/g, ' ').trim().slice(0, 60);
@@ -94,6 +112,37 @@ CHECK = r"""
           if (!first) first = `'${label(boxes[i][0].textContent)}' and '${label(boxes[j][0].textContent)}'`;
         }
     if (overlaps) add('overlap', `${title}: ${overlaps} pair(s) of texts overlap, e.g. ${first}`);
+
+    if (frame.width < narrowest - 0.5) add('narrow', `${title}: ${Math.round(frame.width)} px wide`);
+    const full = plot._fullLayout || {};
+    const multiples = !!(full.meta && full.meta.small_multiples);
+    const panels = Object.values(full._plots || {}).map((p) => p.xaxis).filter((x) => x && x._length);
+    if (panels.length > 1 || multiples)
+      for (const x of panels)
+        if (x._length < (multiples ? smallMultiple : narrowest) - 0.5) {
+          add('narrow', `${title}: a panel ${Math.round(x._length)} px wide`);
+          break;
+        }
+    for (const t of texts)
+      if (new RegExp(layoutNote, 'i').test(label(t.textContent)) && !t.closest('.g-xtitle, .g-ytitle, [class*=g-x], [class*=g-y]'))
+        add('title', `${title}: '${label(t.textContent)}' says how the figure is drawn`);
+    if (numbersPx && plot.closest("[class*='st-key-point']"))
+      for (const trace of plot._fullData || [])
+        if (trace.type === 'heatmap' && trace.visible !== false && trace.z && trace.z.length &&
+            trace.z.length <= writtenColumns && trace.z[0].length <= writtenColumns) {
+          const written = trace.texttemplate && trace.texttemplate !== '';
+          if (!written) add('numbers', `${title}: a ${trace.z.length} × ${trace.z[0].length} matrix without its numbers`);
+          else if (trace.textfont.size < numbersPx - 0.01)
+            add('numbers', `${title}: cell numbers at ${trace.textfont.size} px`);
+        }
+    for (const bar of plot.querySelectorAll('.modebar-group')) {  // shown under the mouse only, unless told always
+      if (hidden(bar, null)) continue;
+      const r = bar.getBoundingClientRect();
+      const under = boxes.find(([t, box]) => box.some(([x, y]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom));
+      if (under) add('toolbar', `${title}: the tool bar covers '${label(under[0].textContent)}'`);
+    }
+    if (phone && (frame.right > innerWidth + 1 || frame.left < -1))
+      add('sideways', `${title}: ${Math.round(frame.width)} px wide on a ${innerWidth}-px screen`);
   });
 
   // --- the page: type size, and text an element cuts ------------------------------------------------------------
@@ -108,7 +157,8 @@ CHECK = r"""
     const s = getComputedStyle(el);
     if (own.length && parseFloat(s.fontSize) < smallest - 0.01)
       add('small', `'${label(own.join(' '))}' at ${parseFloat(s.fontSize).toFixed(1)} px`);
-    if (scrollers.has(el.dataset.testid)) continue;
+    if (scrollers.has(el.dataset.testid) || el.matches("[class*='st-key-scrolls']")) continue;  // a box the page
+    // says scrolls (a figure longer than the screen)
     const text = label(el.innerText || '');
     const grid = el.matches('.dvn-scroller');  // a data table's scrolling box (its cells are drawn on a canvas)
     if (!grid && text.length < 2) {  // a lone symbol (◀, ✕): its font's advance is wider than its ink, so
@@ -131,8 +181,27 @@ CHECK = r"""
   for (const p of points) {
     const r = p.getBoundingClientRect();
     const name = [...p.classList].find((c) => c.startsWith('st-key-point'));
-    if (r.top + Math.min(r.height, shownPx) > fold)
-      add('fold', `${name} starts at y = ${Math.round(r.top)} (${Math.round(r.height)} px tall)`);
+    if (phone ? r.top + Math.min(r.height, shownPx) > fold : r.bottom > fold + 1)
+      add('fold', `${name} spans y = ${Math.round(r.top)} to ${Math.round(r.bottom)}, the fold is at ${fold}`);
+  }
+
+  // --- a phone: nothing wider than the screen, nothing under the header ---------------------------------------------
+  if (phone) {
+    const page = document.scrollingElement, main = document.querySelector("[data-testid='stMain']");
+    for (const [name, el] of [['the page', page], ['the main column', main]])
+      if (el && el.scrollWidth > el.clientWidth + 1)
+        add('sideways', `${name} is ${el.scrollWidth} px wide on a ${el.clientWidth}-px screen`);
+    const header = document.querySelector("[data-testid='stHeader']");
+    const bar = header && !hidden(header, null) ? header.getBoundingClientRect() : null;
+    if (bar && bar.height > 1)
+      for (const el of root.querySelectorAll('p, h1, h2, h3, span, label, li, code')) {
+        if (hidden(el, null) || !label(el.textContent) || el.closest('.js-plotly-plot')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width > 1 && r.height > 1 && r.top < bar.bottom - 1 && r.bottom > bar.top) {
+          add('header', `'${label(el.textContent)}' lies under the header (y = ${Math.round(r.top)} < ${Math.round(bar.bottom)})`);
+          break;
+        }
+      }
   }
 
   // --- errors ---------------------------------------------------------------------------------------------------
@@ -145,7 +214,7 @@ CHECK = r"""
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # overlap, small, cut, fold, error
+    kind: str  # overlap, small, cut, fold, narrow, numbers, title, sideways, header, toolbar, error
     what: str
 
     def __str__(self) -> str:
@@ -164,7 +233,12 @@ def settle(page, timeout_ms: int = 180_000) -> None:
     time.sleep(0.4)  # Plotly's last layout pass (autosize to the column) and web fonts
 
 
-def problems(page) -> list[Problem]:
-    """Every problem on the page as it is now (see the module's docstring)."""
-    found = page.evaluate(CHECK, {"fold": FOLD, "smallest": SMALLEST_PX, "shownPx": POINT_SHOWN_PX})
+def problems(page, phone: bool = False) -> list[Problem]:
+    """Every problem on the page as it is now (see the module's docstring): as a projector shows it in lecture mode,
+    or as a phone does (`phone`: its fold, no sideways scroll, nothing under the header; numbers are not required
+    in cells there, where fewer decimals or none with the value on tap is the better choice)."""
+    found = page.evaluate(CHECK, {"fold": PHONE["height"] if phone else FOLD, "smallest": SMALLEST_PX,
+                                  "shownPx": POINT_SHOWN_PX, "phone": phone, "numbersPx": 0 if phone else NUMBERS_PX,
+                                  "writtenColumns": WRITTEN_COLUMNS, "narrowest": 0 if phone else NARROWEST_PX,
+                                  "smallMultiple": SMALL_MULTIPLE_PX, "layoutNote": LAYOUT_NOTE})
     return [Problem(p["kind"], p["what"]) for p in found]

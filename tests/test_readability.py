@@ -1,13 +1,15 @@
 """The readability check: every page as a lecturer shows it, in Debian's Chromium at 1280×720 in lecture mode, on
-the bundled model and three of today's families (DeBERTa-v3, ModernBERT, EuroBERT with grouped queries), at about
-8, 25 and 60 tokens, with cells chosen on the stepper and several tour chapters; `readability.problems` says what
-a person would see wrong (overlapping text, type under 12 px, text cut off, the page's point below the fold, an
-error).
+the bundled model and three of today's families (DeBERTa-v3, ModernBERT, EuroBERT with grouped queries), with own
+sentences of 10, 30 and 60 words, cells chosen on the stepper and several tour chapters; and every page as a
+student's phone shows the shared link (390×844, not lecture mode) on the bundled model. `readability.problems`
+says what a person would see wrong (overlapping text, type under 12 px, text cut off, the page's point not whole
+above the fold, a narrow figure, a short sentence's matrix without readable numbers, a layout note as a title, a
+phone's sideways scroll or text under its header, a tool bar over a title, an error).
 
-`pytest tests/test_readability.py` runs a fast subset (every page on the bundled model at 25 tokens, and a few
-views of each other family); the rest of the matrix is marked slow, so `pytest -m "" tests/test_readability.py`
-runs it whole (about 250 views, 15-25 minutes on a 2-core machine). The first two tests prove that the check can fail: a page built to be broken is caught on every
-count, and a clean one passes.
+`pytest tests/test_readability.py` runs a fast subset (every page on the bundled model at 30 words, a few views of
+each other family, a few on a phone); the rest of the matrix is marked slow, so `pytest -m "" tests/test_readability.py`
+runs it whole (about 350 views, 20-30 minutes on a 2-core machine). The first tests prove that the check can fail:
+a page built to be broken is caught on every count, on a projector and on a phone, and a clean one passes.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from readability import FOLD, problems, settle
+from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
 CHROMIUM = "/usr/bin/chromium"
@@ -30,17 +32,23 @@ DEBERTA, MODERNBERT = "microsoft/deberta-v3-base", "answerdotai/ModernBERT-base"
 EUROBERT_GQA = "eurobert-gqa"  # stands for a local directory the tests build (grouped queries: no such preset)
 WORDS = ("the old man walked slowly along the river bank while the children played near the water and the dogs "
          "barked at the ducks that swam past the little wooden boat as the sun went down behind the hills and a "
-         "cold wind began to blow across the quiet valley where nobody had lived for many years").split()
+         "cold wind began to blow across the quiet valley where nobody had lived for many years until the night "
+         "came").split()
 
 
-def sentence(tokens: int) -> str:
-    """About `tokens` tokens: the words of a plain English text (specials take two)."""
-    return " ".join(WORDS[: max(1, tokens - 2)])
+LENGTHS = (10, 30, 60)  # words of a lecturer's own sentence
 
 
-def views(model: str, tokens: int) -> list[str]:
-    """Every page of one model at one length, as a lecture link; architecture and overview once per model."""
-    text, short = sentence(tokens), sentence(max(6, tokens // 3))
+def sentence(words: int) -> str:
+    """`words` words of a plain English text."""
+    return " ".join(WORDS[:words])
+
+
+def views(model: str, words: int, lecture: bool = True) -> list[str]:
+    """Every page of one model at one length, as a lecture link (or the link a phone opens: `lecture` False);
+    architecture and overview once per model."""
+    tokens = words + 2  # a lower bound: what the positions picked below must stay under
+    text, short = sentence(words), sentence(max(6, words // 3))
     family_steps = {DEBERTA: ["step=attn.c2p&cell=1,2"], MODERNBERT: ["step=attn.q_rot&cell=1,2"],
                     EUROBERT_GQA: ["step=attn.k&cell=1,2"]}.get(model, [])
     sentences = "sentences=" + urllib.parse.quote_plus("\n".join([text, short, " ".join(reversed(text.split()))]))
@@ -53,29 +61,58 @@ def views(model: str, tokens: int) -> list[str]:
              "contexts?sentence_a=" + urllib.parse.quote_plus("by the bank " + text) + "&sentence_b=" +
              urllib.parse.quote_plus("the bank " + short) + "&word=bank",
              f"compare?model_b={BUNDLED if model != BUNDLED else 'bert-base-uncased'}"]
-    if tokens == 25:
+    if words == 30:
         pages += ["", "architecture"]
-    return [link(page, model, text) for page in pages]
+    return [link(page, model, text, lecture) for page in pages]
 
 
-def link(page: str, model: str, text: str) -> str:
+def link(page: str, model: str, text: str, lecture: bool = True) -> str:
     path, _, query = page.partition("?")
     keys = dict(urllib.parse.parse_qsl(query))
-    keys = {"model": model, "text": text, **keys, "lecture": "1"}
+    keys = {"model": model, "text": text, **keys, **({"lecture": "1"} if lecture else {})}
     return path + "?" + urllib.parse.urlencode(keys)
+
+
+NOT_YET = {  # views the strict check still finds wrong (issue 44 is open): each fails today, as the check says why;
+    # strict, so that the view that starts passing must leave this list
+    "MiniLM-30w-contributions": "two figures of two panels side by side: panels 140 px wide, below the fold",
+    "MiniLM-30w-intervene-vz=1": "three panels of 280 px; a chip of the value-zeroing picker cut; 10 px below the fold",
+    "MiniLM-30w-compare": "each model's head view below the fold",
+    "MiniLM-30w-architecture": "the sunburst ends 100 px below the fold",
+    "DeBERTa-10w-layers-step=attn.c2p&cell=1,2": "DeBERTa's four score terms side by side: panels of 126 px",
+}
+PHONE_NOT_YET = "a phone's layout is issue 44's next step: numbers run together, Plotly's tool bar over titles"
+
+
+def not_yet(view_id: str, phone: bool = False) -> tuple:
+    """The marks of a view that the strict check still fails (NOT_YET; every phone view, for now)."""
+    reason = PHONE_NOT_YET if phone else NOT_YET.get(view_id)
+    return (pytest.mark.xfail(strict=True, reason=reason),) if reason else ()
 
 
 def matrix() -> list:
     """Every page × four families × three lengths, as pytest parameters: the subset (every page on the bundled model
-    at 25 tokens, and a few views of each other family) in the default suite, the rest marked slow."""
-    subset = views(BUNDLED, 25) + [link("layers?step=attn.c2p&cell=1,2", DEBERTA, sentence(8)),
-                                   link("tour?chapter=3", DEBERTA, sentence(25)),
+    at 30 words, and a few views of each other family) in the default suite, the rest marked slow."""
+    subset = views(BUNDLED, 30) + [link("layers?step=attn.c2p&cell=1,2", DEBERTA, sentence(10)),
+                                   link("tour?chapter=3", DEBERTA, sentence(30)),
                                    link("layers?step=attn.q_rot", MODERNBERT, sentence(60)),
-                                   link("tokens", MODERNBERT, sentence(8)),
-                                   link("layers?step=attn.k&cell=1,2", EUROBERT_GQA, sentence(25))]
-    whole = [v for model in (BUNDLED, DEBERTA, MODERNBERT, EUROBERT_GQA) for n in (8, 25, 60) for v in views(model, n)]
+                                   link("tokens", MODERNBERT, sentence(10)),
+                                   link("layers?step=attn.k&cell=1,2", EUROBERT_GQA, sentence(30))]
+    whole = [v for model in (BUNDLED, DEBERTA, MODERNBERT, EUROBERT_GQA) for n in LENGTHS for v in views(model, n)]
     every = list(dict.fromkeys(subset + whole))  # the subset first, each view once
-    return [pytest.param(view, id=view_id(view), marks=() if view in subset else slow) for view in every]
+    return [pytest.param(view, id=view_id(view), marks=(() if view in subset else (slow,)) + not_yet(view_id(view)))
+            for view in every]
+
+
+def phone_matrix() -> list:
+    """Every page on the bundled model as a phone opens the shared link (not lecture mode), at 10 and 30 words: a
+    few in the default suite, the rest slow."""
+    subset = [link(page, BUNDLED, sentence(10), lecture=False) for page in
+              ("layers?step=attn.probs", "similarity?why=1,2", "intervene?off=0.2&layer=1", "attention")]
+    whole = [v for n in (10, 30) for v in views(BUNDLED, n, lecture=False)]
+    every = list(dict.fromkeys(subset + whole))
+    return [pytest.param(view, id=view_id(view), marks=(() if view in subset else (slow,)) + not_yet("", phone=True))
+            for view in every]
 
 
 @pytest.fixture(scope="module")
@@ -109,14 +146,27 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def page():
-    """One 1280×720 tab for the whole module: a projector's screen."""
+def browser():
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         try:
-            yield browser.new_page(viewport={"width": 1280, "height": FOLD})
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    """One 1280×720 tab for the whole module: a projector's screen."""
+    yield browser.new_page(viewport={"width": 1280, "height": FOLD})
+
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    """One tab as a phone has it: 390×844, touch, scaled as a phone scales."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
+    yield context.new_page()
+    context.close()
 
 
 BROKEN = """<html><body style='font-family:sans-serif'>
@@ -124,8 +174,16 @@ BROKEN = """<html><body style='font-family:sans-serif'>
 <div style='width:90px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font-size:16px'>14/17 Feed-forward
 activation</div>
 <div style='height:900px'></div>
-<div class='st-key-point-figure'>{figure}</div>{labels}
+<div class='st-key-point-figure'>{figure}{matrix}</div>{labels}
 <div data-testid='stException'>Traceback: boom</div></body></html>"""
+
+
+BROKEN_ON_A_PHONE = """<html><head><meta name='viewport' content='width=device-width, initial-scale=1'></head><body style='font-family:sans-serif;font-size:16px;margin:0'>
+<div data-testid='stHeader' style='position:fixed;top:0;left:0;right:0;height:60px;background:white'></div>
+<div data-testid='stMain'><p style='margin:30px 0 0 0'>a caption under the header</p>
+<div style='height:1200px'>long controls</div>
+<div class='st-key-point-figure'>{figure}</div>
+<div style='width:700px'>a table wider than the phone</div></div></body></html>"""
 
 
 def crowded_labels():
@@ -136,6 +194,27 @@ def crowded_labels():
     fig = go.Figure(go.Bar(x=labels, y=list(range(60))))
     fig.update_xaxes(tickangle=-60, dtick=1, tickfont_size=16)
     return fig.update_layout(width=400, height=300, margin=dict(l=10, r=10, t=10, b=10))
+
+
+def unwritten_matrix():
+    """A 5 × 5 matrix, 380 px wide, its numbers left out, titled with a note on its layout; and two panels of 150 px."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(1, 2)
+    for column in (1, 2):
+        fig.add_trace(go.Heatmap(z=[[0.1 * (i + j) for j in range(5)] for i in range(5)], showscale=False), 1, column)
+    return fig.update_layout(width=380, height=300, margin=dict(l=10, r=10, t=50, b=10), font_size=16,
+                             title="every 4th row labelled")
+
+
+def titled_under_the_tool_bar():
+    """A figure as wide as the phone whose title the tool bar, always shown, covers."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Bar(x=["a", "b"], y=[1, 2]))
+    return fig.update_layout(width=1100, height=300, margin=dict(l=10, r=10, t=40, b=10), font_size=16,
+                             title=dict(text="the weights of every layer", x=0.98, xanchor="right"))
 
 
 def broken_figure():
@@ -167,18 +246,35 @@ def plot_html(fig) -> str:
 
 
 def test_the_check_catches_a_broken_page(page):
-    page.set_content(BROKEN.format(figure=plot_html(broken_figure()), labels=plot_html(crowded_labels())))
+    page.set_content(BROKEN.format(figure=plot_html(broken_figure()), labels=plot_html(crowded_labels()),
+                                   matrix=plot_html(unwritten_matrix())))
     page.wait_for_selector(".main-svg")
     found = problems(page)
     kinds = {p.kind for p in found}
-    assert kinds == {"overlap", "small", "cut", "fold", "error"}, found
+    assert kinds == {"overlap", "small", "cut", "fold", "narrow", "numbers", "title", "error"}, found
     text = "\n".join(map(str, found))
     for needle in ("'-10.76' and '-10.35'", "'tiny' at 9.0 px", "'words too small to read' at 9.0 px",
                    "'a title past the edge' past the figure's edge", "14/17 Feed-forward", "st-key-point-figure",
-                   "Traceback: boom"):
+                   "Traceback: boom", "380 px wide", "a panel 1", "a 5 × 5 matrix without its numbers",
+                   "'every 4th row labelled' says how the figure is drawn"):
         assert needle in text, (needle, text)
     rotated = [p for p in found if p.kind == "overlap"][1]
     assert "token" in rotated.what  # the rotated labels too, read as rotated boxes
+
+
+def test_the_check_catches_a_broken_page_on_a_phone(phone):
+    figure = titled_under_the_tool_bar().to_html(include_plotlyjs=True, full_html=False,
+                                                 config={"displayModeBar": True})
+    phone.set_content(BROKEN_ON_A_PHONE.format(figure=figure))
+    phone.wait_for_selector(".main-svg")
+    found = problems(phone, phone=True)
+    shown = {"fold", "sideways", "header", "toolbar"}
+    assert shown <= {p.kind for p in found} <= shown | {"cut"}, found  # cut too, once Plotly has sized its box to
+    # the phone's width, the figure running past it
+    text = "\n".join(map(str, found))
+    for needle in ("the fold is at 844", "1100 px wide on a 390-px screen", "'a caption under the header'",
+                   "the tool bar covers 'the weights of every layer'"):
+        assert needle in text, (needle, text)
 
 
 def test_the_check_passes_a_clean_page(page):
@@ -189,14 +285,14 @@ def test_the_check_passes_a_clean_page(page):
 
 
 def view_id(view: str) -> str:
-    """A view's short name for the test's id: model, tokens, page and its own keys ("DeBERTa-8-layers-step=...")."""
+    """A view's short name for the test's id: model, words, page and its own keys ("DeBERTa-10w-layers-step=...")."""
     path, _, query = view.partition("?")
     keys = dict(urllib.parse.parse_qsl(query))
     names = {BUNDLED: "MiniLM", DEBERTA: "DeBERTa", MODERNBERT: "ModernBERT", EUROBERT_GQA: "EuroBERT-GQA"}
     model = names[keys["model"]]
-    tokens = len(keys.pop("text").split()) + 2
-    own = "&".join(f"{k}={v}" for k, v in keys.items() if k in ("step", "cell", "chapter", "view", "position"))
-    return f"{model}-{tokens}-{path or 'overview'}" + (f"-{own}" if own else "")
+    words = len(keys.pop("text").split())
+    own = "&".join(f"{k}={v}" for k, v in keys.items() if k in ("step", "cell", "chapter", "view", "position", "why", "off", "vz"))
+    return f"{model}-{words}w-{path or 'overview'}" + (f"-{own}" if own else "")
 
 
 @pytest.mark.parametrize("view", matrix())
@@ -204,4 +300,12 @@ def test_readable_on_a_projector(server, page, eurobert_gqa, view):
     page.goto(f"{server}/{view.replace('model=' + EUROBERT_GQA, 'model=' + urllib.parse.quote_plus(eurobert_gqa))}")
     settle(page)
     found = problems(page)
+    assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("view", phone_matrix())
+def test_readable_on_a_phone(server, phone, view):
+    phone.goto(f"{server}/{view}")
+    settle(phone)
+    found = problems(phone, phone=True)
     assert not found, "\n".join(map(str, found))
