@@ -30,6 +30,7 @@ def node_html(node, depth=0) -> str:
             f"<summary>{summary}</summary>{inner}</details>")
 
 
+SUNBURST_PX = 440  # on a projector, under the model's line and the subheading
 left, right = st.columns([1, 1])
 with left:
     st.subheader("Module tree")
@@ -37,7 +38,8 @@ with left:
     st.html(f"<div style='font-size:1.05rem;line-height:1.7'>{node_html(fold_repeats(tree))}</div>")
 with right, lecture.point():
     st.subheader("Parameter sunburst")
-    charts.chart(parameter_sunburst(sunburst_data(tree)))  # the words under it: the whole circle above the fold
+    charts.chart(parameter_sunburst(sunburst_data(tree)), tallest=SUNBURST_PX)  # the whole circle above the fold
+with right:  # the words under it
     st.caption("Each ring is one level of the tree; click a wedge to zoom in, the centre to zoom out. The same "
                "colours in every model: embeddings blue, attention red, feed-forward green, norms yellow, pooler "
                "cyan, task heads purple, blocks that hold several kinds grey.")

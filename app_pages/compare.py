@@ -12,6 +12,8 @@ from bertviz_lite.serving.cache import cached_layerwise
 from bertviz_lite.tasks import task_classes
 from app_pages.shell import charts, chips, guarded, lecture, models, runs, state
 
+HEATMAP_PX = 440  # each model's head on a projector, under the controls and a notice: whole above the fold
+
 
 loaded_a = guarded.load_or_stop(label="Model A: ")
 lecture.page_title("Compare two models")
@@ -95,10 +97,11 @@ def attention_section() -> None:
     for column, name, t in zip(st.columns(2), names, (trace_a, trace_b)):
         layer = layer_at_depth(depth, t.num_layers)  # counting from 1; the step-through counts from 0
         matrix = t.attention(layer - 1)[head]  # (T, T) of this model's own tokens
-        column.markdown(f"**{name}**")
-        with column, lecture.point(name[0]):  # each model's head
-            charts.chart(attention_heatmap(matrix, t.tokens,
-                                           f"layer {layer - 1} ({layer} of {t.num_layers}), head {head}"))
+        with column, lecture.point(name[0]):  # each model's head, named in its title
+            charts.chart(attention_heatmap(matrix, t.tokens, f"{name}<br>layer {layer - 1} ({layer} of "
+                                                             f"{t.num_layers}), head {head}"),
+                         width=charts.column_px([1, 1], 0), tallest=HEATMAP_PX)
+        with column:
             kept, tokens = matrix.copy(), t.tokens  # the download keeps one head's numbers and labels, not the trace
             charts.csv_download(lambda m=kept, tokens=tokens: charts.matrix_frame(m, tokens, tokens, "query", "key"),
                                 f"compare_{name[0]}_layer{layer - 1}_head{head}.csv")

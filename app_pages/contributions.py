@@ -12,33 +12,36 @@ from app_pages.shell import charts, chips, guarded, lecture, runs, state
 VIEWS = {"attention": "attention (mean of heads)", "norm": "‖c‖", "norm_residual": "‖c + x‖ (residual)",
          "norm_residual_ln": "‖g(c + x)‖ (+ LayerNorm)"}
 TOLERANCE = 1e-4  # float32 sums over hundreds of dimensions and tokens
+PANEL_PX = 450  # on a projector, under the controls and the result's line: whole above the fold
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
 lecture.page_title("Norm-based contributions")
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
-left, right = st.columns([3, 1], vertical_alignment="bottom")
-layer = left.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
-with right:
+slider, toggle, picker = st.columns([2.6, 2, 3.8], vertical_alignment="bottom")
+layer = slider.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
+with toggle:
     words = chips.word_toggle()
 result = guarded.analysis_or_stop("contributions", key, layer)
 groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
-matrices = {VIEWS[name]: getattr(result, name) for name in MIXING if getattr(result, name) is not None}
+norms = [name for name in MIXING if name != "attention" and getattr(result, name) is not None]
+fullest = norms[-1]  # with the residual, and LayerNorm where the layer has one after the sum
+if st.session_state.norm not in norms:
+    st.session_state.norm = fullest
+picker.segmented_control("Beside the attention", norms, format_func=VIEWS.get, required=True, **state.bind("norm"))
+shown = {name: getattr(result, name) for name in ("attention", st.session_state.norm)}
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
-    matrices = {title: merge_to_words(m, groups) for title, m in matrices.items()}
+    shown = {name: merge_to_words(m, groups) for name, m in shown.items()}
 ratios = result.mixing()
-fullest = "norm_residual_ln" if ratios["norm_residual_ln"] is not None else "norm_residual"
 st.markdown(f"**Layer {layer}: raw attention says {ratios['attention']:.0%} of what reaches a token comes from other "
             f"tokens; counting the residual{' and LayerNorm' if fullest == 'norm_residual_ln' else ''}, "
             f"{ratios[fullest]:.0%}.**")  # the page's point, above its figures
-attention = {VIEWS["attention"]: matrices.pop(VIEWS["attention"])}
-widths = [2.6, 1 + 1.2 * len(matrices)]  # room for the attention panel's labels and colour bar
-left, right = lecture.point().columns(widths)
-with left:  # a share of 1 on its own scale; the norms side by side on theirs
-    charts.chart(matrices_side_by_side(attention, labels, colorbar="weight"), width=charts.column_px(widths, 0))
-with right:
-    charts.chart(matrices_side_by_side(matrices, labels, colorbar="‖vector‖"), width=charts.column_px(widths, 1))
+left, right = lecture.point().columns(2)
+for column, (name, matrix), colour in zip((left, right), shown.items(), ("weight", "‖vector‖")):
+    with column:  # each on its own scale: a share of 1, and a vector's length
+        charts.chart(matrices_side_by_side({VIEWS[name]: matrix}, labels, colorbar=colour),
+                     width=charts.column_px([1, 1], 0), tallest=PANEL_PX)
 st.caption(r"Rows receive, columns give. $\lVert c \rVert$ is $\lVert c_{ij} \rVert$ with "
            r"$c_{ij} = \sum_h \alpha^h_{ij} f^h(x_j)$ and $f^h(x_j) = (x_j W_V^h + b_V^h) W_O^h$: what token $j$ "
            r"really adds to token $i$ through the attention heads. $\lVert c + x \rVert$ adds the residual $x_i$ on "
@@ -68,7 +71,7 @@ for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {la
 mixing = guarded.analysis_or_stop("layerwise", key).mixing
 charts.chart(mixing_lines(mixing.ratios, VIEWS, "Mixing ratio: the share of what reaches a token that comes "
                                                  "from other tokens"))
-charts.csv_download(lambda: pd.concat([charts.matrix_frame(m, labels, labels).assign(view=name)
-                                       for name, m in matrices.items()]), f"contributions_layer{layer}.csv")
+charts.csv_download(lambda: pd.concat([charts.matrix_frame(m, labels, labels).assign(view=VIEWS[name])
+                                       for name, m in shown.items()]), f"contributions_layer{layer}.csv")
 state.sync_url()
 del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

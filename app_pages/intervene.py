@@ -15,12 +15,12 @@ from app_pages.shell import charts, guarded, lecture, runs, state
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
-controls, canvas = lecture.control_row("Interventions", [3, 2, 2.5, 1.8, 1.1, 2.3])
+controls, canvas = lecture.control_row("Interventions", [2.9, 2.1, 3, 1.4, 1, 2.1])
 L, H, tokens = t.num_layers, t.num_heads, t.tokens
 edits = runs.edits_in_url(t)  # before the pickers: they show the keys as it rewrites them
 
 
-BEFORE_AFTER_PX = 450  # on a projector, under the row of controls and the result's line: whole above the fold
+BEFORE_AFTER_PX = 420  # on a projector, under the row of controls and the result's line: whole above the fold
 
 
 def named(i: int) -> str:
@@ -91,20 +91,20 @@ def intervention_view() -> None:
 
 
 def value_zeroing_view() -> None:
-    def panels():
-        maps = np.stack([guarded.computed_or_stop(f"Zeroing each token's value vector in layer {k} …", lambda k=k:
-                         cached_value_zeroing(key, k)) for k in range(layer + 1)])
-        return matrices_side_by_side({"attention (mean over heads)": t.attention(layer).mean(axis=0),
-                                      "value zeroing": maps[-1],
-                                      f"value zeroing rolled out to layer {layer}": value_zeroing_rollout(maps)[-1]},
-                                     tokens, colorbar="share", axes=("token", "rests on"))
-
-    with lecture.point("value-zeroing") if not edits else st.container():
-        charts.cached_chart(charts.view_key(loaded, key, "value zeroing", layer), panels)
+    maps = np.stack([guarded.computed_or_stop(f"Zeroing each token's value vector in layer {k} …", lambda k=k:
+                     cached_value_zeroing(key, k)) for k in range(layer + 1)])
+    with lecture.point("value-zeroing") if not edits else st.container():  # the map and its rollout, side by side
+        charts.cached_chart(charts.view_key(loaded, key, "value zeroing", layer), lambda: matrices_side_by_side(
+            {"value zeroing": maps[-1], f"value zeroing rolled out to layer {layer}": value_zeroing_rollout(maps)[-1]},
+            tokens, colorbar="share", axes=("token", "rests on")), width=charts.PAGE_WIDTH_PX, tallest=BEFORE_AFTER_PX)
     st.caption(f"Value zeroing (Mohebbi et al. 2023), of the model's own run: row i, column j is how far token i's "
                f"output of layer {layer} moves (cosine distance) when token j's value vector is zeroed in that layer, "
                f"each row divided by its sum: {len(tokens)} runs of the layer, {len(tokens) * (layer + 1)} for the "
-               f"rollout to layer {layer}, as the paper's code rolls out: C_l · … · C_0.")
+               f"rollout to layer {layer}, as the paper's code rolls out: C_l · … · C_0. Beside it, what the "
+               f"attention weights say (the mean of the layer's heads):")
+    charts.cached_chart(charts.view_key(loaded, key, "attention mean", layer), lambda: matrices_side_by_side(
+        {f"attention of layer {layer} (mean over heads)": t.attention(layer).mean(axis=0)}, tokens, colorbar="share",
+        axes=("token", "rests on")), width=charts.column_px([1, 1], 0), tallest=BEFORE_AFTER_PX)
 
 
 with canvas:

@@ -56,7 +56,8 @@ def test_compare_shows_both_models_at_the_same_depth(tiny_dirs):
     heatmaps = [s for s in specs(at) if s["data"][0]["type"] == "heatmap"]
     assert len(heatmaps) == 2
     titles = [h["layout"]["title"]["text"] for h in heatmaps]
-    assert titles == ["layer 1 (2 of 3), head 1", "layer 1 (2 of 3), head 1"]
+    assert titles == [f"A: {tiny_dirs['bert']}<br>layer 1 (2 of 3), head 1",  # each model named over its own
+                      f"B: {tiny_dirs['albert']}<br>layer 1 (2 of 3), head 1"]
     bert, albert = load_model(tiny_dirs["bert"]), load_model(tiny_dirs["albert"])
     for heatmap, loaded in zip(heatmaps, (bert, albert)):
         expected = trace(loaded, "the cat sat on the mat").attention(1)[1]

@@ -56,7 +56,9 @@ def test_modernbert_contributions_say_why_there_is_no_layernorm_view(new_tiny_di
     assert any("pre-norm" in i.value for i in at.info)
     assert all("LayerNorm output" not in s.value for s in at.success)
     heatmaps, lines = ([s for s in specs(at) if s["data"][0]["type"] == kind] for kind in ("heatmap", "scatter"))
-    assert [len(s["data"]) for s in heatmaps] == [1, 2]  # attention; ‖c‖, ‖c + x‖ on their scale: no ‖g(c + x)‖
+    assert [len(s["data"]) for s in heatmaps] == [1, 1]  # attention beside the fullest norm there is: ‖c + x‖
+    assert [s["layout"]["annotations"][0]["text"] for s in heatmaps] == ["attention (mean of heads)",
+                                                                         "‖c + x‖ (residual)"]
     assert [len(s["data"]) for s in lines] == [3]  # and no mixing ratio line for it
 
 

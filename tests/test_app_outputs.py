@@ -113,11 +113,12 @@ def test_the_value_zeroing_map_beside_attention():
 
     at = open_page("intervene", model=BUNDLED_MODEL, text=TEXT, vz="1", layer=2)
     assert not at.exception
-    (panels,) = specs(at)
+    panels, attention = specs(at)  # the map and its rollout; below, the mean attention it is set against
     t = trace(load_model(BUNDLED_MODEL), TEXT)
     maps = np.stack([value_zeroing(t, k) for k in range(3)])
-    np.testing.assert_allclose(z_of({"data": [panels["data"][1]]}), maps[2], atol=1e-6)
-    np.testing.assert_allclose(z_of({"data": [panels["data"][2]]}), value_zeroing_rollout(maps)[2], atol=1e-6)
+    np.testing.assert_allclose(z_of({"data": [panels["data"][0]]}), maps[2], atol=1e-6)
+    np.testing.assert_allclose(z_of({"data": [panels["data"][1]]}), value_zeroing_rollout(maps)[2], atol=1e-6)
+    np.testing.assert_allclose(z_of(attention), t.attention(2).mean(axis=0), atol=1e-6)
     assert any("11 runs of the layer, 33 for the rollout to layer 2" in c.value for c in at.caption)
 
 
@@ -153,7 +154,7 @@ def test_every_family_from_deep_links(every_tiny_dir, family):
     at = open_page("intervene", model=model_dir, text="the cat sat on the mat", off="1.1", mask="2",
                    zero="0:3", vz="1", layer=1, head=1)
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
-    assert len(specs(at)) == 3  # the head before and after, the shift, the value-zeroing panels
+    assert len(specs(at)) == 4  # the head before and after, the shift, the value-zeroing panels, the mean attention
     at = open_page("layers", model=model_dir, text="the cat sat on the mat", off="1.1", layer=1,
                    step="attn.head_context", head=1, cell="1,0")
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]

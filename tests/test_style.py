@@ -128,19 +128,22 @@ def test_every_cell_of_a_clickable_matrix_is_a_click_target_named_by_its_cell_wi
     assert all(isinstance(cell, str) for cell in targets.customdata)  # no small list per cell to copy and scan
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 4])
-def test_a_row_of_panels_is_laid_out_as_make_subplots_lays_it_out(count):
+@pytest.mark.parametrize("count,per_row", [(1, 1), (2, 2), (3, 3), (4, 4), (4, 2), (3, 2)])
+def test_a_grid_of_panels_is_laid_out_as_make_subplots_lays_it_out(count, per_row):
     from plotly.subplots import make_subplots
 
-    from bertviz_lite.figures.charts import row_of_panels
+    from bertviz_lite.figures.charts import grid_of_panels
 
     titles = [f"panel {i}" for i in range(count)]
-    expected = make_subplots(rows=1, cols=count, subplot_titles=titles, horizontal_spacing=0.03).layout
-    ours = row_of_panels(titles, spacing=0.03)
+    rows = -(-count // per_row)
+    expected = make_subplots(rows=rows, cols=per_row, subplot_titles=titles, horizontal_spacing=0.03,
+                             vertical_spacing=0.1).layout
+    ours = grid_of_panels(titles, per_row)
     for i in range(count):
         axis = "" if i == 0 else str(i + 1)
-        assert ours[f"xaxis{axis}"]["domain"] == pytest.approx(expected[f"xaxis{axis}"].domain)
-        assert ours[f"xaxis{axis}"]["anchor"] == expected[f"xaxis{axis}"].anchor
-        assert ours[f"yaxis{axis}"]["anchor"] == expected[f"yaxis{axis}"].anchor
+        for letter in "xy":
+            assert ours[f"{letter}axis{axis}"]["domain"] == pytest.approx(expected[f"{letter}axis{axis}"].domain)
+            assert ours[f"{letter}axis{axis}"]["anchor"] == expected[f"{letter}axis{axis}"].anchor
         note = expected.annotations[i]
-        assert (ours["annotations"][i]["text"], ours["annotations"][i]["x"]) == (note.text, pytest.approx(note.x))
+        assert (ours["annotations"][i]["text"], ours["annotations"][i]["x"], ours["annotations"][i]["y"]) == (
+            note.text, pytest.approx(note.x), pytest.approx(note.y))

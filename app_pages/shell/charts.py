@@ -48,10 +48,10 @@ def column_px(widths: list[float], i: int, gap: int = 20) -> int:
     return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - gap
 
 
-def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, **kwargs) -> None:
+def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX, **kwargs) -> None:
     """st.plotly_chart across the page's width (about `width` px on a 1280-pixel screen), with larger chart text in
-    lecture mode."""
-    send_chart(styled(fig, width), **kwargs)
+    lecture mode and its height there at most `tallest`."""
+    send_chart(styled(fig, width, tallest), **kwargs)
 
 
 def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int = CHART_WIDTH_PX,

@@ -62,7 +62,7 @@ COMPARE = _page("compare", "Compare models", "splitscreen", HEAD, {"model_b": "d
                                                                    "depth": "0.5"})
 HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": "prev"})
 ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORD_LEVEL)
-CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL)
+CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL, {"norm": ""})
 LENS = _page("lens", "Logit lens", "visibility", {"position": 1})
 INTERVENE = _page("intervene", "Interventions", "science", LAYER, HEAD, EDITS, {"vz": False})
 ATTRIBUTE = _page("attribute", "Attributions", "insights", {"target": "similarity",

@@ -17,6 +17,7 @@ from app_pages.stepper.controls import pickers
 from app_pages.stepper.stepping import Regions, Stepping
 
 
+TERMS_PX = 900  # a score's terms in two rows of two, on a projector: below the fold, scrolled to
 STEP_FIGURE_PX = 480  # the step's own figure on a projector, under the row of controls (and a family's notices)
 
 
@@ -82,15 +83,19 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
         kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
         charts.csv_download(lambda: charts.matrix_frame(kept, labels, labels, "query", "key"),
                             f"layer{layer}_head{head}_{key}.csv")
-        if together := score_terms(steps.graph, key):  # the score's terms side by side, under the step's own
-            terms = {k.removeprefix("attn."): steps[k][head] for k in together}
-            added = [k.removeprefix("attn.") for k in together[:-1]]
-            names = [steps.node(k).title.lower() for k in together[:-1]]
+    if together := score_terms(steps.graph, key):  # the score's terms side by side, under the step's own
+        terms = {k.removeprefix("attn."): steps[k][head] for k in together}
+        added = [k.removeprefix("attn.") for k in together[:-1]]
+        names = [steps.node(k).title.lower() for k in together[:-1]]
+        tokens, wide = t.tokens, r.wide is not None  # on a projector, two panels a row across the page
+        with r.wide if wide else r.canvas:
             st.markdown(f"**Layer {layer}, head {head}: scores = {' + '.join(added)} + mask** ({', '.join(names)})")
-            tokens = t.tokens
-            charts.cached_chart(s.view_key("terms", layer, head, key),
+            charts.cached_chart(s.view_key("terms", layer, head, key, wide),
                                 lambda: matrices_side_by_side(terms, tokens, colorbar="score", axes=("query", "key"),
-                                                              chosen=key.removeprefix("attn.")), width=r.canvas_px)
+                                                              chosen=key.removeprefix("attn."),
+                                                              per_row=2 if wide else None),
+                                width=charts.PAGE_WIDTH_PX if wide else r.canvas_px,
+                                tallest=TERMS_PX if wide else charts.LECTURE_CHART_PX)
     pickers(s, steps, key, r)
     with r.canvas:
         st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 "

@@ -58,6 +58,7 @@ class Regions:
     canvas: object
     row: tuple = ()  # lecture mode: stage, ◀, layer, ▶, head, step in one row of controls
     canvas_px: int = charts.CHART_WIDTH_PX  # about how wide the canvas is on a 1280-pixel screen
+    wide: object = None  # lecture mode: the page's width under the canvas and the words (several panels in a row)
 
     def picker(self):
         """Where the step picker goes: the end of the lecture row, or the controls."""
@@ -73,8 +74,9 @@ def regions(stages: int) -> Regions:
         row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
         controls = st.container()
         canvas, words = st.columns(LECTURE_COLUMNS, gap="small")  # the step's figure first, and wide
-        diagram = st.container()  # under them: where the step sits in the block, below the fold if need be
-        return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(LECTURE_COLUMNS, 0))
+        wide = st.container()  # under them, the page's width: a score's terms side by side
+        diagram = st.container()  # then where the step sits in the block, below the fold if need be
+        return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(LECTURE_COLUMNS, 0), wide)
     controls, diagram = st.container(), st.container()
     words, canvas = st.columns([5, 6], gap="large")
     return Regions(controls, diagram, words, canvas, canvas_px=charts.column_px([5, 6], 1))

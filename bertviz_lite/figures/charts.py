@@ -29,7 +29,9 @@ def _layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
 def layout_of(height: int, title: str | None = None) -> dict:
     """Every figure's size, type and margins, as layout settings: a figure built in one go passes them to
     go.Figure with its own (each later update costs Plotly about a millisecond)."""
-    return dict(height=height, font=FONT, margin=dict(l=10, r=10, t=50 if title else 10, b=10), title=title)
+    lines = title.count("<br>") if title else 0  # a title of two lines takes a line more above the plot
+    return dict(height=height, font=FONT, margin=dict(l=10, r=10, t=50 + 26 * lines if title else 10, b=10),
+                title=title)
 
 
 def labelled(tokens: list[str], for_figure: bool = True) -> list[str]:
@@ -224,49 +226,56 @@ def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
 
 def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64,
                           colorbar: str = "value", axes: tuple[str, str] = ("receives", "gives"),
-                          chosen: str | None = None, title: str | None = None) -> go.Figure:
-    """Several (T, T) token-to-token matrices in a row on one colour scale with one colour bar: rows are the tokens
-    that receive (queries), columns the tokens they take from (`axes` names them). Above max_side tokens,
-    averaged over blocks (the title says so); up to 32 tokens, every column is labelled in every panel, else every
-    k-th by its number (the axis's title says so). The `chosen` panel's title is marked (the step on screen)."""
+                          chosen: str | None = None, title: str | None = None, per_row: int | None = None) -> go.Figure:
+    """Several (T, T) token-to-token matrices in a row (or rows of `per_row`) on one colour scale with one colour
+    bar: rows are the tokens that receive (queries), columns the tokens they take from (`axes` names them). Above
+    max_side tokens, averaged over blocks (the title says so); up to 32 tokens, every column is labelled in every
+    panel of the bottom row, else every k-th by its number (the axis's title says so). The `chosen` panel's title
+    is marked (the step on screen)."""
     labels, step = _axis_labels(tokens, max_side)
     titles = [f"<b>▸ {name} ◂</b>" if name == chosen else name for name in matrices]
     pooled = {name: _pool(matrix, max_side) for name, matrix in matrices.items()}
-    columns = columns_of_panels(labels, len(pooled))
+    per_row = per_row or len(pooled)
+    rows = -(-len(pooled) // per_row)
+    columns = columns_of_panels(labels, per_row)
     numbered = columns.get("tickmode") == "array"
     if step > 1:
         title = f"{title} (averaged over blocks of {step} tokens)" if title else f"averaged over blocks of {step} tokens"
-    layout = row_of_panels(titles, spacing=0.03)  # every setting in one layout: plotly's updates cost ~1 ms each
-    for name, axis in layout.items():
-        if name.startswith("xaxis"):  # the first panel's axis says how its columns are labelled, for all of them
-            axis.update({"type": "category", "tickangle": -60,
-                         "title": f"{axes[1]}<br>(numbered as the rows)" if numbered and name == "xaxis" else axes[1],
-                         "tickfont": dict(size=FONT["size"] - 4), **columns})
-        elif name.startswith("yaxis"):
-            axis.update(autorange="reversed", type="category", showticklabels=False)
-    layout["yaxis"].update(showticklabels=True, title=axes[0], **every_token(len(labels)))
+    layout = grid_of_panels(titles, per_row)  # every setting in one layout: plotly's updates cost ~1 ms each
+    for k in range(len(titles)):
+        axis = "" if k == 0 else str(k + 1)
+        bottom, first = k + per_row >= len(titles), k % per_row == 0  # the bottom row names the columns, the first
+        layout[f"xaxis{axis}"].update({"type": "category", "tickangle": -60, "showticklabels": bottom,  # column rows
+                                       "title": (f"{axes[1]}<br>(numbered as the rows)" if numbered and k ==
+                                                 len(titles) - per_row else axes[1]) if bottom else None,
+                                       "tickfont": dict(size=FONT["size"] - 4), **columns})
+        layout[f"yaxis{axis}"].update(autorange="reversed", type="category", showticklabels=first,
+                                      title=axes[0] if first else None, **(every_token(len(labels)) if first else {}))
     layout["coloraxis"] = as_colour_axis(colour_scale(*pooled.values()), colorbar)
     traces = [dict(type="heatmap", z=z, x=labels, y=labels, coloraxis="coloraxis",  # a dict: checked once, by
                    xaxis=f"x{'' if col == 1 else col}", yaxis=f"y{'' if col == 1 else col}",  # go.Figure
                    hovertemplate=f"{name}<br>{axes[0]} %{{y}}<br>{axes[1]} %{{x}}<br>%{{z:.4f}}<extra></extra>",
                    **_written(z))  # where the cells are few enough (figures/fit.py leaves out what does not fit)
               for col, (name, z) in enumerate(pooled.items(), start=1)]
-    layout.update(layout_of(min(620, 260 + 12 * min(len(tokens), max_side)), title))
+    layout.update(layout_of(min(620 * rows, 260 + (12 * min(len(tokens), max_side) + 60) * rows - 60), title))
     layout["margin"]["t"] = 70 if title else 40  # the figure's title above the panels' titles
     return go.Figure(traces, layout)
 
 
-def row_of_panels(titles: list[str], spacing: float) -> dict:
-    """A layout of len(titles) panels in a row, each with its own x and y axis and its title above it, as
-    `make_subplots(rows=1, cols=n, subplot_titles=titles)` lays them out, without its cost (10-40 ms a figure,
-    most of a side-by-side view's time)."""
-    width = (1 - spacing * (len(titles) - 1)) / len(titles)
+def grid_of_panels(titles: list[str], per_row: int, spacing: float = 0.03, row_gap: float = 0.1) -> dict:
+    """A layout of len(titles) panels in rows of `per_row`, each with its own x and y axis and its title above it,
+    as `make_subplots(rows, cols=per_row, subplot_titles=titles)` lays them out, without its cost (10-40 ms a
+    figure, most of a side-by-side view's time)."""
+    rows = -(-len(titles) // per_row)
+    width = (1 - spacing * (per_row - 1)) / per_row
+    height = (1 - row_gap * (rows - 1)) / rows
     layout = {"annotations": []}
-    for col, title in enumerate(titles):
-        left, axis = col * (width + spacing), "" if col == 0 else str(col + 1)
-        layout[f"xaxis{axis}"] = dict(domain=[left, left + width], anchor=f"y{axis}")
-        layout[f"yaxis{axis}"] = dict(domain=[0.0, 1.0], anchor=f"x{axis}")
-        layout["annotations"].append(dict(text=title, x=left + width / 2, y=1.0, xref="paper", yref="paper",
+    for k, title in enumerate(titles):
+        row, col = divmod(k, per_row)
+        left, top, axis = col * (width + spacing), 1 - row * (height + row_gap), "" if k == 0 else str(k + 1)
+        layout[f"xaxis{axis}"] = dict(domain=[left, min(1.0, left + width)], anchor=f"y{axis}")
+        layout[f"yaxis{axis}"] = dict(domain=[max(0.0, top - height), top], anchor=f"x{axis}")  # no -5e-17
+        layout["annotations"].append(dict(text=title, x=left + width / 2, y=top, xref="paper", yref="paper",
                                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=16)))
     return layout
 
