@@ -8,12 +8,13 @@ import streamlit as st
 from bertviz_lite.analyses.attention_views import PAIR_FILTERS, units
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
-from bertviz_lite.figures.attention_views import rows_fit
+from bertviz_lite.figures.attention_views import model_view_px, rows_fit
 from bertviz_lite.serving.cache import cached_thumbnails
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 VIEWS = {"head": "Head view", "model": "Model view"}
-HEAD_VIEW_PX = 620  # the head view's height on a projector, under lecture mode's top margin: whole above the fold
+HEAD_VIEW_PX = 580  # the head view's height on a projector, under lecture mode's top margin and a random-weights
+# line: whole above the fold
 THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 14 is about 0.5 MB
 
 loaded = guarded.load_or_stop(needs_weights=True)
@@ -21,7 +22,7 @@ key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
 num_heads = t.num_heads  # for the heads' callbacks, which run after the page let go of t
 lecture.page_title("Attention")
-controls, canvas = st.columns([4, 9], gap="large")  # the view beside its controls, on a projector too
+controls, canvas = lecture.beside([4, 9])  # the view beside its controls, on a projector too
 
 
 def warn(text: str) -> None:
@@ -122,9 +123,9 @@ def head_view_page() -> None:
                       f"{focus[1]} '{labels[focus[1]]}')", icon=":material/close:",
                       on_click=lambda: st.session_state.update(focus=""))
     unit = "word" if st.session_state.words else "token"
-    title = f"Layer {layer}, {heads_title(heads)}: each {unit} (left) to what it reads (right)"
+    title = f"Layer {layer}, {heads_title(heads)}: left reads right"
     if st.session_state.horizontal:
-        title = f"Layer {layer}, {heads_title(heads)}: each {unit} (top) to what it reads (below)"
+        title = f"Layer {layer}, {heads_title(heads)}: top reads below"
     chart = "head_view_chart"
     most = HEAD_VIEW_PX if state.lecture_mode() else None  # a projector's screen holds the whole view
     with canvas, lecture.point():
@@ -215,10 +216,16 @@ def model_view_page() -> None:
             st.session_state.view = "head"
             st.session_state["_w_view"] = "head"
 
+    most = HEAD_VIEW_PX if state.lecture_mode() else None  # a projector's screen holds every layer, smaller
     with canvas, lecture.point():
-        charts.cached_chart(charts.view_key(loaded, key, "model view", side),
-                            lambda: model_view(shares(), title), on_select=opened, selection_mode="points",
-                            key=chart)
+        box = st.container()
+        if most is not None and model_view_px(layers, heads, most) > most:  # 22 layers: tiles too small to read
+            st.caption(f"{layers} layers are more than a screen holds: scroll inside the figure for the rest.")
+            box = st.container(height=most - 50, key="scrolls-model-view")
+        with box:
+            charts.cached_chart(charts.view_key(loaded, key, "model view", side, most),
+                                lambda: model_view(shares(), title, most), on_select=opened, selection_mode="points",
+                                key=chart)
         charts.csv_download(lambda key=key: thumbnails_frame(cached_thumbnails(key, side)), "model_view.csv")  # by
         # its key: see below
 

@@ -10,7 +10,7 @@ from bertviz_lite.loading.limits import Limits
 from bertviz_lite.loading.loader import load_config
 from bertviz_lite.serving.cache import cached_layerwise
 from bertviz_lite.tasks import task_classes
-from app_pages.shell import charts, chips, guarded, lecture, models, runs, state
+from app_pages.shell import charts, chips, guarded, lecture, models, runs, screen, state
 
 HEATMAP_PX = 440  # each model's head on a projector, under the controls and a notice: whole above the fold
 
@@ -79,7 +79,7 @@ def tokens_section() -> None:
 
 def attention_section() -> None:
     """One head of each model at the same relative depth, side by side, each with its own tokens."""
-    if not state.lecture_mode():
+    if not state.lecture_mode() and not screen.narrow():  # there, the section opens the page: the heads first
         st.subheader("One head at the same relative depth")
     trace_a, trace_b = (guarded.trace_or_stop(key) for key in keys)
     options = [depth_of(n, trace_a.num_layers) for n in range(1, trace_a.num_layers + 1)]
@@ -132,7 +132,7 @@ def mixing_section() -> None:
 
 
 sections = [configs_section, parameters_section, tokens_section, attention_section, mixing_section]
-if state.lecture_mode():  # on a projector the two heatmaps come first, side by side
+if state.lecture_mode() or screen.narrow():  # on a projector or a phone the two heads come first
     sections.insert(0, sections.pop(3))
 for section in sections:
     section()

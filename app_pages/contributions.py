@@ -12,7 +12,7 @@ from app_pages.shell import charts, chips, guarded, lecture, runs, state
 VIEWS = {"attention": "attention (mean of heads)", "norm": "‖c‖", "norm_residual": "‖c + x‖ (residual)",
          "norm_residual_ln": "‖g(c + x)‖ (+ LayerNorm)"}
 TOLERANCE = 1e-4  # float32 sums over hundreds of dimensions and tokens
-PANEL_PX = 450  # on a projector, under the controls and the result's line: whole above the fold
+PANEL_PX = 410  # on a projector, under the controls and the result's line: whole above the fold
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for

@@ -17,7 +17,7 @@ loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
 lecture.page_title("Head fingerprints")
-controls, canvas = st.columns([4, 7], gap="large")  # the grid beside its controls, on a projector too
+controls, canvas = lecture.beside([4, 7])  # the grid beside its controls, on a projector too
 
 fingerprints = guarded.analysis_or_stop("layerwise", key).fingerprints
 with controls:

@@ -20,7 +20,7 @@ L, H, tokens = t.num_layers, t.num_heads, t.tokens
 edits = runs.edits_in_url(t)  # before the pickers: they show the keys as it rewrites them
 
 
-BEFORE_AFTER_PX = 420  # on a projector, under the row of controls and the result's line: whole above the fold
+BEFORE_AFTER_PX = 390  # on a projector, under the row of controls and the result's line: whole above the fold
 
 
 def named(i: int) -> str:

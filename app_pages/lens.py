@@ -9,10 +9,16 @@ from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.nearest_pieces import narrower_table
 from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
 from bertviz_lite.figures import lens_grid
-from app_pages.shell import charts, guarded, lecture, models, runs, state
+from app_pages.shell import charts, guarded, lecture, models, runs, screen, state
 
 
+PHONE_TOP = 3  # pieces per hidden state on a phone
 FIGURE_PX = charts.column_px([8, 4], 0)  # on a projector, the figure beside the position and the notes
+
+
+def shown(layers: list[list]) -> list[list]:
+    """Each hidden state's top pieces as the screen holds them: five, three on a phone (a word in each cell)."""
+    return [top[:PHONE_TOP] for top in layers] if screen.narrow() else layers
 
 
 def state_name(i: int) -> str:
@@ -23,7 +29,7 @@ def show_lens(position: int | None) -> None:
     lens = guarded.computed_or_stop("The masked-LM head on every hidden state …",
                                     lambda: cached_lens(key, position), ":material/error:")
     with figure, lecture.point():
-        charts.chart(lens_grid(lens.layers, f"Top {len(lens.layers[0])} predictions at position {lens.position} "
+        charts.chart(lens_grid(top := shown(lens.layers), f"Top {len(top[0])} predictions at position {lens.position} "
                                             f"({lens.tokens[lens.position]}), hidden state by hidden state"),
                      width=FIGURE_PX)
     ok = lens.max_abs_diff <= 1e-4
@@ -46,7 +52,7 @@ def show_nearest_pieces(position: int | None) -> None:
                                     lambda: cached_nearest_pieces(key, position),
                                     ":material/error:")
     with figure, lecture.point():
-        charts.chart(lens_grid(near.layers, f"Nearest vocabulary pieces at position {near.position} "
+        charts.chart(lens_grid(shown(near.layers), f"Nearest vocabulary pieces at position {near.position} "
                                             f"({near.tokens[near.position]}), by cosine", "cosine"), width=FIGURE_PX)
     rows = [{"hidden state": state_name(i), "rank": k + 1, "piece": piece, "cosine": c}
             for i, nearest in enumerate(near.layers) for k, (piece, c) in enumerate(nearest)]

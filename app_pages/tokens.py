@@ -2,7 +2,7 @@
 import pandas as pd
 import streamlit as st
 
-from app_pages.shell import chips, guarded, lecture, runs
+from app_pages.shell import chips, guarded, lecture, runs, screen
 from bertviz_lite.loading.readable_pieces import is_byte_level
 
 loaded = guarded.load_or_stop()
@@ -36,6 +36,8 @@ if is_byte_level(loaded.tokenizer):
                "as two byte letters (Ã©). The app shows each piece decoded, a space as ▁ (as SentencePiece writes "
                "it); the column *in the vocabulary* keeps the pieces as the tokenizer stores them.")
     table.insert(1, "in the vocabulary", loaded.tokenizer.convert_ids_to_tokens(t.input_ids.tolist()))
+if screen.narrow():  # a phone's width holds the pieces, their ids and their sentence
+    table = table.drop(columns=["token type", "attention mask"])
 st.dataframe(table, width="stretch", height="content" if len(table) <= 32 else 600)  # every row of a sentence
 if not loaded.uses_token_types:
     st.caption(f"{loaded.family.name} has no token-type embeddings: the types above are not fed to the model.")

@@ -13,7 +13,7 @@ from bertviz_lite.tour import chapter_figure, chapters, narrate
 from bertviz_lite.tour.narration import output_sentences
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
-LECTURE_PX = 380  # a step's figure under the stepper and the diagram, within 720 pixels
+LECTURE_PX = 330  # a step's figure under the stepper and the diagram (and a random-weights line), within 720 px
 TOUR_VIEW = {"text": "the quick brown fox jumps over the lazy dog", "head": 2, "token": 4}  # real patterns
 
 
@@ -135,7 +135,7 @@ chapter_controls(number)
 if chapter.kind == "step":
     diagram(chapter.step)
 words, canvas = st.columns([5, 7], gap="large")
-with words:
+with words.container(key="after-figure-words"):  # on a phone, under the figure (page.css)
     st.markdown(f"### {chapter.title}")
     outputs = output_story() if chapter.kind == "output" else None
     for line in narrate(t, chapter, st.session_state.head, st.session_state.token, outputs):

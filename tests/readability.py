@@ -141,7 +141,7 @@ CHECK = r"""
       const under = boxes.find(([t, box]) => box.some(([x, y]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom));
       if (under) add('toolbar', `${title}: the tool bar covers '${label(under[0].textContent)}'`);
     }
-    if (phone && (frame.right > innerWidth + 1 || frame.left < -1))
+    if (phone && !plot.closest("[class*='st-key-scrolls']") && (frame.right > innerWidth + 1 || frame.left < -1))
       add('sideways', `${title}: ${Math.round(frame.width)} px wide on a ${innerWidth}-px screen`);
   });
 
@@ -157,8 +157,8 @@ CHECK = r"""
     const s = getComputedStyle(el);
     if (own.length && parseFloat(s.fontSize) < smallest - 0.01)
       add('small', `'${label(own.join(' '))}' at ${parseFloat(s.fontSize).toFixed(1)} px`);
-    if (scrollers.has(el.dataset.testid) || el.matches("[class*='st-key-scrolls']")) continue;  // a box the page
-    // says scrolls (a figure longer than the screen)
+    if (scrollers.has(el.dataset.testid) || el.closest("[class*='st-key-scrolls']")) continue;  // a box the page
+    // says scrolls (a figure longer or wider than the screen), and what it holds
     const text = label(el.innerText || '');
     const grid = el.matches('.dvn-scroller');  // a data table's scrolling box (its cells are drawn on a canvas)
     if (!grid && text.length < 2) {  // a lone symbol (◀, ✕): its font's advance is wider than its ink, so

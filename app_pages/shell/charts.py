@@ -17,6 +17,7 @@ from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.serving.cache import cached_figure
 from bertviz_lite.serving.run_key import RunKey
 
+from .screen import drawn_px
 from .state import lecture_mode
 
 
@@ -51,7 +52,7 @@ def column_px(widths: list[float], i: int, gap: int = 20) -> int:
 def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX, **kwargs) -> None:
     """st.plotly_chart across the page's width (about `width` px on a 1280-pixel screen), with larger chart text in
     lecture mode and its height there at most `tallest`."""
-    send_chart(styled(fig, width, tallest), **kwargs)
+    send_chart(styled(fig, drawn_px(width), tallest), **kwargs)
 
 
 def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int = CHART_WIDTH_PX,
@@ -60,6 +61,7 @@ def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int 
     lecture hall opening one link then sends a figure it already has. `view` names all that the figure shows;
     `tallest`: its height at most in lecture mode, where the page has less room above it; `kwargs` go to
     st.plotly_chart (a widget key, on_select). A build that gives None draws nothing."""
+    width = drawn_px(width)  # a phone's width, on a phone
     fig = cached_figure((*view, lecture_mode(), width, tallest),
                         lambda: None if (built := build()) is None else styled(built, width, tallest))
     if fig is not None:
@@ -68,9 +70,11 @@ def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int 
 
 def block_diagram(loaded: LoadedModel, graph, lit: str, **kwargs) -> None:
     """A block's data-flow diagram with step `lit` lit: one cached figure per block and step for every sentence
-    (it does not depend on the text). `kwargs` go to st.plotly_chart (a widget key, on_select)."""
-    cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", graph.name(lit)),
-                 lambda: layer_diagram(diagram_layout(graph), lit), selection_mode="points", **kwargs)
+    (it does not depend on the text), in a box that scrolls sideways on a narrow screen (page.css) rather than
+    squeeze its boxes into one another. `kwargs` go to st.plotly_chart (a widget key, on_select)."""
+    with st.container(key=f"scrolls-diagram-{kwargs.get('key', 'block')}"):
+        cached_chart((loaded.source, loaded.task, loaded.weights_id, "diagram", graph.name(lit)),
+                     lambda: layer_diagram(diagram_layout(graph), lit), selection_mode="points", **kwargs)
 
 
 def styled(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX) -> go.Figure:

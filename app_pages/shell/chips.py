@@ -7,17 +7,25 @@ import streamlit as st
 
 from bertviz_lite.figures.style import CHIP_COLOURS, CHIP_ID, CHIP_TEXT
 
-from .state import bind
+from .state import bind, lecture_mode
+
+LECTURE_CHIPS = 40  # tokens a projector shows as chips whole, with a line or two of notes above them
+CHIPS_BOX_PX = 400  # the box more tokens scroll in
 
 
 def token_chips(tokens: list[str], ids: list[int], sequence_ids: list[int | None]) -> None:
-    """The word pieces as chips with their ids below, special tokens grey, sentence A blue, sentence B orange."""
+    """The word pieces as chips with their ids below, special tokens grey, sentence A blue, sentence B orange; on a
+    projector, more than a screen holds scroll inside a box of their own, said in a line."""
+    box = st.container()
+    if lecture_mode() and len(tokens) > LECTURE_CHIPS:
+        st.caption(f"{len(tokens)} tokens: scroll inside the box for the rest.")
+        box = st.container(height=CHIPS_BOX_PX, key="scrolls-tokens")
     chips = "".join(
         f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
         f'background:{CHIP_COLOURS[s]};font-family:monospace;font-size:1.15rem;color:{CHIP_TEXT}">'
         f'{html.escape(tok)}<sub style="color:{CHIP_ID};margin-left:4px">{tid}</sub></span>'
         for tok, tid, s in zip(tokens, ids, sequence_ids))
-    st.html(f'<div style="line-height:2.2">{chips}</div>')
+    box.html(f'<div style="line-height:2.2">{chips}</div>')
 
 
 ATTENTION_TO_WORDS = ("Attention to a word is the sum over its pieces, attention from a word the mean over its pieces "

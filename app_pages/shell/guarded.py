@@ -65,17 +65,27 @@ def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = F
     if loaded.warning and lecture_mode():  # one line on a projector: the figure needs the room
         words, switch = st.columns([3, 1], vertical_alignment="center") if needs_weights else (st.container(), None)
         words.warning(f"{label}Random weights ({loaded.source} could not be downloaded): the numbers are exact, "
-                      f"the patterns mean nothing.", icon=":material/warning:")
+                      f"the patterns mean nothing.{stand_in_pieces(loaded)}", icon=":material/warning:")
         if switch is not None:
             offer_bundled_model(label="Real weights", where=switch)
     elif loaded.warning:
-        st.warning(label + loaded.warning, icon=":material/warning:")
+        st.warning(label + loaded.warning + stand_in_pieces(loaded), icon=":material/warning:")
         if needs_weights:
             offer_bundled_model()
     elif loaded.bundled and st.session_state.get("_default_unavailable") and not label:
         opened_offline_notice(loaded)
     elif loaded.bundled:
         st.caption(f"{label}Real pretrained weights, read from the {loaded.origin}: no network needed.")
+
+
+def stand_in_pieces(loaded: LoadedModel) -> str:
+    """Where the tokenizer is a stand-in, how many pieces it cuts this text into (a sentence of 23 words into 61
+    letters and fragments, which the real tokenizer would not): said in the banner, not left to the Tokens page."""
+    if loaded.vocabulary != "stand-in" or loaded.tokenizer is None:
+        return ""
+    text = st.session_state.get("text", "")
+    pieces = len(loaded.tokenizer(text, add_special_tokens=False)["input_ids"])
+    return f" Its tokenizer is a stand-in: this text's {len(text.split())} words became {pieces} pieces."
 
 
 def opened_offline_notice(loaded: LoadedModel) -> None:

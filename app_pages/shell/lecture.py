@@ -66,11 +66,28 @@ def point(name: str = "figure"):
 
 def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "medium"):
     """(controls, canvas): side by side in lecture mode, so that both fit a 1280×720 projector (the page is named
-    in the navigation there); one below the other under the page's title otherwise."""
+    in the navigation there); one below the other under the page's title otherwise (the figure first on a
+    phone: `figure_first`)."""
     page_title(title)
     if lecture_mode():
         return tuple(st.columns(lecture_widths, gap=gap))
-    return st.container(), st.container()
+    return figure_first()
+
+
+def figure_first(*parts: str) -> tuple:
+    """(controls, *parts, canvas): containers one below the other, the controls and each of `parts` above the canvas
+    on a wide screen; on a phone (page.css), the canvas first and the others after it (their keys start with
+    "after-figure"): a student who opens a link sees its figure, not a screen of pickers."""
+    pair = st.container(key="figure-first")
+    return (pair.container(key="after-figure"), *(pair.container(key=f"after-figure-{part}") for part in parts),
+            pair.container())
+
+
+def beside(widths: list[float], gap: str = "large") -> tuple:
+    """(controls, canvas): columns side by side, the controls first on a wide screen and after the canvas on a
+    phone, where columns stack (page.css)."""
+    left, right = st.columns(widths, gap=gap)
+    return left.container(key="after-figure"), right
 
 
 def control_row(title: str, widths: list[float]):
@@ -80,8 +97,8 @@ def control_row(title: str, widths: list[float]):
     page_title(title)
     if lecture_mode():
         return st.columns(widths, vertical_alignment="bottom"), st.container()
-    controls = st.container()
-    return [controls] * len(widths), st.container()
+    controls, canvas = figure_first()
+    return [controls] * len(widths), canvas
 
 
 def apply_style() -> None:

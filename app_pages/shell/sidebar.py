@@ -9,6 +9,7 @@ from bertviz_lite.serving.hosting import Limits
 
 from .charts import DOWNLOAD_FORMATS
 from .models import other_label, preset_label
+from .screen import report_width
 from .state import bind
 from .turns import redraw_on_reconnect
 
@@ -27,6 +28,8 @@ def _choose_model() -> None:
 
 
 def sidebar() -> None:
+    with st.sidebar:
+        report_width()  # the figures are drawn for the reader's screen (screen.py)
     current, limits = st.session_state.model, Limits.from_env()
     other = other_label(limits)
     if "_w_model_choice" not in st.session_state:

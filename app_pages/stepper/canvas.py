@@ -98,7 +98,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
                                 tallest=TERMS_PX if wide else charts.LECTURE_CHART_PX)
     pickers(s, steps, key, r)
     with r.canvas:
-        st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, on one 0–1 "
-                   f"scale; pick one with Head above:")
+        st.caption(f"The attention weights (after softmax) of all {t.num_heads} heads of this layer, numbered 0 to "
+                   f"{t.num_heads - 1}, on one 0–1 scale; pick one with Head above:")
         charts.cached_chart(s.view_key("grid", layer, head),
                             lambda: head_grid(steps["attn.probs"], head, r.canvas_px), width=r.canvas_px)

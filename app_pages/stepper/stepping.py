@@ -9,7 +9,8 @@ import streamlit as st
 from bertviz_lite import LoadedModel, Trace
 from bertviz_lite.serving.run_key import RunKey
 from bertviz_lite.stepthrough.steps import Steps
-from app_pages.shell import charts, state
+from app_pages.shell import charts, lecture, state
+from app_pages.shell.screen import drawn_px
 
 LECTURE_COLUMNS = [2, 1]  # the canvas and the words on a projector: the figure about 800 px wide, so that a
 # 16-token matrix writes its numbers at 14 px or more; the words column about 400 (a small gap between them)
@@ -76,7 +77,9 @@ def regions(stages: int) -> Regions:
         canvas, words = st.columns(LECTURE_COLUMNS, gap="small")  # the step's figure first, and wide
         wide = st.container()  # under them, the page's width: a score's terms side by side
         diagram = st.container()  # then where the step sits in the block, below the fold if need be
-        return Regions(controls, diagram, words, canvas, tuple(row), charts.column_px(LECTURE_COLUMNS, 0), wide)
-    controls, diagram = st.container(), st.container()
-    words, canvas = st.columns([5, 6], gap="large")
-    return Regions(controls, diagram, words, canvas, canvas_px=charts.column_px([5, 6], 1))
+        return Regions(controls, diagram, words, canvas, tuple(row), drawn_px(charts.column_px(LECTURE_COLUMNS, 0)),
+                       wide)
+    controls, diagram, columns = lecture.figure_first("diagram")  # on a phone, the figure first
+    words, canvas = columns.columns([5, 6], gap="large")
+    return Regions(controls, diagram, words.container(key="after-figure-words"), canvas,
+                   canvas_px=drawn_px(charts.column_px([5, 6], 1)))  # a phone's width, on a phone

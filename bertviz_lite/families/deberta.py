@@ -49,7 +49,7 @@ def _relative_positions(node, inputs, module, tokens) -> torch.Tensor:
 
 
 RELATIVE_POSITIONS = Op("relative_positions", "the distance i − j, exact near by and log-bucketed beyond",
-                        _relative_positions)
+                        _relative_positions, reads_weights=False)
 
 
 def _positions_graph(base: nn.Module, names: ModuleNames) -> Nodes:

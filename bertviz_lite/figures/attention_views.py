@@ -161,7 +161,17 @@ def _style(fig: go.Figure, n: int, title: str, horizontal: bool, pitch: float = 
     return fig.update_layout(title_font_color=CANVAS_TEXT, meta=KEEPS_HEIGHT)  # the theme would draw the title dark
 
 
-def model_view(shares: np.ndarray, title: str) -> go.Figure:
+LEAST_TILE_PX = 24  # a model view's tile, at the least, where a screen's height is to hold every layer
+
+
+def model_view_px(layers: int, heads: int, most_px: int | None = None) -> int:
+    """The model view's height: square tiles in a canvas about 640 px wide, at most 1400 px, or `most_px` (a
+    projector's screen: the tiles then smaller, down to LEAST_TILE_PX)."""
+    tall = min(1400, 160 + 640 * layers // heads)
+    return tall if most_px is None else max(min(tall, most_px), 160 + LEAST_TILE_PX * layers)
+
+
+def model_view(shares: np.ndarray, title: str, most_px: int | None = None) -> go.Figure:
     """Every layer × head as a thumbnail of its (pooled) attention, shares (L, H, n, n) on one 0–1 scale: one
     tiled heatmap (a subplot per head would cost seconds for bert-large's 384), a click target on each tile
     (customdata [layer, head])."""
@@ -187,7 +197,7 @@ def model_view(shares: np.ndarray, title: str) -> go.Figure:
                      ticktext=[str(lay) for lay in range(layers)], title="layer", autorange="reversed",
                      scaleanchor="x", constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
     fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
-    fig = _layout(fig, min(1400, 160 + 640 * layers // heads), title)  # square tiles in a canvas ~640 px wide
+    fig = _layout(fig, model_view_px(layers, heads, most_px), title)
     lines = title.count("<br>") + 1
     return fig.update_layout(margin_t=60 + 30 * lines, meta=KEEPS_HEIGHT)  # the title, then the heads' numbers
 
@@ -213,7 +223,8 @@ def head_grid(probs: np.ndarray, selected: int, width: int = 560, max_side: int 
         z[r * step: r * step + side, c * step: c * step + side] = tile
         which[r * step: r * step + side, c * step: c * step + side] = h
     titles = [dict(x=h % cols * step + (side - 1) / 2, y=h // cols * step - 0.5, yanchor="bottom", showarrow=False,
-                   text=f"head {h}" + (" ◀" if h == selected else ""), font=dict(size=FONT["size"] - 2))
+                   text=f"{h}" + (" ◀" if h == selected else ""), font=dict(size=FONT["size"] - 2))  # its number
+              # alone: "head 10" is wider than a phone's thumbnail
               for h in range(heads)]
     fig = go.Figure(go.Heatmap(z=z, customdata=which, colorscale=SHARE, zmin=0, zmax=1,
                                colorbar=dict(title=dict(text="attention", side="right"), orientation="h",

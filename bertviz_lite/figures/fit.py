@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import math
 import re
+import textwrap
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,10 +29,13 @@ SMALLEST = 12  # px: the smallest type a back row reads
 KEEPS_HEIGHT = {"keeps_height": True}  # a figure's layout.meta: its height is a row per token or per layer, which a
 # shorter chart would squeeze below readable type (the head view, the model view); see `keeps_height`
 CHAR_EM = 0.55  # a character's width, in ems
+NUMBER = re.compile(r"[−-]?\d*\.?\d+")  # a number written as a cell's text
 DIGIT_EM, POINT_EM, MINUS_EM = 0.52, 0.26, 0.62  # a digit's, a decimal point's and a minus sign's width, in ems
 LINE_EM = 1.25  # a line's height, in ems
 LABELLED_TRACES = ("heatmap", "bar", "scatter")  # traces whose category labels an axis writes
 COLOUR_BAR_PX = 100  # a colour bar, its numbers and its title along it, right of the plot (measured: 100 at 20 px)
+NARROW_LEGEND_PX = 560  # narrower than this, a legend goes under its plot
+NUMBER_LINE_EM = 1.1  # a row of numbers' height, in ems: digits, no descenders, a little room between rows
 NUMBER_GAP_PX = 6  # between two cells' numbers, at the least
 TICK_GAP_PX = 12  # between an axis's labels and its plot: the tick and Plotly's standoff
 COLOUR_BAR_THICKNESS = 16  # px
@@ -61,7 +65,50 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = S
         if trace.type == "heatmap" and trace.texttemplate:
             _fit_numbers(fig, trace, width, height, base, smallest, numbers)
     _fit_colour_bars(fig, width, height, base)
+    _fit_title(fig, width, base)
+    _fit_bar_texts(fig, width, base)
+    _fit_legend(fig, width, base)
     return fig
+
+
+def _fit_bar_texts(fig: go.Figure, width: float, base: float) -> None:
+    """A vertical bar's number written over it only where the bars are wide enough for it (on a phone, 30 px bars
+    would write "+0.004" into "+0.007"); the hover still gives each."""
+    for trace in fig.data:
+        if trace.type != "bar" or trace.orientation == "h" or trace.text is None or not len(trace.text):
+            continue
+        pitch = (width - 120) / max(1, len(trace.text))  # the plot's width, less its labels, per bar
+        size = trace.textfont.size or base
+        if max(len(str(text)) for text in trace.text) * CHAR_EM * size > pitch - 2:
+            trace.update(textposition="none")
+
+
+def _fit_legend(fig: go.Figure, width: float, base: float) -> None:
+    """A legend beside a plot on a wide screen, under it on a narrow one (a phone), where beside it would leave the
+    plot a sliver; the figure grows by the legend's lines."""
+    if width >= NARROW_LEGEND_PX or fig.layout.showlegend is False:
+        return
+    entries = [t for t in fig.data if getattr(t, "showlegend", False) is not False and getattr(t, "name", None)]
+    if len(entries) < 2:
+        return
+    lines = len(entries)  # one entry a line: a phone's width holds one long name
+    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.15, yanchor="top"),
+                      height=(fig.layout.height or 450) + round(LINE_EM * base * lines) + 40)
+
+
+def _fit_title(fig: go.Figure, width: float, base: float) -> None:
+    """A title too long for the figure's width (a phone's) on as many lines as it needs, broken between words, each
+    line taking its room above the plot: Plotly never wraps a title, and cuts it at the figure's edge."""
+    title = fig.layout.title.text
+    if not title:
+        return
+    size = (fig.layout.title.font.size or base * 1.1)  # a title is set a little larger than the figure's type
+    per_line = max(12, int((width - 20) / (size * CHAR_EM)))
+    given = title.split("<br>")
+    lines = [wrapped for line in given for wrapped in textwrap.wrap(html.unescape(line), per_line) or [""]]
+    if len(lines) > len(given):
+        fig.update_layout(title_text="<br>".join(html.escape(line, quote=False) for line in lines),
+                          margin_t=(fig.layout.margin.t or 0) + round(LINE_EM * size) * (len(lines) - len(given)))
 
 
 def _fit_colour_bars(fig: go.Figure, width: float, height: float, base: float) -> None:
@@ -197,17 +244,21 @@ def _nth(k: int) -> str:
 
 
 def _say_thinned(fig: go.Figure, steps: dict[str, int]) -> None:
-    """Say where only every k-th label is written, under the axis's own title ("key (every 4th labelled)"), in every
-    panel: a note on how the figure is drawn belongs to the axis it is about, not to the figure's title."""
+    """Say where only every k-th label is written, under the axis's own title ("key (every 4th labelled)"), of the
+    first panel that writes them: a note on how the figure is drawn belongs to the axis it is about, not to the
+    figure's title (and once: a row of panels would write it into one another)."""
     for letter, k in steps.items():
         if k == 1:
             continue
         note = f"({_nth(k)} labelled)"
-        for name in [name for name in fig.layout if re.fullmatch(rf"{letter}axis\d*", name)]:
+        for name in sorted((name for name in fig.layout if re.fullmatch(rf"{letter}axis\d*", name)),
+                           key=lambda name: int(name[5:] or 1)):
             axis = fig.layout[name]
-            if axis.visible is False or axis.showticklabels is False or "labelled" in (axis.title.text or ""):
+            if axis.visible is False or axis.showticklabels is False:
                 continue
-            axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
+            if "labelled" not in (axis.title.text or ""):
+                axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
+            break
 
 
 def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float, smallest: int,
@@ -227,9 +278,12 @@ def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float
         fitted = min(size, (cell_w - 2) / (chars * CHAR_EM), cell_h / (LINE_EM * count))
         joined = max(len(" ".join(cell)) for cell in lines)  # or on one line, where the cells are wide and low
         on_one_line = min(size, (cell_w - 2) / (joined * CHAR_EM), cell_h / LINE_EM)
-        if count > 1 and fitted < numbers <= on_one_line:
+        if count > 1 and smallest < numbers and fitted < numbers <= on_one_line:  # a lecture's larger numbers
             trace.update(text=[[str(text).replace("<br>", " ") for text in row] for row in trace.text])
             fitted = on_one_line
+        if fitted < smallest and all(NUMBER.fullmatch(line) for cell in lines for line in cell):
+            trace.update(texttemplate=None)  # numbers written as text (".037"): none, the hover gives each
+            return
         trace.update(textfont_size=max(smallest, math.floor(fitted)))
         return
     written = re.search(r":\.(\d)f", template)
@@ -241,7 +295,8 @@ def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float
     signed = bool(values.size and values.min() < 0)
     for floor in dict.fromkeys((max(numbers, smallest), smallest)):  # the larger floor first, each once
         for decimals in range(int(written.group(1)), 0, -1):
-            fitted = min(size, (cell_w - NUMBER_GAP_PX) / _number_em(largest, decimals, signed), cell_h / LINE_EM)
+            fitted = min(size, (cell_w - NUMBER_GAP_PX) / _number_em(largest, decimals, signed),
+                         cell_h / NUMBER_LINE_EM)
             if fitted >= floor:
                 trace.update(texttemplate=template.replace(written.group(0), f":.{decimals}f"),
                              textfont_size=math.floor(fitted))

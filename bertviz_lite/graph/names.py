@@ -54,7 +54,7 @@ WORDS: dict[str, dict[str, Words]] = {
     },
     "positions": {
         "relative_positions": W("Relative positions", "δ(i, j)", ("T", "T"),
-                                "i − j for query i and key j, exact within position_buckets / 2 tokens and "
+                                "the distance i − j for query i and key j, exact within position_buckets / 2 tokens and "
                                 "log-bucketed beyond: which row of the relative embeddings each pair uses"),
         "rel_embeddings": W("Relative embeddings", "R", ("2k", "d"),
                             "one learnt vector per relative distance, shared by every layer (k = position_buckets)"),
@@ -92,7 +92,7 @@ WORDS: dict[str, dict[str, Words]] = {
                       "K_j · Qʳ(i − j) / scale: the key's content against the query's relative position"),
         "attn.position_bias": W("Relative-position bias", "bias", ("h", "T", "T"),
                                 "a learnt number per head for the bucket of key j's distance from query i"),
-        "attn.scores": W("Scores", "+ mask", ("h", "T", "T"),
+        "attn.scores": W("Scores", "scores", ("h", "T", "T"),
                          "the dot products plus the mask (0 for a key the query may see, the most negative number "
                          "otherwise); row = query, column = key"),
         "attn.probs": W("Attention (softmax)", "softmax", ("h", "T", "T"),

@@ -68,6 +68,8 @@ class Op:
     series: Series | None = None  # what its output is as a series of token vectors, where a chart draws one
     whole_row: bool = False  # a cell's explanation can also show the query's whole row (BertViz's neuron view)
     gives_probabilities: bool = False  # each row is a distribution (0 to 1, summing to 1): drawn as attention
+    reads_weights: bool = True  # False: computed from the positions alone (DeBERTa's i − j), the same whatever the
+    # weights, so random weights take nothing from it
 
     def __repr__(self) -> str:
         return f"Op({self.name})"

@@ -19,6 +19,7 @@ from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
 RANDOM = "These are random weights: the shapes and the arithmetic are real, the patterns mean nothing."
+NO_WEIGHTS = "These numbers come from the tokens' positions alone: exact, and the same whatever the weights."
 
 
 def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
@@ -35,6 +36,8 @@ def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
         return lines + (outputs or ["The last layer's vectors are what the model gives."])
     graph, key = trace.resolve(chapter.step)
     node = graph.node(key)
+    if not node.op.reads_weights:  # nothing random in it: say so instead
+        lines = [NO_WEIGHTS]
     array = trace.cache[chapter.step]
     query_head = min(head, trace.num_heads - 1)
     where = _where(trace, chapter.step, head_name(query_head, trace.num_heads, array.shape[0])
