@@ -226,6 +226,7 @@ def model_view_page() -> None:
             charts.cached_chart(charts.view_key(loaded, key, "model view", side, most),
                                 lambda: model_view(shares(), title, most), on_select=opened, selection_mode="points",
                                 key=chart)
+    with canvas:
         charts.csv_download(lambda key=key: thumbnails_frame(cached_thumbnails(key, side)), "model_view.csv")  # by
         # its key: see below
 

@@ -60,7 +60,8 @@ def deletion_view() -> None:
 
 
 def attribution_view() -> None:
-    """The chosen method's attribution per token, with its completeness: Σ attributions against f(x) − f(baseline)."""
+    """The chosen method's attribution per token, with its completeness: Σ attributions against
+    f(x) − f(baseline)."""
     gap = result.completeness_gap
     share = abs(gap) / max(abs(result.f_x - result.f_baseline), 1e-12)
     complete = (f"Σ attributions {result.total:.4f}; f(x) − f(baseline) = {result.f_x:.4f} − "

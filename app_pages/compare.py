@@ -12,7 +12,7 @@ from bertviz_lite.serving.cache import cached_layerwise
 from bertviz_lite.tasks import task_classes
 from app_pages.shell import charts, chips, guarded, lecture, models, runs, screen, state
 
-HEATMAP_PX = 440  # each model's head on a projector, under the controls and a notice: whole above the fold
+HEATMAP_PX = 425  # each model's head on a projector, under the controls and a notice: whole above the fold
 
 
 loaded_a = guarded.load_or_stop(label="Model A: ")
@@ -74,7 +74,7 @@ def tokens_section() -> None:
     st.subheader("The same text, two tokenizers")
     for name, tok in zip(names, result.tokenizations):
         st.markdown(f"**{name}**: {len(tok.tokens)} tokens")
-        chips.token_chips(tok.tokens, tok.ids, [None] * len(tok.tokens))
+        chips.token_chips(tok.tokens, tok.ids, [None] * len(tok.tokens), name=f"tokens-{name[0]}")
 
 
 def attention_section() -> None:

@@ -10,7 +10,7 @@ from bertviz_lite.figures import matrices_side_by_side
 from bertviz_lite.figures.outputs import shift_heatmap
 from bertviz_lite.serving.cache import cached_value_zeroing
 from bertviz_lite.intervening.value_zeroing import value_zeroing_rollout
-from app_pages.shell import charts, guarded, lecture, runs, state
+from app_pages.shell import charts, guarded, lecture, runs, screen, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
@@ -68,10 +68,11 @@ def intervention_view() -> None:
         st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, {which} moved most: cosine distance "
                     f"{small(shift[-1, token])} (mean over tokens {small(shift[-1].mean())}).")
         charts.cached_chart(charts.view_key(loaded, intervened, "before and after", layer, head),
-                            lambda: matrices_side_by_side({"before": t.attention(layer)[head],
-                                                           "after": run.trace.attention(layer)[head]},
-                                                          run.trace.tokens, colorbar="attention", axes=("query", "key"),
-                                                          title=f"Layer {layer}, head {head}: attention before and after"),
+                            lambda: matrices_side_by_side(
+                                {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]},
+                                run.trace.tokens, colorbar="attention", axes=("query", "key"),
+                                title=f"Layer {layer}, head {head}: attention before and after",
+                                per_row=1 if screen.narrow() else None),  # on a phone, one above the other
                             width=charts.PAGE_WIDTH_PX, tallest=BEFORE_AFTER_PX)
     st.caption("A masked token changes every layer's attention." if edits.masked else unchanged_attention(first))
     charts.cached_chart(charts.view_key(loaded, intervened, "shift"), lambda: shift_heatmap(
@@ -96,7 +97,8 @@ def value_zeroing_view() -> None:
     with lecture.point("value-zeroing") if not edits else st.container():  # the map and its rollout, side by side
         charts.cached_chart(charts.view_key(loaded, key, "value zeroing", layer), lambda: matrices_side_by_side(
             {"value zeroing": maps[-1], f"value zeroing rolled out to layer {layer}": value_zeroing_rollout(maps)[-1]},
-            tokens, colorbar="share", axes=("token", "rests on")), width=charts.PAGE_WIDTH_PX, tallest=BEFORE_AFTER_PX)
+            tokens, colorbar="share", axes=("token", "rests on"), per_row=1 if screen.narrow() else None),
+            width=charts.PAGE_WIDTH_PX, tallest=BEFORE_AFTER_PX)
     st.caption(f"Value zeroing (Mohebbi et al. 2023), of the model's own run: row i, column j is how far token i's "
                f"output of layer {layer} moves (cosine distance) when token j's value vector is zeroed in that layer, "
                f"each row divided by its sum: {len(tokens)} runs of the layer, {len(tokens) * (layer + 1)} for the "

@@ -8,6 +8,8 @@ from bertviz_lite.figures import similarity_heatmap
 from bertviz_lite.figures.outputs import pair_split_heatmap
 from app_pages.shell import charts, chips, guarded, lecture, models, runs, state
 
+COLUMNS = [3, 8]  # on a projector, the sentences beside the matrix
+CANVAS_PX = charts.column_px(COLUMNS, 1)
 SPLIT_PX = 470  # the pair split on a projector, under its line (and a random-weights line): whole above the fold
 
 WORDS_ADD_UP = "A word's cells are the sum over its pieces, both ways, so the cells still add up to the cosine."
@@ -52,7 +54,7 @@ def split_caption(split, pooled: bool) -> str:
 
 loaded = guarded.load_or_stop()  # the offer to switch comes with the note below
 key = runs.page_key(loaded)
-controls, canvas = lecture.controls_and_canvas("Sentence similarity", [3, 8])  # sentences beside the matrix
+controls, canvas = lecture.controls_and_canvas("Sentence similarity", COLUMNS)  # sentences beside the matrix
 
 with controls:
     st.text_area(f"Sentences, one per line (up to {MAX_SENTENCES})", height=180, **state.bind("sentences"))
@@ -87,7 +89,8 @@ with canvas:
             st.markdown(split_caption(split, ways[0].trained_for_similarity))
             charts.cached_chart(charts.view_key(loaded, two, "split", pair, words), lambda: pair_split_heatmap(
                 split.pairs, split.tokens_a, split.tokens_b,
-                f"Each pair's share of cosine({pair[0] + 1}, {pair[1] + 1}) = {split.cosine:.3f}"), tallest=SPLIT_PX)
+                f"Each pair's share of cosine({pair[0] + 1}, {pair[1] + 1}) = {split.cosine:.3f}"), tallest=SPLIT_PX,
+                width=CANVAS_PX)
         if split.by_selection:
             st.info("Max pooling takes each dimension from the token that holds its largest value, so a cell's max "
                     "part is the dot product over the dimensions both tokens won: exact for these sentences, but not "

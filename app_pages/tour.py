@@ -13,7 +13,8 @@ from bertviz_lite.tour import chapter_figure, chapters, narrate
 from bertviz_lite.tour.narration import output_sentences
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
-LECTURE_PX = 330  # a step's figure under the stepper and the diagram (and a random-weights line), within 720 px
+LECTURE_PX = 470  # a step's figure under the chapter's picker (and a random-weights line), within 720 px; the
+# diagram goes under it
 TOUR_VIEW = {"text": "the quick brown fox jumps over the lazy dog", "head": 2, "token": 4}  # real patterns
 
 
@@ -132,9 +133,11 @@ number = chosen_chapter()
 chapter = story[number - 1]
 st.session_state._lecture_within_page = number < len(story)  # the lecture's Next is not the tour's ▶ (lecture_bar)
 chapter_controls(number)
-if chapter.kind == "step":
-    diagram(chapter.step)
-words, canvas = st.columns([5, 7], gap="large")
+over, chapter_row, under = st.container(), st.container(), st.container()
+words, canvas = chapter_row.columns([5, 7], gap="large")
+if chapter.kind == "step":  # above the chapter when browsing; under it on a projector, where the figure needs the room
+    with under if state.lecture_mode() else over:
+        diagram(chapter.step)
 with words.container(key="after-figure-words"):  # on a phone, under the figure (page.css)
     st.markdown(f"### {chapter.title}")
     outputs = output_story() if chapter.kind == "output" else None

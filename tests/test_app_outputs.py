@@ -24,7 +24,7 @@ def test_the_split_of_two_sentences_from_a_deep_link(words):
     split, matrix = specs(at)
     expected = explain_similarity(load_model(BUNDLED_MODEL), SENTENCES[0], SENTENCES[1], words)
     np.testing.assert_allclose(z_of(split), expected.pairs, atol=1e-6)
-    assert "Why 1 and 2 are similar" in split["layout"]["title"]["text"]
+    assert "share of cosine(1, 2)" in split["layout"]["title"]["text"]
     (check,) = [m.value for m in at.markdown if "cells add up to" in m.value]
     assert f"add up to {expected.total:.4f}; the cosine is {expected.cosine:.4f}" in check
     assert ("'cat' ↔ 'kitten'" in check) and at.query_params["why"] == "1,2"

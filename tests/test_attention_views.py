@@ -9,7 +9,7 @@ from bertviz_lite import BUNDLED_MODEL, load_model
 from bertviz_lite.analyses.attention_views import pair_masks, pooled_shares, sentence_of
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT, MOST_PER_QUERY, attention_lines
 from bertviz_lite.figures import head_view, model_view
-from bertviz_lite.figures.attention_views import head_colours
+from bertviz_lite.figures.attention_views import head_colours, head_grid, model_view_px
 
 from apptest import decode_typed_array, open_page, payload_bytes, specs
 from tiers import each_family, slow
@@ -131,7 +131,7 @@ def test_pair_filter_and_words_from_a_link(tiny_dirs):
                    words=1, horizontal=1)
     assert not at.exception and not at.error
     (figure,) = specs(at)
-    assert "(top)" in figure["layout"]["title"]["text"]
+    assert "top reads below" in figure["layout"]["title"]["text"]  # across: the tokens in two rows
     ends = np.concatenate([decode_typed_array(d["x"]).reshape(-1, 3) for d in figure["data"]
                            if d["mode"] == "lines" and d.get("showlegend") is False])  # not the legend's entries
     first_b = 5  # [CLS] the cat sat [SEP] | on the mat [SEP], as words
@@ -169,3 +169,22 @@ def test_the_legend_shows_every_drawn_head_at_full_strength_and_an_empty_view_sa
                       ["a", "b", "c"], 2, "t")
     assert [a.text.replace("<br>", " ") for a in empty.layout.annotations if "No weight" in a.text] == [
         "No weight here reaches 0.05: no line to draw"]  # in short lines between the columns
+
+
+def test_the_head_grid_is_small_multiples_sized_to_its_width():
+    """Thumbnails as large as the width allows, six a row (four on a phone), their titles clear of the row above,
+    one colour bar under them all; declared small multiples for the readability check (issue 44)."""
+    probs = np.full((12, 9, 9), 1 / 9, np.float32)
+    wide, phone = head_grid(probs, 2, width=808), head_grid(probs, 2, width=358)
+    for fig, columns in ((wide, 6), (phone, 4)):
+        assert fig.layout.meta["small_multiples"] and fig.data[0].colorbar.orientation == "h"
+        assert len({a.x for a in fig.layout.annotations}) == columns
+        assert [a.text for a in fig.layout.annotations][:3] == ["0", "1", "2 ◀"]
+    rows = {a.y for a in wide.layout.annotations}
+    assert len(rows) == 2 and wide.layout.height < phone.layout.height * 1.5  # two rows of larger tiles, three of smaller
+
+
+def test_a_projector_holds_every_layer_of_the_model_view_down_to_24_px_tiles():
+    assert model_view_px(12, 12) == 800 and model_view_px(12, 12, most_px=580) == 580  # smaller tiles, whole
+    assert model_view_px(22, 12, most_px=580) == 160 + 24 * 22 > 580  # ModernBERT: a scrolling box instead
+    assert model_view_px(6, 12, most_px=580) == 480  # short enough already

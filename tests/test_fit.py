@@ -68,3 +68,45 @@ def test_a_long_escaped_label_is_cut_on_its_characters_not_inside_an_entity():
 
     assert _cut("12 &lt;E6 9D AC&gt;x") == "12 &lt;E6 9D AC&gt;x"  # 14 characters as drawn: whole
     assert _cut("12 &lt;E6 9D AC&gt; xyz") == "12 &lt;E6 9D AC&gt;…"  # 17: 13 of them and …
+
+
+def test_a_lecture_writes_a_16_token_matrix_at_14_px_a_decimal_fewer_if_need_be():
+    """Issue 44: a back row reads a short sentence's matrix; the canvas Layers gives it on a projector."""
+    probabilities = fit(lecture_heatmap(16, height=480).update_traces(textfont_size=18), 808, numbers=14)
+    assert probabilities.data[0].texttemplate == "%{z:.2f}" and probabilities.data[0].textfont.size >= 14
+
+    def scores():
+        fig = attention_heatmap(np.linspace(-3, 3, 256, dtype=np.float32).reshape(16, 16),
+                                [f"tok{i}" for i in range(16)], "t", "score")
+        return fig.update_layout(font_size=20, height=480).update_traces(textfont_size=18)
+
+    lecture = fit(scores(), 808, numbers=14).data[0]  # "−2.47" is wider than "0.25": one decimal, at 14 px
+    assert lecture.texttemplate == "%{z:.1f}" and lecture.textfont.size >= 14
+    browsing = fit(scores(), 808).data[0]  # 12 px is enough there: both decimals, smaller
+    assert browsing.texttemplate == "%{z:.2f}" and 12 <= browsing.textfont.size < 14
+
+
+def test_a_phone_wraps_a_long_title_and_puts_the_legend_under_the_plot():
+    import plotly.graph_objects as go
+
+    title = "Each pair's share of cosine(1, 2) = 0.812, from the tokens of both sentences"
+    wide = fit(go.Figure(go.Bar(x=["a"], y=[1]), layout=dict(title=title)), 1100)
+    assert wide.layout.title.text == title
+    lines = [go.Scatter(x=[0, 1], y=[0, 1], name=f"method {i}") for i in range(3)]
+    narrow = fit(go.Figure(lines, layout=dict(title=title, height=400, margin=dict(t=50))), 358)
+    assert narrow.layout.title.text.count("<br>") >= 1 and narrow.layout.margin.t > 50  # a line more above the plot
+    assert " ".join(narrow.layout.title.text.split("<br>")) == title  # every word kept, in order
+    assert narrow.layout.legend.orientation == "h" and narrow.layout.height > 400  # under the plot, the figure taller
+
+
+def test_numbers_over_narrow_bars_and_numbers_written_as_text_go_where_they_do_not_fit():
+    import plotly.graph_objects as go
+
+    from bertviz_lite.figures.outputs import shift_heatmap
+
+    bars = go.Figure(go.Bar(x=[f"t{i}" for i in range(12)], y=np.ones(12), text=["+0.004"] * 12))
+    assert fit(bars, 1100).data[0].textposition != "none"
+    assert fit(bars, 358).data[0].textposition == "none"  # "+0.004" over a 20-px bar runs into the next
+    shift = shift_heatmap(np.full((7, 12), 0.004, np.float32), [f"t{i}" for i in range(12)], "moved", 1)
+    assert fit(shift, 1100).data[0].texttemplate == "%{text}"
+    assert fit(shift, 358).data[0].texttemplate is None  # ".004" in cells of 20 px: on tap, not written

@@ -68,3 +68,27 @@ def test_the_lecture_ends_on_why_the_output_is_what_it_is():
         assert [c for c in at.code if "lecture=1" in c.value], title
     assert any("integrated gradients" in m.value.lower() for m in at.markdown)
     assert not [b for b in at.button if b.label.startswith("Next")]  # the lecture's last view
+
+
+def test_a_figure_is_drawn_at_a_phones_width_where_the_browser_says_it_is_a_phone(monkeypatch):
+    """shell/screen.py: the width the browser reports (its JavaScript is exercised by the phone readability views in
+    Chromium) sets the width figures are fitted to, on a phone only."""
+    from app_pages.shell import screen
+
+    monkeypatch.setattr(screen, "screen_px", lambda: None)  # not reported yet: a wide screen
+    assert screen.drawn_px(808) == 808 and not screen.narrow()
+    monkeypatch.setattr(screen, "screen_px", lambda: 390)
+    assert screen.drawn_px(808) == 390 - screen.MARGIN_PX and screen.narrow()
+    assert screen.drawn_px(300) == 300  # never wider than the page meant it
+    monkeypatch.setattr(screen, "screen_px", lambda: 1280)
+    assert screen.drawn_px(808) == 808 and not screen.narrow()
+
+
+def test_a_stand_in_tokenizer_is_said_with_its_piece_count_in_the_banner():
+    from bertviz_lite import load_model
+
+    text = "the old man walked slowly along the river"
+    at = open_page("tokens", model="microsoft/deberta-v3-base", text=text, lecture=1)
+    pieces = len(load_model("microsoft/deberta-v3-base").tokenizer(text, add_special_tokens=False)["input_ids"])
+    assert not at.exception
+    assert any(f"this text's 8 words became {pieces} pieces" in w.value for w in at.warning), [w.value for w in at.warning]

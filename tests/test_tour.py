@@ -6,7 +6,7 @@ import torch
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.tour import chapters, narrate
-from bertviz_lite.tour.narration import RANDOM
+from bertviz_lite.tour.narration import NO_WEIGHTS, RANDOM
 
 from apptest import open_page, specs
 from tiers import each_family
@@ -68,6 +68,17 @@ def test_the_default_tour_runs_on_the_bundled_model_with_real_patterns():
 def test_a_tour_of_a_random_preset_says_its_patterns_mean_nothing():
     at = open_page("tour", model="bert-base-uncased", chapter=3)
     assert not at.exception and any(RANDOM in m.value for m in at.markdown)
+
+
+def test_deberta_s_relative_positions_are_said_to_need_no_weights(new_tiny_loaded):
+    """i − j is exact whatever the weights: its chapter does not say that its pattern means nothing (issue 44)."""
+    t = trace(new_tiny_loaded["deberta-v2"], "the cat sat on the mat")
+    (positions,) = [c for c in chapters(t, 0) if c.step == "positions.relative_positions"]
+    said = narrate(t, positions)
+    assert said[0] == NO_WEIGHTS and RANDOM not in said
+    assert said[1].startswith("The distance i − j")  # not "I − j": a sentence begins with a word
+    (scores,) = [c for c in chapters(t, 0) if c.step == "layers.0.attn.c2p"]
+    assert NO_WEIGHTS not in narrate(t, scores)  # a step that reads the weights is not said to need none
 
 
 @pytest.mark.parametrize("chapter", ["0", "999", "abc", "-1", "１"])

@@ -1,6 +1,7 @@
 """Plotly figures as pure functions of arrays, token strings and plain records (never a model), sized for a
-projector, in one visual language (`style.py`): the charts of every page (`charts.py`), BertViz's head and model views and a layer's heads as small multiples (`attention_views.py`), a block's data-flow diagram (`diagram.py`) and the figure of an
-explanation of one number (`explanation.py`)."""
+projector, in one visual language (`style.py`): the charts of every page (`charts.py`), BertViz's head and model
+views and a layer's heads as small multiples (`attention_views.py`), a block's data-flow diagram (`diagram.py`) and
+the figure of an explanation of one number (`explanation.py`), each fitted to the width it is drawn at (`fit.py`)."""
 from .style import SHARE, SIGNED, colour_scale, series_colour
 from .charts import (FONT, MAX_CELLS, MAX_CLICKABLE, attention_heatmap, click_targets, context_lines, group_bars,
                      groups_side_by_side, labelled, layer_head_grid, lens_grid, matrices_side_by_side,

@@ -240,7 +240,8 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     columns = columns_of_panels(labels, per_row)
     numbered = columns.get("tickmode") == "array"
     if step > 1:
-        title = f"{title} (averaged over blocks of {step} tokens)" if title else f"averaged over blocks of {step} tokens"
+        averaged = f"averaged over blocks of {step} tokens"
+        title = f"{title} ({averaged})" if title else averaged
     layout = grid_of_panels(titles, per_row)  # every setting in one layout: plotly's updates cost ~1 ms each
     for k in range(len(titles)):
         axis = "" if k == 0 else str(k + 1)

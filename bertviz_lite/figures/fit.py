@@ -106,8 +106,9 @@ def _fit_title(fig: go.Figure, width: float, base: float) -> None:
     per_line = max(12, int((width - 20) / (size * CHAR_EM)))
     given = title.split("<br>")
     lines = [wrapped for line in given for wrapped in textwrap.wrap(html.unescape(line), per_line) or [""]]
-    if len(lines) > len(given):
-        fig.update_layout(title_text="<br>".join(html.escape(line, quote=False) for line in lines),
+    if len(lines) > len(given):  # at the figure's top, the lines going down into the room made for them
+        fig.update_layout(title=dict(text="<br>".join(html.escape(line, quote=False) for line in lines),
+                                     yref="container", y=1, yanchor="top", pad_t=8),
                           margin_t=(fig.layout.margin.t or 0) + round(LINE_EM * size) * (len(lines) - len(given)))
 
 
@@ -118,7 +119,9 @@ def _fit_colour_bars(fig: go.Figure, width: float, height: float, base: float) -
     most = max(2, int(length / (LINE_EM * 1.5 * base)))
     for trace in fig.data:
         if trace.type == "heatmap" and trace.showscale is not False and not trace.coloraxis:
-            trace.colorbar.update(nticks=min(trace.colorbar.nticks or most, most), **_narrow_bar(trace.colorbar))
+            across = trace.colorbar.orientation == "h"  # under the plot: as many numbers as its width holds
+            room = max(2, int(width * (trace.colorbar.len or 1) / (4 * CHAR_EM * base * 1.5))) if across else most
+            trace.colorbar.update(nticks=min(trace.colorbar.nticks or room, room), **_narrow_bar(trace.colorbar))
     if fig.layout.coloraxis.colorbar.title.text:
         fig.layout.coloraxis.colorbar.update(nticks=most, **_narrow_bar(fig.layout.coloraxis.colorbar))
 
@@ -243,22 +246,28 @@ def _nth(k: int) -> str:
     return f"every {k}{suffix}"
 
 
+def _thinned_note(x: int, y: int) -> str:
+    """"(every 4th labelled)", "(every 4th column, every other row labelled)", "(every other row labelled)"."""
+    if x == y:
+        return f"({_nth(x)} labelled)"
+    return "(" + ", ".join(f"{_nth(k)} {side}" for side, k in (("column", x), ("row", y)) if k > 1) + " labelled)"
+
+
 def _say_thinned(fig: go.Figure, steps: dict[str, int]) -> None:
-    """Say where only every k-th label is written, under the axis's own title ("key (every 4th labelled)"), of the
-    first panel that writes them: a note on how the figure is drawn belongs to the axis it is about, not to the
-    figure's title (and once: a row of panels would write it into one another)."""
-    for letter, k in steps.items():
-        if k == 1:
-            continue
-        note = f"({_nth(k)} labelled)"
-        for name in sorted((name for name in fig.layout if re.fullmatch(rf"{letter}axis\d*", name)),
-                           key=lambda name: int(name[5:] or 1)):
-            axis = fig.layout[name]
-            if axis.visible is False or axis.showticklabels is False:
-                continue
-            if "labelled" not in (axis.title.text or ""):
-                axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
-            break
+    """Say where only every k-th label is written, under the first panel's horizontal axis, which has the room
+    ("key (every 4th labelled)", "(every other row labelled)"): a note on how the figure is drawn belongs with its
+    axes, not in the figure's title, and once (a row of panels would write it into one another; a second line
+    under a vertical axis's title ran into the figure's title)."""
+    x, y = steps["x"], steps["y"]
+    if x == y == 1:
+        return
+    note = _thinned_note(x, y)
+    names = sorted((name for name in fig.layout if re.fullmatch(r"xaxis\d*", name)), key=lambda n: int(n[5:] or 1))
+    shown = [fig.layout[name] for name in names if fig.layout[name].visible is not False
+             and fig.layout[name].showticklabels is not False]  # the panels that write their labels
+    axis = shown[0] if shown else fig.layout.xaxis
+    if "labelled" not in (axis.title.text or ""):
+        axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
 
 
 def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float, smallest: int,
@@ -293,8 +302,9 @@ def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float
     values = values[np.isfinite(values)]
     largest = float(np.abs(values).max()) if values.size else 0.0
     signed = bool(values.size and values.min() < 0)
+    fewest = 0 if largest >= 10 else 1  # "12" says enough of a length; "0" of a share would say nothing
     for floor in dict.fromkeys((max(numbers, smallest), smallest)):  # the larger floor first, each once
-        for decimals in range(int(written.group(1)), 0, -1):
+        for decimals in range(int(written.group(1)), fewest - 1, -1):
             fitted = min(size, (cell_w - NUMBER_GAP_PX) / _number_em(largest, decimals, signed),
                          cell_h / NUMBER_LINE_EM)
             if fitted >= floor:
