@@ -49,8 +49,9 @@ names = [f"A: {result.sources[0]}", f"B: {result.sources[1]}"]
 
 def configs_section() -> None:
     st.subheader("The configs")
-    frame = pd.DataFrame({names[0]: [str(v) for v in result.configs[0].values()],
-                          names[1]: [str(result.configs[1].get(k)) for k in result.configs[0]]},
+    columns = [name[0] for name in names] if screen.narrow() else names  # a phone's width: "A" and "B"
+    frame = pd.DataFrame({columns[0]: [str(v) for v in result.configs[0].values()],
+                          columns[1]: [str(result.configs[1].get(k)) for k in result.configs[0]]},
                          index=list(result.configs[0]))
     frame.loc["parameters"] = [f"{n:,}" for n in result.totals]
     differs = set(result.differences)
@@ -97,7 +98,8 @@ def attention_section() -> None:
     for column, name, t in zip(st.columns(2), names, (trace_a, trace_b)):
         layer = layer_at_depth(depth, t.num_layers)  # counting from 1; the step-through counts from 0
         matrix = t.attention(layer - 1)[head]  # (T, T) of this model's own tokens
-        with column, lecture.point(name[0]):  # each model's head, named in its title
+        first = name is names[0]  # on a phone the heads stack: model A's is the point, B's follows it
+        with column, lecture.point(name[0]) if first or not screen.narrow() else column.container():
             charts.chart(attention_heatmap(matrix, t.tokens, f"{name}<br>layer {layer - 1} ({layer} of "
                                                              f"{t.num_layers}), head {head}"),
                          width=charts.column_px([1, 1], 0), tallest=HEATMAP_PX)

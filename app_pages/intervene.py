@@ -20,7 +20,8 @@ L, H, tokens = t.num_layers, t.num_heads, t.tokens
 edits = runs.edits_in_url(t)  # before the pickers: they show the keys as it rewrites them
 
 
-BEFORE_AFTER_PX = 390  # on a projector, under the row of controls and the result's line: whole above the fold
+BEFORE_AFTER_PX = 430  # on a projector, under the row of controls and a line of result: whole above the fold
+HEADLINE_CHARS, LINE_PX = 118, 40  # a line of the result on a projector, in characters; and its height
 
 
 def named(i: int) -> str:
@@ -64,16 +65,19 @@ def intervention_view() -> None:
     first, shift = run.first_changed_layer, run.shift
     token = int(shift[-1].argmax())  # the token the last layer moved most
     which = f"'{tokens[token]}'" + (f" (token {token}, masked)" if token in edits.masked else f" (token {token})")
+    headline = (f"**{edits.describe().capitalize()}.** After the last layer {which} moved most: cosine distance "
+                f"{small(shift[-1, token])} (mean {small(shift[-1].mean())}).")
+    lines = -(-len(headline.replace("**", "")) // HEADLINE_CHARS)
+    tallest = BEFORE_AFTER_PX - LINE_PX * (lines - 1)  # a second line of it: a shorter figure
     with lecture.point():  # the attention before and after: what the intervention did to one head, on screen first
-        st.markdown(f"**{edits.describe().capitalize()}.** After the last layer, {which} moved most: cosine distance "
-                    f"{small(shift[-1, token])} (mean over tokens {small(shift[-1].mean())}).")
+        st.markdown(headline)
         charts.cached_chart(charts.view_key(loaded, intervened, "before and after", layer, head),
                             lambda: matrices_side_by_side(
                                 {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]},
                                 run.trace.tokens, colorbar="attention", axes=("query", "key"),
                                 title=f"Layer {layer}, head {head}: attention before and after",
                                 per_row=1 if screen.narrow() else None),  # on a phone, one above the other
-                            width=charts.PAGE_WIDTH_PX, tallest=BEFORE_AFTER_PX)
+                            width=charts.PAGE_WIDTH_PX, tallest=tallest)
     st.caption("A masked token changes every layer's attention." if edits.masked else unchanged_attention(first))
     charts.cached_chart(charts.view_key(loaded, intervened, "shift"), lambda: shift_heatmap(
         shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states, edits.masked),

@@ -63,6 +63,7 @@ def test_a_head_switched_off_from_a_deep_link_shows_the_shift_the_api_gives():
     assert any("Head 2 of layer 0 off" in m.value for m in at.markdown)
     moved = int(run.shift[-1].argmax())  # a word that occurs twice ('the') is told apart by its position
     assert any(f"'{run.trace.tokens[moved]}' (token {moved}) moved most" in m.value for m in at.markdown)
+    assert any(f"(mean {run.shift[-1].mean():.4f})" in m.value for m in at.markdown)  # over the tokens
     assert any("The attention of layer 0 cannot change: the intervention acts after its softmax." in c.value
                for c in at.caption)
     assert any("cosine to the original" in m.label for m in at.metric)

@@ -73,9 +73,14 @@ def link(page: str, model: str, text: str, lecture: bool = True) -> str:
     return path + "?" + urllib.parse.urlencode(keys)
 
 
-NOT_YET: dict[str, str] = {}  # views the strict check still finds wrong (issue 44 is open), with the reason: each
-# fails today, as the check says why; strict, so that a view that starts passing must leave this list
-PHONE_NOT_YET: dict[str, str] = {}  # the same, on a phone
+NOT_YET: dict[str, str] = {  # views the strict check still finds wrong (issue 44 is open), with the reason: each
+    # fails today, as the check says why; strict, so that a view that starts passing must leave this list
+    "ModernBERT-10w-intervene-vz=1": "under the random-weights line and a result of two lines, the before/after has "
+                                     "390 px: too low for a 12-token matrix's numbers at 14 px",
+}
+PHONE_NOT_YET: dict[str, str] = {  # the same, on a phone
+    "MiniLM-30w-architecture": "the named parameters' and the task heads' tables are wider than a phone's screen",
+}
 
 
 def not_yet(view_id: str, phone: bool = False) -> tuple:
@@ -304,3 +309,16 @@ def test_readable_on_a_phone(server, phone, view):
     settle(phone)
     found = problems(phone, phone=True)
     assert not found, "\n".join(map(str, found))
+
+
+def test_a_phone_reports_its_width_and_gets_figures_drawn_for_it(server, phone, page):
+    """shell/screen.py's few lines of JavaScript tell the server a phone's width: the lens then writes three pieces
+    a row, not five; a wide screen says nothing and keeps five."""
+    view = link("lens?position=2", BUNDLED, "the bank of the river", lecture=False)
+    columns = "[...document.querySelectorAll('.js-plotly-plot .xtick text')].map(t => t.textContent)"
+    phone.goto(f"{server}/{view}")
+    settle(phone)
+    phone.wait_for_function(f"{columns}.length === 3", timeout=60_000)  # the rerun the reported width asks for
+    page.goto(f"{server}/{view}")
+    settle(page)
+    assert page.evaluate(columns) == ["#1", "#2", "#3", "#4", "#5"]

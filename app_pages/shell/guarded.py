@@ -18,6 +18,7 @@ from bertviz_lite.serving.cache import (cached_contributions, cached_head_view, 
 from bertviz_lite.serving.run_key import RunKey
 
 from .models import offer_bundled_model, switch_model
+from .screen import narrow
 from .state import init_state, lecture_mode
 
 
@@ -62,7 +63,7 @@ def skeleton_or_stop() -> LoadedModel:
 def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = False) -> None:
     """Random weights said plainly (with, where learnt weights matter, the offer of real ones); bundled real
     weights said too. `label` names the model where a page shows two."""
-    if loaded.warning and lecture_mode():  # one line on a projector: the figure needs the room
+    if loaded.warning and (lecture_mode() or narrow()):  # one line on a projector or a phone: the figure first
         words, switch = st.columns([3, 1], vertical_alignment="center") if needs_weights else (st.container(), None)
         words.warning(f"{label}Random weights ({loaded.source} could not be downloaded): the numbers are exact, "
                       f"the patterns mean nothing.{stand_in_pieces(loaded)}", icon=":material/warning:")

@@ -2,9 +2,10 @@
 (figures/fit.py), and on a phone that is the phone's 390 px, not the 800 px a page gives it on a projector.
 
 A page cannot ask Streamlit for the screen's width, so a component of a few lines of JavaScript (Streamlit's own
-`st.components.v2`, no package, no network) reports `window.innerWidth` once drawn and again when it changes by
-more than a rounding; the run that follows draws every figure for that width. Until it has reported (a session's
-first run, a test without a browser) a page is drawn for a wide screen."""
+`st.components.v2`, no package, no network) reports `window.innerWidth` where it is a phone's (and again when it
+changes): the run that follows draws every figure for that width. A wide screen reports nothing, so a lecture hall
+of laptops costs no second run. Until a phone has reported (its session's first run), and in a test without a
+browser, a page is drawn for a wide screen."""
 from __future__ import annotations
 
 import streamlit as st
@@ -14,12 +15,19 @@ MARGIN_PX = 32  # a page's margins on a narrow screen (Streamlit's 1rem a side)
 
 _REPORT_WIDTH = """
 export default function ({ setStateValue }) {
-  const report = () => setStateValue("width", Math.round(window.innerWidth));
+  let said = null;  // a wide screen says nothing (no rerun): only a phone's width, or leaving one, is news
+  const report = () => {
+    const width = Math.round(window.innerWidth);
+    if (width < NARROW || (said !== null && said < NARROW && width !== said)) {
+      said = width;
+      setStateValue("width", width);
+    }
+  };
   report();
   window.addEventListener("resize", report);
   return () => window.removeEventListener("resize", report);
 }
-"""
+""".replace("NARROW", str(NARROW_PX))
 _reporter = st.components.v2.component("bertviz_lite.screen_width", js=_REPORT_WIDTH)
 
 

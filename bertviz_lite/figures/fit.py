@@ -195,7 +195,9 @@ def _label_room(fig: go.Figure, letter: str, base: float) -> float:
     labels = [str(label) for t in fig.data if t.type in LABELLED_TRACES and getattr(t, letter) is not None
               for label in getattr(t, letter)]
     size = axis.tickfont.size or base
-    longest = min(max((len(label) for label in labels), default=3), LONGEST_LABEL) * CHAR_EM * size
+    lines = [line for label in labels for line in label.split("<br>")]  # a sentence on two lines: its longer line
+    cut = LONGEST_LABEL if len(lines) == len(labels) else max(map(len, lines), default=3)  # such labels stay whole
+    longest = min(max((len(line) for line in lines), default=3), cut) * CHAR_EM * size
     if letter == "x":  # labels under the plot: their height, rotated
         angle = math.radians(abs(axis.tickangle or 0))
         across = longest * math.sin(angle) + size * LINE_EM * math.cos(angle)
