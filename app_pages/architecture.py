@@ -8,7 +8,7 @@ import streamlit as st
 from bertviz_lite import fold_repeats, parameter_table, sunburst_data
 from bertviz_lite.serving.cache import cached_task_heads, cached_tree
 from bertviz_lite.figures import parameter_sunburst
-from app_pages.shell import charts, guarded, lecture, sidebar
+from app_pages.shell import charts, guarded, lecture, screen, sidebar
 
 loaded = guarded.skeleton_or_stop()
 tree = cached_tree(loaded)
@@ -52,7 +52,8 @@ group = f2.selectbox("Group", groups)
 shown = table[table.name.str.contains(needle, regex=False)] if needle else table
 shown = shown if group == "all groups" else shown[shown.group == group]
 view = shown.assign(shape=shown["shape"].map(lambda s: " × ".join(map(str, s))), share=shown.share * 100)
-st.dataframe(view, width="stretch", hide_index=True, height=420,
+on_screen = view[["name", "shape", "numel"]] if screen.narrow() else view  # a phone's width: a tensor, its shape, size
+st.dataframe(on_screen, width="stretch", hide_index=True, height=420,
              column_config={"numel": st.column_config.NumberColumn("parameters", format="localized"),
                             "share": st.column_config.NumberColumn("share %", format="%.3f")})
 st.markdown(f"Showing {len(shown)} of {len(table)} tensors: **{int(shown.numel.sum()):,}** of "
@@ -68,7 +69,13 @@ for h in heads:
     added = ", ".join(f"{m.name}: {m.description.splitlines()[0]} ({m.parameters:,})" for m in h.modules) or "—"
     rows.append({"task": sidebar.TASK_LABELS[h.task], "class": h.architecture, "parameters": f"{h.total:,}",
                  "vs base": f"{h.total - base_total:+,}", "head modules": added})
-st.table(pd.DataFrame(rows).set_index("task"))  # a few rows whose long cells wrap, rather than a grid that cuts them
+if screen.narrow():  # a phone's width: a paragraph a task, not five columns
+    for row in rows:
+        st.markdown(f"**{row['task']}**: {row['class']}, {row['parameters']} parameters ({row['vs base']}); "
+                    f"{row['head modules']}")
+else:
+    st.table(pd.DataFrame(rows).set_index("task"))  # a few rows whose long cells wrap, rather than a grid that cuts
+    # them
 for h in heads:
     if h.tied:
         st.caption(f"{h.architecture}: " + "; ".join(h.tied) + " (shared tensors, counted once).")
