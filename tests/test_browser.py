@@ -236,17 +236,18 @@ def test_attention_head_view_keeps_a_clicked_tokens_lines_and_the_model_view_ope
 
 
 def test_tour_chapter_fits_a_projector_and_steps_forward(server, page):
-    """A tour chapter at 1280×720 in lecture mode: stepper, diagram, narration and figure on one screen; ▶ goes
-    to the next chapter, and the URL says which."""
+    """A tour chapter at 1280×720 in lecture mode: stepper, narration and the step's figure whole on one screen,
+    the block's diagram under them (issue 44: the point first, the diagram folded below it); ▶ goes to the next
+    chapter, and the URL says which."""
     page.goto(f"{server}/tour?chapter=8&lecture=1")
     wait_idle(page)
     assert page.get_by_text("'fox' puts 1.00 of its attention on 'brown'").count() == 1
     page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length >= 2", timeout=60_000)  # drawn
     plots = page.locator(".js-plotly-plot")
-    assert plots.count() == 2  # the diagram and the step's figure
-    for i in range(2):
-        box = plots.nth(i).bounding_box()
-        assert box["y"] + box["height"] <= 720, (i, box)
+    assert plots.count() == 2  # the step's figure, then the diagram
+    figure, diagram = plots.nth(0).bounding_box(), plots.nth(1).bounding_box()
+    assert figure["y"] + figure["height"] <= 720, figure  # whole
+    assert figure["y"] + figure["height"] <= diagram["y"] < 720, diagram  # under it, its top still on the screen
     page.get_by_role("button", name="▶").click()
     wait_idle(page)
     assert "chapter=9" in page.url and page.get_by_text("Context per head").count() >= 1
