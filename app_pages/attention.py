@@ -129,11 +129,8 @@ def head_view_page() -> None:
     chart = "head_view_chart"
     most = HEAD_VIEW_PX if state.lecture_mode() else None  # a projector's screen holds the whole view
     with canvas, lecture.point():
-        box = st.container()
-        if most is not None and not rows_fit(len(labels), most):
-            st.caption(f"{len(labels)} {unit}s are more than a screen holds: scroll inside the figure for the rest.")
-            box = st.container(height=most - 50, key="scrolls-head-view")  # the line above takes the rest
-        with box:
+        with lecture.scrolling_box(most is not None and not rows_fit(len(labels), most), "head-view",
+                                   (most or 0) - 50, f"{len(labels)} {unit}s"):  # the line above takes the rest
             charts.cached_chart(charts.view_key(loaded, key, "head view", layer, tuple(heads), focus, pair_filter,
                                                 words, bool(st.session_state.horizontal), most),
                                 lambda: head_view(lines, labels, labels, t.num_heads, title,
@@ -218,11 +215,8 @@ def model_view_page() -> None:
 
     most = HEAD_VIEW_PX if state.lecture_mode() else None  # a projector's screen holds every layer, smaller
     with canvas, lecture.point():
-        box = st.container()
-        if most is not None and model_view_px(layers, heads, most) > most:  # 22 layers: tiles too small to read
-            st.caption(f"{layers} layers are more than a screen holds: scroll inside the figure for the rest.")
-            box = st.container(height=most - 50, key="scrolls-model-view")
-        with box:
+        with lecture.scrolling_box(most is not None and model_view_px(layers, heads, most) > most,  # 22 layers:
+                                   "model-view", (most or 0) - 50, f"{layers} layers"):  # tiles too small to read
             charts.cached_chart(charts.view_key(loaded, key, "model view", side, most),
                                 lambda: model_view(shares(), title, most), on_select=opened, selection_mode="points",
                                 key=chart)

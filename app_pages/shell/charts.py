@@ -43,10 +43,9 @@ PRINT_SCALE = 4  # PNG downloads at 4× the chart's size on screen: about 300 dp
 DOWNLOAD_FORMATS = {"PNG (print resolution)": "png", "SVG (vector)": "svg"}
 
 
-def column_px(widths: list[float], i: int, gap: int = 20) -> int:
-    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`), less `gap` px
-    (Streamlit's "small" gap in lecture mode's type)."""
-    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - gap
+def column_px(widths: list[float], i: int) -> int:
+    """About how wide column i of st.columns(widths) is on a 1280-pixel screen (a chart's `width`)."""
+    return int(PAGE_WIDTH_PX * widths[i] / sum(widths)) - 20  # less the gap between columns
 
 
 def chart(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX, **kwargs) -> None:

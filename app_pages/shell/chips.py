@@ -7,6 +7,7 @@ import streamlit as st
 
 from bertviz_lite.figures.style import CHIP_COLOURS, CHIP_ID, CHIP_TEXT
 
+from .lecture import scrolling_box
 from .state import bind, lecture_mode
 
 LECTURE_CHIPS = 24  # tokens a projector shows as chips whole, in a column, with a line or two of notes above
@@ -17,10 +18,7 @@ def token_chips(tokens: list[str], ids: list[int], sequence_ids: list[int | None
     """The word pieces as chips with their ids below, special tokens grey, sentence A blue, sentence B orange; on a
     projector, more than a screen holds scroll inside a box of their own, said in a line (`name` tells the boxes
     of one page apart)."""
-    box = st.container()
-    if lecture_mode() and len(tokens) > LECTURE_CHIPS:
-        st.caption(f"{len(tokens)} tokens: scroll inside the box for the rest.")
-        box = st.container(height=CHIPS_BOX_PX, key=f"scrolls-{name}")
+    box = scrolling_box(lecture_mode() and len(tokens) > LECTURE_CHIPS, name, CHIPS_BOX_PX, f"{len(tokens)} tokens")
     chips = "".join(
         f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
         f'background:{CHIP_COLOURS[s]};font-family:monospace;font-size:1.15rem;color:{CHIP_TEXT}">'

@@ -64,6 +64,16 @@ def point(name: str = "figure"):
     return st.container(key=f"point-{name}")
 
 
+def scrolling_box(scrolls: bool, name: str, height: int, what: str):
+    """A view's container: as it is, or where the view is longer than a projector's screen (`scrolls`), a box of
+    `height` px that scrolls, under a line that says so (`what`: "60 tokens"). The readability check knows such a
+    box by its key, `scrolls-<name>`, and holds it, not what it holds, to the fold."""
+    if not scrolls:
+        return st.container()
+    st.caption(f"{what} are more than a screen holds: scroll inside the box for the rest.")
+    return st.container(height=height, key=f"scrolls-{name}")
+
+
 def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "medium"):
     """(controls, canvas): side by side in lecture mode, so that both fit a 1280×720 projector (the page is named
     in the navigation there); one below the other under the page's title otherwise (the figure first on a
