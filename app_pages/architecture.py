@@ -52,10 +52,14 @@ group = f2.selectbox("Group", groups)
 shown = table[table.name.str.contains(needle, regex=False)] if needle else table
 shown = shown if group == "all groups" else shown[shown.group == group]
 view = shown.assign(shape=shown["shape"].map(lambda s: " × ".join(map(str, s))), share=shown.share * 100)
-on_screen = view[["name", "shape", "numel"]] if screen.narrow() else view  # a phone's width: a tensor, its shape, size
-st.dataframe(on_screen, width="stretch", hide_index=True, height=420,
-             column_config={"numel": st.column_config.NumberColumn("parameters", format="localized"),
-                            "share": st.column_config.NumberColumn("share %", format="%.3f")})
+if screen.narrow():  # a phone's width: a tensor, its shape and size, the name free to break after each dot
+    with lecture.scrolling_box(len(view) > 6, "parameters", 420, f"{len(view)} tensors"):
+        st.table(pd.DataFrame({"name": view.name.str.replace(".", ".\u200b", regex=False), "shape": view["shape"],
+                               "parameters": view.numel.map("{:,}".format)}).set_index("name"))
+else:
+    st.dataframe(view, width="stretch", hide_index=True, height=420,
+                 column_config={"numel": st.column_config.NumberColumn("parameters", format="localized"),
+                                "share": st.column_config.NumberColumn("share %", format="%.3f")})
 st.markdown(f"Showing {len(shown)} of {len(table)} tensors: **{int(shown.numel.sum()):,}** of "
             f"**{int(table.numel.sum()):,}** parameters.")
 st.download_button("Download the table as CSV", view.to_csv(index=False), file_name="parameters.csv",

@@ -86,6 +86,31 @@ def test_a_lecture_writes_a_16_token_matrix_at_14_px_a_decimal_fewer_if_need_be(
     assert browsing.texttemplate == "%{z:.2f}" and 12 <= browsing.textfont.size < 14
 
 
+def test_a_lecture_gives_numbers_the_height_of_rotated_column_labels_before_it_drops_them():
+    """Issue 44: a 12-token before/after under a result of two lines is 390 px tall; its rotated key labels at
+    18 px left rows too low for 14-px numbers. The labels go to 12 px (still read) and the numbers stay; where the
+    labels' height is not what stands in the way, they keep their size."""
+    from bertviz_lite.figures import matrices_side_by_side
+
+    def before_after(height: int):
+        tokens = ["[CLS]", "the", "[MASK]", *(f"Ġword{i}" for i in range(8)), "[SEP]"]  # 12, as ModernBERT's
+        matrix = np.full((12, 12), 1 / 12, np.float32)
+        fig = matrices_side_by_side({"before": matrix, "after": matrix}, tokens, colorbar="attention",
+                                    axes=("query", "key"), title="Layer 1, head 0: attention before and after")
+        fig.update_layout(font_size=20, height=height).update_traces(textfont_size=18)
+        return fig.update_xaxes(tickfont_size=18).update_yaxes(tickfont_size=18)
+
+    lecture = fit(before_after(390), 1232, numbers=14)
+    assert lecture.data[0].texttemplate and lecture.data[0].textfont.size >= 14
+    assert lecture.layout.xaxis.tickfont.size == lecture.layout.xaxis2.tickfont.size == SMALLEST
+    roomy = fit(before_after(470), 1232, numbers=14)  # room for both: the labels keep their 18 px
+    assert roomy.layout.xaxis.tickfont.size == 18 and roomy.data[0].textfont.size >= 14
+    hopeless = fit(before_after(250), 1232, numbers=14)  # too low either way: numbers at 12 px or none, labels 18
+    assert hopeless.layout.xaxis.tickfont.size == 18
+    browsing = fit(before_after(390), 1232)  # outside a lecture, 12-px numbers: nothing to make room for
+    assert browsing.layout.xaxis.tickfont.size == 18
+
+
 def test_a_phone_wraps_a_long_title_and_puts_the_legend_under_the_plot():
     import plotly.graph_objects as go
 

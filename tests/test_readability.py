@@ -75,12 +75,8 @@ def link(page: str, model: str, text: str, lecture: bool = True) -> str:
 
 NOT_YET: dict[str, str] = {  # views the strict check still finds wrong (issue 44 is open), with the reason: each
     # fails today, as the check says why; strict, so that a view that starts passing must leave this list
-    "ModernBERT-10w-intervene-vz=1": "under the random-weights line and a result of two lines, the before/after has "
-                                     "390 px: too low for a 12-token matrix's numbers at 14 px",
 }
 PHONE_NOT_YET: dict[str, str] = {  # the same, on a phone
-    "MiniLM-30w-architecture": "the named parameters' table is wider than a phone's screen (a tensor's name has 40 "
-                               "characters, shown whole)",
 }
 
 

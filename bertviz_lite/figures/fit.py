@@ -50,6 +50,8 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = S
     (a lecture's back row); changed in place and returned."""
     height = fig.layout.height or 450
     base = (fig.layout.font.size or 12) if fig.layout.font else 12
+    if numbers > smallest:
+        _room_for_numbers(fig, width, height, base, smallest, numbers)
     thinned = {"x": 1, "y": 1}  # the step from one written label to the next, the largest on each side
     for axis_name in [name for name in fig.layout if re.fullmatch(r"[xy]axis\d*", name)]:
         axis = fig.layout[axis_name]
@@ -300,20 +302,59 @@ def _fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float
     written = re.search(r":\.(\d)f", template)
     if not written:
         return
-    values = np.asarray(trace.z, dtype=np.float64)
-    values = values[np.isfinite(values)]
-    largest = float(np.abs(values).max()) if values.size else 0.0
-    signed = bool(values.size and values.min() < 0)
-    fewest = 0 if largest >= 10 else 1  # "12" says enough of a length; "0" of a share would say nothing
     for floor in dict.fromkeys((max(numbers, smallest), smallest)):  # the larger floor first, each once
-        for decimals in range(int(written.group(1)), fewest - 1, -1):
-            fitted = min(size, (cell_w - NUMBER_GAP_PX) / _number_em(largest, decimals, signed),
-                         cell_h / NUMBER_LINE_EM)
+        for decimals, fitted in _number_sizes(trace, cell_w, cell_h, size, int(written.group(1))):
             if fitted >= floor:
                 trace.update(texttemplate=template.replace(written.group(0), f":.{decimals}f"),
                              textfont_size=math.floor(fitted))
                 return
     trace.update(texttemplate=None)
+
+
+def _number_sizes(trace, cell_w: float, cell_h: float, size: float, most: int):
+    """(decimals, the largest type a cell holds them in), from `most` decimals down to the fewest that still say
+    something."""
+    values = np.asarray(trace.z, dtype=np.float64)
+    values = values[np.isfinite(values)]
+    largest = float(np.abs(values).max()) if values.size else 0.0
+    signed = bool(values.size and values.min() < 0)
+    fewest = 0 if largest >= 10 else 1  # "12" says enough of a length; "0" of a share would say nothing
+    for decimals in range(most, fewest - 1, -1):
+        yield decimals, min(size, (cell_w - NUMBER_GAP_PX) / _number_em(largest, decimals, signed),
+                            cell_h / NUMBER_LINE_EM)
+
+
+def _room_for_numbers(fig: go.Figure, width: float, height: float, base: float, smallest: int, numbers: int) -> None:
+    """Where a heatmap's numbers miss `numbers` px only for the height its rotated column labels take, those labels
+    at `smallest` px: the back row reads the numbers, and the labels stay readable (a 12-token matrix of two
+    panels under a lecture's result line)."""
+    rotated = [fig.layout[name] for name in fig.layout if re.fullmatch(r"xaxis\d*", name)
+               and fig.layout[name].tickangle and (fig.layout[name].tickfont.size or base) > smallest]
+    if not rotated:
+        return
+
+    def fits() -> bool:
+        for trace in fig.data:
+            if trace.type != "heatmap" or not trace.texttemplate or not re.search(r":\.\df", trace.texttemplate):
+                continue
+            x_axis = fig.layout["xaxis" + (trace.xaxis or "x")[1:]]
+            y_axis = fig.layout["yaxis" + (trace.yaxis or "y")[1:]]
+            cell_w = _axis_length(fig, x_axis, width, height, True, base) / len(trace.z[0])
+            cell_h = _axis_length(fig, y_axis, width, height, False, base) / len(trace.z)
+            most = int(re.search(r":\.(\d)f", trace.texttemplate).group(1))
+            if all(fitted < numbers for _, fitted in _number_sizes(trace, cell_w, cell_h, trace.textfont.size or base,
+                                                                   most)):
+                return False
+        return True
+
+    if fits():
+        return
+    sizes = [axis.tickfont.size for axis in rotated]
+    for axis in rotated:
+        axis.tickfont.size = smallest
+    if not fits():  # the labels' height was not what stood in the way
+        for axis, size in zip(rotated, sizes):
+            axis.tickfont.size = size
 
 
 def _number_em(largest: float, decimals: int, signed: bool) -> float:
