@@ -1,6 +1,8 @@
 """Type that fits its figure (figures/fit.py): never under 12 px, labels thinned and said so, numbers with fewer
 decimals or none where a cell is too small; and tokens that Plotly would read as HTML, escaped. The browser's
 readability check (test_readability.py) is what says the estimates hold on a page."""
+import html
+
 import numpy as np
 import pytest
 
@@ -68,6 +70,18 @@ def test_a_long_escaped_label_is_cut_on_its_characters_not_inside_an_entity():
 
     assert _cut("12 &lt;E6 9D AC&gt;x") == "12 &lt;E6 9D AC&gt;x"  # 14 characters as drawn: whole
     assert _cut("12 &lt;E6 9D AC&gt; xyz") == "12 &lt;E6 9D AC&gt;…"  # 17: 13 of them and …
+
+
+def test_a_long_special_token_is_written_whole_on_the_rows_and_cut_on_the_rotated_columns():
+    """Issue 44: EuroBERT's "<|begin_of_text|>" was cut on both axes ("0 <|begin_of_…"); a row's label lies flat
+    and takes width, so the rows write it whole and each token is read whole at least once."""
+    tokens = ["<|begin_of_text|>", *(f"word{i}" for i in range(8)), "<|end_of_text|>"]
+    fig = fit(attention_heatmap(np.full((10, 10), 0.1, np.float32), tokens, "t"), 808)
+    rows, columns = fig.layout.yaxis, fig.layout.xaxis
+    row_texts = [html.unescape(t) for t in (rows.ticktext or labelled(tokens))]  # as drawn
+    column_texts = [html.unescape(t) for t in columns.ticktext]
+    assert "0 <|begin_of_text|>" in row_texts and "9 <|end_of_text|>" in row_texts
+    assert "0 <|begin_of_…" in column_texts and all(len(t) <= 14 for t in column_texts)
 
 
 def test_a_lecture_writes_a_16_token_matrix_at_14_px_a_decimal_fewer_if_need_be():

@@ -128,6 +128,16 @@ def test_every_cell_of_a_clickable_matrix_is_a_click_target_named_by_its_cell_wi
     assert all(isinstance(cell, str) for cell in targets.customdata)  # no small list per cell to copy and scan
 
 
+def test_a_clickable_matrix_ends_at_its_cells_edges_with_no_band_the_click_targets_would_pad():
+    """Issue 44: Plotly pads an axis by its markers' radius; the click targets left a blank band a cell wide round
+    EuroBERT's 21-token heatmap (x from -1.6 to 21.6), a tenth of the projector's matrix."""
+    from bertviz_lite.figures import attention_heatmap
+    fig = attention_heatmap(np.full((21, 21), 1 / 21, np.float32), [f"t{i}" for i in range(21)], "t",
+                            clickable=True, chosen=(2, 3))
+    assert list(fig.layout.xaxis.range) == [-0.5, 20.5] and list(fig.layout.yaxis.range) == [20.5, -0.5]
+    assert fig.layout.xaxis.autorange is False and fig.layout.yaxis.autorange is False  # the first row on top
+
+
 @pytest.mark.parametrize("count,per_row", [(1, 1), (2, 2), (3, 3), (4, 4), (4, 2), (3, 2)])
 def test_a_grid_of_panels_is_laid_out_as_make_subplots_lays_it_out(count, per_row):
     from plotly.subplots import make_subplots

@@ -85,7 +85,10 @@ def _written(z: np.ndarray) -> dict:
 
 def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable: bool,
                     chosen: tuple[int, int] | None, where: str, first_column: int = 0) -> None:
-    """Outline the chosen cell; and where the matrix is small enough, lay a click target on every cell."""
+    """Outline the chosen cell; and where the matrix is small enough, lay a click target on every cell. The axes
+    end at the cells' edges: Plotly would pad them by a marker's radius, a blank band round the matrix."""
+    fig.update_xaxes(range=[-0.5, len(xs) - 0.5], autorange=False)
+    fig.update_yaxes(range=[len(ys) - 0.5, -0.5], autorange=False)  # the first row on top, as "reversed" has it
     if chosen is not None and chosen[0] < len(ys) and chosen[1] < len(xs):
         fig.add_trace(go.Scatter(x=[xs[chosen[1]]], y=[ys[chosen[0]]], mode="markers", hoverinfo="skip",
                                  marker=dict(symbol="square-open", size=22, color=CHOSEN, line_width=3),

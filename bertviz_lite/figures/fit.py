@@ -41,6 +41,7 @@ TICK_GAP_PX = 12  # between an axis's labels and its plot: the tick and Plotly's
 COLOUR_BAR_THICKNESS = 16  # px
 TITLE_LINE_EM = 1.6  # an axis title's line
 LONGEST_LABEL = 14  # characters of a label written on an axis; a longer one ("0 <|begin_of_text|>") is cut there
+LONGEST_ROW_LABEL = 20  # on a vertical axis, whose labels lie flat and take width, not height: a special token
 # with "…" (its hover keeps it whole): rotated under a plot, it would take the plot's height
 
 
@@ -198,7 +199,8 @@ def _label_room(fig: go.Figure, letter: str, base: float) -> float:
               for label in getattr(t, letter)]
     size = axis.tickfont.size or base
     lines = [line for label in labels for line in label.split("<br>")]  # a sentence on two lines: its longer line
-    cut = LONGEST_LABEL if len(lines) == len(labels) else max(map(len, lines), default=3)  # such labels stay whole
+    cut = _longest(letter == "x") if len(lines) == len(labels) else max(map(len, lines), default=3)  # such labels
+    # stay whole
     longest = min(max((len(line) for line in lines), default=3), cut) * CHAR_EM * size
     if letter == "x":  # labels under the plot: their height, rotated
         angle = math.radians(abs(axis.tickangle or 0))
@@ -221,8 +223,8 @@ def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, s
         return across / LINE_EM
 
     stated = ticks.every if axis.tickmode != "array" else 0  # an array is the figure's own choice, said by it
-    if any(len(html.unescape(t)) > LONGEST_LABEL for t in ticks.texts):
-        texts = [_cut(t) for t in ticks.texts]
+    if any(len(html.unescape(t)) > _longest(horizontal) for t in ticks.texts):
+        texts = [_cut(t, _longest(horizontal)) for t in ticks.texts]
         ticks = Ticks(ticks.values, texts, ticks.places, ticks.categories, ticks.every)
         axis.update(tickmode="array", tickvals=ticks.values, ticktext=texts, dtick=None)
     spacing = pitch * ticks.every
@@ -364,8 +366,15 @@ def _number_em(largest: float, decimals: int, signed: bool) -> float:
     return DIGIT_EM * (whole + decimals) + POINT_EM + (MINUS_EM if signed else 0.0)
 
 
-def _cut(label: str) -> str:
-    """A label of more than LONGEST_LABEL characters cut with "…", counted and cut as drawn: a token escaped for
+def _longest(horizontal: bool) -> int:
+    """The most characters a label is written with: a row's label whole up to a long special token's
+    ("19 <|end_of_text|>"), so that each token is read whole at least once; a column's shorter, as it is rotated
+    into the plot's height."""
+    return LONGEST_LABEL if horizontal else LONGEST_ROW_LABEL
+
+
+def _cut(label: str, longest: int = LONGEST_LABEL) -> str:
+    """A label of more than `longest` characters cut with "…", counted and cut as drawn: a token escaped for
     Plotly ("&lt;F0 9F&gt;", style.plotly_text) is cut on its characters, never inside an entity."""
     shown = html.unescape(label)
-    return label if len(shown) <= LONGEST_LABEL else html.escape(shown[:LONGEST_LABEL - 1], quote=False) + "…"
+    return label if len(shown) <= longest else html.escape(shown[:longest - 1], quote=False) + "…"
