@@ -9,6 +9,7 @@ from bertviz_lite import BUNDLED_MODEL, load_model, sentence_vectors
 
 from apptest import APP, PAGES, decode_typed_array, open_page, payload_bytes, specs
 from tiers import each_family
+from app_pages.shell.pages import DEFAULT_TEXT
 
 
 @pytest.mark.parametrize("family", each_family())
@@ -106,7 +107,7 @@ def test_bad_inputs_show_an_error_and_keep_the_text(params, fragment):
         at = open_page(page, **params)
         assert not at.exception
         assert any(fragment in e.value for e in at.error), (page, [e.value for e in at.error])
-        assert at.session_state["text"] == params.get("text", "this is a 12212121 test sentence")
+        assert at.session_state["text"] == params.get("text", DEFAULT_TEXT)
 
 
 def test_sidebar_shows_what_the_link_says():

@@ -22,10 +22,14 @@ def other_label(limits: Limits) -> str:
 
 
 def preset_label(source: str) -> str:
-    """The model's own name first, so that a narrow sidebar cuts the organisation, not the name:
-    "all-MiniLM-L6-v2 (22.7M) · sentence-transformers"."""
-    organisation, _, name = source.rpartition("/")
-    return f"{name} ({PRESETS[source].parameters})" + (f" · {organisation}" if organisation else "")
+    """The model's own name, short enough for the sidebar's box: "all-MiniLM-L6-v2". Its whole id and size are said
+    under the box (`preset_caption`); in the box they were cut ("electra-small-discriminator (14M" )."""
+    return source.rpartition("/")[2]
+
+
+def preset_caption(source: str) -> str:
+    """What the sidebar says under a chosen preset: its Hub id and size, then what it is."""
+    return f"{source}, {PRESETS[source].parameters} parameters. {PRESETS[source].description}"
 
 
 def switch_model(source: str) -> None:

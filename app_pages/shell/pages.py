@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-DEFAULT_TEXT = "this is a 12212121 test sentence"
+DEFAULT_TEXT = "she sat on the river bank and watched the kayakers"  # a sense to choose ("bank"), a word in pieces
 DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
                                "the stock market fell sharply today", "shares dropped on wall street",
                                "i really enjoyed this film", "the movie was wonderful"))

@@ -8,7 +8,7 @@ from bertviz_lite import PRESETS, TASKS
 from bertviz_lite.serving.hosting import Limits
 
 from .charts import DOWNLOAD_FORMATS
-from .models import other_label, preset_label
+from .models import other_label, preset_caption, preset_label
 from .screen import report_width
 from .state import bind
 from .turns import redraw_on_reconnect
@@ -39,7 +39,7 @@ def sidebar() -> None:
         st.selectbox("Model", [*PRESETS, other], key="_w_model_choice", on_change=_choose_model,
                      format_func=lambda s: s if s == other else preset_label(s))
         if st.session_state["_w_model_choice"] in PRESETS:
-            st.caption(PRESETS[st.session_state["_w_model_choice"]].description)
+            st.caption(preset_caption(st.session_state["_w_model_choice"]))
         if st.session_state["_w_model_choice"] == other:
             if limits.allow_local_dirs:
                 st.text_input("Hub id or local directory", key="_w_model_custom", on_change=_choose_model,
