@@ -138,6 +138,30 @@ def test_a_phone_wraps_a_long_title_and_puts_the_legend_under_the_plot():
     assert narrow.layout.legend.orientation == "h" and narrow.layout.height > 400  # under the plot, the figure taller
 
 
+def test_a_phone_lays_a_colour_bar_across_under_the_labels_and_gives_the_plot_its_width():
+    """Issue 44: beside a phone's plot the colour bar took 100 of 360 px (a 12-token matrix 150 px wide). Across
+    under the column labels, the figure taller by it, but never past a lecture's `tallest`; a wide figure keeps it
+    beside; the labels on a phone get the whole width."""
+    from bertviz_lite.figures import matrices_side_by_side
+    from bertviz_lite.figures.fit import BAR_UNDER_PX
+
+    def heatmap():
+        return attention_heatmap(np.full((12, 12), 1 / 12, np.float32), [f"tok{i}" for i in range(12)], "t")
+
+    wide, phone = fit(heatmap(), 808), fit(heatmap(), 358)
+    assert wide.data[0].colorbar.orientation != "h" and phone.data[0].colorbar.orientation == "h"
+    assert phone.data[0].colorbar.y < 0 and phone.data[0].colorbar.yanchor == "top"  # under the plot
+    assert phone.layout.height == heatmap().layout.height + BAR_UNDER_PX
+    assert fit(heatmap(), 358, tallest=heatmap().layout.height).layout.height == heatmap().layout.height
+    from bertviz_lite.figures.fit import _label_room
+    two_rows = fit(matrices_side_by_side({"a": np.eye(12), "b": np.eye(12)}, [f"t{i}" for i in range(12)],
+                                         axes=("receives", "gives"), per_row=1), 358)  # a phone's before/after
+    bottom = _label_room(two_rows, "x", two_rows.layout.font.size or 12, "xaxis2")  # the lower panel's labels, title
+    layout = two_rows.layout
+    plot = layout.height - BAR_UNDER_PX - layout.margin.t - layout.margin.b - bottom
+    assert -layout.coloraxis.colorbar.y * plot > bottom  # under the lower panel's labels and title, not the upper's
+
+
 def test_numbers_over_narrow_bars_and_numbers_written_as_text_go_where_they_do_not_fit():
     import plotly.graph_objects as go
 

@@ -86,7 +86,7 @@ def styled(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_C
         for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
             axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
         fig.update_traces(textfont_size=LECTURE_FONT_PX - 2, selector=dict(type="heatmap"))  # fit makes it smaller
-        return fit(fig, width, numbers=LECTURE_NUMBERS_PX)
+        return fit(fig, width, numbers=LECTURE_NUMBERS_PX, tallest=tallest)
     return fit(fig, width)
 
 

@@ -34,7 +34,10 @@ DIGIT_EM, POINT_EM, MINUS_EM = 0.52, 0.26, 0.62  # a digit's, a decimal point's 
 LINE_EM = 1.25  # a line's height, in ems
 LABELLED_TRACES = ("heatmap", "bar", "scatter")  # traces whose category labels an axis writes
 COLOUR_BAR_PX = 100  # a colour bar, its numbers and its title along it, right of the plot (measured: 100 at 20 px)
-NARROW_LEGEND_PX = 560  # narrower than this, a legend goes under its plot
+NARROW_LEGEND_PX = 560  # narrower than this, a legend goes under its plot, and a colour bar across under it
+BARS_UNDER = "colour_bars_under"  # layout.meta: the colour bars lie across under the plot (a phone's figure)
+BAR_UNDER_PX, BAR_GAP_PX = 72, 12  # a colour bar across under a narrow figure: its height with its title and
+# numbers; the room between it and the labels above it
 NUMBER_LINE_EM = 1.1  # a row of numbers' height, in ems: digits, no descenders, a little room between rows
 NUMBER_GAP_PX = 6  # between two cells' numbers, at the least
 TICK_GAP_PX = 12  # between an axis's labels and its plot: the tick and Plotly's standoff
@@ -45,10 +48,13 @@ LONGEST_ROW_LABEL = 20  # on a vertical axis, whose labels lie flat and take wid
 # with "…" (its hover keeps it whole): rotated under a plot, it would take the plot's height
 
 
-def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = SMALLEST) -> go.Figure:
+def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = SMALLEST,
+        tallest: float | None = None) -> go.Figure:
     """`fig` (drawn `width` px wide, at its own layout height) with every category axis's labels and every
     heatmap's numbers sized or thinned to fit, the numbers at `numbers` px or more where a decimal fewer allows
-    (a lecture's back row); changed in place and returned."""
+    (a lecture's back row); never taller than `tallest` px where it grows (a colour bar or legend laid under it);
+    changed in place and returned."""
+    _colour_bars_under(fig, width, tallest)  # first: the plot's width and height depend on it
     height = fig.layout.height or 450
     base = (fig.layout.font.size or 12) if fig.layout.font else 12
     if numbers > smallest:
@@ -64,11 +70,13 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = S
         step = _fit_axis(axis, ticks, length / ticks.categories, horizontal, (axis.tickfont.size or base), smallest)
         thinned[axis_name[0]] = max(thinned[axis_name[0]], step)
     _say_thinned(fig, thinned)
+    _place_bars_under(fig, base)
     for trace in fig.data:
         if trace.type == "heatmap" and trace.texttemplate:
             _fit_numbers(fig, trace, width, height, base, smallest, numbers)
     _fit_colour_bars(fig, width, height, base)
     _fit_title(fig, width, base)
+    _fit_panel_titles(fig, width, height, base)
     _fit_bar_texts(fig, width, base)
     _fit_legend(fig, width, base)
     return fig
@@ -115,24 +123,43 @@ def _fit_title(fig: go.Figure, width: float, base: float) -> None:
                           margin_t=(fig.layout.margin.t or 0) + round(LINE_EM * size) * (len(lines) - len(given)))
 
 
+def _fit_panel_titles(fig: go.Figure, width: float, height: float, base: float) -> None:
+    """A panel's title (an annotation centred over its panel, as `grid_of_panels` sets it) longer than its panel is
+    wide, on as many lines as it needs: on a phone, "attention of layer 1 (mean over heads)" ran past the figure's
+    edge. The figure's top grows by the lines added to its first row."""
+    panels = {round(sum(fig.layout[name].domain or (0, 1)) / 2, 6): fig.layout[name]
+              for name in fig.layout if re.fullmatch(r"xaxis\d*", name)}
+    added = 0
+    for note in fig.layout.annotations:
+        axis = panels.get(round(note.x, 6)) if note.xref == "paper" and note.yanchor == "bottom" else None
+        if axis is None or not note.text:
+            continue
+        size = note.font.size or base
+        per_line = max(8, int(_axis_length(fig, axis, width, height, True, base) / (size * CHAR_EM)))
+        lines = textwrap.wrap(html.unescape(note.text), per_line) or [""]
+        if len(lines) > 1 and "<" not in note.text:  # plain words only: a marked title ("<b>▸ …") is short
+            note.text = "<br>".join(html.escape(line, quote=False) for line in lines)
+            if note.y >= 1:
+                added = max(added, len(lines) - 1)
+    if added:
+        fig.update_layout(margin_t=(fig.layout.margin.t or 0) + round(LINE_EM * base) * added)
+
+
 def _fit_colour_bars(fig: go.Figure, width: float, height: float, base: float) -> None:
-    """As many numbers on a colour bar as its height holds, a line and a half of room each (a short chart's bar
-    would otherwise print 0.4, 0.2, 0 and −0.2 into one another)."""
-    length = _axis_length(fig, fig.layout.yaxis, width, height, False, base)
-    most = max(2, int(length / (LINE_EM * 1.5 * base)))
-    for trace in fig.data:
-        if trace.type == "heatmap" and trace.showscale is not False and not trace.coloraxis:
-            across = trace.colorbar.orientation == "h"  # under the plot: as many numbers as its width holds
-            room = max(2, int(width * (trace.colorbar.len or 1) / (4 * CHAR_EM * base * 1.5))) if across else most
-            trace.colorbar.update(nticks=min(trace.colorbar.nticks or room, room), **_narrow_bar(trace.colorbar))
-    if fig.layout.coloraxis.colorbar.title.text:
-        fig.layout.coloraxis.colorbar.update(nticks=most, **_narrow_bar(fig.layout.coloraxis.colorbar))
+    """As many numbers on a colour bar as its length holds, a line and a half of room each upright (a short chart's
+    bar would otherwise print 0.4, 0.2, 0 and −0.2 into one another), a number's width and a half across."""
+    upright = max(2, int(_axis_length(fig, fig.layout.yaxis, width, height, False, base) / (LINE_EM * 1.5 * base)))
+    for bar in _colour_bars(fig):
+        across = max(2, int(width * (bar.len or 1) / (5 * CHAR_EM * base * 1.5)))
+        room = across if bar.orientation == "h" else upright
+        bar.update(nticks=min(bar.nticks or room, room), **_narrow_bar(bar))
 
 
 def _narrow_bar(bar) -> dict:
     """A colour bar that leaves its plot the width: thin, its title written along it (a title set above it, as
     wide as "attention" at 20 px, took 100 px from the plot)."""
-    return dict(thickness=min(bar.thickness or COLOUR_BAR_THICKNESS, COLOUR_BAR_THICKNESS), title_side="right")
+    return dict(thickness=min(bar.thickness or COLOUR_BAR_THICKNESS, COLOUR_BAR_THICKNESS),
+                title_side=bar.title.side if bar.orientation == "h" else "right")  # upright: its title along it
 
 
 def keeps_height(fig: go.Figure) -> bool:
@@ -182,19 +209,62 @@ def _axis_length(fig: go.Figure, axis, width: float, height: float, horizontal: 
     if horizontal:
         room = width - (margin.l or 0) - (margin.r or 0) - _colour_bar(fig) - _label_room(fig, "y", base)
     else:
-        room = height - (margin.t or 0) - (margin.b or 0) - _label_room(fig, "x", base)
+        room = height - (margin.t or 0) - (margin.b or 0) - _label_room(fig, "x", base) - _bars_under_px(fig)
     domain = axis.domain or (0, 1)
     return max(1.0, room * (domain[1] - domain[0]))
 
 
 def _colour_bar(fig: go.Figure) -> float:
-    shown = any(t.type == "heatmap" and t.showscale is not False and not t.coloraxis for t in fig.data)
-    return COLOUR_BAR_PX if shown or fig.layout.coloraxis.colorbar.title.text else 0
+    """The width a colour bar beside the plot takes (none, where it lies across under it)."""
+    return COLOUR_BAR_PX if any(bar.orientation != "h" for bar in _colour_bars(fig)) else 0
 
 
-def _label_room(fig: go.Figure, letter: str, base: float) -> float:
-    """How much the first `letter` axis's labels and title take across the other axis."""
-    axis = fig.layout[f"{letter}axis"]
+def _colour_bars(fig: go.Figure) -> list:
+    """The figure's colour bars: each heatmap's own, and the shared colour axis's."""
+    bars = [t.colorbar for t in fig.data if t.type == "heatmap" and t.showscale is not False and not t.coloraxis]
+    return bars + ([fig.layout.coloraxis.colorbar] if fig.layout.coloraxis.colorbar.title.text else [])
+
+
+def _colour_bars_under(fig: go.Figure, width: float, tallest: float | None) -> None:
+    """On a narrow screen (a phone), a colour bar across under the figure, the figure taller by it: beside the plot
+    it took 100 of a phone's 360 px, and left a 12-token matrix a column 150 px wide. `_place_bars_under` sets its
+    height once the labels above it are known."""
+    upright = [bar for bar in _colour_bars(fig) if bar.orientation != "h"]
+    if width >= NARROW_LEGEND_PX or not upright:
+        return
+    for bar in upright:
+        bar.update(orientation="h", len=0.8, x=0.5, xanchor="center", yanchor="top", title_side="top", y=0)
+    height = (fig.layout.height or 450) + BAR_UNDER_PX
+    fig.update_layout(height=min(height, tallest or height), meta=_with_meta(fig, BARS_UNDER))
+
+
+def _place_bars_under(fig: go.Figure, base: float) -> None:
+    """The colour bars `_colour_bars_under` laid across: below the column labels and their title, in the plot's own
+    (paper) units, whose bottom margin Plotly grows to hold them. Set from the figure's foot (`yref="container"`),
+    a bar's title ran over it or away from it, or Plotly never finished drawing the page."""
+    if not _bars_under_px(fig):
+        return
+    lowest = min((name for name in fig.layout if re.fullmatch(r"xaxis\d*", name)),  # the bottom row's labels
+                 key=lambda name: (fig.layout["yaxis" + name[5:]].domain or (0, 1))[0])
+    margin, labels = fig.layout.margin, _label_room(fig, "x", base, lowest)
+    plot = fig.layout.height - BAR_UNDER_PX - (margin.t or 0) - (margin.b or 0) - labels
+    for bar in _colour_bars(fig):
+        bar.y = -(labels + BAR_GAP_PX) / max(plot, 1.0)
+
+
+def _bars_under_px(fig: go.Figure) -> int:
+    """The height the colour bars laid under the plot take (0 where they stand beside it)."""
+    return BAR_UNDER_PX if isinstance(fig.layout.meta, dict) and fig.layout.meta.get(BARS_UNDER) else 0
+
+
+def _with_meta(fig: go.Figure, key: str) -> dict:
+    """The figure's layout.meta with `key` set (a dict, as `keeps_height` reads it)."""
+    return {**(fig.layout.meta if isinstance(fig.layout.meta, dict) else {}), key: True}
+
+
+def _label_room(fig: go.Figure, letter: str, base: float, axis_name: str = "") -> float:
+    """How much the first `letter` axis's (or `axis_name`'s) labels and title take across the other axis."""
+    axis = fig.layout[axis_name or f"{letter}axis"]
     labels = [str(label) for t in fig.data if t.type in LABELLED_TRACES and getattr(t, letter) is not None
               for label in getattr(t, letter)]
     size = axis.tickfont.size or base
