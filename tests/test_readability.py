@@ -101,11 +101,11 @@ def matrix() -> list:
 
 
 def phone_matrix() -> list:
-    """Every page on the bundled model as a phone opens the shared link (not lecture mode), at 10 and 30 words: a
-    few in the default suite, the rest slow."""
+    """Every page on the bundled model as a phone opens the shared link (not lecture mode), at 10, 30 and 60 words:
+    a few in the default suite, the rest slow."""
     subset = [link(page, BUNDLED, sentence(10), lecture=False) for page in
               ("layers?step=attn.probs", "similarity?why=1,2", "intervene?off=0.2&layer=1", "attention")]
-    whole = [v for n in (10, 30) for v in views(BUNDLED, n, lecture=False)]
+    whole = [v for n in LENGTHS for v in views(BUNDLED, n, lecture=False)]
     every = list(dict.fromkeys(subset + whole))
     return [pytest.param(view, id=view_id(view), marks=(() if view in subset else (slow,)) + not_yet(view_id(view),
                                                                                                    phone=True))
