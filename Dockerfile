@@ -55,5 +55,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:7860/_stcore/health', timeout=4)"
 # The server, warming as it starts the default view and the bundled model (serving/warmup.py, in the server's own
 # process and caches), so that the first students of the day find both loaded.
-ENV BVL_WARM="layers?model=bert-base-uncased&text=this+is+a+12212121+test+sentence layers?model=sentence-transformers%2Fall-MiniLM-L6-v2&text=this+is+a+12212121+test+sentence"
+ENV BVL_WARM="layers?model=bert-base-uncased&text=she+sat+on+the+river+bank+and+watched+the+kayakers layers?model=sentence-transformers%2Fall-MiniLM-L6-v2&text=she+sat+on+the+river+bank+and+watched+the+kayakers"
 CMD ["python", "-m", "bertviz_lite", "serve", "--", "--server.address=0.0.0.0", "--server.port=7860"]
