@@ -143,7 +143,7 @@ def test_a_phone_lays_a_colour_bar_across_under_the_labels_and_gives_the_plot_it
     under the column labels, the figure taller by it, but never past a lecture's `tallest`; a wide figure keeps it
     beside; the labels on a phone get the whole width."""
     from bertviz_lite.figures import matrices_side_by_side
-    from bertviz_lite.figures.fit import BAR_UNDER_PX
+    from bertviz_lite.figures.room import BAR_UNDER_PX
 
     def heatmap():
         return attention_heatmap(np.full((12, 12), 1 / 12, np.float32), [f"tok{i}" for i in range(12)], "t")
@@ -153,10 +153,10 @@ def test_a_phone_lays_a_colour_bar_across_under_the_labels_and_gives_the_plot_it
     assert phone.data[0].colorbar.y < 0 and phone.data[0].colorbar.yanchor == "top"  # under the plot
     assert phone.layout.height == heatmap().layout.height + BAR_UNDER_PX
     assert fit(heatmap(), 358, tallest=heatmap().layout.height).layout.height == heatmap().layout.height
-    from bertviz_lite.figures.fit import _label_room
+    from bertviz_lite.figures.room import label_room
     two_rows = fit(matrices_side_by_side({"a": np.eye(12), "b": np.eye(12)}, [f"t{i}" for i in range(12)],
                                          axes=("receives", "gives"), per_row=1), 358)  # a phone's before/after
-    bottom = _label_room(two_rows, "x", two_rows.layout.font.size or 12, "xaxis2")  # the lower panel's labels, title
+    bottom = label_room(two_rows, "x", two_rows.layout.font.size or 12, "xaxis2")  # the lower panel's labels, title
     layout = two_rows.layout
     plot = layout.height - BAR_UNDER_PX - layout.margin.t - layout.margin.b - bottom
     assert -layout.coloraxis.colorbar.y * plot > bottom  # under the lower panel's labels and title, not the upper's
