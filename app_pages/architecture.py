@@ -1,11 +1,11 @@
 """Architecture: the module tree, the parameter sunburst, the named-parameter table and the task heads, from the
 architecture alone (no weights). Only which parameters a checkpoint lacks for a task needs the weights read."""
-import html
 
 import pandas as pd
 import streamlit as st
 
 from bertviz_lite import fold_repeats, parameter_table, sunburst_data
+from bertviz_lite.introspection.tree import tree_html
 from bertviz_lite.serving.cache import cached_task_heads, cached_tree
 from bertviz_lite.figures import parameter_sunburst
 from app_pages.shell import charts, guarded, lecture, screen, sidebar
@@ -17,25 +17,12 @@ lecture.page_title("Architecture")
 st.markdown(f"**{type(loaded.model).__name__}: {tree.total:,} parameters** in {len(table)} named tensors")
 
 
-def node_html(node, depth=0) -> str:
-    label = f"{node.repeat} × {node.cls}" if node.repeat > 1 else node.cls
-    name = f"<b>{html.escape(node.name)}</b>: " if node.name else ""
-    count = f"{node.total:,}" + (f" ({node.each:,} each)" if node.repeat > 1 else "")
-    tied = "".join(f" · <i>{html.escape(k)} tied to {html.escape(v)}</i>" for k, v in node.tied.items())
-    summary = f"{name}{html.escape(label)} <span style='color:#1f5fa8'>{count}</span>{tied}"
-    if not node.children:
-        return f"<div style='margin-left:1.4em'>{summary}</div>"
-    inner = "".join(node_html(c, depth + 1) for c in node.children)
-    return (f"<details {'open' if depth < 1 else ''} style='margin-left:{0 if depth == 0 else 1}em'>"
-            f"<summary>{summary}</summary>{inner}</details>")
-
-
 SUNBURST_PX = 440  # on a projector, under the model's line and the subheading
 left, right = st.columns([1, 1])
 with left:
     st.subheader("Module tree")
     st.caption("Click a line to open it. Repeated blocks are folded; tied tensors count once.")
-    st.html(f"<div style='font-size:1.05rem;line-height:1.7'>{node_html(fold_repeats(tree))}</div>")
+    st.html(f"<div style='font-size:1.05rem;line-height:1.7'>{tree_html(fold_repeats(tree))}</div>")
 with right, lecture.point():
     st.subheader("Parameter sunburst")
     charts.chart(parameter_sunburst(sunburst_data(tree)), tallest=SUNBURST_PX)  # the whole circle above the fold

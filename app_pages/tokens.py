@@ -4,6 +4,7 @@ import streamlit as st
 
 from app_pages.shell import chips, guarded, lecture, runs, screen
 from bertviz_lite.loading.readable_pieces import is_byte_level
+from bertviz_lite.loading.vocabulary import vocabulary_note
 
 loaded = guarded.load_or_stop()
 key = runs.page_key(loaded)  # what this run asks every cache for
@@ -15,14 +16,11 @@ st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. Spe
 with lecture.point("tokens"):
     chips.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)
 
-if stand_in := loaded.stand_in_vocabulary:
-    st.info(f"These pieces and ids come from {stand_in}.", icon=":material/info:")
-elif loaded.vocabulary == "real":
-    st.caption(f"{loaded.source}'s real vocabulary ({len(loaded.tokenizer):,} pieces, shipped with the app): these "
-               f"are the real pieces and ids, even though the weights are random.")
-elif loaded.vocabulary == "real uncased":
-    st.caption(f"{loaded.source}'s real vocabulary (BERT's uncased 30,522 word pieces, shipped with the bundled "
-               f"model): these are the real pieces and ids, even though the weights are random.")
+note = vocabulary_note(loaded)
+if note and loaded.stand_in_vocabulary:  # a stand-in's pieces are a warning; a real vocabulary's, a caption
+    st.info(note, icon=":material/info:")
+elif note:
+    st.caption(note)
 unknown = loaded.tokenizer.unk_token
 if unknown and unknown in t.tokens:
     st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.",

@@ -19,6 +19,7 @@ LAYERS = [  # bottom up: a package imports only itself and the packages of the l
     {"explaining", "analyses", "intervening"},  # what the numbers mean, and what they rest on
     {"attributing"},  # which input tokens an output rests on, and which method to trust
     {"tour"},
+    {"export"},  # a lecture as a static site: it shows what the parts below compute
     {"serving", "benchmarks"},
     {"cli"},
     {"__main__"},  # `python -m bertviz_lite`

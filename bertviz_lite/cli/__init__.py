@@ -12,6 +12,7 @@
   bertviz-lite explain MODEL "TEXT" --step layers.2.attn.scores --head 3 --at 4,1 [--pair "..."] [--json]
   bertviz-lite diagram MODEL [--layer L] [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
+  bertviz-lite export MODEL --text "the bank of the river" [--text "..."] --out site
   bertviz-lite bench [--json]
 
 Errors are one line on stderr and a non-zero exit status (2 for a request the command cannot take, such as a step
@@ -30,6 +31,7 @@ from .analyses import cmd_compare, cmd_contexts, cmd_contributions, cmd_heads, c
 from .outputs import cmd_attribute, cmd_explain_similarity, cmd_intervene
 from .console import PROG, Parser, quiet_transformers
 from .models import cmd_diagram, cmd_explain, cmd_params, cmd_trace
+from .exporting import cmd_export
 from .running import cmd_bench, cmd_prefetch, cmd_serve
 
 
@@ -143,6 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("prefetch", help="download models into the Hugging Face cache for offline use")
     p.add_argument("models", nargs="+")
     p.set_defaults(run=cmd_prefetch)
+
+    p = sub.add_parser("export", help="a lecture as a static site that needs no server: open its index.html from "
+                                      "disk, or serve the folder from any static host (a free static Space)")
+    p.add_argument("model")
+    p.add_argument("--text", action="append", required=True, help="a sentence; repeat for more")
+    p.add_argument("--out", required=True, help="the site's folder (replaced whole once the site is written)")
+    p.set_defaults(run=cmd_export, input_status=2)
 
     p = sub.add_parser("serve", help="run the app (streamlit run app.py), warming the views that BVL_WARM names "
                                      "first (the Docker image's start command)")

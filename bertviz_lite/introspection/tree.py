@@ -15,6 +15,7 @@ BertModel  109,482,240
 """
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field, replace
 
 from torch import nn
@@ -112,3 +113,18 @@ def sunburst_data(root: ModuleNode) -> dict[str, list]:
 
     visit(root, "")
     return data
+
+
+def tree_html(node: ModuleNode, depth: int = 0) -> str:
+    """The tree as nested <details> that open on a click (the root's first level open), every name escaped: what
+    the app's Architecture page and an exported site both show."""
+    label = f"{node.repeat} × {node.cls}" if node.repeat > 1 else node.cls
+    name = f"<b>{html.escape(node.name)}</b>: " if node.name else ""
+    count = f"{node.total:,}" + (f" ({node.each:,} each)" if node.repeat > 1 else "")
+    tied = "".join(f" · <i>{html.escape(k)} tied to {html.escape(v)}</i>" for k, v in node.tied.items())
+    summary = f"{name}{html.escape(label)} <span style='color:#1f5fa8'>{count}</span>{tied}"
+    if not node.children:
+        return f"<div style='margin-left:1.4em'>{summary}</div>"
+    inner = "".join(tree_html(c, depth + 1) for c in node.children)
+    return (f"<details {'open' if depth < 1 else ''} style='margin-left:{0 if depth == 0 else 1}em'>"
+            f"<summary>{summary}</summary>{inner}</details>")

@@ -1,0 +1,21 @@
+"""`bertviz-lite export`: a lecture as a static site (bertviz_lite/export)."""
+from __future__ import annotations
+
+from ..errors import InputError, LoadError
+from .console import progress
+
+
+def cmd_export(args) -> None:
+    from ..export import site_content, write_site
+    from ..loading.loader import load_model
+
+    if not args.text or not all(text.strip() for text in args.text):
+        raise InputError("Give each --text a sentence: an empty one has nothing to show.")
+    progress(f"loading {args.model}")
+    try:
+        loaded = load_model(args.model)
+    except LoadError as error:  # a model that cannot be had is a request the command cannot take
+        raise InputError(str(error)) from None
+    progress(f"computing {len(args.text)} sentence(s)")
+    out = write_site(args.out, site_content(loaded, args.text))
+    print(out / "index.html")

@@ -1,0 +1,106 @@
+// An exported lecture (bertviz-lite export): the views of the lecture's data (data.js, window.BVL_SITE) drawn in
+// the browser, with no server. A view is picked by the address's hash as the app's address picks a page:
+// index.html#/tokens?text=... is the app's /tokens?text=... . Every text from the data is set as text, never as
+// markup, so a sentence that holds markup or script is shown as typed and runs nothing.
+"use strict";
+(function () {
+  const site = window.BVL_SITE;
+  const PAGES = { "": overview, overview: overview, tokens: tokens };
+  const NAMES = { overview: "Overview", tokens: "Tokens" };
+  const LATER = ["layers", "attention", "tour", "similarity", "heads", "rollout", "contributions", "lens",
+                 "intervene", "attribute", "contexts", "compare", "architecture"];
+
+  function element(tag, text, attributes) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+    return node;
+  }
+
+  function route() {
+    const hash = decodeURIComponent(location.hash.replace(/^#\/?/, "").split("?")[0] || "");
+    const query = new URLSearchParams((location.hash.split("?")[1] || "").replace(/\+/g, "%20"));
+    return { page: hash, keys: query };
+  }
+
+  function link(page, keys) {
+    const query = new URLSearchParams(keys || {}).toString();
+    return "#/" + page + (query ? "?" + query : "");
+  }
+
+  function navigation(here) {
+    const nav = document.getElementById("pages");
+    nav.replaceChildren(...Object.entries(NAMES).map(([page, name]) =>
+      element("a", name, { href: link(page), class: page === here ? "here" : "" })));
+    document.getElementById("about").textContent = site.about;
+  }
+
+  function overview(view) {
+    const o = site.overview;
+    view.append(element("h1", "Overview"),
+                element("p", `${o.architecture}: ${o.total.toLocaleString("en")} parameters.`));
+    const columns = element("div", undefined, { class: "columns" });
+    const tree = element("section");
+    tree.append(element("h2", "Module tree"),
+                element("p", "Click a line to open it. Repeated blocks are folded; tied tensors count once."));
+    const body = element("div", undefined, { class: "tree" });
+    body.innerHTML = o.tree;  // the app's own HTML of the tree, every name escaped in Python (tree_html)
+    tree.append(body);
+    const sunburst = element("section");
+    const figure = element("div", undefined, { id: "sunburst" });
+    sunburst.append(element("h2", "Parameter sunburst"), figure);
+    columns.append(tree, sunburst);
+    view.append(columns, element("h2", "Sentences"));
+    const list = element("div", undefined, { class: "sentences" });
+    for (const s of site.sentences) list.append(element("a", s.text, { href: link("tokens", { text: s.text }) }));
+    view.append(list);
+    Plotly.newPlot(figure, o.sunburst.data, o.sunburst.layout, { displaylogo: false, responsive: true });
+  }
+
+  function chosen(keys, view) {
+    const text = keys.get("text");
+    if (text === null) return site.sentences[0];
+    const found = site.sentences.find((s) => s.text === text.trim());
+    if (!found) cannot(view, `This site holds ${site.sentences.length} sentence(s), not "${text}": the app ` +
+                       "computes any other. Pick one of these:");
+    return found;
+  }
+
+  function tokens(view, keys) {
+    const s = chosen(keys, view);
+    if (!s) return;
+    view.append(element("h1", "Tokens"), element("p", s.text, { class: "sentence" }));
+    if (s.notice) view.append(element("p", s.notice, { class: "note" }));
+    const chips = element("div", undefined, { class: "chips" });
+    s.tokens.forEach((token, i) => {
+      const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
+      chip.append(element("small", `${i} · ${s.ids[i]}`));
+      chips.append(chip);
+    });
+    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), chips);
+    if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
+  }
+
+  function cannot(view, why) {
+    view.append(element("h1", "Not in this site"), element("p", why));
+    const list = element("div", undefined, { class: "sentences" });
+    for (const s of site.sentences) list.append(element("a", s.text, { href: link("tokens", { text: s.text }) }));
+    list.append(element("a", "The overview", { href: link("overview") }));
+    view.append(list);
+  }
+
+  function show() {
+    const { page, keys } = route();
+    const view = document.getElementById("view");
+    view.replaceChildren();
+    navigation(page || "overview");
+    const draw = PAGES[page];
+    if (draw) return draw(view, keys);
+    cannot(view, LATER.includes(page)
+      ? `The ${page} view is not exported yet: this site shows the overview and the tokens. The app shows it.`
+      : `This site has no page "${page}". It shows the overview and each sentence's tokens.`);
+  }
+
+  window.addEventListener("hashchange", show);
+  show();
+})();

@@ -1,0 +1,50 @@
+"""What an exported site shows, computed once in Python by the app's own code (the module tree's HTML, the sunburst
+figure, the tokenizer's pieces and the Tokens page's words), so that the site and the app never disagree."""
+from __future__ import annotations
+
+import datetime
+import json
+from importlib.metadata import PackageNotFoundError, version
+
+from ..errors import InputError
+from ..figures import parameter_sunburst
+from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
+from ..loading.vocabulary import vocabulary_note
+from ..stepthrough.trace import trace
+
+SENTENCE = {None: "special", 0: "A", 1: "B"}  # a token's sentence, as the Tokens page names it
+
+
+def site_content(loaded, texts: list[str]) -> dict:
+    """The site's data: a line about what it holds, the overview, and each sentence's tokens (each text once)."""
+    texts = [text.strip() for text in texts]
+    if not texts or not all(texts):
+        raise InputError("Give each --text a sentence: an empty one has nothing to show.")
+    tree = module_tree(loaded.model)
+    return {
+        "about": about(loaded, texts),
+        "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
+                     "architecture": type(loaded.model).__name__,
+                     "sunburst": json.loads(parameter_sunburst(sunburst_data(tree)).to_json())},
+        "sentences": [sentence(loaded, text) for text in dict.fromkeys(texts)],
+        "vocabulary": vocabulary_note(loaded),
+    }
+
+
+def sentence(loaded, text: str) -> dict:
+    """One sentence as the app traces it: its pieces, ids and sentence letters, and the trace's notice where the
+    model could not read it whole (a long text is cut to the model's length)."""
+    t = trace(loaded, text)
+    return {"text": text, "tokens": t.tokens, "ids": t.input_ids.tolist(),
+            "sentences": [SENTENCE[s] for s in t.sequence_ids], "notice": t.notice}
+
+
+def about(loaded, texts: list[str]) -> str:
+    """The line every page of the site carries: the model, its weights, the sentences, who wrote it and when."""
+    try:
+        written_by = f"bertviz-lite {version('bertviz-lite')}"
+    except PackageNotFoundError:  # run from a checkout that was not installed
+        written_by = "bertviz-lite (from its source)"
+    weights = "real pretrained weights" if loaded.weights_kind == "pretrained" else "random weights"
+    return (f"{loaded.source} ({weights}); {len(texts)} sentence{'s' if len(texts) != 1 else ''}; written by "
+            f"{written_by} on {datetime.date.today().isoformat()}.")

@@ -1,0 +1,72 @@
+"""The site on disk, written whole or not at all: into a temporary folder beside `out`, then moved in place, so
+that an interrupted export leaves no half site (and an earlier site stays as it was until the new one is whole)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from importlib.resources import files
+from pathlib import Path
+
+import plotly
+
+from ..errors import InputError
+
+ASSETS = ("index.html", "site.js", "site.css")  # the site's own files (bertviz_lite/export/assets)
+SPACE_README = """---
+title: {title_yaml}
+emoji: 🔍
+colorFrom: blue
+colorTo: gray
+sdk: static
+app_file: index.html
+pinned: false
+---
+
+# {title}
+
+A lecture exported by bertviz-lite: open `index.html` (a double click works, with no network), or push this folder
+as a Hugging Face *static* Space, as it is.
+
+{about}
+"""
+
+
+def write_site(out: Path, content: dict) -> Path:
+    """Write the site of `content` (export.content.site_content) to the folder `out`, replacing what is there."""
+    out = Path(out).resolve()
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+        staging.chmod(0o755)  # a web folder (mkdtemp makes it its owner's alone)
+    except OSError as error:
+        raise InputError(f"Cannot write the site to {out}: {error.strerror or error}.") from None
+    try:
+        _fill(staging, content)
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return out
+
+
+def _fill(folder: Path, content: dict) -> None:
+    """The site's files: its own, plotly.js from the installed plotly package, the lecture's data as a script."""
+    assets = files("bertviz_lite.export") / "assets"
+    for name in ASSETS:
+        (folder / name).write_text((assets / name).read_text(encoding="utf-8"), encoding="utf-8")
+    shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
+    (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(content)};\n", encoding="utf-8")
+    title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
+    readme = SPACE_README.format(title_yaml=json.dumps(title), title=title, about=content["about"])  # JSON: YAML
+    (folder / "README.md").write_text(readme, encoding="utf-8")
+
+
+def script_json(value) -> str:
+    """JSON that is safe inside a <script>: a sentence holding "</script>" or "<!--" cannot end the script or
+    open a comment, since every "<", ">" and "&" is written as its \\u escape (JSON reads them back as they were)."""
+    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
