@@ -85,6 +85,14 @@ def test_bad_input_is_one_line_exit_2_and_no_site(capsys, tmp_path, args, fragme
     assert not list(tmp_path.iterdir())
 
 
+def test_a_text_longer_than_the_model_reads_is_cut_and_the_site_says_so():
+    loaded = load_model(BUNDLED_MODEL)
+    long = " ".join(["word"] * 5000)
+    shown = site_content(loaded, [long])["sentences"][0]
+    assert len(shown["tokens"]) == trace(loaded, long).max_tokens  # cut to what the model reads, as the app cuts it
+    assert shown["notice"] and "dropped" in shown["notice"]
+
+
 def test_an_unwritable_folder_is_one_line_exit_2(capsys, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -117,6 +125,11 @@ def test_the_site_opens_from_disk_with_every_other_origin_blocked_and_runs_no_se
         assert page.locator("img").count() == 0 and page.title() != "ran" and not dialogs  # never run
         chips = page.locator(".chip").all_inner_texts()
         assert [chip.split("\n")[0] for chip in chips] == data["sentences"][1]["tokens"]
+
+        page.goto(index + "#/tokens?lecture=1&text=" + urllib.parse.quote_plus(TEXTS[0]))  # a lecture's link
+        page.wait_for_selector("body.lecture .chip")
+        assert all("lecture=1" in href for href in page.locator("nav a").evaluate_all("as => as.map(a => a.href)"))
+        assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 20
 
         page.goto(index + "#/tokens?text=a+sentence+it+does+not+hold")
         assert "not \"a sentence it does not hold\"" in page.locator("#view").inner_text()

@@ -23,9 +23,13 @@
     return { page: hash, keys: query };
   }
 
-  function link(page, keys) {
-    const query = new URLSearchParams(keys || {}).toString();
+  function link(page, keys) {  // a page of the site, in lecture mode where this one is (as the app's links keep it)
+    const query = new URLSearchParams({ ...(keys || {}), ...(lecture() ? { lecture: "1" } : {}) }).toString();
     return "#/" + page + (query ? "?" + query : "");
+  }
+
+  function lecture() {
+    return route().keys.get("lecture") === "1";
   }
 
   function navigation(here) {
@@ -93,6 +97,7 @@
     const { page, keys } = route();
     const view = document.getElementById("view");
     view.replaceChildren();
+    document.body.classList.toggle("lecture", lecture());  // large type for a projector, as the app's lecture mode
     navigation(page || "overview");
     const draw = PAGES[page];
     if (draw) return draw(view, keys);
