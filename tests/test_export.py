@@ -32,8 +32,8 @@ def data_of(site: Path) -> dict:
 
 
 def test_the_folder_is_a_static_space_with_plotly_from_the_package_and_no_other_host(site):
-    assert sorted(p.name for p in site.iterdir()) == ["README.md", "data.js", "index.html", "plotly.min.js",
-                                                       "site.css", "site.js"]
+    assert sorted(p.name for p in site.iterdir()) == [".bertviz-lite-site", "README.md", "data.js", "index.html",
+                                                       "plotly.min.js", "site.css", "site.js"]
     front = (site / "README.md").read_text(encoding="utf-8").split("---")[1]
     assert "sdk: static" in front and "app_file: index.html" in front
     packaged = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -71,6 +71,35 @@ def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(s
         write_site(out, data_of(site))
     assert (out / "data.js").read_bytes() == before and (out / "index.html").read_text() != "half"
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no staging folder left behind
+
+
+def test_a_site_is_swapped_in_by_renames_and_an_interrupted_swap_puts_the_earlier_one_back(site, monkeypatch,
+                                                                                           tmp_path):
+    from bertviz_lite.export import writing
+
+    out = tmp_path / "site"
+    write_site(out, data_of(site))
+    before = (out / "data.js").read_bytes()
+    renames = []
+
+    def interrupted(source, target):  # the new site's rename into place is cut short
+        renames.append((source, target))
+        if Path(target) == out and "-new-" in Path(source).name:
+            raise KeyboardInterrupt
+        os.rename(source, target)
+
+    monkeypatch.setattr(writing.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_site(out, data_of(site))
+    monkeypatch.undo()
+    assert (out / "data.js").read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["site"]
+    assert len(renames) == 3  # the earlier site aside, the new one (cut short), the earlier one back
+
+
+def test_a_folder_that_is_not_a_site_is_never_emptied(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("a lecturer's own file")
+    code, out, err = run_cli(capsys, "export", BUNDLED_MODEL, "--text", "fine", "--out", str(tmp_path))
+    assert code == 2 and "holds other files" in err and (tmp_path / "notes.txt").read_text() == "a lecturer's own file"
 
 
 @pytest.mark.parametrize("args,fragment", [

@@ -159,7 +159,9 @@ def test_a_phone_lays_a_colour_bar_across_under_the_labels_and_gives_the_plot_it
     bottom = label_room(two_rows, "x", two_rows.layout.font.size or 12, "xaxis2")  # the lower panel's labels, title
     layout = two_rows.layout
     plot = layout.height - BAR_UNDER_PX - layout.margin.t - layout.margin.b - bottom
-    assert -layout.coloraxis.colorbar.y * plot > bottom  # under the lower panel's labels and title, not the upper's
+    upper = label_room(two_rows, "x", two_rows.layout.font.size or 12, "xaxis")  # no title, no labels shown
+    assert bottom > upper + 12  # so the bar's place says which panel's labels it was set under: the lower's
+    assert abs(-layout.coloraxis.colorbar.y * plot - (bottom + 12)) < 1
 
 
 def test_numbers_over_narrow_bars_and_numbers_written_as_text_go_where_they_do_not_fit():

@@ -136,6 +136,9 @@ def test_a_clickable_matrix_ends_at_its_cells_edges_with_no_band_the_click_targe
                             clickable=True, chosen=(2, 3))
     assert list(fig.layout.xaxis.range) == [-0.5, 20.5] and list(fig.layout.yaxis.range) == [20.5, -0.5]
     assert fig.layout.xaxis.autorange is False and fig.layout.yaxis.autorange is False  # the first row on top
+    from bertviz_lite.figures import matrix_window
+    window = matrix_window(np.ones((3, 256), np.float32), ["a", "b", "c"], 64, "t", clickable=True)
+    assert list(window.layout.xaxis.range) == [63.5, 127.5]  # dimensions 64-127, by value: not an empty plot
 
 
 @pytest.mark.parametrize("count,per_row", [(1, 1), (2, 2), (3, 3), (4, 4), (4, 2), (3, 2)])

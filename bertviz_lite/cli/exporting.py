@@ -11,6 +11,11 @@ def cmd_export(args) -> None:
 
     if not args.text or not all(text.strip() for text in args.text):
         raise InputError("Give each --text a sentence: an empty one has nothing to show.")
+    for text in args.text:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # bytes the shell could not read as UTF-8
+            raise InputError(f"--text {text.encode('utf-8', 'replace').decode()!r} is not valid UTF-8 text.") from None
     progress(f"loading {args.model}")
     try:
         loaded = load_model(args.model)

@@ -17,7 +17,7 @@ SENTENCE = {None: "special", 0: "A", 1: "B"}  # a token's sentence, as the Token
 
 def site_content(loaded, texts: list[str]) -> dict:
     """The site's data: a line about what it holds, the overview, and each sentence's tokens (each text once)."""
-    texts = [text.strip() for text in texts]
+    texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
     if not texts or not all(texts):
         raise InputError("Give each --text a sentence: an empty one has nothing to show.")
     tree = module_tree(loaded.model)
@@ -26,7 +26,7 @@ def site_content(loaded, texts: list[str]) -> dict:
         "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
                      "architecture": type(loaded.model).__name__,
                      "sunburst": json.loads(parameter_sunburst(sunburst_data(tree)).to_json())},
-        "sentences": [sentence(loaded, text) for text in dict.fromkeys(texts)],
+        "sentences": [sentence(loaded, text) for text in texts],
         "vocabulary": vocabulary_note(loaded),
     }
 

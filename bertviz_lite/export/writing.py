@@ -33,24 +33,47 @@ as a Hugging Face *static* Space, as it is.
 """
 
 
+MARKER = ".bertviz-lite-site"  # in every site's folder: an export replaces only a folder that holds it (or none)
+
+
 def write_site(out: Path, content: dict) -> Path:
-    """Write the site of `content` (export.content.site_content) to the folder `out`, replacing what is there."""
+    """Write the site of `content` (export.content.site_content) to the folder `out`: a new folder, an empty one,
+    or an earlier site, which stays whole until the new one is (any other folder is refused, never emptied)."""
     out = Path(out).resolve()
+    if out.exists() and not (out.is_dir() and (not any(out.iterdir()) or (out / MARKER).exists())):
+        raise InputError(f"{out} holds other files than an exported site: give --out a new or empty folder.")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
         staging.chmod(0o755)  # a web folder (mkdtemp makes it its owner's alone)
     except OSError as error:
         raise InputError(f"Cannot write the site to {out}: {error.strerror or error}.") from None
     try:
         _fill(staging, content)
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        _swap(staging, out)
+    except OSError as error:
+        raise InputError(f"Cannot write the site to {out}: {error.strerror or error}.") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # gone already where the swap moved it in place
     return out
+
+
+def _swap(new: Path, out: Path) -> None:
+    """`new` in the place of `out`, by renames only: the earlier site is moved aside first and put back if the new
+    one cannot take its place, so that at every moment one whole site is there (or the earlier one, aside)."""
+    earlier = None
+    if out.exists():
+        earlier = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+        os.replace(out, earlier / "site")
+    try:
+        os.replace(new, out)
+    except BaseException:
+        if earlier is not None:
+            os.replace(earlier / "site", out)
+        raise
+    finally:
+        if earlier is not None:
+            shutil.rmtree(earlier, ignore_errors=True)
 
 
 def _fill(folder: Path, content: dict) -> None:
@@ -59,6 +82,7 @@ def _fill(folder: Path, content: dict) -> None:
     for name in ASSETS:
         (folder / name).write_text((assets / name).read_text(encoding="utf-8"), encoding="utf-8")
     shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
+    (folder / MARKER).write_text("A site written by `bertviz-lite export`: the next export may replace it.\n")
     (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(content)};\n", encoding="utf-8")
     title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
     readme = SPACE_README.format(title_yaml=json.dumps(title), title=title, about=content["about"])  # JSON: YAML

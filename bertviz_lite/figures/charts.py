@@ -87,8 +87,8 @@ def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable
                     chosen: tuple[int, int] | None, where: str, first_column: int = 0) -> None:
     """Outline the chosen cell; and where the matrix is small enough, lay a click target on every cell. The axes
     end at the cells' edges: Plotly would pad them by a marker's radius, a blank band round the matrix."""
-    fig.update_xaxes(range=[-0.5, len(xs) - 0.5], autorange=False)
-    fig.update_yaxes(range=[len(ys) - 0.5, -0.5], autorange=False)  # the first row on top, as "reversed" has it
+    fig.update_xaxes(range=_edges(xs), autorange=False)
+    fig.update_yaxes(range=_edges(ys)[::-1], autorange=False)  # the first row on top, as "reversed" has it
     if chosen is not None and chosen[0] < len(ys) and chosen[1] < len(xs):
         fig.add_trace(go.Scatter(x=[xs[chosen[1]]], y=[ys[chosen[0]]], mode="markers", hoverinfo="skip",
                                  marker=dict(symbol="square-open", size=22, color=CHOSEN, line_width=3),
@@ -97,6 +97,14 @@ def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable
         fig.add_trace(click_targets(z, xs, ys, where, first_column))
         fig.data[0].hoverinfo = "skip"  # the targets say the value instead
         fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
+
+
+def _edges(values: list) -> list[float]:
+    """An axis's range from its first cell's edge to its last's: by position for labels (a category axis), by
+    value for numbers (a window's dimensions, 64 to 127)."""
+    if values and not isinstance(values[0], str):
+        return [values[0] - 0.5, values[-1] + 0.5]
+    return [-0.5, len(values) - 0.5]
 
 
 def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: int = 0) -> go.Scatter:
@@ -259,7 +267,7 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
     traces = [dict(type="heatmap", z=z, x=labels, y=labels, coloraxis="coloraxis",  # a dict: checked once, by
                    xaxis=f"x{'' if col == 1 else col}", yaxis=f"y{'' if col == 1 else col}",  # go.Figure
                    hovertemplate=f"{name}<br>{axes[0]} %{{y}}<br>{axes[1]} %{{x}}<br>%{{z:.4f}}<extra></extra>",
-                   **_written(z))  # where the cells are few enough (figures/fit.py leaves out what does not fit)
+                   **_written(z))  # where the cells are few enough (figures/cell_numbers.py leaves out what does not fit)
               for col, (name, z) in enumerate(pooled.items(), start=1)]
     layout.update(layout_of(min(620 * rows, 260 + (12 * min(len(tokens), max_side) + 60) * rows - 60), title))
     layout["margin"]["t"] = 70 if title else 40  # the figure's title above the panels' titles

@@ -7,7 +7,7 @@ import re
 import plotly.graph_objects as go
 
 from .room import (BAR_UNDER_PX, BARS_UNDER, CHAR_EM, LINE_EM, axis_length, bars_under_px, colour_bars,
-                   label_room)
+                   keeps_height, label_room)
 
 NARROW_PX = 560  # narrower than this, a colour bar lies across under its plot (and a legend goes under it)
 BAR_GAP_PX = 12  # between a colour bar laid under the plot and the labels above it
@@ -19,12 +19,14 @@ def colour_bars_under(fig: go.Figure, width: float, tallest: float | None) -> No
     it took 100 of a phone's 360 px, and left a 12-token matrix a column 150 px wide. Its title above it; `place_bars_under`
     says where it lies once the labels above it are known."""
     upright = [bar for bar in colour_bars(fig) if bar.orientation != "h"]
-    if width >= NARROW_PX or not upright:
+    labels_on_top = any(fig.layout[name].side == "top" for name in fig.layout if re.fullmatch(r"xaxis\d*", name))
+    if width >= NARROW_PX or len(upright) != 1 or labels_on_top:  # one bar, under the labels: room for one
         return
     for bar in upright:
         bar.update(orientation="h", len=0.8, x=0.5, xanchor="center", yanchor="top", title_side="top", y=0)
     height = (fig.layout.height or 450) + BAR_UNDER_PX
-    fig.update_layout(height=min(height, tallest or height), meta=_with_meta(fig, BARS_UNDER))
+    capped = height if keeps_height(fig) else min(height, tallest or height)  # a row per token keeps its rows
+    fig.update_layout(height=capped, meta=_with_meta(fig, BARS_UNDER))
 
 
 def place_bars_under(fig: go.Figure, base: float) -> None:
@@ -34,11 +36,18 @@ def place_bars_under(fig: go.Figure, base: float) -> None:
     if not bars_under_px(fig):
         return
     lowest = min((name for name in fig.layout if re.fullmatch(r"xaxis\d*", name)),  # the bottom row's labels
-                 key=lambda name: (fig.layout["yaxis" + name[5:]].domain or (0, 1))[0])
+                 key=lambda name: _bottom(fig, name))
     margin, labels = fig.layout.margin, label_room(fig, "x", base, lowest)
     plot = fig.layout.height - BAR_UNDER_PX - (margin.t or 0) - (margin.b or 0) - labels
     for bar in colour_bars(fig):
         bar.y = -(labels + BAR_GAP_PX) / max(plot, 1.0)
+
+
+def _bottom(fig: go.Figure, x_name: str) -> float:
+    """Where an x axis's plot starts, in the figure's height (0 at the bottom): its anchor's domain."""
+    anchor = fig.layout[x_name].anchor
+    y_axis = fig.layout["yaxis" + anchor[1:]] if anchor and anchor.startswith("y") else None
+    return (y_axis.domain or (0, 1))[0] if y_axis is not None else 0.0
 
 
 def _with_meta(fig: go.Figure, key: str) -> dict:

@@ -6,10 +6,12 @@ token, and a heatmap's numbers at one size whatever its cells' size: at 25 token
 16 px apart and 18-px labels overlap. `fit` reads the figure's size (its height, and the width it will have on
 the page), works out each axis's pitch (pixels per category) and each heatmap's cell size, and then, per axis:
 the labels' type as large as the pitch allows, down to 12 px; below that, 12 px and only every k-th label (the
-axis title says which), a label longer than 14 characters cut with "…" (the hover keeps it whole), a flat label
+axis title says which), a label longer than 14 characters (20 on a vertical axis) cut with "…" (the hover keeps it
+whole), a flat label
 that would run into the next panel left out; per heatmap: the numbers as large as a cell allows, with one decimal
 fewer where that makes them fit at 12 px, or none (the hover and the cell's explanation still give each value);
-and per colour bar, as many numbers as its height holds.
+and per colour bar, as many numbers as its height holds, and on a narrow screen the bar across under the plot.
+The parts: `room.py` (where a figure's room goes), `colour_bars.py`, `cell_numbers.py`.
 
 The widths are estimates (a character is about 0.55 em wide, a line 1.25 em high, in the app's font); the
 readability check in the browser (tests/test_readability.py) is what says they hold.
@@ -26,11 +28,12 @@ import plotly.graph_objects as go
 
 from .cell_numbers import fit_numbers, room_for_numbers
 from .colour_bars import NARROW_PX, colour_bars_under, fit_colour_bars, place_bars_under
-from .room import CHAR_EM, LABELLED_TRACES, LINE_EM, LONGEST_LABEL, axis_length, longest_label
+from .room import (KEEPS_HEIGHT, CHAR_EM, LABELLED_TRACES, LINE_EM, LONGEST_LABEL, axis_length, keeps_height,
+                   longest_label)
+
+__all__ = ["KEEPS_HEIGHT", "SMALLEST", "fit", "keeps_height"]
 
 SMALLEST = 12  # px: the smallest type a back row reads
-KEEPS_HEIGHT = {"keeps_height": True}  # a figure's layout.meta: its height is a row per token or per layer, which a
-# shorter chart would squeeze below readable type (the head view, the model view); see `keeps_height`
 
 
 def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = SMALLEST,
@@ -55,13 +58,13 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = S
         step = _fit_axis(axis, ticks, length / ticks.categories, horizontal, (axis.tickfont.size or base), smallest)
         thinned[axis_name[0]] = max(thinned[axis_name[0]], step)
     _say_thinned(fig, thinned)
-    place_bars_under(fig, base)
     for trace in fig.data:
         if trace.type == "heatmap" and trace.texttemplate:
             fit_numbers(fig, trace, width, height, base, smallest, numbers)
     fit_colour_bars(fig, width, height, base)
     _fit_title(fig, width, base)
     _fit_panel_titles(fig, width, height, base)
+    place_bars_under(fig, base)  # once the labels and titles round the plot are known
     _fit_bar_texts(fig, width, base)
     _fit_legend(fig, width, base)
     return fig
@@ -125,14 +128,9 @@ def _fit_panel_titles(fig: go.Figure, width: float, height: float, base: float) 
         if len(lines) > 1 and "<" not in note.text:  # plain words only: a marked title ("<b>▸ …") is short
             note.text = "<br>".join(html.escape(line, quote=False) for line in lines)
             if note.y >= 1:
-                added = max(added, len(lines) - 1)
+                added = max(added, round(LINE_EM * size) * (len(lines) - 1))
     if added:
-        fig.update_layout(margin_t=(fig.layout.margin.t or 0) + round(LINE_EM * base) * added)
-
-
-def keeps_height(fig: go.Figure) -> bool:
-    """Whether the figure's height is set by its rows (`KEEPS_HEIGHT`) and must not be cut to fit a screen."""
-    return isinstance(fig.layout.meta, dict) and bool(fig.layout.meta.get("keeps_height"))
+        fig.update_layout(margin_t=(fig.layout.margin.t or 0) + added)
 
 
 @dataclass(frozen=True)

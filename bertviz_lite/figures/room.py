@@ -7,6 +7,8 @@ import math
 
 import plotly.graph_objects as go
 
+KEEPS_HEIGHT = {"keeps_height": True}  # a figure's layout.meta: its height is a row per token or per layer, which a
+# shorter chart would squeeze below readable type (the head view, the model view); see `keeps_height`
 CHAR_EM = 0.55  # a character's width, in ems
 LINE_EM = 1.25  # a line's height, in ems
 LABELLED_TRACES = ("heatmap", "bar", "scatter")  # traces whose category labels an axis writes
@@ -72,3 +74,8 @@ def longest_label(horizontal: bool) -> int:
     ("19 <|end_of_text|>"), so that each token is read whole at least once; a column's shorter, as it is rotated
     into the plot's height."""
     return LONGEST_LABEL if horizontal else LONGEST_ROW_LABEL
+
+
+def keeps_height(fig: go.Figure) -> bool:
+    """Whether the figure's height is set by its rows (`KEEPS_HEIGHT`) and must not be cut to fit a screen."""
+    return isinstance(fig.layout.meta, dict) and bool(fig.layout.meta.get("keeps_height"))

@@ -17,10 +17,13 @@
     return node;
   }
 
-  function route() {
-    const hash = decodeURIComponent(location.hash.replace(/^#\/?/, "").split("?")[0] || "");
-    const query = new URLSearchParams((location.hash.split("?")[1] || "").replace(/\+/g, "%20"));
-    return { page: hash, keys: query };
+  function route() {  // "#/tokens?text=a+b" → page "tokens", keys {text: "a b"}; a malformed page name is itself
+    const address = location.hash.replace(/^#\/?/, "");
+    const cut = address.indexOf("?");
+    const [page, query] = cut < 0 ? [address, ""] : [address.slice(0, cut), address.slice(cut + 1)];
+    let name = page;
+    try { name = decodeURIComponent(page); } catch (error) { /* "%E0": shown as typed, a page the site lacks */ }
+    return { page: name, keys: new URLSearchParams(query) };
   }
 
   function link(page, keys) {  // a page of the site, in lecture mode where this one is (as the app's links keep it)
