@@ -15,17 +15,14 @@ NUMBER = re.compile(r"[−-]?\d*\.?\d+")  # a number written as a cell's text
 DIGIT_EM, POINT_EM, MINUS_EM = 0.52, 0.26, 0.62  # a digit's, a decimal point's and a minus sign's width, in ems
 NUMBER_LINE_EM = 1.1  # a row of numbers' height, in ems: digits, no descenders, a little room between rows
 NUMBER_GAP_PX = 6  # between two cells' numbers, at the least
+DECIMALS = re.compile(r":\.(\d)f")  # a number template's decimals ("%{z:.2f}")
 
 
 def fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float, smallest: int,
                  numbers: int) -> None:
     """A heatmap's numbers: as large as a cell allows up to their size; at `numbers` px or more with two decimals,
     else one, and failing both at `smallest` px with two decimals, else one; else none."""
-    rows, columns = len(trace.z), len(trace.z[0])
-    x_axis = fig.layout["xaxis" + (trace.xaxis or "x")[1:]]
-    y_axis = fig.layout["yaxis" + (trace.yaxis or "y")[1:]]
-    cell_w = axis_length(fig, x_axis, width, height, True, base) / columns
-    cell_h = axis_length(fig, y_axis, width, height, False, base) / rows
+    cell_w, cell_h = _cell_size(fig, trace, width, height, base)
     size = (trace.textfont.size or base)
     template = trace.texttemplate
     if "%{text}" in template:  # words written in the cells (the lens's tokens): smaller type, never none
@@ -42,7 +39,7 @@ def fit_numbers(fig: go.Figure, trace, width: float, height: float, base: float,
             return
         trace.update(textfont_size=max(smallest, math.floor(fitted)))
         return
-    written = re.search(r":\.(\d)f", template)
+    written = DECIMALS.search(template)
     if not written:
         return
     for floor in dict.fromkeys((max(numbers, smallest), smallest)):  # the larger floor first, each once
@@ -78,15 +75,10 @@ def room_for_numbers(fig: go.Figure, width: float, height: float, base: float, s
 
     def fits() -> bool:
         for trace in fig.data:
-            if trace.type != "heatmap" or not trace.texttemplate or not re.search(r":\.\df", trace.texttemplate):
-                continue
-            x_axis = fig.layout["xaxis" + (trace.xaxis or "x")[1:]]
-            y_axis = fig.layout["yaxis" + (trace.yaxis or "y")[1:]]
-            cell_w = axis_length(fig, x_axis, width, height, True, base) / len(trace.z[0])
-            cell_h = axis_length(fig, y_axis, width, height, False, base) / len(trace.z)
-            most = int(re.search(r":\.(\d)f", trace.texttemplate).group(1))
-            if all(fitted < numbers for _, fitted in _number_sizes(trace, cell_w, cell_h, trace.textfont.size or base,
-                                                                   most)):
+            written = DECIMALS.search(trace.texttemplate or "") if trace.type == "heatmap" else None
+            if written and all(fitted < numbers for _, fitted in _number_sizes(
+                    trace, *_cell_size(fig, trace, width, height, base), trace.textfont.size or base,
+                    int(written.group(1)))):
                 return False
         return True
 
@@ -98,6 +90,14 @@ def room_for_numbers(fig: go.Figure, width: float, height: float, base: float, s
     if not fits():  # the labels' height was not what stood in the way
         for axis, size in zip(rotated, sizes):
             axis.tickfont.size = size
+
+
+def _cell_size(fig: go.Figure, trace, width: float, height: float, base: float) -> tuple[float, float]:
+    """A heatmap's cell, (width, height) in px, on the axes it is drawn on."""
+    x_axis = fig.layout["xaxis" + (trace.xaxis or "x")[1:]]
+    y_axis = fig.layout["yaxis" + (trace.yaxis or "y")[1:]]
+    return (axis_length(fig, x_axis, width, height, True, base) / len(trace.z[0]),
+            axis_length(fig, y_axis, width, height, False, base) / len(trace.z))
 
 
 def _number_em(largest: float, decimals: int, signed: bool) -> float:

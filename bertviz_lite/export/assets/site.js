@@ -76,8 +76,9 @@
   function tokens(view, keys) {
     const s = chosen(keys, view);
     if (!s) return;
-    view.append(element("h1", "Tokens"), element("p", s.text, { class: "sentence" }));
-    if (s.notice) view.append(element("p", s.notice, { class: "note" }));
+    view.append(element("h1", "Tokens"));
+    if (s.notice) view.append(element("p", s.notice, { class: "note" }));  // before a long text, not under it
+    view.append(element("p", s.text, { class: "sentence" }));
     const chips = element("div", undefined, { class: "chips" });
     s.tokens.forEach((token, i) => {
       const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
