@@ -4,7 +4,7 @@ import streamlit as st
 
 from app_pages.shell import chips, guarded, lecture, runs, screen
 from bertviz_lite.loading.readable_pieces import is_byte_level
-from bertviz_lite.loading.vocabulary import vocabulary_note
+from bertviz_lite.loading.vocabulary import SENTENCE_OF, vocabulary_note
 
 loaded = guarded.load_or_stop()
 key = runs.page_key(loaded)  # what this run asks every cache for
@@ -26,9 +26,8 @@ if unknown and unknown in t.tokens:
     st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.",
             icon=":material/help:")
 
-sentence = {None: "special", 0: "A", 1: "B"}
 table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.token_type_ids,
-                      "attention mask": t.attention_mask, "sentence": [sentence[s] for s in t.sequence_ids]})
+                      "attention mask": t.attention_mask, "sentence": [SENTENCE_OF[s] for s in t.sequence_ids]})
 if is_byte_level(loaded.tokenizer):
     st.caption("This vocabulary is byte-level BPE: it writes a space as Ġ, a newline as Ċ and a letter such as é "
                "as two byte letters (Ã©). The app shows each piece decoded, a space as ▁ (as SentencePiece writes "

@@ -9,10 +9,8 @@ from importlib.metadata import PackageNotFoundError, version
 from ..errors import InputError
 from ..figures import parameter_sunburst
 from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
-from ..loading.vocabulary import vocabulary_note
+from ..loading.vocabulary import SENTENCE_OF, vocabulary_note
 from ..stepthrough.trace import trace
-
-SENTENCE = {None: "special", 0: "A", 1: "B"}  # a token's sentence, as the Tokens page names it
 
 
 def site_content(loaded, texts: list[str]) -> dict:
@@ -36,7 +34,7 @@ def sentence(loaded, text: str) -> dict:
     model could not read it whole (a long text is cut to the model's length)."""
     t = trace(loaded, text)
     return {"text": text, "tokens": t.tokens, "ids": t.input_ids.tolist(),
-            "sentences": [SENTENCE[s] for s in t.sequence_ids], "notice": t.notice}
+            "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "notice": t.notice}
 
 
 def about(loaded, texts: list[str]) -> str:

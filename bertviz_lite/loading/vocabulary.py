@@ -1,6 +1,8 @@
-"""What a model's pieces and ids are: a stand-in's or the real vocabulary's, said as the Tokens page and an exported
-site both say it."""
+"""What a model's pieces and ids are (a stand-in's or the real vocabulary's) and which sentence each came from, said
+as the Tokens page and an exported site both say it."""
 from __future__ import annotations
+
+SENTENCE_OF = {None: "special", 0: "A", 1: "B"}  # a token's sentence (its sequence id), as the Tokens page names it
 
 
 def vocabulary_note(loaded) -> str | None:
