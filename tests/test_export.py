@@ -21,9 +21,13 @@ TEXTS = ["she sat on the river bank and watched the kayakers", MARKUP]
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    loaded = load_model(BUNDLED_MODEL)
-    return write_site(tmp_path_factory.mktemp("export") / "site", site_content(loaded, TEXTS))
+def content() -> dict:
+    return site_content(load_model(BUNDLED_MODEL), TEXTS)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, content) -> Path:
+    return write_site(tmp_path_factory.mktemp("export") / "site", content)
 
 
 def data_of(site: Path) -> dict:
@@ -32,13 +36,16 @@ def data_of(site: Path) -> dict:
 
 
 def test_the_folder_is_a_static_space_with_plotly_from_the_package_and_no_other_host(site):
-    assert sorted(p.name for p in site.iterdir()) == [".bertviz-lite-site", "README.md", "data.js", "index.html",
-                                                       "plotly.min.js", "site.css", "site.js"]
+    from bertviz_lite.export.writing import ASSETS
+
+    assert sorted(p.name for p in site.iterdir()) == sorted([".bertviz-lite-site", "README.md", "data.js",
+                                                             "plotly.min.js", "sentences", "weights", *ASSETS])
+    assert sorted(p.name for p in (site / "sentences").iterdir()) == ["0.js", "1.js"]
     front = (site / "README.md").read_text(encoding="utf-8").split("---")[1]
     assert "sdk: static" in front and "app_file: index.html" in front
     packaged = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
     assert (site / "plotly.min.js").read_bytes() == packaged.read_bytes()
-    for name in ("index.html", "site.js", "site.css"):
+    for name in ASSETS:
         text = (site / name).read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text and "//cdn" not in text, name
 
@@ -55,11 +62,11 @@ def test_the_sites_numbers_are_the_traces_and_markup_cannot_end_its_script(site)
     assert BUNDLED_MODEL in data["about"] and "real pretrained weights" in data["about"]
 
 
-def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(site, monkeypatch, tmp_path):
+def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(content, monkeypatch, tmp_path):
     from bertviz_lite.export import writing
 
     out = tmp_path / "site"
-    write_site(out, data_of(site))
+    write_site(out, content)
     before = (out / "data.js").read_bytes()
 
     def broken(folder, content):
@@ -68,17 +75,17 @@ def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(s
 
     monkeypatch.setattr(writing, "_fill", broken)
     with pytest.raises(KeyboardInterrupt):
-        write_site(out, data_of(site))
+        write_site(out, content)
     assert (out / "data.js").read_bytes() == before and (out / "index.html").read_text() != "half"
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no staging folder left behind
 
 
-def test_a_site_is_swapped_in_by_renames_and_an_interrupted_swap_puts_the_earlier_one_back(site, monkeypatch,
+def test_a_site_is_swapped_in_by_renames_and_an_interrupted_swap_puts_the_earlier_one_back(content, monkeypatch,
                                                                                            tmp_path):
     from bertviz_lite.export import writing
 
     out = tmp_path / "site"
-    write_site(out, data_of(site))
+    write_site(out, content)
     before = (out / "data.js").read_bytes()
     renames = []
 
@@ -90,7 +97,7 @@ def test_a_site_is_swapped_in_by_renames_and_an_interrupted_swap_puts_the_earlie
 
     monkeypatch.setattr(writing.os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_site(out, data_of(site))
+        write_site(out, content)
     monkeypatch.undo()
     assert (out / "data.js").read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["site"]
     assert len(renames) == 3  # the earlier site aside, the new one (cut short), the earlier one back

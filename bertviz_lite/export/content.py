@@ -11,28 +11,36 @@ from ..figures import parameter_sunburst
 from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
 from ..loading.vocabulary import SENTENCE_OF, vocabulary_note
 from ..stepthrough.trace import trace
+from .steps import model_steps, module_weights, sentence_steps
 
 
 def site_content(loaded, texts: list[str]) -> dict:
-    """The site's data: a line about what it holds, the overview, and each sentence's tokens (each text once)."""
+    """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
+    stepper's graphs; each sentence's every sub-step (`steps`, a script of its own), and the weights the
+    explanations read (`weights`: called by the writer, one module at a time, so that no more than one module's
+    weights are held as text at once)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
     if not texts or not all(texts):
         raise InputError("Give each --text a sentence: an empty one has nothing to show.")
     tree = module_tree(loaded.model)
+    traces = [trace(loaded, text) for text in texts]
+    model = model_steps(loaded, traces[0])
     return {
         "about": about(loaded, texts),
         "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
                      "architecture": type(loaded.model).__name__,
                      "sunburst": json.loads(parameter_sunburst(sunburst_data(tree)).to_json())},
-        "sentences": [sentence(loaded, text) for text in texts],
+        "sentences": [sentence(t, text) for t, text in zip(traces, texts)],
         "vocabulary": vocabulary_note(loaded),
+        "model": model,
+        "steps": [sentence_steps(loaded, t) for t in traces],
+        "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
     }
 
 
-def sentence(loaded, text: str) -> dict:
+def sentence(t, text: str) -> dict:
     """One sentence as the app traces it: its pieces, ids and sentence letters, and the trace's notice where the
     model could not read it whole (a long text is cut to the model's length)."""
-    t = trace(loaded, text)
     return {"text": text, "tokens": t.tokens, "ids": t.input_ids.tolist(),
             "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "notice": t.notice}
 

@@ -13,7 +13,8 @@ import plotly
 
 from ..errors import InputError
 
-ASSETS = ("index.html", "site.js", "site.css")  # the site's own files (bertviz_lite/export/assets)
+ASSETS = ("index.html", "site.css", "numbers.js", "activations.js", "explain.js", "lecture.js",
+          "site.js")  # the site's own files (bertviz_lite/export/assets)
 SPACE_README = """---
 title: {title_yaml}
 emoji: 🔍
@@ -83,10 +84,22 @@ def _fill(folder: Path, content: dict) -> None:
         (folder / name).write_text((assets / name).read_text(encoding="utf-8"), encoding="utf-8")
     shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
     (folder / MARKER).write_text("A site written by `bertviz-lite export`: the next export may replace it.\n")
-    (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(content)};\n", encoding="utf-8")
+    shared = {k: v for k, v in content.items() if k not in ("steps", "weights")}
+    (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(shared)};\n", encoding="utf-8")
+    _scripts(folder / "sentences", "BVL_SENTENCES", enumerate(content["steps"]))
+    _scripts(folder / "weights", "BVL_WEIGHTS", content["weights"]())
     title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
     readme = SPACE_README.format(title_yaml=json.dumps(title), title=title, about=content["about"])  # JSON: YAML
     (folder / "README.md").write_text(readme, encoding="utf-8")
+
+
+def _scripts(folder: Path, table: str, items) -> None:
+    """One script per item, each setting its entry of a table the site reads (window.BVL_SENTENCES[0] = ...):
+    what the site loads only when a view needs it."""
+    folder.mkdir()
+    for key, value in items:
+        (folder / f"{key}.js").write_text(f"window.{table} = window.{table} || {{}};\nwindow.{table}"
+                                          f"[{script_json(key)}] = {script_json(value)};\n", encoding="utf-8")
 
 
 def script_json(value) -> str:

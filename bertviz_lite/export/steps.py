@@ -1,0 +1,116 @@
+"""The stepper's numbers for the site: every block's graph (as the app's diagram and explanations read it), each
+sentence's every sub-step as the trace computed it, and the model's parameters that a cell's explanation reads.
+
+Arrays travel as float32 (int32 for distances and buckets) in base64 (`packed`), exactly the trace's numbers, so
+that the browser's explanation recomputes a cell from the same inputs as the app's `explain`. The few small
+parameters (a norm's γ and β, rotary frequencies) go with the model's data; the large ones (a linear map's W, a
+learnt table used whole) go to one script per module (`weights/`), which the site loads only when a cell of that
+map is explained: a lecture that never asks pays nothing for them."""
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+import torch
+
+from ..graph.names import BLOCKS
+from ..ops import ACTIVATION, GATED_ACTIVATION, GATHER_BIAS, LINEAR, LOOKUP, NORMS, PARAMETER, ROTARY_ANGLES
+from ..ops.norms import norm_eps
+from ..stepthrough.blocks import output_name
+
+WEIGHTED = (LINEAR, PARAMETER, GATHER_BIAS)  # ops whose explanation reads a large parameter of their module
+
+
+def packed(array) -> dict:
+    """An array as the site's script holds it: its shape, its type and its bytes (little-endian) in base64."""
+    array = np.asarray(array.detach() if isinstance(array, torch.Tensor) else array)
+    kind = "i4" if np.issubdtype(array.dtype, np.integer) or array.dtype == bool else "f4"
+    data = np.ascontiguousarray(array, dtype=f"<{kind}")
+    return {"shape": list(data.shape), "type": kind, "data": base64.b64encode(data.tobytes()).decode("ascii")}
+
+
+def graphs(t) -> list:
+    """Every block's graph in the stepper's order (embeddings, positions, each layer, pooler), where the model
+    has it."""
+    found = []
+    for block in BLOCKS:
+        for layer in range(t.num_layers) if block == "layers" else [None]:
+            if (graph := t.graph(block, layer)) is not None and (block != "pooler" or t.pooler_output is not None):
+                found.append(graph)
+    return found
+
+
+def model_steps(loaded, t) -> dict:
+    """What every sentence shares: the graphs (each node with its axes), what each operation is, the small
+    parameters, and which modules have a weights script."""
+    blocks = graphs(t)
+    ops = {n.op.name: {"meaning": n.op.meaning, "drawn_as": n.op.drawn_as and n.op.drawn_as.value,
+                       "gives_probabilities": n.op.gives_probabilities, "whole_row": n.op.whole_row}
+           for g in blocks for n in g}
+    return {"blocks": [block_json(g) for g in blocks], "ops": ops, "parameters": small_parameters(loaded, blocks),
+            "weights": sorted({n.module for g in blocks for n in g if n.op in WEIGHTED}),
+            "num_heads": t.num_heads, "num_layers": t.num_layers}
+
+
+def block_json(graph) -> dict:
+    nodes = [{**n.to_json(), "axes": list(n.axes), "headed": n.has_head_axis} for n in graph]
+    return {"block": graph.block, "layer": graph.layer, "name": graph.name(graph.output.key), "nodes": nodes}
+
+
+def small_parameters(loaded, blocks) -> dict:
+    """A norm's γ, β and ε, an activation's function, rotary frequencies: by module name (and buffer)."""
+    found = {}
+    for n in (n for g in blocks for n in g):
+        module = None if n.module is None else loaded.base.get_submodule(n.module)
+        if n.op in NORMS:
+            weight, bias = module.weight, getattr(module, "bias", None)
+            found[n.module] = {"weight": None if weight is None else packed(weight),
+                               "bias": None if bias is None else packed(bias), "eps": norm_eps(module)}
+        elif n.op is ROTARY_ANGLES:
+            found[f"{n.module}.{n.attr('inv_freq')}"] = packed(getattr(module, n.attr("inv_freq")))
+        elif n.op in (ACTIVATION, GATED_ACTIVATION):
+            found[n.module] = {"function": n.attr("function", type(module).__name__)}
+    return found
+
+
+def sentence_steps(loaded, t) -> dict:
+    """One sentence's numbers: every sub-step of every block by its global name, what a layer reads from the
+    model itself (its hidden states), each block's check, the input's ids and mask, and the rows of each table
+    the embeddings looked up."""
+    blocks = graphs(t)
+    arrays = {g.name(k): packed(v) for g in blocks for k, v in t.values(g).items()}
+    tokens = t.token_data()
+    ids = {name: getattr(tokens, name).tolist() for name in ("input_ids", "token_type_ids", "position_ids")}
+    return {"arrays": arrays, "given": _given(loaded, t, blocks), "checks": _checks(t), "ids": ids,
+            "mask": tokens.attention_mask.tolist(), "rows": _table_rows(loaded, blocks, ids)}
+
+
+def _checks(t) -> dict:
+    """Each checked block's max |Δ| against the model's own output, by the block's output name."""
+    blocks = [t.embeddings(), *(t.layer(i) for i in range(t.num_layers)), t.pooler()]
+    return {s.name(s.graph.output.key): s.max_abs_diff for s in blocks if s is not None}
+
+
+def _given(loaded, t, blocks) -> dict:
+    """What a block reads from the model itself rather than from the step-through (a layer's input: the model's
+    own hidden state of the block before), by the name it reads."""
+    outputs = {output_name(loaded, "embed")} | {output_name(loaded, "layers", i) for i in range(t.num_layers)}
+    wanted = {source for g in blocks for n in g for source in n.inputs if g.is_outside(source) and source in outputs}
+    return {name: packed(t.given(name)) for name in sorted(wanted)}
+
+
+def _table_rows(loaded, blocks, ids: dict) -> dict:
+    """For each table the embeddings look up: the distinct ids read and their rows (the whole table stays out)."""
+    rows = {}
+    for n in (n for g in blocks for n in g if n.op is LOOKUP):
+        read = sorted(set(ids[n.attr("ids")]))
+        table = loaded.base.get_submodule(n.module).weight
+        rows[n.module] = {"ids": read, "rows": packed(table[read])}
+    return rows
+
+
+def module_weights(loaded, name: str) -> dict:
+    """One module's W (and b) for its weights script."""
+    module = loaded.base.get_submodule(name)
+    bias = getattr(module, "bias", None)
+    return {"weight": packed(module.weight), "bias": None if bias is None or isinstance(bias, bool) else packed(bias)}

@@ -1,0 +1,79 @@
+"""The exported site explains a cell in the browser (export/assets/explain.js, a port of each op's `explain`): here
+it is held equal to the app's own `explain` on every step of every block of every family's tiny model, for cells at
+the corners and the middle of each step, in the first and the last head: the same formula character for character,
+the same terms, and the same value recomputed from the stored inputs."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from bertviz_lite import load_model, trace
+from bertviz_lite.explaining import explain
+from bertviz_lite.export import site_content, write_site
+from tiers import each_family
+
+CHROMIUM = "/usr/bin/chromium"
+TEXT = "the bank of the river, and the bank of the sea"
+
+EXPLAIN_IN_PAGE = """async (cells) => {
+  const lecture = await BVL.lecture(BVL_SITE, 0);
+  const out = [];
+  for (const c of cells) {
+    try {
+      const e = await BVL.explain(lecture, c.step, c.head, c.at);
+      out.push({formula: e.formula, value: e.value, recomputed: e.recomputed, terms: e.terms, labels: e.labels});
+    } catch (error) { out.push({error: String(error)}); }
+  }
+  return out;
+}"""
+
+
+def sample_cells(t) -> list[dict]:
+    """Three cells of every step (first, middle, last), in head 0 and the last head where the step has heads."""
+    from bertviz_lite.export.steps import graphs
+
+    cells = []
+    for graph in graphs(t):
+        for key, array in t.values(graph).items():
+            node = graph.node(key)
+            shape = array.shape[1:] if node.has_head_axis else array.shape
+            heads = sorted({0, array.shape[0] - 1}) if node.has_head_axis else [None]
+            corners = {tuple(0 for _ in shape), tuple(n // 2 for n in shape), tuple(n - 1 for n in shape)}
+            cells += [{"step": graph.name(key), "head": head, "at": list(at)} for head in heads for at in sorted(corners)]
+    return cells
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+@pytest.mark.parametrize("family", each_family())
+def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    loaded = load_model(every_tiny_dir[family])
+    site = write_site(tmp_path / "site", site_content(loaded, [TEXT]))
+    t = trace(loaded, TEXT)
+    cells = sample_cells(t)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.goto((site / "index.html").as_uri())
+        shown = page.evaluate(EXPLAIN_IN_PAGE, cells)
+        browser.close()
+    ops = set()
+    for cell, js in zip(cells, shown):
+        where = f"{family} {cell}"
+        assert "error" not in js, f"{where}: {js.get('error')}"
+        e = explain(t, cell["step"], cell["head"], tuple(cell["at"]))
+        ops.add(e.op)
+        assert js["formula"] == e.formula, where
+        assert js["value"] == pytest.approx(e.value, rel=1e-7, abs=1e-30), where
+        assert js["labels"] == {k: str(v) for k, v in e.labels.items()}, where
+        assert [label for label, _ in js["terms"]] == [label for label, _ in e.terms], where
+        np.testing.assert_allclose([v for _, v in js["terms"]], [v for _, v in e.terms], rtol=1e-9, atol=1e-12,
+                                   err_msg=where)
+        if js["recomputed"] is None:  # computed by the model's own function at export: the page says so, no check
+            assert e.op == "relative_positions", where
+        else:
+            assert js["recomputed"] == pytest.approx(e.recomputed, rel=1e-6, abs=1e-9), where
+    assert {"linear", "softmax", "mask", "weighted_sum"} <= ops
