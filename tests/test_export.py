@@ -8,6 +8,7 @@ import os
 import urllib.parse
 from pathlib import Path
 
+import numpy as np
 import plotly
 import pytest
 
@@ -169,7 +170,72 @@ def test_the_site_opens_from_disk_with_every_other_origin_blocked_and_runs_no_se
 
         page.goto(index + "#/tokens?text=a+sentence+it+does+not+hold")
         assert "not \"a sentence it does not hold\"" in page.locator("#view").inner_text()
-        page.goto(index + "#/layers?text=x")
+        page.goto(index + "#/attention?text=x")
         assert "not exported yet" in page.locator("#view").inner_text()
         browser.close()
     assert elsewhere == []
+
+
+CELL_CENTRE = """([row, column]) => {  // where cell (row, column) of the step's heatmap is on the page
+  const figure = document.getElementById("step-figure"), box = figure.getBoundingClientRect();
+  const x = figure._fullLayout.xaxis, y = figure._fullLayout.yaxis;
+  return [box.left + x._offset + x.l2p(column), box.top + y._offset + y.l2p(row)];
+}"""
+
+
+def shown_numbers(page) -> np.ndarray:
+    z = page.evaluate("document.getElementById('step-figure').data[0].z")
+    return np.array([[np.nan if v is None else v for v in row] for row in z], dtype=np.float64)
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_the_stepper_walks_every_sub_step_of_a_layer_and_explains_a_clicked_cell_as_the_app(site):
+    """◀ ▶ in the browser walk layer 1's sub-steps, each figure's numbers are the trace's (head 2, the first 64
+    dimensions); a click on a cell explains it with the app's formula and shows the value recomputed equal; the
+    hover says the cell's value."""
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.explaining import explain
+    from bertviz_lite.ops import MASKED_BELOW, key_head
+
+    loaded = load_model(BUNDLED_MODEL)
+    t = trace(loaded, TEXTS[0])
+    steps, head = t.layer(1), 2
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                   else route.abort())
+        index = (site / "index.html").as_uri()
+        keys = {"text": TEXTS[0], "layer": 1, "head": head, "step": steps.graph.keys[0]}
+        page.goto(index + "#/layers?" + urllib.parse.urlencode(keys))
+        for i, key in enumerate(steps.graph.keys):
+            page.wait_for_function(f"location.hash.includes('step={urllib.parse.quote(key)}') && "
+                                   "document.querySelector('#step-figure .main-svg')")
+            array = steps[key]
+            if steps.node(key).has_head_axis:
+                array = array[key_head(head, t.num_heads, array.shape[0])]
+            expected = np.where(array <= MASKED_BELOW, np.nan, array)[:, :64]
+            np.testing.assert_allclose(shown_numbers(page), expected, rtol=1e-6, equal_nan=True, err_msg=key)
+            if i < len(steps.graph.keys) - 1:
+                page.click("button.next.step")
+        assert page.locator("button.next.step").is_disabled()
+
+        page.goto(index + "#/layers?" + urllib.parse.urlencode({**keys, "step": "attn.scores"}))
+        page.wait_for_selector("#step-figure .main-svg")
+        x, y = page.evaluate(CELL_CENTRE, [2, 4])
+        page.mouse.move(x, y)
+        page.wait_for_selector(".hovertext")
+        assert f"{steps['attn.scores'][head, 2, 4]:.4f}" in page.locator(".hovertext").text_content()
+        page.mouse.click(x, y)
+        page.wait_for_selector(".formula")
+        e = explain(t, "layers.1.attn.scores", head, (2, 4))
+        assert page.locator(".formula").inner_text() == f"{e.op}: {e.formula}"
+        assert "cell=2%2C4" in page.evaluate("location.hash") or "cell=2,4" in page.evaluate("location.hash")
+        assert page.locator(".result.ok").inner_text().startswith(f"✔ From these numbers: {e.recomputed:.6g}")
+
+        page.goto(index + "#/layers?" + urllib.parse.urlencode({**keys, "step": "ffn.in", "cell": "3,100"}))
+        page.wait_for_selector(".formula")  # a linear map's explanation reads its weights' script
+        e = explain(t, "layers.1.ffn.in", None, (3, 100))
+        assert page.locator(".formula").inner_text() == f"{e.op}: {e.formula}"
+        browser.close()

@@ -33,6 +33,7 @@ def site_content(loaded, texts: list[str]) -> dict:
         "sentences": [sentence(t, text) for t, text in zip(traces, texts)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,
+        "style": site_style(),
         "steps": [sentence_steps(loaded, t) for t in traces],
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
     }
@@ -43,6 +44,17 @@ def sentence(t, text: str) -> dict:
     model could not read it whole (a long text is cut to the model's length)."""
     return {"text": text, "tokens": t.tokens, "ids": t.input_ids.tolist(),
             "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "notice": t.notice}
+
+
+def site_style() -> dict:
+    """The app's visual language (figures/style.py) for the site's figures: one source for both."""
+    from plotly.colors import get_colorscale
+
+    from ..figures import style
+
+    return {"font": style.FONT["size"], "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
+            "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
+            "faint": style.FAINT, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED}
 
 
 def about(loaded, texts: list[str]) -> str:

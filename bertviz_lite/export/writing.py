@@ -13,7 +13,7 @@ import plotly
 
 from ..errors import InputError
 
-ASSETS = ("index.html", "site.css", "numbers.js", "activations.js", "explain.js", "lecture.js",
+ASSETS = ("index.html", "site.css", "numbers.js", "activations.js", "explain.js", "lecture.js", "figures.js", "stepper.js",
           "site.js")  # the site's own files (bertviz_lite/export/assets)
 SPACE_README = """---
 title: {title_yaml}

@@ -5,9 +5,9 @@
 "use strict";
 (function () {
   const site = window.BVL_SITE;
-  const PAGES = { "": overview, overview: overview, tokens: tokens };
-  const NAMES = { overview: "Overview", tokens: "Tokens" };
-  const LATER = ["layers", "attention", "tour", "similarity", "heads", "rollout", "contributions", "lens",
+  const PAGES = { "": overview, overview: overview, tokens: tokens, layers: layers };
+  const NAMES = { overview: "Overview", tokens: "Tokens", layers: "Layers" };
+  const LATER = ["attention", "tour", "similarity", "heads", "rollout", "contributions", "lens",
                  "intervene", "attribute", "contexts", "compare", "architecture"];
 
   function element(tag, text, attributes) {
@@ -87,6 +87,16 @@
     });
     view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), chips);
     if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
+  }
+
+  function layers(view, keys) {  // the stepper (stepper.js), on the sentence's own data
+    const s = chosen(keys, view);
+    if (!s) return;
+    view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
+    BVL.layers(view, keys, site.sentences.indexOf(s), link).catch((error) => {
+      console.error(error.stack || error);
+      view.replaceChildren(element("h1", "Layers"), element("p", error.message, { class: "note" }));
+    });
   }
 
   function cannot(view, why) {
