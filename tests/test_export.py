@@ -239,3 +239,33 @@ def test_the_stepper_walks_every_sub_step_of_a_layer_and_explains_a_clicked_cell
         e = explain(t, "layers.1.ffn.in", None, (3, 100))
         assert page.locator(".formula").inner_text() == f"{e.op}: {e.formula}"
         browser.close()
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_every_chapter_of_the_tour_opens_with_the_apps_words(site):
+    """The site's tour is the app's (export/tour.py): each chapter's title and sentences as narrate() tells them,
+    its figure drawn where it has one, ▶ to the next."""
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.export.tour import HEAD, LAYER, TOKEN
+    from bertviz_lite.tour import chapters, narrate
+
+    t = trace(load_model(BUNDLED_MODEL), TEXTS[0])
+    story = chapters(t, LAYER)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto((site / "index.html").as_uri() + "#/tour?" + urllib.parse.urlencode({"text": TEXTS[0]}))
+        for number, chapter in enumerate(story, start=1):
+            page.wait_for_function(f"location.hash.includes('chapter={number}') || {number} === 1")
+            page.wait_for_function("t => document.querySelector('.words h2')?.textContent === t", arg=chapter.title)
+            if chapter.kind == "step":
+                page.wait_for_selector("#tour-figure .main-svg")
+                assert page.evaluate("document.body.scrollWidth") <= 390  # no sideways scroll on a phone
+            words = page.locator(".words p").all_inner_texts()
+            told = narrate(t, chapter, HEAD, TOKEN) if chapter.kind != "output" else []
+            assert all(line.replace("**", "") in words for line in told), chapter.title
+            if number < len(story):
+                page.click("button.next.chapter")
+        assert page.locator("button.next.chapter").is_disabled()
+        browser.close()

@@ -12,26 +12,14 @@ import streamlit as st
 
 from bertviz_lite import LoadedModel
 from bertviz_lite.figures import layer_diagram
-from bertviz_lite.figures.fit import fit, keeps_height
+from bertviz_lite.figures.screens import CHART_WIDTH_PX, LECTURE_CHART_PX
+from bertviz_lite.figures.screens import styled as for_screen
 from bertviz_lite.graph.layout import diagram_layout
 from bertviz_lite.serving.cache import cached_figure
 from bertviz_lite.serving.run_key import RunKey
 
 from .screen import drawn_px
 from .state import lecture_mode
-
-
-LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
-
-
-LECTURE_NUMBERS_PX = 14  # a cell's number in lecture mode, where a decimal fewer allows: read from the back row
-
-
-LECTURE_CHART_PX = 515  # tallest chart in lecture mode: whole on a 720-pixel screen under Layers' row of controls
-
-
-CHART_WIDTH_PX = 560  # the width a chart's labels are fitted to (figures/fit.py), unless its page says: about half
-# a 1280-pixel screen, where most charts sit beside their controls or their explanation
 
 
 PAGE_WIDTH_PX = 1232  # a 1280-pixel screen less lecture mode's margins (24 px a side): what a page's columns share
@@ -77,17 +65,8 @@ def block_diagram(loaded: LoadedModel, graph, lit: str, **kwargs) -> None:
 
 
 def styled(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX) -> go.Figure:
-    """The figure as this session shows it: larger text and a shorter chart in lecture mode; its labels and cell
-    numbers fitted to its size (`width` px wide), never under 12 px (a lecture's numbers at 14 where a decimal
-    fewer allows)."""
-    if lecture_mode():
-        height = fig.layout.height or tallest
-        fig.update_layout(font_size=LECTURE_FONT_PX, height=height if keeps_height(fig) else min(height, tallest))
-        for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
-            axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
-        fig.update_traces(textfont_size=LECTURE_FONT_PX - 2, selector=dict(type="heatmap"))  # fit makes it smaller
-        return fit(fig, width, numbers=LECTURE_NUMBERS_PX, tallest=tallest)
-    return fit(fig, width)
+    """The figure as this session shows it (figures/screens.py), in lecture mode where the session is."""
+    return for_screen(fig, width, tallest, lecture=lecture_mode())
 
 
 def send_chart(fig: go.Figure, **kwargs) -> None:

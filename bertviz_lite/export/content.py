@@ -12,6 +12,7 @@ from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_
 from ..loading.vocabulary import SENTENCE_OF, vocabulary_note
 from ..stepthrough.trace import trace
 from .steps import model_steps, module_weights, sentence_steps
+from .tour import tour_chapters
 
 
 def site_content(loaded, texts: list[str]) -> dict:
@@ -34,7 +35,7 @@ def site_content(loaded, texts: list[str]) -> dict:
         "vocabulary": vocabulary_note(loaded),
         "model": model,
         "style": site_style(),
-        "steps": [sentence_steps(loaded, t) for t in traces],
+        "steps": [{**sentence_steps(loaded, t), "tour": tour_chapters(loaded, t)} for t in traces],
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
     }
 

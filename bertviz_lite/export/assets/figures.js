@@ -194,5 +194,14 @@
     }
   }
 
-  Object.assign(BVL, { heatmap: matrix, explanationFigure: explanation, labelled, escaped });
+  // Draw a figure as the app's page draws it: the title a little larger than the figure's type (as Streamlit's
+  // theme sets it, and as figures/fit.py makes room for it), no tool bar, the width of its box.
+  function plot(div, figure) {
+    const size = (figure.layout.font && figure.layout.font.size) || style().font;
+    const title = figure.layout.title;
+    const layout = { ...figure.layout, title: title && { ...title, font: { size: Math.round(size * 1.1), ...(title.font || {}) } } };
+    return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
+  }
+
+  Object.assign(BVL, { plot, heatmap: matrix, explanationFigure: explanation, labelled, escaped });
 })();

@@ -5,9 +5,9 @@
 "use strict";
 (function () {
   const site = window.BVL_SITE;
-  const PAGES = { "": overview, overview: overview, tokens: tokens, layers: layers };
-  const NAMES = { overview: "Overview", tokens: "Tokens", layers: "Layers" };
-  const LATER = ["attention", "tour", "similarity", "heads", "rollout", "contributions", "lens",
+  const PAGES = { "": overview, overview: overview, tokens: tokens, tour: tour, layers: layers };
+  const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers" };
+  const LATER = ["attention", "similarity", "heads", "rollout", "contributions", "lens",
                  "intervene", "attribute", "contexts", "compare", "architecture"];
 
   function element(tag, text, attributes) {
@@ -61,7 +61,7 @@
     const list = element("div", undefined, { class: "sentences" });
     for (const s of site.sentences) list.append(element("a", s.text, { href: link("tokens", { text: s.text }) }));
     view.append(list);
-    Plotly.newPlot(figure, o.sunburst.data, o.sunburst.layout, { displaylogo: false, responsive: true });
+    BVL.plot(figure, o.sunburst);
   }
 
   function chosen(keys, view) {
@@ -79,13 +79,7 @@
     view.append(element("h1", "Tokens"));
     if (s.notice) view.append(element("p", s.notice, { class: "note" }));  // before a long text, not under it
     view.append(element("p", s.text, { class: "sentence" }));
-    const chips = element("div", undefined, { class: "chips" });
-    s.tokens.forEach((token, i) => {
-      const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
-      chip.append(element("small", `${i} · ${s.ids[i]}`));
-      chips.append(chip);
-    });
-    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), chips);
+    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), chips(s));
     if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
   }
 
@@ -97,6 +91,69 @@
       console.error(error.stack || error);
       view.replaceChildren(element("h1", "Layers"), element("p", error.message, { class: "note" }));
     });
+  }
+
+  function tour(view, keys) {  // the guided tour, as the app's tour computed it for this sentence (export/tour.py)
+    const s = chosen(keys, view);
+    if (!s) return;
+    const index = site.sentences.indexOf(s);
+    BVL.lecture(site, index).then((lecture) => {
+      const story = lecture.data.tour;
+      const asked = keys.get("chapter") || "1";
+      const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
+      view.replaceChildren(element("h1", "Tour"));
+      if (String(number) !== asked) {
+        view.append(element("p", `There is no chapter '${asked}': this tour has chapters 1 to ${story.length}. ` +
+                            "Showing chapter 1.", { class: "note" }));
+      }
+      const go = (n) => { location.hash = link("tour", { text: s.text, chapter: String(n) }); };
+      const pick = element("div", undefined, { class: "controls" });
+      pick.append(BVL.stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
+                                     number - 1, (i) => go(i + 1), "chapter"));
+      view.append(pick);
+      const chapter = story[number - 1];
+      const columns = element("div", undefined, { class: "stepper-columns" });
+      const canvas = element("section", undefined, { class: "canvas" });
+      const words = element("section", undefined, { class: "words" });
+      columns.append(canvas, words);
+      view.append(columns);
+      words.append(element("h2", chapter.title));
+      for (const line of chapter.lines) words.append(paragraph(line));
+      words.append(element("p", "This tour is about layer 0, head 0 and token 1; the app's tour picks any other.",
+                           { class: "note" }));
+      if (chapter.step) {
+        const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
+        words.append(element("a", "Open this step in the stepper", { href: link("layers", { text: s.text, step: key,
+                                                                                               layer }) }));
+      }
+      if (chapter.kind === "tokens") canvas.append(chips(s));
+      if (chapter.figure) {
+        const figure = element("div", undefined, { class: "figure", id: "tour-figure" });
+        canvas.append(figure);
+        const styled = chapter.figure[screen()];  // styled in Python for this screen (figures/screens.py)
+        BVL.plot(figure, styled);
+      }
+    }).catch((error) => view.replaceChildren(element("h1", "Tour"), element("p", error.message, { class: "note" })));
+  }
+
+  function screen() {  // which of a figure's stylings this screen takes: a projector's, a phone's or a browser's
+    return lecture() ? "lecture" : window.innerWidth < 640 ? "phone" : "browse";
+  }
+
+  function paragraph(markdown) {  // a narration's line: its **bold** as bold, everything else as text
+    const p = element("p");
+    markdown.split("**").forEach((part, i) => p.append(i % 2 ? element("strong", part) : document.createTextNode(part)));
+    return p;
+  }
+
+  function chips(s) {  // the sentence's tokens as the app's chips: the piece, its position and id
+    const box = element("div", undefined, { class: "chips" });
+    s.tokens.forEach((token, i) => {
+      const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
+      chip.append(element("small", `${i} · ${s.ids[i]}`));
+      box.append(chip);
+    });
+    return box;
   }
 
   function cannot(view, why) {

@@ -153,9 +153,11 @@
     if (figure) {
       const div = element("div", undefined, { class: "figure explanation" });
       host.append(div);
-      Plotly.newPlot(div, figure.data, figure.layout, { displaylogo: false, displayModeBar: false, responsive: true });
+      BVL.plot(div, figure);
     }
   }
+
+  BVL.stepperControl = stepper;
 
   BVL.layers = async function (view, keys, index, link) {
     const site = window.BVL_SITE;
@@ -196,7 +198,7 @@
                                axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
                                signed: node.op === "softmax" ? false : undefined, chosen: inView ? chosen : null, width, tallest,
                                rotate: s.tokenByToken });
-    Plotly.newPlot(figure, drawn.data, drawn.layout, { displaylogo: false, displayModeBar: false });
+    BVL.plot(figure, drawn);
     figure.on("plotly_click", (event) => {
       const point = event.points.find((p) => p.data.type === "heatmap");
       if (!point) return;
