@@ -269,3 +269,29 @@ def test_every_chapter_of_the_tour_opens_with_the_apps_words(site):
                 page.click("button.next.chapter")
         assert page.locator("button.next.chapter").is_disabled()
         browser.close()
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_next_walks_the_default_lecture_on_the_same_sentence(site):
+    """In lecture mode the site's Next goes through the app's default lecture (tour/lecture.py), stop by stop, on
+    the sentence it started from; a view the site does not hold says so and still offers Next."""
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.tour.lecture import LECTURE_STOPS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto((site / "index.html").as_uri() + "#/tokens?" + urllib.parse.urlencode({"text": TEXTS[0],
+                                                                                         "lecture": 1}))
+        walked = []
+        for path, title, keys in LECTURE_STOPS[1:]:
+            page.click("#next a")
+            page.wait_for_function("p => location.hash.startsWith('#/' + p + '?')", arg=path)
+            hash_keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
+            assert hash_keys["text"] == [TEXTS[0]] and hash_keys["lecture"] == ["1"], title
+            assert all(hash_keys[k] == [v] for k, v in keys), title
+            walked.append(path)
+        assert page.locator("#next a").count() == 0  # the last stop
+        browser.close()
+    assert walked == [path for path, _, _ in LECTURE_STOPS[1:]]

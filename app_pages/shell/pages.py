@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from bertviz_lite.tour.lecture import LECTURE_STOPS
+
 DEFAULT_TEXT = "she sat on the river bank and watched the kayakers"  # a sense to choose ("bank"), a word in pieces
 DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
                                "the stock market fell sharply today", "shares dropped on wall street",
@@ -83,22 +85,8 @@ class Stop:
     keys: tuple[tuple[str, str], ...] = ()  # the URL keys that set the view, as in a link
 
 
-LECTURE = (
-    Stop(TOKENS, "The text becomes tokens"),
-    Stop(TOUR, "The guided tour, chapter by chapter", (("chapter", "1"),)),
-    Stop(LAYERS, "One layer, sub-step by sub-step", (("layer", "0"), ("step", "attn.scores"))),
-    Stop(ATTENTION, "Every head's lines", (("layer", "2"), ("view", "head"))),
-    Stop(ATTENTION, "Every layer × head at once", (("view", "model"),)),
-    Stop(HEADS, "What the heads do", (("stat", "prev"),)),
-    Stop(ROLLOUT, "Attention through the layers", (("layer", "5"),)),
-    Stop(CONTRIBUTIONS, "What really reaches a token", (("layer", "2"),)),
-    Stop(LENS, "What the vectors lie near, layer by layer", ()),
-    Stop(CONTEXTS, "A word in two contexts", ()),
-    Stop(SIMILARITY, "Sentences as vectors", ()),
-    Stop(SIMILARITY, "Why two sentences are similar, pair by pair", (("why", "1,2"),)),
-    Stop(INTERVENE, "Switch a head off and watch what changes", (("off", "0.2"), ("layer", "1"))),
-    Stop(ATTRIBUTE, "Which input tokens the output rests on", ()),
-)
+LECTURE = tuple(Stop(next(p for p in PAGES if p.path == path), title, keys) for path, title, keys in LECTURE_STOPS)
+# the default lecture (bertviz_lite/tour/lecture.py, which an exported site's Next reads too)
 
 
 def url_keys() -> dict[str, object]:

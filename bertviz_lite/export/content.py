@@ -11,6 +11,7 @@ from ..figures import parameter_sunburst
 from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
 from ..loading.vocabulary import SENTENCE_OF, vocabulary_note
 from ..stepthrough.trace import trace
+from ..tour.lecture import LECTURE_STOPS
 from .steps import model_steps, module_weights, sentence_steps
 from .tour import tour_chapters
 
@@ -34,6 +35,7 @@ def site_content(loaded, texts: list[str]) -> dict:
         "sentences": [sentence(t, text) for t, text in zip(traces, texts)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,
+        "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "style": site_style(),
         "steps": [{**sentence_steps(loaded, t), "tour": tour_chapters(loaded, t)} for t in traces],
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),

@@ -35,6 +35,27 @@
     return route().keys.get("lecture") === "1";
   }
 
+  function following(page, keys) {  // the lecture's next view (app_pages/shell/pages.py following): after the
+    // last stop this view shows, or after the page's first; the first from a page the lecture does not visit
+    const stops = site.lecture;
+    const shows = (stop) => stop.page === page && Object.entries(stop.keys).every(([k, v]) => keys.get(k) === v);
+    const exact = stops.map((stop, i) => (shows(stop) ? i : -1)).filter((i) => i >= 0);
+    const onPage = stops.map((stop, i) => (stop.page === page ? i : -1)).filter((i) => i >= 0);
+    const here = exact.length ? exact[exact.length - 1] : onPage.length ? onPage[0] : -1;
+    return stops[here + 1] || null;
+  }
+
+  function lectureBar(page, keys) {  // in lecture mode, "Next" to the lecture's following view, same sentence
+    const bar = document.getElementById("next");
+    bar.replaceChildren();
+    if (!lecture()) return;
+    const ahead = following(page, keys);
+    if (!ahead) return;
+    const text = keys.get("text");
+    bar.append(element("a", `Next: ${ahead.title} ▶`, { href: link(ahead.page, { ...(text ? { text } : {}),
+                                                                                ...ahead.keys }), class: "next-view" }));
+  }
+
   function navigation(here) {
     const nav = document.getElementById("pages");
     nav.replaceChildren(...Object.entries(NAMES).map(([page, name]) =>
@@ -170,6 +191,7 @@
     view.replaceChildren();
     document.body.classList.toggle("lecture", lecture());  // large type for a projector, as the app's lecture mode
     navigation(page || "overview");
+    lectureBar(page || "overview", keys);
     const draw = PAGES[page];
     if (draw) return draw(view, keys);
     cannot(view, LATER.includes(page)
