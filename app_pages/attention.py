@@ -5,17 +5,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite.analyses.attention_views import PAIR_FILTERS, units
+from bertviz_lite.analyses.attention_views import PAIR_FILTERS, model_view_title, thumbnail_side, units
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
-from bertviz_lite.figures.attention_views import model_view_px, rows_fit
+from bertviz_lite.figures.attention_views import HEAD_VIEW_PX, model_view_px, rows_fit
 from bertviz_lite.serving.cache import cached_thumbnails
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 VIEWS = {"head": "Head view", "model": "Model view"}
-HEAD_VIEW_PX = 580  # the head view's height on a projector, under lecture mode's top margin and a random-weights
-# line: whole above the fold
-THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 14 is about 0.5 MB
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
@@ -178,14 +175,12 @@ def lines_frame(lines, labels: list[str]) -> pd.DataFrame:
 
 def model_view_page() -> None:
     layers, heads = t.num_layers, t.num_heads
-    side = max(4, min(len(t.tokens), int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)))
+    side = thumbnail_side(len(t.tokens), layers, heads)
 
     def shares() -> np.ndarray:  # (L, H, n, n)
         return guarded.analysis_or_stop("thumbnails", key, side)
 
-    pooled = len(t.tokens) > side
-    title = "Every layer (rows) × head (columns)" + (f"<br>each {side}×{side}: attention summed over blocks of keys, "
-                                                     f"averaged over blocks of queries" if pooled else "")
+    title = model_view_title(len(t.tokens), side)
     with controls:
         st.caption("Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it "
                    "in the head view.")

@@ -11,10 +11,9 @@ from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import chapter_figure, chapters, narrate
 from bertviz_lite.tour.narration import output_sentences
+from bertviz_lite.tour.views import LECTURE_PX
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
-LECTURE_PX = 470  # a step's figure under the chapter's picker (and a random-weights line), within 720 px; the
-# diagram goes under it
 TOUR_VIEW = {"text": "the quick brown fox jumps over the lazy dog", "head": 2, "token": 4}  # real patterns
 
 

@@ -295,3 +295,35 @@ def test_next_walks_the_default_lecture_on_the_same_sentence(site):
         assert page.locator("#next a").count() == 0  # the last stop
         browser.close()
     assert walked == [path for path, _, _ in LECTURE_STOPS[1:]]
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_the_head_view_and_the_model_view_are_the_apps_and_a_thumbnail_opens_its_head(site):
+    """The site's Attention page draws the app's head view of each layer (a line per weight, a legend entry per
+    head) and its model view; a click on a thumbnail opens that layer and head in the stepper."""
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.analyses.attention_views import head_view_of
+
+    t = trace(load_model(BUNDLED_MODEL), TEXTS[0])
+    lines = head_view_of(t, 2, list(range(t.num_heads))).lines
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        index = (site / "index.html").as_uri()
+        page.goto(index + "#/attention?" + urllib.parse.urlencode({"text": TEXTS[0], "layer": 2}))
+        page.wait_for_selector("#attention-figure .main-svg")
+        drawn = page.evaluate("document.getElementById('attention-figure').data.map(d => d.name)")
+        assert {f"head {h}" for h in range(t.num_heads)} <= set(drawn)
+        segments = page.evaluate("""document.getElementById('attention-figure')._fullData
+            .filter(d => d.mode === 'lines').reduce((n, d) => n + Array.from(d.x).filter(Number.isNaN).length, 0)""")
+        assert segments == len(lines.weight) > 0  # every line of the app's view (each ends in a break)
+
+        page.goto(index + "#/attention?" + urllib.parse.urlencode({"text": TEXTS[0], "view": "model"}))
+        page.wait_for_selector("#attention-figure .main-svg")
+        page.evaluate("""() => { const f = document.getElementById('attention-figure');
+            const i = f.data.findIndex(d => Array.isArray(d.customdata));
+            f.emit('plotly_click', {points: [{customdata: f.data[i].customdata[0 + 3 * 1]}]}); }""")
+        page.wait_for_function("location.hash.startsWith('#/layers')")
+        assert "step=attn.probs" in page.evaluate("location.hash")
+        browser.close()

@@ -89,6 +89,21 @@ def head_view_of(trace: Trace, layer: int, heads: list[int], pair_filter: str = 
     return HeadView(attention_lines(probs, heads, queries, keys), labels, weights)
 
 
+THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 14 is about 0.5 MB
+
+
+def thumbnail_side(tokens: int, layers: int, heads: int) -> int:
+    """How many cells a side each of the model view's layers × heads thumbnails has: the tokens, or fewer where
+    all of them together would pass THUMBNAIL_CELLS."""
+    return max(4, min(tokens, int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)))
+
+
+def model_view_title(tokens: int, side: int) -> str:
+    pooled = tokens > side
+    return "Every layer (rows) × head (columns)" + (f"<br>each {side}×{side}: attention summed over blocks of keys, "
+                                                    f"averaged over blocks of queries" if pooled else "")
+
+
 def thumbnails(trace: Trace, side: int) -> np.ndarray:
     """(L, h, n, n): every layer's and head's attention pooled to at most `side` a side (`pooled_shares`)."""
     return np.stack([pooled_shares(trace.attention(layer), side) for layer in range(trace.num_layers)])

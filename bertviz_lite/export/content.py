@@ -13,6 +13,7 @@ from ..loading.vocabulary import SENTENCE_OF, vocabulary_note
 from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import model_steps, module_weights, sentence_steps
+from .attention import attention_views
 from .tour import tour_chapters
 
 
@@ -37,7 +38,8 @@ def site_content(loaded, texts: list[str]) -> dict:
         "model": model,
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "style": site_style(),
-        "steps": [{**sentence_steps(loaded, t), "tour": tour_chapters(loaded, t)} for t in traces],
+        "steps": [{**sentence_steps(loaded, t), "tour": tour_chapters(loaded, t),
+                   "attention": attention_views(t)} for t in traces],
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
     }
 

@@ -33,6 +33,8 @@ TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 2
 ROW_PX = 24  # per token, where the height allows: room for a 16-pixel label
 LEAST_ROW_PX = 15  # per token at the least: a 12-pixel label (a longer sentence scrolls in its box)
 SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
+HEAD_VIEW_PX = 580  # the head view's height on a projector, under lecture mode's top margin and a random-weights
+# line: whole above the fold
 
 
 def head_colours(num_heads: int) -> list[str]:

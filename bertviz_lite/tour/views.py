@@ -14,6 +14,9 @@ from ..figures import attention_heatmap, lens_grid, matrix_window, stream_change
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
+LECTURE_PX = 470  # a chapter's figure on a projector, under the chapter's picker (and a random-weights line), within
+# 720 px; the diagram goes under it
+
 
 def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: SentenceVectors | None = None,
                    lens: LogitLens | None = None, token: int | None = None) -> go.Figure | None:

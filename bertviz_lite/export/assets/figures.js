@@ -199,7 +199,12 @@
   function plot(div, figure) {
     const size = (figure.layout.font && figure.layout.font.size) || style().font;
     const title = figure.layout.title;
-    const layout = { ...figure.layout, title: title && { ...title, font: { size: Math.round(size * 1.1), ...(title.font || {}) } } };
+    const titleSize = (title && title.font && title.font.size) || Math.round(size * 1.1);
+    const layout = { ...figure.layout, title: title && { ...title, font: { size: titleSize, ...(title.font || {}) } } };
+    if (title && title.yanchor === "top" && title.yref === "container") {  // lines set from the top: Plotly sets the
+      // first line's middle there, so its upper half would be cut by the figure's edge
+      layout.title.pad = { ...(title.pad || {}), t: ((title.pad && title.pad.t) || 0) + Math.round(titleSize / 2) };
+    }
     return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
   }
 

@@ -5,9 +5,9 @@
 "use strict";
 (function () {
   const site = window.BVL_SITE;
-  const PAGES = { "": overview, overview: overview, tokens: tokens, tour: tour, layers: layers };
-  const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers" };
-  const LATER = ["attention", "similarity", "heads", "rollout", "contributions", "lens",
+  const PAGES = { "": overview, overview: overview, tokens: tokens, tour: tour, layers: layers, attention: attention };
+  const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention" };
+  const LATER = ["similarity", "heads", "rollout", "contributions", "lens",
                  "intervene", "attribute", "contexts", "compare", "architecture"];
 
   function element(tag, text, attributes) {
@@ -155,6 +155,49 @@
         BVL.plot(figure, styled);
       }
     }).catch((error) => view.replaceChildren(element("h1", "Tour"), element("p", error.message, { class: "note" })));
+  }
+
+  function attention(view, keys) {  // BertViz's head view and model view, as the app draws them (export/attention.py)
+    const s = chosen(keys, view);
+    if (!s) return;
+    BVL.lecture(site, site.sentences.indexOf(s)).then((lecture) => {
+      const views = lecture.data.attention, layers = views.head.length;
+      const model = keys.get("view") === "model";
+      const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
+      const go = (changes) => { location.hash = link("attention", { text: s.text, view: model ? "model" : "head",
+                                                                    layer: String(layer), ...changes }); };
+      view.replaceChildren(element("h1", "Attention"));
+      const row = element("div", undefined, { class: "controls" });
+      const kinds = element("div", undefined, { class: "stages" });
+      for (const [name, title] of [["head", "Head view"], ["model", "Model view"]]) {
+        const b = element("button", title, { type: "button" });
+        if ((name === "model") === model) b.setAttribute("aria-pressed", "true");
+        b.addEventListener("click", () => go({ view: name }));
+        kinds.append(b);
+      }
+      row.append(kinds);
+      if (!model) {
+        row.append(BVL.stepperControl("Layer", views.head.map((_, l) => `Layer ${l}`), layer,
+                                      (l) => go({ layer: String(l) }), "layer"));
+      }
+      view.append(row, element("p", model
+        ? "Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it in Layers."
+        : "A line per attention weight, its opacity the weight. In the legend, click a head to hide it, " +
+          "double-click to show it alone. The app also keeps one token's lines and gives their numbers.",
+        { class: "explains" }));
+      const figure = element("div", undefined, { class: "figure", id: "attention-figure" });
+      view.append(figure);
+      BVL.plot(figure, (model ? views.model : views.head[layer])[screen()]).then(() => {
+        if (!model) return;
+        figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head]: its matrix in the stepper
+          const data = event.points[0] && event.points[0].customdata;
+          if (Array.isArray(data) && data.length === 2) {
+            location.hash = link("layers", { text: s.text, layer: String(data[0]), head: String(data[1]),
+                                             step: "attn.probs" });
+          }
+        });
+      });
+    }).catch((error) => view.replaceChildren(element("h1", "Attention"), element("p", error.message, { class: "note" })));
   }
 
   function screen() {  // which of a figure's stylings this screen takes: a projector's, a phone's or a browser's

@@ -1,0 +1,27 @@
+"""BertViz's two views for the site, as the app's Attention page draws them (figures/attention_views.py): each
+layer's head view, every head's lines, and the model view, every layer × head as a thumbnail. A head is hidden or
+shown alone by its legend entry in the browser; the app also keeps a token's lines alone and gives their numbers."""
+from __future__ import annotations
+
+from ..analyses.attention_views import head_view_of, model_view_title, thumbnail_side, thumbnails
+from ..figures import head_view, model_view
+from ..figures.attention_views import HEAD_VIEW_PX
+from .screens import for_screens
+
+
+def attention_views(t) -> dict:
+    """{"head": [each layer's head view, for each screen], "model": the model view, for each screen}."""
+    heads = list(range(t.num_heads))
+    side = thumbnail_side(len(t.tokens), t.num_layers, t.num_heads)
+    shares = thumbnails(t, side)
+    return {"head": [_head_view(t, layer, heads) for layer in range(t.num_layers)],
+            "model": for_screens(lambda lecture: model_view(shares, model_view_title(len(t.tokens), side),
+                                                            HEAD_VIEW_PX if lecture else None), HEAD_VIEW_PX)}
+
+
+def _head_view(t, layer: int, heads: list[int]) -> dict:
+    view = head_view_of(t, layer, heads)
+    title = f"Layer {layer}, all {t.num_heads} heads: left reads right"
+    return for_screens(lambda lecture: head_view(view.lines, view.labels, view.labels, t.num_heads, title,
+                                                 numbers=False, most_px=HEAD_VIEW_PX if lecture else None),
+                       HEAD_VIEW_PX)
