@@ -170,7 +170,7 @@ def test_the_site_opens_from_disk_with_every_other_origin_blocked_and_runs_no_se
 
         page.goto(index + "#/tokens?text=a+sentence+it+does+not+hold")
         assert "not \"a sentence it does not hold\"" in page.locator("#view").inner_text()
-        page.goto(index + "#/attention?text=x")
+        page.goto(index + "#/rollout?text=x")
         assert "not exported yet" in page.locator("#view").inner_text()
         browser.close()
     assert elsewhere == []

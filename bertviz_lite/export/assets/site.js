@@ -237,9 +237,10 @@
     lectureBar(page || "overview", keys);
     const draw = PAGES[page];
     if (draw) return draw(view, keys);
+    const holds = Object.values(NAMES).join(", ");
     cannot(view, LATER.includes(page)
-      ? `The ${page} view is not exported yet: this site shows the overview and the tokens. The app shows it.`
-      : `This site has no page "${page}". It shows the overview and each sentence's tokens.`);
+      ? `The ${page} view is not exported yet: this site shows ${holds}. The app shows it, computed for any sentence.`
+      : `This site has no page "${page}". It shows ${holds}.`);
   }
 
   window.addEventListener("hashchange", show);
