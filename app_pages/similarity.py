@@ -5,12 +5,11 @@ import streamlit as st
 
 from bertviz_lite.analyses.similarity import MAX_SENTENCES
 from bertviz_lite.figures import similarity_heatmap
-from bertviz_lite.figures.outputs import pair_split_heatmap
+from bertviz_lite.figures.outputs import SPLIT_PX, pair_split_heatmap
 from app_pages.shell import charts, chips, guarded, lecture, models, runs, state
 
 COLUMNS = [3, 8]  # on a projector, the sentences beside the matrix
 CANVAS_PX = charts.column_px(COLUMNS, 1)
-SPLIT_PX = 470  # the pair split on a projector, under its line (and a random-weights line): whole above the fold
 
 WORDS_ADD_UP = "A word's cells are the sum over its pieces, both ways, so the cells still add up to the cosine."
 
@@ -41,15 +40,6 @@ def pair_label(why: str) -> str:
         return "none: every pair's cosine"
     a, b = parsed(why)
     return f"sentences {a + 1} and {b + 1}"
-
-
-def split_caption(split, pooled: bool) -> str:
-    """The check line and the strongest pairs in words."""
-    strongest = "; ".join(f"'{x}' ↔ '{y}' gives {value:+.3f}" for x, y, value in split.strongest(3))
-    how = ("" if pooled else " of the mean token vectors (this model has no pooling of its own; its pooled [CLS] "
-           "output is one token's vector, with nothing to split)")
-    return (f"**The {split.pairs.size} cells add up to {split.total:.4f}; the cosine{how} is {split.cosine:.4f}.** "
-            f"Strongest pairs: {strongest}.")
 
 
 loaded = guarded.load_or_stop()  # the offer to switch comes with the note below
@@ -86,7 +76,7 @@ with canvas:
         two = key.with_text(lines[pair[0]], lines[pair[1]])  # the two sentences, as one run's text and pair
         split = guarded.similarity_split_or_stop(two, words)
         with lecture.point():
-            st.markdown(split_caption(split, ways[0].trained_for_similarity))
+            st.markdown(split.caption(ways[0].trained_for_similarity))
             charts.cached_chart(charts.view_key(loaded, two, "split", pair, words), lambda: pair_split_heatmap(
                 split.pairs, split.tokens_a, split.tokens_b,
                 f"Each pair's share of cosine({pair[0] + 1}, {pair[1] + 1}) = {split.cosine:.3f}"), tallest=SPLIT_PX,

@@ -327,3 +327,29 @@ def test_the_head_view_and_the_model_view_are_the_apps_and_a_thumbnail_opens_its
         page.wait_for_function("location.hash.startsWith('#/layers')")
         assert "step=attn.probs" in page.evaluate("location.hash")
         browser.close()
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_similarity_shows_the_apps_cosines_and_a_pairs_split(site):
+    """The Similarity page holds the exported sentences' cosines and, for why=1,2, the app's exact split of their
+    cosine into token pairs (its cells, its check line)."""
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.analyses.similarity import sentence_vectors
+    from bertviz_lite.analyses.similarity_split import explain_similarity
+
+    loaded = load_model(BUNDLED_MODEL)
+    split = explain_similarity(loaded, *TEXTS)
+    cosine = sentence_vectors(loaded, TEXTS)[0].cosine()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto((site / "index.html").as_uri() + "#/similarity?why=1,2")
+        page.wait_for_selector("#split-figure .main-svg")
+        cells = page.evaluate("Array.from(document.getElementById('split-figure')._fullData[0].z, r => Array.from(r))")
+        np.testing.assert_allclose(cells, split.pairs, rtol=1e-5, atol=1e-8)
+        assert split.caption(True).replace("**", "") in page.locator("#view").inner_text()
+        shown = page.evaluate("Array.from(document.getElementById('similarity-0')._fullData[0].z, r => Array.from(r))")
+        np.testing.assert_allclose(shown, cosine, rtol=1e-5)
+        assert page.evaluate("document.body.scrollWidth") <= 390
+        browser.close()

@@ -59,6 +59,15 @@ class SimilaritySplit:
         """Σ of the cells: the cosine, to rounding."""
         return float(self.pairs.sum())
 
+    def caption(self, pooled: bool) -> str:
+        """The check and the strongest pairs in words (markdown); `pooled`: the model pools its own sentence vector
+        (else the split is of the mean token vectors)."""
+        strongest = "; ".join(f"'{x}' ↔ '{y}' gives {value:+.3f}" for x, y, value in self.strongest(3))
+        how = ("" if pooled else " of the mean token vectors (this model has no pooling of its own; its pooled [CLS] "
+               "output is one token's vector, with nothing to split)")
+        return (f"**The {self.pairs.size} cells add up to {self.total:.4f}; the cosine{how} is {self.cosine:.4f}.** "
+                f"Strongest pairs: {strongest}.")
+
     def strongest(self, most: int = 3) -> list[tuple[str, str, float]]:
         """The cells largest in size, (token of A, token of B, value), largest first."""
         flat = np.argsort(-np.abs(self.pairs), axis=None)[:most]

@@ -14,6 +14,7 @@ from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import model_steps, module_weights, sentence_steps
 from .attention import attention_views
+from .similarity import similarity
 from .tour import tour_chapters
 
 
@@ -36,6 +37,7 @@ def site_content(loaded, texts: list[str]) -> dict:
         "sentences": [sentence(t, text) for t, text in zip(traces, texts)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,
+        "similarity": similarity(loaded, texts),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "style": site_style(),
         "steps": [{**sentence_steps(loaded, t), "tour": tour_chapters(loaded, t),

@@ -19,6 +19,9 @@ def in_thousandths(values: np.ndarray) -> dict:
     return dict(text=text, texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2))
 
 
+SPLIT_PX = 470  # the pair split on a projector, under its line (and a random-weights line): whole above the fold
+
+
 def pair_split_heatmap(pairs: np.ndarray, tokens_a: list[str], tokens_b: list[str], title: str) -> go.Figure:
     """(n, m) token-pair shares of a cosine on a diverging scale centred at 0: rows are sentence A's tokens, columns
     sentence B's; the numbers written in the cells where they can be read, in thousandths without the leading

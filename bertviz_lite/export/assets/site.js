@@ -5,9 +5,11 @@
 "use strict";
 (function () {
   const site = window.BVL_SITE;
-  const PAGES = { "": overview, overview: overview, tokens: tokens, tour: tour, layers: layers, attention: attention };
-  const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention" };
-  const LATER = ["similarity", "heads", "rollout", "contributions", "lens",
+  const PAGES = { "": overview, overview: overview, tokens: tokens, tour: tour, layers: layers, attention: attention,
+                  similarity: similarity };
+  const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
+                  similarity: "Similarity" };
+  const LATER = ["heads", "rollout", "contributions", "lens",
                  "intervene", "attribute", "contexts", "compare", "architecture"];
 
   function element(tag, text, attributes) {
@@ -198,6 +200,60 @@
         });
       });
     }).catch((error) => view.replaceChildren(element("h1", "Attention"), element("p", error.message, { class: "note" })));
+  }
+
+  function similarity(view, keys) {  // the sentences' cosines and a pair's split (export/similarity.py): the
+    // sentences and the pair picker beside the figures, as the app's page has them
+    view.append(element("h1", "Sentence similarity"));
+    const data = site.similarity;
+    if (!data) {
+      view.append(element("p", "This site holds one sentence: export two or more (--text twice) to compare them. " +
+                          "The app compares any.", { class: "note" }));
+      return;
+    }
+    const why = (keys.get("why") || "").trim();
+    const pairs = Object.keys(data.pairs);
+    const columns = element("div", undefined, { class: "beside" });
+    const controls = element("section"), canvas = element("section", undefined, { class: "canvas" });
+    columns.append(controls, canvas);
+    view.append(columns);
+    const list = element("ol", undefined, { class: "sentence-list" });
+    site.sentences.forEach((s) => list.append(element("li", s.text)));
+    const pick = element("select", undefined, { "aria-label": "Why are two of them similar?", id: "why" });
+    pick.append(element("option", "none: every pair's cosine", { value: "" }));
+    for (const pair of pairs) pick.append(element("option", `sentences ${pair.replace(",", " and ")}`, { value: pair }));
+    const label = element("label", "Why are two of them similar?", { class: "picker" });
+    label.append(pick);
+    controls.append(list, label);
+    if (why && !pairs.includes(why)) {
+      controls.append(element("p", `why=${why} does not name two of the ${site.sentences.length} sentences (write ` +
+                              "why=1,2).", { class: "note" }));
+    }
+    pick.value = pairs.includes(why) ? why : "";
+    pick.addEventListener("change", () => { location.hash = link("similarity", pick.value ? { why: pick.value } : {}); });
+    const chosenPair = data.pairs[pick.value];
+    if (chosenPair) {
+      canvas.append(paragraph(chosenPair.caption));
+      drawn(canvas, chosenPair.figure, "split-figure");
+      controls.append(element("p", "A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the " +
+                              "sentence vectors u and v (for mean pooling h_i / n and g_j / m). Normalizing does not " +
+                              "change a cosine.", { class: "explains" }));
+    }
+    data.matrices.forEach((way, k) => {
+      drawn(canvas, way.figure, `similarity-${k}`);
+      if (!way.trained) canvas.append(element("p", `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
+                                              { class: "explains" }));
+    });
+    if (!data.matrices[0].trained) {
+      controls.append(element("p", `${data.source} was not trained for sentence similarity: both vectors put almost ` +
+                              "any two sentences close together.", { class: "note" }));
+    }
+  }
+
+  function drawn(view, figure, id) {  // a figure the site holds styled for each screen, drawn for this one
+    const div = element("div", undefined, { class: "figure", id });
+    view.append(div);
+    BVL.plot(div, figure[screen()]);
   }
 
   function screen() {  // which of a figure's stylings this screen takes: a projector's, a phone's or a browser's

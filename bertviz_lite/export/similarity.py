@@ -1,0 +1,32 @@
+"""The site's Similarity page: the exported sentences' vectors and every pair's cosine, and for each pair the cosine
+split exactly into token pairs (why two sentences are similar), computed and drawn by the app's own analyses and
+figures (analyses/similarity.py, analyses/similarity_split.py; figures similarity_heatmap, pair_split_heatmap)."""
+from __future__ import annotations
+
+from ..analyses.similarity import sentence_vectors
+from ..analyses.similarity_split import explain_similarity
+from ..figures import similarity_heatmap
+from ..figures.outputs import SPLIT_PX, pair_split_heatmap
+from .screens import for_screens
+
+def similarity(loaded, texts: list[str]) -> dict | None:
+    """Each way of making a sentence vector with its cosine matrix, and each pair's split ("1,2": sentences 1 and
+    2); None for a single sentence, which has nothing to compare with."""
+    if len(texts) < 2:
+        return None
+    ways = sentence_vectors(loaded, texts)
+    pooled = ways[0].trained_for_similarity
+    matrices = [{"name": way.name, "how": way.how, "trained": way.trained_for_similarity,
+                 "figure": for_screens(lambda lecture, way=way: similarity_heatmap(way.cosine(), texts,
+                                                                                   f"cosine of {way.name}"))}
+                for way in ways]
+    pairs = {}
+    for a in range(len(texts)):
+        for b in range(a + 1, len(texts)):
+            split = explain_similarity(loaded, texts[a], texts[b])
+            title = f"Each pair's share of cosine({a + 1}, {b + 1}) = {split.cosine:.3f}"
+            pairs[f"{a + 1},{b + 1}"] = {
+                "caption": split.caption(pooled), "by_selection": split.by_selection,
+                "figure": for_screens(lambda lecture, split=split, title=title: pair_split_heatmap(
+                    split.pairs, split.tokens_a, split.tokens_b, title), SPLIT_PX)}
+    return {"matrices": matrices, "pairs": pairs, "source": loaded.source}
