@@ -12,7 +12,8 @@ a 1280×720 screen, each a `Problem(kind, what)`:
 - "cut": text past the edge of its figure, or a page element whose text is wider than the element shows (an
   ellipsis, a table that scrolls sideways), or nearly fits its height but not quite (a table's last row cut in
   half; a long list that is meant to scroll, two or more screens of it, is not a problem);
-- "fold": what the page declares as its point (`lecture.point`: a container whose key starts with "point") is not
+- "fold": what the page declares as its point (`lecture.point`: a container whose key starts with "point"; in an
+  exported site, an element with a `data-point` attribute) is not
   whole above the 720-px fold (a figure too tall for the screen scrolls inside a box of its own, which must then
   fit), or the page declares none; on a phone (`phone=True`) it must start above the 844-px fold, before long
   controls: at least 200 px of it (or all of it, if shorter);
@@ -25,7 +26,7 @@ a 1280×720 screen, each a `Problem(kind, what)`:
 - "sideways" (phone only): the page, or a figure, is wider than the screen;
 - "header" (phone only): text under the app's header bar, at the top of the page;
 - "toolbar": a visible Plotly tool bar over a text of its figure (on a phone it shows without a hover);
-- "error": an exception or an error box.
+- "error": an exception or an error box (an exported site's: an element with a `data-error` attribute).
 
 The page's hover layer, a tool bar that shows only under the mouse and hidden elements are not looked at: a person
 does not see them.
@@ -51,6 +52,8 @@ CHECK = r"""
   const add = (kind, what) => problems.push({kind, what});
   const label = (s) => (s || '').replace(/[\u200b\u200c\u200d\ufeff]/g, '').replace(/\s+/g, ' ').trim().slice(0, 60);
   const root = document.querySelector("[data-testid='stMain']") || document.body;
+  const POINT = "[class*='st-key-point'], [data-point]";  // the app's lecture.point, an exported site's data-point
+  const SCROLLS = "[class*='st-key-scrolls'], [data-scrolls]";  // a box the page says scrolls: the app's, a site's
 
   function hidden(el, stop) {  // display, visibility and opacity along the ancestors up to `stop`
     for (let e = el; e && e !== stop; e = e.parentElement) {
@@ -126,7 +129,7 @@ CHECK = r"""
     for (const t of texts)
       if (new RegExp(layoutNote, 'i').test(label(t.textContent)) && !t.closest('.g-xtitle, .g-ytitle, [class*=g-x], [class*=g-y]'))
         add('title', `${title}: '${label(t.textContent)}' says how the figure is drawn`);
-    if (numbersPx && plot.closest("[class*='st-key-point']"))
+    if (numbersPx && plot.closest(POINT))
       for (const trace of plot._fullData || [])
         if (trace.type === 'heatmap' && trace.visible !== false && trace.z && trace.z.length &&
             trace.z.length <= writtenColumns && trace.z[0].length <= writtenColumns) {
@@ -141,7 +144,7 @@ CHECK = r"""
       const under = boxes.find(([t, box]) => box.some(([x, y]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom));
       if (under) add('toolbar', `${title}: the tool bar covers '${label(under[0].textContent)}'`);
     }
-    if (phone && !plot.closest("[class*='st-key-scrolls']") && (frame.right > innerWidth + 1 || frame.left < -1))
+    if (phone && !plot.closest(SCROLLS) && (frame.right > innerWidth + 1 || frame.left < -1))
       add('sideways', `${title}: ${Math.round(frame.width)} px wide on a ${innerWidth}-px screen`);
   });
 
@@ -157,7 +160,7 @@ CHECK = r"""
     const s = getComputedStyle(el);
     if (own.length && parseFloat(s.fontSize) < smallest - 0.01)
       add('small', `'${label(own.join(' '))}' at ${parseFloat(s.fontSize).toFixed(1)} px`);
-    if (scrollers.has(el.dataset.testid) || el.closest("[class*='st-key-scrolls']")) continue;  // a box the page
+    if (scrollers.has(el.dataset.testid) || el.closest(SCROLLS)) continue;  // a box the page
     // says scrolls (a figure longer or wider than the screen), and what it holds
     const text = label(el.innerText || '');
     const grid = el.matches('.dvn-scroller');  // a data table's scrolling box (its cells are drawn on a canvas)
@@ -176,11 +179,11 @@ CHECK = r"""
   }
 
   // --- the page's point above the fold ------------------------------------------------------------------------------
-  const points = [...root.querySelectorAll("[class*='st-key-point']")].filter((p) => !hidden(p, null));
+  const points = [...root.querySelectorAll(POINT)].filter((p) => !hidden(p, null));
   if (!points.length) add('fold', 'the page declares no point (lecture.point)');
   for (const p of points) {
     const r = p.getBoundingClientRect();
-    const name = [...p.classList].find((c) => c.startsWith('st-key-point'));
+    const name = p.dataset.point || [...p.classList].find((c) => c.startsWith('st-key-point'));
     if (phone ? r.top + Math.min(r.height, shownPx) > fold : r.bottom > fold + 1)
       add('fold', `${name} spans y = ${Math.round(r.top)} to ${Math.round(r.bottom)}, the fold is at ${fold}`);
   }
@@ -205,7 +208,7 @@ CHECK = r"""
   }
 
   // --- errors ---------------------------------------------------------------------------------------------------
-  for (const e of root.querySelectorAll("[data-testid='stException'], [data-testid='stAlertContentError']"))
+  for (const e of root.querySelectorAll("[data-testid='stException'], [data-testid='stAlertContentError'], [data-error]"))
     add('error', label(e.innerText));
   return problems;
 }

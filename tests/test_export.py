@@ -40,7 +40,8 @@ def test_the_folder_is_a_static_space_with_plotly_from_the_package_and_no_other_
     from bertviz_lite.export.writing import ASSETS
 
     assert sorted(p.name for p in site.iterdir()) == sorted([".bertviz-lite-site", "README.md", "data.js",
-                                                             "plotly.min.js", "sentences", "weights", *ASSETS])
+                                                             "plotly.min.js", "fonts.css", "sentences", "weights",
+                                                             *ASSETS])
     assert sorted(p.name for p in (site / "sentences").iterdir()) == ["0.js", "1.js"]
     front = (site / "README.md").read_text(encoding="utf-8").split("---")[1]
     assert "sdk: static" in front and "app_file: index.html" in front

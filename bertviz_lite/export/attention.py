@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from ..analyses.attention_views import head_view_of, model_view_title, thumbnail_side, thumbnails
 from ..figures import head_view, model_view
-from ..figures.attention_views import HEAD_VIEW_PX
+from ..figures import FONT
+from ..figures.attention_views import HEAD_VIEW_PX, rows_fit
 from .screens import for_screens
+
+SITE_HEAD_VIEW_PX = HEAD_VIEW_PX - 30  # under the site's navigation and the view's controls: above the fold
 
 
 def attention_views(t) -> dict:
@@ -16,12 +19,18 @@ def attention_views(t) -> dict:
     shares = thumbnails(t, side)
     return {"head": [_head_view(t, layer, heads) for layer in range(t.num_layers)],
             "model": for_screens(lambda lecture: model_view(shares, model_view_title(len(t.tokens), side),
-                                                            HEAD_VIEW_PX if lecture else None), HEAD_VIEW_PX)}
+                                                            SITE_HEAD_VIEW_PX if lecture else None), SITE_HEAD_VIEW_PX)}
 
 
 def _head_view(t, layer: int, heads: list[int]) -> dict:
+    """One layer's head view for each screen; on a projector its legend in the figure's own type (a head per line
+    of a short sentence's view), and `scrolls` where its rows do not fit the screen (a box of their own)."""
     view = head_view_of(t, layer, heads)
     title = f"Layer {layer}, all {t.num_heads} heads: left reads right"
-    return for_screens(lambda lecture: head_view(view.lines, view.labels, view.labels, t.num_heads, title,
-                                                 numbers=False, most_px=HEAD_VIEW_PX if lecture else None),
-                       HEAD_VIEW_PX)
+
+    def build(lecture: bool):
+        fig = head_view(view.lines, view.labels, view.labels, t.num_heads, title, numbers=False,
+                        most_px=SITE_HEAD_VIEW_PX if lecture else None)
+        return fig.update_layout(legend_font_size=FONT["size"], legend_tracegroupgap=2) if lecture else fig
+
+    return {**for_screens(build, SITE_HEAD_VIEW_PX), "scrolls": not rows_fit(len(view.labels), SITE_HEAD_VIEW_PX)}

@@ -2,6 +2,7 @@
 that an interrupted export leaves no half site (and an earlier site stays as it was until the new one is whole)."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -83,6 +84,7 @@ def _fill(folder: Path, content: dict) -> None:
     for name in ASSETS:
         (folder / name).write_text((assets / name).read_text(encoding="utf-8"), encoding="utf-8")
     shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
+    (folder / "fonts.css").write_text(fonts_css(), encoding="utf-8")
     (folder / MARKER).write_text("A site written by `bertviz-lite export`: the next export may replace it.\n")
     shared = {k: v for k, v in content.items() if k not in ("steps", "weights")}
     (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(shared)};\n", encoding="utf-8")
@@ -91,6 +93,25 @@ def _fill(folder: Path, content: dict) -> None:
     title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
     readme = SPACE_README.format(title_yaml=json.dumps(title), title=title, about=content["about"])  # JSON: YAML
     (folder / "README.md").write_text(readme, encoding="utf-8")
+
+
+FONTS = {"Source Sans": "SourceSansVF-Upright*.woff2", "Source Code": "SourceCodeVF-Upright*.woff2"}
+
+
+def fonts_css() -> str:
+    """The app's type (Source Sans and Source Code, as the installed Streamlit ships them) as @font-face rules with
+    the fonts inline: a page opened from disk may not load a font file beside it, and no font comes from a CDN."""
+    import streamlit
+
+    media = Path(streamlit.__file__).parent / "static" / "static" / "media"
+    rules = []
+    for family, pattern in FONTS.items():
+        found = sorted(media.glob(pattern))
+        if found:  # else the page falls back to the system's sans-serif
+            data = base64.b64encode(found[0].read_bytes()).decode("ascii")
+            rules.append(f'@font-face {{ font-family: "{family}"; font-weight: 200 900; font-display: block; '
+                         f'src: url(data:font/woff2;base64,{data}) format("woff2"); }}')
+    return "\n".join(rules) + "\n"
 
 
 def _scripts(folder: Path, table: str, items) -> None:

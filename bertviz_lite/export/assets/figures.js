@@ -6,6 +6,8 @@
 (function () {
   const BVL = (window.BVL = window.BVL || {});
 
+  const FONT_FAMILY = '"Source Sans", sans-serif';  // the app's (fonts.css, from the installed Streamlit)
+
   function style() { return window.BVL_SITE.style; }
 
   function layout(height, title, extra) {
@@ -33,11 +35,6 @@
     return { colorscale: s.share, zmin: 0, zmax: top <= 1 ? 1 : top };
   }
 
-  function every(count) {  // figures/style.py every_token
-    const most = style().max_labelled;
-    return count <= most ? { dtick: 1 } : { tick0: 0, dtick: Math.ceil(count / most) };
-  }
-
   function spaced(labels, cellWidth, size) {  // upright labels (a window's dimensions): every k-th, k the fewest
     // that keeps them apart
     const room = 0.6 * size * Math.max(...labels.map((l) => l.length)) + 8;
@@ -49,15 +46,17 @@
   // `width` (and `tallest`, a lecture's room above the fold): square cells for a token-by-token matrix, a row of
   // 22 px per token for a window of dimensions; on a phone the colour bar lies across above the plot.
   function matrix({ z, rows, columns, title, colorbar, axes, signed, chosen, width, tallest, rotate }) {
-    const s = style(), narrow = width < 560;
+    const s = style(), narrow = width < 560 || rows.length === 1;  // a colour bar across: a phone's, or one row's
     const longest = Math.min(14, Math.max(...rows.map((r) => r.length)));
     const rowRoom = 30 + 0.55 * (s.font - 2) * longest;
     const plotWidth = width - rowRoom - (narrow ? 16 : 100);
     const cellWidth = plotWidth / columns.length;
     const columnRoom = rotate ? 30 + 0.5 * (s.font - 2) * Math.min(14, Math.max(...columns.map((c) => c.length))) : 50;
     const top = (title ? 56 : 10) + (narrow ? 46 : 0);
-    let cellHeight = rotate ? Math.min(Math.max(cellWidth, 16), 44) : 22;
-    if (tallest) cellHeight = Math.max(12, Math.min(cellHeight, (tallest - top - columnRoom) / rows.length));
+    let cellHeight = rows.length === 1 ? 60 : rotate ? Math.min(Math.max(cellWidth, 16), 44) : 22;
+    if (tallest && rows.length > 1) {  // a projector: the whole matrix above the fold, its rows thinner if need be
+      cellHeight = Math.max(4, Math.min(cellHeight, (tallest - top - columnRoom) / rows.length));
+    }
     const written = Math.max(rows.length, columns.length) <= s.max_written && cellWidth >= 34 && cellHeight >= 18;
     const heatmap = { type: "heatmap", z, x: columns, y: rows, ...colourScale(z, signed), xgap: 0, ygap: 0,
                       colorbar: narrow ? { title: { text: colorbar, side: "top" }, orientation: "h", thickness: 10,
@@ -75,16 +74,20 @@
                               color: s.chosen, line: { width: 3 } } });
     }
     const height = Math.round(top + rows.length * cellHeight + columnRoom);
-    const tick = { size: s.font - 2 };
+    // labels as large as a row (a column) allows, from 12 px; where even that does not fit, every k-th labelled
+    const labelSize = (cell) => Math.max(12, Math.min(s.font - 2, Math.floor(cell - 4)));
+    const rowTick = labelSize(cellHeight), columnTick = rotate ? labelSize(cellWidth) : s.font - 2;
+    const thinned = { rows: Math.ceil((rowTick + 4) / cellHeight), columns: rotate ? Math.ceil((columnTick + 4) / cellWidth) : 1 };
     const figure = layout(height, title, {
       xaxis: { title: { text: axes[1] }, type: "category", tickangle: rotate ? -60 : 0,
-               ...(rotate ? every(columns.length) : spaced(columns, cellWidth, tick.size)),
-               range: [-0.5, columns.length - 0.5], autorange: false, fixedrange: true, automargin: true, tickfont: tick },
-      yaxis: { title: { text: axes[0] }, type: "category", ...every(rows.length), automargin: true, tickfont: tick,
-               range: [rows.length - 0.5, -0.5], autorange: false, fixedrange: true },
+               ...(rotate ? { tick0: 0, dtick: thinned.columns } : spaced(columns, cellWidth, columnTick)),
+               range: [-0.5, columns.length - 0.5], autorange: false, fixedrange: true, automargin: true,
+               tickfont: { size: columnTick } },
+      yaxis: { title: { text: axes[0] }, type: "category", tick0: 0, dtick: thinned.rows, automargin: true,
+               tickfont: { size: rowTick }, range: [rows.length - 0.5, -0.5], autorange: false, fixedrange: true },
     });
     figure.margin = { l: 10, r: 10, t: top, b: 10 };
-    return { data: traces, layout: figure };
+    return { data: traces, layout: figure, thinned };
   }
 
   function waterfall(terms, value, top) {  // figures/explanation.py terms_waterfall
@@ -200,7 +203,11 @@
     const size = (figure.layout.font && figure.layout.font.size) || style().font;
     const title = figure.layout.title;
     const titleSize = (title && title.font && title.font.size) || Math.round(size * 1.1);
-    const layout = { ...figure.layout, title: title && { ...title, font: { size: titleSize, ...(title.font || {}) } } };
+    const layout = { ...figure.layout, font: { family: FONT_FAMILY, ...(figure.layout.font || {}) },
+                     title: title && { ...title, font: { size: titleSize, ...(title.font || {}) } } };
+    for (const name of Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k))) {  // labels inside the figure
+      layout[name] = { automargin: true, ...layout[name] };
+    }
     if (title && title.yanchor === "top" && title.yref === "container") {  // lines set from the top: Plotly sets the
       // first line's middle there, so its upper half would be cut by the figure's edge
       layout.title.pad = { ...(title.pad || {}), t: ((title.pad && title.pad.t) || 0) + Math.round(titleSize / 2) };

@@ -76,7 +76,7 @@
     const body = element("div", undefined, { class: "tree" });
     body.innerHTML = o.tree;  // the app's own HTML of the tree, every name escaped in Python (tree_html)
     tree.append(body);
-    const sunburst = element("section");
+    const sunburst = element("section", undefined, { "data-point": "sunburst" });  // what a projector must show
     const figure = element("div", undefined, { id: "sunburst" });
     sunburst.append(element("h2", "Parameter sunburst"), figure);
     columns.append(tree, sunburst);
@@ -102,7 +102,9 @@
     view.append(element("h1", "Tokens"));
     if (s.notice) view.append(element("p", s.notice, { class: "note" }));  // before a long text, not under it
     view.append(element("p", s.text, { class: "sentence" }));
-    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), chips(s));
+    const shown = chips(s);
+    shown.dataset.point = "tokens";
+    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), shown);
     if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
   }
 
@@ -112,7 +114,7 @@
     view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
     BVL.layers(view, keys, site.sentences.indexOf(s), link).catch((error) => {
       console.error(error.stack || error);
-      view.replaceChildren(element("h1", "Layers"), element("p", error.message, { class: "note" }));
+      view.replaceChildren(element("h1", "Layers"), element("p", error.message, { class: "note", "data-error": "" }));
     });
   }
 
@@ -136,7 +138,7 @@
       view.append(pick);
       const chapter = story[number - 1];
       const columns = element("div", undefined, { class: "stepper-columns" });
-      const canvas = element("section", undefined, { class: "canvas" });
+      const canvas = element("section", undefined, { class: "canvas", "data-point": "chapter" });
       const words = element("section", undefined, { class: "words" });
       columns.append(canvas, words);
       view.append(columns);
@@ -156,14 +158,14 @@
         const styled = chapter.figure[screen()];  // styled in Python for this screen (figures/screens.py)
         BVL.plot(figure, styled);
       }
-    }).catch((error) => view.replaceChildren(element("h1", "Tour"), element("p", error.message, { class: "note" })));
+    }).catch((error) => view.replaceChildren(element("h1", "Tour"), element("p", error.message, { class: "note", "data-error": "" })));
   }
 
   function attention(view, keys) {  // BertViz's head view and model view, as the app draws them (export/attention.py)
     const s = chosen(keys, view);
     if (!s) return;
-    BVL.lecture(site, site.sentences.indexOf(s)).then((lecture) => {
-      const views = lecture.data.attention, layers = views.head.length;
+    BVL.lecture(site, site.sentences.indexOf(s)).then((held) => {
+      const views = held.data.attention, layers = views.head.length;
       const model = keys.get("view") === "model";
       const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
       const go = (changes) => { location.hash = link("attention", { text: s.text, view: model ? "model" : "head",
@@ -188,8 +190,16 @@
           "double-click to show it alone. The app also keeps one token's lines and gives their numbers.",
         { class: "explains" }));
       const figure = element("div", undefined, { class: "figure", id: "attention-figure" });
-      view.append(figure);
-      BVL.plot(figure, (model ? views.model : views.head[layer])[screen()]).then(() => {
+      const shown = model ? views.model : views.head[layer];
+      if (shown.scrolls && lecture()) {  // more rows than a projector holds: they scroll in a box of their own
+        const box = element("div", undefined, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
+        box.append(figure);
+        view.append(element("p", `${s.tokens.length} tokens: the view scrolls in its box.`), box);
+      } else {
+        figure.dataset.point = "view";
+        view.append(figure);
+      }
+      BVL.plot(figure, shown[screen()]).then(() => {
         if (!model) return;
         figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head]: its matrix in the stepper
           const data = event.points[0] && event.points[0].customdata;
@@ -199,7 +209,7 @@
           }
         });
       });
-    }).catch((error) => view.replaceChildren(element("h1", "Attention"), element("p", error.message, { class: "note" })));
+    }).catch((error) => view.replaceChildren(element("h1", "Attention"), element("p", error.message, { class: "note", "data-error": "" })));
   }
 
   function similarity(view, keys) {  // the sentences' cosines and a pair's split (export/similarity.py): the
@@ -234,13 +244,14 @@
     const chosenPair = data.pairs[pick.value];
     if (chosenPair) {
       canvas.append(paragraph(chosenPair.caption));
-      drawn(canvas, chosenPair.figure, "split-figure");
+      drawn(canvas, chosenPair.figure, "split-figure").dataset.point = "split";
       controls.append(element("p", "A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the " +
                               "sentence vectors u and v (for mean pooling h_i / n and g_j / m). Normalizing does not " +
                               "change a cosine.", { class: "explains" }));
     }
     data.matrices.forEach((way, k) => {
-      drawn(canvas, way.figure, `similarity-${k}`);
+      const div = drawn(canvas, way.figure, `similarity-${k}`);
+      if (!chosenPair && k === 0) div.dataset.point = "cosines";
       if (!way.trained) canvas.append(element("p", `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
                                               { class: "explains" }));
     });
@@ -254,6 +265,7 @@
     const div = element("div", undefined, { class: "figure", id });
     view.append(div);
     BVL.plot(div, figure[screen()]);
+    return div;
   }
 
   function screen() {  // which of a figure's stylings this screen takes: a projector's, a phone's or a browser's
@@ -300,5 +312,5 @@
   }
 
   window.addEventListener("hashchange", show);
-  show();
+  document.fonts.ready.then(show);  // figures measure their labels in the app's type: drawn once it is there
 })();

@@ -147,7 +147,7 @@
       const diff = Math.abs(e.recomputed - e.value), ok = diff / Math.max(1, Math.abs(e.value)) <= 1e-5;
       host.append(element("p", `${ok ? "✔" : "✘"} From these numbers: ${BVL.general(e.recomputed, 6)}; stored ` +
                           `${BVL.general(e.value, 6)} (|Δ| ${BVL.scientific(diff, 0)})`,
-                          { class: `result ${ok ? "ok" : "bad"}` }));
+                          { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
     }
     const figure = BVL.explanationFigure(e, tokens, lectureMode ? 5 : 12);
     if (figure) {
@@ -155,6 +155,10 @@
       host.append(div);
       BVL.plot(div, figure);
     }
+  }
+
+  function ordinal(k) {
+    return k === 2 ? "other" : `${k}th`;
   }
 
   BVL.stepperControl = stepper;
@@ -188,17 +192,21 @@
     const s = shown(lecture, block, node, head, first);
     const chosen = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
     const inView = chosen && chosen[0] < s.rows.length && chosen[1] >= 0 && chosen[1] < s.columns.length;
-    const figure = element("div", undefined, { class: "figure step", id: "step-figure" });
+    const figure = element("div", undefined, { class: "figure step", id: "step-figure", "data-point": "step" });
     canvas.append(figure);
     const width = canvas.clientWidth || 600;
     const lectureMode = document.body.classList.contains("lecture");
-    const tallest = lectureMode ? Math.max(320, window.innerHeight - canvas.getBoundingClientRect().top - 8) : null;
+    const tallest = lectureMode ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
     const drawn = BVL.heatmap({ z: s.rows, rows: s.rowNames, columns: s.columns, title: stepTitle(lecture, block, node, head, s),
                                colorbar: node.op === "softmax" ? "attention" : "value",
                                axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
                                signed: node.op === "softmax" ? false : undefined, chosen: inView ? chosen : null, width, tallest,
                                rotate: s.tokenByToken });
     BVL.plot(figure, drawn);
+    const every = Object.entries(drawn.thinned).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ` +
+      `${axis === "rows" ? "row" : "column"}`);
+    if (every.length) canvas.append(element("p", `Labelled: ${every.join(", ")}; hover a cell for its token.`,
+                                            { class: "explains" }));
     figure.on("plotly_click", (event) => {
       const point = event.points.find((p) => p.data.type === "heatmap");
       if (!point) return;

@@ -1,0 +1,72 @@
+"""The project's readability check (tests/readability.py) over an exported site's views, as a lecturer shows them on
+a 1280×720 projector in lecture mode and as a student opens them on a 390×844 phone: the site is held to what a
+person accepts, as the app is."""
+from __future__ import annotations
+
+import os
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from bertviz_lite import BUNDLED_MODEL, load_model
+from bertviz_lite.export import site_content, write_site
+from readability import PHONE, problems
+from test_readability import sentence
+from tiers import first_by_default
+
+CHROMIUM = "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+LENGTHS = (10, 30)  # words of each exported sentence: the default lecture's and a longer one
+VIEWS = ("overview", "tokens", "tour?chapter=1", "tour?chapter=2", "tour?chapter=8", "tour?chapter=19",
+         "tour?chapter=20", "layers?layer=0&step=attn.scores&cell=1,2", "layers?step=attn.probs",
+         "layers?layer=1&step=ffn.in&cell=2,100", "layers?step=ffn.act&cell=2,3", "layers?step=embed.norm&cell=1,5",
+         "layers?step=pooler.out&cell=3", "attention?layer=2", "attention?view=model", "similarity",
+         "similarity?why=1,2")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    texts = [sentence(words) for words in LENGTHS]
+    return write_site(tmp_path_factory.mktemp("readable") / "site", site_content(load_model(BUNDLED_MODEL), texts))
+
+
+def views(lecture: bool) -> list:
+    links = []
+    for words in LENGTHS:
+        for view in VIEWS:
+            path, _, query = view.partition("?")
+            keys = {"text": sentence(words), **dict(urllib.parse.parse_qsl(query)), **({"lecture": "1"} if lecture else {})}
+            links.append((f"{path}-{words}w-{query}", f"#/{path}?{urllib.parse.urlencode(keys)}"))
+    return first_by_default(links, ids=[name for name, _ in links])
+
+
+def shown(site: Path, link: str, phone: bool):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        context = (browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+                   else browser.new_context(viewport={"width": 1280, "height": 720}))
+        page = context.new_page()
+        page.goto((site / "index.html").as_uri() + link)
+        page.wait_for_function("document.querySelector('[data-point]') || document.querySelector('[data-error]')")
+        page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
+        time.sleep(0.4)  # Plotly's last layout pass
+        found = problems(page, phone=phone)
+        browser.close()
+    return found
+
+
+@pytest.mark.parametrize("view", views(lecture=True))
+def test_a_site_view_is_readable_on_a_projector(site, view):
+    found = shown(site, view[1], phone=False)
+    assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("view", views(lecture=False))
+def test_a_site_view_is_readable_on_a_phone(site, view):
+    found = shown(site, view[1], phone=True)
+    assert not found, "\n".join(map(str, found))
