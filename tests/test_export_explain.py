@@ -1,7 +1,8 @@
 """The exported site explains a cell in the browser (export/assets/explain.js, a port of each op's `explain`): here
 it is held equal to the app's own `explain` on every step of every block of every family's tiny model, for cells at
 the corners and the middle of each step, in the first and the last head: the same formula character for character,
-the same terms, and the same value recomputed from the stored inputs."""
+the same terms, and the same value recomputed from the stored inputs; and each family's stepper draws its scores,
+its attention and its layer's output, a cell's value recomputed equal."""
 from __future__ import annotations
 
 import os
@@ -59,6 +60,10 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
         page = browser.new_page()
         page.goto((site / "index.html").as_uri())
         shown = page.evaluate(EXPLAIN_IN_PAGE, cells)
+        for step in ("attn.scores", "attn.probs", t.graph("layers", 0).keys[-1]):  # the stepper draws this family
+            page.goto((site / "index.html").as_uri() + f"#/layers?layer=0&step={step}&cell=1,1")
+            page.wait_for_selector("#step-figure .main-svg")
+            page.wait_for_selector(".result.ok")  # the clicked cell recomputed equal to the stored one
         browser.close()
     ops = set()
     for cell, js in zip(cells, shown):
