@@ -167,7 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--load", action="store_true",
                    help="instead: start the app and open many sessions at once as browser tabs do (latency "
                         "percentiles, and the server's memory through a soak); run from the repository root")
-    p.add_argument("--tabs", type=int, default=40, help="with --load: tabs opening one link at once")
+    p.add_argument("--site", action="store_true",
+                   help="instead: export the default lecture pack as a static site and time it (export, size, "
+                        "Chromium from disk, 100 tabs on a static server)")
+    p.add_argument("--tabs", type=int, default=40, help="with --load: tabs opening one link at once (with --site: "
+                                                        "100 unless given)")
     p.add_argument("--many", type=int, default=100, help="with --load: the larger burst on one link")
     p.add_argument("--soak", type=int, default=320, help="with --load: distinct sentences in the soak")
     p.add_argument("--replicas", type=int, default=0,
