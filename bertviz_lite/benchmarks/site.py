@@ -56,7 +56,8 @@ def run(tabs: int = 100, progress=print) -> dict:
     write_site(out, site_content(loaded, list(PACK_WORDS)))
     done = time.perf_counter()
     result.update(export_s=done - start, export_without_load_s=done - loaded_at, tokens=_tokens(loaded, PACK_WORDS))
-    result["sentence_bytes"] = [_sizes(out / "sentences" / f"{i}.js") for i in range(len(PACK_WORDS))]
+    result["sentence_bytes"] = [_sentence_sizes(out, i) for i in range(len(PACK_WORDS))]
+    result["first_view_bytes"] = _first_view_bytes(out)
     result["weights_bytes"] = _folder_sizes(out / "weights")
     result["plotly_bytes"] = _sizes(out / "plotly.min.js")
     result["growth"] = _growth(loaded, progress)
@@ -72,6 +73,17 @@ def _tokens(loaded, texts) -> list[int]:
 def _sizes(path: Path) -> dict:
     data = path.read_bytes()
     return {"bytes": len(data), "gzip": len(gzip.compress(data, 6))}
+
+
+def _sentence_sizes(site: Path, i: int) -> dict:
+    """A sentence's scripts together: what every view reads and its parts (each block, the tour, the views)."""
+    sizes = [_sizes(p) for p in [site / "sentences" / f"{i}.js", *(site / "sentences").glob(f"{i}-*.js")]]
+    return {"bytes": sum(s["bytes"] for s in sizes), "gzip": sum(s["gzip"] for s in sizes)}
+
+
+def _first_view_bytes(site: Path) -> int:
+    """What the stepper's first view of a layer reads of the sentence: its script, the layer's and the one before."""
+    return sum((site / "sentences" / name).stat().st_size for name in ("0.js", "0-layers.1.js", "0-layers.2.js"))
 
 
 def _folder_sizes(folder: Path) -> dict:
@@ -91,7 +103,7 @@ def _growth(loaded, progress) -> list[dict]:
         start = time.perf_counter()
         write_site(out, site_content(loaded, [words(n)]))
         rows.append({"tokens": _tokens(loaded, [words(n)])[0], "export_s": time.perf_counter() - start,
-                     **_sizes(out / "sentences" / "0.js")})
+                     **_sentence_sizes(out, 0)})
     return rows
 
 
@@ -160,7 +172,7 @@ def _hall(site: Path, tabs: int, progress) -> dict:
     """`tabs` tabs at once against one static server on loopback, each fetching what the stepper's page reads."""
     files = ["index.html", "fonts.css", "site.css", "plotly.min.js", "data.js",
              *[p.name for p in sorted(site.glob("*.js")) if p.name not in ("plotly.min.js", "data.js")],
-             "sentences/0.js"]
+             "sentences/0.js", "sentences/0-layers.1.js", "sentences/0-layers.2.js"]
     handler = partial(_Quiet, directory=str(site))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -198,7 +210,8 @@ def report(r: dict) -> str:
         (f"export, the default lecture pack ({len(PACK_WORDS)} sentences of {', '.join(map(str, r['tokens']))} "
          f"tokens), model load included", f"{r['export_s']:.1f} s", verdict(r["export_s"], "export_s")),
         ("  of which the export itself", f"{r['export_without_load_s']:.1f} s", ""),
-        (f"a sentence's script, {r['tokens'][0]} tokens (as written; gzip as a host sends it)",
+        ("  what the stepper's first view of layer 2 reads of them", f"{r['first_view_bytes'] / MB:.2f} MB", ""),
+        (f"a sentence's scripts, {r['tokens'][0]} tokens (as written; gzip as a host sends it)",
          f"{first['bytes'] / MB:.2f} MB; gzip {first['gzip'] / MB:.2f} MB",
          verdict(first["bytes"] / MB, "sentence_mb_16")),
         (f"the weights' scripts, {r['weights_bytes']['files']} modules, read when a linear map's cell is explained",

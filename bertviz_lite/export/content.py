@@ -12,7 +12,7 @@ from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_
 from ..loading.vocabulary import SENTENCE_OF, vocabulary_note
 from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
-from .steps import model_steps, module_weights, sentence_steps
+from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .attention import attention_views
 from .similarity import similarity
 from .tour import tour_chapters
@@ -20,7 +20,8 @@ from .tour import tour_chapters
 
 def site_content(loaded, texts: list[str]) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
-    stepper's graphs; each sentence's every sub-step (`steps`, a script of its own), and the weights the
+    stepper's graphs; each sentence's numbers (`steps`: what every view reads, and its `parts`, a script each: a
+    block's sub-steps, the tour, the attention views), and the weights the
     explanations read (`weights`: called by the writer, one module at a time, so that no more than one module's
     weights are held as text at once)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
@@ -40,8 +41,9 @@ def site_content(loaded, texts: list[str]) -> dict:
         "similarity": similarity(loaded, texts),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "style": site_style(),
-        "steps": [{**sentence_steps(loaded, t), "tour": tour_chapters(loaded, t),
-                   "attention": attention_views(t)} for t in traces],
+        "steps": [{"main": sentence_steps(loaded, t),
+                   "parts": {**block_arrays(t), "tour": tour_chapters(loaded, t), "attention": attention_views(t)}}
+                  for t in traces],
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
     }
 

@@ -1,5 +1,6 @@
 """The stepper's numbers for the site: every block's graph (as the app's diagram and explanations read it), each
-sentence's every sub-step as the trace computed it, and the model's parameters that a cell's explanation reads.
+sentence's every sub-step as the trace computed it (one script per block), and the model's parameters that a
+cell's explanation reads.
 
 Arrays travel as float32 (int32 for distances and buckets) in base64 (`packed`), exactly the trace's numbers, so
 that the browser's explanation recomputes a cell from the same inputs as the app's `explain`. The few small
@@ -74,15 +75,26 @@ def small_parameters(loaded, blocks) -> dict:
 
 
 def sentence_steps(loaded, t) -> dict:
-    """One sentence's numbers: every sub-step of every block by its global name, what a layer reads from the
-    model itself (its hidden states), each block's check, the input's ids and mask, and the rows of each table
-    the embeddings looked up."""
+    """What a sentence's every view reads: what a layer reads from the model itself (its hidden states), each
+    block's check, the input's ids and mask, and the rows of each table the embeddings looked up (the sub-steps
+    themselves are in `block_arrays`)."""
     blocks = graphs(t)
-    arrays = {g.name(k): packed(v) for g in blocks for k, v in t.values(g).items()}
     tokens = t.token_data()
     ids = {name: getattr(tokens, name).tolist() for name in ("input_ids", "token_type_ids", "position_ids")}
-    return {"arrays": arrays, "given": _given(loaded, t, blocks), "checks": _checks(t), "ids": ids,
+    return {"given": _given(loaded, t, blocks), "checks": _checks(t), "ids": ids,
             "mask": tokens.attention_mask.tolist(), "rows": _table_rows(loaded, blocks, ids)}
+
+
+def block_arrays(t) -> dict:
+    """Each block's sub-steps by global name, one entry per block ("embed", "layers.3", ...): the site reads a
+    block's script only when a view shows it or explains a cell of it."""
+    return {part_of(g.name(g.output.key)): {g.name(k): packed(v) for k, v in t.values(g).items()} for g in graphs(t)}
+
+
+def part_of(step: str) -> str:
+    """The script a step's numbers are in: its block, and a layer's number ("layers.3.attn.q" → "layers.3")."""
+    block, _, rest = step.partition(".")
+    return f"{block}.{rest.split('.')[0]}" if block == "layers" else block
 
 
 def _checks(t) -> dict:

@@ -88,7 +88,12 @@ def _fill(folder: Path, content: dict) -> None:
     (folder / MARKER).write_text("A site written by `bertviz-lite export`: the next export may replace it.\n")
     shared = {k: v for k, v in content.items() if k not in ("steps", "weights")}
     (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(shared)};\n", encoding="utf-8")
-    _scripts(folder / "sentences", "BVL_SENTENCES", enumerate(content["steps"]))
+    (folder / "sentences").mkdir()
+    for i, steps in enumerate(content["steps"]):
+        _scripts(folder / "sentences", "BVL_SENTENCES", [(i, steps["main"])])
+        _scripts(folder / "sentences", "BVL_PARTS", [(f"{i}-{part}", part_value)
+                                                     for part, part_value in steps["parts"].items()])
+    (folder / "weights").mkdir()
     _scripts(folder / "weights", "BVL_WEIGHTS", content["weights"]())
     title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
     readme = SPACE_README.format(title_yaml=json.dumps(title), title=title, about=content["about"])  # JSON: YAML
@@ -117,7 +122,6 @@ def fonts_css() -> str:
 def _scripts(folder: Path, table: str, items) -> None:
     """One script per item, each setting its entry of a table the site reads (window.BVL_SENTENCES[0] = ...):
     what the site loads only when a view needs it."""
-    folder.mkdir()
     for key, value in items:
         (folder / f"{key}.js").write_text(f"window.{table} = window.{table} || {{}};\nwindow.{table}"
                                           f"[{script_json(key)}] = {script_json(value)};\n", encoding="utf-8")

@@ -393,6 +393,7 @@
     const found = findStep(lecture.model, step);
     if (!found) throw new Error(`This site has no step ${step}.`);
     const [block, node] = found;
+    await lecture.block(BVL.partOf(step));  // its block's numbers and what the block reads
     const array = lecture.array(step);
     const shape = node.headed ? array.shape.slice(1) : array.shape;
     if (node.headed && (head === null || head === undefined)) head = 0;

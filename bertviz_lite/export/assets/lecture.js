@@ -1,11 +1,13 @@
-// A sentence's numbers in the browser: its data script (sentences/N.js) and a module's weights script
-// (weights/NAME.js) are loaded when first needed, by a <script> element, which works from a double-clicked file as
+// A sentence's numbers in the browser: its data script (sentences/N.js), its parts (sentences/N-PART.js: a block's
+// sub-steps, the tour, the attention views) and a module's weights script (weights/NAME.js) are loaded when first
+// needed, by a <script> element, which works from a double-clicked file as
 // from any host (fetch does not read file://). Arrays are decoded when first read and kept.
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
   window.BVL_SENTENCES = window.BVL_SENTENCES || {};
   window.BVL_WEIGHTS = window.BVL_WEIGHTS || {};
+  window.BVL_PARTS = window.BVL_PARTS || {};
   const loading = {};
 
   function script(src) {  // loads once; resolves when the script has run
@@ -21,11 +23,16 @@
     return loading[src];
   }
 
-  function decoded(cache, packed) {
+  function decoded(packed) {  // a parameter that may be absent (a norm without β)
     return packed === null || packed === undefined ? packed : BVL.unpack(packed);
   }
 
-  class Lecture {  // one sentence of the site: its tokens, arrays, ids and mask, and the model's parameters
+  function partOf(step) {  // export/steps.py part_of: "layers.3.attn.q" → "layers.3", "embed.norm" → "embed"
+    const [block, second] = step.split(".");
+    return block === "layers" ? `layers.${second}` : block;
+  }
+
+  class Lecture {  // one sentence of the site: its tokens, ids and mask, its parts as they are read, the parameters
     constructor(site, index, data) {
       const sentence = site.sentences[index];
       Object.assign(this, { site, index, model: site.model, tokens: sentence.tokens, ids: data.ids, mask: data.mask,
@@ -33,10 +40,21 @@
       this.arrays = {};
       this.decodedParameters = {};
     }
+    async part(name) {  // a part's script (a block's sub-steps, "tour", "attention"), read once
+      const key = `${this.index}-${name}`;
+      if (!window.BVL_PARTS[key]) await script(`sentences/${key}.js`);
+      return window.BVL_PARTS[key];
+    }
+    async block(name) {  // a block's sub-steps and those of every block it reads (a layer's input, positions)
+      const block = this.model.blocks.find((b) => partOf(b.name) === name);
+      const outside = block.nodes.flatMap((n) => n.inputs).filter((i) => /^(embed|positions|layers|pooler)\./.test(i));
+      await Promise.all([name, ...new Set(outside.map(partOf))].map((part) => this.part(part)));
+    }
     array(name) {
       if (!(name in this.arrays)) {
-        if (!(name in this.data.arrays)) throw new Error(`This site holds no numbers for ${name}.`);
-        this.arrays[name] = BVL.unpack(this.data.arrays[name]);
+        const part = window.BVL_PARTS[`${this.index}-${partOf(name)}`];
+        if (!part || !(name in part)) throw new Error(`This site holds no numbers for ${name}.`);
+        this.arrays[name] = BVL.unpack(part[name]);
       }
       return this.arrays[name];
     }
@@ -54,13 +72,13 @@
       return this.memo(`parameter:${name}`, () => {
         const p = this.model.parameters[name];
         if (p && p.shape) return BVL.unpack(p);
-        return { ...p, weight: decoded(null, p.weight), bias: decoded(null, p.bias) };
+        return { ...p, weight: decoded(p.weight), bias: decoded(p.bias) };
       });
     }
     async weights(module) {
       if (!window.BVL_WEIGHTS[module]) await script(`weights/${module}.js`);
       const w = window.BVL_WEIGHTS[module];
-      return this.memo(`weights:${module}`, () => ({ weight: BVL.unpack(w.weight), bias: decoded(null, w.bias) }));
+      return this.memo(`weights:${module}`, () => ({ weight: BVL.unpack(w.weight), bias: decoded(w.bias) }));
     }
     memo(key, make) {
       if (!(key in this.decodedParameters)) this.decodedParameters[key] = make();
@@ -69,6 +87,7 @@
   }
 
   const lectures = {};
+  BVL.partOf = partOf;
   BVL.lecture = async function (site, index) {  // the Lecture of sentence `index`, its data loaded once
     if (!lectures[index]) {
       if (!window.BVL_SENTENCES[index]) await script(`sentences/${index}.js`);

@@ -122,8 +122,7 @@
     const s = chosen(keys, view);
     if (!s) return;
     const index = site.sentences.indexOf(s);
-    BVL.lecture(site, index).then((lecture) => {
-      const story = lecture.data.tour;
+    BVL.lecture(site, index).then((lecture) => lecture.part("tour")).then((story) => {
       const asked = keys.get("chapter") || "1";
       const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
       view.replaceChildren(element("h1", "Tour"));
@@ -164,8 +163,8 @@
   function attention(view, keys) {  // BertViz's head view and model view, as the app draws them (export/attention.py)
     const s = chosen(keys, view);
     if (!s) return;
-    BVL.lecture(site, site.sentences.indexOf(s)).then((held) => {
-      const views = held.data.attention, layers = views.head.length;
+    BVL.lecture(site, site.sentences.indexOf(s)).then((held) => held.part("attention")).then((views) => {
+      const layers = views.head.length;
       const model = keys.get("view") === "model";
       const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
       const go = (changes) => { location.hash = link("attention", { text: s.text, view: model ? "model" : "head",

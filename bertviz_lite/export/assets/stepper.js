@@ -173,6 +173,7 @@
       view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));
       return;
     }
+    await lecture.block(BVL.partOf(block.name));
     const sentence = site.sentences[index];
     const go = (b, key, l, h, cell) => { location.hash = link("layers", { text: sentence.text, ...keysFor(b, key, l, h, cell) }); };
     controls(view, site.model, block, node, layer, head, go);
