@@ -4,7 +4,7 @@ import streamlit as st
 
 from app_pages.shell import chips, guarded, lecture, runs, screen
 from bertviz_lite.loading.readable_pieces import is_byte_level
-from bertviz_lite.loading.vocabulary import SENTENCE_OF, vocabulary_note
+from bertviz_lite.loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
 
 loaded = guarded.load_or_stop()
 key = runs.page_key(loaded)  # what this run asks every cache for
@@ -21,10 +21,8 @@ if note and loaded.stand_in_vocabulary:  # a stand-in's pieces are a warning; a 
     st.info(note, icon=":material/info:")
 elif note:
     st.caption(note)
-unknown = loaded.tokenizer.unk_token
-if unknown and unknown in t.tokens:
-    st.info(f"{t.tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}.",
-            icon=":material/help:")
+if unknown := unknown_note(loaded.tokenizer, t.tokens):
+    st.info(unknown, icon=":material/help:")
 
 table = pd.DataFrame({"token": t.tokens, "id": t.input_ids, "token type": t.token_type_ids,
                       "attention mask": t.attention_mask, "sentence": [SENTENCE_OF[s] for s in t.sequence_ids]})

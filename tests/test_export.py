@@ -357,3 +357,54 @@ def test_similarity_shows_the_apps_cosines_and_a_pairs_split(site):
         np.testing.assert_allclose(shown, cosine, rtol=1e-5)
         assert page.evaluate("document.body.scrollWidth") <= 390
         browser.close()
+
+
+def test_the_apps_lecture_mode_offers_the_lecture_as_a_zipped_site_without_the_weights(tmp_path):
+    """Lecture mode's sidebar has "Download this lecture as a site"; what it gives (`site_zip`) is a .zip of one
+    folder that is a whole site of the sentence, without the weights' scripts, and the site says why where a linear
+    map's cell would need them."""
+    import io
+    import zipfile
+
+    from apptest import open_page
+
+    from bertviz_lite.export import site_zip
+
+    at = open_page("tokens", model=BUNDLED_MODEL, text=TEXTS[0], lecture="1")
+    assert any(b.proto.label == "Download this lecture as a site" for b in at.get("download_button"))
+    at = open_page("tokens", model=BUNDLED_MODEL, text=TEXTS[0])
+    assert not any(b.proto.label == "Download this lecture as a site" for b in at.get("download_button"))
+
+    data = site_zip(load_model(BUNDLED_MODEL), [TEXTS[0]])
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = archive.namelist()
+        archive.extractall(tmp_path)
+    assert {"lecture-site/index.html", "lecture-site/plotly.min.js", "lecture-site/sentences/0.js"} <= set(names)
+    assert not any(name.startswith("lecture-site/weights/") and name.endswith(".js") for name in names)
+    assert len(data) < 12 * 1024 * 1024
+    model = json.loads((tmp_path / "lecture-site" / "data.js").read_text(encoding="utf-8")
+                       .removeprefix("window.BVL_SITE = ").rstrip().removesuffix(";"))["model"]
+    assert model["weights"] == [] and model["weights_left_out"]
+    if os.path.exists(CHROMIUM):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page()
+            page.goto((tmp_path / "lecture-site" / "index.html").as_uri() + "#/layers?" +
+                      urllib.parse.urlencode({"text": TEXTS[0], "step": "ffn.in", "cell": "1,2"}))
+            page.wait_for_selector("text=written without the model's weights")
+            browser.close()
+
+
+def test_the_site_says_how_many_pieces_became_unknown_as_the_tokens_page_does():
+    from bertviz_lite.loading.vocabulary import unknown_note
+
+    loaded = load_model(BUNDLED_MODEL)
+    text = "the 🦜 sat by the 🛶 on the river"
+    shown = site_content(loaded, [text])["sentences"][0]
+    t = trace(loaded, text)
+    assert t.tokens.count("[UNK]") == 2
+    assert shown["unknown"] == unknown_note(loaded.tokenizer, t.tokens) == ("2 piece(s) are not in the vocabulary "
+                                                                            "and became [UNK].")
+    assert site_content(loaded, [TEXTS[0]])["sentences"][0]["unknown"] is None

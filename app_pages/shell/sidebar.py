@@ -5,6 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from bertviz_lite import PRESETS, TASKS
+from bertviz_lite.export import site_zip
+from bertviz_lite.serving.cache import cached_model
 from bertviz_lite.serving.hosting import Limits
 
 from .charts import DOWNLOAD_FORMATS
@@ -58,4 +60,22 @@ def sidebar() -> None:
         st.toggle("Lecture mode", **bind("lecture"),
                   help="Large type and less chrome for a projector; a link with lecture=1 opens this way, with the "
                        "sidebar closed.")
+        if st.session_state.lecture:
+            lecture_download()
         redraw_on_reconnect()  # in the sidebar: its empty block takes no room on a page
+
+
+def lecture_download() -> None:
+    """The lecture as a static site (a .zip of its folder, `bertviz_lite.export`), made when clicked: its sentence
+    (and the second one) on this model, to open from disk or push as a free static Space; without the weights'
+    scripts, which keeps it a few megabytes (`bertviz-lite export` writes them too)."""
+    source, texts = st.session_state.model, [st.session_state.text, st.session_state.pair]
+
+    def zipped() -> bytes:
+        return site_zip(cached_model(source, "base"), [t for t in texts if t.strip()])
+
+    st.download_button("Download this lecture as a site", data=zipped, file_name="lecture-site.zip",
+                       mime="application/zip", on_click="ignore", icon=":material/download:",
+                       help="A static site of this sentence on this model: the stepper, the tour, the attention "
+                            "views and the similarity, in any browser with no server (a double click on "
+                            "index.html), or pushed as a free static Space.")

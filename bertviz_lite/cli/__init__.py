@@ -151,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model")
     p.add_argument("--text", action="append", required=True, help="a sentence; repeat for more")
     p.add_argument("--out", required=True, help="the site's folder (replaced whole once the site is written)")
+    p.add_argument("--no-weights", action="store_true",
+                   help="leave the weights' scripts out (a linear map's cell is then explained by the app): a site "
+                        "of a few megabytes a sentence, for a large model")
     p.set_defaults(run=cmd_export, input_status=2)
 
     p = sub.add_parser("serve", help="run the app (streamlit run app.py), warming the views that BVL_WARM names "

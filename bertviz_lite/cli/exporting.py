@@ -22,5 +22,5 @@ def cmd_export(args) -> None:
     except LoadError as error:  # a model that cannot be had is a request the command cannot take
         raise InputError(str(error)) from None
     progress(f"computing {len(args.text)} sentence(s)")
-    out = write_site(args.out, site_content(loaded, args.text))
+    out = write_site(args.out, site_content(loaded, args.text, weights=not args.no_weights))
     print(out / "index.html")

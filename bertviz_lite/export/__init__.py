@@ -1,12 +1,15 @@
 """`bertviz-lite export`: a lecture as a static site that needs no server. A folder with `index.html`, the site's
-script and style, plotly.js from the installed plotly package, and the lecture's numbers as a script (a page opened
-from disk may not fetch files, but it may load scripts): a double click opens it, any static host serves it, and
-its README makes it a Hugging Face static Space as it is.
+scripts and style, plotly.js from the installed plotly package and the app's type, and the lecture's numbers as
+scripts (a page opened from disk may not fetch files, but it may load scripts): a double click opens it, any static
+host serves it, and its README makes it a Hugging Face static Space as it is.
 
-This first part shows the overview (the module tree and the parameter sunburst) and each sentence's tokens, with
-the app's deep links (`index.html#/tokens?text=…`); the stepper, the head and model views, the tour and similarity
-come next (issue 45)."""
+The site shows what the app computes, with the app's deep links (`index.html#/layers?text=…&step=attn.scores`):
+the overview, the tokens, the stepper through every sub-step with any cell explained in the browser (`steps.py`,
+`assets/explain.js`), the guided tour (`tour.py`), the head and model views (`attention.py`) and the sentences'
+similarity with each pair's split (`similarity.py`), each figure styled for a browser, a projector and a phone
+(`screens.py`); lecture mode and the default lecture's Next. `zipped.py` gives the app's download."""
 from .content import site_content
 from .writing import write_site
+from .zipped import site_zip
 
-__all__ = ["site_content", "write_site"]
+__all__ = ["site_content", "site_zip", "write_site"]

@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 from ..errors import InputError
 from ..figures import parameter_sunburst
 from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
-from ..loading.vocabulary import SENTENCE_OF, vocabulary_note
+from ..loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
 from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
@@ -18,18 +18,18 @@ from .similarity import similarity
 from .tour import tour_chapters
 
 
-def site_content(loaded, texts: list[str]) -> dict:
+def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
     stepper's graphs; each sentence's numbers (`steps`: what every view reads, and its `parts`, a script each: a
     block's sub-steps, the tour, the attention views), and the weights the
     explanations read (`weights`: called by the writer, one module at a time, so that no more than one module's
-    weights are held as text at once)."""
+    weights are held as text at once; none without `weights`, and the site says why where a cell needs them)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
     if not texts or not all(texts):
         raise InputError("Give each --text a sentence: an empty one has nothing to show.")
     tree = module_tree(loaded.model)
     traces = [trace(loaded, text) for text in texts]
-    model = model_steps(loaded, traces[0])
+    model = model_steps(loaded, traces[0], weights)
     return {
         "about": about(loaded, texts),
         "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
@@ -52,7 +52,8 @@ def sentence(t, text: str) -> dict:
     """One sentence as the app traces it: its pieces, ids and sentence letters, and the trace's notice where the
     model could not read it whole (a long text is cut to the model's length)."""
     return {"text": text, "tokens": t.tokens, "ids": t.input_ids.tolist(),
-            "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "notice": t.notice}
+            "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "notice": t.notice,
+            "unknown": unknown_note(t.loaded.tokenizer, t.tokens)}
 
 
 def site_style() -> dict:

@@ -41,15 +41,16 @@ def graphs(t) -> list:
     return found
 
 
-def model_steps(loaded, t) -> dict:
+def model_steps(loaded, t, weights: bool = True) -> dict:
     """What every sentence shares: the graphs (each node with its axes), what each operation is, the small
-    parameters, and which modules have a weights script."""
+    parameters, and which modules have a weights script (none without `weights`)."""
     blocks = graphs(t)
     ops = {n.op.name: {"meaning": n.op.meaning, "drawn_as": n.op.drawn_as and n.op.drawn_as.value,
                        "gives_probabilities": n.op.gives_probabilities, "whole_row": n.op.whole_row}
            for g in blocks for n in g}
     return {"blocks": [block_json(g) for g in blocks], "ops": ops, "parameters": small_parameters(loaded, blocks),
-            "weights": sorted({n.module for g in blocks for n in g if n.op in WEIGHTED}),
+            "weights": sorted({n.module for g in blocks for n in g if n.op in WEIGHTED}) if weights else [],
+            "weights_left_out": not weights,
             "num_heads": t.num_heads, "num_layers": t.num_layers}
 
 

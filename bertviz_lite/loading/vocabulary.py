@@ -16,3 +16,11 @@ def vocabulary_note(loaded) -> str | None:
         return (f"{loaded.source}'s real vocabulary (BERT's uncased 30,522 word pieces, shipped with the bundled "
                 f"model): these are the real pieces and ids, even though the weights are random.")
     return None
+
+
+def unknown_note(tokenizer, tokens: list[str]) -> str | None:
+    """How many pieces are not in the vocabulary (they became its unknown token), or None where none did."""
+    unknown = tokenizer.unk_token
+    if not unknown or unknown not in tokens:
+        return None
+    return f"{tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}."

@@ -106,6 +106,7 @@
     shown.dataset.point = "tokens";
     view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), shown);
     if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
+    if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));  // pieces that became [UNK]
   }
 
   function layers(view, keys) {  // the stepper (stepper.js), on the sentence's own data

@@ -1,0 +1,28 @@
+"""A lecture's site as one .zip, for the app's "Download this lecture as a site": written as the command writes it
+(to a temporary folder, then zipped), without the weights' scripts unless asked, so that a download stays a few
+megabytes (a site without them explains a linear map's cell in the app, and says so)."""
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from .content import site_content
+from .writing import write_site
+
+
+def site_zip(loaded, texts: list[str], weights: bool = False) -> bytes:
+    """The site of `texts` on `loaded` as the bytes of a .zip whose one folder, `lecture-site/`, is the site."""
+    work = Path(tempfile.mkdtemp(prefix="bvl-site-zip-"))
+    try:
+        site = write_site(work / "lecture-site", site_content(loaded, texts, weights=weights))
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(site.rglob("*")):
+                if path.is_file():
+                    archive.write(path, Path("lecture-site") / path.relative_to(site))
+        return buffer.getvalue()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
