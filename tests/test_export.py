@@ -65,6 +65,9 @@ def test_the_sites_numbers_are_the_traces_and_markup_cannot_end_its_script(site)
         assert shown["text"] == text and shown["tokens"] == t.tokens and shown["ids"] == t.input_ids.tolist()
     assert data["overview"]["total"] == sum(p.numel() for p in loaded.model.parameters())
     assert BUNDLED_MODEL in data["about"] and "real pretrained weights" in data["about"]
+    assert "2 sentences: “she sat on the river bank and watched t…”, “</script>" in data["about"]  # named
+    readme = (site / "README.md").read_text(encoding="utf-8")
+    assert "&lt;/script&gt;&lt;img" in readme and "<img" not in readme  # a Space's README shows the markup as text
 
 
 def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(content, monkeypatch, tmp_path):
@@ -408,3 +411,46 @@ def test_the_site_says_how_many_pieces_became_unknown_as_the_tokens_page_does():
     assert shown["unknown"] == unknown_note(loaded.tokenizer, t.tokens) == ("2 piece(s) are not in the vocabulary "
                                                                             "and became [UNK].")
     assert site_content(loaded, [TEXTS[0]])["sentences"][0]["unknown"] is None
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_the_site_works_from_a_static_server_on_loopback_and_asks_no_other_host(site):
+    """The same folder served by a static server (Python's, on loopback), as a Space serves it: the stepper draws, a
+    linear map's cell reads its weights' script over HTTP and is explained as the app explains it, the tour opens;
+    a request to any other origin is blocked and fails the test."""
+    import threading
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.explaining import explain
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    t = trace(load_model(BUNDLED_MODEL), TEXTS[0])
+    elsewhere = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin + "/")
+                       else (elsewhere.append(route.request.url), route.abort()))
+            keys = {"text": TEXTS[0], "layer": 3, "step": "ffn.out", "cell": "2,7"}
+            page.goto(f"{origin}/index.html#/layers?" + urllib.parse.urlencode(keys))
+            page.wait_for_selector("#step-figure .main-svg")
+            page.wait_for_selector(".formula")
+            e = explain(t, "layers.3.ffn.out", None, (2, 7))
+            assert page.locator(".formula").inner_text() == f"{e.op}: {e.formula}"
+            assert page.locator(".result.ok").count() == 1
+            page.goto(f"{origin}/index.html#/tour?" + urllib.parse.urlencode({"text": TEXTS[0], "chapter": 8}))
+            page.wait_for_selector("#tour-figure .main-svg")
+            browser.close()
+    finally:
+        server.shutdown()
+    assert elsewhere == []

@@ -1,7 +1,8 @@
 """The exported site explains a cell in the browser (export/assets/explain.js, a port of each op's `explain`): here
 it is held equal to the app's own `explain` on every step of every block of every family's tiny model, for cells at
 the corners and the middle of each step, in the first and the last head: the same formula character for character,
-the same terms, and the same value recomputed from the stored inputs; and each family's stepper draws its scores,
+the same terms, the same value recomputed from the stored inputs, and the same figure of the op's kind (its traces'
+labels and numbers); and each family's stepper draws its scores,
 its attention and its layer's output, a cell's value recomputed equal."""
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from bertviz_lite import load_model, trace
 from bertviz_lite.explaining import explain
 from bertviz_lite.export import site_content, write_site
+from bertviz_lite.figures import explanation_figure
 from tiers import each_family
 
 CHROMIUM = "/usr/bin/chromium"
@@ -24,11 +26,32 @@ EXPLAIN_IN_PAGE = """async (cells) => {
   for (const c of cells) {
     try {
       const e = await BVL.explain(lecture, c.step, c.head, c.at);
-      out.push({formula: e.formula, value: e.value, recomputed: e.recomputed, terms: e.terms, labels: e.labels});
+      const figure = BVL.explanationFigure(e, lecture.tokens, 12);
+      out.push({formula: e.formula, value: e.value, recomputed: e.recomputed, terms: e.terms, labels: e.labels,
+                figure: figure && figure.data.map((d) => ({type: d.type, x: Array.from(d.x || []),
+                                                           y: Array.from(d.y || [])}))});
     } catch (error) { out.push({error: String(error)}); }
   }
   return out;
 }"""
+
+
+def same_figure(js, fig, where: str) -> None:
+    """The browser's explanation figure (figures.js) draws the app's (figures/explanation.py): the same traces, each
+    with the same labels and numbers (an activation's curve to float32's precision: the model computed it so)."""
+    if fig is None:
+        assert js is None, where
+        return
+    assert js is not None and [d["type"] for d in js] == [d.type for d in fig.data], where
+    for shown, trace in zip(js, fig.data):
+        for axis in ("x", "y"):
+            ours, apps = shown[axis], [] if trace[axis] is None else list(np.asarray(trace[axis]).tolist())
+            assert len(ours) == len(apps), (where, axis)
+            if apps and isinstance(apps[0], str):
+                assert ours == apps, (where, axis)
+            else:
+                np.testing.assert_allclose(np.asarray(ours, dtype=np.float64), np.asarray(apps, dtype=np.float64),
+                                           rtol=1e-5, atol=1e-6, err_msg=f"{where} {axis}")
 
 
 def sample_cells(t) -> list[dict]:
@@ -77,6 +100,7 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
         assert [label for label, _ in js["terms"]] == [label for label, _ in e.terms], where
         np.testing.assert_allclose([v for _, v in js["terms"]], [v for _, v in e.terms], rtol=1e-9, atol=1e-12,
                                    err_msg=where)
+        same_figure(js["figure"], explanation_figure(e, t.tokens, 12), where)
         if js["recomputed"] is None:  # computed by the model's own function at export: the page says so, no check
             assert e.op == "relative_positions", where
         else:

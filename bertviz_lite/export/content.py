@@ -67,6 +67,9 @@ def site_style() -> dict:
             "faint": style.FAINT, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED}
 
 
+SAID, MOST_SAID = 40, 3  # the about line names the first sentences, each cut to this many characters
+
+
 def about(loaded, texts: list[str]) -> str:
     """The line every page of the site carries: the model, its weights, the sentences, who wrote it and when."""
     try:
@@ -74,5 +77,7 @@ def about(loaded, texts: list[str]) -> str:
     except PackageNotFoundError:  # run from a checkout that was not installed
         written_by = "bertviz-lite (from its source)"
     weights = "real pretrained weights" if loaded.weights_kind == "pretrained" else "random weights"
-    return (f"{loaded.source} ({weights}); {len(texts)} sentence{'s' if len(texts) != 1 else ''}; written by "
-            f"{written_by} on {datetime.date.today().isoformat()}.")
+    said = ", ".join(f"“{text if len(text) <= SAID else text[:SAID - 1] + '…'}”" for text in texts[:MOST_SAID])
+    more = f" and {len(texts) - MOST_SAID} more" if len(texts) > MOST_SAID else ""
+    return (f"{loaded.source} ({weights}); {len(texts)} sentence{'s' if len(texts) != 1 else ''}: {said}{more}; "
+            f"written by {written_by} on {datetime.date.today().isoformat()}.")

@@ -3,6 +3,7 @@ that an interrupted export leaves no half site (and an earlier site stays as it 
 from __future__ import annotations
 
 import base64
+import html
 import json
 import os
 import shutil
@@ -96,7 +97,8 @@ def _fill(folder: Path, content: dict) -> None:
     (folder / "weights").mkdir()
     _scripts(folder / "weights", "BVL_WEIGHTS", content["weights"]())
     title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
-    readme = SPACE_README.format(title_yaml=json.dumps(title), title=title, about=content["about"])  # JSON: YAML
+    readme = SPACE_README.format(title_yaml=json.dumps(title), title=title,  # JSON is YAML; a sentence's markup
+                                 about=html.escape(content["about"], quote=False))  # is shown, not rendered
     (folder / "README.md").write_text(readme, encoding="utf-8")
 
 
