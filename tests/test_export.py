@@ -17,7 +17,8 @@ from bertviz_lite.export import site_content, write_site
 from cli_run import run_cli
 
 CHROMIUM = "/usr/bin/chromium"
-MARKUP = '</script><img src=x onerror="document.title=\'ran\'"> "quotes" {{ x }} <!--'
+MARKUP = ('</script><img src=x onerror="document.title=\'ran\'"> "quotes" {{ x }} <!-- <a href=https://example.com>x</a> '
+          '<b>b</b> ![i](https://example.com/i.png)')
 TEXTS = ["she sat on the river bank and watched the kayakers", MARKUP]
 
 
@@ -67,7 +68,7 @@ def test_the_sites_numbers_are_the_traces_and_markup_cannot_end_its_script(site)
     assert BUNDLED_MODEL in data["about"] and "real pretrained weights" in data["about"]
     assert "2 sentences: “she sat on the river bank and watched t…”, “</script>" in data["about"]  # named
     readme = (site / "README.md").read_text(encoding="utf-8")
-    assert "&lt;/script&gt;&lt;img" in readme and "<img" not in readme  # a Space's README shows the markup as text
+    assert "\n    " + data["about"] + "\n" in readme  # a Space's README shows the line in a code block, as typed
 
 
 def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(content, monkeypatch, tmp_path):
@@ -77,7 +78,7 @@ def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(c
     write_site(out, content)
     before = (out / "data.js").read_bytes()
 
-    def broken(folder, content):
+    def broken(folder, content, most_bytes=None):
         (folder / "index.html").write_text("half")
         raise KeyboardInterrupt
 
@@ -120,9 +121,10 @@ def test_a_folder_that_is_not_a_site_is_never_emptied(capsys, tmp_path):
 @pytest.mark.parametrize("args,fragment", [
     (["--text", "  "], "empty"),
     (["--text", "fine"], "not in the local cache"),  # with the model below: unknown, offline
+    ([arg for i in range(9) for arg in ("--text", f"sentence {i}")], "at most 8 sentences"),
 ])
 def test_bad_input_is_one_line_exit_2_and_no_site(capsys, tmp_path, args, fragment):
-    model = BUNDLED_MODEL if fragment == "empty" else "nobody/nothing"
+    model = "nobody/nothing" if fragment == "not in the local cache" else BUNDLED_MODEL
     code, out, err = run_cli(capsys, "export", model, *args, "--out", str(tmp_path / "site"))
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and out == "" and len(errors) == 1 and fragment in errors[0] and "Traceback" not in err
@@ -359,6 +361,9 @@ def test_similarity_shows_the_apps_cosines_and_a_pairs_split(site):
         shown = page.evaluate("Array.from(document.getElementById('similarity-0')._fullData[0].z, r => Array.from(r))")
         np.testing.assert_allclose(shown, cosine, rtol=1e-5)
         assert page.evaluate("document.body.scrollWidth") <= 390
+        ticks = page.locator("#similarity-0 .ytick text").all_text_contents()
+        assert any("</script><img" in tick for tick in ticks)  # a sentence's markup drawn as text (cut at two lines),
+        assert page.locator("#view a[href^='https://example.com']").count() == 0  # never a link to another host
         browser.close()
 
 
@@ -454,3 +459,13 @@ def test_the_site_works_from_a_static_server_on_loopback_and_asks_no_other_host(
     finally:
         server.shutdown()
     assert elsewhere == []
+
+
+def test_a_site_past_its_budget_is_said_and_not_written(content, tmp_path):
+    """A site whose scripts would pass the bytes it may take (the app's download: a few sentences of a base-sized
+    model) ends with a message, and neither it nor its staging folder is left."""
+    from bertviz_lite.errors import InputError
+
+    with pytest.raises(InputError, match="would pass 1 MB"):
+        write_site(tmp_path / "site", content, most_bytes=2**20)
+    assert list(tmp_path.iterdir()) == []

@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pytest
 
-from bertviz_lite import load_model, trace
+from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.explaining import explain
 from bertviz_lite.export import site_content, write_site
 from bertviz_lite.figures import explanation_figure
@@ -83,10 +83,13 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
         page = browser.new_page()
         page.goto((site / "index.html").as_uri())
         shown = page.evaluate(EXPLAIN_IN_PAGE, cells)
-        for step in ("attn.scores", "attn.probs", t.graph("layers", 0).keys[-1]):  # the stepper draws this family
-            page.goto((site / "index.html").as_uri() + f"#/layers?layer=0&step={step}&cell=1,1")
+        last = t.num_heads - 1  # the keys of the last query head: under grouped queries, a shared key/value head
+        for step, head in (("attn.scores", 0), ("attn.probs", 0), ("attn.k", last), (t.graph("layers", 0).keys[-1], 0)):
+            page.goto((site / "index.html").as_uri() + f"#/layers?layer=0&step={step}&head={head}&cell=1,1")
             page.wait_for_selector("#step-figure .main-svg")
             page.wait_for_selector(".result.ok")  # the clicked cell recomputed equal to the stored one
+            if step == "attn.k" and t.num_key_value_heads < t.num_heads:
+                assert "key/value head" in page.locator(".explained").inner_text()
         browser.close()
     ops = set()
     for cell, js in zip(cells, shown):
@@ -106,3 +109,31 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
         else:
             assert js["recomputed"] == pytest.approx(e.recomputed, rel=1e-6, abs=1e-9), where
     assert {"linear", "softmax", "mask", "weighted_sum"} <= ops
+
+
+NUMBERS_IN_PAGE = """(values) => values.map((v) => [BVL.fixed(v, 4), BVL.fixed(v, 3), BVL.general(v, 4), BVL.general(v, 6),
+                                                    BVL.num(v)])"""
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_the_browser_writes_numbers_as_python_writes_them(tmp_path):
+    """numbers.js's fixed, general and num against Python's own format and ops.worked.num, on exact ties (which
+    Python rounds to even), values just off a tie, signs, tiny, large and masked numbers, and random floats."""
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.ops.worked import MASKED_BELOW, num
+
+    edges = [0.00025, 0.12345, 0.00005, 0.03125, 0.5, 2.5, 1.5, 0.125, -0.03125, -0.00001, -0.0, 0.0, 1e-7,
+             12345.678, 99999.5, 123456789.0, 2.8284271247461903, 4.898979485566356, 1e-12, 1e-05, MASKED_BELOW * 2,
+             0.99995, 9999.99995]
+    rng = np.random.default_rng(0)
+    values = edges + [float(v) for v in rng.normal(0, 3, 300)] + [float(np.float32(v)) for v in rng.normal(0, 1, 300)]
+    site = write_site(tmp_path / "site", site_content(load_model(BUNDLED_MODEL), ["a"]))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.goto((site / "index.html").as_uri())
+        shown = page.evaluate(NUMBERS_IN_PAGE, values)
+        browser.close()
+    for value, js in zip(values, shown):
+        assert js == [f"{value:.4f}", f"{value:.3f}", f"{value:.4g}", f"{value:.6g}", num(value)], value

@@ -53,6 +53,9 @@ def shown(site: Path, link: str, phone: bool):
         page = context.new_page()
         page.goto((site / "index.html").as_uri() + link)
         page.wait_for_function("document.querySelector('[data-point]') || document.querySelector('[data-error]')")
+        if "cell=" in link:  # the cell's explanation too (a linear map's reads its weights' script first)
+            page.wait_for_function("(p => p && !p.textContent.includes('Reading the numbers'))"
+                                   "(document.querySelector('.explanation-panel'))")
         page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
         time.sleep(0.4)  # Plotly's last layout pass
         found = problems(page, phone=phone)

@@ -2,9 +2,13 @@
 download format and lecture mode."""
 from __future__ import annotations
 
+import io
+import threading
+import zipfile
+
 import streamlit as st
 
-from bertviz_lite import PRESETS, TASKS
+from bertviz_lite import PRESETS, TASKS, BertvizLiteError
 from bertviz_lite.export import site_zip
 from bertviz_lite.serving.cache import cached_model
 from bertviz_lite.serving.hosting import Limits
@@ -65,17 +69,33 @@ def sidebar() -> None:
         redraw_on_reconnect()  # in the sidebar: its empty block takes no room on a page
 
 
+EXPORTING = threading.Lock()  # one lecture's site made at a time by this server: a hall's clicks wait in turn
+
+
 def lecture_download() -> None:
-    """The lecture as a static site (a .zip of its folder, `bertviz_lite.export`), made when clicked: its sentence
-    (and the second one) on this model, to open from disk or push as a free static Space; without the weights'
-    scripts, which keeps it a few megabytes (`bertviz-lite export` writes them too)."""
-    source, texts = st.session_state.model, [st.session_state.text, st.session_state.pair]
+    """The lecture as a static site (a .zip of its folder, `bertviz_lite.export`), made when clicked, one at a time:
+    its sentence (and the second one) on this model, to open from disk or push as a free static Space; without the
+    weights' scripts and at most `zipped.MOST_BYTES` of scripts, which keeps it a few megabytes
+    (`bertviz-lite export` writes the weights too). What stops it is said in a README.txt in the .zip."""
+    source, task = st.session_state.model, st.session_state.task
+    texts = [t for t in (st.session_state.text, st.session_state.pair) if t.strip()]
 
     def zipped() -> bytes:
-        return site_zip(cached_model(source, "base"), [t for t in texts if t.strip()])
+        with EXPORTING:
+            try:
+                return site_zip(cached_model(source, task), texts)
+            except BertvizLiteError as error:  # a download cannot show a message in the page: the .zip says it
+                return said_in_a_zip(f"No site was written: {error}\n")
 
     st.download_button("Download this lecture as a site", data=zipped, file_name="lecture-site.zip",
                        mime="application/zip", on_click="ignore", icon=":material/download:",
                        help="A static site of this sentence on this model: the stepper, the tour, the attention "
                             "views and the similarity, in any browser with no server (a double click on "
                             "index.html), or pushed as a free static Space.")
+
+
+def said_in_a_zip(text: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("README.txt", text)
+    return buffer.getvalue()

@@ -9,6 +9,7 @@ import streamlit as st
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side, matrix_window,
                                   token_norms)
+from bertviz_lite.figures.charts import WINDOW
 from bertviz_lite.ops import MASKED_BELOW, Series
 from bertviz_lite.graph.views import score_terms
 from app_pages.shell import charts, chips, lecture
@@ -28,10 +29,10 @@ def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions
     rows = s.t.tokens if rows is None else rows
     figure = r.canvas.container()  # the step's own figure first, the slider that moves its window under it
     first = 0
-    if array.shape[1] > 64:
-        wanted = (cell[1] if cell is not None and len(cell) == 2 else around) // 64 * 64
-        first = r.canvas.slider("First dimension shown", 0, array.shape[1] - 64, min(wanted, array.shape[1] - 64),
-                                step=64, key=f"dims_{key}_{wanted}")
+    if array.shape[1] > WINDOW:
+        wanted = (cell[1] if cell is not None and len(cell) == 2 else around) // WINDOW * WINDOW
+        first = r.canvas.slider("First dimension shown", 0, array.shape[1] - WINDOW,
+                                min(wanted, array.shape[1] - WINDOW), step=WINDOW, key=f"dims_{key}_{wanted}")
     chart = f"cells_{key}_{title}_{first}"
     with figure, lecture.point():
         charts.cached_chart(s.view_key("matrix", key, title, first, cell),

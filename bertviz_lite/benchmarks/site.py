@@ -43,6 +43,12 @@ def words(n: int) -> str:
 
 
 def run(tabs: int = 100, progress=print) -> dict:
+    """Every figure of the module's docstring, measured in a temporary folder that goes afterwards."""
+    with tempfile.TemporaryDirectory(prefix="bvl-bench-site-") as work:
+        return _measured(Path(work), tabs, progress)
+
+
+def _measured(work: Path, tabs: int, progress) -> dict:
     from .. import BUNDLED_MODEL, load_model
     from ..export import site_content, write_site
 
@@ -51,7 +57,7 @@ def run(tabs: int = 100, progress=print) -> dict:
     progress("loading the bundled model")
     loaded = load_model(BUNDLED_MODEL)
     loaded_at = time.perf_counter()
-    out = Path(tempfile.mkdtemp(prefix="bvl-bench-site-")) / "site"
+    out = work / "pack"
     progress("exporting the default lecture pack")
     write_site(out, site_content(loaded, list(PACK_WORDS)))
     done = time.perf_counter()
@@ -60,7 +66,7 @@ def run(tabs: int = 100, progress=print) -> dict:
     result["first_view_bytes"] = _first_view_bytes(out)
     result["weights_bytes"] = _folder_sizes(out / "weights")
     result["plotly_bytes"] = _sizes(out / "plotly.min.js")
-    result["growth"] = _growth(loaded, progress)
+    result["growth"] = _growth(loaded, work, progress)
     result["browser"] = _browser(out, progress)
     result["hall"] = _hall(out, tabs, progress)
     return result
@@ -92,14 +98,14 @@ def _folder_sizes(folder: Path) -> dict:
             "largest": max(s["bytes"] for s in sizes)}
 
 
-def _growth(loaded, progress) -> list[dict]:
+def _growth(loaded, work: Path, progress) -> list[dict]:
     """One sentence exported alone at each length: the time it adds and its script's size."""
     from ..export import site_content, write_site
 
     rows = []
     for n in LENGTH_WORDS:
         progress(f"exporting one sentence of {n} words")
-        out = Path(tempfile.mkdtemp(prefix="bvl-bench-site-")) / "site"
+        out = work / f"words-{n}"
         start = time.perf_counter()
         write_site(out, site_content(loaded, [words(n)]))
         rows.append({"tokens": _tokens(loaded, [words(n)])[0], "export_s": time.perf_counter() - start,

@@ -152,8 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--text", action="append", required=True, help="a sentence; repeat for more")
     p.add_argument("--out", required=True, help="the site's folder (replaced whole once the site is written)")
     p.add_argument("--no-weights", action="store_true",
-                   help="leave the weights' scripts out (a linear map's cell is then explained by the app): a site "
-                        "of a few megabytes a sentence, for a large model")
+                   help="leave the weights' scripts out (a linear map's cell is then explained by the app): the "
+                        "site is then its sentences' scripts and the page, for a large model")
     p.set_defaults(run=cmd_export, input_status=2)
 
     p = sub.add_parser("serve", help="run the app (streamlit run app.py), warming the views that BVL_WARM names "
@@ -173,8 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--site", action="store_true",
                    help="instead: export the default lecture pack as a static site and time it (export, size, "
                         "Chromium from disk, 100 tabs on a static server)")
-    p.add_argument("--tabs", type=int, default=40, help="with --load: tabs opening one link at once (with --site: "
-                                                        "100 unless given)")
+    p.add_argument("--tabs", type=int, help="with --load: tabs opening one link at once (default 40); with --site: "
+                                            "tabs at once on the static server (default 100)")
     p.add_argument("--many", type=int, default=100, help="with --load: the larger burst on one link")
     p.add_argument("--soak", type=int, default=320, help="with --load: distinct sentences in the soak")
     p.add_argument("--replicas", type=int, default=0,

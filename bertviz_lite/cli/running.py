@@ -22,13 +22,14 @@ def cmd_bench(args) -> None:
     if args.site:  # an exported lecture: its export, its size, its speed in Chromium, a hall on a static server
         from ..benchmarks import site
 
-        result = site.run(tabs=args.tabs if args.tabs != 40 else 100, progress=progress)
+        result = site.run(tabs=args.tabs or 100, progress=progress)
         print(json.dumps(result) if args.json else site.report(result))
         return
     if args.load:  # the app under a crowd, in its own server process; this one times the raw forward it is told in
         from ..benchmarks import load
 
-        result = load.run(tabs=args.tabs, many=args.many, soak=args.soak, replicas=args.replicas, progress=progress)
+        result = load.run(tabs=args.tabs or 40, many=args.many, soak=args.soak, replicas=args.replicas,
+                          progress=progress)
         print(json.dumps(result) if args.json else load.report(result))
         return
     progress("importing torch and transformers")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 
+from ..analyses.similarity import MAX_SENTENCES
 from ..errors import InputError
 from ..figures import parameter_sunburst
+from ..figures.charts import WINDOW
 from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
 from ..loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
 from ..stepthrough.trace import trace
@@ -15,18 +18,21 @@ from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .attention import attention_views
 from .similarity import similarity
-from .tour import tour_chapters
+from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters
 
 
 def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
-    stepper's graphs; each sentence's numbers (`steps`: what every view reads, and its `parts`, a script each: a
-    block's sub-steps, the tour, the attention views), and the weights the
+    stepper's graphs; each sentence's numbers (`steps`, called by the writer: what every view reads, and its parts,
+    a script each: a block's sub-steps, the tour, the attention views), and the weights the
     explanations read (`weights`: called by the writer, one module at a time, so that no more than one module's
     weights are held as text at once; none without `weights`, and the site says why where a cell needs them)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
     if not texts or not all(texts):
         raise InputError("Give each --text a sentence: an empty one has nothing to show.")
+    if len(texts) > MAX_SENTENCES:  # before any work: the similarity compares at most this many
+        raise InputError(f"A site holds at most {MAX_SENTENCES} sentences (the Similarity view compares them all); "
+                         f"got {len(texts)}.")
     tree = module_tree(loaded.model)
     traces = [trace(loaded, text) for text in texts]
     model = model_steps(loaded, traces[0], weights)
@@ -40,12 +46,22 @@ def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
         "model": model,
         "similarity": similarity(loaded, texts),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
+        "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN}},
         "style": site_style(),
-        "steps": [{"main": sentence_steps(loaded, t),
-                   "parts": {**block_arrays(t), "tour": tour_chapters(loaded, t), "attention": attention_views(t)}}
-                  for t in traces],
+        "steps": lambda: (sentence_scripts(loaded, t) for t in traces),
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
     }
+
+
+def sentence_scripts(loaded, t) -> tuple[dict, Iterator[tuple[str, object]]]:
+    """A sentence's scripts: what every view reads, and its parts, each computed only when the writer asks for it
+    (a block's sub-steps, the tour, the attention views), so that one part at a time is held as text."""
+    def parts():
+        yield from block_arrays(t)
+        yield "tour", tour_chapters(loaded, t)
+        yield "attention", attention_views(t)
+
+    return sentence_steps(loaded, t), parts()
 
 
 def sentence(t, text: str) -> dict:

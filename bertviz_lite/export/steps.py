@@ -10,6 +10,7 @@ map is explained: a lecture that never asks pays nothing for them."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterator
 
 import numpy as np
 import torch
@@ -86,10 +87,11 @@ def sentence_steps(loaded, t) -> dict:
             "mask": tokens.attention_mask.tolist(), "rows": _table_rows(loaded, blocks, ids)}
 
 
-def block_arrays(t) -> dict:
-    """Each block's sub-steps by global name, one entry per block ("embed", "layers.3", ...): the site reads a
+def block_arrays(t) -> Iterator[tuple[str, dict]]:
+    """Each block's sub-steps by global name, one block at a time ("embed", "layers.3", ...): the site reads a
     block's script only when a view shows it or explains a cell of it."""
-    return {part_of(g.name(g.output.key)): {g.name(k): packed(v) for k, v in t.values(g).items()} for g in graphs(t)}
+    for g in graphs(t):
+        yield part_of(g.name(g.output.key)), {g.name(k): packed(v) for k, v in t.values(g).items()}
 
 
 def part_of(step: str) -> str:

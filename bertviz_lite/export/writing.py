@@ -3,11 +3,11 @@ that an interrupted export leaves no half site (and an earlier site stays as it 
 from __future__ import annotations
 
 import base64
-import html
 import json
 import os
 import shutil
 import tempfile
+import textwrap
 from importlib.resources import files
 from pathlib import Path
 
@@ -39,9 +39,10 @@ as a Hugging Face *static* Space, as it is.
 MARKER = ".bertviz-lite-site"  # in every site's folder: an export replaces only a folder that holds it (or none)
 
 
-def write_site(out: Path, content: dict) -> Path:
+def write_site(out: Path, content: dict, most_bytes: int | None = None) -> Path:
     """Write the site of `content` (export.content.site_content) to the folder `out`: a new folder, an empty one,
-    or an earlier site, which stays whole until the new one is (any other folder is refused, never emptied)."""
+    or an earlier site, which stays whole until the new one is (any other folder is refused, never emptied); at
+    most `most_bytes` of scripts, else an InputError and no site."""
     out = Path(out).resolve()
     if out.exists() and not (out.is_dir() and (not any(out.iterdir()) or (out / MARKER).exists())):
         raise InputError(f"{out} holds other files than an exported site: give --out a new or empty folder.")
@@ -52,7 +53,7 @@ def write_site(out: Path, content: dict) -> Path:
     except OSError as error:
         raise InputError(f"Cannot write the site to {out}: {error.strerror or error}.") from None
     try:
-        _fill(staging, content)
+        _fill(staging, content, most_bytes)
         _swap(staging, out)
     except OSError as error:
         raise InputError(f"Cannot write the site to {out}: {error.strerror or error}.") from None
@@ -79,7 +80,7 @@ def _swap(new: Path, out: Path) -> None:
             shutil.rmtree(earlier, ignore_errors=True)
 
 
-def _fill(folder: Path, content: dict) -> None:
+def _fill(folder: Path, content: dict, most_bytes: int | None) -> None:
     """The site's files: its own, plotly.js from the installed plotly package, the lecture's data as a script."""
     assets = files("bertviz_lite.export") / "assets"
     for name in ASSETS:
@@ -89,16 +90,17 @@ def _fill(folder: Path, content: dict) -> None:
     (folder / MARKER).write_text("A site written by `bertviz-lite export`: the next export may replace it.\n")
     shared = {k: v for k, v in content.items() if k not in ("steps", "weights")}
     (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(shared)};\n", encoding="utf-8")
+    written = Budget(most_bytes)
     (folder / "sentences").mkdir()
-    for i, steps in enumerate(content["steps"]):
-        _scripts(folder / "sentences", "BVL_SENTENCES", [(i, steps["main"])])
-        _scripts(folder / "sentences", "BVL_PARTS", [(f"{i}-{part}", part_value)
-                                                     for part, part_value in steps["parts"].items()])
+    for i, (main, parts) in enumerate(content["steps"]()):  # one sentence, then one part of it, at a time
+        _scripts(folder / "sentences", "BVL_SENTENCES", [(i, main)], written)
+        _scripts(folder / "sentences", "BVL_PARTS", ((f"{i}-{part}", value) for part, value in parts), written)
     (folder / "weights").mkdir()
-    _scripts(folder / "weights", "BVL_WEIGHTS", content["weights"]())
+    _scripts(folder / "weights", "BVL_WEIGHTS", content["weights"](), written)
     title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
-    readme = SPACE_README.format(title_yaml=json.dumps(title), title=title,  # JSON is YAML; a sentence's markup
-                                 about=html.escape(content["about"], quote=False))  # is shown, not rendered
+    readme = SPACE_README.format(title_yaml=json.dumps(title), title=title,  # JSON is YAML; the line about the
+                                 about=textwrap.indent(content["about"], "    "))  # site in a code block: a
+    # sentence's markup or Markdown (an image from another host, a heading) shown as typed, never rendered
     (folder / "README.md").write_text(readme, encoding="utf-8")
 
 
@@ -121,12 +123,28 @@ def fonts_css() -> str:
     return "\n".join(rules) + "\n"
 
 
-def _scripts(folder: Path, table: str, items) -> None:
+class Budget:
+    """The bytes a site's scripts may take (None: no bound): passing it ends the export with a message, and the
+    staging folder goes (no half site)."""
+
+    def __init__(self, most: int | None):
+        self.most, self.used = most, 0
+
+    def spend(self, size: int) -> None:
+        self.used += size
+        if self.most is not None and self.used > self.most:
+            raise InputError(f"This site would pass {self.most / 2**20:,.0f} MB: export fewer or shorter sentences, "
+                             f"or a smaller model (or leave the weights out).")
+
+
+def _scripts(folder: Path, table: str, items, written: Budget) -> None:
     """One script per item, each setting its entry of a table the site reads (window.BVL_SENTENCES[0] = ...):
     what the site loads only when a view needs it."""
     for key, value in items:
-        (folder / f"{key}.js").write_text(f"window.{table} = window.{table} || {{}};\nwindow.{table}"
-                                          f"[{script_json(key)}] = {script_json(value)};\n", encoding="utf-8")
+        text = (f"window.{table} = window.{table} || {{}};\nwindow.{table}[{script_json(key)}] = "
+                f"{script_json(value)};\n")
+        written.spend(len(text))
+        (folder / f"{key}.js").write_text(text, encoding="utf-8")
 
 
 def script_json(value) -> str:

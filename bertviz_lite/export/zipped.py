@@ -13,11 +13,15 @@ from .content import site_content
 from .writing import write_site
 
 
-def site_zip(loaded, texts: list[str], weights: bool = False) -> bytes:
-    """The site of `texts` on `loaded` as the bytes of a .zip whose one folder, `lecture-site/`, is the site."""
+MOST_BYTES = 64 * 2**20  # a download's scripts at the most: a few sentences of a base-sized model
+
+
+def site_zip(loaded, texts: list[str], weights: bool = False, most_bytes: int = MOST_BYTES) -> bytes:
+    """The site of `texts` on `loaded` as the bytes of a .zip whose one folder, `lecture-site/`, is the site; an
+    InputError where its scripts would pass `most_bytes`."""
     work = Path(tempfile.mkdtemp(prefix="bvl-site-zip-"))
     try:
-        site = write_site(work / "lecture-site", site_content(loaded, texts, weights=weights))
+        site = write_site(work / "lecture-site", site_content(loaded, texts, weights=weights), most_bytes)
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for path in sorted(site.rglob("*")):

@@ -18,6 +18,7 @@ from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, colour
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_BARS = 64  # bars in one chart before a dot per value reads better (token_norms)
+WINDOW = 64  # dimensions a matrix window shows at a time (the stepper's, the app's and an exported site's)
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
 
 
@@ -147,7 +148,7 @@ def _pool(matrix: np.ndarray, max_side: int) -> np.ndarray:
 
 
 def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: str,
-                  width: int = 64, clickable: bool = False, chosen: tuple[int, int] | None = None) -> go.Figure:
+                  width: int = WINDOW, clickable: bool = False, chosen: tuple[int, int] | None = None) -> go.Figure:
     """Tokens × a window of `width` dimensions of a (T, n) array; diverging colours centred on 0. `clickable` and
     `chosen` (token, dimension) as for attention_heatmap."""
     window = matrix[:, first_dim: first_dim + width].astype(np.float32)
@@ -207,14 +208,16 @@ def group_bars(groups: dict[str, int]) -> go.Figure:
 def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, line: int = 28) -> go.Figure:
     """(n, n) cosine similarities with each value written in its cell. Rows are labelled with the numbered
     sentences, columns with their numbers only, so the matrix keeps the room on a projector."""
-    rows = [f"{i + 1}. " + "<br>".join(textwrap.wrap(s, line, max_lines=2, placeholder=" …"))
-            for i, s in enumerate(sentences)]  # whole words on two lines; the hover has the whole sentence
+    rows = [f"{i + 1}. " + "<br>".join(plotly_text(part) for part in textwrap.wrap(s, line, max_lines=2,
+                                                                                  placeholder=" …"))
+            for i, s in enumerate(sentences)]  # whole words on two lines; the hover has the whole sentence; a
+    shown = [plotly_text(s) for s in sentences]  # sentence's markup as text (Plotly draws <a href> as a link)
     columns = [str(i + 1) for i in range(len(sentences))]
     fig = go.Figure(go.Heatmap(z=cosine.astype(np.float32), x=columns, y=rows,
                                **colour_scale(cosine, signed=True), texttemplate="%{z:.3f}",
                                textfont=dict(size=FONT["size"]),
                                colorbar=dict(title="cosine"),
-                               customdata=[[[a, b] for b in sentences] for a in sentences],
+                               customdata=[[[a, b] for b in shown] for a in shown],
                                hovertemplate="%{customdata[0]}<br>%{customdata[1]}<br>cosine %{z:.6f}"
                                              "<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 2)

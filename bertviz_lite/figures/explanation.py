@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 
 from ..ops import MASKED_BELOW, Figure
 from .charts import FONT, labelled
-from .style import CHOSEN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale
+from .style import CHOSEN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale, plotly_text
 
 TOP = 12  # terms shown one by one; the rest are summed into one bar
 
@@ -68,7 +68,7 @@ def terms_waterfall(terms: list[tuple[str, float]], value: float, title: str | N
                           if len(many) > top else [])
     masked = [(label, v) for label, v in named if v <= MASKED_BELOW]
     shown += [t for t in named if t not in masked]
-    labels, values = [label for label, _ in shown], [v for _, v in shown]
+    labels, values = [plotly_text(label) for label, _ in shown], [v for _, v in shown]  # a token's markup as text
     total = sum(values) if not masked else value
     fig = go.Figure(go.Waterfall(
         orientation="h", y=[*labels, "= value"], x=[*values, total], measure=["relative"] * len(values) + ["total"],
@@ -76,7 +76,7 @@ def terms_waterfall(terms: list[tuple[str, float]], value: float, title: str | N
         decreasing=dict(marker_color=FALL), totals=dict(marker_color=INK),
         hovertemplate="%{y}: %{x:.6f}<extra></extra>"))
     # each term's value written beside its name, not on its bar: a short bar's number would run into the names
-    written = [f"{label}  {v:+.4f}" for label, v in shown] + [f"= value  {value:.4f}" if not masked else
+    written = [f"{label}  {v:+.4f}" for label, v in zip(labels, values)] + [f"= value  {value:.4f}" if not masked else
                                                               "= value  −∞ (masked)"]
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3, tickmode="array",
                      tickvals=[*labels, "= value"], ticktext=written)

@@ -6,8 +6,7 @@
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
-  const { get, row, column, num, plus, general, fixed, signed, exactSum, MASKED_BELOW } = BVL;
-  const FLOAT32_MIN = -3.4028234663852886e38;
+  const { get, row, column, num, plus, general, fixed, signed, exactSum, FLOAT32_MIN, MASKED_BELOW } = BVL;
 
   function stepName(block, key) {  // graph/names.py step_name
     return block.layer === null || block.layer === undefined ? `${block.block}.${key}`
@@ -135,7 +134,7 @@
     const bias = weights.bias ? get(weights.bias, r) : null;
     if (bias !== null) terms.push(["bias", bias]);
     const weight = `${node.module}.weight`;
-    const sum = pairwiseSum(products);
+    const sum = sumOf(products);
     const formula = `Σ_k x[${t}, k] · ${weight}[${r}, k] over ${products.length} dimensions = ${num(sum)}` +
       (bias !== null ? `; ${plus(bias)} (bias) = ${num(sum + bias)}` : "");
     const labels = { row: cell.row(t, x), output: `${r} of ${weight}` };
@@ -207,7 +206,7 @@
     const scores = row(cell.input(0), h, i);
     const top = Math.max(...scores);
     const exps = scores.map((s) => Math.exp(s - top));
-    const total = pairwiseSum(exps);
+    const total = sumOf(exps);
     const p = exps[j] / total;
     const formula = `exp(${num(scores[j])} − ${num(top)}) / Σ_k exp(s_${i},k − ${num(top)}) = ${num(exps[j])} / ` +
       `${num(total)} = ${num(p)}`;
@@ -234,8 +233,8 @@
   function explainLayerNorm(cell) {
     const [t, d] = cell.at;
     const x = row(cell.input(0), t);
-    const mean = pairwiseSum(x) / x.length;
-    const variance = pairwiseSum(x.map((v) => (v - mean) ** 2)) / x.length;
+    const mean = sumOf(x) / x.length;
+    const variance = sumOf(x.map((v) => (v - mean) ** 2)) / x.length;
     const { weight, bias, eps } = normParameters(cell, d);
     const normed = (x[d] - mean) / Math.sqrt(variance + eps);
     const formula = `(${num(x[d])} ${plus(-mean)}) / √(${num(variance)} + ${general(eps, 6)}) × ${num(weight)} ` +
@@ -247,7 +246,7 @@
   function explainRmsNorm(cell) {
     const [t, d] = cell.at;
     const x = row(cell.input(0), t);
-    const meanSquare = pairwiseSum(x.map((v) => v * v)) / x.length;
+    const meanSquare = sumOf(x.map((v) => v * v)) / x.length;
     const { weight, eps } = normParameters(cell, d);
     const normed = x[d] / Math.sqrt(meanSquare + eps);
     const formula = `${num(x[d])} / √(${num(meanSquare)} + ${general(eps, 6)}) × ${num(weight)} = ${num(normed)} × ` +
@@ -326,7 +325,7 @@
     const products = query.map((v, d) => v * key[d] / scale);
     const terms = products.map((p, d) => [`a[${d}]·b[${d}]/${general(scale, 4)}`, p]);
     const formula = `${said} / ${general(scale, 4)} = ${num(dot(query, key))} / ${general(scale, 4)} = ` +
-      `${num(pairwiseSum(products))}`;
+      `${num(sumOf(products))}`;
     return worked(formula, { query, key, scale, distance: delta, row: r }, exactSum(products), terms,
                   { query: cell.token(i), key: cell.token(j) });
   }
@@ -370,7 +369,8 @@
     return worked(`${cell.lecture.model.ops[cell.node.op].meaning}: ${num(value)}`, where, null);
   }
 
-  function pairwiseSum(values) {  // numpy's sum of a float64 row (pairwise over blocks of 8); within an ulp or two
+  function sumOf(values) {  // a plain sum, left to right: numpy's pairwise sum differs in the last bits, which the
+    // formulas' four decimals and the recomputed value's check do not see
     return values.reduce((a, b) => a + b, 0);
   }
 

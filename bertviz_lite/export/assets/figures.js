@@ -99,10 +99,10 @@
     }
     const masked = named.filter(([, v]) => v <= BVL.MASKED_BELOW);
     shown = shown.concat(named.filter((t) => !masked.includes(t)));
-    const labels = shown.map(([label]) => label), values = shown.map(([, v]) => v);
+    const labels = shown.map(([label]) => escaped(label)), values = shown.map(([, v]) => v);  // markup as text
     const total = masked.length ? value : values.reduce((a, b) => a + b, 0);
     const sign = (v) => (v < 0 ? "-" : "+") + BVL.fixed(Math.abs(v), 4);
-    const written = shown.map(([label, v]) => `${escaped(label)}  ${sign(v)}`)
+    const written = labels.map((label, k) => `${label}  ${sign(values[k])}`)
       .concat(masked.length ? "= value  −∞ (masked)" : `= value  ${BVL.fixed(value, 4)}`);
     const s = style();
     return {

@@ -77,8 +77,8 @@
     }
     async weights(module) {
       if (!this.model.weights.includes(module)) {
-        throw new Error("This site was written without the model's weights, to keep its download small: the app " +
-                        "explains this cell, and so does a site written by `bertviz-lite export`.");
+        throw new Error("This site was written without the model's weights, to keep it small: the app explains " +
+                        "this cell, and so does a site written by `bertviz-lite export` without --no-weights.");
       }
       if (!window.BVL_WEIGHTS[module]) await script(`weights/${module}.js`);
       const w = window.BVL_WEIGHTS[module];

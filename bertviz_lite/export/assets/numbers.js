@@ -4,7 +4,8 @@
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
-  const MASKED_BELOW = -3.4028234663852886e38 / 2;  // ops/worked.py: a score this low was masked
+  const FLOAT32_MIN = -3.4028234663852886e38;  // the most negative float32: the mask's "may not see"
+  const MASKED_BELOW = FLOAT32_MIN / 2;  // ops/worked.py: a score this low was masked
 
   function unpack(packed) {  // {shape, type, data} → {shape, data: a typed array}
     const bytes = Uint8Array.from(atob(packed.data), (c) => c.charCodeAt(0));
@@ -40,12 +41,13 @@
 
   function fixed(value, decimals) {  // Python's f"{value:.Nf}": correctly rounded, ties to even, "-0.0000" kept
     if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
-    let text = Math.abs(value).toFixed(decimals);
-    const twice = Math.abs(value) * 2 * 10 ** decimals;  // a tie lies exactly halfway: JS rounds it up, Python to even
-    if (Number.isInteger(twice) && twice % 2 === 1) {
-      const down = (Math.floor(twice / 2) / 10 ** decimals).toFixed(decimals);
-      const last = Number(down[down.length - 1]);
-      if (last % 2 === 0) text = down;
+    const size = Math.abs(value);
+    let text = size < 1e21 ? size.toFixed(decimals)  // correctly rounded, but an exact tie goes up
+      : BigInt(size).toString() + (decimals ? "." + "0".repeat(decimals) : "");  // (a whole number, in full)
+    const exact = size < 1e21 ? size.toFixed(100) : "";  // the value's own decimal digits
+    if (new RegExp(`\\.\\d{${decimals}}50*$`).test(exact)) {  // exactly halfway: Python takes the even neighbour
+      const cut = exact.slice(0, exact.indexOf(".") + (decimals ? 1 + decimals : 0));
+      if (Number(cut[cut.length - 1]) % 2 === 0) text = cut;
     }
     const negative = value < 0 || Object.is(value, -0);
     return (negative ? "-" : "") + text;
@@ -95,5 +97,5 @@
     return partials.reduce((a, b) => a + b, 0);
   }
 
-  Object.assign(BVL, { MASKED_BELOW, unpack, get, row, column, matrix, fixed, general, num, plus, signed, exactSum });
+  Object.assign(BVL, { FLOAT32_MIN, MASKED_BELOW, unpack, get, row, column, matrix, fixed, general, num, plus, signed, exactSum });
 })();

@@ -109,21 +109,20 @@
     if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));  // pieces that became [UNK]
   }
 
-  function layers(view, keys) {  // the stepper (stepper.js), on the sentence's own data
+  function layers(view, keys, current) {  // the stepper (stepper.js), on the sentence's own data
     const s = chosen(keys, view);
     if (!s) return;
     view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
-    BVL.layers(view, keys, site.sentences.indexOf(s), link).catch((error) => {
-      console.error(error.stack || error);
-      view.replaceChildren(element("h1", "Layers"), element("p", error.message, { class: "note", "data-error": "" }));
-    });
+    BVL.layers(view, keys, site.sentences.indexOf(s), link, current).catch((error) => current() &&
+      failed(view, "Layers", error));
   }
 
-  function tour(view, keys) {  // the guided tour, as the app's tour computed it for this sentence (export/tour.py)
+  function tour(view, keys, current) {  // the guided tour, as the app's tour computed it for this sentence (export/tour.py)
     const s = chosen(keys, view);
     if (!s) return;
     const index = site.sentences.indexOf(s);
     BVL.lecture(site, index).then((lecture) => lecture.part("tour")).then((story) => {
+      if (!current()) return;
       const asked = keys.get("chapter") || "1";
       const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
       view.replaceChildren(element("h1", "Tour"));
@@ -144,8 +143,9 @@
       view.append(columns);
       words.append(element("h2", chapter.title));
       for (const line of chapter.lines) words.append(paragraph(line));
-      words.append(element("p", "This tour is about layer 0, head 0 and token 1; the app's tour picks any other.",
-                           { class: "note" }));
+      const about = site.views.tour;
+      words.append(element("p", `This tour is about layer ${about.layer}, head ${about.head} and token ` +
+                           `${about.token}; the app's tour picks any other.`, { class: "note" }));
       if (chapter.step) {
         const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
         words.append(element("a", "Open this step in the stepper", { href: link("layers", { text: s.text, step: key,
@@ -158,13 +158,14 @@
         const styled = chapter.figure[screen()];  // styled in Python for this screen (figures/screens.py)
         BVL.plot(figure, styled);
       }
-    }).catch((error) => view.replaceChildren(element("h1", "Tour"), element("p", error.message, { class: "note", "data-error": "" })));
+    }).catch((error) => current() && failed(view, "Tour", error));
   }
 
-  function attention(view, keys) {  // BertViz's head view and model view, as the app draws them (export/attention.py)
+  function attention(view, keys, current) {  // BertViz's head view and model view, as the app draws them (export/attention.py)
     const s = chosen(keys, view);
     if (!s) return;
     BVL.lecture(site, site.sentences.indexOf(s)).then((held) => held.part("attention")).then((views) => {
+      if (!current()) return;
       const layers = views.head.length;
       const model = keys.get("view") === "model";
       const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
@@ -209,7 +210,7 @@
           }
         });
       });
-    }).catch((error) => view.replaceChildren(element("h1", "Attention"), element("p", error.message, { class: "note", "data-error": "" })));
+    }).catch((error) => current() && failed(view, "Attention", error));
   }
 
   function similarity(view, keys) {  // the sentences' cosines and a pair's split (export/similarity.py): the
@@ -288,6 +289,11 @@
     return box;
   }
 
+  function failed(view, title, error) {  // what could not be read or drawn, said in the page (and in the console)
+    console.error(error.stack || error);
+    view.replaceChildren(element("h1", title), element("p", error.message, { class: "note", "data-error": "" }));
+  }
+
   function cannot(view, why) {
     view.append(element("h1", "Not in this site"), element("p", why));
     const list = element("div", undefined, { class: "sentences" });
@@ -296,7 +302,14 @@
     view.append(list);
   }
 
+  let renders = 0;  // each address's render; one still reading a part when the address changes draws nothing
+
+  function alive(render) {
+    return () => render === renders;
+  }
+
   function show() {
+    const render = ++renders;
     const { page, keys } = route();
     const view = document.getElementById("view");
     view.replaceChildren();
@@ -304,7 +317,7 @@
     navigation(page || "overview");
     lectureBar(page || "overview", keys);
     const draw = PAGES[page];
-    if (draw) return draw(view, keys);
+    if (draw) return draw(view, keys, alive(render));
     const holds = Object.values(NAMES).join(", ");
     cannot(view, LATER.includes(page)
       ? `The ${page} view is not exported yet: this site shows ${holds}. The app shows it, computed for any sentence.`

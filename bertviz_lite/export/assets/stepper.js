@@ -5,7 +5,7 @@
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
-  const WINDOW = 64;  // dimensions shown at a time, as the app's matrix_window
+  const WINDOW = window.BVL_SITE.views.window;  // dimensions shown at a time, as the app's (figures/charts.py)
   const STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
 
   function element(tag, text, attributes) {
@@ -17,13 +17,21 @@
 
   function where(model, keys) {  // the app's keys → the block, its step's node and the head shown
     const step = keys.get("step") || "attn.probs";
-    const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), model.num_layers - 1);
-    const head = Math.min(Math.max(parseInt(keys.get("head") || "0", 10) || 0, 0), model.num_heads - 1);
+    const notes = [];
+    const within = (name, count) => {  // a link's layer or head, or the nearest there is, said
+      const asked = keys.get(name) || "0";
+      const value = /^\d{1,4}$/.test(asked) ? Math.min(Number(asked), count - 1) : 0;
+      if (String(value) !== asked) {
+        notes.push(`There is no ${name} '${asked}': this model has ${name}s 0 to ${count - 1}. Showing ${name} ${value}.`);
+      }
+      return value;
+    };
+    const layer = within("layer", model.num_layers), head = within("head", model.num_heads);
     const global = /^(embed|positions|pooler)\./.test(step);
     const block = model.blocks.find((b) => (global ? step.startsWith(b.block + ".") : b.block === "layers" && b.layer === layer));
     const key = global ? step.slice(block ? block.block.length + 1 : 0) : step;
     const node = block && block.nodes.find((n) => n.key === key);
-    return { block, node, layer, head, step, problem: node ? null : `This model has no step "${step}" here.` };
+    return { block, node, layer, head, step, notes, problem: node ? null : `This model has no step "${step}" here.` };
   }
 
   function keysFor(block, key, layer, head, cell) {  // the app's keys of a step, as its links write them
@@ -126,18 +134,21 @@
                    `the model's own: max |Δ| = ${BVL.scientific(diff, 1)}`, { class: ok ? "ok" : "bad" });
   }
 
-  async function explained(host, lecture, step, head, cell, tokens, lectureMode) {
+  // `head`: the step's own head (a key or value step's under grouped-query attention); `queryHead`: the one picked
+  async function explained(host, lecture, step, head, queryHead, cell, tokens, lectureMode, alive) {
     let e;
     host.append(element("p", "Reading the numbers…", { class: "note" }));
     try {
       e = await BVL.explain(lecture, step, head, cell);
+      if (!alive()) return;
     } catch (error) {
       host.replaceChildren(element("p", error.message, { class: "note" }));
       return;
     }
     host.replaceChildren();
     const labels = Object.entries(e.labels).map(([k, v]) => `${k} ${v}`).join(", ") || e.at.join(",");
-    const which = e.head === null ? "" : `, head ${e.head}`;
+    const heads = e.head === null ? 0 : lecture.array(e.step).shape[0];
+    const which = e.head === null ? "" : `, ${BVL.headName(queryHead, lecture.model.num_heads, heads)}`;
     host.append(element("h3", `${e.title}${which}, ${labels} = ${BVL.fixed(e.value, 4)}`, { class: "explained" }),
                 element("p", `${e.op}: ${e.formula}`, { class: "formula" }));
     if (e.recomputed === null) {
@@ -157,23 +168,28 @@
     }
   }
 
-  function ordinal(k) {
-    return k === 2 ? "other" : `${k}th`;
+  function ordinal(k) {  // "other", "3rd", "4th", as figures/fit.py says a thinned axis
+    if (k === 2) return "other";
+    const last = k % 10, teen = Math.floor(k / 10) % 10 === 1;
+    return `${k}${!teen && last === 1 ? "st" : !teen && last === 2 ? "nd" : !teen && last === 3 ? "rd" : "th"}`;
   }
 
   BVL.stepperControl = stepper;
 
-  BVL.layers = async function (view, keys, index, link) {
+  // `alive()`: whether this render is still the page's (the address may change while a part is read)
+  BVL.layers = async function (view, keys, index, link, alive) {
     const site = window.BVL_SITE;
     const lecture = await BVL.lecture(site, index);
-    const { block, node, layer, head, step, problem } = where(site.model, keys);
-    view.replaceChildren(element("h1", "Layers"));
+    if (!alive()) return;
+    const { block, node, layer, head, notes, problem } = where(site.model, keys);
+    view.replaceChildren(element("h1", "Layers"), ...notes.map((note) => element("p", note, { class: "note" })));
     if (problem) {
       const steps = site.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");
       view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));
       return;
     }
     await lecture.block(BVL.partOf(block.name));
+    if (!alive()) return;
     const sentence = site.sentences[index];
     const go = (b, key, l, h, cell) => { location.hash = link("layers", { text: sentence.text, ...keysFor(b, key, l, h, cell) }); };
     controls(view, site.model, block, node, layer, head, go);
@@ -189,7 +205,7 @@
     const cellText = keys.get("cell");
     const cell = parseCell(cellText);
     const first = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW
-      : parseInt(keys.get("dims") || "0", 10) || 0;
+      : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
     const s = shown(lecture, block, node, head, first);
     const chosen = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
     const inView = chosen && chosen[0] < s.rows.length && chosen[1] >= 0 && chosen[1] < s.columns.length;
@@ -229,8 +245,8 @@
     } else if (cell === null) {
       explanation.append(element("p", "Click a cell of the figure to see where its number comes from.", { class: "note" }));
     } else {
-      await explained(explanation, lecture, BVL.stepName(block, node.key), node.headed ? head : null, cell,
-                      lecture.tokens, lectureMode);
+      await explained(explanation, lecture, BVL.stepName(block, node.key), node.headed ? s.own : null, head, cell,
+                      lecture.tokens, lectureMode, alive);
     }
   };
 })();
