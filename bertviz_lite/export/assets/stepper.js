@@ -5,15 +5,10 @@
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
+  const { element } = BVL;  // page.js
   const WINDOW = window.BVL_SITE.views.window;  // dimensions shown at a time, as the app's (figures/charts.py)
   const STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
 
-  function element(tag, text, attributes) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
-    return node;
-  }
 
   function where(model, keys) {  // the app's keys → the block, its step's node and the head shown
     const step = keys.get("step") || "attn.probs";
