@@ -87,7 +87,13 @@
         go(next, next.nodes.some((n) => n.key === node.key) ? node.key : next.nodes[0].key, i, head);
       }));
       const heads = Array.from({ length: model.num_heads }, (_, h) => `Head ${h}`);
-      row.append(stepper("Head", heads, head, (h) => go(block, node.key, layer, h)));
+      const perHead = node.headed || node.op === "merge_heads";  // as the app: a step on whole token vectors has none
+      const picker = stepper("Head", heads, head, (h) => go(block, node.key, layer, h));
+      if (!perHead) {
+        picker.querySelectorAll("select, button").forEach((control) => { control.disabled = true; });
+        picker.title = "This sub-step has no heads: it works on whole token vectors.";
+      }
+      row.append(picker);
     }
     const keys = block.nodes.map((n) => n.key);
     row.append(stepper("Sub-step", block.nodes.map((n, i) => `${i + 1}/${keys.length} ${n.title}`), keys.indexOf(node.key),
