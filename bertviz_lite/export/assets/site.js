@@ -108,5 +108,8 @@
   }
 
   window.addEventListener("hashchange", show);
-  document.fonts.ready.then(show);  // figures measure their labels in the app's type: drawn once it is there
+  // Figures measure their labels in the app's type: drawn once it is loaded (asked for by name: `fonts.ready`
+  // alone may resolve before a font that only a figure will use has been read, and the labels then overlap)
+  Promise.all(['16px "Source Sans"', '16px "Source Code"'].map((font) => document.fonts.load(font)))
+    .catch(() => null).then(show);
 })();
