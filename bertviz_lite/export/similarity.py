@@ -3,18 +3,24 @@ split exactly into token pairs (why two sentences are similar), computed and dra
 figures (analyses/similarity.py, analyses/similarity_split.py; figures similarity_heatmap, pair_split_heatmap)."""
 from __future__ import annotations
 
-from ..analyses.similarity import sentence_vectors
-from ..analyses.similarity_split import explain_similarity
+from ..analyses.similarity import vectors_of
+from ..analyses.similarity_split import split_traces
 from ..figures import similarity_heatmap
 from ..figures.outputs import SPLIT_PX, pair_split_heatmap
+from ..stepthrough.trace import trace
 from .screens import for_screens
+
 
 def similarity(loaded, texts: list[str]) -> dict | None:
     """Each way of making a sentence vector with its cosine matrix, and each pair's split ("1,2": sentences 1 and
     2); None for a single sentence, which has nothing to compare with."""
     if len(texts) < 2:
         return None
-    ways = sentence_vectors(loaded, texts)
+    # each sentence traced once, as the model's pipeline reads it (as sentence_vectors and explain_similarity
+    # trace it), for the cosines and every pair's split
+    pooling = loaded.sentence_pooling
+    traces = [trace(loaded, text, max_tokens=pooling and pooling.max_tokens) for text in texts]
+    ways = vectors_of(loaded, traces)
     pooled = ways[0].trained_for_similarity
     matrices = [{"name": way.name, "how": way.how, "trained": way.trained_for_similarity,
                  "figure": for_screens(lambda lecture, way=way: similarity_heatmap(way.cosine(), texts,
@@ -23,7 +29,7 @@ def similarity(loaded, texts: list[str]) -> dict | None:
     pairs = {}
     for a in range(len(texts)):
         for b in range(a + 1, len(texts)):
-            split = explain_similarity(loaded, texts[a], texts[b])
+            split = split_traces(traces[a], traces[b])
             title = f"Each pair's share of cosine({a + 1}, {b + 1}) = {split.cosine:.3f}"
             pairs[f"{a + 1},{b + 1}"] = {
                 "caption": split.caption(pooled), "by_selection": split.by_selection,
