@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import PackageNotFoundError, version
 
 from ..analyses.similarity import MAX_SENTENCES
@@ -23,8 +23,8 @@ from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, t
 
 def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
-    stepper's graphs; each sentence's numbers (`steps`, called by the writer: what every view reads, and its parts,
-    a script each: a block's sub-steps, the tour, the attention views), and the weights the
+    stepper's graphs; each sentence's numbers (`steps`, called by the writer: its parts, a script each: a block's
+    sub-steps, the tour, the attention views; then what every view reads), and the weights the
     explanations read (`weights`: called by the writer, one module at a time, so that no more than one module's
     weights are held as text at once; none without `weights`, and the site says why where a cell needs them)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
@@ -53,15 +53,18 @@ def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
     }
 
 
-def sentence_scripts(loaded, t) -> tuple[dict, Iterator[tuple[str, object]]]:
-    """A sentence's scripts: what every view reads, and its parts, each computed only when the writer asks for it
-    (a block's sub-steps, the tour, the attention views), so that one part at a time is held as text."""
+def sentence_scripts(loaded, t) -> tuple[Iterator[tuple[str, object]], Callable[[], dict]]:
+    """A sentence's scripts: its parts, each computed only when the writer asks for it (a block's sub-steps, the
+    tour, the attention views), so that one part at a time is held as text; then what every view reads, with the
+    checks the blocks gave on the way (each block computed once)."""
+    checks = {}
+
     def parts():
-        yield from block_arrays(t)
+        yield from block_arrays(t, checks)
         yield "tour", tour_chapters(loaded, t)
         yield "attention", attention_views(t)
 
-    return sentence_steps(loaded, t), parts()
+    return parts(), lambda: sentence_steps(loaded, t, checks)
 
 
 def sentence(t, text: str) -> dict:

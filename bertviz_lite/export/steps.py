@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
+from functools import partial
 
 import numpy as np
 import torch
@@ -76,34 +77,35 @@ def small_parameters(loaded, blocks) -> dict:
     return found
 
 
-def sentence_steps(loaded, t) -> dict:
+def sentence_steps(loaded, t, checks: dict) -> dict:
     """What a sentence's every view reads: what a layer reads from the model itself (its hidden states), each
-    block's check, the input's ids and mask, and the rows of each table the embeddings looked up (the sub-steps
-    themselves are in `block_arrays`)."""
+    block's check (`checks`, as `block_arrays` found them), the input's ids and mask, and the rows of each table the
+    embeddings looked up (the sub-steps themselves are in `block_arrays`)."""
     blocks = graphs(t)
     tokens = t.token_data()
     ids = {name: getattr(tokens, name).tolist() for name in ("input_ids", "token_type_ids", "position_ids")}
-    return {"given": _given(loaded, t, blocks), "checks": _checks(t), "ids": ids,
+    return {"given": _given(loaded, t, blocks), "checks": checks, "ids": ids,
             "mask": tokens.attention_mask.tolist(), "rows": _table_rows(loaded, blocks, ids)}
 
 
-def block_arrays(t) -> Iterator[tuple[str, dict]]:
+def block_arrays(t, checks: dict) -> Iterator[tuple[str, dict]]:
     """Each block's sub-steps by global name, one block at a time ("embed", "layers.3", ...): the site reads a
-    block's script only when a view shows it or explains a cell of it."""
-    for g in graphs(t):
-        yield part_of(g.name(g.output.key)), {g.name(k): packed(v) for k, v in t.values(g).items()}
+    block's script only when a view shows it or explains a cell of it. Each block is computed once, as the trace's
+    `Steps`, and its check against the model's own output goes into `checks` (by the block's output name)."""
+    blocks = [t.embeddings, t.positions, *(partial(t.layer, i) for i in range(t.num_layers)), t.pooler]
+    for steps in (make() for make in blocks):  # one block at a time
+        if steps is None:  # no positions' steps, no pooler
+            continue
+        name = steps.name(steps.graph.output.key)
+        if steps.max_abs_diff is not None:
+            checks[name] = steps.max_abs_diff
+        yield part_of(name), {steps.name(k): packed(v) for k, v in steps.items()}
 
 
 def part_of(step: str) -> str:
     """The script a step's numbers are in: its block, and a layer's number ("layers.3.attn.q" → "layers.3")."""
     block, _, rest = step.partition(".")
     return f"{block}.{rest.split('.')[0]}" if block == "layers" else block
-
-
-def _checks(t) -> dict:
-    """Each checked block's max |Δ| against the model's own output, by the block's output name."""
-    blocks = [t.embeddings(), *(t.layer(i) for i in range(t.num_layers)), t.pooler()]
-    return {s.name(s.graph.output.key): s.max_abs_diff for s in blocks if s is not None}
 
 
 def _given(loaded, t, blocks) -> dict:

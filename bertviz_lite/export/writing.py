@@ -92,9 +92,9 @@ def _fill(folder: Path, content: dict, most_bytes: int | None) -> None:
     (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(shared)};\n", encoding="utf-8")
     written = Budget(most_bytes)
     (folder / "sentences").mkdir()
-    for i, (main, parts) in enumerate(content["steps"]()):  # one sentence, then one part of it, at a time
-        _scripts(folder / "sentences", "BVL_SENTENCES", [(i, main)], written)
+    for i, (parts, main) in enumerate(content["steps"]()):  # one sentence, then one part of it, at a time; what
         _scripts(folder / "sentences", "BVL_PARTS", ((f"{i}-{part}", value) for part, value in parts), written)
+        _scripts(folder / "sentences", "BVL_SENTENCES", [(i, main())], written)  # every view reads, last
     (folder / "weights").mkdir()
     _scripts(folder / "weights", "BVL_WEIGHTS", content["weights"](), written)
     title = f"bertviz-lite: {content['about'].split(' (', 1)[0]}"[:60]
