@@ -469,3 +469,18 @@ def test_a_site_past_its_budget_is_said_and_not_written(content, tmp_path):
     with pytest.raises(InputError, match="would pass 1 MB"):
         write_site(tmp_path / "site", content, most_bytes=2**20)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_sites_figures_take_plotlys_template_even_where_streamlit_made_its_own_the_default(monkeypatch):
+    """A figure takes the default template when it is made, and importing Streamlit makes that Streamlit's (without
+    the automatic margins): the app's download and a test run beside the app's would draw another layout."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+    from streamlit.elements.lib.streamlit_plotly_theme import configure_streamlit_plotly_theme
+
+    configure_streamlit_plotly_theme()
+    monkeypatch.setattr(pio.templates, "default", "streamlit")
+    shown = site_content(load_model(BUNDLED_MODEL), TEXTS)
+    plotlys = json.loads(go.Figure(layout=dict(template="plotly")).to_json())["layout"]["template"]
+    figures = [shown["overview"]["sunburst"], *shown["similarity"]["matrices"][0]["figure"].values()]
+    assert all(figure["layout"]["template"] == plotlys for figure in figures)

@@ -3,7 +3,6 @@ figure, the tokenizer's pieces and the Tokens page's words), so that the site an
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Callable, Iterator
 from importlib.metadata import PackageNotFoundError, version
 
@@ -17,6 +16,7 @@ from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .attention import attention_views
+from .screens import drawn
 from .similarity import similarity
 from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters
 
@@ -40,7 +40,7 @@ def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
         "about": about(loaded, texts),
         "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
                      "architecture": type(loaded.model).__name__,
-                     "sunburst": json.loads(parameter_sunburst(sunburst_data(tree)).to_json())},
+                     "sunburst": drawn(parameter_sunburst(sunburst_data(tree)))},
         "sentences": [sentence(t, text) for t, text in zip(traces, texts)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import plotly.graph_objects as go
+import plotly.io as pio
+
 from ..figures.screens import LECTURE_CHART_PX, styled
 
 CANVAS_PX, PHONE_PX = 720, 358  # the site's figure column at 1280 px; a phone's 390 px less its margins
@@ -16,6 +19,15 @@ def for_screens(build: Callable[[bool], object], tallest: int = LECTURE_CHART_PX
     browse = build(False)
     if browse is None:
         return None
-    return {"browse": json.loads(styled(browse, CANVAS_PX).to_json()),
-            "lecture": json.loads(styled(build(True), CANVAS_PX, tallest, lecture=True).to_json()),
-            "phone": json.loads(styled(build(False), PHONE_PX).to_json())}
+    return {"browse": drawn(styled(browse, CANVAS_PX)),
+            "lecture": drawn(styled(build(True), CANVAS_PX, tallest, lecture=True)),
+            "phone": drawn(styled(build(False), PHONE_PX))}
+
+
+def drawn(fig: go.Figure) -> dict:
+    """The figure as the site's plotly.js draws it, in Plotly's own template whatever this process imported: a
+    figure takes Plotly's default template when it is made, and importing Streamlit (the app, the app's download,
+    a test beside it) makes that Streamlit's, which leaves out the automatic margins the site's layout is checked
+    with (a phone's colour bar then fell on the axis title)."""
+    fig.layout.template = pio.templates["plotly"]
+    return json.loads(fig.to_json())
