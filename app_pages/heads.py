@@ -3,15 +3,9 @@ named in words, and any head opened in the Layers stepper."""
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite.analyses.head_fingerprints import STATS, describe, striking_heads
-from bertviz_lite.figures import layer_head_grid
+from bertviz_lite.analyses.head_fingerprints import STATS
+from bertviz_lite.analyses.page_views import STAT_BUTTONS, fingerprint_caption, fingerprint_grid, striking
 from app_pages.shell import charts, guarded, lecture, runs, state
-
-STAT_TITLES = {"entropy": "entropy", "cls": "to [CLS]", "sep": "to [SEP]", "punct": "to punctuation",
-               "self": "to itself", "prev": "to the previous token", "next": "to the next token"}
-STRIKING = 5  # heads named in words, in lecture mode and out of it: the list stays above the fold
-STAT_BUTTONS = {"entropy": "entropy", "cls": "[CLS]", "sep": "[SEP]", "punct": "punct.", "self": "self",
-                "prev": "prev", "next": "next"}
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
@@ -25,14 +19,11 @@ with controls:
         st.session_state.stat = "prev"
     st.segmented_control("Statistic", STATS, format_func=STAT_BUTTONS.get, wrap=True, **state.bind("stat"))
     stat = st.session_state.stat or "prev"
-    st.caption(f"Each cell: a head's mean over query tokens of its attention {STAT_TITLES[stat]}"
-               f"{' (−Σ α ln α, in nats: high means spread out)' if stat == 'entropy' else ''}. "
-               f"Clark et al. (2019), \"What Does BERT Look At?\".")
-    found = striking_heads(fingerprints, most=STRIKING)
-    st.markdown("**Striking heads** (at least half of their attention on one kind of token):\n"
-                + ("\n".join(f"- {describe(*f)}" for f in found) if found else "\n- none in this sentence"))
+    st.caption(fingerprint_caption(stat))
+    found, named = striking(fingerprints)
+    st.markdown(named)
     options = [(layer, head) for layer in range(t.num_layers) for head in range(t.num_heads)]
-    default = (found[0][0], found[0][1]) if found else (0, 0)
+    default = found[0] if found else (0, 0)
     chosen = st.selectbox("Open a head in the stepper", options, index=options.index(default),
                           format_func=lambda lh: f"layer {lh[0]}, head {lh[1]}")
 
@@ -45,8 +36,7 @@ with controls:
                  on_click=open_head):
         st.switch_page("app_pages/layers.py")
 with canvas, lecture.point():
-    charts.chart(layer_head_grid(fingerprints.stats[stat], f"Attention {STAT_TITLES[stat]}, every layer × head",
-                                 "nats" if stat == "entropy" else "share"))
+    charts.chart(fingerprint_grid(fingerprints, stat))
     rows = [{"layer": layer, "head": head, **{s: float(fingerprints.stats[s][layer, head]) for s in STATS}}
             for layer, head in options]
     charts.csv_download(lambda: pd.DataFrame(rows), "head_fingerprints.csv")

@@ -7,12 +7,12 @@ import streamlit as st
 
 from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.nearest_pieces import narrower_table
+from bertviz_lite.analyses.page_views import (PHONE_TOP, lens_check, lens_figure, nearest_figure, nearest_note,
+                                             position_note)
 from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
-from bertviz_lite.figures import lens_grid
 from app_pages.shell import charts, guarded, lecture, models, runs, screen, state
 
 
-PHONE_TOP = 3  # pieces per hidden state on a phone
 FIGURE_PX = charts.column_px([8, 4], 0)  # on a projector, the figure beside the position and the notes
 
 
@@ -29,13 +29,9 @@ def show_lens(position: int | None) -> None:
     lens = guarded.computed_or_stop("The masked-LM head on every hidden state …",
                                     lambda: cached_lens(key, position), ":material/error:")
     with figure, lecture.point():
-        charts.chart(lens_grid(top := shown(lens.layers), f"Top {len(top[0])} predictions at position {lens.position} "
-                                            f"({lens.tokens[lens.position]}), hidden state by hidden state"),
-                     width=FIGURE_PX)
-    ok = lens.max_abs_diff <= 1e-4
-    (side.success if ok else side.error)(f"The last layer through the head vs the masked-LM model's own logits: "
-                                     f"max |Δ| = {lens.max_abs_diff:.1e}",
-                                     icon=":material/check_circle:" if ok else ":material/cancel:")
+        charts.chart(lens_figure(shown(lens.layers), lens.position, lens.tokens[lens.position]), width=FIGURE_PX)
+    said, holds = lens_check(lens.max_abs_diff)
+    (side.success if holds else side.error)(said, icon=":material/check_circle:" if holds else ":material/cancel:")
     rows = [{"hidden state": state_name(i), "rank": k + 1, "token": token, "probability": p}
             for i, top in enumerate(lens.layers) for k, (token, p) in enumerate(top)]
     with side:
@@ -44,16 +40,12 @@ def show_lens(position: int | None) -> None:
 
 def show_nearest_pieces(position: int | None) -> None:
     """Real weights without a trained head to read them through: what the vectors lie nearest to instead."""
-    side.info(f"{masked_lm.source} has no trained masked-LM head, so there is no logit lens. Shown instead, from its "
-            f"own numbers: the vocabulary pieces whose rows of its word-embedding table are nearest, by cosine, to "
-            f"the token's vector after the embeddings and after each layer. Not a prediction: no head turns these "
-            f"vectors into probabilities.", icon=":material/info:")
+    side.info(nearest_note(masked_lm.source), icon=":material/info:")
     near = guarded.computed_or_stop("The nearest vocabulary pieces of every hidden state …",
                                     lambda: cached_nearest_pieces(key, position),
                                     ":material/error:")
     with figure, lecture.point():
-        charts.chart(lens_grid(shown(near.layers), f"Nearest vocabulary pieces at position {near.position} "
-                                            f"({near.tokens[near.position]}), by cosine", "cosine"), width=FIGURE_PX)
+        charts.chart(nearest_figure(shown(near.layers), near.position, near.tokens[near.position]), width=FIGURE_PX)
     rows = [{"hidden state": state_name(i), "rank": k + 1, "piece": piece, "cosine": c}
             for i, nearest in enumerate(near.layers) for k, (piece, c) in enumerate(nearest)]
     with side:
@@ -82,8 +74,7 @@ if mask not in t.tokens:
     with side:
         chosen = st.selectbox("Position", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
                               **state.bind("position"))
-        st.caption(f"The lens looks at the position picked here. Put {mask} where a word should be predicted (e.g. "
-                   f"'the cat {mask} on the mat') and it looks there, to watch the model predict it.")
+        st.caption(position_note(mask))
 (show_nearest_pieces if problem else show_lens)(chosen)
 state.sync_url()
 del t, masked_lm  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
-from bertviz_lite.figures import attention_heatmap, mixture_by_layer
+from bertviz_lite.analyses.page_views import ROLLOUT_CAPTION, rollout_matrix, rollout_mixture
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
@@ -21,19 +21,15 @@ with controls:
     st.session_state.token = min(st.session_state.token, len(labels) - 1)
     st.selectbox("Follow one token", range(len(labels)), format_func=lambda i: f"{i} {labels[i]}",
                  **state.bind("token"))
-    st.caption("Ã = rows of (½ · mean over heads of the attention + ½ · I) normalised to 1, for the residual "
-               "connection; R = Ã(layer) ··· Ã(0). Row i: how much of each input token has reached token i, if "
-               "attention alone moved information. Abnar & Zuidema (2020).")
+    st.caption(ROLLOUT_CAPTION)
 merge = (lambda m: merge_to_words(m, groups)) if words else (lambda m: m)
 shown = np.array(merge(rollout[layer]))  # a copy: the tab keeps the download's numbers, not every layer's
 with canvas:
     with lecture.point():
-        charts.chart(attention_heatmap(shown, labels, f"Rollout after layer {layer}", "share of input",
-                                       axes=("token after the layer", "input token it comes from")))
+        charts.chart(rollout_matrix(shown, labels, layer))
     token = st.session_state.token
     mixture = np.stack([merge(r)[token] for r in rollout])  # (L, T or W)
-    charts.chart(mixture_by_layer(mixture, labels,
-                                  f"Where '{labels[token]}' comes from, layer by layer"))
+    charts.chart(rollout_mixture(mixture, labels, token))
     charts.csv_download(lambda: charts.matrix_frame(shown, labels, labels), f"rollout_layer{layer}.csv")
 state.sync_url()
 del t, loaded, rollout  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

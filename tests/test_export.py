@@ -179,8 +179,8 @@ def test_the_site_opens_from_disk_with_every_other_origin_blocked_and_runs_no_se
 
         page.goto(index + "#/tokens?text=a+sentence+it+does+not+hold")
         assert "not \"a sentence it does not hold\"" in page.locator("#view").inner_text()
-        page.goto(index + "#/rollout?text=x")
-        assert "not exported yet" in page.locator("#view").inner_text()
+        page.goto(index + "#/intervene?text=" + urllib.parse.quote_plus(TEXTS[0]))  # a view the model must compute
+        assert "needs the model itself" in page.locator("#view").inner_text()
         browser.close()
     assert elsewhere == []
 
@@ -483,4 +483,82 @@ def test_the_sites_figures_take_plotlys_template_even_where_streamlit_made_its_o
     shown = site_content(load_model(BUNDLED_MODEL), TEXTS)
     plotlys = json.loads(go.Figure(layout=dict(template="plotly")).to_json())["layout"]["template"]
     figures = [shown["overview"]["sunburst"], *shown["similarity"]["matrices"][0]["figure"].values()]
-    assert all(figure["layout"]["template"] == plotlys for figure in figures)
+    assert all(figure["template"] == "plotly" and "template" not in figure["layout"] for figure in figures)
+    assert shown["templates"] == {"plotly": plotlys}  # held once, not in each figure
+
+
+ANALYSIS_FIGURES = """id => [...document.querySelectorAll(`[id^="figure-${id}-"]`)].map(div => {
+  const trace = div._fullData[0];  // as drawn: the figure's typed arrays decoded
+  return {z: trace.z ? Array.from(trace.z, (row) => Array.from(row)) : null, text: trace.text || null,
+          title: div._fullLayout.title.text};
+})"""
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_the_analyses_pages_show_the_apps_numbers_and_their_words(site):
+    """Heads, Rollout, Contributions and Lens: the figure a link asks for holds the app's analysis of the sentence
+    (all_layers, layer_contributions, nearest_pieces on the model loaded with its masked-LM head), with the app's
+    words and checks; a striking head opens in the stepper; a layer past the model's last is said."""
+    from playwright.sync_api import sync_playwright
+
+    from bertviz_lite.analyses.all_layers import all_layers
+    from bertviz_lite.analyses.contributions import layer_contributions
+    from bertviz_lite.analyses.nearest_pieces import nearest_pieces
+    from bertviz_lite.analyses.page_views import contribution_checks, mixing_said, nearest_note, striking
+
+    loaded = load_model(BUNDLED_MODEL)
+    t = trace(loaded, TEXTS[0])
+    layerwise, contributions = all_layers(t), layer_contributions(t, 1)
+    near = nearest_pieces(trace(load_model(BUNDLED_MODEL, task="masked-lm"), TEXTS[0]), 3)
+    found, _ = striking(layerwise.fingerprints)
+    text = urllib.parse.quote_plus(TEXTS[0])
+    index = (site / "index.html").as_uri()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+
+        def figures(part: str, keys: str) -> list[dict]:
+            page.goto(f"{index}#/{part}?text={text}&{keys}")
+            page.wait_for_function("document.querySelector('[data-point]') && [...document.querySelectorAll("
+                                   "'.figure')].every(div => div.querySelector('.main-svg'))")
+            return page.evaluate(ANALYSIS_FIGURES, part)
+
+        grid, = figures("heads", "stat=cls")
+        np.testing.assert_allclose(grid["z"], layerwise.fingerprints.stats["cls"], atol=1e-6)
+        assert grid["title"] == "Attention to [CLS], every layer × head"
+        links = page.locator(".open-link")
+        assert links.count() == len(found) > 0
+        links.first.click()
+        page.wait_for_function("location.hash.startsWith('#/layers?')")
+        opened = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
+        assert (opened["layer"], opened["head"], opened["step"]) == ([str(found[0][0])], [str(found[0][1])],
+                                                                     ["attn.probs"])
+
+        matrix, mixture = figures("rollout", "layer=3&token=2")
+        np.testing.assert_allclose(matrix["z"], layerwise.rollout[3], atol=1e-6)
+        np.testing.assert_allclose(mixture["z"], layerwise.rollout[:, 2], atol=1e-6)
+        assert mixture["title"] == f"Where '{t.tokens[2]}' comes from, layer by layer"
+
+        attention, norm, mixing = figures("contributions", "layer=1&norm=norm")
+        np.testing.assert_allclose(attention["z"], contributions.attention, atol=1e-6)
+        np.testing.assert_allclose(norm["z"], contributions.norm, atol=1e-5)
+        np.testing.assert_allclose(mixing_lines_y(page), [layerwise.mixing.ratios[k] for k in
+                                                          ("attention", "norm", "norm_residual", "norm_residual_ln")],
+                                   atol=1e-6)
+        shown = page.locator("#view").inner_text()
+        assert mixing_said(contributions, 1).strip("*") in shown
+        assert all(f"✔ {said}" in shown and holds for said, holds in contribution_checks(contributions, 1))
+
+        lens, = figures("lens", "position=3")
+        assert lens["text"] == [[f"{piece}<br>{c:.2f}" for piece, c in top] for top in near.layers]
+        assert nearest_note(loaded.source) in page.locator("#view").inner_text()
+
+        figures("rollout", "layer=99")
+        assert "There is no layer \"99\"" in page.locator("#view").inner_text()
+        np.testing.assert_allclose(page.evaluate(ANALYSIS_FIGURES, "rollout")[0]["z"], layerwise.rollout[-1],
+                                   atol=1e-6)
+        browser.close()
+
+
+def mixing_lines_y(page) -> list:
+    return page.evaluate("document.getElementById('figure-contributions-2')._fullData.map(line => Array.from(line.y))")

@@ -23,8 +23,8 @@ LENGTHS = (10, 30)  # words of each exported sentence: the default lecture's and
 VIEWS = ("overview", "tokens", "tour?chapter=1", "tour?chapter=2", "tour?chapter=8", "tour?chapter=19",
          "tour?chapter=20", "layers?layer=0&step=attn.scores&cell=1,2", "layers?step=attn.probs",
          "layers?layer=1&step=ffn.in&cell=2,100", "layers?step=ffn.act&cell=2,3", "layers?step=embed.norm&cell=1,5",
-         "layers?step=pooler.out&cell=3", "attention?layer=2", "attention?view=model", "similarity",
-         "similarity?why=1,2")
+         "layers?step=pooler.out&cell=3", "attention?layer=2", "attention?view=model", "heads?stat=prev",
+         "rollout?layer=5", "contributions?layer=2", "lens", "similarity", "similarity?why=1,2")
 
 
 @pytest.fixture(scope="module")

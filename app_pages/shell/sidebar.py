@@ -83,14 +83,15 @@ def lecture_download() -> None:
     def zipped() -> bytes:
         with EXPORTING:
             try:
-                return site_zip(cached_model(source, task), texts)
+                return site_zip(cached_model(source, task), texts,  # the Lens page's model, as the page has it
+                                masked_lm=lambda: cached_model(source, "masked-lm"))
             except BertvizLiteError as error:  # a download cannot show a message in the page: the .zip says it
                 return said_in_a_zip(f"No site was written: {error}\n")
 
     st.download_button("Download this lecture as a site", data=zipped, file_name="lecture-site.zip",
                        mime="application/zip", on_click="ignore", icon=":material/download:",
                        help="A static site of this sentence on this model: the stepper, the tour, the attention "
-                            "views and the similarity, in any browser with no server (a double click on "
+                            "views, the heads, rollout, contributions and lens, and the similarity, in any browser with no server (a double click on "
                             "index.html), or pushed as a free static Space.")
 
 

@@ -72,22 +72,32 @@ def mlm_head_problem(loaded: LoadedModel, use: str = "the logit lens") -> str | 
     return None
 
 
-@torch.inference_mode()
 def logit_lens(trace: Trace, position: int | None = None, top: int = TOP) -> LogitLens:
     """The masked-LM head on every hidden state at one position; see the module docstring."""
     problem = mlm_head_problem(trace.loaded)
     if problem:
         raise InputError(problem)
-    position = lens_position(trace, position)
+    return lenses_at(trace, [lens_position(trace, position)], top)[0]
+
+
+@torch.inference_mode()
+def lenses_at(trace: Trace, positions: list[int], top: int = TOP) -> list[LogitLens]:
+    """The lens at each of `positions` (valid ones), with one forward of the masked-LM model for them all (an
+    exported site holds every position's)."""
+    problem = mlm_head_problem(trace.loaded)
+    if problem:
+        raise InputError(problem)
     loaded = trace.loaded
     head = loaded.family.masked_lm_head(loaded.model)
-    states = torch.from_numpy(trace.hidden_states[:, position])  # (L + 1, d)
-    if head.final_norm is not None:  # ModernBERT: the last state already went through the final norm, no other did
-        states = torch.cat([head.final_norm(states[:-1]), states[-1:]])
-    logits = head.apply(states)  # (L + 1, V)
-    own = loaded.model(**trace.model_inputs()).logits[0, position]  # (V,): the masked-LM model's own forward
-    probs = torch.softmax(logits, dim=-1)  # (L + 1, V)
-    best = probs.topk(top, dim=-1)
-    layers = [list(zip(piece_names(loaded.tokenizer, ids.tolist()), values.tolist()))
-              for values, ids in zip(best.values, best.indices)]
-    return LogitLens(trace.tokens, position, layers, float((logits[-1] - own).abs().max()))
+    own = loaded.model(**trace.model_inputs()).logits[0]  # (T, V): the masked-LM model's own forward
+    lenses = []
+    for position in positions:
+        states = torch.from_numpy(trace.hidden_states[:, position])  # (L + 1, d)
+        if head.final_norm is not None:  # ModernBERT: the last state already went through the final norm, no other
+            states = torch.cat([head.final_norm(states[:-1]), states[-1:]])
+        logits = head.apply(states)  # (L + 1, V)
+        best = torch.softmax(logits, dim=-1).topk(top, dim=-1)  # of (L + 1, V) probabilities
+        layers = [list(zip(piece_names(loaded.tokenizer, ids.tolist()), values.tolist()))
+                  for values, ids in zip(best.values, best.indices)]
+        lenses.append(LogitLens(trace.tokens, position, layers, float((logits[-1] - own[position]).abs().max())))
+    return lenses

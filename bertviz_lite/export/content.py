@@ -3,11 +3,13 @@ figure, the tokenizer's pieces and the Tokens page's words), so that the site an
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable, Iterator
 from importlib.metadata import PackageNotFoundError, version
 
+from ..analyses.all_layers import all_layers
 from ..analyses.similarity import MAX_SENTENCES
-from ..errors import InputError
+from ..errors import InputError, LoadError
 from ..figures import parameter_sunburst
 from ..figures.charts import WINDOW
 from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
@@ -15,24 +17,28 @@ from ..loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
 from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
+from .analyses import contributions_page, heads_page, lens_page, page as analyses_page, rollout_page
 from .attention import attention_views
-from .screens import drawn
+from .screens import drawn, templates
 from .similarity import similarity
 from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters
 
 
-def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
+def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Callable[[], object] | None = None) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
     stepper's graphs; each sentence's numbers (`steps`, called by the writer: its parts, a script each: a block's
     sub-steps, the tour, the attention views; then what every view reads), and the weights the
     explanations read (`weights`: called by the writer, one module at a time, so that no more than one module's
-    weights are held as text at once; none without `weights`, and the site says why where a cell needs them)."""
+    weights are held as text at once; none without `weights`, and the site says why where a cell needs them).
+    `masked_lm()`: the same checkpoint loaded with its masked-LM head, for the Lens page (by default `loaded` where
+    it is, else loaded when the first sentence's lens is computed)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
     if not texts or not all(texts):
         raise InputError("Give each --text a sentence: an empty one has nothing to show.")
     if len(texts) > MAX_SENTENCES:  # before any work: the similarity compares at most this many
         raise InputError(f"A site holds at most {MAX_SENTENCES} sentences (the Similarity view compares them all); "
                          f"got {len(texts)}.")
+    lens_model = functools.cache(masked_lm or (lambda: with_masked_lm_head(loaded)))
     tree = module_tree(loaded.model)
     traces = [trace(loaded, text) for text in texts]
     model = model_steps(loaded, traces[0], weights)
@@ -48,23 +54,47 @@ def site_content(loaded, texts: list[str], weights: bool = True) -> dict:
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN}},
         "style": site_style(),
-        "steps": lambda: (sentence_scripts(loaded, t) for t in traces),
+        "templates": templates(),
+        "steps": lambda: (sentence_scripts(loaded, t, lens_model) for t in traces),
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
     }
 
 
-def sentence_scripts(loaded, t) -> tuple[Iterator[tuple[str, object]], Callable[[], dict]]:
+def sentence_scripts(loaded, t, masked_lm: Callable[[], object]) -> tuple[Iterator[tuple[str, object]],
+                                                                         Callable[[], dict]]:
     """A sentence's scripts: its parts, each computed only when the writer asks for it (a block's sub-steps, the
-    tour, the attention views), so that one part at a time is held as text; then what every view reads, with the
-    checks the blocks gave on the way (each block computed once)."""
+    tour, the attention views, the analyses' pages), so that one part at a time is held as text; then what every
+    view reads, with the checks the blocks gave on the way (each block computed once)."""
     checks = {}
 
     def parts():
         yield from block_arrays(t, checks)
         yield "tour", tour_chapters(loaded, t)
         yield "attention", attention_views(t)
+        layerwise = all_layers(t)
+        yield "heads", heads_page(t, layerwise)
+        yield "rollout", rollout_page(t, layerwise)
+        yield "contributions", contributions_page(t, layerwise)
+        yield "lens", lens_of(masked_lm, t.text)
 
     return parts(), lambda: sentence_steps(loaded, t, checks)
+
+
+def with_masked_lm_head(loaded):
+    """`loaded` where it has its masked-LM head, else the same checkpoint loaded with it (as the app's Lens page
+    loads it)."""
+    from ..loading.loader import load_model
+
+    return loaded if loaded.task == "masked-lm" else load_model(loaded.source, task="masked-lm")
+
+
+def lens_of(masked_lm: Callable[[], object], text: str) -> dict:
+    """The Lens page, or why there is none where the model with its masked-LM head cannot be had."""
+    try:
+        model = masked_lm()
+    except LoadError as error:
+        return analyses_page("Logit lens", [], [], notes=[f"The lens needs the model with its masked-LM head: {error}"])
+    return lens_page(model, text)
 
 
 def sentence(t, text: str) -> dict:

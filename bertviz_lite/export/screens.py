@@ -11,23 +11,37 @@ import plotly.io as pio
 from ..figures.screens import LECTURE_CHART_PX, styled
 
 CANVAS_PX, PHONE_PX = 720, 358  # the site's figure column at 1280 px; a phone's 390 px less its margins
+WIDE_PX = 1200  # a figure across a 1280-px page (its words under it)
+HALF_PX = 560  # one of two figures side by side across a 1280-px page (a phone stacks them)
 
 
-def for_screens(build: Callable[[bool], object], tallest: int = LECTURE_CHART_PX) -> dict | None:
+def for_screens(build: Callable[[bool], object], tallest: int = LECTURE_CHART_PX, width: int = CANVAS_PX,
+                phone: Callable[[], object] | None = None) -> dict | None:
     """The figure `build(lecture)` gives, styled for each screen, each from a figure of its own (a styled figure is
-    changed in place); None where it gives none. `tallest`: its height at most on a projector."""
+    changed in place); None where it gives none. `tallest`: its height at most on a projector; `width`: its width
+    on a browser's or a projector's screen; `phone()`: a phone's figure where it holds less (else build(False))."""
     browse = build(False)
     if browse is None:
         return None
-    return {"browse": drawn(styled(browse, CANVAS_PX)),
-            "lecture": drawn(styled(build(True), CANVAS_PX, tallest, lecture=True)),
-            "phone": drawn(styled(build(False), PHONE_PX))}
+    return {"browse": drawn(styled(browse, width)),
+            "lecture": drawn(styled(build(True), width, tallest, lecture=True)),
+            "phone": drawn(styled(phone() if phone else build(False), PHONE_PX))}
+
+
+TEMPLATE = "plotly"  # the template every figure of the site is drawn in (Plotly's own)
 
 
 def drawn(fig: go.Figure) -> dict:
-    """The figure as the site's plotly.js draws it, in Plotly's own template whatever this process imported: a
-    figure takes Plotly's default template when it is made, and importing Streamlit (the app, the app's download,
-    a test beside it) makes that Streamlit's, which leaves out the automatic margins the site's layout is checked
-    with (a phone's colour bar then fell on the axis title)."""
-    fig.layout.template = pio.templates["plotly"]
-    return json.loads(fig.to_json())
+    """The figure as the site's plotly.js draws it: in Plotly's own template whatever this process imported, named
+    and held once in the site's data (`templates`), not in each figure. A figure takes the default template when
+    it is made, and importing Streamlit (the app, the app's download, a test beside it) makes that Streamlit's,
+    which leaves out the automatic margins the site's layout is checked with (a phone's colour bar then fell on the
+    axis title)."""
+    shown = json.loads(fig.to_json())
+    shown["layout"].pop("template", None)
+    return {**shown, "template": TEMPLATE}
+
+
+def templates() -> dict:
+    """The templates the site's figures name, each once (about 6 kB)."""
+    return {TEMPLATE: json.loads(go.Figure(layout={"template": pio.templates[TEMPLATE]}).to_json())["layout"]["template"]}

@@ -198,7 +198,8 @@
   }
 
   // Draw a figure as the app's page draws it: the title a little larger than the figure's type (as Streamlit's
-  // theme sets it, and as figures/fit.py makes room for it), no tool bar, the width of its box.
+  // theme sets it, and as figures/fit.py makes room for it), no tool bar, the width of its box; a figure the app's
+  // Python drew in the template it names (export/screens.py drawn: held once in the site's data).
   function plot(div, figure) {
     const size = (figure.layout.font && figure.layout.font.size) || style().font;
     const title = figure.layout.title;
@@ -212,6 +213,7 @@
       // first line's middle there, so its upper half would be cut by the figure's edge
       layout.title.pad = { ...(title.pad || {}), t: ((title.pad && title.pad.t) || 0) + Math.round(titleSize / 2) };
     }
+    if (figure.template) layout.template = window.BVL_SITE.templates[figure.template];  // a figure Python drew
     return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
   }
 

@@ -8,11 +8,12 @@
   const site = window.BVL_SITE;
   const { element, route, link, lectureMode: lecture, chosen, cannot, chips, failed } = BVL;
   const PAGES = { "": overview, overview: overview, tokens: tokens, tour: BVL.tourView, layers: layers,
-                  attention: BVL.attentionView, similarity: BVL.similarityView };
+                  attention: BVL.attentionView, heads: BVL.headsView, rollout: BVL.rolloutView,
+                  contributions: BVL.contributionsView, lens: BVL.lensView, similarity: BVL.similarityView };
   const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
+                  heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
                   similarity: "Similarity" };
-  const LATER = ["heads", "rollout", "contributions", "lens",
-                 "intervene", "attribute", "contexts", "compare", "architecture"];
+  const APP_ONLY = ["intervene", "attribute", "contexts", "compare", "architecture"];  // they need the model
 
   function following(page, keys) {  // the lecture's next view (app_pages/shell/pages.py following): after the
     // last stop this view shows, or after the page's first; the first from a page the lecture does not visit
@@ -102,8 +103,9 @@
     const draw = PAGES[page];
     if (draw) return draw(view, keys, alive(render));
     const holds = Object.values(NAMES).join(", ");
-    cannot(view, LATER.includes(page)
-      ? `The ${page} view is not exported yet: this site shows ${holds}. The app shows it, computed for any sentence.`
+    cannot(view, APP_ONLY.includes(page)
+      ? `The ${page} view needs the model itself (another sentence, a change to the model, gradients): this site ` +
+        `shows ${holds}. The app shows it, computed for any sentence.`
       : `This site has no page "${page}". It shows ${holds}.`);
   }
 

@@ -1,0 +1,104 @@
+// The site's Heads, Rollout, Contributions and Lens pages: one page for any of them, drawn from what the app's code
+// computed, worded and drew for every value of the page's pickers (export/analyses.py gives the shape). The
+// pickers are read from the address as the app's URL keys (stat, layer, token, norm, position); the figures sit in
+// the canvas, the words, checks and links beside them, as the app's pages have them.
+"use strict";
+(function () {
+  const BVL = (window.BVL = window.BVL || {});
+  const site = window.BVL_SITE;
+  const { element, link, chosen, drawn, failed } = BVL;
+
+  function picked(page, keys) {  // each picker's value: the address's where it names one, else the page's default
+    const values = {}, notes = [];
+    for (const p of page.pickers) {
+      const asked = keys.get(p.key);
+      const names = p.options.map(([value]) => value);
+      if (asked === null || names.includes(asked)) {
+        values[p.key] = asked === null ? p.value : asked;
+        continue;
+      }
+      const last = names[names.length - 1];
+      const past = /^\d+$/.test(asked) && /^\d+$/.test(last) && Number(asked) > Number(last);
+      values[p.key] = past ? last : p.value;  // a layer past the model's last: its last, as the app's slider
+      notes.push(`There is no ${p.key} "${asked}" here (${p.key} is one of ${names[0]}…${last}): showing ` +
+                 `${p.label.toLowerCase()} ${values[p.key]}.`);
+    }
+    return { values, notes };
+  }
+
+  function lines(host, said, kind) {  // the app's Markdown lines: **bold**, "- " items; `kind`: their class
+    for (const line of said) {
+      const [first, ...items] = line.split("\n- ");
+      if (first.trim()) {
+        const p = BVL.paragraph(first.replace(/\n$/, ""));
+        if (kind) p.className = kind;
+        host.append(p);
+      }
+      if (items.length) {
+        const list = element("ul");
+        for (const entry of items) list.append(BVL.paragraph(entry.replace(/^- /, "")));
+        host.append(list);
+      }
+    }
+  }
+
+  function analysisPage(part) {
+    return function (view, keys, current) {
+      const s = chosen(keys, view);
+      if (!s) return;
+      BVL.lecture(site, site.sentences.indexOf(s)).then((held) => held.part(part)).then((page) => {
+        if (!current()) return;
+        show(view, page, part, s, keys);
+      }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
+    };
+  }
+
+  function show(view, page, part, s, keys) {
+    const { values, notes } = picked(page, keys);
+    const go = (key, value) => { location.hash = link(part, { text: s.text, ...values, [key]: value }); };
+    view.replaceChildren(element("h1", page.title), ...notes.map((note) => element("p", note, { class: "note" })));
+    if (page.pickers.length) {
+      const row = element("div", undefined, { class: "controls labelled" });
+      for (const p of page.pickers) {
+        const index = p.options.findIndex(([value]) => value === values[p.key]);
+        row.append(BVL.stepperControl(p.label, p.options.map(([, label]) => label), index,
+                                      (i) => go(p.key, p.options[Math.max(0, Math.min(i, p.options.length - 1))][0]),
+                                      p.key));
+      }
+      view.append(row);
+    }
+    const columns = element("div", undefined, { class: page.wide ? "under" : "beside" });  // words beside or under
+    const side = element("section", undefined, { class: "side" });
+    const canvas = element("section", undefined, { class: "canvas" });
+    columns.append(...(page.wide ? [canvas, side] : [side, canvas]));
+    view.append(columns);
+    let pair = null, first = true;
+    for (const panel of page.panels) {
+      const shown = panel.items[panel.by.map((key) => values[key]).join(",")];
+      if (!shown) continue;
+      lines(canvas, shown.said);
+      if (shown.figure) {
+        const host = panel.half ? (pair = pair || canvas.appendChild(element("div", undefined, { class: "pair" })))
+          : canvas;
+        const div = drawn(host, shown.figure, `figure-${part}-${page.panels.indexOf(panel)}`);
+        if (first) (panel.half ? host : div).dataset.point = part;  // what a projector must show whole
+        first = false;
+      }
+      if (!panel.half) pair = null;
+      lines(side, shown.lines);
+      for (const [said, holds] of shown.checks) {
+        side.append(element("p", `${holds ? "✔" : "✘"} ${said}`, { class: `result ${holds ? "ok" : "bad"}` }));
+      }
+      for (const target of shown.links) {
+        side.append(element("a", target.text, { href: link(target.page, { text: s.text, ...target.keys }),
+                                                class: "open-link" }));
+      }
+    }
+    lines(side, page.side, "explains");  // a caption: a projector leaves it out, as the app's lecture mode
+    for (const note of page.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
+    if (first) canvas.lastChild && (canvas.lastChild.dataset.point = part);  // no figure: the page's point is why
+  }
+
+  Object.assign(BVL, { headsView: analysisPage("heads"), rolloutView: analysisPage("rollout"),
+                       contributionsView: analysisPage("contributions"), lensView: analysisPage("lens") });
+})();
