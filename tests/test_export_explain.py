@@ -90,6 +90,15 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
             page.wait_for_selector(".result.ok")  # the clicked cell recomputed equal to the stored one
             if step == "attn.k" and t.num_key_value_heads < t.num_heads:
                 assert "key/value head" in page.locator(".explained").inner_text()
+        for analysis in ("heads", "rollout", "contributions", "lens"):  # each family's analyses, in the page
+            page.goto((site / "index.html").as_uri() + f"#/{analysis}?layer=1")
+            page.wait_for_selector("[data-point] .main-svg, [data-point].note, [data-error]")
+            assert page.locator("[data-error]").count() == 0, f"{family} {analysis}"
+            assert page.locator(".result.bad").count() == 0, f"{family} {analysis}"  # every check holds
+        assert page.locator(".result.ok").count() == (0 if page.locator("[data-point].note").count() else 1)
+        page.goto((site / "index.html").as_uri() + "#/contributions")
+        page.wait_for_selector("[data-point] .main-svg")
+        assert page.locator(".result.ok").count() == 2, family  # both checks against the model's own numbers
         browser.close()
     ops = set()
     for cell, js in zip(cells, shown):

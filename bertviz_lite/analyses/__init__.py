@@ -8,5 +8,7 @@ library or model that defines it:
 - a logit lens through the model's own masked-LM head (`logit_lens.py`), and where a model has none, the
   vocabulary pieces nearest to each hidden state in its own word-embedding table (`nearest_pieces.py`; our
   definition, not a paper's);
-- word-level merging of token matrices, as Clark et al. do (`word_level.py`).
+- word-level merging of token matrices, as Clark et al. do (`word_level.py`);
+- what the Heads, Rollout, Contributions and Lens pages draw and say of these, for the app and an exported site
+  alike (`page_views.py`).
 """
