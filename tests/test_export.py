@@ -120,6 +120,8 @@ def test_a_folder_that_is_not_a_site_is_never_emptied(capsys, tmp_path):
 
 @pytest.mark.parametrize("args,fragment", [
     (["--text", "  "], "empty"),
+    (["--pair", "a sentence", " "], "empty"),
+    ([], "empty"),  # neither --text nor --pair
     (["--text", "fine"], "not in the local cache"),  # with the model below: unknown, offline
     ([arg for i in range(9) for arg in ("--text", f"sentence {i}")], "at most 8 sentences"),
 ])
@@ -562,3 +564,38 @@ def test_the_analyses_pages_show_the_apps_numbers_and_their_words(site):
 
 def mixing_lines_y(page) -> list:
     return page.evaluate("document.getElementById('figure-contributions-2')._fullData.map(line => Array.from(line.y))")
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+def test_a_sentence_pair_is_one_input_as_the_apps_text_and_pair(capsys, tmp_path):
+    """--pair A B: the site reads [CLS] A [SEP] B [SEP] as the app reads its text and pair, and a link names it by
+    text= and pair=; A alone is another sentence, which this site does not hold."""
+    from playwright.sync_api import sync_playwright
+
+    a, b = "she sat on the bank", "the bank was closed"
+    code, out, err = run_cli(capsys, "export", BUNDLED_MODEL, "--pair", a, b, "--out", str(tmp_path / "site"))
+    assert code == 0, err
+    t = trace(load_model(BUNDLED_MODEL), a, b)
+    shown = data_of(tmp_path / "site")["sentences"]
+    assert [(s["text"], s["pair"], s["tokens"]) for s in shown] == [(a, b, t.tokens)]
+    index = (tmp_path / "site" / "index.html").as_uri()
+    keys = urllib.parse.urlencode({"text": a, "pair": b, "lecture": 1})
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(f"{index}#/tokens?{keys}")
+        page.wait_for_selector(".chip")
+        assert page.locator(".chip.B").count() == list(t.sequence_ids).count(1) > 0  # sentence B's pieces
+        assert page.locator(".sentence").all_inner_texts() == [a, b]
+        page.click("#next a")  # the lecture goes on with the same pair
+        page.wait_for_function("location.hash.startsWith('#/tour?')")
+        assert urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])["pair"] == [b]
+        page.goto(f"{index}#/layers?{keys}&layer=0&step=attn.probs")
+        page.wait_for_selector("#step-figure .main-svg")
+        np.testing.assert_allclose(shown_numbers(page), t.layer(0)["attn.probs"][0], atol=1e-6)
+        page.goto(f"{index}#/tokens?" + urllib.parse.urlencode({"text": a}))
+        assert "Not in this site" in page.locator("#view").inner_text()
+        page.goto(f"{index}#/similarity")
+        page.wait_for_selector(".note")
+        assert "fewer than two single sentences" in page.locator("#view").inner_text()
+        browser.close()

@@ -74,24 +74,27 @@ EXPORTING = threading.Lock()  # one lecture's site made at a time by this server
 
 def lecture_download() -> None:
     """The lecture as a static site (a .zip of its folder, `bertviz_lite.export`), made when clicked, one at a time:
-    its sentence (and the second one) on this model, to open from disk or push as a free static Space; without the
+    its sentence (and the second one, alone and read with it as a pair) on this model, to open from disk or push as a free static Space; without the
     weights' scripts and at most `zipped.MOST_BYTES` of scripts, which keeps it a few megabytes
     (`bertviz-lite export` writes the weights too). What stops it is said in a README.txt in the .zip."""
     source, task = st.session_state.model, st.session_state.task
-    texts = [t for t in (st.session_state.text, st.session_state.pair) if t.strip()]
+    texts = [t for t in (st.session_state.text, st.session_state.pair) if t.strip()]  # each alone, compared
+    text, pair = st.session_state.text, st.session_state.pair
+    pairs = [(text, pair)] if text.strip() and pair.strip() else []  # and read together, as the lecture's views
 
     def zipped() -> bytes:
         with EXPORTING:
             try:
-                return site_zip(cached_model(source, task), texts,  # the Lens page's model, as the page has it
-                                masked_lm=lambda: cached_model(source, "masked-lm"))
+                return site_zip(cached_model(source, task), texts, pairs=pairs,  # the Lens page's model, as the
+                                masked_lm=lambda: cached_model(source, "masked-lm"))  # page has it
             except BertvizLiteError as error:  # a download cannot show a message in the page: the .zip says it
                 return said_in_a_zip(f"No site was written: {error}\n")
 
     st.download_button("Download this lecture as a site", data=zipped, file_name="lecture-site.zip",
                        mime="application/zip", on_click="ignore", icon=":material/download:",
                        help="A static site of this sentence on this model: the stepper, the tour, the attention "
-                            "views, the heads, rollout, contributions and lens, and the similarity, in any browser with no server (a double click on "
+                            "views, the heads, rollout, contributions and lens, and the similarity, in any browser "
+                            "with no server (a double click on "
                             "index.html), or pushed as a free static Space.")
 
 

@@ -12,7 +12,7 @@
   bertviz-lite explain MODEL "TEXT" --step layers.2.attn.scores --head 3 --at 4,1 [--pair "..."] [--json]
   bertviz-lite diagram MODEL [--layer L] [--json]
   bertviz-lite prefetch bert-base-uncased roberta-base
-  bertviz-lite export MODEL --text "the bank of the river" [--text "..."] --out site
+  bertviz-lite export MODEL --text "the bank of the river" [--text "..."] [--pair "A" "B"] --out site
   bertviz-lite bench [--json]
 
 Errors are one line on stderr and a non-zero exit status (2 for a request the command cannot take, such as a step
@@ -149,7 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="a lecture as a static site that needs no server: open its index.html from "
                                       "disk, or serve the folder from any static host (a free static Space)")
     p.add_argument("model")
-    p.add_argument("--text", action="append", required=True, help="a sentence; repeat for more")
+    p.add_argument("--text", action="append", default=[], help="a sentence; repeat for more")
+    p.add_argument("--pair", action="append", nargs=2, metavar=("A", "B"), default=[],
+                   help="a sentence pair read as one input, [CLS] A [SEP] B [SEP] (as the app's text and pair); "
+                        "repeat for more")
     p.add_argument("--out", required=True, help="the site's folder (replaced whole once the site is written)")
     p.add_argument("--no-weights", action="store_true",
                    help="leave the weights' scripts out (a linear map's cell is then explained by the app): the "

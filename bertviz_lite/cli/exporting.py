@@ -9,9 +9,10 @@ def cmd_export(args) -> None:
     from ..export import site_content, write_site
     from ..loading.loader import load_model
 
-    if not args.text or not all(text.strip() for text in args.text):
-        raise InputError("Give each --text a sentence: an empty one has nothing to show.")
-    for text in args.text:
+    given = [*args.text, *(part for pair in args.pair for part in pair)]
+    if not given or not all(text.strip() for text in given):
+        raise InputError("Give each --text a sentence, and each --pair two: an empty one has nothing to show.")
+    for text in given:
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:  # bytes the shell could not read as UTF-8
@@ -21,6 +22,7 @@ def cmd_export(args) -> None:
         loaded = load_model(args.model)
     except LoadError as error:  # a model that cannot be had is a request the command cannot take
         raise InputError(str(error)) from None
-    progress(f"computing {len(args.text)} sentence(s)")
-    out = write_site(args.out, site_content(loaded, args.text, weights=not args.no_weights))
+    progress(f"computing {len(args.text) + len(args.pair)} sentence(s)")
+    out = write_site(args.out, site_content(loaded, args.text, weights=not args.no_weights,
+                                            pairs=[tuple(pair) for pair in args.pair]))
     print(out / "index.html")

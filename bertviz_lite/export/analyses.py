@@ -105,7 +105,7 @@ def contributions_page(t, layerwise: LayerwiseAnalyses) -> dict:
                 notes=contribution_notes(t.num_heads, t.num_key_value_heads, family, results[0].norm_residual_ln is None))
 
 
-def lens_page(masked_lm, text: str) -> dict:
+def lens_page(masked_lm, text: str, pair: str | None = None) -> dict:
     """The logit lens at every position (only the mask's where the sentence holds one), through the model loaded
     with its masked-LM head; where the checkpoint has no trained head, the nearest vocabulary pieces instead, as
     the app's Lens page shows them; where neither means anything, only why."""
@@ -117,7 +117,7 @@ def lens_page(masked_lm, text: str) -> dict:
         return page(title, [], [], notes=[problem])
     if problem and (narrower := narrower_table(masked_lm)):
         return page(title, [], [], notes=[problem, narrower])
-    t = trace(masked_lm, text)
+    t = trace(masked_lm, text, pair)
     positions = t.mask_positions[:1] or list(range(len(t.tokens)))
     if problem:
         found = [nearest_pieces(t, position) for position in positions]

@@ -24,30 +24,34 @@ from .similarity import similarity
 from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters
 
 
-def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Callable[[], object] | None = None) -> dict:
+def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Callable[[], object] | None = None,
+                 pairs: list[tuple[str, str]] = ()) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
     stepper's graphs; each sentence's numbers (`steps`, called by the writer: its parts, a script each: a block's
     sub-steps, the tour, the attention views; then what every view reads), and the weights the
     explanations read (`weights`: called by the writer, one module at a time, so that no more than one module's
     weights are held as text at once; none without `weights`, and the site says why where a cell needs them).
     `masked_lm()`: the same checkpoint loaded with its masked-LM head, for the Lens page (by default `loaded` where
-    it is, else loaded when the first sentence's lens is computed)."""
+    it is, else loaded when the first sentence's lens is computed). `pairs`: sentence pairs (A, B), each read as one
+    input, [CLS] A [SEP] B [SEP], as the app reads its text and pair; the Similarity page compares the `texts`."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
-    if not texts or not all(texts):
-        raise InputError("Give each --text a sentence: an empty one has nothing to show.")
-    if len(texts) > MAX_SENTENCES:  # before any work: the similarity compares at most this many
+    pairs = list(dict.fromkeys((a.strip(), b.strip()) for a, b in pairs))
+    if not (texts or pairs) or not all(texts) or not all(a and b for a, b in pairs):
+        raise InputError("Give each --text a sentence, and each --pair two: an empty one has nothing to show.")
+    inputs = [(text, None) for text in texts] + pairs  # (text, pair): what each sentence of the site reads
+    if len(inputs) > MAX_SENTENCES:  # before any work: the similarity compares at most this many
         raise InputError(f"A site holds at most {MAX_SENTENCES} sentences (the Similarity view compares them all); "
-                         f"got {len(texts)}.")
+                         f"got {len(inputs)}.")
     lens_model = functools.cache(masked_lm or (lambda: with_masked_lm_head(loaded)))
     tree = module_tree(loaded.model)
-    traces = [trace(loaded, text) for text in texts]
+    traces = [trace(loaded, text, pair) for text, pair in inputs]
     model = model_steps(loaded, traces[0], weights)
     return {
-        "about": about(loaded, texts),
+        "about": about(loaded, [text if pair is None else f"{text} | {pair}" for text, pair in inputs]),
         "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
                      "architecture": type(loaded.model).__name__,
                      "sunburst": drawn(parameter_sunburst(sunburst_data(tree)))},
-        "sentences": [sentence(t, text) for t, text in zip(traces, texts)],
+        "sentences": [sentence(t, text, pair) for t, (text, pair) in zip(traces, inputs)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,
         "similarity": similarity(loaded, texts),
@@ -75,7 +79,7 @@ def sentence_scripts(loaded, t, masked_lm: Callable[[], object]) -> tuple[Iterat
         yield "heads", heads_page(t, layerwise)
         yield "rollout", rollout_page(t, layerwise)
         yield "contributions", contributions_page(t, layerwise)
-        yield "lens", lens_of(masked_lm, t.text)
+        yield "lens", lens_of(masked_lm, t.text, t.pair)
 
     return parts(), lambda: sentence_steps(loaded, t, checks)
 
@@ -88,19 +92,19 @@ def with_masked_lm_head(loaded):
     return loaded if loaded.task == "masked-lm" else load_model(loaded.source, task="masked-lm")
 
 
-def lens_of(masked_lm: Callable[[], object], text: str) -> dict:
+def lens_of(masked_lm: Callable[[], object], text: str, pair: str | None) -> dict:
     """The Lens page, or why there is none where the model with its masked-LM head cannot be had."""
     try:
         model = masked_lm()
     except LoadError as error:
         return analyses_page("Logit lens", [], [], notes=[f"The lens needs the model with its masked-LM head: {error}"])
-    return lens_page(model, text)
+    return lens_page(model, text, pair)
 
 
-def sentence(t, text: str) -> dict:
-    """One sentence as the app traces it: its pieces, ids and sentence letters, and the trace's notice where the
-    model could not read it whole (a long text is cut to the model's length)."""
-    return {"text": text, "tokens": t.tokens, "ids": t.input_ids.tolist(),
+def sentence(t, text: str, pair: str | None = None) -> dict:
+    """One sentence (or sentence pair) as the app traces it: its pieces, ids and sentence letters, and the trace's
+    notice where the model could not read it whole (a long text is cut to the model's length)."""
+    return {"text": text, "pair": pair, "tokens": t.tokens, "ids": t.input_ids.tolist(),
             "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "notice": t.notice,
             "unknown": unknown_note(t.loaded.tokenizer, t.tokens)}
 

@@ -13,7 +13,8 @@ from .screens import for_screens
 
 def similarity(loaded, texts: list[str]) -> dict | None:
     """Each way of making a sentence vector with its cosine matrix, and each pair's split ("1,2": sentences 1 and
-    2); None for a single sentence, which has nothing to compare with."""
+    2), of `texts` (the site's single sentences: a sentence pair is one input, not two sentences to compare); None
+    for fewer than two, which have nothing to compare."""
     if len(texts) < 2:
         return None
     # each sentence traced once, as the model's pipeline reads it (as sentence_vectors and explain_similarity
@@ -35,4 +36,4 @@ def similarity(loaded, texts: list[str]) -> dict | None:
                 "caption": split.caption(pooled), "by_selection": split.by_selection,
                 "figure": for_screens(lambda lecture, split=split, title=title: pair_split_heatmap(
                     split.pairs, split.tokens_a, split.tokens_b, title), SPLIT_PX)}
-    return {"matrices": matrices, "pairs": pairs, "source": loaded.source}
+    return {"texts": texts, "matrices": matrices, "pairs": pairs, "source": loaded.source}

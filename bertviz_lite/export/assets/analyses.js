@@ -55,7 +55,7 @@
 
   function show(view, page, part, s, keys) {
     const { values, notes } = picked(page, keys);
-    const go = (key, value) => { location.hash = link(part, { text: s.text, ...values, [key]: value }); };
+    const go = (key, value) => { location.hash = link(part, { ...BVL.sentenceKeys(s), ...values, [key]: value }); };
     view.replaceChildren(element("h1", page.title), ...notes.map((note) => element("p", note, { class: "note" })));
     if (page.pickers.length) {
       const row = element("div", undefined, { class: "controls labelled" });
@@ -90,7 +90,7 @@
         side.append(element("p", `${holds ? "✔" : "✘"} ${said}`, { class: `result ${holds ? "ok" : "bad"}` }));
       }
       for (const target of shown.links) {
-        side.append(element("a", target.text, { href: link(target.page, { text: s.text, ...target.keys }),
+        side.append(element("a", target.text, { href: link(target.page, { ...BVL.sentenceKeys(s), ...target.keys }),
                                                 class: "open-link" }));
       }
     }

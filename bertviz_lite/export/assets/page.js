@@ -31,13 +31,22 @@
     return route().keys.get("lecture") === "1";
   }
 
-  function chosen(keys, view) {
+  function chosen(keys, view) {  // the sentence (or sentence pair) a link names by text= (and pair=), as the app's
     const text = keys.get("text");
     if (text === null) return site.sentences[0];
-    const found = site.sentences.find((s) => s.text === text.trim());
-    if (!found) cannot(view, `This site holds ${site.sentences.length} sentence(s), not "${text}": the app ` +
-                       "computes any other. Pick one of these:");
+    const pair = (keys.get("pair") || "").trim() || null;
+    const found = site.sentences.find((s) => s.text === text.trim() && (s.pair || null) === pair);
+    if (!found) cannot(view, `This site holds ${site.sentences.length} sentence(s), not "${named({ text, pair })}": ` +
+                       "the app computes any other. Pick one of these:");
     return found;
+  }
+
+  function sentenceKeys(s) {  // the URL keys that name a sentence of the site (a pair's B as pair=, as the app's)
+    return { text: s.text, ...(s.pair ? { pair: s.pair } : {}) };
+  }
+
+  function named(s) {  // a sentence as a line: a pair's two sentences with a bar between
+    return s.pair ? `${s.text} | ${s.pair}` : s.text;
   }
 
   function drawn(view, figure, id) {  // a figure the site holds styled for each screen, drawn for this one
@@ -75,10 +84,10 @@
   function cannot(view, why) {
     view.append(element("h1", "Not in this site"), element("p", why));
     const list = element("div", undefined, { class: "sentences" });
-    for (const s of site.sentences) list.append(element("a", s.text, { href: link("tokens", { text: s.text }) }));
+    for (const s of site.sentences) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
     list.append(element("a", "The overview", { href: link("overview") }));
     view.append(list);
   }
 
-  Object.assign(BVL, { element, route, link, lectureMode: lecture, chosen, drawn, screen, paragraph, chips, failed, cannot });
+  Object.assign(BVL, { element, route, link, lectureMode: lecture, chosen, sentenceKeys, named, drawn, screen, paragraph, chips, failed, cannot });
 })();

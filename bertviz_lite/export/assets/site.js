@@ -31,9 +31,9 @@
     if (!lecture()) return;
     const ahead = following(page, keys);
     if (!ahead) return;
-    const text = keys.get("text");
-    bar.append(element("a", `Next: ${ahead.title} ▶`, { href: link(ahead.page, { ...(text ? { text } : {}),
-                                                                                ...ahead.keys }), class: "next-view" }));
+    const said = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k)).map((k) => [k, keys.get(k)]));
+    bar.append(element("a", `Next: ${ahead.title} ▶`, { href: link(ahead.page, { ...said, ...ahead.keys }),
+                                                       class: "next-view" }));
   }
 
   function navigation(here) {
@@ -60,7 +60,7 @@
     columns.append(tree, sunburst);
     view.append(columns, element("h2", "Sentences"));
     const list = element("div", undefined, { class: "sentences" });
-    for (const s of site.sentences) list.append(element("a", s.text, { href: link("tokens", { text: s.text }) }));
+    for (const s of site.sentences) list.append(element("a", BVL.named(s), { href: link("tokens", BVL.sentenceKeys(s)) }));
     view.append(list);
     BVL.plot(figure, o.sunburst);
   }
@@ -71,9 +71,11 @@
     view.append(element("h1", "Tokens"));
     if (s.notice) view.append(element("p", s.notice, { class: "note" }));  // before a long text, not under it
     view.append(element("p", s.text, { class: "sentence" }));
+    if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));  // sentence B, read after [SEP]
     const shown = chips(s);
     shown.dataset.point = "tokens";
-    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; the sentence is blue.`), shown);
+    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; ` +
+                        (s.pair ? "sentence A is blue, sentence B orange." : "the sentence is blue.")), shown);
     if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
     if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));  // pieces that became [UNK]
   }

@@ -192,7 +192,7 @@
     await lecture.block(BVL.partOf(block.name));
     if (!alive()) return;
     const sentence = site.sentences[index];
-    const go = (b, key, l, h, cell) => { location.hash = link("layers", { text: sentence.text, ...keysFor(b, key, l, h, cell) }); };
+    const go = (b, key, l, h, cell) => { location.hash = link("layers", { ...BVL.sentenceKeys(sentence), ...keysFor(b, key, l, h, cell) }); };
     controls(view, site.model, block, node, layer, head, go);
     const columns = element("div", undefined, { class: "stepper-columns" });
     const words = element("section", undefined, { class: "words" });
@@ -235,7 +235,7 @@
     if (!s.tokenByToken && s.count > WINDOW) {
       canvas.append(stepper("Dimensions", Array.from({ length: Math.ceil(s.count / WINDOW) }, (_, k) =>
         `${k * WINDOW}–${Math.min(s.count, (k + 1) * WINDOW) - 1} of ${s.count}`), Math.floor(s.start / WINDOW), (k) => {
-        location.hash = link("layers", { text: sentence.text, ...keysFor(block, node.key, layer, head), dims: String(k * WINDOW) });
+        location.hash = link("layers", { ...BVL.sentenceKeys(sentence), ...keysFor(block, node.key, layer, head), dims: String(k * WINDOW) });
       }, "dims"));
     }
     const explanation = element("div", undefined, { class: "explanation-panel" });

@@ -20,7 +20,7 @@
         view.append(element("p", `There is no chapter '${asked}': this tour has chapters 1 to ${story.length}. ` +
                             "Showing chapter 1.", { class: "note" }));
       }
-      const go = (n) => { location.hash = link("tour", { text: s.text, chapter: String(n) }); };
+      const go = (n) => { location.hash = link("tour", { ...BVL.sentenceKeys(s), chapter: String(n) }); };
       const pick = element("div", undefined, { class: "controls" });
       pick.append(BVL.stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
                                      number - 1, (i) => go(i + 1), "chapter"));
@@ -38,7 +38,7 @@
                            `${about.token}; the app's tour picks any other.`, { class: "note" }));
       if (chapter.step) {
         const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
-        words.append(element("a", "Open this step in the stepper", { href: link("layers", { text: s.text, step: key,
+        words.append(element("a", "Open this step in the stepper", { href: link("layers", { ...BVL.sentenceKeys(s), step: key,
                                                                                                layer }) }));
       }
       if (chapter.kind === "tokens") canvas.append(chips(s));
@@ -59,7 +59,7 @@
       const layers = views.head.length;
       const model = keys.get("view") === "model";
       const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
-      const go = (changes) => { location.hash = link("attention", { text: s.text, view: model ? "model" : "head",
+      const go = (changes) => { location.hash = link("attention", { ...BVL.sentenceKeys(s), view: model ? "model" : "head",
                                                                     layer: String(layer), ...changes }); };
       view.replaceChildren(element("h1", "Attention"));
       const row = element("div", undefined, { class: "controls" });
@@ -95,7 +95,7 @@
         figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head]: its matrix in the stepper
           const data = event.points[0] && event.points[0].customdata;
           if (Array.isArray(data) && data.length === 2) {
-            location.hash = link("layers", { text: s.text, layer: String(data[0]), head: String(data[1]),
+            location.hash = link("layers", { ...BVL.sentenceKeys(s), layer: String(data[0]), head: String(data[1]),
                                              step: "attn.probs" });
           }
         });
@@ -108,8 +108,8 @@
     view.append(element("h1", "Sentence similarity"));
     const data = site.similarity;
     if (!data) {
-      view.append(element("p", "This site holds one sentence: export two or more (--text twice) to compare them. " +
-                          "The app compares any.", { class: "note" }));
+      view.append(element("p", "This site holds fewer than two single sentences: export two or more (--text twice) " +
+                          "to compare them. The app compares any.", { class: "note" }));
       return;
     }
     const why = (keys.get("why") || "").trim();
@@ -119,7 +119,7 @@
     columns.append(controls, canvas);
     view.append(columns);
     const list = element("ol", undefined, { class: "sentence-list" });
-    site.sentences.forEach((s) => list.append(element("li", s.text)));
+    data.texts.forEach((text) => list.append(element("li", text)));  // the single sentences: a pair is one input
     const pick = element("select", undefined, { "aria-label": "Why are two of them similar?", id: "why" });
     pick.append(element("option", "none: every pair's cosine", { value: "" }));
     for (const pair of pairs) pick.append(element("option", `sentences ${pair.replace(",", " and ")}`, { value: pair }));
@@ -127,7 +127,7 @@
     label.append(pick);
     controls.append(list, label);
     if (why && !pairs.includes(why)) {
-      controls.append(element("p", `why=${why} does not name two of the ${site.sentences.length} sentences (write ` +
+      controls.append(element("p", `why=${why} does not name two of the ${data.texts.length} sentences (write ` +
                               "why=1,2).", { class: "note" }));
     }
     pick.value = pairs.includes(why) ? why : "";
