@@ -182,7 +182,10 @@ def test_the_site_opens_from_disk_with_every_other_origin_blocked_and_runs_no_se
         page.goto(index + "#/tokens?text=a+sentence+it+does+not+hold")
         assert "not \"a sentence it does not hold\"" in page.locator("#view").inner_text()
         page.goto(index + "#/intervene?text=" + urllib.parse.quote_plus(TEXTS[0]))  # a view the model must compute
-        assert "needs the model itself" in page.locator("#view").inner_text()
+        assert "needs the model itself (it runs the sentence again" in page.locator("#view").inner_text()
+        page.goto(index + "#/architecture")  # the app's Architecture page: the overview's tree and sunburst
+        page.wait_for_selector("#sunburst .main-svg")
+        assert "every named parameter" in page.locator(".note").inner_text()
         browser.close()
     assert elsewhere == []
 

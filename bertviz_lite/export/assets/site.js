@@ -7,13 +7,18 @@
 (function () {
   const site = window.BVL_SITE;
   const { element, route, link, lectureMode: lecture, chosen, cannot, chips, failed } = BVL;
-  const PAGES = { "": overview, overview: overview, tokens: tokens, tour: BVL.tourView, layers: layers,
+  const PAGES = { "": overview, overview: overview, architecture: architecture, tokens: tokens, tour: BVL.tourView, layers: layers,
                   attention: BVL.attentionView, heads: BVL.headsView, rollout: BVL.rolloutView,
                   contributions: BVL.contributionsView, lens: BVL.lensView, similarity: BVL.similarityView };
   const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
                   heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
                   similarity: "Similarity" };
-  const APP_ONLY = ["intervene", "attribute", "contexts", "compare", "architecture"];  // they need the model
+  const APP_ONLY = {  // the app's pages that need the model itself, and why
+    contexts: "it runs the model on the word's two sentences, any you type",
+    intervene: "it runs the sentence again through the model with a head switched off, a token masked or a value zeroed",
+    attribute: "it takes gradients through the model",
+    compare: "it runs two models side by side",
+  };
 
   function following(page, keys) {  // the lecture's next view (app_pages/shell/pages.py following): after the
     // last stop this view shows, or after the page's first; the first from a page the lecture does not visit
@@ -65,6 +70,12 @@
     BVL.plot(figure, o.sunburst);
   }
 
+  function architecture(view) {  // the app's Architecture page: its tree and sunburst are the overview's
+    overview(view);
+    view.children[1].after(element("p", "The app's Architecture page also lists every named parameter and the task " +
+                                    "heads; its module tree and sunburst are here.", { class: "note" }));
+  }
+
   function tokens(view, keys) {
     const s = chosen(keys, view);
     if (!s) return;
@@ -105,9 +116,9 @@
     const draw = PAGES[page];
     if (draw) return draw(view, keys, alive(render));
     const holds = Object.values(NAMES).join(", ");
-    cannot(view, APP_ONLY.includes(page)
-      ? `The ${page} view needs the model itself (another sentence, a change to the model, gradients): this site ` +
-        `shows ${holds}. The app shows it, computed for any sentence.`
+    cannot(view, page in APP_ONLY
+      ? `The ${page} view needs the model itself (${APP_ONLY[page]}): this site shows ${holds}. The app shows it, ` +
+        "for any sentence."
       : `This site has no page "${page}". It shows ${holds}.`);
   }
 
