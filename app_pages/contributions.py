@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.page_views import (CONTRIBUTION_PANEL_PX as PANEL_PX, CONTRIBUTION_VIEWS as VIEWS,
-                                             CONTRIBUTIONS_CAPTION, contribution_checks,
+                                             CONTRIBUTIONS_CAPTION, LABELS, TITLES, contribution_checks,
                                              contribution_notes, contribution_panel, mixing_figure, mixing_said,
                                              norms_of)
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
@@ -15,10 +15,10 @@ from app_pages.shell import charts, chips, guarded, lecture, runs, state
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
-lecture.page_title("Norm-based contributions")
+lecture.page_title(TITLES["contributions"])
 st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
 slider, toggle, picker = st.columns([2.6, 2, 3.8], vertical_alignment="bottom")
-layer = slider.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
+layer = slider.slider(LABELS["layer"], 0, t.num_layers - 1, **state.bind("layer"))
 with toggle:
     words = chips.word_toggle()
 result = guarded.analysis_or_stop("contributions", key, layer)
@@ -26,7 +26,7 @@ groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens)
 norms = norms_of(result)
 if st.session_state.norm not in norms:
     st.session_state.norm = norms[-1]  # with the residual, and LayerNorm where the layer has one after the sum
-picker.segmented_control("Beside the attention", norms, format_func=VIEWS.get, required=True, **state.bind("norm"))
+picker.segmented_control(LABELS["norm"], norms, format_func=VIEWS.get, required=True, **state.bind("norm"))
 shown = {name: getattr(result, name) for name in ("attention", st.session_state.norm)}
 if words:  # norms are not probabilities, but the same merge keeps "to" summed and "from" averaged
     shown = {name: merge_to_words(m, groups) for name, m in shown.items()}

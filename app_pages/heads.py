@@ -4,21 +4,22 @@ import pandas as pd
 import streamlit as st
 
 from bertviz_lite.analyses.head_fingerprints import STATS
-from bertviz_lite.analyses.page_views import STAT_BUTTONS, fingerprint_caption, fingerprint_grid, striking
+from bertviz_lite.analyses.page_views import (DEFAULTS, LABELS, STAT_BUTTONS, TITLES, fingerprint_caption,
+                                             fingerprint_grid, open_head_label, striking)
 from app_pages.shell import charts, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
-lecture.page_title("Head fingerprints")
+lecture.page_title(TITLES["heads"])
 controls, canvas = lecture.beside([4, 7])  # the grid beside its controls, on a projector too
 
 fingerprints = guarded.analysis_or_stop("layerwise", key).fingerprints
 with controls:
     if st.session_state.stat not in STATS:
-        st.session_state.stat = "prev"
-    st.segmented_control("Statistic", STATS, format_func=STAT_BUTTONS.get, wrap=True, **state.bind("stat"))
-    stat = st.session_state.stat or "prev"
+        st.session_state.stat = DEFAULTS["stat"]
+    st.segmented_control(LABELS["stat"], STATS, format_func=STAT_BUTTONS.get, wrap=True, **state.bind("stat"))
+    stat = st.session_state.stat or DEFAULTS["stat"]
     st.caption(fingerprint_caption(stat))
     found, named = striking(fingerprints)
     st.markdown(named)
@@ -32,7 +33,7 @@ with controls:
         state.set_value("head", chosen[1])
         st.session_state.step = "attn.probs"
 
-    if st.button(f"Open layer {chosen[0]}, head {chosen[1]} in Layers", icon=":material/open_in_new:",
+    if st.button(open_head_label(*chosen), icon=":material/open_in_new:",
                  on_click=open_head):
         st.switch_page("app_pages/layers.py")
 with canvas, lecture.point():

@@ -7,8 +7,8 @@ import streamlit as st
 
 from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.nearest_pieces import narrower_table
-from bertviz_lite.analyses.page_views import (PHONE_TOP, lens_check, lens_figure, nearest_figure, nearest_note,
-                                             position_note)
+from bertviz_lite.analyses.page_views import (LABELS, PHONE_TOP, TITLES, lens_check, lens_figure, nearest_figure,
+                                             nearest_note, position_note, token_option)
 from bertviz_lite.serving.cache import cached_lens, cached_nearest_pieces
 from app_pages.shell import charts, guarded, lecture, models, runs, screen, state
 
@@ -53,7 +53,7 @@ def show_nearest_pieces(position: int | None) -> None:
 
 
 masked_lm = guarded.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
-lecture.page_title("Logit lens")
+lecture.page_title(TITLES["lens"])
 figure, side = st.columns([8, 4], gap="medium") if state.lecture_mode() else (st.container(), st.container())
 key = runs.page_key(masked_lm)  # the sentence through the model loaded with its masked-LM head
 problem = mlm_head_problem(masked_lm)  # before the model runs on the sentence
@@ -72,8 +72,8 @@ if mask not in t.tokens:
     st.session_state.position = min(max(st.session_state.position, 0), len(t.tokens) - 1)
     tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
     with side:
-        chosen = st.selectbox("Position", range(len(tokens)), format_func=lambda i: f"{i} {tokens[i]}",
-                              **state.bind("position"))
+        chosen = st.selectbox(LABELS["position"], range(len(tokens)),
+                              format_func=lambda i: token_option(i, tokens), **state.bind("position"))
         st.caption(position_note(mask))
 (show_nearest_pieces if problem else show_lens)(chosen)
 state.sync_url()

@@ -4,22 +4,23 @@ import numpy as np
 import streamlit as st
 
 from bertviz_lite.analyses.word_level import merge_to_words, word_groups
-from bertviz_lite.analyses.page_views import ROLLOUT_CAPTION, rollout_matrix, rollout_mixture
+from bertviz_lite.analyses.page_views import (LABELS, ROLLOUT_CAPTION, TITLES, rollout_matrix, rollout_mixture,
+                                             token_option)
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
-controls, canvas = lecture.controls_and_canvas("Attention rollout", [4, 7], gap="large")
+controls, canvas = lecture.controls_and_canvas(TITLES["rollout"], [4, 7], gap="large")
 
 rollout = guarded.analysis_or_stop("layerwise", key).rollout  # (L, T, T)
 with controls:
     st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
-    layer = st.slider("Up to layer", 0, t.num_layers - 1, **state.bind("layer"))
+    layer = st.slider(LABELS["rollout_layer"], 0, t.num_layers - 1, **state.bind("layer"))
     words = chips.word_toggle()
     groups, labels = word_groups(t) if words else ([[i] for i in range(len(t.tokens))], t.tokens)
     st.session_state.token = min(st.session_state.token, len(labels) - 1)
-    st.selectbox("Follow one token", range(len(labels)), format_func=lambda i: f"{i} {labels[i]}",
+    st.selectbox(LABELS["token"], range(len(labels)), format_func=lambda i: token_option(i, labels),
                  **state.bind("token"))
     st.caption(ROLLOUT_CAPTION)
 merge = (lambda m: merge_to_words(m, groups)) if words else (lambda m: m)

@@ -123,6 +123,29 @@ def test_logit_lens_through_the_models_own_head(new_tiny_dirs, name):
     assert torch.allclose(logits, out.logits[0, position], atol=1e-4)  # the last layer is the model's own
 
 
+@pytest.mark.parametrize("name", ["modernbert", "eurobert"])  # a final norm before the head
+def test_every_positions_lens_from_one_forward_is_the_models_own_head_at_that_position(new_tiny_dirs, name):
+    """lenses_at (an exported site's Lens: every position at once) against the head applied by hand to the
+    reference forward's hidden states at each position, and the last layer against the model's logits there."""
+    from bertviz_lite.analyses.logit_lens import lenses_at
+
+    loaded = load_model(new_tiny_dirs[name], "masked-lm")
+    t = trace(loaded, "the cat sat on the mat")
+    _, _, inputs = reference_forward(loaded, t)
+    with torch.inference_mode():
+        out = loaded.model(**inputs, output_hidden_states=True)
+    lenses = lenses_at(t, list(range(len(t.tokens))))
+    assert [lens.position for lens in lenses] == list(range(len(t.tokens)))
+    for lens in lenses:
+        assert lens.max_abs_diff <= 1e-4
+        for layer, hidden in enumerate(out.hidden_states):
+            with torch.inference_mode():
+                logits = HEADS[name](loaded.model, hidden[0, lens.position], layer == t.num_layers)
+            best = torch.softmax(logits, dim=-1).topk(5)
+            assert [tok for tok, _ in lens.layers[layer]] == named(loaded.tokenizer, best.indices.tolist())
+            assert np.allclose([p for _, p in lens.layers[layer]], best.values.numpy(), atol=1e-5)
+
+
 @pytest.mark.parametrize("name", ["mpnet", "modernbert", "deberta-v2", "eurobert", "nomic_bert", "gte",
                                   "jina_embeddings_v3"])
 def test_sentence_vectors_of_a_sentence_transformers_model_of_the_family(new_tiny_dirs, tmp_path, name):

@@ -524,8 +524,8 @@ def test_the_analyses_pages_show_the_apps_numbers_and_their_words(site):
 
         def figures(part: str, keys: str) -> list[dict]:
             page.goto(f"{index}#/{part}?text={text}&{keys}")
-            page.wait_for_function("document.querySelector('[data-point]') && [...document.querySelectorAll("
-                                   "'.figure')].every(div => div.querySelector('.main-svg'))")
+            page.wait_for_function("p => document.getElementById(`figure-${p}-0`) && [...document.querySelectorAll("
+                                   "'.figure')].every(div => div.querySelector('.main-svg'))", arg=part)
             return page.evaluate(ANALYSIS_FIGURES, part)
 
         grid, = figures("heads", "stat=cls")
@@ -602,3 +602,29 @@ def test_a_sentence_pair_is_one_input_as_the_apps_text_and_pair(capsys, tmp_path
         page.wait_for_selector(".note")
         assert "fewer than two single sentences" in page.locator("#view").inner_text()
         browser.close()
+
+
+def test_the_sites_lens_looks_at_the_mask_and_keeps_each_positions_lens_apart(tiny_dirs):
+    """With a [MASK] the site's lens is the app's, at the mask and with no picker; without one, every position's
+    lens (each a part of its own, read when shown) is logit_lens at that position."""
+    from bertviz_lite.analyses.logit_lens import logit_lens
+    from bertviz_lite.analyses.page_views import lens_check
+    from bertviz_lite.export.analyses import lens_page
+
+    loaded = load_model(tiny_dirs["bert"], "masked-lm")
+    masked, apart = lens_page(loaded, "the cat [MASK] on the mat")
+    lens = logit_lens(trace(loaded, "the cat [MASK] on the mat"))
+    assert masked["pickers"] == [] and list(apart) == []
+    shown = masked["panels"][0]["items"][""]
+    assert shown["checks"] == [list(lens_check(lens.max_abs_diff))] and shown["figure"]["browse"]["data"][0]["text"] \
+        == [[f"{token}<br>{p:.2f}" for token, p in top] for top in lens.layers]
+
+    page, apart = lens_page(loaded, "the cat sat")
+    t = trace(loaded, "the cat sat")
+    assert [v for v, _ in page["pickers"][0]["options"]] == [str(i) for i in range(len(t.tokens))]
+    parts = dict(apart)
+    assert page["panels"][0]["items"] == {str(i): {"part": f"lens.position.{i}"} for i in range(len(t.tokens))}
+    for i in range(len(t.tokens)):
+        expected = logit_lens(t, position=i)
+        assert parts[f"lens.position.{i}"]["figure"]["browse"]["data"][0]["text"] == \
+            [[f"{token}<br>{p:.2f}" for token, p in top] for top in expected.layers]

@@ -92,7 +92,7 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
                 assert "key/value head" in page.locator(".explained").inner_text()
         for analysis in ("heads", "rollout", "contributions", "lens"):  # each family's analyses, in the page
             page.goto((site / "index.html").as_uri() + f"#/{analysis}?layer=1")
-            page.wait_for_selector("[data-point] .main-svg, [data-point].note, [data-error]")
+            page.wait_for_selector(f"[id^=figure-{analysis}-] .main-svg, [data-point].note, [data-error]")  # this page's
             assert page.locator("[data-error]").count() == 0, f"{family} {analysis}"
             assert page.locator(".result.bad").count() == 0, f"{family} {analysis}"  # every check holds
         assert page.locator(".result.ok").count() == (0 if page.locator("[data-point].note").count() else 1)

@@ -20,13 +20,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from bertviz_lite.analyses.page_views import DEFAULTS
 from bertviz_lite.tour.lecture import LECTURE_STOPS
 
 DEFAULT_TEXT = "she sat on the river bank and watched the kayakers"  # a sense to choose ("bank"), a word in pieces
 DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
                                "the stock market fell sharply today", "shares dropped on wall street",
                                "i really enjoyed this film", "the movie was wonderful"))
-LAYER, HEAD, STEP, TOKEN = {"layer": 0}, {"head": 0}, {"step": "attn.probs"}, {"token": 1}  # keys several pages read
+LAYER, HEAD, TOKEN = ({key: DEFAULTS[key]} for key in ("layer", "head", "token"))  # keys several pages read
+STEP = {"step": "attn.probs"}
 WORD_LEVEL = {"words": False}
 EDITS = {"off": "", "mask": "", "zero": ""}  # an intervention: heads off (layer.head), tokens masked, values zeroed
 
@@ -62,10 +64,10 @@ CONTEXTS = _page("contexts", "Word in context", "alt_route", {"sentence_a": "i s
                                                               "word": "bank"})
 COMPARE = _page("compare", "Compare models", "splitscreen", HEAD, {"model_b": "distilbert-base-uncased",
                                                                    "depth": "0.5"})
-HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": "prev"})
+HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": DEFAULTS["stat"]})
 ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORD_LEVEL)
 CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL, {"norm": ""})
-LENS = _page("lens", "Logit lens", "visibility", {"position": 1})
+LENS = _page("lens", "Logit lens", "visibility", {"position": DEFAULTS["position"]})
 INTERVENE = _page("intervene", "Interventions", "science", LAYER, HEAD, EDITS, {"vz": False})
 ATTRIBUTE = _page("attribute", "Attributions", "insights", {"target": "similarity",
                                                           "other": "a kitten was sitting on the rug", "piece": "",

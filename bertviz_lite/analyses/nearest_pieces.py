@@ -50,16 +50,23 @@ def narrower_table(loaded) -> str | None:
             f"pieces to show.")
 
 
-@torch.inference_mode()
 def nearest_pieces(trace: Trace, position: int | None = None, top: int = TOP) -> NearestPieces:
     """The `top` pieces nearest to each hidden state at `position` (the first mask token when there is one)."""
-    position = lens_position(trace, position)
+    return nearest_at(trace, [lens_position(trace, position)], top)[0]
+
+
+@torch.inference_mode()
+def nearest_at(trace: Trace, positions: list[int], top: int = TOP) -> list[NearestPieces]:
+    """The nearest pieces at each of `positions` (valid ones), the word table normalised once for them all (an
+    exported site holds every position's)."""
     if why := narrower_table(trace.loaded):
         raise InputError(why)
-    table = trace.loaded.model.get_input_embeddings().weight.float()  # (V, d)
-    states = torch.from_numpy(np.ascontiguousarray(trace.hidden_states[:, position])).float()  # (L + 1, d)
-    cosines = torch.nn.functional.normalize(states, dim=-1) @ torch.nn.functional.normalize(table, dim=-1).T
-    best = cosines.topk(top, dim=-1)  # (L + 1, top)
-    layers = [list(zip(piece_names(trace.loaded.tokenizer, ids.tolist()), values.tolist()))
-              for values, ids in zip(best.values, best.indices)]
-    return NearestPieces(trace.tokens, position, layers)
+    table = torch.nn.functional.normalize(trace.loaded.model.get_input_embeddings().weight.float(), dim=-1)  # (V, d)
+    found = []
+    for position in positions:
+        states = torch.from_numpy(np.ascontiguousarray(trace.hidden_states[:, position])).float()  # (L + 1, d)
+        best = (torch.nn.functional.normalize(states, dim=-1) @ table.T).topk(top, dim=-1)  # of (L + 1, V) cosines
+        layers = [list(zip(piece_names(trace.loaded.tokenizer, ids.tolist()), values.tolist()))
+                  for values, ids in zip(best.values, best.indices)]
+        found.append(NearestPieces(trace.tokens, position, layers))
+    return found

@@ -7,8 +7,26 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..figures import attention_heatmap, layer_head_grid, lens_grid, matrices_side_by_side, mixing_lines, mixture_by_layer
+from ..figures.style import plotly_text
 from .contributions import LayerContributions
 from .head_fingerprints import HeadFingerprints, describe, striking_heads
+
+DEFAULTS = {"layer": 0, "head": 0, "token": 1, "stat": "prev", "position": 1}  # the URL keys' defaults on these
+# pages, in the app (app_pages/shell/pages.py) and in an exported site
+TITLES = {"heads": "Head fingerprints", "rollout": "Attention rollout", "contributions": "Norm-based contributions",
+          "lens": "Logit lens"}
+LABELS = {"stat": "Statistic", "rollout_layer": "Up to layer", "token": "Follow one token", "layer": "Layer",
+          "norm": "Beside the attention", "position": "Position"}  # each picker's label
+
+
+def token_option(i: int, tokens: list[str]) -> str:
+    """A token in a picker: its position and its piece ("3 bank")."""
+    return f"{i} {tokens[i]}"
+
+
+def open_head_label(layer: int, head: int) -> str:
+    return f"Open layer {layer}, head {head} in Layers"
+
 
 # --- Heads: every head's fingerprint (Clark et al. 2019) ---------------------------------------------------------
 STAT_TITLES = {"entropy": "entropy", "cls": "to [CLS]", "sep": "to [SEP]", "punct": "to punctuation",
@@ -51,7 +69,7 @@ def rollout_matrix(matrix: np.ndarray, labels: list[str], layer: int) -> go.Figu
 
 def rollout_mixture(mixture: np.ndarray, labels: list[str], token: int) -> go.Figure:
     """(L, T): where one token's vector comes from, after each layer."""
-    return mixture_by_layer(mixture, labels, f"Where '{labels[token]}' comes from, layer by layer")
+    return mixture_by_layer(mixture, labels, f"Where '{plotly_text(labels[token])}' comes from, layer by layer")
 
 
 # --- Contributions (Kobayashi et al. 2020, 2021) -------------------------------------------------------------------
@@ -122,12 +140,13 @@ PHONE_TOP = 3  # pieces per hidden state on a phone: a word in each cell
 
 
 def lens_figure(layers: list[list[tuple[str, float]]], position: int, token: str) -> go.Figure:
-    return lens_grid(layers, f"Top {len(layers[0])} predictions at position {position} ({token}), hidden state by "
-                             f"hidden state")
+    return lens_grid(layers, f"Top {len(layers[0])} predictions at position {position} ({plotly_text(token)}), "
+                             f"hidden state by hidden state")
 
 
 def nearest_figure(layers: list[list[tuple[str, float]]], position: int, token: str) -> go.Figure:
-    return lens_grid(layers, f"Nearest vocabulary pieces at position {position} ({token}), by cosine", "cosine")
+    return lens_grid(layers, f"Nearest vocabulary pieces at position {position} ({plotly_text(token)}), by cosine",
+                     "cosine")
 
 
 def lens_check(max_abs_diff: float) -> tuple[str, bool]:

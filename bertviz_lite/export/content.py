@@ -25,7 +25,7 @@ from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, t
 
 
 def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Callable[[], object] | None = None,
-                 pairs: list[tuple[str, str]] = ()) -> dict:
+                 pairs: list[tuple[str, str]] = (), pairs_first: bool = False) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
     stepper's graphs; each sentence's numbers (`steps`, called by the writer: its parts, a script each: a block's
     sub-steps, the tour, the attention views; then what every view reads), and the weights the
@@ -33,16 +33,19 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
     weights are held as text at once; none without `weights`, and the site says why where a cell needs them).
     `masked_lm()`: the same checkpoint loaded with its masked-LM head, for the Lens page (by default `loaded` where
     it is, else loaded when the first sentence's lens is computed). `pairs`: sentence pairs (A, B), each read as one
-    input, [CLS] A [SEP] B [SEP], as the app reads its text and pair; the Similarity page compares the `texts`."""
+    input, [CLS] A [SEP] B [SEP], as the app reads its text and pair; the Similarity page compares the `texts`. The
+    site opens on the first sentence: the first text, or with `pairs_first` the first pair (the app's lecture with a
+    pair set reads the pair)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
     pairs = list(dict.fromkeys((a.strip(), b.strip()) for a, b in pairs))
     if not (texts or pairs) or not all(texts) or not all(a and b for a, b in pairs):
         raise InputError("Give each --text a sentence, and each --pair two: an empty one has nothing to show.")
-    inputs = [(text, None) for text in texts] + pairs  # (text, pair): what each sentence of the site reads
+    singles = [(text, None) for text in texts]
+    inputs = pairs + singles if pairs_first else singles + pairs  # (text, pair): what each sentence reads
     if len(inputs) > MAX_SENTENCES:  # before any work: the similarity compares at most this many
-        raise InputError(f"A site holds at most {MAX_SENTENCES} sentences (the Similarity view compares them all); "
-                         f"got {len(inputs)}.")
-    lens_model = functools.cache(masked_lm or (lambda: with_masked_lm_head(loaded)))
+        raise InputError(f"A site holds at most {MAX_SENTENCES} sentences and pairs in all (the Similarity view "
+                         f"compares them); got {len(inputs)}.")
+    lens_model = loaded_or_why(masked_lm or (lambda: with_masked_lm_head(loaded)))
     tree = module_tree(loaded.model)
     traces = [trace(loaded, text, pair) for text, pair in inputs]
     model = model_steps(loaded, traces[0], weights)
@@ -76,10 +79,11 @@ def sentence_scripts(loaded, t, masked_lm: Callable[[], object]) -> tuple[Iterat
         yield "tour", tour_chapters(loaded, t)
         yield "attention", attention_views(t)
         layerwise = all_layers(t)
-        yield "heads", heads_page(t, layerwise)
-        yield "rollout", rollout_page(t, layerwise)
-        yield "contributions", contributions_page(t, layerwise)
-        yield "lens", lens_of(masked_lm, t.text, t.pair)
+        for name, (page, apart) in (("heads", heads_page(t, layerwise)), ("rollout", rollout_page(t, layerwise)),
+                                    ("contributions", contributions_page(t, layerwise)),
+                                    ("lens", lens_of(masked_lm, t.text, t.pair))):
+            yield name, page
+            yield from apart  # each token's or position's item, where the page keeps them apart
 
     return parts(), lambda: sentence_steps(loaded, t, checks)
 
@@ -92,13 +96,24 @@ def with_masked_lm_head(loaded):
     return loaded if loaded.task == "masked-lm" else load_model(loaded.source, task="masked-lm")
 
 
-def lens_of(masked_lm: Callable[[], object], text: str, pair: str | None) -> dict:
-    """The Lens page, or why there is none where the model with its masked-LM head cannot be had."""
-    try:
-        model = masked_lm()
-    except LoadError as error:
-        return analyses_page("Logit lens", [], [], notes=[f"The lens needs the model with its masked-LM head: {error}"])
+def lens_of(masked_lm: Callable[[], object], text: str, pair: str | None):
+    """The Lens page and its parts, or why there is none where the model with its masked-LM head cannot be had
+    (`masked_lm()` gives the LoadError it met)."""
+    model = masked_lm()
+    if isinstance(model, LoadError):
+        return analyses_page("lens", [], [], notes=[f"The lens needs the model with its masked-LM head: {model}"]), ()
     return lens_page(model, text, pair)
+
+
+def loaded_or_why(load: Callable[[], object]) -> Callable[[], object]:
+    """`load()` once: the model, or the LoadError it met (asked again for each sentence, it is not tried again)."""
+    @functools.cache
+    def once():
+        try:
+            return load()
+        except LoadError as error:
+            return error
+    return once
 
 
 def sentence(t, text: str, pair: str | None = None) -> dict:

@@ -19,10 +19,12 @@ MOST_BYTES = 64 * 2**20  # a download's scripts at the most: a few sentences of 
 def site_zip(loaded, texts: list[str], weights: bool = False, most_bytes: int = MOST_BYTES,
              masked_lm=None, pairs: list[tuple[str, str]] = ()) -> bytes:
     """The site of `texts` on `loaded` as the bytes of a .zip whose one folder, `lecture-site/`, is the site; an
-    InputError where its scripts would pass `most_bytes`. `masked_lm()`, `pairs`: as site_content takes them."""
+    InputError where its scripts would pass `most_bytes`. `masked_lm()`, `pairs`: as site_content takes them; the
+    site opens on the pair where there is one, as the app's lecture reads it."""
     work = Path(tempfile.mkdtemp(prefix="bvl-site-zip-"))
     try:
-        site = write_site(work / "lecture-site", site_content(loaded, texts, weights=weights, masked_lm=masked_lm, pairs=pairs), most_bytes)
+        content = site_content(loaded, texts, weights=weights, masked_lm=masked_lm, pairs=pairs, pairs_first=True)
+        site = write_site(work / "lecture-site", content, most_bytes)
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for path in sorted(site.rglob("*")):

@@ -7,6 +7,7 @@
   const BVL = (window.BVL = window.BVL || {});
   const site = window.BVL_SITE;
   const { element, link, chosen, drawn, failed } = BVL;
+  const TITLES = { heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens" };  // of a failure
 
   function picked(page, keys) {  // each picker's value: the address's where it names one, else the page's default
     const values = {}, notes = [];
@@ -20,7 +21,8 @@
       const last = names[names.length - 1];
       const past = /^\d+$/.test(asked) && /^\d+$/.test(last) && Number(asked) > Number(last);
       values[p.key] = past ? last : p.value;  // a layer past the model's last: its last, as the app's slider
-      notes.push(`There is no ${p.key} "${asked}" here (${p.key} is one of ${names[0]}…${last}): showing ` +
+      const among = /^\d+$/.test(last) ? `${names[0]} to ${last}` : names.join(", ");
+      notes.push(`There is no ${p.key} "${asked}" here (${p.key} is one of ${among}): showing ` +
                  `${p.label.toLowerCase()} ${values[p.key]}.`);
     }
     return { values, notes };
@@ -46,15 +48,20 @@
     return function (view, keys, current) {
       const s = chosen(keys, view);
       if (!s) return;
-      BVL.lecture(site, site.sentences.indexOf(s)).then((held) => held.part(part)).then((page) => {
-        if (!current()) return;
-        show(view, page, part, s, keys);
-      }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
+      view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
+      BVL.lecture(site, site.sentences.indexOf(s)).then(async (held) => {
+        const page = await held.part(part);
+        const { values, notes } = picked(page, keys);
+        const shown = await Promise.all(page.panels.map(async (panel) => {  // each panel's item for these values
+          const found = panel.items[panel.by.map((key) => values[key]).join(",")];
+          return found && found.part ? held.part(found.part) : found;  // an item kept in a part of its own
+        }));
+        if (current()) show(view, page, part, s, values, notes, shown);
+      }).catch((error) => current() && failed(view, TITLES[part], error));
     };
   }
 
-  function show(view, page, part, s, keys) {
-    const { values, notes } = picked(page, keys);
+  function show(view, page, part, s, values, notes, items) {
     const go = (key, value) => { location.hash = link(part, { ...BVL.sentenceKeys(s), ...values, [key]: value }); };
     view.replaceChildren(element("h1", page.title), ...notes.map((note) => element("p", note, { class: "note" })));
     if (page.pickers.length) {
@@ -72,19 +79,19 @@
     const canvas = element("section", undefined, { class: "canvas" });
     columns.append(...(page.wide ? [canvas, side] : [side, canvas]));
     view.append(columns);
-    let pair = null, first = true;
-    for (const panel of page.panels) {
-      const shown = panel.items[panel.by.map((key) => values[key]).join(",")];
-      if (!shown) continue;
+    let halves = null, first = true;
+    page.panels.forEach((panel, k) => {
+      const shown = items[k];
+      if (!shown) return;
       lines(canvas, shown.said);
       if (shown.figure) {
-        const host = panel.half ? (pair = pair || canvas.appendChild(element("div", undefined, { class: "pair" })))
+        const host = panel.half ? (halves = halves || canvas.appendChild(element("div", undefined, { class: "halves" })))
           : canvas;
-        const div = drawn(host, shown.figure, `figure-${part}-${page.panels.indexOf(panel)}`);
+        const div = drawn(host, shown.figure, `figure-${part}-${k}`);
         if (first) (panel.half ? host : div).dataset.point = part;  // what a projector must show whole
         first = false;
       }
-      if (!panel.half) pair = null;
+      if (!panel.half) halves = null;
       lines(side, shown.lines);
       for (const [said, holds] of shown.checks) {
         side.append(element("p", `${holds ? "✔" : "✘"} ${said}`, { class: `result ${holds ? "ok" : "bad"}` }));
@@ -93,7 +100,7 @@
         side.append(element("a", target.text, { href: link(target.page, { ...BVL.sentenceKeys(s), ...target.keys }),
                                                 class: "open-link" }));
       }
-    }
+    });
     lines(side, page.side, "explains");  // a caption: a projector leaves it out, as the app's lecture mode
     for (const note of page.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
     if (first) canvas.lastChild && (canvas.lastChild.dataset.point = part);  // no figure: the page's point is why

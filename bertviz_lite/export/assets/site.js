@@ -111,7 +111,7 @@
     const view = document.getElementById("view");
     view.replaceChildren();
     document.body.classList.toggle("lecture", lecture());  // large type for a projector, as the app's lecture mode
-    navigation(page || "overview");
+    navigation(page === "architecture" ? "overview" : page || "overview");  // the overview shows its tree
     lectureBar(page || "overview", keys);
     const draw = PAGES[page];
     if (draw) return draw(view, keys, alive(render));
