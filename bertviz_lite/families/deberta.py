@@ -45,7 +45,7 @@ def _position_terms(config) -> tuple[str, ...]:
 
 def _relative_positions(node, inputs, module, tokens) -> torch.Tensor:
     """(T, T): the bucketed i − j of every query i and key j, by the encoder's own function."""
-    return module.get_rel_pos(torch.zeros(1, len(tokens), 1))[0]
+    return module.get_rel_pos(torch.zeros(1, tokens.length, 1))[0]
 
 
 RELATIVE_POSITIONS = Op("relative_positions", "the distance i − j, exact near by and log-bucketed beyond",

@@ -27,7 +27,7 @@ PADDING_IDX = 1  # MPNetEmbeddings numbers positions from here + 1, whatever the
 def _buckets(node, inputs, module, tokens) -> torch.Tensor:
     """(T, T): the bucket of key j's distance from query i, by the encoder's own function, with the defaults its
     forward uses (32 buckets, up to 128 tokens, whatever the config says)."""
-    positions = torch.arange(len(tokens))
+    positions = torch.arange(tokens.length)
     return module.relative_position_bucket(positions[None, :] - positions[:, None])
 
 

@@ -21,10 +21,10 @@ def compute_scaled_dot(node, inputs, module, tokens):
 
 def visible(node, tokens: Tokens) -> torch.Tensor:
     """(T, T) booleans: query i may see key j (a real token, within the window of a local layer)."""
-    allowed = tokens.attention_mask.bool()[None, :].expand(len(tokens), -1)
+    allowed = tokens.attention_mask.bool()[None, :].expand(tokens.length, -1)
     window = node.attr("window")
     if window is not None:
-        positions = torch.arange(len(tokens))
+        positions = torch.arange(tokens.length)
         allowed = allowed & ((positions[:, None] - positions[None, :]).abs() <= window)
     return allowed
 

@@ -15,7 +15,7 @@ from .worked import Worked, as_f64, num
 def compute_angles(node, inputs, module, tokens):
     """position × frequency, (T, d_h / 2), as the model's rotary module computes its cos and sin from them."""
     inv_freq = getattr(module, node.attr("inv_freq"))  # (d_h / 2,)
-    return torch.arange(len(tokens))[:, None].float() * inv_freq[None, :].float()
+    return torch.arange(tokens.length)[:, None].float() * inv_freq[None, :].float()
 
 
 def compute_rotate(node, inputs, module, tokens):

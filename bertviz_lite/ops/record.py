@@ -35,6 +35,12 @@ class Tokens:
     def __len__(self) -> int:
         return len(self.input_ids)
 
+    @property
+    def length(self):
+        """How many tokens, as the ids' size: a number, or under torch.export a symbol (len() would fix the length
+        an exported graph reads to the example's)."""
+        return self.input_ids.shape[0]
+
 
 Compute = Callable[["Node", list[torch.Tensor], "nn.Module | None", Tokens], torch.Tensor]  # noqa: F821
 

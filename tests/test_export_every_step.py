@@ -1,0 +1,61 @@
+"""The model with every sub-step an output, as ONNX (export/every_step.py; issue 46's model for the browser), run by
+onnxruntime in Python on sentences other than the one it was exported with, against the PyTorch trace: every
+sub-step within 1e-4, whatever the sentence's length."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bertviz_lite import BUNDLED_MODEL, load_model, trace
+from bertviz_lite.export.every_step import INPUTS, block_graphs, example_inputs, write_onnx
+from tiers import each_family
+
+ort = pytest.importorskip("onnxruntime")
+EXAMPLE = "the bank of the river"
+SENTENCES = ("a sentence with accents, café and naïve, and an emoji ☕ that was not exported",
+             " ".join(["the old man walked slowly along the river bank while the children played"] * 8),  # 100+ tokens
+             "hi")
+TOLERANCE = 1e-4  # float32, as issue 46 asks of the browser's numbers
+
+
+def trace_steps(t) -> dict[str, np.ndarray]:
+    """Every sub-step of the trace by its global name (each layer from the model's own input to it)."""
+    found = {}
+    for graph in block_graphs(t.loaded):
+        steps = t.layer(graph.layer) if graph.block == "layers" else t._steps(graph, None)
+        found.update((graph.name(key), steps[key]) for key in graph.keys if key in steps)
+    return found
+
+
+def differences(loaded, tmp_path, sentences) -> dict[str, dict[str, float]]:
+    """Each sentence's largest |ONNX − trace| on every sub-step."""
+    path = tmp_path / "every_step.onnx"
+    names = write_onnx(loaded, trace(loaded, EXAMPLE), path)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    out = {}
+    for text in sentences:
+        t = trace(loaded, text)
+        feeds = {name: value.numpy() for name, value in zip(INPUTS, example_inputs(t))}
+        computed = dict(zip(names, session.run(names, feeds)))
+        expected = trace_steps(t)
+        assert set(computed) == {name for name in expected if not name.endswith(".input")}
+        out[text] = {name: float(np.max(np.abs(value - expected[name]))) for name, value in computed.items()}
+    return out
+
+
+def test_the_bundled_models_every_sub_step_in_onnx_is_the_traces_for_other_sentences(tmp_path):
+    loaded = load_model(BUNDLED_MODEL)
+    found = differences(loaded, tmp_path, SENTENCES)
+    assert len(trace(loaded, SENTENCES[1]).tokens) > 100
+    for text, diffs in found.items():
+        worst = max(diffs, key=diffs.get)
+        assert diffs[worst] <= TOLERANCE, f"{text[:30]}: {worst} differs by {diffs[worst]:.1e}"
+        assert len(diffs) == 103  # 5 embedding steps, 16 per layer × 6, the pooler's 2
+
+
+@pytest.mark.parametrize("family", each_family())
+def test_each_familys_every_sub_step_in_onnx_is_the_traces(family, every_tiny_dir, tmp_path):
+    found = differences(load_model(every_tiny_dir[family]), tmp_path, SENTENCES[:1])
+    for text, diffs in found.items():
+        worst = max(diffs, key=diffs.get)
+        assert diffs[worst] <= TOLERANCE, f"{family}: {worst} differs by {diffs[worst]:.1e}"
