@@ -74,13 +74,13 @@ EXPORTING = threading.Lock()  # one lecture's site made at a time by this server
 
 def lecture_download() -> None:
     """The lecture as a static site (a .zip of its folder, `bertviz_lite.export`), made when clicked, one at a time:
-    its sentence (and the second one, alone and read with it as a pair) on this model, to open from disk or push as a free static Space; without the
-    weights' scripts and at most `zipped.MOST_BYTES` of scripts, which keeps it a few megabytes
-    (`bertviz-lite export` writes the weights too). What stops it is said in a README.txt in the .zip."""
+    its sentence (and the second one, alone and read with it as a pair) on this model, to open from disk or push as
+    a free static Space; without the weights' scripts and at most `zipped.MOST_BYTES` of scripts, which keeps it a
+    few megabytes (`bertviz-lite export` writes the weights too). What stops it is said in a README.txt in the .zip."""
     source, task = st.session_state.model, st.session_state.task
-    texts = [t for t in (st.session_state.text, st.session_state.pair) if t.strip()]  # each alone, compared
     text, pair = st.session_state.text, st.session_state.pair
-    pairs = [(text, pair)] if text.strip() and pair.strip() else []  # and read together, as the lecture's views
+    texts = [t for t in (text, pair) if t.strip()]  # each alone, compared
+    pairs = [(text, pair)] if len(texts) == 2 else []  # and read together, as the lecture's views read them
 
     def zipped() -> bytes:
         with EXPORTING:
@@ -94,8 +94,7 @@ def lecture_download() -> None:
                        mime="application/zip", on_click="ignore", icon=":material/download:",
                        help="A static site of this sentence on this model: the stepper, the tour, the attention "
                             "views, the heads, rollout, contributions and lens, and the similarity, in any browser "
-                            "with no server (a double click on "
-                            "index.html), or pushed as a free static Space.")
+                            "with no server (a double click on index.html), or pushed as a free static Space.")
 
 
 def said_in_a_zip(text: str) -> bytes:

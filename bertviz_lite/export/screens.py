@@ -44,4 +44,5 @@ def drawn(fig: go.Figure) -> dict:
 
 def templates() -> dict:
     """The templates the site's figures name, each once (about 6 kB)."""
-    return {TEMPLATE: json.loads(go.Figure(layout={"template": pio.templates[TEMPLATE]}).to_json())["layout"]["template"]}
+    figure = go.Figure(layout={"template": pio.templates[TEMPLATE]})
+    return {TEMPLATE: json.loads(figure.to_json())["layout"]["template"]}

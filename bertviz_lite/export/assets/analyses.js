@@ -7,7 +7,6 @@
   const BVL = (window.BVL = window.BVL || {});
   const site = window.BVL_SITE;
   const { element, link, chosen, drawn, failed } = BVL;
-  const TITLES = { heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens" };  // of a failure
 
   function picked(page, keys) {  // each picker's value: the address's where it names one, else the page's default
     const values = {}, notes = [];
@@ -57,7 +56,7 @@
           return found && found.part ? held.part(found.part) : found;  // an item kept in a part of its own
         }));
         if (current()) show(view, page, part, s, values, notes, shown);
-      }).catch((error) => current() && failed(view, TITLES[part], error));
+      }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
     };
   }
 
