@@ -57,7 +57,7 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = S
         length = axis_length(fig, axis, width, height, horizontal, base)
         step = _fit_axis(axis, ticks, length / ticks.categories, horizontal, (axis.tickfont.size or base), smallest)
         thinned[axis_name[0]] = max(thinned[axis_name[0]], step)
-    _say_thinned(fig, thinned)
+    _say_thinned(fig, thinned, width, height, base)
     for trace in fig.data:
         if trace.type == "heatmap" and trace.texttemplate:
             fit_numbers(fig, trace, width, height, base, smallest, numbers)
@@ -216,21 +216,25 @@ def _thinned_note(x: int, y: int) -> str:
     return "(" + ", ".join(f"{_nth(k)} {side}" for side, k in (("column", x), ("row", y)) if k > 1) + " labelled)"
 
 
-def _say_thinned(fig: go.Figure, steps: dict[str, int]) -> None:
+def _say_thinned(fig: go.Figure, steps: dict[str, int], width: float, height: float, base: float) -> None:
     """Say where only every k-th label is written, under the first panel's horizontal axis, which has the room
     ("key (every 4th labelled)", "(every other row labelled)"): a note on how the figure is drawn belongs with its
     axes, not in the figure's title, and once (a row of panels would write it into one another; a second line
-    under a vertical axis's title ran into the figure's title)."""
+    under a vertical axis's title ran into the figure's title). On as many lines as the axis's length needs: on a
+    phone, "(every 6th column, every other row labelled)" ran past the figure's edge."""
     x, y = steps["x"], steps["y"]
     if x == y == 1:
         return
-    note = _thinned_note(x, y)
     names = sorted((name for name in fig.layout if re.fullmatch(r"xaxis\d*", name)), key=lambda n: int(n[5:] or 1))
     shown = [fig.layout[name] for name in names if fig.layout[name].visible is not False
              and fig.layout[name].showticklabels is not False]  # the panels that write their labels
     axis = shown[0] if shown else fig.layout.xaxis
-    if "labelled" not in (axis.title.text or ""):
-        axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
+    if "labelled" in (axis.title.text or ""):
+        return
+    per_line = max(12, int(axis_length(fig, axis, width, height, True, base)
+                           / ((axis.title.font.size or base) * CHAR_EM)))
+    note = "<br>".join(textwrap.wrap(_thinned_note(x, y), per_line))
+    axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
 
 
 def _cut(label: str, longest: int = LONGEST_LABEL) -> str:
