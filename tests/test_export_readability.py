@@ -73,3 +73,13 @@ def test_a_site_view_is_readable_on_a_projector(site, view):
 def test_a_site_view_is_readable_on_a_phone(site, view):
     found = shown(site, view[1], phone=True)
     assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.slow
+def test_a_twelve_layer_models_model_view_is_readable_on_a_phone(tmp_path):
+    """bert-base's 12 layers × 12 heads (random weights here): the heads' numbers "10" and "11" ran into each other
+    at the figure's type, and the view stood mostly empty, taller than its tiles."""
+    site = write_site(tmp_path / "site", site_content(load_model("bert-base-uncased"), [sentence(10)], weights=False))
+    link = f"#/attention?{urllib.parse.urlencode({'text': sentence(10), 'view': 'model'})}"
+    found = shown(site, link, phone=True)
+    assert not found, "\n".join(map(str, found))

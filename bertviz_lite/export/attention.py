@@ -7,6 +7,7 @@ from ..analyses.attention_views import head_view_of, model_view_title, thumbnail
 from ..figures import head_view, model_view
 from ..figures import FONT
 from ..figures.attention_views import HEAD_VIEW_PX, rows_fit
+from ..figures.fit import SMALLEST
 from .screens import for_screens
 
 SITE_HEAD_VIEW_PX = HEAD_VIEW_PX - 30  # under the site's navigation and the view's controls: above the fold
@@ -17,9 +18,16 @@ def attention_views(t) -> dict:
     heads = list(range(t.num_heads))
     side = thumbnail_side(len(t.tokens), t.num_layers, t.num_heads)
     shares = thumbnails(t, side)
+    title = model_view_title(len(t.tokens), side)
     return {"head": [_head_view(t, layer, heads) for layer in range(t.num_layers)],
-            "model": for_screens(lambda lecture: model_view(shares, model_view_title(len(t.tokens), side),
-                                                            SITE_HEAD_VIEW_PX if lecture else None), SITE_HEAD_VIEW_PX)}
+            "model": for_screens(lambda lecture: model_view(shares, title, SITE_HEAD_VIEW_PX if lecture else None),
+                                 SITE_HEAD_VIEW_PX, phone=lambda: _phone_model_view(shares, title))}
+
+
+def _phone_model_view(shares, title: str):
+    """A phone's model view: as short as its tiles need (the width, not the height, sets their size there), the
+    heads' numbers at the smallest readable size (at the figure's type, "10" ran into "11" for 12 heads)."""
+    return model_view(shares, title, most_px=0).update_xaxes(tickfont_size=SMALLEST)
 
 
 def _head_view(t, layer: int, heads: list[int]) -> dict:
