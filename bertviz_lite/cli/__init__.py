@@ -31,7 +31,7 @@ from .analyses import cmd_compare, cmd_contexts, cmd_contributions, cmd_heads, c
 from .outputs import cmd_attribute, cmd_explain_similarity, cmd_intervene
 from .console import PROG, Parser, quiet_transformers
 from .models import cmd_diagram, cmd_explain, cmd_params, cmd_trace
-from .exporting import cmd_export
+from .exporting import cmd_export, cmd_runtime
 from .running import cmd_bench, cmd_prefetch, cmd_serve
 
 
@@ -157,7 +157,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-weights", action="store_true",
                    help="leave the weights' scripts out (a linear map's cell is then explained by the app): the "
                         "site is then its sentences' scripts and the page, for a large model")
+    p.add_argument("--live", action="store_true",
+                   help="the site also computes a sentence of the reader's own in the browser: the model, every "
+                        "sub-step an output, as ONNX in parts of under 10 MB, run by onnxruntime-web (fetched once "
+                        "from the npm registry: see `runtime`); the site must then be served over http(s)")
     p.set_defaults(run=cmd_export, input_status=2)
+
+    p = sub.add_parser("runtime", help="fetch the browser's runtime for `export --live` (onnxruntime-web and "
+                                       "Hugging Face's tokenizers for the web, pinned) from the npm registry into "
+                                       "the cache, for exporting offline later")
+    p.set_defaults(run=cmd_runtime, input_status=2)
 
     p = sub.add_parser("serve", help="run the app (streamlit run app.py), warming the views that BVL_WARM names "
                                      "first (the Docker image's start command)")

@@ -24,5 +24,13 @@ def cmd_export(args) -> None:
         raise InputError(str(error)) from None
     progress(f"computing {len(args.text) + len(args.pair)} sentence(s)")
     out = write_site(args.out, site_content(loaded, args.text, weights=not args.no_weights,
-                                            pairs=[tuple(pair) for pair in args.pair]))
+                                            pairs=[tuple(pair) for pair in args.pair], live=args.live))
     print(out / "index.html")
+
+
+def cmd_runtime(args) -> None:
+    from ..export.runtime import cache_folder, runtime_files
+
+    progress("fetching the browser's runtime from the npm registry")
+    runtime_files()
+    print(cache_folder())

@@ -19,13 +19,14 @@ from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .analyses import contributions_page, heads_page, lens_page, page as analyses_page, rollout_page
 from .attention import attention_views
+from .live import write_live
 from .screens import drawn, templates
 from .similarity import similarity
 from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters
 
 
 def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Callable[[], object] | None = None,
-                 pairs: list[tuple[str, str]] = (), pairs_first: bool = False) -> dict:
+                 pairs: list[tuple[str, str]] = (), pairs_first: bool = False, live: bool = False) -> dict:
     """The site's data: a line about what it holds, the overview, each sentence's tokens (each text once) and the
     stepper's graphs; each sentence's numbers (`steps`, called by the writer: its parts, a script each: a block's
     sub-steps, the tour, the attention views; then what every view reads), and the weights the
@@ -35,7 +36,8 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
     it is, else loaded when the first sentence's lens is computed). `pairs`: sentence pairs (A, B), each read as one
     input, [CLS] A [SEP] B [SEP], as the app reads its text and pair; the Similarity page compares the `texts`. The
     site opens on the first sentence: the first text, or with `pairs_first` the first pair (the app's lecture with a
-    pair set reads the pair)."""
+    pair set reads the pair). `live`: the site also computes a sentence of its own in the browser (live.py; called
+    by the writer with the site's folder, it gives the manifest the site's data carries)."""
     texts = list(dict.fromkeys(text.strip() for text in texts))  # each once
     pairs = list(dict.fromkeys((a.strip(), b.strip()) for a, b in pairs))
     if not (texts or pairs) or not all(texts) or not all(a and b for a, b in pairs):
@@ -64,6 +66,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "templates": templates(),
         "steps": lambda: (sentence_scripts(loaded, t, lens_model) for t in traces),
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
+        "live": (lambda folder: write_live(folder, loaded, traces[0])) if live else None,
     }
 
 

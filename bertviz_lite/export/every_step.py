@@ -5,7 +5,9 @@ app's. Written as ONNX by PyTorch's exporter, float32 (what "exact" needs), for 
 
 The trace explains each layer from the model's own input to it (hidden_states[i]); here each layer reads the
 previous layer's last sub-step, which the model computes the same way: the two differ by float32 rounding only
-(tests/test_export_every_step.py holds every sub-step within 1e-4 of the trace).
+(tests/test_export_every_step.py holds every sub-step within 1e-4 of the trace). The graph also runs transformers'
+own model on the sentence (`OWN`: its hidden states and pooler output), so that the browser checks each block
+against the model itself, as the app does.
 """
 from __future__ import annotations
 
@@ -18,8 +20,10 @@ from ..graph.evaluate import evaluate
 from ..graph.nodes import Graph
 from ..ops import INPUT, Tokens
 from ..stepthrough.blocks import block_graph
+from ..stepthrough.trace import model_inputs
 
-INPUTS = ("input_ids", "token_type_ids", "position_ids", "attention_mask")  # (T,) each, as the graphs read them
+INPUTS = ("input_ids", "token_type_ids", "attention_mask")  # (T,) each, as the tokenizer gives them
+HIDDEN_STATES, POOLER_OUTPUT = "model.hidden_states", "model.pooler_output"  # (L + 1, T, d) and (d,): the model's own
 
 
 def block_graphs(loaded) -> list[Graph]:
@@ -35,24 +39,30 @@ def step_names(graphs: list[Graph]) -> list[str]:
 
 
 class EveryStep(nn.Module):
-    """forward(input_ids, token_type_ids, position_ids, attention_mask) -> every sub-step, in `names`' order."""
+    """forward(input_ids, token_type_ids, attention_mask) -> every sub-step in `names`' order, then the model's own
+    outputs (`own`)."""
 
     def __init__(self, loaded):
         super().__init__()
-        self.base = loaded.base
+        self.loaded, self.base = loaded, loaded.base
         self.graphs = block_graphs(loaded)
         self.names = step_names(self.graphs)
         self.sources = {g.name(n.key): n.inputs[0] for g in self.graphs for n in g.nodes  # a layer's input: the
                         if n.op is INPUT and n.inputs}  # block before's last sub-step
+        self.own = (HIDDEN_STATES, POOLER_OUTPUT) if any(g.block == "pooler" for g in self.graphs) else (HIDDEN_STATES,)
 
-    def forward(self, input_ids, token_type_ids, position_ids, attention_mask) -> tuple[torch.Tensor, ...]:
-        tokens = Tokens(input_ids, token_type_ids, position_ids, attention_mask)
+    def forward(self, input_ids, token_type_ids, attention_mask) -> tuple[torch.Tensor, ...]:
+        positions = self.loaded.family.position_ids(self.base, input_ids[None])[0]  # (T,), as the family numbers them
+        tokens = Tokens(input_ids, token_type_ids, positions, attention_mask)
         values: dict[str, torch.Tensor] = {}  # global name -> (…) tensor
         for graph in self.graphs:
             computed = evaluate.__wrapped__(graph, self.base, tokens,  # not under inference mode: it is exported
                                             lambda name: values[self.sources.get(name, name)])
             values.update((graph.name(key), value) for key, value in computed.items())
-        return tuple(values[name] for name in self.names)
+        model = self.base(**model_inputs(self.loaded, input_ids[None], attention_mask[None], token_type_ids[None]),
+                          output_hidden_states=True)
+        own = (torch.stack(model.hidden_states)[:, 0], model.pooler_output[0] if POOLER_OUTPUT in self.own else None)
+        return (*(values[name] for name in self.names), *own[:len(self.own)])
 
 
 def example_inputs(t) -> tuple[torch.Tensor, ...]:
@@ -63,11 +73,13 @@ def example_inputs(t) -> tuple[torch.Tensor, ...]:
 
 def write_onnx(loaded, t, path: Path) -> list[str]:
     """The model with every sub-step an output, as ONNX at `path` (its weights in `path`.data beside it), for any
-    length from 2 tokens to the model's longest; `t` is an example sentence's trace. Gives the outputs' names."""
+    length from 2 tokens to the model's longest; `t` is an example sentence's trace. Gives the outputs' names: the
+    sub-steps' global names, then the model's own (`HIDDEN_STATES`, and `POOLER_OUTPUT` where it has a pooler)."""
     module = EveryStep(loaded).eval()
     length = torch.export.Dim("tokens", min=2, max=loaded.max_tokens)
+    outputs = [*module.names, *module.own]
     with torch.no_grad():
-        torch.onnx.export(module, example_inputs(t), str(path), input_names=list(INPUTS), output_names=module.names,
+        torch.onnx.export(module, example_inputs(t), str(path), input_names=list(INPUTS), output_names=outputs,
                           dynamo=True, dynamic_shapes=tuple({0: length} for _ in INPUTS), external_data=True,
                           verbose=False)
-    return module.names
+    return outputs

@@ -16,7 +16,7 @@ import plotly
 from ..errors import InputError
 
 ASSETS = ("index.html", "site.css", "numbers.js", "activations.js", "explain.js", "lecture.js", "figures.js", "page.js",
-          "stepper.js", "views.js", "analyses.js", "site.js")  # the site's own files (bertviz_lite/export/assets), in load order
+          "stepper.js", "views.js", "analyses.js", "yours.js", "site.js")  # the site's own files (bertviz_lite/export/assets), in load order
 SPACE_README = """---
 title: {title_yaml}
 emoji: 🔍
@@ -88,7 +88,8 @@ def _fill(folder: Path, content: dict, most_bytes: int | None) -> None:
     shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
     (folder / "fonts.css").write_text(fonts_css(), encoding="utf-8")
     (folder / MARKER).write_text("A site written by `bertviz-lite export`: the next export may replace it.\n")
-    shared = {k: v for k, v in content.items() if k not in ("steps", "weights")}
+    shared = {k: v for k, v in content.items() if k not in ("steps", "weights", "live")}
+    shared["live"] = content["live"](folder) if content.get("live") else None  # the manifest of what it wrote
     (folder / "data.js").write_text(f"window.BVL_SITE = {script_json(shared)};\n", encoding="utf-8")
     written = Budget(most_bytes)
     (folder / "sentences").mkdir()

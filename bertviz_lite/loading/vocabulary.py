@@ -2,6 +2,7 @@
 as the Tokens page and an exported site both say it."""
 from __future__ import annotations
 
+UNKNOWN_NOTE = "{count} piece(s) are not in the vocabulary and became {unknown}."  # the live site's browser fills it too
 SENTENCE_OF = {None: "special", 0: "A", 1: "B"}  # a token's sentence (its sequence id), as the Tokens page names it
 
 
@@ -23,4 +24,4 @@ def unknown_note(tokenizer, tokens: list[str]) -> str | None:
     unknown = tokenizer.unk_token
     if not unknown or unknown not in tokens:
         return None
-    return f"{tokens.count(unknown)} piece(s) are not in the vocabulary and became {unknown}."
+    return UNKNOWN_NOTE.format(count=tokens.count(unknown), unknown=unknown)

@@ -46,6 +46,14 @@ from .store import StepStore
 STEP_MEMORY = 64 * 1024 * 1024  # what a trace keeps in all, hidden states and computed sub-steps
 MIN_STEP_MEMORY = 8 * 1024 * 1024  # for computed sub-steps, however large the hidden states
 
+# What the trace says of an input, as templates the live site's browser fills the same way (export/live.py)
+EMPTY_NOTE = "The {what} is empty: type a sentence, for example 'this is a test sentence'."
+DROPPED_NOTE = ("The input is {total} tokens long but the model reads at most {most}: the last {dropped} tokens "
+                "were dropped.")
+TYPES_REFUSED = ("{source}'s tokenizer marks the second sentence as token type {type}, but the model has {rows} token "
+                 "type(s): it cannot read this pair (transformers' own model fails on it too). Leave the second "
+                 "sentence empty.")
+
 
 @dataclass(eq=False)
 class Trace:
@@ -87,8 +95,8 @@ class Trace:
         """What the reader must be told about the input, or None."""
         if self.dropped_tokens:
             total = len(self.tokens) + self.dropped_tokens
-            return (f"The input is {total:,} tokens long but the model reads at most {self.max_tokens:,}: "
-                    f"the last {self.dropped_tokens:,} tokens were dropped.")
+            return DROPPED_NOTE.format(total=f"{total:,}", most=f"{self.max_tokens:,}",
+                                       dropped=f"{self.dropped_tokens:,}")
         return None
 
     @property
@@ -278,7 +286,7 @@ class StepCache(Mapping):
 
 def _clean(text: str | None, what: str) -> str:
     if text is None or not str(text).strip():
-        raise InputError(f"The {what} is empty: type a sentence, for example 'this is a test sentence'.")
+        raise InputError(EMPTY_NOTE.format(what=what))
     return str(text)
 
 
@@ -292,9 +300,7 @@ def _token_types(loaded: LoadedModel, types: torch.Tensor) -> torch.Tensor:
         return types
     if "token_type_ids" not in loaded.tokenizer.model_input_names:
         return torch.zeros_like(types)
-    raise InputError(f"{loaded.source}'s tokenizer marks the second sentence as token type {int(types.max())}, but "
-                     f"the model has {table.num_embeddings} token type(s): it cannot read this pair (transformers' "
-                     f"own model fails on it too). Leave the second sentence empty.")
+    raise InputError(TYPES_REFUSED.format(source=loaded.source, type=int(types.max()), rows=table.num_embeddings))
 
 
 def model_inputs(loaded: LoadedModel, ids: torch.Tensor | None, mask: torch.Tensor,

@@ -91,7 +91,9 @@
   }
 
   const lectures = {};
-  BVL.partOf = partOf;
+  Object.assign(BVL, { partOf, script, Lecture });
+  BVL.keepLecture = (index, lecture) => { lectures[index] = lecture; };  // a sentence computed in the browser
+  BVL.forgetLecture = (index) => { delete lectures[index]; };
   BVL.lecture = async function (site, index) {  // the Lecture of sentence `index`, its data loaded once
     if (!lectures[index]) {
       if (!window.BVL_SENTENCES[index]) await script(`sentences/${index}.js`);

@@ -13,6 +13,7 @@
   const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
                   heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
                   similarity: "Similarity" };
+  const WHOLE_SITE = ["", "overview", "architecture", "similarity"];  // pages that show no one sentence
   const APP_ONLY = {  // the app's pages that need the model itself, and why
     contexts: "it runs the model on the word's two sentences, any you type",
     intervene: "it runs the sentence again through the model with a head switched off, a token masked or a value zeroed",
@@ -80,6 +81,8 @@
     const s = chosen(keys, view);
     if (!s) return;
     view.append(element("h1", "Tokens"));
+    const here = BVL.yours.computedNote(s);
+    if (here) view.append(here);
     if (s.notice) view.append(element("p", s.notice, { class: "note" }));  // before a long text, not under it
     view.append(element("p", s.text, { class: "sentence" }));
     if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));  // sentence B, read after [SEP]
@@ -114,7 +117,11 @@
     navigation(page === "architecture" ? "overview" : page || "overview");  // the overview shows its tree
     lectureBar(page || "overview", keys);
     const draw = PAGES[page];
-    if (draw) return draw(view, keys, alive(render));
+    if (draw && BVL.yours.wanted(keys)) {  // a sentence the site does not hold: computed in this browser first
+      BVL.yours.ready(view, keys, alive(render)).then((ready) => ready && drawn(draw, view, page, keys, alive(render)));
+      return;
+    }
+    if (draw) return drawn(draw, view, page, keys, alive(render));
     const holds = Object.values(NAMES).join(", ");
     cannot(view, page in APP_ONLY
       ? `The ${page} view needs the model itself (${APP_ONLY[page]}): this site shows ${holds}. The app shows it, ` +
@@ -122,7 +129,16 @@
       : `This site has no page "${page}". It shows ${holds}.`);
   }
 
+  function drawn(draw, view, page, keys, current) {  // a page, or why a sentence computed here is not in it
+    const s = keys.get("text") === null ? null : BVL.yours.find(keys.get("text"), keys.get("pair"));
+    if (s && s.live && !BVL.yours.pages.includes(page) && !WHOLE_SITE.includes(page)) {
+      return BVL.yours.onlyHere(view, NAMES[page], s);
+    }
+    return draw(view, keys, current);
+  }
+
   window.addEventListener("hashchange", show);
+  BVL.yours.box();
   // Figures measure their labels in the app's type: drawn once it is loaded (asked for by name: `fonts.ready`
   // alone may resolve before a font that only a figure will use has been read, and the labels then overlap)
   Promise.all(['16px "Source Sans"', '16px "Source Code"'].map((font) => document.fonts.load(font)))

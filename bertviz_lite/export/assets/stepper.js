@@ -183,7 +183,9 @@
     const lecture = await BVL.lecture(site, index);
     if (!alive()) return;
     const { block, node, layer, head, notes, problem } = where(site.model, keys);
-    view.replaceChildren(element("h1", "Layers"), ...notes.map((note) => element("p", note, { class: "note" })));
+    const here = BVL.yours.computedNote(site.sentences[index]);
+    view.replaceChildren(element("h1", "Layers"), ...(here ? [here] : []),
+                         ...notes.map((note) => element("p", note, { class: "note" })));
     if (problem) {
       const steps = site.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");
       view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));

@@ -1,0 +1,128 @@
+"""What a live site (`export --live`) adds so that the browser computes a sentence the export did not hold: the model
+with every sub-step an output (every_step.py) as ONNX, its weights in parts a static host serves (≤ 10 MB each: a
+Hugging Face static Space keeps larger files in LFS), the tokenizer's own `tokenizer.json`, the runtime
+(runtime.py) with its WebAssembly in parts too, and the manifest the browser reads (`site.live`): where each file is,
+the outputs' names, which of the model's own outputs checks each block, where each weight lies in the weights'
+bytes (so that an explanation reads the model's W from the same bytes the runtime ran), and the words the app says
+of an input, so that the browser says the same."""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..errors import InputError
+from ..loading.readable_pieces import is_byte_level
+from ..loading.vocabulary import UNKNOWN_NOTE
+from ..ops import LOOKUP
+from ..stepthrough.blocks import output_name
+from ..stepthrough.trace import DROPPED_NOTE, EMPTY_NOTE, TYPES_REFUSED
+from .every_step import HIDDEN_STATES, INPUTS, POOLER_OUTPUT, block_graphs, write_onnx
+from .runtime import licences, runtime_files
+from .steps import WEIGHTED
+
+PART_BYTES = 9 * 2**20  # each file a static host serves: under Hugging Face's 10 MB
+FOLDER = "live"
+
+
+def write_live(site: Path, loaded, example) -> dict:
+    """The live files into `site`/live and the manifest the site's data carries; `example`: a sentence's trace to
+    export the model with (any length works after)."""
+    if is_byte_level(loaded.tokenizer):
+        raise InputError(f"--live does not yet compute {loaded.source}'s byte-level pieces in the browser: export "
+                         "it without --live, or a model with a WordPiece or SentencePiece vocabulary.")
+    folder = site / FOLDER
+    folder.mkdir()
+    runtime = runtime_files()  # first: a registry that cannot be reached is said before the model's export
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "model.onnx"
+        outputs = write_onnx(loaded, example, model)
+        shutil.copyfile(model, folder / "model.onnx")
+        weights = initializers(model)
+        data = split(model.with_name("model.onnx.data"), folder / "model.data")
+    for name in ("dist/ort.wasm.min.js", "dist/ort-wasm-simd-threaded.mjs", "dist/tokenizers.min.mjs"):
+        shutil.copyfile(runtime[name], folder / Path(name).name)
+    wasm = split(runtime["dist/ort-wasm-simd-threaded.wasm"], folder / "ort-wasm-simd-threaded.wasm")
+    shutil.copyfile(runtime["LICENSE"], folder / "LICENSE-tokenizers")
+    (folder / "LICENSES.md").write_text(licences(), encoding="utf-8")
+    (folder / "tokenizer.json").write_text(tokenizer_json(loaded), encoding="utf-8")
+    return {
+        "model": {"graph": described(folder / "model.onnx"), "data": data, "data_name": "model.onnx.data",
+                  "bytes": (folder / "model.onnx").stat().st_size + sum(part["bytes"] for part in data)},
+        "runtime": {"script": f"{FOLDER}/ort.wasm.min.js", "module": f"{FOLDER}/ort-wasm-simd-threaded.mjs",
+                    "wasm": wasm, "bytes": sum(part["bytes"] for part in wasm)},
+        "tokenizer": {"module": f"{FOLDER}/tokenizers.min.mjs", "json": f"{FOLDER}/tokenizer.json",
+                      "config": {k: v for k, v in loaded.tokenizer.special_tokens_map.items() if isinstance(v, str)},
+                      "unknown": loaded.tokenizer.unk_token},
+        "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded),
+        "weights": {module: found for module in weighted_modules(loaded)
+                    if (found := {kind: weights[f"base.{module}.{kind}"] for kind in ("weight", "bias")
+                                  if f"base.{module}.{kind}" in weights})},
+        "max_tokens": loaded.max_tokens, "token_types": token_types(loaded),
+        "words": {"empty": EMPTY_NOTE.format(what="text"), "dropped": DROPPED_NOTE, "unknown": UNKNOWN_NOTE,
+                  "types_refused": TYPES_REFUSED.replace("{source}", loaded.source)},
+    }
+
+
+def split(path: Path, prefix: Path) -> list[dict]:
+    """`path`'s bytes as parts of at most PART_BYTES (`prefix`.000, .001, …): each part's address and size."""
+    parts = []
+    with open(path, "rb") as whole:
+        while chunk := whole.read(PART_BYTES):
+            part = prefix.with_name(f"{prefix.name}.{len(parts):03d}")
+            part.write_bytes(chunk)
+            parts.append(described(part))
+    return parts
+
+
+def described(path: Path) -> dict:
+    """A file of the live folder as the browser fetches it: its address, its size, and a hash of its bytes, which
+    the browser's cache keys it by (a new export's file is a new address)."""
+    data = path.read_bytes()
+    return {"path": f"{FOLDER}/{path.name}", "bytes": len(data), "hash": hashlib.sha256(data).hexdigest()[:16]}
+
+
+def initializers(model: Path) -> dict[str, dict]:
+    """Each weight the ONNX model keeps in its data file: its offset, its shape (float32, little-endian)."""
+    import onnx
+
+    found = {}
+    for tensor in onnx.load(str(model), load_external_data=False).graph.initializer:
+        place = {entry.key: entry.value for entry in tensor.external_data}
+        if "offset" in place and tensor.data_type == onnx.TensorProto.FLOAT:
+            found[tensor.name] = {"offset": int(place["offset"]), "shape": list(tensor.dims)}
+    return found
+
+
+def weighted_modules(loaded) -> list[str]:
+    """The modules whose W (a linear map's, a learnt table's) a cell's explanation reads."""
+    return sorted({n.module for g in block_graphs(loaded) for n in g if n.op in WEIGHTED or n.op is LOOKUP})
+
+
+def checks(loaded) -> dict[str, list]:
+    """Which of the model's own outputs each block's last sub-step is checked against, as the trace checks it:
+    the embeddings against hidden state 0, layer i against hidden state i + 1, the pooler against the pooler's."""
+    layers = loaded.config.num_hidden_layers
+    found = {output_name(loaded, "embed"): [HIDDEN_STATES, 0]}
+    found.update((output_name(loaded, "layers", i), [HIDDEN_STATES, i + 1]) for i in range(layers))
+    if any(g.block == "pooler" for g in block_graphs(loaded)):
+        found[output_name(loaded, "pooler")] = [POOLER_OUTPUT]
+    return found
+
+
+def token_types(loaded) -> dict:
+    """The trace's rule for token types (stepthrough/trace.py `_token_types`), as data: the table's rows (none
+    without a table), and whether a type past them is read as 0 (a tokenizer that does not declare types)."""
+    table = loaded.embedding_parts().token_type
+    return {"rows": None if table is None else table.num_embeddings,
+            "zero_past_rows": "token_type_ids" not in loaded.tokenizer.model_input_names}
+
+
+def tokenizer_json(loaded) -> str:
+    """The tokenizer's own tokenizer.json, without its padding and truncation (the browser cuts as the trace does:
+    to the model's length, the longer sentence first)."""
+    spec = json.loads(loaded.tokenizer.backend_tokenizer.to_str())
+    spec.update(padding=None, truncation=None)
+    return json.dumps(spec, ensure_ascii=False)
