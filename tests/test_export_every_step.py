@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
-from bertviz_lite.export.every_step import HIDDEN_STATES, INPUTS, POOLER_OUTPUT, block_graphs, example_inputs, write_onnx
+from bertviz_lite.export.every_step import (HIDDEN_STATES, INPUTS, POOLER_OUTPUT, POSITION_IDS, block_graphs,
+                                           example_inputs, write_onnx)
 from tiers import each_family
 
 ort = pytest.importorskip("onnxruntime")
@@ -37,7 +38,8 @@ def differences(loaded, tmp_path, sentences) -> dict[str, dict[str, float]]:
         t = trace(loaded, text)
         feeds = {name: value.numpy() for name, value in zip(INPUTS, example_inputs(t))}
         computed = dict(zip(names, session.run(names, feeds)))
-        expected = {**trace_steps(t), HIDDEN_STATES: t.hidden_states}  # and the model's own, which the checks read
+        expected = {**trace_steps(t), HIDDEN_STATES: t.hidden_states,  # and the model's own, which the checks read
+                    POSITION_IDS: t.token_data().position_ids.numpy()}
         if t.pooler_output is not None:
             expected[POOLER_OUTPUT] = t.pooler_output
         assert set(computed) == {name for name in expected if not name.endswith(".input")}
@@ -52,7 +54,7 @@ def test_the_bundled_models_every_sub_step_in_onnx_is_the_traces_for_other_sente
     for text, diffs in found.items():
         worst = max(diffs, key=diffs.get)
         assert diffs[worst] <= TOLERANCE, f"{text[:30]}: {worst} differs by {diffs[worst]:.1e}"
-        assert len(diffs) == 105  # 5 embedding steps, 16 per layer × 6, the pooler's 2; the model's own 2
+        assert len(diffs) == 106  # 5 embedding steps, 16 per layer × 6, the pooler's 2; positions, the model's own 2
 
 
 @pytest.mark.parametrize("family", each_family())

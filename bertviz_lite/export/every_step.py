@@ -24,6 +24,7 @@ from ..stepthrough.trace import model_inputs
 
 INPUTS = ("input_ids", "token_type_ids", "attention_mask")  # (T,) each, as the tokenizer gives them
 HIDDEN_STATES, POOLER_OUTPUT = "model.hidden_states", "model.pooler_output"  # (L + 1, T, d) and (d,): the model's own
+POSITION_IDS = "tokens.position_ids"  # (T,): the positions as the family numbers them, which a lookup's explanation reads
 
 
 def block_graphs(loaded) -> list[Graph]:
@@ -38,18 +39,23 @@ def step_names(graphs: list[Graph]) -> list[str]:
     return [g.name(n.key) for g in graphs for n in g.nodes if n.op is not INPUT]
 
 
+def step_sources(graphs: list[Graph]) -> dict[str, str]:
+    """What each `input` node reads: a layer's input is the block before's last sub-step (by global names)."""
+    return {g.name(n.key): n.inputs[0] for g in graphs for n in g.nodes if n.op is INPUT and n.inputs}
+
+
 class EveryStep(nn.Module):
-    """forward(input_ids, token_type_ids, attention_mask) -> every sub-step in `names`' order, then the model's own
-    outputs (`own`)."""
+    """forward(input_ids, token_type_ids, attention_mask) -> every sub-step in `names`' order, then `extras`: the
+    positions' ids and the model's own outputs."""
 
     def __init__(self, loaded):
         super().__init__()
         self.loaded, self.base = loaded, loaded.base
         self.graphs = block_graphs(loaded)
         self.names = step_names(self.graphs)
-        self.sources = {g.name(n.key): n.inputs[0] for g in self.graphs for n in g.nodes  # a layer's input: the
-                        if n.op is INPUT and n.inputs}  # block before's last sub-step
-        self.own = (HIDDEN_STATES, POOLER_OUTPUT) if any(g.block == "pooler" for g in self.graphs) else (HIDDEN_STATES,)
+        self.sources = step_sources(self.graphs)
+        pooled = any(g.block == "pooler" for g in self.graphs)
+        self.extras = (POSITION_IDS, HIDDEN_STATES, *((POOLER_OUTPUT,) if pooled else ()))
 
     def forward(self, input_ids, token_type_ids, attention_mask) -> tuple[torch.Tensor, ...]:
         positions = self.loaded.family.position_ids(self.base, input_ids[None])[0]  # (T,), as the family numbers them
@@ -61,8 +67,9 @@ class EveryStep(nn.Module):
             values.update((graph.name(key), value) for key, value in computed.items())
         model = self.base(**model_inputs(self.loaded, input_ids[None], attention_mask[None], token_type_ids[None]),
                           output_hidden_states=True)
-        own = (torch.stack(model.hidden_states)[:, 0], model.pooler_output[0] if POOLER_OUTPUT in self.own else None)
-        return (*(values[name] for name in self.names), *own[:len(self.own)])
+        extras = (positions, torch.stack(model.hidden_states)[:, 0],
+                  model.pooler_output[0] if POOLER_OUTPUT in self.extras else None)
+        return (*(values[name] for name in self.names), *extras[:len(self.extras)])
 
 
 def example_inputs(t) -> tuple[torch.Tensor, ...]:
@@ -74,10 +81,11 @@ def example_inputs(t) -> tuple[torch.Tensor, ...]:
 def write_onnx(loaded, t, path: Path) -> list[str]:
     """The model with every sub-step an output, as ONNX at `path` (its weights in `path`.data beside it), for any
     length from 2 tokens to the model's longest; `t` is an example sentence's trace. Gives the outputs' names: the
-    sub-steps' global names, then the model's own (`HIDDEN_STATES`, and `POOLER_OUTPUT` where it has a pooler)."""
+    sub-steps' global names, then `POSITION_IDS` and the model's own (`HIDDEN_STATES`, and `POOLER_OUTPUT` where it
+    has a pooler)."""
     module = EveryStep(loaded).eval()
     length = torch.export.Dim("tokens", min=2, max=loaded.max_tokens)
-    outputs = [*module.names, *module.own]
+    outputs = [*module.names, *module.extras]
     with torch.no_grad():
         torch.onnx.export(module, example_inputs(t), str(path), input_names=list(INPUTS), output_names=outputs,
                           dynamo=True, dynamic_shapes=tuple({0: length} for _ in INPUTS), external_data=True,

@@ -19,7 +19,7 @@ from ..loading.vocabulary import UNKNOWN_NOTE
 from ..ops import LOOKUP
 from ..stepthrough.blocks import output_name
 from ..stepthrough.trace import DROPPED_NOTE, EMPTY_NOTE, TYPES_REFUSED
-from .every_step import HIDDEN_STATES, INPUTS, POOLER_OUTPUT, block_graphs, write_onnx
+from .every_step import HIDDEN_STATES, INPUTS, POOLER_OUTPUT, POSITION_IDS, block_graphs, step_sources, write_onnx
 from .runtime import licences, runtime_files
 from .steps import WEIGHTED
 
@@ -56,7 +56,8 @@ def write_live(site: Path, loaded, example) -> dict:
         "tokenizer": {"module": f"{FOLDER}/tokenizers.min.mjs", "json": f"{FOLDER}/tokenizer.json",
                       "config": {k: v for k, v in loaded.tokenizer.special_tokens_map.items() if isinstance(v, str)},
                       "unknown": loaded.tokenizer.unk_token},
-        "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded),
+        "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded), "positions": POSITION_IDS,
+        "sources": step_sources(block_graphs(loaded)),
         "weights": {module: found for module in weighted_modules(loaded)
                     if (found := {kind: weights[f"base.{module}.{kind}"] for kind in ("weight", "bias")
                                   if f"base.{module}.{kind}" in weights})},

@@ -42,10 +42,12 @@
                                                        class: "next-view" }));
   }
 
-  function navigation(here) {
+  function navigation(here, keys) {  // each page on the sentence shown (as the app's pages keep its text)
     const nav = document.getElementById("pages");
+    const said = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k) !== null).map((k) => [k, keys.get(k)]));
     nav.replaceChildren(...Object.entries(NAMES).map(([page, name]) =>
-      element("a", name, { href: link(page), class: page === here ? "here" : "" })));
+      element("a", name, { href: link(page, page === "overview" || page === "similarity" ? {} : said),
+                           class: page === here ? "here" : "" })));
     document.getElementById("about").textContent = site.about;
   }
 
@@ -80,9 +82,7 @@
   function tokens(view, keys) {
     const s = chosen(keys, view);
     if (!s) return;
-    view.append(element("h1", "Tokens"));
-    const here = BVL.yours.computedNote(s);
-    if (here) view.append(here);
+    view.append(BVL.yours.titled("Tokens", s));
     if (s.notice) view.append(element("p", s.notice, { class: "note" }));  // before a long text, not under it
     view.append(element("p", s.text, { class: "sentence" }));
     if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));  // sentence B, read after [SEP]
@@ -114,11 +114,16 @@
     const view = document.getElementById("view");
     view.replaceChildren();
     document.body.classList.toggle("lecture", lecture());  // large type for a projector, as the app's lecture mode
-    navigation(page === "architecture" ? "overview" : page || "overview");  // the overview shows its tree
+    navigation(page === "architecture" ? "overview" : page || "overview", keys);  // the overview shows its tree
     lectureBar(page || "overview", keys);
+    BVL.yours.placeBox(page);
     const draw = PAGES[page];
     if (draw && BVL.yours.wanted(keys)) {  // a sentence the site does not hold: computed in this browser first
-      BVL.yours.ready(view, keys, alive(render)).then((ready) => ready && drawn(draw, view, page, keys, alive(render)));
+      BVL.yours.ready(view, keys, alive(render)).then((ready) => {
+        if (!ready) return;
+        view.replaceChildren();  // "Computing in this browser…" gives way to the page
+        drawn(draw, view, page, keys, alive(render));
+      });
       return;
     }
     if (draw) return drawn(draw, view, page, keys, alive(render));

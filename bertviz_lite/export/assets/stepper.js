@@ -183,8 +183,7 @@
     const lecture = await BVL.lecture(site, index);
     if (!alive()) return;
     const { block, node, layer, head, notes, problem } = where(site.model, keys);
-    const here = BVL.yours.computedNote(site.sentences[index]);
-    view.replaceChildren(element("h1", "Layers"), ...(here ? [here] : []),
+    view.replaceChildren(BVL.yours.titled("Layers", site.sentences[index]),
                          ...notes.map((note) => element("p", note, { class: "note" })));
     if (problem) {
       const steps = site.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");

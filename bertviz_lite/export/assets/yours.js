@@ -85,11 +85,17 @@
     return engine;
   }
 
-  async function tokenizerOf() {
-    const [{ Tokenizer }, json] = await Promise.all([
-      import(new URL(live.tokenizer.module, location.href).href),
-      fetch(live.tokenizer.json).then((r) => r.json())]);
-    return new Tokenizer(json, live.tokenizer.config);
+  let reading = null;  // the tokenizer, read once
+  function tokenizerOf() {
+    reading = reading || Promise.all([import(new URL(live.tokenizer.module, location.href).href),
+                                      fetch(live.tokenizer.json).then((r) => r.json())])
+      .then(([{ Tokenizer }, json]) => new Tokenizer(json, live.tokenizer.config))
+      .catch((error) => { reading = null; throw error; });
+    return reading;
+  }
+
+  async function tokenized(text, pair) {  // what the site computes for a text (and pair): the trace's tokenization
+    return encoded(await tokenizerOf(), text, pair || null);
   }
 
   function longestFirst(a, b, room) {  // transformers' truncation (tokenizers' LongestFirst): the lengths kept
@@ -143,11 +149,20 @@
     }
     async part() { throw new Error("This view is not computed in the browser: Tokens and Layers are."); }
     async block() { return null; }
-    array(name) {
+    array(name) {  // a sub-step; a layer's input is the block before's last, as the run read it
+      if (name in live.sources) return this.array(live.sources[name]);
       if (!(name in this.arrays)) throw new Error(`The model computed no ${name}.`);
       return this.arrays[name];
     }
-    given() { return null; }  // a layer reads the block before's last sub-step, computed in the same run
+    given(name) {  // a block's output as the model itself computed it (its hidden state), in the same run
+      const check = live.checks[name];
+      if (!check) return null;
+      return this.memo(`given:${name}`, () => {
+        const [own, index] = check, whole = this.arrays[own], size = this.arrays[name].data.length;
+        const start = index === undefined ? 0 : index * size;
+        return { shape: this.arrays[name].shape, data: whole.data.subarray(start, start + size) };
+      });
+    }
     stored(module, kind) {  // a module's weight as the runtime read it: a view of the model's data bytes
       const at = (live.weights[module] || {})[kind];
       if (!at) return null;
@@ -158,7 +173,10 @@
     tableRows(module) {  // the rows the embeddings looked up, from the model's own table
       return this.memo(`rows:${module}`, () => {
         const table = this.stored(module, "weight");
-        const ids = [...new Set(this.ids)].sort((x, y) => x - y), width = table.shape[1];
+        const lookup = this.model.blocks.flatMap((b) => b.nodes).find((n) => n.op === "lookup" && n.module === module);
+        const read = this.ids[lookup.attrs.ids];  // the ids this table is read by: the tokens', positions', types'
+
+        const ids = [...new Set(read)].sort((x, y) => x - y), width = table.shape[1];
         const rows = new Float32Array(ids.length * width);
         ids.forEach((id, k) => rows.set(table.data.subarray(id * width, (id + 1) * width), k * width));
         return { ids, rows: { shape: [ids.length, width], data: rows } };
@@ -171,12 +189,11 @@
     }
   }
 
-  function checks(arrays) {  // each block's last sub-step against the model's own output, as the trace checks it
-    return Object.fromEntries(Object.entries(live.checks).map(([name, [own, index]]) => {
-      const ours = arrays[name].data, theirs = arrays[own];
-      const start = index === undefined ? 0 : index * ours.length;
+  function checks(lecture) {  // each block's last sub-step against the model's own output, as the trace checks it
+    return Object.fromEntries(Object.keys(live.checks).map((name) => {
+      const ours = lecture.array(name).data, theirs = lecture.given(name).data;
       let worst = 0;
-      for (let k = 0; k < ours.length; k += 1) worst = Math.max(worst, Math.abs(ours[k] - theirs.data[start + k]));
+      for (let k = 0; k < ours.length; k += 1) worst = Math.max(worst, Math.abs(ours[k] - theirs[k]));
       return [name, worst];
     }));
   }
@@ -198,8 +215,8 @@
         most: live.max_tokens.toLocaleString("en"), dropped: e.dropped.toLocaleString("en") }) : null,
       unknown: unknown ? say(live.words.unknown, { count: unknown, unknown: live.tokenizer.unknown }) : null,
     };
-    const data = { ids: e.ids, mask: e.ids.map(() => 1), checks: checks(arrays), given: {}, rows: {} };
-    return { sentence, data, arrays };
+    const ids = { input_ids: e.ids, token_type_ids: types, position_ids: Array.from(arrays[live.positions].data) };
+    return { sentence, data: { ids, mask: e.ids.map(() => 1), checks: {}, given: {}, rows: {} }, arrays };
   }
 
   function keep(index) {  // this sentence's numbers in memory; the oldest beyond KEPT let go
@@ -211,10 +228,10 @@
   // Before a page draws: compute the sentence its address names. True once it is in the site's sentences; false
   // where the page says why not, or asks before fetching the model (the view keeps the site's links).
   async function ready(view, keys, alive) {
-    const text = keys.get("text"), pair = (keys.get("pair") || "").trim() || null;
+    const text = keys.get("text").trim(), pair = (keys.get("pair") || "").trim() || null;  // as the export reads them
     const show = (...nodes) => { if (alive()) view.replaceChildren(...nodes); };
     const note = (words, error) => element("p", words, { class: "note", ...(error ? { "data-error": "" } : {}) });
-    if (!text.trim()) {
+    if (!text) {
       show(element("h1", "Your sentence"), note(live.words.empty, true));
       return false;
     }
@@ -241,7 +258,9 @@
       const found = find(text, pair);
       const index = found ? site.sentences.indexOf(found) : site.sentences.push(sentence) - 1;
       site.sentences[index] = sentence;
-      BVL.keepLecture(index, new Computed(index, data, arrays, engine.weights));
+      const lecture = new Computed(index, data, arrays, engine.weights);
+      lecture.checks = checks(lecture);
+      BVL.keepLecture(index, lecture);
       keep(index);
       return alive();
     } catch (error) {
@@ -255,7 +274,14 @@
                "shows the sentences the site was exported with:");
   }
 
-  function box() {  // "Your sentence": Enter opens the current view (Tokens from the overview) on it
+  // "Your sentence": Enter opens the current view (Tokens from the overview) on it. A projector's lecture shows it
+  // where a lecturer takes a sentence from the hall (the overview and Tokens), and keeps the other views' height
+  function placeBox(page) {
+    const form = document.querySelector("form.yours");
+    if (form) form.hidden = BVL.lectureMode() && !["", "overview", "tokens"].includes(page);
+  }
+
+  function box() {
     if (!live) return;
     const form = element("form", undefined, { class: "yours", role: "search" });
     const input = element("input", undefined, { type: "text", name: "text", "aria-label": "Your sentence",
@@ -274,11 +300,15 @@
     document.querySelector("header").append(form);
   }
 
-  function computedNote(s) {
-    return s && s.live ? element("p", "Computed in this browser by the site's model (onnxruntime-web): not " +
-                                 "exported, and checked against the model's own outputs of the same run.",
-                                 { class: "note computed-here" }) : null;
+  function titled(title, s) {  // a page's title; for a sentence computed here, it says so beside it (no more height)
+    const h1 = element("h1", title);
+    if (s && s.live) {
+      h1.append(element("span", "computed in this browser", {
+        class: "computed-here", title: "Not exported: tokenized and run by the site's model in this browser " +
+          "(onnxruntime-web), each block checked against the model's own output of the same run." }));
+    }
+    return h1;
   }
 
-  BVL.yours = { wanted, find, ready, onlyHere, computedNote, pages: PAGES, box, longestFirst };
+  BVL.yours = { wanted, find, ready, onlyHere, titled, pages: PAGES, box, placeBox, tokenized };
 })();

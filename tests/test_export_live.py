@@ -1,0 +1,334 @@
+"""A live site (`export --live`, issue 46) in Chromium, served by a static server on loopback with every other origin
+blocked: a sentence the export did not hold is tokenized and run in the browser (onnxruntime-web), and every
+sub-step it computed is the PyTorch trace's within 1e-4; the browser's tokenizer gives transformers' ids on 1,000+
+texts; bad input is said in the page; a phone is told the model's size before fetching it."""
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import json
+import os
+import threading
+import urllib.parse
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bertviz_lite import BUNDLED_MODEL, load_model, trace
+from bertviz_lite.export import site_content, write_site
+from readability import PHONE, problems
+from test_export import MARKUP, data_of
+from test_export_every_step import trace_steps
+from tiers import browser
+from tokenizer_corpus import corpus
+
+CHROMIUM = "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api")
+ort = pytest.importorskip("onnxruntime")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+EXPORTED = "she sat on the river bank and watched the kayakers"
+YOURS = ("a sentence with accents, café and naïve, and an emoji ☕ that the export never saw",
+         " ".join(["the old man walked slowly along the river bank while the children played"] * 8))  # 100+ tokens
+PAIR = ("is the bank open today?", "the river bank is flooded")
+TOLERANCE = 1e-4  # float32, as the issue asks
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    return load_model(BUNDLED_MODEL)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, loaded) -> Path:
+    return write_site(tmp_path_factory.mktemp("live") / "site", site_content(loaded, [EXPORTED], live=True))
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(site) -> str:
+    """The site from a static server on loopback (as a static Space serves it)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+
+
+class Watched:
+    """A browser context whose requests to any other origin are blocked and counted, and whose console errors and
+    page errors are kept."""
+
+    def __init__(self, chromium, origin: str, **options):
+        self.context = chromium.new_context(**options)
+        self.elsewhere, self.errors, self.fetched = [], [], []
+        self.context.route("**/*", self.route)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.origin = origin
+
+    def route(self, route):
+        url = route.request.url
+        if url.startswith(self.origin) or url.startswith("file://") or url.startswith("data:"):
+            self.fetched.append(url)
+            return route.continue_()
+        self.elsewhere.append(url)
+        return route.abort()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def tab(chromium, served):
+    """One lecture-hall laptop's tab: 1280×720, its cache kept from test to test (the model fetched once)."""
+    watched = Watched(chromium, served.rsplit("/", 1)[0], viewport={"width": 1280, "height": 720})
+    yield watched
+    watched.context.close()
+
+
+def computed(page, text: str, pair: str | None = None) -> dict:
+    """What the browser computed for a sentence: its pieces and ids, each block's check, every array."""
+    got = page.evaluate("""async ([text, pair]) => {
+      const s = BVL.yours.find(text, pair), held = await BVL.lecture(BVL_SITE, BVL_SITE.sentences.indexOf(s));
+      const arrays = {};
+      for (const [name, a] of Object.entries(held.arrays)) {  // each array's bytes, as base64 (quick to hand over)
+        const bytes = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+        let text = "";
+        for (let k = 0; k < bytes.length; k += 8192) text += String.fromCharCode(...bytes.subarray(k, k + 8192));
+        arrays[name] = { shape: a.shape, float: a.data instanceof Float32Array, data: btoa(text) };
+      }
+      return { live: s.live, tokens: s.tokens, ids: s.ids, sentences: s.sentences, notice: s.notice,
+               checks: held.checks, arrays };
+    }""", [text, pair])
+    for a in got["arrays"].values():
+        a["data"] = np.frombuffer(base64.b64decode(a["data"]), "<f4" if a["float"] else "<i4").reshape(a["shape"])
+    return got
+
+
+def worst_difference(got: dict, t) -> tuple[float, str, int]:
+    expected = trace_steps(t)
+    diffs = {name: float(np.max(np.abs(a["data"].astype(np.float64) - expected[name])))
+             for name, a in got["arrays"].items() if name in expected}
+    worst = max(diffs, key=diffs.get)
+    return diffs[worst], worst, len(diffs)
+
+
+def open_link(page, served: str, page_name: str, keys: dict, drawn: str) -> None:
+    page.goto(f"{served}#/{page_name}?{urllib.parse.urlencode(keys)}")
+    page.wait_for_selector(f"{drawn}, [data-error]", timeout=180_000)
+
+
+def test_the_live_folder_is_parts_under_10_mb_that_rebuild_the_model_with_every_sub_step(site, loaded):
+    """Every file a static Space serves under 10 MB; the parts, joined in the manifest's order, are a model that
+    onnxruntime in Python runs to the trace's numbers; every weight an explanation reads is indexed; licences."""
+    live = data_of(site)["live"]
+    folder = site / "live"
+    assert max(p.stat().st_size for p in folder.iterdir()) < 10_000_000
+    for part in [live["model"]["graph"], *live["model"]["data"], *live["runtime"]["wasm"]]:
+        data = (site / part["path"]).read_bytes()
+        assert len(data) == part["bytes"] and hashlib.sha256(data).hexdigest()[:16] == part["hash"]
+    rebuilt = folder / "rebuilt"
+    rebuilt.mkdir()
+    try:
+        (rebuilt / "model.onnx").write_bytes((site / live["model"]["graph"]["path"]).read_bytes())
+        (rebuilt / live["model"]["data_name"]).write_bytes(b"".join((site / p["path"]).read_bytes()
+                                                                    for p in live["model"]["data"]))
+        session = ort.InferenceSession(str(rebuilt / "model.onnx"), providers=["CPUExecutionProvider"])
+        t = trace(loaded, YOURS[0])
+        tokens = t.token_data()
+        outputs = session.run(live["outputs"], {name: getattr(tokens, name).numpy() for name in live["inputs"]})
+    finally:
+        for p in rebuilt.iterdir():
+            p.unlink()
+        rebuilt.rmdir()
+    expected = trace_steps(t)
+    assert max(float(np.abs(v - expected[n]).max()) for n, v in zip(live["outputs"], outputs) if n in expected) < TOLERANCE
+    graphs = data_of(site)["model"]
+    wanted = {n["module"] for b in graphs["blocks"] for n in b["nodes"] if n["op"] in ("linear", "lookup")}
+    assert wanted <= set(live["weights"])
+    licences = (folder / "LICENSES.md").read_text(encoding="utf-8")
+    assert "onnxruntime-web 1.30.0" in licences and "MIT" in licences and "@huggingface/tokenizers 0.2.0" in licences
+    assert "Apache License" in (folder / "LICENSE-tokenizers").read_text(encoding="utf-8")
+
+
+def test_a_sentence_typed_in_the_box_is_computed_in_the_browser_as_the_trace(tab, served, loaded):
+    """Typed on the stepper and sent with Enter: the browser's every sub-step is the trace's within 1e-4, each
+    block's check against the model's own hidden states is ✔, the page says where the numbers come from, and a
+    linear map's cell is explained from the model's own W (read from the same bytes the runtime ran)."""
+    page = tab.page
+    open_link(page, served, "layers", {"text": EXPORTED}, "#step-figure .main-svg")
+    page.fill("#your-sentence", YOURS[0])
+    page.press("#your-sentence", "Enter")
+    page.wait_for_selector(".computed-here", timeout=180_000)
+    page.wait_for_selector("#step-figure .main-svg")
+    got = computed(page, YOURS[0])
+    t = trace(loaded, YOURS[0])
+    assert got["live"] and got["tokens"] == t.tokens and got["ids"] == t.input_ids.tolist()
+    worst, where, compared = worst_difference(got, t)
+    assert compared == 103 and worst <= TOLERANCE, f"{where} differs from the trace by {worst:.1e}"
+    assert all(diff <= 1e-5 for diff in got["checks"].values()), got["checks"]
+    assert page.locator("p.ok").count() == 1 and "✔" in page.locator("p.ok").inner_text()
+    assert page.input_value("#your-sentence") == YOURS[0]  # what was typed stays
+
+    open_link(page, served, "layers", {"text": YOURS[0], "layer": 1, "step": "ffn.in", "cell": "2,100"}, ".formula")
+    page.wait_for_selector(".result")
+    assert page.locator(".result").get_attribute("class") == "result ok"
+    open_link(page, served, "layers", {"text": YOURS[0], "step": "embed.word", "cell": "3,7"}, ".formula")
+    word = float(np.asarray(loaded.base.embeddings.word_embeddings.weight[t.input_ids[3], 7].detach()))
+    assert f"embeddings.word_embeddings.weight[{t.input_ids[3]}, 7] = {word:.4f}" in page.locator(".formula").inner_text()
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_shows_them(tab, served, loaded):
+    """A shared link's text= (100+ tokens) and a pair's text= and pair=: the trace's numbers, the Tokens page's
+    chips, and a view that shows exported sentences only says so (never a blank view)."""
+    page = tab.page
+    for text, pair in ((YOURS[1], None), PAIR):
+        keys = {"text": text, **({"pair": pair} if pair else {})}
+        open_link(page, served, "tokens", keys, ".chip")
+        t = trace(loaded, text, pair)
+        got = computed(page, text, pair)
+        assert got["sentences"] == [{None: "special", 0: "A", 1: "B"}[s] for s in t.sequence_ids]
+        worst, where, _ = worst_difference(got, t)
+        assert worst <= TOLERANCE, f"{text[:20]}: {where} differs by {worst:.1e}"
+        chips = [c.split("\n")[0] for c in page.locator(".chip").all_inner_texts()]
+        assert chips == t.tokens and page.locator(".computed-here").count() == 1
+    assert len(trace(loaded, YOURS[1]).tokens) > 100
+    open_link(page, served, "attention", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
+    assert "was computed in this browser" in page.locator("#view").inner_text()
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, served, loaded):
+    """The site's tokenization (the model's tokenizer.json read by Hugging Face's tokenizers for the web, cut to
+    512 tokens as the trace cuts, the longer sentence of a pair first) against transformers' own: the pieces,
+    ids, token types and sentences of every text."""
+    texts = corpus()
+    assert len(texts) >= 1000
+    page = tab.page
+    open_link(page, served, "overview", {}, "#sunburst .main-svg")
+    got = page.evaluate("""async (texts) => {
+      const out = [];
+      for (const [text, pair] of texts) {
+        const e = await BVL.yours.tokenized(text, pair);
+        out.push([e.ids, e.types, e.sentences, e.dropped]);
+      }
+      return out;
+    }""", texts)
+    tokenizer = loaded.tokenizer
+    wrong = []
+    for (text, pair), (ids, types, sentences, dropped) in zip(texts, got):
+        enc = tokenizer(text, pair, truncation=True, max_length=loaded.max_tokens)
+        full = len(tokenizer(text, pair, truncation=False, verbose=False)["input_ids"])
+        expected = (enc["input_ids"], enc["token_type_ids"],
+                    [{None: "special", 0: "A", 1: "B"}[s] for s in enc.sequence_ids()], full - len(enc["input_ids"]))
+        if (ids, types, sentences, dropped) != expected:
+            wrong.append((text[:60], pair and pair[:30]))
+    assert not wrong, f"{len(wrong)} of {len(texts)} differ, e.g. {wrong[:5]}"
+    assert sum(len(ids) == loaded.max_tokens for ids, *_ in got) >= 40  # the long texts and pairs were cut
+
+
+@browser
+@pytest.mark.parametrize("text, said", [
+    ("", "The text is empty"),
+    ("   ", "The text is empty"),
+    (" ".join(["word"] * 5000), "the last 4,490 tokens were dropped"),
+    ("?!... ,;: —", None),
+    ("☕😀👍🏽", None),
+    (MARKUP, None),
+], ids=["empty", "spaces", "5000-words", "punctuation", "emoji", "markup"])
+def test_bad_input_in_a_link_or_the_box_is_said_in_the_page(tab, served, loaded, text, said):
+    page = tab.page
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    open_link(page, served, "tokens", {"text": text}, ".chip")
+    shown = page.locator("#view").inner_text()
+    assert shown.strip() and "Your sentence" in page.content()
+    if said:
+        assert said in shown
+    if text.strip():
+        t = trace(loaded, text)
+        chips = [c.split("\n")[0] for c in page.locator(".chip").all_inner_texts()]
+        assert chips == t.tokens and page.locator(".sentence").first.inner_text() == text.strip()
+    page.fill("#your-sentence", text)  # the same through the box, from the stepper
+    page.press("#your-sentence", "Enter")
+    page.wait_for_selector(".chip, [data-error]", timeout=60_000)
+    assert page.locator("#view").inner_text().strip()
+    assert page.locator("#view img").count() == 0 and page.title() != "ran" and not dialogs  # never run
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+@browser
+def test_a_phone_is_told_the_models_size_before_fetching_it_and_keeps_the_sites_sentences(chromium, served, site):
+    phone = Watched(chromium, served.rsplit("/", 1)[0], viewport=PHONE, is_mobile=True, has_touch=True)
+    page = phone.page
+    try:
+        live = data_of(site)["live"]
+        size = round((live["model"]["bytes"] + live["runtime"]["bytes"]) / 1e6)
+        open_link(page, served, "layers", {"text": YOURS[0]}, "button.fetch-model")
+        assert f"({size} MB)" in page.locator("button.fetch-model").inner_text()
+        assert not [url for url in phone.fetched if "/live/" in url]  # nothing of the model fetched yet
+        open_link(page, served, "tokens", {"text": EXPORTED}, ".chip")  # the site's own sentences still work
+        open_link(page, served, "layers", {"text": YOURS[0]}, "button.fetch-model")
+        page.click("button.fetch-model")
+        page.wait_for_selector("#step-figure .main-svg", timeout=180_000)
+        assert page.locator(".computed-here").count() == 1
+        assert not phone.elsewhere and not phone.errors, (phone.elsewhere, phone.errors)
+    finally:
+        phone.context.close()
+
+
+@browser
+def test_a_page_opened_from_disk_says_why_it_cannot_compute_and_keeps_its_sentences(chromium, site):
+    disk = Watched(chromium, "file://", viewport={"width": 1280, "height": 720})
+    try:
+        disk.page.goto((site / "index.html").as_uri() + "#/tokens?" + urllib.parse.urlencode({"text": YOURS[0]}))
+        disk.page.wait_for_selector("h1")
+        assert "serve this folder" in disk.page.locator("#view").inner_text()
+        disk.page.click(f"text={EXPORTED}")
+        disk.page.wait_for_selector(".chip")
+        assert not disk.elsewhere and not disk.errors, (disk.elsewhere, disk.errors)
+    finally:
+        disk.context.close()
+
+
+@browser
+@pytest.mark.parametrize("words", (10, 30))
+@pytest.mark.parametrize("view", ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100"))
+@pytest.mark.parametrize("screen", ("lecture", "phone"))
+def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromium, served, view, words, screen):
+    from test_readability import sentence
+
+    phone = screen == "phone"
+    watched = Watched(chromium, served.rsplit("/", 1)[0], **(dict(viewport=PHONE, is_mobile=True, has_touch=True)
+                                                            if phone else dict(viewport={"width": 1280, "height": 720})))
+    page = watched.page
+    try:
+        path, _, query = view.partition("?")
+        keys = {"text": sentence(words), **dict(urllib.parse.parse_qsl(query)),  # not exported: computed here
+                **({} if phone else {"lecture": "1"})}
+        page.goto(f"{served}#/{path}?{urllib.parse.urlencode(keys)}")
+        if phone:
+            page.click("button.fetch-model", timeout=60_000)
+        page.wait_for_function("document.querySelector('[data-point]') || document.querySelector('[data-error]')",
+                               timeout=180_000)
+        if "cell=" in view:
+            page.wait_for_selector(".result")
+        page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
+        page.wait_for_timeout(400)  # Plotly's last layout pass
+        found = problems(page, phone=phone)
+        assert not found, "\n".join(map(str, found))
+    finally:
+        watched.context.close()
