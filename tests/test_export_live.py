@@ -163,6 +163,30 @@ def test_the_live_folder_is_parts_under_10_mb_that_rebuild_the_model_with_every_
     assert "Apache License" in (folder / "LICENSE-tokenizers").read_text(encoding="utf-8")
 
 
+def test_a_runtime_that_cannot_be_fetched_or_is_not_the_pinned_one_is_said_and_no_site_is_written(
+        capsys, tmp_path, monkeypatch):
+    """The npm registry unreachable, or a tarball whose hash is not the pinned one: one line on stderr, exit 2, no
+    site (and nothing of it in the runtime's cache)."""
+    import io
+    import urllib.error
+
+    from cli_run import run_cli
+
+    monkeypatch.setenv("BERTVIZ_LITE_RUNTIME", str(tmp_path / "cache"))
+    for answer, said in ((urllib.error.URLError("no route to host"), "could not be reached"),
+                         (io.BytesIO(b"not the package"), "is not the file bertviz-lite pins")):
+        def urlopen(url, timeout=None, answer=answer):
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        monkeypatch.setattr("urllib.request.urlopen", urlopen)
+        code, out, err = run_cli(capsys, "export", BUNDLED_MODEL, "--text", "fine", "--live",
+                                 "--out", str(tmp_path / "site"))
+        errors = [line for line in err.splitlines() if line.startswith("error:")]
+        assert code == 2 and len(errors) == 1 and said in errors[0] and "Traceback" not in err, err
+        assert not (tmp_path / "site").exists() and not any((tmp_path / "cache").rglob("*.js"))
+
+
 def test_a_sentence_typed_in_the_box_is_computed_in_the_browser_as_the_trace(tab, served, loaded):
     """Typed on the stepper and sent with Enter: the browser's every sub-step is the trace's within 1e-4, each
     block's check against the model's own hidden states is ✔, the page says where the numbers come from, and a

@@ -19,6 +19,12 @@ def cmd_prefetch(args) -> None:
 
 
 def cmd_bench(args) -> None:
+    if args.live:  # a live site: a reader's own sentence computed in the browser
+        from ..benchmarks import live
+
+        result = live.run(progress=progress)
+        print(json.dumps(result) if args.json else live.report(result))
+        return
     if args.site:  # an exported lecture: its export, its size, its speed in Chromium, a hall on a static server
         from ..benchmarks import site
 

@@ -33,6 +33,7 @@ def write_live(site: Path, loaded, example) -> dict:
     if is_byte_level(loaded.tokenizer):
         raise InputError(f"--live does not yet compute {loaded.source}'s byte-level pieces in the browser: export "
                          "it without --live, or a model with a WordPiece or SentencePiece vocabulary.")
+    exporter_packages()
     folder = site / FOLDER
     folder.mkdir()
     runtime = runtime_files()  # first: a registry that cannot be reached is said before the model's export
@@ -65,6 +66,16 @@ def write_live(site: Path, loaded, example) -> dict:
         "words": {"empty": EMPTY_NOTE.format(what="text"), "dropped": DROPPED_NOTE, "unknown": UNKNOWN_NOTE,
                   "types_refused": TYPES_REFUSED.replace("{source}", loaded.source)},
     }
+
+
+def exporter_packages() -> None:
+    """PyTorch's ONNX exporter needs onnx and onnxscript, which the app itself does not: said where they are missing."""
+    import importlib.util
+
+    missing = [name for name in ("onnx", "onnxscript") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise InputError(f"--live writes the model as ONNX with PyTorch's exporter, which needs {' and '.join(missing)}: "
+                         "pip install 'bertviz-lite[live]' (or pip install -r requirements-dev.txt).")
 
 
 def split(path: Path, prefix: Path) -> list[dict]:

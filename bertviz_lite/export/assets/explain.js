@@ -86,10 +86,10 @@
     return worked(formula, { from: source, model: value, step_through: ours }, value, [], tokenLabels(cell));
   }
 
-  function explainLookup(cell) {
+  async function explainLookup(cell) {  // the table's rows: held by an exported sentence, read for a computed one
     const [t, d] = cell.at;
     const id = cell.lecture.ids[cell.attrs.ids][t];
-    const table = cell.lecture.tableRows(cell.node.module);
+    const table = await cell.lecture.tableRows(cell.node.module);
     const value = get(table.rows, table.ids.indexOf(id), d);
     return worked(`${cell.node.module}.weight[${id}, ${d}] = ${num(value)}`,
                   { id, token: cell.lecture.tokens[t], table: `${cell.node.module}.weight` }, value, [],

@@ -14,7 +14,7 @@
   const CACHE = "bertviz-lite-live";  // the browser's cache of the model's parts (where the page may use one)
   const MB = (bytes) => (bytes / 1e6).toFixed(0);
 
-  let engine = null;  // {tokenizer, session, weights: the model's data bytes}, once read
+  let engine = null;  // {tokenizer, session}, once read
   let consented = false;  // the reader asked for the model (a phone or a slow connection is asked first)
   const held = [];  // the indices of computed sentences whose numbers are in memory, oldest first
 
@@ -81,7 +81,8 @@
     ort.env.wasm.wasmBinary = wasm;
     const session = await ort.InferenceSession.create(graph, {
       executionProviders: ["wasm"], externalData: [{ path: live.model.data_name, data: weights }] });
-    engine = { tokenizer, session, weights };
+    ort.env.wasm.wasmBinary = undefined;  // compiled: the bytes can go
+    engine = { tokenizer, session };
     return engine;
   }
 
@@ -142,10 +143,9 @@
   }
 
   class Computed extends BVL.Lecture {  // a sentence computed here: its sub-steps are the run's outputs
-    constructor(index, data, arrays, weights) {
+    constructor(index, data, arrays) {
       super(site, index, data);
       Object.assign(this.arrays, arrays);
-      this.bytes = weights;
     }
     async part() { throw new Error("This view is not computed in the browser: Tokens and Layers are."); }
     async block() { return null; }
@@ -163,30 +163,66 @@
         return { shape: this.arrays[name].shape, data: whole.data.subarray(start, start + size) };
       });
     }
-    stored(module, kind) {  // a module's weight as the runtime read it: a view of the model's data bytes
-      const at = (live.weights[module] || {})[kind];
-      if (!at) return null;
-      const count = at.shape.reduce((n, k) => n * k, 1);
-      const bytes = this.bytes.slice(at.offset, at.offset + 4 * count);  // a copy: aligned for a float32 view
-      return { shape: at.shape, data: new Float32Array(bytes.buffer) };
-    }
-    tableRows(module) {  // the rows the embeddings looked up, from the model's own table
-      return this.memo(`rows:${module}`, () => {
-        const table = this.stored(module, "weight");
-        const lookup = this.model.blocks.flatMap((b) => b.nodes).find((n) => n.op === "lookup" && n.module === module);
-        const read = this.ids[lookup.attrs.ids];  // the ids this table is read by: the tokens', positions', types'
-
-        const ids = [...new Set(read)].sort((x, y) => x - y), width = table.shape[1];
-        const rows = new Float32Array(ids.length * width);
-        ids.forEach((id, k) => rows.set(table.data.subarray(id * width, (id + 1) * width), k * width));
-        return { ids, rows: { shape: [ids.length, width], data: rows } };
-      });
+    tableRows(module) {  // the rows the embeddings looked up, read from the model's own table when first asked
+      return this.memo(`rows:${module}`, () => tableRows(module, this.ids));
     }
     async weights(module) {
-      const weight = this.memo(`weights:${module}`, () => this.stored(module, "weight"));
+      const weight = await stored(module, "weight");
       if (!weight) return super.weights(module);
-      return { weight, bias: this.memo(`bias:${module}`, () => this.stored(module, "bias")) };
+      return { weight, bias: await stored(module, "bias") };
     }
+  }
+
+  // The model's weights as the runtime read them, from its parts in the browser's cache when an explanation asks
+  // (the page keeps none of the 90 MB itself): a module's W, or a few rows of a table
+  function partsOver(start, length) {  // the data parts that hold bytes [start, start + length), and where each begins
+    let at = 0;
+    return live.model.data.map((part) => { const begins = at; at += part.bytes; return { part, begins }; })
+      .filter(({ part, begins }) => begins < start + length && begins + part.bytes > start);
+  }
+
+  async function bytesAt(start, length, read) {  // a copy of the model's data bytes [start, start + length)
+    const out = new Uint8Array(length);
+    for (const { part, begins } of partsOver(start, length)) {
+      const bytes = await read(part);
+      const from = Math.max(start, begins), to = Math.min(start + length, begins + part.bytes);
+      out.set(bytes.subarray(from - begins, to - begins), from - start);
+    }
+    return out;
+  }
+
+  function reader() {  // one part read once for a task that reads several slices of it
+    const read = new Map();
+    return (part) => {
+      if (!read.has(part.path)) read.set(part.path, fetched([part], () => null));
+      return read.get(part.path);
+    };
+  }
+
+  const weightsRead = new Map();  // module/kind → its weight, the last few asked (an explanation asks again)
+  async function stored(module, kind) {
+    const at = (live.weights[module] || {})[kind];
+    if (!at) return null;
+    const key = `${module}/${kind}`;
+    if (!weightsRead.has(key)) {
+      const count = at.shape.reduce((n, k) => n * k, 1);
+      weightsRead.set(key, bytesAt(at.offset, 4 * count, reader())
+        .then((bytes) => ({ shape: at.shape, data: new Float32Array(bytes.buffer) })));
+      if (weightsRead.size > 8) weightsRead.delete(weightsRead.keys().next().value);
+    }
+    return weightsRead.get(key);
+  }
+
+  async function tableRows(module, ids) {  // a lookup table's rows for the ids the sentence read, as the site holds them
+    const node = site.model.blocks.flatMap((b) => b.nodes).find((n) => n.op === "lookup" && n.module === module);
+    const table = live.weights[module].weight, width = table.shape[1], read = reader();
+    const wanted = [...new Set(ids[node.attrs.ids])].sort((x, y) => x - y);  // the tokens', positions' or types'
+    const data = new Float32Array(wanted.length * width);
+    for (const [k, id] of wanted.entries()) {
+      const bytes = await bytesAt(table.offset + 4 * id * width, 4 * width, read);
+      data.set(new Float32Array(bytes.buffer), k * width);
+    }
+    return { ids: wanted, rows: { shape: [wanted.length, width], data } };
   }
 
   function checks(lecture) {  // each block's last sub-step against the model's own output, as the trace checks it
@@ -199,7 +235,7 @@
   }
 
   async function computed(text, pair, progress) {  // the sentence's entry in the site and its numbers
-    const { tokenizer, session, weights } = await start(progress);
+    const { tokenizer, session } = await start(progress);
     progress("Computing in this browser…");
     const e = encoded(tokenizer, text, pair);
     const types = tokenTypes(e.types);
@@ -258,7 +294,7 @@
       const found = find(text, pair);
       const index = found ? site.sentences.indexOf(found) : site.sentences.push(sentence) - 1;
       site.sentences[index] = sentence;
-      const lecture = new Computed(index, data, arrays, engine.weights);
+      const lecture = new Computed(index, data, arrays);
       lecture.checks = checks(lecture);
       BVL.keepLecture(index, lecture);
       keep(index);
