@@ -232,13 +232,16 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
     assert len(trace(loaded, YOURS[1]).tokens) > 100
     open_link(page, served, "attention", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
     assert "was computed in this browser" in page.locator("#view").inner_text()
+    assert page.locator("a.yours-link").count() == 2  # Tokens and Layers, on the same sentence
+    open_link(page, served, "tour", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
+    assert "is not one of the site's sentences" in page.locator("#view").inner_text()
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
 def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, served, loaded):
     """The site's tokenization (the model's tokenizer.json read by Hugging Face's tokenizers for the web, cut to
     512 tokens as the trace cuts, the longer sentence of a pair first) against transformers' own: the pieces,
-    ids, token types and sentences of every text."""
+    ids, token types, sentences and the count cut, of every text."""
     texts = corpus()
     assert len(texts) >= 1000
     page = tab.page
@@ -246,22 +249,22 @@ def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, 
     got = page.evaluate("""async (texts) => {
       const out = [];
       for (const [text, pair] of texts) {
-        const e = await BVL.yours.tokenized(text, pair);
-        out.push([e.ids, e.types, e.sentences, e.dropped]);
+        const e = await BVL.tokenizing.tokenized(text, pair);
+        out.push([e.tokens, e.ids, e.types, e.sentences, e.dropped]);
       }
       return out;
     }""", texts)
     tokenizer = loaded.tokenizer
     wrong = []
-    for (text, pair), (ids, types, sentences, dropped) in zip(texts, got):
+    for (text, pair), shown in zip(texts, got):
         enc = tokenizer(text, pair, truncation=True, max_length=loaded.max_tokens)
         full = len(tokenizer(text, pair, truncation=False, verbose=False)["input_ids"])
-        expected = (enc["input_ids"], enc["token_type_ids"],
-                    [{None: "special", 0: "A", 1: "B"}[s] for s in enc.sequence_ids()], full - len(enc["input_ids"]))
-        if (ids, types, sentences, dropped) != expected:
+        expected = [tokenizer.convert_ids_to_tokens(enc["input_ids"]), enc["input_ids"], enc["token_type_ids"],
+                    [{None: "special", 0: "A", 1: "B"}[s] for s in enc.sequence_ids()], full - len(enc["input_ids"])]
+        if shown != expected:
             wrong.append((text[:60], pair and pair[:30]))
     assert not wrong, f"{len(wrong)} of {len(texts)} differ, e.g. {wrong[:5]}"
-    assert sum(len(ids) == loaded.max_tokens for ids, *_ in got) >= 40  # the long texts and pairs were cut
+    assert sum(len(ids) == loaded.max_tokens for _, ids, *_ in got) >= 40  # the long texts and pairs were cut
 
 
 @browser
@@ -277,20 +280,26 @@ def test_bad_input_in_a_link_or_the_box_is_said_in_the_page(tab, served, loaded,
     page = tab.page
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    open_link(page, served, "tokens", {"text": text}, ".chip")
-    shown = page.locator("#view").inner_text()
-    assert shown.strip() and "Your sentence" in page.content()
-    if said:
-        assert said in shown
-    if text.strip():
-        t = trace(loaded, text)
-        chips = [c.split("\n")[0] for c in page.locator(".chip").all_inner_texts()]
-        assert chips == t.tokens and page.locator(".sentence").first.inner_text() == text.strip()
-    page.fill("#your-sentence", text)  # the same through the box, from the stepper
-    page.press("#your-sentence", "Enter")
-    page.wait_for_selector(".chip, [data-error]", timeout=60_000)
-    assert page.locator("#view").inner_text().strip()
-    assert page.locator("#view img").count() == 0 and page.title() != "ran" and not dialogs  # never run
+    t = trace(loaded, text) if text.strip() else None
+    for through in ("link", "box"):
+        if through == "link":
+            open_link(page, served, "tokens", {"text": text}, ".chip")
+        else:  # typed on the stepper of an exported sentence: Enter opens the stepper on it
+            open_link(page, served, "layers", {"text": EXPORTED}, "#step-figure .main-svg")
+            page.fill("#your-sentence", text)
+            page.press("#your-sentence", "Enter")
+            page.wait_for_function("!document.querySelector('#step-figure') || !location.hash.includes('kayakers')")
+            page.wait_for_selector("#step-figure .main-svg, [data-error]", timeout=60_000)
+        shown = page.locator("#view").inner_text()
+        assert shown.strip(), through
+        if said:
+            assert said in shown, through
+        if t is not None and through == "link":
+            chips = [c.split("\n")[0] for c in page.locator(".chip").all_inner_texts()]
+            assert chips == t.tokens and page.locator(".sentence").first.inner_text() == text.strip()
+        if t is not None and through == "box":
+            assert page.locator("h1 .computed-here").count() == 1 and page.locator("p.ok").count() == 1
+        assert page.locator("#view img").count() == 0 and page.title() != "ran" and not dialogs  # never run
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 

@@ -19,7 +19,7 @@ from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .analyses import contributions_page, heads_page, lens_page, page as analyses_page, rollout_page
 from .attention import attention_views
-from .live import write_live
+from .live import can_go_live, write_live
 from .screens import drawn, templates
 from .similarity import similarity
 from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters
@@ -47,6 +47,8 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
     if len(inputs) > MAX_SENTENCES:  # before any work: the similarity compares at most this many
         raise InputError(f"A site holds at most {MAX_SENTENCES} sentences and pairs in all (the Similarity view "
                          f"compares them); got {len(inputs)}.")
+    if live:
+        can_go_live(loaded)  # before any sentence is traced
     lens_model = loaded_or_why(masked_lm or (lambda: with_masked_lm_head(loaded)))
     tree = module_tree(loaded.model)
     traces = [trace(loaded, text, pair) for text, pair in inputs]

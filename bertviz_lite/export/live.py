@@ -13,6 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import torch
+
 from ..errors import InputError
 from ..loading.readable_pieces import is_byte_level
 from ..loading.vocabulary import UNKNOWN_NOTE
@@ -21,7 +23,7 @@ from ..stepthrough.blocks import output_name
 from ..stepthrough.trace import DROPPED_NOTE, EMPTY_NOTE, TYPES_REFUSED
 from .every_step import HIDDEN_STATES, INPUTS, POOLER_OUTPUT, POSITION_IDS, block_graphs, step_sources, write_onnx
 from .runtime import licences, runtime_files
-from .steps import WEIGHTED
+from .steps import WEIGHTED, packed
 
 PART_BYTES = 9 * 2**20  # each file a static host serves: under Hugging Face's 10 MB
 FOLDER = "live"
@@ -30,13 +32,10 @@ FOLDER = "live"
 def write_live(site: Path, loaded, example) -> dict:
     """The live files into `site`/live and the manifest the site's data carries; `example`: a sentence's trace to
     export the model with (any length works after)."""
-    if is_byte_level(loaded.tokenizer):
-        raise InputError(f"--live does not yet compute {loaded.source}'s byte-level pieces in the browser: export "
-                         "it without --live, or a model with a WordPiece or SentencePiece vocabulary.")
-    exporter_packages()
+    can_go_live(loaded)
     folder = site / FOLDER
     folder.mkdir()
-    runtime = runtime_files()  # first: a registry that cannot be reached is said before the model's export
+    runtime = runtime_files()
     with tempfile.TemporaryDirectory() as tmp:
         model = Path(tmp) / "model.onnx"
         outputs = write_onnx(loaded, example, model)
@@ -59,23 +58,27 @@ def write_live(site: Path, loaded, example) -> dict:
                       "unknown": loaded.tokenizer.unk_token},
         "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded), "positions": POSITION_IDS,
         "sources": step_sources(block_graphs(loaded)),
-        "weights": {module: found for module in weighted_modules(loaded)
-                    if (found := {kind: weights[f"base.{module}.{kind}"] for kind in ("weight", "bias")
-                                  if f"base.{module}.{kind}" in weights})},
+        "weights": indexed(loaded, weights),
         "max_tokens": loaded.max_tokens, "token_types": token_types(loaded),
         "words": {"empty": EMPTY_NOTE.format(what="text"), "dropped": DROPPED_NOTE, "unknown": UNKNOWN_NOTE,
                   "types_refused": TYPES_REFUSED.replace("{source}", loaded.source)},
     }
 
 
-def exporter_packages() -> None:
-    """PyTorch's ONNX exporter needs onnx and onnxscript, which the app itself does not: said where they are missing."""
+def can_go_live(loaded) -> None:
+    """An InputError, before any sentence is traced, where --live cannot be written: a byte-level vocabulary (its
+    pieces are not yet made readable in the browser), PyTorch's ONNX exporter's packages missing (onnx and
+    onnxscript, which the app itself does not need), or the browser's runtime not to be had."""
     import importlib.util
 
+    if is_byte_level(loaded.tokenizer):
+        raise InputError(f"--live does not yet compute {loaded.source}'s byte-level pieces in the browser: export "
+                         "it without --live, or a model with a WordPiece or SentencePiece vocabulary.")
     missing = [name for name in ("onnx", "onnxscript") if importlib.util.find_spec(name) is None]
     if missing:
-        raise InputError(f"--live writes the model as ONNX with PyTorch's exporter, which needs {' and '.join(missing)}: "
-                         "pip install 'bertviz-lite[live]' (or pip install -r requirements-dev.txt).")
+        raise InputError(f"--live writes the model as ONNX with PyTorch's exporter, which needs "
+                         f"{' and '.join(missing)}: pip install 'bertviz-lite[live]' (or -r requirements-dev.txt).")
+    runtime_files()  # the browser's runtime, fetched once: a registry that cannot be reached is said now
 
 
 def split(path: Path, prefix: Path) -> list[dict]:
@@ -97,20 +100,40 @@ def described(path: Path) -> dict:
 
 
 def initializers(model: Path) -> dict[str, dict]:
-    """Each weight the ONNX model keeps in its data file: its offset, its shape (float32, little-endian)."""
+    """Each float32 weight of the ONNX model: where it lies in the data file (its offset and shape), or, for a small
+    one the exporter kept inside the graph, its numbers (`packed`), so that an explanation reads every weight the
+    runtime read."""
     import onnx
+    from onnx.numpy_helper import to_array
 
     found = {}
     for tensor in onnx.load(str(model), load_external_data=False).graph.initializer:
+        if tensor.data_type != onnx.TensorProto.FLOAT:
+            continue
         place = {entry.key: entry.value for entry in tensor.external_data}
-        if "offset" in place and tensor.data_type == onnx.TensorProto.FLOAT:
-            found[tensor.name] = {"offset": int(place["offset"]), "shape": list(tensor.dims)}
+        found[tensor.name] = ({"offset": int(place["offset"]), "shape": list(tensor.dims)} if "offset" in place
+                              else {"packed": packed(to_array(tensor))})
     return found
 
 
 def weighted_modules(loaded) -> list[str]:
     """The modules whose W (a linear map's, a learnt table's) a cell's explanation reads."""
     return sorted({n.module for g in block_graphs(loaded) for n in g if n.op in WEIGHTED or n.op is LOOKUP})
+
+
+def indexed(loaded, weights: dict[str, dict]) -> dict[str, dict]:
+    """Each explained module's weight and bias (where it has one) as the ONNX model holds them; an InputError where
+    one is not there by its name (an explanation would leave it out)."""
+    found = {}
+    for module in weighted_modules(loaded):
+        own = loaded.base.get_submodule(module)
+        kinds = [kind for kind in ("weight", "bias") if isinstance(getattr(own, kind, None), torch.Tensor)]
+        missing = [kind for kind in kinds if f"base.{module}.{kind}" not in weights]
+        if missing:
+            raise InputError(f"The exported ONNX model holds no {module}.{missing[0]} by that name: --live cannot "
+                             f"explain its cells. Export without --live.")
+        found[module] = {kind: weights[f"base.{module}.{kind}"] for kind in kinds}
+    return found
 
 
 def checks(loaded) -> dict[str, list]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import http.client
 import io
 import os
 import tarfile
@@ -72,7 +73,7 @@ def fetched(package: Package) -> bytes:
     try:
         with urllib.request.urlopen(package.tarball, timeout=60) as response:
             data = response.read()
-    except (urllib.error.URLError, OSError) as error:
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as error:  # none, or a dropped connection
         raise InputError(f"A live site needs {package.name} {package.version} from the npm registry, which could not "
                          f"be reached ({getattr(error, 'reason', error)}). Run `bertviz-lite runtime` once where "
                          f"{REGISTRY} can be reached (it fills {cache_folder()}), or export without --live.") from None

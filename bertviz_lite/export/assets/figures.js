@@ -26,12 +26,14 @@
 
   function colourScale(rows, signed) {  // figures/style.py colour_scale
     const values = rows.flat().filter((v) => Number.isFinite(v));
+    const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);  // not Math.max(...): 512² numbers would
+    // pass the engine's limit on a call's arguments
     const s = style();
     if (signed || (signed === undefined && values.some((v) => v < 0))) {
-      const bound = Math.max(0, ...values.map(Math.abs)) || 1;
+      const bound = largest(values.map(Math.abs)) || 1;
       return { colorscale: s.signed, zmin: -bound, zmax: bound };
     }
-    const top = Math.max(0, ...values);
+    const top = largest(values);
     return { colorscale: s.share, zmin: 0, zmax: top <= 1 ? 1 : top };
   }
 

@@ -36,7 +36,7 @@
     if (text === null) return site.sentences[0];
     const pair = (keys.get("pair") || "").trim() || null;
     const found = site.sentences.find((s) => s.text === text.trim() && (s.pair || null) === pair);
-    if (!found) cannot(view, `This site holds ${site.sentences.length} sentence(s), not "${named({ text, pair })}": ` +
+    if (!found) cannot(view, `This site holds ${exported().length} sentence(s), not "${named({ text, pair })}": ` +
                        "the app computes any other. Pick one of these:");
     return found;
   }
@@ -82,12 +82,22 @@
   }
 
   function cannot(view, why) {
-    view.append(element("h1", "Not in this site"), element("p", why));
+    view.append(element("h1", "Not in this site"));
+    listed(view, why);
+  }
+
+  function exported() {  // the sentences the site was exported with (not those computed in this browser)
+    return site.sentences.filter((s) => !s.live);
+  }
+
+  function listed(view, why) {  // why, then the site's own sentences and the overview as links
+    view.append(element("p", why));
     const list = element("div", undefined, { class: "sentences" });
-    for (const s of site.sentences) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
+    for (const s of exported()) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
     list.append(element("a", "The overview", { href: link("overview") }));
     view.append(list);
   }
 
-  Object.assign(BVL, { element, route, link, lectureMode: lecture, chosen, sentenceKeys, named, drawn, screen, paragraph, chips, failed, cannot });
+  Object.assign(BVL, { element, route, link, lectureMode: lecture, chosen, sentenceKeys, named, drawn, screen, paragraph,
+                       chips, failed, cannot, listed, exported });
 })();

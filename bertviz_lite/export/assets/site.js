@@ -68,7 +68,7 @@
     columns.append(tree, sunburst);
     view.append(columns, element("h2", "Sentences"));
     const list = element("div", undefined, { class: "sentences" });
-    for (const s of site.sentences) list.append(element("a", BVL.named(s), { href: link("tokens", BVL.sentenceKeys(s)) }));
+    for (const s of BVL.exported()) list.append(element("a", BVL.named(s), { href: link("tokens", BVL.sentenceKeys(s)) }));
     view.append(list);
     BVL.plot(figure, o.sunburst);
   }
@@ -118,12 +118,14 @@
     lectureBar(page || "overview", keys);
     BVL.yours.placeBox(page);
     const draw = PAGES[page];
-    if (draw && BVL.yours.wanted(keys)) {  // a sentence the site does not hold: computed in this browser first
-      BVL.yours.ready(view, keys, alive(render)).then((ready) => {
+    if (draw && !WHOLE_SITE.includes(page) && BVL.yours.wanted(keys)) {  // a sentence the site does not hold
+      if (!BVL.yours.pages.includes(page)) return BVL.yours.elsewhere(view, NAMES[page], keys);
+      const current = alive(render);
+      BVL.yours.ready(view, keys, current).then((ready) => {  // computed in this browser first
         if (!ready) return;
         view.replaceChildren();  // "Computing in this browser…" gives way to the page
-        drawn(draw, view, page, keys, alive(render));
-      });
+        drawn(draw, view, page, keys, current);
+      }).catch((error) => current() && failed(view, NAMES[page], error));
       return;
     }
     if (draw) return drawn(draw, view, page, keys, alive(render));
@@ -137,7 +139,7 @@
   function drawn(draw, view, page, keys, current) {  // a page, or why a sentence computed here is not in it
     const s = keys.get("text") === null ? null : BVL.yours.find(keys.get("text"), keys.get("pair"));
     if (s && s.live && !BVL.yours.pages.includes(page) && !WHOLE_SITE.includes(page)) {
-      return BVL.yours.onlyHere(view, NAMES[page], s);
+      return BVL.yours.elsewhere(view, NAMES[page], keys);
     }
     return draw(view, keys, current);
   }

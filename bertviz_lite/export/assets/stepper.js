@@ -183,8 +183,9 @@
     const lecture = await BVL.lecture(site, index);
     if (!alive()) return;
     const { block, node, layer, head, notes, problem } = where(site.model, keys);
+    const cut = site.sentences[index].notice;  // a text past the model's length: what was dropped, said here too
     view.replaceChildren(BVL.yours.titled("Layers", site.sentences[index]),
-                         ...notes.map((note) => element("p", note, { class: "note" })));
+                         ...[cut, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" })));
     if (problem) {
       const steps = site.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");
       view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));
