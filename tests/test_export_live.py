@@ -30,6 +30,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 ort = pytest.importorskip("onnxruntime")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 EXPORTED = "she sat on the river bank and watched the kayakers"
+SECOND = "the bank raised its interest rates again this spring"  # the similarity compares the exported two
 YOURS = ("a sentence with accents, café and naïve, and an emoji ☕ that the export never saw",
          " ".join(["the old man walked slowly along the river bank while the children played"] * 8))  # 100+ tokens
 PAIR = ("is the bank open today?", "the river bank is flooded")
@@ -43,7 +44,7 @@ def loaded():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, loaded) -> Path:
-    return write_site(tmp_path_factory.mktemp("live") / "site", site_content(loaded, [EXPORTED], live=True))
+    return write_site(tmp_path_factory.mktemp("live") / "site", site_content(loaded, [EXPORTED, SECOND], live=True))
 
 
 class Quiet(SimpleHTTPRequestHandler):
@@ -232,7 +233,7 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
     assert len(trace(loaded, YOURS[1]).tokens) > 100
     open_link(page, served, "attention", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
     assert "was computed in this browser" in page.locator("#view").inner_text()
-    assert page.locator("a.yours-link").count() == 2  # Tokens and Layers, on the same sentence
+    assert page.locator("a.yours-link").count() == 3  # Tokens, Layers and Similarity, on the same sentence
     open_link(page, served, "tour", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
     assert "is not one of the site's sentences" in page.locator("#view").inner_text()
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
@@ -265,6 +266,54 @@ def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, 
             wrong.append((text[:60], pair and pair[:30]))
     assert not wrong, f"{len(wrong)} of {len(texts)} differ, e.g. {wrong[:5]}"
     assert sum(len(ids) == loaded.max_tokens for _, ids, *_ in got) >= 40  # the long texts and pairs were cut
+
+
+def test_your_sentence_beside_the_exported_ones_is_the_apps_similarity_and_split(tab, served, loaded):
+    """The Similarity page of a sentence computed here: its cosine with each exported sentence, made the way the app
+    makes the vectors (the checkpoint's pooling), within 1e-5 of the app's; its split with sentence 2 cell by cell
+    within 1e-6 of the app's `split_traces`, the cells drawn, and the caption word for word."""
+    from bertviz_lite.analyses.similarity import vectors_of
+    from bertviz_lite.analyses.similarity_split import split_traces
+
+    page = tab.page
+    open_link(page, served, "similarity", {"text": YOURS[0], "with": "2"}, "#yours-split .main-svg")
+    got = page.evaluate("""async (text) => {
+      const s = BVL.yours.find(text, null), held = await BVL.lecture(BVL_SITE, BVL_SITE.sentences.indexOf(s));
+      const c = BVL.similar.compared(held, BVL_SITE.similarity, 2);
+      return { cosines: c.cosines, pairs: c.pair.pairs, caption: c.text,
+               drawn: document.getElementById("yours-split").data[0].z };
+    }""", YOURS[0])
+    most = loaded.sentence_pooling.max_tokens
+    traces = [trace(loaded, text, max_tokens=most) for text in (YOURS[0], EXPORTED, SECOND)]
+    expected = vectors_of(loaded, traces)[0].cosine()[0, 1:]
+    np.testing.assert_allclose(got["cosines"][0], expected, atol=1e-5)
+    split = split_traces(traces[0], traces[2])
+    np.testing.assert_allclose(np.array(got["pairs"]), split.pairs, atol=1e-6)
+    np.testing.assert_allclose(np.array(got["drawn"]), split.pairs, atol=1e-6)
+    assert got["caption"] == split.caption(pooled=True)
+    assert "computed in this browser" in page.locator("h1").first.inner_text()
+    assert page.locator("#similarity-0.js-plotly-plot").count() == 1  # the site's own comparison still below
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+def test_every_pooling_modes_parts_in_the_browser_are_the_apps(tab, served):
+    """Each pooling mode's token parts and the tokens it reads (similar.js), against the app's `token_parts` and
+    `read_weights` (analyses/sentence_pooling.py), on random token vectors: max's winners, the weighted means."""
+    import torch
+
+    from bertviz_lite.analyses.sentence_pooling import POOLING_MODES, read_weights, token_parts
+
+    page = tab.page
+    open_link(page, served, "overview", {}, "#sunburst .main-svg")
+    h = np.random.default_rng(46).standard_normal((7, 5)).astype(np.float32)
+    for mode in POOLING_MODES:
+        got = page.evaluate("""([data, mode]) => {
+          const h = { shape: [7, 5], data: Float32Array.from(data) };
+          return { parts: Array.from(BVL.similar.tokenParts(h, [mode])[0]), rows: BVL.similar.readRows([mode], 7) };
+        }""", [h.ravel().tolist(), mode])
+        expected = token_parts(torch.from_numpy(h.astype(np.float64)), (mode,))[0].numpy()
+        np.testing.assert_allclose(np.array(got["parts"]).reshape(7, 5), expected, atol=1e-12, err_msg=mode)
+        assert got["rows"] == np.flatnonzero(read_weights((mode,), 7)).tolist(), mode
 
 
 @browser
@@ -339,7 +388,8 @@ def test_a_page_opened_from_disk_says_why_it_cannot_compute_and_keeps_its_senten
 
 @browser
 @pytest.mark.parametrize("words", (10, 30))
-@pytest.mark.parametrize("view", ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100"))
+@pytest.mark.parametrize("view", ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100",
+                                  "similarity", "similarity?with=2"))
 @pytest.mark.parametrize("screen", ("lecture", "phone"))
 def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromium, served, view, words, screen):
     from test_readability import sentence

@@ -26,6 +26,10 @@ from .sentence_pooling import pool
 from ..stepthrough.trace import Trace, trace
 
 MAX_SENTENCES = 8  # a matrix a projector can still show with its numbers
+# How each way makes a sentence's vector from its trace, by name (a live site's browser makes the same): the
+# checkpoint's own pooling of the last layer's token vectors, their plain mean, or the pooler's output
+POOLED, MEAN, POOLER = "sentence-transformers vectors", "mean token vectors", "pooled [CLS] outputs"
+WAY_FROM = {POOLED: "pooling", MEAN: "mean", POOLER: "pooler"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,12 +64,12 @@ def vectors_of(loaded: LoadedModel, traces: list[Trace]) -> list[SentenceVectors
     pooling = loaded.sentence_pooling
     if pooling is not None:
         vectors = np.stack([pool(t.hidden_states[-1], pooling) for t in traces])  # (n, d)
-        return [SentenceVectors("sentence-transformers vectors", vectors.astype(np.float32), True,
+        return [SentenceVectors(POOLED, vectors.astype(np.float32), True,
                                 f"{pooling.describe()}, as sentence-transformers computes it")]
-    result = [SentenceVectors("mean token vectors", np.stack([t.hidden_states[-1].mean(axis=0) for t in traces]),
+    result = [SentenceVectors(MEAN, np.stack([t.hidden_states[-1].mean(axis=0) for t in traces]),
                               False, "the mean of the last layer's token vectors")]
     if all(t.pooler_output is not None for t in traces):
-        result.append(SentenceVectors("pooled [CLS] outputs", np.stack([t.pooler_output for t in traces]), False,
+        result.append(SentenceVectors(POOLER, np.stack([t.pooler_output for t in traces]), False,
                                       "the pooler's dense + tanh on the last layer's [CLS] vector"))
     return result
 

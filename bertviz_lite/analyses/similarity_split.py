@@ -36,6 +36,13 @@ from .word_level import word_groups
 
 
 
+# The split's caption, as templates a live site's browser fills the same way (export/similarity.py)
+CAPTION = "**The {cells} cells add up to {total}; the cosine{how} is {cosine}.** Strongest pairs: {strongest}."
+STRONG_PAIR = "'{a}' ↔ '{b}' gives {value}"
+NOT_POOLED = (" of the mean token vectors (this model has no pooling of its own; its pooled [CLS] output is one "
+              "token's vector, with nothing to split)")
+
+
 @dataclass(frozen=True, eq=False)
 class SimilaritySplit:
     """A cosine and its exact split into token pairs."""
@@ -62,11 +69,9 @@ class SimilaritySplit:
     def caption(self, pooled: bool) -> str:
         """The check and the strongest pairs in words (markdown); `pooled`: the model pools its own sentence vector
         (else the split is of the mean token vectors)."""
-        strongest = "; ".join(f"'{x}' ↔ '{y}' gives {value:+.3f}" for x, y, value in self.strongest(3))
-        how = ("" if pooled else " of the mean token vectors (this model has no pooling of its own; its pooled [CLS] "
-               "output is one token's vector, with nothing to split)")
-        return (f"**The {self.pairs.size} cells add up to {self.total:.4f}; the cosine{how} is {self.cosine:.4f}.** "
-                f"Strongest pairs: {strongest}.")
+        strongest = "; ".join(STRONG_PAIR.format(a=x, b=y, value=f"{value:+.3f}") for x, y, value in self.strongest(3))
+        return CAPTION.format(cells=self.pairs.size, total=f"{self.total:.4f}", how="" if pooled else NOT_POOLED,
+                              cosine=f"{self.cosine:.4f}", strongest=strongest)
 
     def strongest(self, most: int = 3) -> list[tuple[str, str, float]]:
         """The cells largest in size, (token of A, token of B, value), largest first."""

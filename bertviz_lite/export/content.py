@@ -61,7 +61,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "sentences": [sentence(t, text, pair) for t, (text, pair) in zip(traces, inputs)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,
-        "similarity": similarity(loaded, texts),
+        "similarity": similarity(loaded, texts, live),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN}},
         "style": site_style(),

@@ -47,7 +47,8 @@
   // holds them; `signed`: a diverging scale at 0 (scores, vectors), else shares from 0 (attention). Sized to
   // `width` (and `tallest`, a lecture's room above the fold): square cells for a token-by-token matrix, a row of
   // 22 px per token for a window of dimensions; on a phone the colour bar lies across above the plot.
-  function matrix({ z, rows, columns, title, colorbar, axes, signed, chosen, width, tallest, rotate }) {
+  // `text`: what each cell says where its numbers are written (else two decimals)
+  function matrix({ z, rows, columns, title, colorbar, axes, signed, chosen, width, tallest, rotate, text }) {
     const s = style(), narrow = width < 560 || rows.length === 1;  // a colour bar across: a phone's, or one row's
     const longest = Math.min(14, Math.max(...rows.map((r) => r.length)));
     const rowRoom = 30 + 0.55 * (s.font - 2) * longest;
@@ -67,7 +68,8 @@
                       hovertemplate: `${axes[0]} %{y}<br>${axes[1]} %{x}<br>%{z:.4f}<extra></extra>` };
     if (written) {
       const size = Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * 5)));
-      Object.assign(heatmap, { texttemplate: "%{z:.2f}", textfont: { size } });
+      Object.assign(heatmap, text ? { text, texttemplate: "%{text}", textfont: { size } }
+        : { texttemplate: "%{z:.2f}", textfont: { size } });
     }
     const traces = [heatmap];
     if (chosen) {

@@ -13,7 +13,7 @@
   const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
                   heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
                   similarity: "Similarity" };
-  const WHOLE_SITE = ["", "overview", "architecture", "similarity"];  // pages that show no one sentence
+  const WHOLE_SITE = ["", "overview", "architecture"];  // pages that show no one sentence
   const APP_ONLY = {  // the app's pages that need the model itself, and why
     contexts: "it runs the model on the word's two sentences, any you type",
     intervene: "it runs the sentence again through the model with a head switched off, a token masked or a value zeroed",
@@ -46,7 +46,7 @@
     const nav = document.getElementById("pages");
     const said = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k) !== null).map((k) => [k, keys.get(k)]));
     nav.replaceChildren(...Object.entries(NAMES).map(([page, name]) =>
-      element("a", name, { href: link(page, page === "overview" || page === "similarity" ? {} : said),
+      element("a", name, { href: link(page, page === "overview" ? {} : said),
                            class: page === here ? "here" : "" })));
     document.getElementById("about").textContent = site.about;
   }

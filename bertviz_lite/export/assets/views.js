@@ -103,10 +103,23 @@
     }).catch((error) => current() && failed(view, "Attention", error));
   }
 
-  function similarity(view, keys) {  // the sentences' cosines and a pair's split (export/similarity.py): the
-    // sentences and the pair picker beside the figures, as the app's page has them
-    view.append(element("h1", "Sentence similarity"));
+  function similarity(view, keys, current) {  // the sentences' cosines and a pair's split (export/similarity.py):
+    // the sentences and the pair picker beside the figures, as the app's page has them; first, on a live site, a
+    // sentence of the reader's own against them (similar.js)
+    const s = keys.get("text") === null ? null : BVL.yours.find(keys.get("text"), keys.get("pair"));
+    view.append(BVL.yours.titled("Sentence similarity", s));
     const data = site.similarity;
+    if (s && s.live && data && data.yours) {
+      const mine = element("div", undefined, { class: "yours-similarity" });
+      view.append(mine, element("h2", "The site's sentences"));
+      if (s.pair) {
+        mine.append(element("p", "The similarity compares single sentences; this is a pair, read as one input.",
+                            { class: "note" }));
+      } else {
+        BVL.lecture(site, site.sentences.indexOf(s)).then((held) => current() && BVL.similar.section(mine, s, keys, held))
+          .catch((error) => current() && failed(view, "Sentence similarity", error));
+      }
+    }
     if (!data) {
       view.append(element("p", "This site holds fewer than two single sentences: export two or more (--text twice) " +
                           "to compare them. The app compares any.", { class: "note" }));
@@ -131,18 +144,21 @@
                               "why=1,2).", { class: "note" }));
     }
     pick.value = pairs.includes(why) ? why : "";
-    pick.addEventListener("change", () => { location.hash = link("similarity", pick.value ? { why: pick.value } : {}); });
+    const said = s && s.live ? { text: s.text } : {};  // the reader's sentence stays on the page
+    pick.addEventListener("change", () => { location.hash = link("similarity", { ...said, ...(pick.value ? { why: pick.value } : {}) }); });
     const chosenPair = data.pairs[pick.value];
     if (chosenPair) {
       canvas.append(paragraph(chosenPair.caption));
-      drawn(canvas, chosenPair.figure, "split-figure").dataset.point = "split";
+      const split = drawn(canvas, chosenPair.figure, "split-figure");
+      if (!(s && s.live)) split.dataset.point = "split";
       controls.append(element("p", "A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the " +
                               "sentence vectors u and v (for mean pooling h_i / n and g_j / m). Normalizing does not " +
                               "change a cosine.", { class: "explains" }));
     }
     data.matrices.forEach((way, k) => {
       const div = drawn(canvas, way.figure, `similarity-${k}`);
-      if (!chosenPair && k === 0) div.dataset.point = "cosines";
+      if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";  // the point, unless a
+      // sentence of the reader's own is (similar.js, above)
       if (!way.trained) canvas.append(element("p", `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
                                               { class: "explains" }));
     });

@@ -10,7 +10,7 @@
   const { fetched, cachedAlready, forgetOthers, stored, tableRows, forgotten } = BVL.modelParts;  // model_parts.js
   const site = window.BVL_SITE;
   const live = site.live;
-  const PAGES = ["tokens", "layers"];  // the views that show a sentence computed here
+  const PAGES = ["tokens", "layers", "similarity"];  // the views that show a sentence computed here
   const MB = (bytes) => (bytes / 1e6).toFixed(0);
   const phone = () => window.innerWidth < 640;
   // The computed sentences' numbers kept in memory, the newest always (an older one is computed again if asked):
@@ -85,7 +85,7 @@
       super(site, index, data);
       Object.assign(this.arrays, arrays);
     }
-    async part() { throw new Error("This view is not computed in the browser: Tokens and Layers are."); }
+    async part() { throw new Error("This view is not computed in the browser: Tokens, Layers and Similarity are."); }
     async block() { return null; }
     array(name) {  // a sub-step; a layer's input is the block before's last, as the run read it
       if (name in live.sources) return this.array(live.sources[name]);
@@ -204,7 +204,8 @@
     const computed = (find(text, pair) || {}).live;
     view.append(element("h1", "Not in this site"),
                 element("p", `“${named}” ${computed ? "was computed in this browser" : "is not one of the site's " +
-                        "sentences"}: Tokens and Layers ${computed ? "show" : "compute"} it here; the ${page} view ` +
+                        "sentences"}: Tokens, Layers and Similarity ${computed ? "show" : "compute"} it here; the ` +
+                        `${page} view ` +
                         "shows the sentences the site was exported with.", { class: "note" }));
     const links = element("div", undefined, { class: "sentences" });
     PAGES.forEach((p) => links.append(element("a", `${p[0].toUpperCase()}${p.slice(1)}: “${named}”`,
@@ -213,7 +214,7 @@
     BVL.listed(view, "The site's own sentences:");
   }
 
-  // "Your sentence": Enter opens Tokens or Layers on it (the one shown, else Tokens). A projector's lecture shows
+  // "Your sentence": Enter opens Tokens, Layers or Similarity on it (the one shown, else Tokens). A projector's lecture shows
   // the box where a lecturer takes a sentence from the hall (the overview and Tokens), and keeps the other views'
   // height
   function placeBox(page) {
@@ -242,12 +243,12 @@
   }
 
   function titled(title, s) {  // a page's title; for a sentence computed here, it says so beside it (no more height)
-    const h1 = element("h1", title);
-    if (s && s.live) {
-      h1.append(element("span", "computed in this browser", {
-        class: "computed-here", title: "Not exported: tokenized and run by the site's model in this browser " +
-          "(onnxruntime-web), each block checked against the model's own output of the same run." }));
-    }
+    if (!(s && s.live)) return element("h1", title);
+    const h1 = element("h1");
+    h1.append(element("span", title, { class: "title-words" }),  // lecture mode hides these, not the badge
+              element("span", "computed in this browser", {
+                class: "computed-here", title: "Not exported: tokenized and run by the site's model in this " +
+                  "browser (onnxruntime-web), each block checked against the model's own output of the same run." }));
     return h1;
   }
 
