@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import json
 import os
 import threading
 import urllib.parse
@@ -155,7 +154,8 @@ def test_the_live_folder_is_parts_under_10_mb_that_rebuild_the_model_with_every_
             p.unlink()
         rebuilt.rmdir()
     expected = trace_steps(t)
-    assert max(float(np.abs(v - expected[n]).max()) for n, v in zip(live["outputs"], outputs) if n in expected) < TOLERANCE
+    worst = max(float(np.abs(v - expected[n]).max()) for n, v in zip(live["outputs"], outputs) if n in expected)
+    assert worst < TOLERANCE
     graphs = data_of(site)["model"]
     wanted = {n["module"] for b in graphs["blocks"] for n in b["nodes"] if n["op"] in ("linear", "lookup")}
     assert wanted <= set(live["weights"])
@@ -212,7 +212,8 @@ def test_a_sentence_typed_in_the_box_is_computed_in_the_browser_as_the_trace(tab
     assert page.locator(".result").get_attribute("class") == "result ok"
     open_link(page, served, "layers", {"text": YOURS[0], "step": "embed.word", "cell": "3,7"}, ".formula")
     word = float(np.asarray(loaded.base.embeddings.word_embeddings.weight[t.input_ids[3], 7].detach()))
-    assert f"embeddings.word_embeddings.weight[{t.input_ids[3]}, 7] = {word:.4f}" in page.locator(".formula").inner_text()
+    formula = page.locator(".formula").inner_text()
+    assert f"embeddings.word_embeddings.weight[{t.input_ids[3]}, 7] = {word:.4f}" in formula
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
@@ -395,8 +396,9 @@ def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromiu
     from test_readability import sentence
 
     phone = screen == "phone"
-    watched = Watched(chromium, served.rsplit("/", 1)[0], **(dict(viewport=PHONE, is_mobile=True, has_touch=True)
-                                                            if phone else dict(viewport={"width": 1280, "height": 720})))
+    screen_options = (dict(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+                      else dict(viewport={"width": 1280, "height": 720}))
+    watched = Watched(chromium, served.rsplit("/", 1)[0], **screen_options)
     page = watched.page
     try:
         path, _, query = view.partition("?")
@@ -409,7 +411,8 @@ def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromiu
                                timeout=180_000)
         if "cell=" in view:
             page.wait_for_selector(".result")
-        page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
+        page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')]"
+                               ".every(p => p.querySelector('.main-svg'))")
         page.wait_for_timeout(400)  # Plotly's last layout pass
         found = problems(page, phone=phone)
         assert not found, "\n".join(map(str, found))

@@ -24,7 +24,7 @@ from functools import partial
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-from .site import CHROMIUM, MB, PACK_WORDS, _Quiet, words
+from .site import CHROMIUM, MB, PACK_WORDS, _Quiet, why_no_browser, words
 
 TARGETS = {"typed_16_s": 1.0, "typed_128_s": 5.0}
 FIRST = "a student in the back row asks what the word bank means in this sentence today"  # 18 tokens
@@ -66,12 +66,10 @@ def _sizes(folder: Path) -> dict:
 
 
 def _browser(site: Path, progress) -> dict:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return {"skipped": "Playwright is not installed (pip install -r requirements-dev.txt)"}
-    if not Path(CHROMIUM).exists():
-        return {"skipped": f"no Chromium at {CHROMIUM} (apt-get install chromium)"}
+    if why := why_no_browser():
+        return {"skipped": why}
+    from playwright.sync_api import sync_playwright
+
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     index = f"http://127.0.0.1:{server.server_address[1]}/index.html"

@@ -113,13 +113,22 @@ def _growth(loaded, work: Path, progress) -> list[dict]:
     return rows
 
 
-def _browser(site: Path, progress) -> dict:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return {"skipped": "Playwright is not installed (pip install -r requirements-dev.txt)"}
+def why_no_browser() -> str | None:
+    """Why the browser's figures cannot be measured here (no Playwright, no Chromium), or None."""
+    import importlib.util
+
+    if importlib.util.find_spec("playwright") is None:
+        return "Playwright is not installed (pip install -r requirements-dev.txt)"
     if not Path(CHROMIUM).exists():
-        return {"skipped": f"no Chromium at {CHROMIUM} (apt-get install chromium)"}
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+def _browser(site: Path, progress) -> dict:
+    if why := why_no_browser():
+        return {"skipped": why}
+    from playwright.sync_api import sync_playwright
+
     progress("timing the site in Chromium from disk")
     index = (site / "index.html").as_uri()
     link = "#/layers?" + urllib.parse.urlencode({"text": PACK_WORDS[0], "layer": 2, "head": 3, "step": "attn.scores"})

@@ -187,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "Chromium from disk, 100 tabs on a static server)")
     p.add_argument("--live", action="store_true",
                    help="instead: export the default lecture pack with --live and time a reader's own sentence in "
-                        "Chromium (the model's first fetch, about 16 and 128 tokens typed, a reload from the cache, the "
+                        "Chromium (the model's first fetch, about 16 and 128 tokens typed, a reload from the cache, "
+                        "the "
                         "tab's memory)")
     p.add_argument("--tabs", type=int, help="with --load: tabs opening one link at once (default 40); with --site: "
                                             "tabs at once on the static server (default 100)")

@@ -24,7 +24,7 @@ from ..stepthrough.trace import model_inputs
 
 INPUTS = ("input_ids", "token_type_ids", "attention_mask")  # (T,) each, as the tokenizer gives them
 HIDDEN_STATES, POOLER_OUTPUT = "model.hidden_states", "model.pooler_output"  # (L + 1, T, d) and (d,): the model's own
-POSITION_IDS = "tokens.position_ids"  # (T,): the positions as the family numbers them, which a lookup's explanation reads
+POSITION_IDS = "tokens.position_ids"  # (T,): the positions as the family numbers them: a lookup's explanation reads them
 
 
 def block_graphs(loaded) -> list[Graph]:

@@ -2,7 +2,7 @@
 as the Tokens page and an exported site both say it."""
 from __future__ import annotations
 
-UNKNOWN_NOTE = "{count} piece(s) are not in the vocabulary and became {unknown}."  # the live site's browser fills it too
+UNKNOWN_NOTE = "{count} piece(s) are not in the vocabulary and became {unknown}."  # a live site's browser fills it
 SENTENCE_OF = {None: "special", 0: "A", 1: "B"}  # a token's sentence (its sequence id), as the Tokens page names it
 
 

@@ -1,8 +1,8 @@
 // A sentence of the reader's own, computed in this browser (a live site: `bertviz-lite export --live`,
 // export/live.py): tokenized as the trace tokenizes (tokenizing.js), then run by the model with every sub-step an
 // output in onnxruntime-web's WebAssembly, its files fetched once and kept (model_parts.js). The sentence then joins
-// the site's sentences: the Tokens page and the stepper show it as they show an exported one, each block checked
-// against the model's own hidden states, computed in the same run.
+// the site's sentences: Tokens, the stepper and Similarity (similar.js) show it as they show an exported one, each
+// block checked against the model's own hidden states, computed in the same run.
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
