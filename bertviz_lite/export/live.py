@@ -23,7 +23,7 @@ from ..stepthrough.blocks import output_name
 from ..stepthrough.trace import DROPPED_NOTE, EMPTY_NOTE, TYPES_REFUSED
 from .every_step import HIDDEN_STATES, INPUTS, POOLER_OUTPUT, POSITION_IDS, block_graphs, step_sources, write_onnx
 from .runtime import licences, runtime_files
-from .steps import WEIGHTED, packed
+from .steps import WEIGHTED
 
 PART_BYTES = 9 * 2**20  # each file a static host serves: under Hugging Face's 10 MB
 FOLDER = "live"
@@ -40,8 +40,10 @@ def write_live(site: Path, loaded, example) -> dict:
         model = Path(tmp) / "model.onnx"
         outputs = write_onnx(loaded, example, model)
         shutil.copyfile(model, folder / "model.onnx")
-        weights = initializers(model)
+        weights, extra = indexed(loaded, initializers(model))
         data = split(model.with_name("model.onnx.data"), folder / "model.data")
+        (Path(tmp) / "extra.data").write_bytes(extra)
+        extras = split(Path(tmp) / "extra.data", folder / "extra.data")
     for name in ("dist/ort.wasm.min.js", "dist/ort-wasm-simd-threaded.mjs", "dist/tokenizers.min.mjs"):
         shutil.copyfile(runtime[name], folder / Path(name).name)
     wasm = split(runtime["dist/ort-wasm-simd-threaded.wasm"], folder / "ort-wasm-simd-threaded.wasm")
@@ -58,7 +60,7 @@ def write_live(site: Path, loaded, example) -> dict:
                       "unknown": loaded.tokenizer.unk_token},
         "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded), "positions": POSITION_IDS,
         "sources": step_sources(block_graphs(loaded)),
-        "weights": indexed(loaded, weights),
+        "weights": weights, "extra": extras,
         "max_tokens": loaded.max_tokens, "token_types": token_types(loaded),
         "words": {"empty": EMPTY_NOTE.format(what="text"), "dropped": DROPPED_NOTE, "unknown": UNKNOWN_NOTE,
                   "types_refused": TYPES_REFUSED.replace("{source}", loaded.source)},
@@ -100,20 +102,22 @@ def described(path: Path) -> dict:
 
 
 def initializers(model: Path) -> dict[str, dict]:
-    """Each float32 weight of the ONNX model: where it lies in the data file (its offset and shape), or, for a small
-    one the exporter kept inside the graph, its numbers (`packed`), so that an explanation reads every weight the
-    runtime read."""
+    """Each float32 weight the ONNX model holds in its data file, by the sha256 of its bytes: where it lies (offset
+    and shape). By content, not by name: the exporter may rename a weight, or keep one copy of equal ones."""
     import onnx
-    from onnx.numpy_helper import to_array
 
+    data = model.with_name(model.name + ".data").read_bytes()
     found = {}
     for tensor in onnx.load(str(model), load_external_data=False).graph.initializer:
-        if tensor.data_type != onnx.TensorProto.FLOAT:
-            continue
         place = {entry.key: entry.value for entry in tensor.external_data}
-        found[tensor.name] = ({"offset": int(place["offset"]), "shape": list(tensor.dims)} if "offset" in place
-                              else {"packed": packed(to_array(tensor))})
+        if tensor.data_type == onnx.TensorProto.FLOAT and "offset" in place:
+            start, length = int(place["offset"]), int(place["length"])
+            found.setdefault(_sha(data[start:start + length]), {"offset": start, "shape": list(tensor.dims)})
     return found
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def weighted_modules(loaded) -> list[str]:
@@ -121,19 +125,24 @@ def weighted_modules(loaded) -> list[str]:
     return sorted({n.module for g in block_graphs(loaded) for n in g if n.op in WEIGHTED or n.op is LOOKUP})
 
 
-def indexed(loaded, weights: dict[str, dict]) -> dict[str, dict]:
-    """Each explained module's weight and bias (where it has one) as the ONNX model holds them; an InputError where
-    one is not there by its name (an explanation would leave it out)."""
-    found = {}
+def indexed(loaded, weights: dict[str, dict]) -> tuple[dict[str, dict], bytes]:
+    """Each explained module's weight and bias (where it has one), as the browser reads it back: from the model's
+    data file where the ONNX model holds it verbatim, else from the live folder's own file of such weights (a weight
+    the exporter transformed, a fused map's slices, one kept inside the graph), whose bytes are returned too."""
+    found, extra = {}, bytearray()
     for module in weighted_modules(loaded):
         own = loaded.base.get_submodule(module)
-        kinds = [kind for kind in ("weight", "bias") if isinstance(getattr(own, kind, None), torch.Tensor)]
-        missing = [kind for kind in kinds if f"base.{module}.{kind}" not in weights]
-        if missing:
-            raise InputError(f"The exported ONNX model holds no {module}.{missing[0]} by that name: --live cannot "
-                             f"explain its cells. Export without --live.")
-        found[module] = {kind: weights[f"base.{module}.{kind}"] for kind in kinds}
-    return found
+        for kind in ("weight", "bias"):
+            tensor = getattr(own, kind, None)
+            if not isinstance(tensor, torch.Tensor):
+                continue
+            data = tensor.detach().to(torch.float32).contiguous().numpy().astype("<f4").tobytes()
+            at = weights.get(_sha(data))
+            if at is None:
+                at = {"offset": len(extra), "shape": list(tensor.shape), "in": "extra"}
+                extra += data
+            found.setdefault(module, {})[kind] = at
+    return found, bytes(extra)
 
 
 def checks(loaded) -> dict[str, list]:

@@ -8,7 +8,9 @@
   const live = window.BVL_SITE.live;
   const CACHE = `bertviz-lite-live:${location.pathname}`;  // one per site: two sites on a host keep their own
   const address = (part) => `${part.path}?${part.hash}`;  // a new export's part is a new address
-  const everyPart = () => (live ? [live.model.graph, ...live.model.data, ...live.runtime.wasm] : []);
+  const everyPart = () => (live ? [live.model.graph, ...live.model.data, ...live.runtime.wasm] : []);  // to start
+  const weightFiles = (at) => (at.in === "extra" ? live.extra : live.model.data);  // where a weight lies: the
+  // model's data, or the live folder's own file of the weights the exporter transformed
 
   function cache() {
     return window.caches ? caches.open(CACHE).catch(() => null) : Promise.resolve(null);
@@ -59,14 +61,14 @@
   async function forgetOthers() {  // an earlier export's parts (this site's cache, other addresses) let go
     const kept = await cache();
     if (!kept) return;
-    const current = new Set(everyPart().map((p) => new URL(address(p), location.href).href));
+    const current = new Set([...everyPart(), ...live.extra].map((p) => new URL(address(p), location.href).href));
     for (const request of await kept.keys()) if (!current.has(request.url)) await kept.delete(request);
   }
 
   // ---- the weights, read back ----
-  function partsOver(start, length) {  // the data parts holding bytes [start, start + length), and where each begins
+  function partsOver(parts, start, length) {  // the parts holding bytes [start, start + length), where each begins
     let at = 0;
-    return live.model.data.map((part) => { const begins = at; at += part.bytes; return { part, begins }; })
+    return parts.map((part) => { const begins = at; at += part.bytes; return { part, begins }; })
       .filter(({ part, begins }) => begins < start + length && begins + part.bytes > start);
   }
 
@@ -78,9 +80,9 @@
     };
   }
 
-  async function bytesAt(start, length, read) {  // a copy of the model's data bytes [start, start + length)
+  async function bytesAt(parts, start, length, read) {  // a copy of the parts' bytes [start, start + length)
     const out = new Uint8Array(length);
-    for (const { part, begins } of partsOver(start, length)) {
+    for (const { part, begins } of partsOver(parts, start, length)) {
       const bytes = await read(part);
       const from = Math.max(start, begins), to = Math.min(start + length, begins + part.bytes);
       out.set(bytes.subarray(from - begins, to - begins), from - start);
@@ -99,7 +101,6 @@
   function stored(module, kind) {  // a module's weight or bias as the runtime read it; null where the model has none
     const at = (live.weights[module] || {})[kind];
     if (!at) return Promise.resolve(null);
-    if (at.packed) return Promise.resolve(BVL.unpack(at.packed));  // a small one the exporter kept in the graph
     const key = `${module}/${kind}`;
     if (weightsRead.has(key)) {
       const kept = weightsRead.get(key);
@@ -108,7 +109,7 @@
       return kept;
     }
     const count = at.shape.reduce((n, k) => n * k, 1);
-    const read = bytesAt(at.offset, 4 * count, reader())
+    const read = bytesAt(weightFiles(at), at.offset, 4 * count, reader())
       .then((bytes) => ({ shape: at.shape, data: new Float32Array(bytes.buffer) }));
     weightsRead.set(key, forgotten(read, () => weightsRead.delete(key)));
     if (weightsRead.size > WEIGHTS_KEPT) weightsRead.delete(weightsRead.keys().next().value);
@@ -120,7 +121,7 @@
     const wanted = [...new Set(ids)].sort((x, y) => x - y);
     const data = new Float32Array(wanted.length * width);
     for (const [k, id] of wanted.entries()) {
-      const bytes = await bytesAt(table.offset + 4 * id * width, 4 * width, read);
+      const bytes = await bytesAt(weightFiles(table), table.offset + 4 * id * width, 4 * width, read);
       data.set(new Float32Array(bytes.buffer), k * width);
     }
     return { ids: wanted, rows: { shape: [wanted.length, width], data } };
