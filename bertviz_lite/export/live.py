@@ -31,8 +31,7 @@ FOLDER = "live"
 
 def write_live(site: Path, loaded, example) -> dict:
     """The live files into `site`/live and the manifest the site's data carries; `example`: a sentence's trace to
-    export the model with (any length works after)."""
-    can_go_live(loaded)
+    export the model with (any length works after); `site_content(live=True)` has checked `can_go_live`."""
     folder = site / FOLDER
     folder.mkdir()
     runtime = runtime_files()

@@ -81,6 +81,10 @@
     view.replaceChildren(element("h1", title), element("p", error.message, { class: "note", "data-error": "" }));
   }
 
+  function said(template, values) {  // a template the app's Python wrote ("{name}" fields), filled as Python fills it
+    return template.replace(/\{(\w+)\}/g, (_, key) => values[key]);
+  }
+
   function cannot(view, why) {
     view.append(element("h1", "Not in this site"));
     listed(view, why);
@@ -99,5 +103,5 @@
   }
 
   Object.assign(BVL, { element, route, link, lectureMode: lecture, chosen, sentenceKeys, named, drawn, screen, paragraph,
-                       chips, failed, cannot, listed, exported });
+                       chips, failed, cannot, listed, exported, said });
 })();

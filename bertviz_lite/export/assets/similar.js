@@ -87,13 +87,9 @@
     const cells = s.pairs.flatMap((row, r) => row.map((value, c) => [value, r, c]));
     const total = cells.reduce((t, [value]) => t + value, 0);
     const strongest = [...cells].sort((x, y) => Math.abs(y[0]) - Math.abs(x[0])).slice(0, 3)
-      .map(([value, r, c]) => fill(words.pair, { a: tokensA[s.rows[r]], b: tokensB[s.columns[c]], value: signed(value, 3) }));
-    return fill(words.caption, { cells: cells.length, total: BVL.fixed(total, 4), how: pooled ? "" : words.not_pooled,
+      .map(([value, r, c]) => BVL.said(words.pair, { a: tokensA[s.rows[r]], b: tokensB[s.columns[c]], value: signed(value, 3) }));
+    return BVL.said(words.caption, { cells: cells.length, total: BVL.fixed(total, 4), how: pooled ? "" : words.not_pooled,
                                  cosine: BVL.fixed(s.cosine, 4), strongest: strongest.join("; ") });
-  }
-
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, (_, key) => values[key]);
   }
 
   function thousandths(value) {  // figures/outputs.py in_thousandths: ".037", "−.004"

@@ -64,15 +64,11 @@
     return starting;
   }
 
-  function say(template, values) {  // a Python template (export/live.py "words") filled as Python fills it
-    return template.replace(/\{(\w+)\}/g, (_, key) => values[key]);
-  }
-
   function tokenTypes(types) {  // the trace's rule (stepthrough/trace.py _token_types)
     const rows = live.token_types.rows, most = Math.max(...types);
     if (rows === null || most < rows) return types;
     if (live.token_types.zero_past_rows) return types.map(() => 0);
-    throw new Error(say(live.words.types_refused, { type: most, rows }));
+    throw new Error(BVL.said(live.words.types_refused, { type: most, rows }));
   }
 
   function asArray(tensor) {  // an output as the site's arrays are: {shape, data}, whole numbers as int32
@@ -136,9 +132,9 @@
     const total = e.tokens.length + e.dropped;
     const sentence = {
       text, pair, tokens: e.tokens, ids: e.ids, sentences: e.sentences, live: true,
-      notice: e.dropped ? say(live.words.dropped, { total: total.toLocaleString("en"),
+      notice: e.dropped ? BVL.said(live.words.dropped, { total: total.toLocaleString("en"),
         most: live.max_tokens.toLocaleString("en"), dropped: e.dropped.toLocaleString("en") }) : null,
-      unknown: unknown ? say(live.words.unknown, { count: unknown, unknown: live.tokenizer.unknown }) : null,
+      unknown: unknown ? BVL.said(live.words.unknown, { count: unknown, unknown: live.tokenizer.unknown }) : null,
     };
     const ids = { input_ids: e.ids, token_type_ids: types, position_ids: Array.from(arrays[live.positions].data) };
     return { sentence, data: { ids, mask: e.ids.map(() => 1), checks: {}, given: {}, rows: {} }, arrays };
