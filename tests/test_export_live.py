@@ -233,9 +233,9 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
         chips = [c.split("\n")[0] for c in page.locator(".chip").all_inner_texts()]
         assert chips == t.tokens and page.locator(".computed-here").count() == 1
     assert len(trace(loaded, YOURS[1]).tokens) > 100
-    open_link(page, served, "attention", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
+    open_link(page, served, "heads", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
     assert "was computed in this browser" in page.locator("#view").inner_text()
-    assert page.locator("a.yours-link").count() == 3  # Tokens, Layers and Similarity, on the same sentence
+    assert page.locator("a.yours-link").count() == 4  # Tokens, Layers, Attention and Similarity, on the same sentence
     open_link(page, served, "tour", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
     assert "is not one of the site's sentences" in page.locator("#view").inner_text()
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
@@ -295,6 +295,73 @@ def test_your_sentence_beside_the_exported_ones_is_the_apps_similarity_and_split
     assert got["caption"] == split.caption(pooled=True)
     assert "computed in this browser" in page.locator("h1").first.inner_text()
     assert page.locator("#similarity-0.js-plotly-plot").count() == 1  # the site's own comparison still below
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+def plain_figure(figure) -> object:
+    """A figure's JSON as plain lists: Plotly's packed arrays ({"dtype", "bdata", "shape"}) unpacked, NaN as None
+    (as JSON writes a browser's NaN)."""
+    if isinstance(figure, dict) and "bdata" in figure:
+        array = np.frombuffer(base64.b64decode(figure["bdata"]), figure["dtype"])
+        if "shape" in figure:
+            array = array.reshape([int(n) for n in str(figure["shape"]).split(",")])
+        return plain_figure(array.tolist())
+    if isinstance(figure, dict):
+        return {key: plain_figure(value) for key, value in figure.items()}
+    if isinstance(figure, list):
+        return [plain_figure(value) for value in figure]
+    return None if isinstance(figure, float) and np.isnan(figure) else figure
+
+
+def differences(ours, theirs, where: str = "") -> list[str]:
+    """Where two figures' JSON differ: a key, a length, a text, or a number by more than float32's rounding."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return ([f"{where}.{key}: only in {'the browser' if key in ours else 'Python'}'s"
+                 for key in set(ours) ^ set(theirs)]
+                + [d for key in set(ours) & set(theirs) for d in differences(ours[key], theirs[key], f"{where}.{key}")])
+    if isinstance(ours, list) and isinstance(theirs, list):
+        if len(ours) != len(theirs):
+            return [f"{where}: {len(ours)} items, not {len(theirs)}"]
+        return [d for k, (a, b) in enumerate(zip(ours, theirs)) for d in differences(a, b, f"{where}[{k}]")]
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (ours, theirs))
+    if numbers and abs(ours - theirs) <= 1e-6 * max(1.0, abs(theirs)):
+        return []
+    return [] if ours == theirs else [f"{where}: {ours!r}, not {theirs!r}"]
+
+
+def test_a_computed_sentences_head_and_model_views_are_the_apps_figures(tab, served, loaded):
+    """attention_views.js, handed the trace's own attention, builds every layer's head view and the model view, for
+    a browser, a projector and a phone, as export/attention.py builds an exported sentence's (the same JSON within
+    float32's rounding): a short sentence, a pair, and 100+ tokens (lines kept to each query's strongest,
+    thumbnails pooled). Then the Attention page of a typed sentence draws both, and a thumbnail opens Layers."""
+    from bertviz_lite.export.attention import attention_views
+
+    page = tab.page
+    open_link(page, served, "overview", {}, "h1")
+    for text, pair in ((EXPORTED, None), PAIR, (YOURS[1], None)):
+        t = trace(loaded, text, pair)
+        probs = [base64.b64encode(np.ascontiguousarray(t.attention(layer), "<f4").tobytes()).decode()
+                 for layer in range(t.num_layers)]
+        got = page.evaluate("""([tokens, probs, shape]) => {
+          const arrays = probs.map((b64) => ({ shape, data: new Float32Array(Uint8Array.from(atob(b64),
+                                                                                              (c) => c.charCodeAt(0)).buffer) }));
+          const views = BVL.attentionViews(tokens, arrays.length, (layer) => arrays[layer]);
+          const plain = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
+          const screens = (v) => ({ browse: plain(v.browse), lecture: plain(v.lecture), phone: plain(v.phone) });
+          return { head: views.head.map((v) => ({ ...screens(v), scrolls: v.scrolls })), model: screens(views.model) };
+        }""", [t.tokens, probs, list(t.attention(0).shape)])
+        expected = plain_figure(attention_views(t))
+        found = differences(got, expected)
+        assert not found, f"{len(t.tokens)} tokens: " + "\n".join(found[:12])
+    page.goto(f"{served}#/attention?" + urllib.parse.urlencode({"text": YOURS[0], "view": "model"}))
+    page.wait_for_selector("#attention-figure .main-svg", timeout=180_000)
+    assert page.locator(".computed-here").count() == 1
+    page.locator("#attention-figure .scatterlayer .point").first.click(force=True)  # layer 0, head 0's thumbnail
+    page.wait_for_selector("#stepper, .stepper, [data-point]", timeout=60_000)
+    assert "/layers?" in page.url and "attn.probs" in urllib.parse.unquote(page.url)
+    page.goto(f"{served}#/attention?" + urllib.parse.urlencode({"text": YOURS[0], "layer": "3"}))
+    page.wait_for_selector("#attention-figure .main-svg", timeout=60_000)
+    assert "Layer 3, all 12 heads" in page.locator("#attention-figure").inner_text()
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
@@ -391,7 +458,7 @@ def test_a_page_opened_from_disk_says_why_it_cannot_compute_and_keeps_its_senten
 @browser
 @pytest.mark.parametrize("words", (10, 30))
 @pytest.mark.parametrize("view", ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100",
-                                  "similarity", "similarity?with=2"))
+                                  "attention?layer=2", "attention?view=model", "similarity", "similarity?with=2"))
 @pytest.mark.parametrize("screen", ("lecture", "phone"))
 def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromium, served, view, words, screen):
     from test_readability import sentence

@@ -98,10 +98,12 @@ def thumbnail_side(tokens: int, layers: int, heads: int) -> int:
     return max(4, min(tokens, int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)))
 
 
+MODEL_VIEW_TITLE = "Every layer (rows) × head (columns)"
+POOLED_NOTE = "<br>each {side}×{side}: attention summed over blocks of keys, averaged over blocks of queries"
+
+
 def model_view_title(tokens: int, side: int) -> str:
-    pooled = tokens > side
-    return "Every layer (rows) × head (columns)" + (f"<br>each {side}×{side}: attention summed over blocks of keys, "
-                                                    f"averaged over blocks of queries" if pooled else "")
+    return MODEL_VIEW_TITLE + (POOLED_NOTE.format(side=side) if tokens > side else "")
 
 
 def thumbnails(trace: Trace, side: int) -> np.ndarray:

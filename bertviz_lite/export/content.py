@@ -18,7 +18,7 @@ from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .analyses import contributions_page, heads_page, lens_page, page as analyses_page, rollout_page
-from .attention import attention_views
+from .attention import attention_settings, attention_views
 from .live import can_go_live, write_live
 from .screens import drawn, templates
 from .similarity import similarity
@@ -63,7 +63,8 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "model": model,
         "similarity": similarity(loaded, texts, live),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
-        "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN}},
+        "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN},
+                  "attention": attention_settings(traces[0].num_heads) if live else None},
         "style": site_style(),
         "templates": templates(),
         "steps": lambda: (sentence_scripts(loaded, t, lens_model) for t in traces),

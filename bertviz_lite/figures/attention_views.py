@@ -33,6 +33,7 @@ TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 2
 ROW_PX = 24  # per token, where the height allows: room for a 16-pixel label
 LEAST_ROW_PX = 15  # per token at the least: a 12-pixel label (a longer sentence scrolls in its box)
 SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
+NOTHING_DRAWN = "No weight here reaches {weight}: no line to draw"
 HEAD_VIEW_PX = 580  # the head view's height on a projector, under lecture mode's top margin and a random-weights
 # line: whole above the fold
 
@@ -140,7 +141,7 @@ def _nothing_drawn(n: int, horizontal: bool) -> dict:
     """Why the canvas has no line, where no token's label is: across, between the two rows; else in the middle,
     between the columns, in three short lines that stay clear of the labels on either side."""
     x, y = ((n - 1) / 2, 0.5) if horizontal else (0.5, (n - 1) / 2)
-    text = f"No weight here reaches {MIN_WEIGHT:g}: no line to draw"
+    text = NOTHING_DRAWN.format(weight=f"{MIN_WEIGHT:g}")
     return dict(x=x, y=y, showarrow=False, text=text if horizontal else text.replace(" reaches", "<br>reaches")
                 .replace(": ", ":<br>"), font=dict(color=LIT, size=FONT["size"]))
 

@@ -1,6 +1,7 @@
 // The views whose figures the app's own code drew when the site was written (export/tour.py, attention.py,
 // similarity.py), each styled for a browser, a projector and a phone: the guided tour, BertViz's head and model
-// views, and the sentences' similarity with each pair's split.
+// views (for a sentence computed in this browser, built here by attention_views.js), and the sentences'
+// similarity with each pair's split.
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
@@ -61,7 +62,7 @@
       const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
       const go = (changes) => { location.hash = link("attention", { ...BVL.sentenceKeys(s), view: model ? "model" : "head",
                                                                     layer: String(layer), ...changes }); };
-      view.replaceChildren(element("h1", "Attention"));
+      view.replaceChildren(BVL.yours.titled("Attention", s));
       const row = element("div", undefined, { class: "controls" });
       const kinds = element("div", undefined, { class: "stages" });
       for (const [name, title] of [["head", "Head view"], ["model", "Model view"]]) {
@@ -86,6 +87,8 @@
         const box = element("div", undefined, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
         box.append(figure);
         view.append(element("p", `${s.tokens.length} tokens: the view scrolls in its box.`), box);
+        const room = window.innerHeight - box.getBoundingClientRect().top - 2;  // what the screen holds under it
+        box.style.maxHeight = `${Math.max(240, Math.min(500, room))}px`;  // (a computed sentence's line above)
       } else {
         figure.dataset.point = "view";
         view.append(figure);

@@ -10,7 +10,7 @@
   const { fetched, cachedAlready, forgetOthers, stored, tableRows, forgotten } = BVL.modelParts;  // model_parts.js
   const site = window.BVL_SITE;
   const live = site.live;
-  const PAGES = ["tokens", "layers", "similarity"];  // the views that show a sentence computed here
+  const PAGES = ["tokens", "layers", "attention", "similarity"];  // the views that show a sentence computed here
   const MB = (bytes) => (bytes / 1e6).toFixed(0);
   const phone = () => window.innerWidth < 640;
   // The computed sentences' numbers kept in memory, the newest always (an older one is computed again if asked):
@@ -81,7 +81,11 @@
       super(site, index, data);
       Object.assign(this.arrays, arrays);
     }
-    async part() { throw new Error("This view is not computed in the browser: Tokens, Layers and Similarity are."); }
+    async part(name) {  // the attention views, built here from the run's attention (attention_views.js)
+      if (name !== "attention") throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
+      return this.memo("attention", () => BVL.attentionViews(this.tokens, this.model.num_layers,
+                                                             (layer) => this.array(`layers.${layer}.attn.probs`)));
+    }
     async block() { return null; }
     array(name) {  // a sub-step; a layer's input is the block before's last, as the run read it
       if (name in live.sources) return this.array(live.sources[name]);
@@ -192,6 +196,11 @@
     }
   }
 
+  function listedPages() {  // "Tokens, Layers, Attention and Similarity"
+    const names = PAGES.map((p) => `${p[0].toUpperCase()}${p.slice(1)}`);
+    return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  }
+
   // A view that shows the exported sentences only, asked for a sentence the site does not hold (computed here, or
   // not yet): it says so (with no fetch), links the views that show it, and lists the site's own
   function elsewhere(view, page, keys) {
@@ -200,7 +209,7 @@
     const computed = (find(text, pair) || {}).live;
     view.append(element("h1", "Not in this site"),
                 element("p", `“${named}” ${computed ? "was computed in this browser" : "is not one of the site's " +
-                        "sentences"}: Tokens, Layers and Similarity ${computed ? "show" : "compute"} it here; the ` +
+                        "sentences"}: ${listedPages()} ${computed ? "show" : "compute"} it here; the ` +
                         `${page} view ` +
                         "shows the sentences the site was exported with.", { class: "note" }));
     const links = element("div", undefined, { class: "sentences" });
@@ -210,7 +219,7 @@
     BVL.listed(view, "The site's own sentences:");
   }
 
-  // "Your sentence": Enter opens Tokens, Layers or Similarity on it (the one shown, else Tokens). A projector's lecture shows
+  // "Your sentence": Enter opens one of PAGES on it (the one shown, else Tokens). A projector's lecture shows
   // the box where a lecturer takes a sentence from the hall (the overview and Tokens), and keeps the other views'
   // height
   function placeBox(page) {
