@@ -18,6 +18,9 @@ import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.export import site_content, write_site
+from bertviz_lite.export.attention import attention_views
+from bertviz_lite.export.content import continues_a_word
+from bertviz_lite.export.tour import tour_chapters
 from readability import PHONE, problems
 from test_export import MARKUP, data_of
 from test_export_every_step import trace_steps
@@ -109,8 +112,8 @@ def computed(page, text: str, pair: str | None = None) -> dict:
         for (let k = 0; k < bytes.length; k += 8192) text += String.fromCharCode(...bytes.subarray(k, k + 8192));
         arrays[name] = { shape: a.shape, float: a.data instanceof Float32Array, data: btoa(text) };
       }
-      return { live: s.live, tokens: s.tokens, ids: s.ids, sentences: s.sentences, notice: s.notice,
-               checks: held.checks, arrays };
+      return { live: s.live, tokens: s.tokens, ids: s.ids, sentences: s.sentences, continues: s.continues,
+               notice: s.notice, checks: held.checks, arrays };
     }""", [text, pair])
     for a in got["arrays"].values():
         a["data"] = np.frombuffer(base64.b64decode(a["data"]), "<f4" if a["float"] else "<i4").reshape(a["shape"])
@@ -235,8 +238,8 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
     assert len(trace(loaded, YOURS[1]).tokens) > 100
     open_link(page, served, "heads", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
     assert "was computed in this browser" in page.locator("#view").inner_text()
-    assert page.locator("a.yours-link").count() == 4  # Tokens, Layers, Attention and Similarity, on the same sentence
-    open_link(page, served, "tour", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
+    assert page.locator("a.yours-link").count() == 5  # Tokens, Tour, Layers, Attention, Similarity: the same sentence
+    open_link(page, served, "rollout", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
     assert "is not one of the site's sentences" in page.locator("#view").inner_text()
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
@@ -244,7 +247,8 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
 def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, served, loaded):
     """The site's tokenization (the model's tokenizer.json read by Hugging Face's tokenizers for the web, cut to
     512 tokens as the trace cuts, the longer sentence of a pair first) against transformers' own: the pieces,
-    ids, token types, sentences and the count cut, of every text."""
+    ids, token types, sentences, the count cut, and which pieces go on a word (the tour counts them), of every
+    text."""
     texts = corpus()
     assert len(texts) >= 1000
     page = tab.page
@@ -253,7 +257,7 @@ def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, 
       const out = [];
       for (const [text, pair] of texts) {
         const e = await BVL.tokenizing.tokenized(text, pair);
-        out.push([e.tokens, e.ids, e.types, e.sentences, e.dropped]);
+        out.push([e.tokens, e.ids, e.types, e.sentences, e.dropped, e.continues]);
       }
       return out;
     }""", texts)
@@ -262,8 +266,11 @@ def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, 
     for (text, pair), shown in zip(texts, got):
         enc = tokenizer(text, pair, truncation=True, max_length=loaded.max_tokens)
         full = len(tokenizer(text, pair, truncation=False, verbose=False)["input_ids"])
+        words, sentences = enc.word_ids(), enc.sequence_ids()
         expected = [tokenizer.convert_ids_to_tokens(enc["input_ids"]), enc["input_ids"], enc["token_type_ids"],
-                    [{None: "special", 0: "A", 1: "B"}[s] for s in enc.sequence_ids()], full - len(enc["input_ids"])]
+                    [{None: "special", 0: "A", 1: "B"}[s] for s in sentences], full - len(enc["input_ids"]),
+                    [i > 0 and s is not None and w is not None and w == words[i - 1]  # as continues_a_word
+                     for i, (s, w) in enumerate(zip(sentences, words))]]
         if shown != expected:
             wrong.append((text[:60], pair and pair[:30]))
     assert not wrong, f"{len(wrong)} of {len(texts)} differ, e.g. {wrong[:5]}"
@@ -329,29 +336,30 @@ def differences(ours, theirs, where: str = "") -> list[str]:
     return [] if ours == theirs else [f"{where}: {ours!r}, not {theirs!r}"]
 
 
+def views_in_the_browser(page, t) -> dict:
+    """attention_views.js's views of the trace `t`, built from its own attention, each screen's figure as JSON."""
+    probs = [base64.b64encode(np.ascontiguousarray(t.attention(layer), "<f4").tobytes()).decode()
+             for layer in range(t.num_layers)]
+    return page.evaluate("""([tokens, probs, shape]) => {
+      const arrays = probs.map((b64) => ({ shape, data: new Float32Array(Uint8Array.from(atob(b64),
+                                                                                          (c) => c.charCodeAt(0)).buffer) }));
+      const views = BVL.attentionViews(tokens, arrays.length, (layer) => arrays[layer]);
+      const plain = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
+      const screens = (v) => ({ browse: plain(v.browse), lecture: plain(v.lecture), phone: plain(v.phone) });
+      return { head: views.head.map((v) => ({ ...screens(v), scrolls: v.scrolls })), model: screens(views.model) };
+    }""", [t.tokens, probs, list(t.attention(0).shape)])
+
+
 def test_a_computed_sentences_head_and_model_views_are_the_apps_figures(tab, served, loaded):
     """attention_views.js, handed the trace's own attention, builds every layer's head view and the model view, for
     a browser, a projector and a phone, as export/attention.py builds an exported sentence's (the same JSON within
     float32's rounding): a short sentence, a pair, and 100+ tokens (lines kept to each query's strongest,
     thumbnails pooled). Then the Attention page of a typed sentence draws both, and a thumbnail opens Layers."""
-    from bertviz_lite.export.attention import attention_views
-
     page = tab.page
     open_link(page, served, "overview", {}, "h1")
     for text, pair in ((EXPORTED, None), PAIR, (YOURS[1], None)):
         t = trace(loaded, text, pair)
-        probs = [base64.b64encode(np.ascontiguousarray(t.attention(layer), "<f4").tobytes()).decode()
-                 for layer in range(t.num_layers)]
-        got = page.evaluate("""([tokens, probs, shape]) => {
-          const arrays = probs.map((b64) => ({ shape, data: new Float32Array(Uint8Array.from(atob(b64),
-                                                                                              (c) => c.charCodeAt(0)).buffer) }));
-          const views = BVL.attentionViews(tokens, arrays.length, (layer) => arrays[layer]);
-          const plain = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
-          const screens = (v) => ({ browse: plain(v.browse), lecture: plain(v.lecture), phone: plain(v.phone) });
-          return { head: views.head.map((v) => ({ ...screens(v), scrolls: v.scrolls })), model: screens(views.model) };
-        }""", [t.tokens, probs, list(t.attention(0).shape)])
-        expected = plain_figure(attention_views(t))
-        found = differences(got, expected)
+        found = differences(views_in_the_browser(page, t), plain_figure(attention_views(t)))
         assert not found, f"{len(t.tokens)} tokens: " + "\n".join(found[:12])
     page.goto(f"{served}#/attention?" + urllib.parse.urlencode({"text": YOURS[0], "view": "model"}))
     page.wait_for_selector("#attention-figure .main-svg", timeout=180_000)
@@ -362,6 +370,60 @@ def test_a_computed_sentences_head_and_model_views_are_the_apps_figures(tab, ser
     page.goto(f"{served}#/attention?" + urllib.parse.urlencode({"text": YOURS[0], "layer": "3"}))
     page.wait_for_selector("#attention-figure .main-svg", timeout=60_000)
     assert "Layer 3, all 12 heads" in page.locator("#attention-figure").inner_text()
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+def told_in_the_browser(page, t) -> list[dict]:
+    """tour.js's chapters of the trace `t`, told from the trace's own numbers (the blocks the tour reads and the model's
+    own hidden states), as a computed sentence's lecture holds them."""
+    def packed(array) -> list:
+        array = np.asarray(array)
+        kind = "<i4" if np.issubdtype(array.dtype, np.integer) else "<f4"
+        return [base64.b64encode(np.ascontiguousarray(array, kind).tobytes()).decode(), list(array.shape), kind]
+
+    read = {name: packed(a) for name, a in trace_steps(t).items() if name.split(".")[0] in ("embed", "positions")
+            or name.startswith("layers.0.")}
+    sentence = {"text": t.text, "pair": t.pair, "tokens": t.tokens, "dropped": t.dropped_tokens,
+                "sentences": [{None: "special", 0: "A", 1: "B"}[s] for s in t.sequence_ids],
+                "continues": continues_a_word(t)}
+    return page.evaluate("""async ([sentence, read, hidden]) => {
+      const unpack = ([b64, shape, kind]) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer;
+        return { shape, data: kind === "<i4" ? new Int32Array(bytes) : new Float32Array(bytes) };
+      };
+      const arrays = Object.fromEntries(Object.entries(read).map(([name, a]) => [name, unpack(a)]));
+      const states = unpack(hidden), [, T, d] = states.shape, site = window.BVL_SITE;
+      const outputs = site.model.blocks.filter((b) => b.block === "embed" || b.block === "layers")
+        .map((b) => BVL.stepName(b, b.nodes[b.nodes.length - 1].key));
+      const lecture = { model: site.model, tokens: sentence.tokens,
+        array: (name) => arrays[site.live.sources[name] || name],
+        given: (name) => { const i = outputs.indexOf(name);
+                           return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; } };
+      return (await BVL.tour.tourOf(lecture, sentence)).map((c) => ({ kind: c.kind, title: c.title, step: c.step,
+                                                                     lines: c.lines, drawn: Boolean(c.draw) }));
+    }""", [sentence, read, packed(t.hidden_states)])
+
+
+def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loaded):
+    """tour.js, handed the trace's own numbers, gives every chapter of the tour with the words and numbers the app's
+    tour gives (export/tour.py tour_chapters), word for word: a short sentence, one with accents and emoji, a pair
+    (whose sentence vector is its first sentence's, run again in the browser) and 100+ tokens; each chapter with a
+    figure in the app's has one here. Then the Tour page of a typed sentence tells and draws a chapter."""
+    page = tab.page
+    open_link(page, served, "overview", {}, "h1")
+    for text, pair in ((EXPORTED, None), (YOURS[0], None), PAIR, (YOURS[1], None)):
+        t = trace(loaded, text, pair)
+        expected = [{"kind": c["kind"], "title": c["title"], "step": c["step"], "lines": c["lines"],
+                     "drawn": c["figure"] is not None} for c in tour_chapters(loaded, t)]
+        got = told_in_the_browser(page, t)
+        assert len(got) == len(expected)
+        for ours, theirs in zip(got, expected):
+            assert ours == theirs, f"{len(t.tokens)} tokens, {theirs['title']}"
+    softmax = next(i for i, c in enumerate(expected) if c["step"] == "layers.0.attn.probs") + 1
+    page.goto(f"{served}#/tour?" + urllib.parse.urlencode({"text": YOURS[0], "chapter": str(softmax)}))
+    page.wait_for_selector("#tour-figure .main-svg", timeout=180_000)
+    shown = page.locator("#view").inner_text()
+    assert page.locator(".computed-here").count() == 1 and "of its attention on" in shown
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
@@ -458,7 +520,8 @@ def test_a_page_opened_from_disk_says_why_it_cannot_compute_and_keeps_its_senten
 @browser
 @pytest.mark.parametrize("words", (10, 30))
 @pytest.mark.parametrize("view", ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100",
-                                  "attention?layer=2", "attention?view=model", "similarity", "similarity?with=2"))
+                                  "attention?layer=2", "attention?view=model", "tour?chapter=8", "tour?chapter=19",
+                                  "tour?chapter=20", "similarity", "similarity?with=2"))
 @pytest.mark.parametrize("screen", ("lecture", "phone"))
 def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromium, served, view, words, screen):
     from test_readability import sentence
@@ -540,11 +603,18 @@ def test_each_familys_live_site_computes_the_traces_numbers_in_the_browser(famil
             t = trace(loaded, text, pair)
             got = computed(watched.page, text, pair)
             assert got["tokens"] == t.tokens and got["ids"] == t.input_ids.tolist(), family
+            assert got["continues"] == continues_a_word(t), family  # the tour counts the pieces that go on a word
             worst, where, _ = worst_difference(got, t)
             assert worst <= TOLERANCE, f"{family}: {where} differs from the trace by {worst:.1e}"
             assert all(diff <= 1e-5 for diff in got["checks"].values()), (family, got["checks"])
         unexplained = explained_badly(watched.page, FAMILY_TEXTS[0])
         assert not unexplained, f"{family}: {unexplained}"
+        t = trace(loaded, FAMILY_TEXTS[0])  # its own positions, score terms, grouped heads: told and drawn as the app's
+        told = [{"kind": c["kind"], "title": c["title"], "step": c["step"], "lines": c["lines"],
+                 "drawn": c["figure"] is not None} for c in tour_chapters(loaded, t)]
+        assert told_in_the_browser(watched.page, t) == told, family
+        found = differences(views_in_the_browser(watched.page, t), plain_figure(attention_views(t)))
+        assert not found, f"{family}: " + "\n".join(found[:12])
         assert not watched.elsewhere and not watched.errors, (watched.elsewhere, watched.errors)
     finally:
         watched.context.close()

@@ -22,7 +22,7 @@ from .attention import attention_settings, attention_views
 from .live import can_go_live, write_live
 from .screens import drawn, templates
 from .similarity import similarity
-from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters
+from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters, tour_words
 
 
 def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Callable[[], object] | None = None,
@@ -63,7 +63,8 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "model": model,
         "similarity": similarity(loaded, texts, live),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
-        "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN},
+        "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
+                                             "words": tour_words(loaded, traces[0]) if live else None},
                   "attention": attention_settings(traces[0].num_heads) if live else None},
         "style": site_style(),
         "templates": templates(),
@@ -126,8 +127,15 @@ def sentence(t, text: str, pair: str | None = None) -> dict:
     """One sentence (or sentence pair) as the app traces it: its pieces, ids and sentence letters, and the trace's
     notice where the model could not read it whole (a long text is cut to the model's length)."""
     return {"text": text, "pair": pair, "tokens": t.tokens, "ids": t.input_ids.tolist(),
-            "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "notice": t.notice,
+            "sentences": [SENTENCE_OF[s] for s in t.sequence_ids], "continues": continues_a_word(t), "dropped": t.dropped_tokens,
+            "notice": t.notice,
             "unknown": unknown_note(t.loaded.tokenizer, t.tokens)}
+
+
+def continues_a_word(t) -> list[bool]:
+    """Whether each token is a later piece of a word cut into pieces (the tour's tokens chapter counts them)."""
+    return [i > 0 and s is not None and w is not None and w == t.word_ids[i - 1]
+            for i, (s, w) in enumerate(zip(t.sequence_ids, t.word_ids))]
 
 
 def site_style() -> dict:
@@ -138,7 +146,7 @@ def site_style() -> dict:
 
     return {"font": style.FONT["size"], "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
             "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
-            "faint": style.FAINT, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED}
+            "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED}
 
 
 SAID, MOST_SAID = 40, 3  # the about line names the first sentences, each cut to this many characters

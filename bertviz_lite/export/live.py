@@ -58,6 +58,7 @@ def write_live(site: Path, loaded, example) -> dict:
                       "config": {k: v for k, v in loaded.tokenizer.special_tokens_map.items() if isinstance(v, str)},
                       "unknown": loaded.tokenizer.unk_token},
         "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded), "positions": POSITION_IDS,
+        "hidden_states": HIDDEN_STATES, "pooler_output": POOLER_OUTPUT,
         "sources": step_sources(block_graphs(loaded)),
         "weights": weights, "extra": extras,
         "max_tokens": loaded.max_tokens, "token_types": token_types(loaded),

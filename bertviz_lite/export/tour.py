@@ -1,11 +1,16 @@
 """The guided tour for the site: every chapter of a sentence's tour, its words and its figure, computed by the
 app's own tour (`bertviz_lite/tour`: chapters, narrate, chapter_figure), so that the site tells what the app
-tells. The site's tour is about layer 0, head 0 and token 1 (the app's defaults); the app picks any other."""
+tells. The site's tour is about layer 0, head 0 and token 1 (the app's defaults); the app picks any other.
+
+A sentence computed in the browser (a live site) is told there (assets/tour.js), by the same chapters and narrators
+ported, with the words that do not depend on the sentence handed over by `tour_words`; tests/test_export_live.py
+holds its words to these on the exported sentences."""
 from __future__ import annotations
 
 from ..analyses.similarity import sentence_vectors, vectors_of_trace
 from ..tour import chapter_figure, chapters, narrate
-from ..tour.narration import output_sentences
+from ..ops import LINEAR
+from ..tour.narration import LAST_VECTORS, NO_WEIGHTS, RANDOM, output_sentences, vocabulary_words
 from ..tour.views import LECTURE_PX
 from .screens import for_screens
 
@@ -25,3 +30,13 @@ def tour_chapters(loaded, t) -> list[dict]:
                     "figure": for_screens(lambda lecture: chapter_figure(t, chapter, HEAD, shown, None, token),
                                               LECTURE_PX)})
     return out
+
+
+def tour_words(loaded, t) -> dict:
+    """What the browser's tour says that no sentence changes: random weights' warning, the words for a step that
+    reads no weights, the vocabulary, and which linear maps add a bias."""
+    linear = {n.module for g in (t.graph("embed"), *(t.graph("layers", i) for i in range(t.num_layers)),
+                                 t.graph("pooler"), t.graph("positions")) if g is not None for n in g if n.op is LINEAR}
+    return {"random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
+            "biased": {m: loaded.base.get_submodule(m).bias is not None for m in sorted(linear)},
+            "last": LAST_VECTORS}

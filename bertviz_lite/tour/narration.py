@@ -20,6 +20,7 @@ from .chapters import Chapter
 
 RANDOM = "These are random weights: the shapes and the arithmetic are real, the patterns mean nothing."
 NO_WEIGHTS = "These numbers come from the tokens' positions alone: exact, and the same whatever the weights."
+LAST_VECTORS = "The last layer's vectors are what the model gives."  # the output chapter, where nothing more is said
 
 
 def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
@@ -33,7 +34,7 @@ def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
     if chapter.kind == "stream":
         return lines + stream_story(trace, token)
     if chapter.kind == "output":
-        return lines + (outputs or ["The last layer's vectors are what the model gives."])
+        return lines + (outputs or [LAST_VECTORS])
     graph, key = trace.resolve(chapter.step)
     node = graph.node(key)
     if not node.op.reads_weights:  # nothing random in it: say so instead
@@ -91,16 +92,18 @@ def tokens_story(trace: Trace) -> list[str]:
     special = [t for t, s in zip(trace.tokens, trace.sequence_ids) if s is None]
     pieces = [t for t, s, w, prev in zip(trace.tokens[1:], trace.sequence_ids[1:], trace.word_ids[1:],
                                          trace.word_ids[:-1]) if s is not None and w is not None and w == prev]
-    vocabulary = f"a vocabulary of {len(trace.loaded.tokenizer):,}"
-    if stand_in := trace.loaded.stand_in_vocabulary:
-        vocabulary = stand_in
     lines = [f"The tokenizer cuts the text into {len(trace.tokens)} tokens, {len(special)} of them special "
-             f"({', '.join(dict.fromkeys(special))}), and gives each the id of its row in {vocabulary}."]
+             f"({', '.join(dict.fromkeys(special))}), and gives each the id of its row in {vocabulary_words(trace)}."]
     if pieces:
         lines.append(f"{len(pieces)} tokens continue a word cut into pieces (such as '{pieces[0]}').")
     else:
         lines.append("Every word here is a single token of the vocabulary.")
     return lines
+
+
+def vocabulary_words(trace: Trace) -> str:
+    """"a vocabulary of 30,522", or what stands in for a model's own."""
+    return trace.loaded.stand_in_vocabulary or f"a vocabulary of {len(trace.loaded.tokenizer):,}"
 
 
 def stream_story(trace: Trace, token: int) -> list[str]:

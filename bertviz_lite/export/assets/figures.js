@@ -47,8 +47,9 @@
   // holds them; `signed`: a diverging scale at 0 (scores, vectors), else shares from 0 (attention). Sized to
   // `width` (and `tallest`, a lecture's room above the fold): square cells for a token-by-token matrix, a row of
   // 22 px per token for a window of dimensions; on a phone the colour bar lies across above the plot.
-  // `text`: what each cell says where its numbers are written (else two decimals)
-  function matrix({ z, rows, columns, title, colorbar, axes, signed, chosen, width, tallest, rotate, text }) {
+  // `text`: what each cell says where its numbers are written (else two decimals); `rowPx`: a row's height, where a
+  // few rows of many columns would otherwise be as thin as a column is narrow
+  function matrix({ z, rows, columns, title, colorbar, axes, signed, chosen, width, tallest, rotate, text, rowPx }) {
     const s = style(), narrow = width < 560 || rows.length === 1;  // a colour bar across: a phone's, or one row's
     const longest = Math.min(14, Math.max(...rows.map((r) => r.length)));
     const rowRoom = 30 + 0.55 * (s.font - 2) * longest;
@@ -56,7 +57,7 @@
     const cellWidth = plotWidth / columns.length;
     const columnRoom = rotate ? 30 + 0.5 * (s.font - 2) * Math.min(14, Math.max(...columns.map((c) => c.length))) : 50;
     const top = (title ? 56 : 10) + (narrow ? 46 : 0);
-    let cellHeight = rows.length === 1 ? 60 : rotate ? Math.min(Math.max(cellWidth, 16), 44) : 22;
+    let cellHeight = rowPx || (rows.length === 1 ? 60 : rotate ? Math.min(Math.max(cellWidth, 16), 44) : 22);
     if (tallest && rows.length > 1) {  // a projector: the whole matrix above the fold, its rows thinner if need be
       cellHeight = Math.max(4, Math.min(cellHeight, (tallest - top - columnRoom) / rows.length));
     }

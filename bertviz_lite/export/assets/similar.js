@@ -99,10 +99,10 @@
   // The numbers the section shows: each way's cosine of the reader's sentence with each exported one, and the split
   // with sentence `k` (1-based) where asked
   function compared(lecture, data, k) {
-    const yours = data.yours, all = lecture.array("model.hidden_states");
+    const yours = data.yours, all = lecture.array(site.live.hidden_states);
     const [layers, T, d] = all.shape;
     const own = { shape: [T, d], data: all.data.subarray((layers - 1) * T * d, layers * T * d) };
-    const pooler = lecture.arrays["model.pooler_output"];
+    const pooler = lecture.arrays[site.live.pooler_output];
     const theirs = yours.hidden.map((packed) => BVL.unpack(packed));
     const cosines = yours.ways.map((way) => theirs.map((h, j) => cosine(
       vector(way, own, pooler, yours.modes),
@@ -170,5 +170,5 @@
     });
   }
 
-  BVL.similar = { section, compared, tokenParts, readRows };
+  BVL.similar = { section, compared, tokenParts, readRows, vector };
 })();

@@ -37,18 +37,25 @@
 
   // fit.py _fit_title: a title too long for the width on as many lines as it needs, each taking room above the plot
   function fitTitle(layout, width, base) {
-    const title = layout.title && layout.title.text;
-    if (!title) return;
-    const size = (layout.title.font && layout.title.font.size) || base * 1.1;
-    const perLine = Math.max(12, Math.trunc((width - 20) / (size * screens().char_em)));
-    const given = title.split("<br>");
-    const lines = given.flatMap((line) => wrapped(unescaped(line), perLine));
-    if (lines.length > given.length) {
-      Object.assign(layout.title, { text: lines.map(BVL.escaped).join("<br>"), yref: "container", y: 1,
-                                    yanchor: "top", pad: { ...layout.title.pad, t: 8 } });
-      layout.margin = { ...layout.margin, t: (layout.margin.t || 0) +
-                        BVL.pyRound(screens().line_em * size) * (lines.length - given.length) };
+    const wrap = wrappedTitle(layout, width, base);
+    if (wrap) {
+      Object.assign(layout.title, { text: wrap.text, yref: "container", y: 1, yanchor: "top",
+                                    pad: { ...layout.title.pad, t: 8 } });
+      layout.margin = { ...layout.margin, t: (layout.margin.t || 0) + wrap.added };
     }
+  }
+
+  // The title on as many lines as `width` needs, and the height they add; null where it fits
+  function wrappedTitle(layout, width, base) {
+    const title = layout.title && layout.title.text;
+    if (!title) return null;
+    const { char_em: em, line_em: line } = screens();
+    const size = (layout.title.font && layout.title.font.size) || base * 1.1;
+    const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
+    const given = title.split("<br>");
+    const lines = given.flatMap((text) => wrapped(unescaped(text), perLine));
+    return lines.length > given.length ? { text: lines.map(BVL.escaped).join("<br>"),
+                                           added: BVL.pyRound(line * size) * (lines.length - given.length) } : null;
   }
 
   function wrapped(text, width) {  // Python's textwrap.wrap on words (these titles hold no hyphen, no long word)
@@ -98,4 +105,5 @@
   }
 
   BVL.styled = styled;
+  BVL.wrappedTitle = wrappedTitle;
 })();

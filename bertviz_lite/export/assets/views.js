@@ -16,7 +16,7 @@
       if (!current()) return;
       const asked = keys.get("chapter") || "1";
       const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
-      view.replaceChildren(element("h1", "Tour"));
+      view.replaceChildren(BVL.yours.titled("Tour", s));
       if (String(number) !== asked) {
         view.append(element("p", `There is no chapter '${asked}': this tour has chapters 1 to ${story.length}. ` +
                             "Showing chapter 1.", { class: "note" }));
@@ -43,11 +43,12 @@
                                                                                                layer }) }));
       }
       if (chapter.kind === "tokens") canvas.append(chips(s));
-      if (chapter.figure) {
+      if (chapter.figure || chapter.draw) {
         const figure = element("div", undefined, { class: "figure", id: "tour-figure" });
         canvas.append(figure);
-        const styled = chapter.figure[screen()];  // styled in Python for this screen (figures/screens.py)
-        BVL.plot(figure, styled);
+        const room = lecture() ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
+        BVL.plot(figure, chapter.figure ? chapter.figure[screen()]  // styled in Python for this screen (figures/screens.py)
+          : chapter.draw(canvas.clientWidth || 600, room));  // a computed sentence's, drawn for this room (tour.js)
       }
     }).catch((error) => current() && failed(view, "Tour", error));
   }

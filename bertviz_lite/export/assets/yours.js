@@ -10,7 +10,7 @@
   const { fetched, cachedAlready, forgetOthers, stored, tableRows, forgotten } = BVL.modelParts;  // model_parts.js
   const site = window.BVL_SITE;
   const live = site.live;
-  const PAGES = ["tokens", "layers", "attention", "similarity"];  // the views that show a sentence computed here
+  const PAGES = ["tokens", "tour", "layers", "attention", "similarity"];  // the views that show a sentence computed here
   const MB = (bytes) => (bytes / 1e6).toFixed(0);
   const phone = () => window.innerWidth < 640;
   // The computed sentences' numbers kept in memory, the newest always (an older one is computed again if asked):
@@ -81,10 +81,13 @@
       super(site, index, data);
       Object.assign(this.arrays, arrays);
     }
-    async part(name) {  // the attention views, built here from the run's attention (attention_views.js)
-      if (name !== "attention") throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
-      return this.memo("attention", () => BVL.attentionViews(this.tokens, this.model.num_layers,
-                                                             (layer) => this.array(`layers.${layer}.attn.probs`)));
+    async part(name) {  // the attention views (attention_views.js) and the tour (tour.js), built here
+      if (name === "attention") {
+        return this.memo("attention", () => BVL.attentionViews(this.tokens, this.model.num_layers,
+                                                               (layer) => this.array(`layers.${layer}.attn.probs`)));
+      }
+      if (name === "tour") return this.memo("tour", () => BVL.tour.tourOf(this, site.sentences[this.index]));
+      throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
     }
     async block() { return null; }
     array(name) {  // a sub-step; a layer's input is the block before's last, as the run read it
@@ -123,19 +126,30 @@
     }));
   }
 
-  async function computed(text, pair, progress) {  // the sentence's entry in the site and its numbers
+  async function run(text, pair, progress, most) {  // the text's tokens and every output of the model's run
     const { tokenizer, session } = await start(progress);
     progress("Computing in this browser…");
-    const e = BVL.tokenizing.encoded(tokenizer, text, pair);
+    const e = BVL.tokenizing.encoded(tokenizer, text, pair, most);
     const types = tokenTypes(e.types);
     const tensor = (values) => new window.ort.Tensor("int64", BigInt64Array.from(values, BigInt), [values.length]);
     const outputs = await session.run({ input_ids: tensor(e.ids), token_type_ids: tensor(types),
                                         attention_mask: tensor(e.ids.map(() => 1)) });
-    const arrays = Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)]));
+    return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
+  }
+
+  async function lastLayer(text, most) {  // a text's last-layer vectors (T, d), cut to `most` tokens, run alone
+    const all = (await run(text, null, () => null, most)).arrays[live.hidden_states];
+    const [layers, T, d] = all.shape;
+    return { shape: [T, d], data: all.data.slice((layers - 1) * T * d) };
+  }
+
+  async function computed(text, pair, progress) {  // the sentence's entry in the site and its numbers
+    const { e, types, arrays } = await run(text, pair, progress);
     const unknown = e.tokens.filter((t) => t === live.tokenizer.unknown).length;
     const total = e.tokens.length + e.dropped;
     const sentence = {
-      text, pair, tokens: e.tokens, ids: e.ids, sentences: e.sentences, live: true,
+      text, pair, tokens: e.tokens, ids: e.ids, sentences: e.sentences, continues: e.continues, dropped: e.dropped,
+      live: true,
       notice: e.dropped ? BVL.said(live.words.dropped, { total: total.toLocaleString("en"),
         most: live.max_tokens.toLocaleString("en"), dropped: e.dropped.toLocaleString("en") }) : null,
       unknown: unknown ? BVL.said(live.words.unknown, { count: unknown, unknown: live.tokenizer.unknown }) : null,
@@ -196,7 +210,7 @@
     }
   }
 
-  function listedPages() {  // "Tokens, Layers, Attention and Similarity"
+  function listedPages() {  // "Tokens, Tour, Layers, Attention and Similarity"
     const names = PAGES.map((p) => `${p[0].toUpperCase()}${p.slice(1)}`);
     return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   }
@@ -257,5 +271,5 @@
     return h1;
   }
 
-  BVL.yours = { wanted, find, ready, elsewhere, titled, pages: PAGES, box, placeBox };
+  BVL.yours = { wanted, find, ready, elsewhere, titled, pages: PAGES, box, placeBox, lastLayer };
 })();
