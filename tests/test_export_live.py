@@ -21,6 +21,7 @@ from bertviz_lite.export import site_content, write_site
 from bertviz_lite.export.attention import attention_views
 from bertviz_lite.export.content import continues_a_word
 from bertviz_lite.export.tour import tour_chapters
+from bertviz_lite.loading.readable_pieces import readable_pieces
 from readability import PHONE, problems
 from test_export import MARKUP, data_of
 from test_export_every_step import trace_steps
@@ -244,15 +245,11 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
-def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, served, loaded):
-    """The site's tokenization (the model's tokenizer.json read by Hugging Face's tokenizers for the web, cut to
-    512 tokens as the trace cuts, the longer sentence of a pair first) against transformers' own: the pieces,
-    ids, token types, sentences, the count cut, and which pieces go on a word (the tour counts them), of every
-    text."""
-    texts = corpus()
-    assert len(texts) >= 1000
-    page = tab.page
-    open_link(page, served, "overview", {}, "#sunburst .main-svg")
+def tokenized_otherwise(page, loaded, texts) -> tuple[list, list]:
+    """The texts the site's tokenization (the model's tokenizer.json read by Hugging Face's tokenizers for the web,
+    cut to the model's length as the trace cuts, the longer sentence of a pair first) gives otherwise than
+    transformers: the pieces as the app shows them, the ids, token types, sentences, the count cut, and which
+    pieces go on a word (the tour counts them); and what the site gave."""
     got = page.evaluate("""async (texts) => {
       const out = [];
       for (const [text, pair] of texts) {
@@ -267,14 +264,68 @@ def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, 
         enc = tokenizer(text, pair, truncation=True, max_length=loaded.max_tokens)
         full = len(tokenizer(text, pair, truncation=False, verbose=False)["input_ids"])
         words, sentences = enc.word_ids(), enc.sequence_ids()
-        expected = [tokenizer.convert_ids_to_tokens(enc["input_ids"]), enc["input_ids"], enc["token_type_ids"],
-                    [{None: "special", 0: "A", 1: "B"}[s] for s in sentences], full - len(enc["input_ids"]),
+        types = enc["token_type_ids"] if "token_type_ids" in enc else [0] * len(enc["input_ids"])
+        expected = [readable_pieces(tokenizer, tokenizer.convert_ids_to_tokens(enc["input_ids"])), enc["input_ids"],
+                    types, [{None: "special", 0: "A", 1: "B"}[s] for s in sentences], full - len(enc["input_ids"]),
                     [i > 0 and s is not None and w is not None and w == words[i - 1]  # as continues_a_word
                      for i, (s, w) in enumerate(zip(sentences, words))]]
         if shown != expected:
             wrong.append((text[:60], pair and pair[:30]))
+    return wrong, got
+
+
+def test_the_browsers_tokenizer_gives_transformers_ids_on_a_thousand_texts(tab, served, loaded):
+    """The site's tokenization against transformers' own, of every text of the corpus (`tokenized_otherwise`)."""
+    texts = corpus()
+    assert len(texts) >= 1000
+    page = tab.page
+    open_link(page, served, "overview", {}, "#sunburst .main-svg")
+    wrong, got = tokenized_otherwise(page, loaded, texts)
     assert not wrong, f"{len(wrong)} of {len(texts)} differ, e.g. {wrong[:5]}"
     assert sum(len(ids) == loaded.max_tokens for _, ids, *_ in got) >= 40  # the long texts and pairs were cut
+
+
+@browser
+def test_a_byte_level_vocabulary_is_tokenized_and_named_in_the_browser_as_the_app_names_it(chromium, tmp_path):
+    """A byte-level BPE vocabulary (ModernBERT's real one, 50,280 pieces, shipped with the app) on a tiny ModernBERT
+    as a live site: every text of the corpus gives transformers' ids, and each piece the name the app shows
+    ("Ġthe" as "▁the", a character's lone bytes as <F0 9F>; export/live.py readable_names); then a typed sentence
+    is computed as the trace."""
+    import transformers
+    from bertviz_lite.loading.real_tokenizers import real_tokenizer
+
+    tokenizer = real_tokenizer("answerdotai/ModernBERT-base", 512)
+    ids = {name: tokenizer.convert_tokens_to_ids(f"[{name.upper()}]") for name in ("cls", "sep", "pad", "mask")}
+    config = transformers.ModernBertConfig(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=37, max_position_embeddings=512,
+        vocab_size=len(tokenizer), **{f"{name}_token_id": i for name, i in ids.items()},
+        bos_token_id=ids["cls"], eos_token_id=ids["sep"])
+    transformers.AutoModelForMaskedLM.from_config(config).save_pretrained(tmp_path / "model")
+    tokenizer.save_pretrained(tmp_path / "model")
+    loaded = load_model(str(tmp_path / "model"))
+    site = write_site(tmp_path / "site", site_content(loaded, [EXPORTED], live=True))
+    assert (site / "live" / "readable.json").stat().st_size < 2e6
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    watched = Watched(chromium, origin, viewport={"width": 1280, "height": 720})
+    try:
+        open_link(watched.page, f"{origin}/index.html", "overview", {}, "h1")
+        texts = corpus()
+        wrong, got = tokenized_otherwise(watched.page, loaded, texts)
+        assert not wrong, f"{len(wrong)} of {len(texts)} differ, e.g. {wrong[:5]}"
+        assert any("▁" in piece for tokens, *_ in got for piece in tokens)  # shown as the app shows them
+        assert any(piece.startswith("<") and "\u00a0" in piece for tokens, *_ in got for piece in tokens)  # lone bytes
+        open_link(watched.page, f"{origin}/index.html", "tokens", {"text": YOURS[0]}, ".chip")
+        t = trace(loaded, YOURS[0])
+        computed_here = computed(watched.page, YOURS[0])
+        assert computed_here["tokens"] == t.tokens
+        worst, where, _ = worst_difference(computed_here, t)
+        assert worst <= TOLERANCE, f"{where} differs from the trace by {worst:.1e}"
+        assert not watched.elsewhere and not watched.errors, (watched.elsewhere, watched.errors)
+    finally:
+        watched.context.close()
+        server.shutdown()
 
 
 def test_your_sentence_beside_the_exported_ones_is_the_apps_similarity_and_split(tab, served, loaded):
@@ -577,20 +628,14 @@ def explained_badly(page, text: str) -> list:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("family", [f for f in EVERY_FAMILY if f != "bert"])
+@pytest.mark.parametrize("family", [f for f in EVERY_FAMILY if f != "bert"])  # BERT's: the bundled model
 def test_each_familys_live_site_computes_the_traces_numbers_in_the_browser(family, every_tiny_dir, chromium,
                                                                           tmp_path):
     """Every family's tiny model as a live site (its own tokenizer.json: WordPiece or SentencePiece), run by
     onnxruntime-web: the tokenizer's pieces and every sub-step of a sentence and a pair the export did not hold
-    equal the trace's; a byte-level vocabulary is refused with a message (not yet made readable in the browser)."""
-    from bertviz_lite.errors import InputError
-    from bertviz_lite.loading.readable_pieces import is_byte_level
-
+    equal the trace's (a byte-level vocabulary's pieces named as the app names them); the tour's words and the head
+    and model views are the app's."""
     loaded = load_model(every_tiny_dir[family])
-    if is_byte_level(loaded.tokenizer):
-        with pytest.raises(InputError, match="byte-level"):
-            site_content(loaded, ["the cat"], live=True)
-        return
     site = write_site(tmp_path / "site", site_content(loaded, ["the cat"], live=True))
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -16,7 +16,7 @@ from pathlib import Path
 import torch
 
 from ..errors import InputError
-from ..loading.readable_pieces import is_byte_level
+from ..loading.readable_pieces import is_byte_level, readable_pieces
 from ..loading.vocabulary import UNKNOWN_NOTE
 from ..ops import LOOKUP
 from ..stepthrough.blocks import output_name
@@ -49,6 +49,9 @@ def write_live(site: Path, loaded, example) -> dict:
     shutil.copyfile(runtime["LICENSE"], folder / "LICENSE-tokenizers")
     (folder / "LICENSES.md").write_text(licences(), encoding="utf-8")
     (folder / "tokenizer.json").write_text(tokenizer_json(loaded), encoding="utf-8")
+    readable = readable_names(loaded)
+    if readable:
+        (folder / "readable.json").write_text(json.dumps(readable, ensure_ascii=False), encoding="utf-8")
     return {
         "model": {"graph": described(folder / "model.onnx"), "data": data, "data_name": "model.onnx.data",
                   "bytes": (folder / "model.onnx").stat().st_size + sum(part["bytes"] for part in data)},
@@ -56,7 +59,8 @@ def write_live(site: Path, loaded, example) -> dict:
                     "wasm": wasm, "bytes": sum(part["bytes"] for part in wasm)},
         "tokenizer": {"module": f"{FOLDER}/tokenizers.min.mjs", "json": f"{FOLDER}/tokenizer.json",
                       "config": {k: v for k, v in loaded.tokenizer.special_tokens_map.items() if isinstance(v, str)},
-                      "unknown": loaded.tokenizer.unk_token},
+                      "unknown": loaded.tokenizer.unk_token,
+                      "readable": f"{FOLDER}/readable.json" if readable else None},
         "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded), "positions": POSITION_IDS,
         "hidden_states": HIDDEN_STATES, "pooler_output": POOLER_OUTPUT,
         "sources": step_sources(block_graphs(loaded)),
@@ -68,14 +72,11 @@ def write_live(site: Path, loaded, example) -> dict:
 
 
 def can_go_live(loaded) -> None:
-    """An InputError, before any sentence is traced, where --live cannot be written: a byte-level vocabulary (its
-    pieces are not yet made readable in the browser), PyTorch's ONNX exporter's packages missing (onnx and
-    onnxscript, which the app itself does not need), or the browser's runtime not to be had."""
+    """An InputError, before any sentence is traced, where --live cannot be written: PyTorch's ONNX exporter's
+    packages missing (onnx and onnxscript, which the app itself does not need), or the browser's runtime not to be
+    had."""
     import importlib.util
 
-    if is_byte_level(loaded.tokenizer):
-        raise InputError(f"--live does not yet compute {loaded.source}'s byte-level pieces in the browser: export "
-                         "it without --live, or a model with a WordPiece or SentencePiece vocabulary.")
     missing = [name for name in ("onnx", "onnxscript") if importlib.util.find_spec(name) is None]
     if missing:
         raise InputError(f"--live writes the model as ONNX with PyTorch's exporter, which needs "
@@ -162,6 +163,16 @@ def token_types(loaded) -> dict:
     table = loaded.embedding_parts().token_type
     return {"rows": None if table is None else table.num_embeddings,
             "zero_past_rows": "token_type_ids" not in loaded.tokenizer.model_input_names}
+
+
+def readable_names(loaded) -> dict[str, str]:
+    """Each vocabulary piece the app shows otherwise than the tokenizer writes it, by the app's own
+    `readable_pieces` (a byte-level vocabulary's "Ġthe" as "▁the"), so that the browser shows the app's tokens; {}
+    for the other vocabularies, whose pieces are shown as they are."""
+    if not is_byte_level(loaded.tokenizer):
+        return {}
+    pieces = loaded.tokenizer.convert_ids_to_tokens(list(range(len(loaded.tokenizer))))
+    return {raw: shown for raw, shown in zip(pieces, readable_pieces(loaded.tokenizer, pieces)) if raw != shown}
 
 
 def tokenizer_json(loaded) -> str:
