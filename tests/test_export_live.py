@@ -8,6 +8,7 @@ import base64
 import functools
 import hashlib
 import os
+import re
 import threading
 import urllib.parse
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -17,14 +18,17 @@ import numpy as np
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
+from bertviz_lite.analyses.all_layers import all_layers
+from bertviz_lite.analyses.contributions import layer_contributions
 from bertviz_lite.export import site_content, write_site
+from bertviz_lite.export.analyses import contributions_page, heads_page, rollout_page
 from bertviz_lite.export.attention import attention_views
 from bertviz_lite.export.content import continues_a_word
 from bertviz_lite.export.tour import tour_chapters
 from bertviz_lite.loading.readable_pieces import readable_pieces
 from readability import PHONE, problems
 from test_export import MARKUP, data_of
-from test_export_every_step import trace_steps
+from test_export_every_step import block_graphs, trace_steps
 from tiers import EVERY_FAMILY, browser
 from tokenizer_corpus import corpus
 
@@ -237,10 +241,10 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
         chips = [c.split("\n")[0] for c in page.locator(".chip").all_inner_texts()]
         assert chips == t.tokens and page.locator(".computed-here").count() == 1
     assert len(trace(loaded, YOURS[1]).tokens) > 100
-    open_link(page, served, "heads", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
+    open_link(page, served, "lens", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
     assert "was computed in this browser" in page.locator("#view").inner_text()
-    assert page.locator("a.yours-link").count() == 5  # Tokens, Tour, Layers, Attention, Similarity: the same sentence
-    open_link(page, served, "rollout", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
+    assert page.locator("a.yours-link").count() == 8  # every view but the Lens, on the same sentence
+    open_link(page, served, "lens", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
     assert "is not one of the site's sentences" in page.locator("#view").inner_text()
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
@@ -478,6 +482,134 @@ def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loa
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
+def analysed_in_the_browser(page, t) -> dict:
+    """analysed.js's Heads and Rollout pages of the trace `t`, from its own attention: each page's JSON with its
+    figures left out, and the numbers it drew them from."""
+    probs = [base64.b64encode(np.ascontiguousarray(t.attention(layer), "<f4").tobytes()).decode()
+             for layer in range(t.num_layers)]
+    return page.evaluate("""([tokens, probs, shape]) => {
+      const arrays = probs.map((b64) => ({ shape, data: new Float32Array(Uint8Array.from(atob(b64),
+                                                                                          (c) => c.charCodeAt(0)).buffer) }));
+      const lecture = { tokens, model: BVL_SITE.model, array: (name) => arrays[Number(name.split(".")[1])] };
+      const plain = (page) => JSON.parse(JSON.stringify(page, (key, value) => (key === "figure" && value ? "drawn" : value)));
+      return { heads: plain(BVL.analysed.heads(lecture)), rollout: plain(BVL.analysed.rollout(lecture)) };
+    }""", [t.tokens, probs, list(t.attention(0).shape)])
+
+
+def without_figures(page: dict, apart) -> dict:
+    """An exported page (export/analyses.py) with each item kept apart put back, and each figure said as drawn."""
+    parts = dict(apart)
+    panels = [{**panel, "items": {value: {**(parts[item["part"]] if "part" in item else item)}
+                                  for value, item in panel["items"].items()}} for panel in page["panels"]]
+    for panel in panels:
+        for item in panel["items"].values():
+            item["figure"] = item["figure"] and "drawn"
+    return {**page, "panels": panels}
+
+
+def test_a_computed_sentences_heads_and_rollout_are_the_apps(tab, served, loaded):
+    """analysed.js, handed the trace's own attention, gives the Heads page (each head's fingerprint, Clark et al.
+    2019) and the Rollout page (Abnar & Zuidema 2020) as export/analyses.py gives an exported sentence's: every
+    statistic and rollout within float32's rounding, the pages' pickers, words and links the same, a figure where
+    the app has one. Then both pages of a typed sentence draw."""
+    page = tab.page
+    open_link(page, served, "overview", {}, "h1")
+    for text, pair in ((EXPORTED, None), PAIR, (YOURS[1], None)):
+        t = trace(loaded, text, pair)
+        layerwise = all_layers(t)
+        got = analysed_in_the_browser(page, t)
+        for stat, grid in layerwise.fingerprints.stats.items():
+            assert np.allclose(got["heads"]["numbers"][stat], grid, atol=1e-5, equal_nan=True), stat
+        assert np.abs(np.array(got["rollout"]["numbers"]) - layerwise.rollout).max() <= 1e-5
+        for name, make in (("heads", heads_page), ("rollout", rollout_page)):
+            ours = {k: v for k, v in got[name].items() if k != "numbers"}
+            assert ours == without_figures(*make(t, layerwise)), f"{len(t.tokens)} tokens: {name}"
+    for name, drawn in (("heads", "#figure-heads-0 .main-svg"), ("rollout", "#figure-rollout-1 .main-svg")):
+        page.goto(f"{served}#/{name}?" + urllib.parse.urlencode({"text": YOURS[0]}))
+        page.wait_for_selector(drawn, timeout=180_000)
+        assert page.locator(".computed-here").count() == 1
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+def packed_array(array) -> list:
+    """An array for the page: its bytes in base64, its shape, its type."""
+    array = np.asarray(array.detach() if hasattr(array, "detach") else array)
+    kind = "<i4" if np.issubdtype(array.dtype, np.integer) else "<f4"
+    return [base64.b64encode(np.ascontiguousarray(array, kind).tobytes()).decode(), list(array.shape), kind]
+
+
+def contributions_in_the_browser(page, t) -> dict:
+    """analysed.js's Contributions page of the trace `t`, from the trace's own layers (attention, values, outputs),
+    the model's hidden states and its W_O: the page's JSON with its figures left out, and each layer's numbers."""
+    steps = {name: packed_array(a) for name, a in trace_steps(t).items() if ".attn." in name}  # what it reads
+    graphs = [g for g in block_graphs(t.loaded) if g.block == "layers"]
+    outputs = {n.module for g in graphs for n in g if n.op.name == "linear"  # W_O: the map of the merged heads
+               and any(i in g.keys and g.node(i).op.name == "merge_heads" for i in n.inputs)}
+    linear = {m: t.loaded.base.get_submodule(m) for m in sorted(outputs)}
+    weights = {m: [packed_array(w.weight), None if w.bias is None else packed_array(w.bias)] for m, w in linear.items()}
+    return page.evaluate("""async ([tokens, steps, hidden, weights]) => {
+      const unpack = async (packed) => {  // the browser's own base64 reader (a data: address): quick at 40 MB
+        if (!packed) return null;
+        const [b64, shape, kind] = packed;
+        const bytes = await (await fetch(`data:application/octet-stream;base64,${b64}`)).arrayBuffer();
+        return { shape, data: kind === "<i4" ? new Int32Array(bytes) : new Float32Array(bytes) };
+      };
+      const arrays = Object.fromEntries(await Promise.all(Object.entries(steps).map(async ([name, a]) => [name,
+                                                                                            await unpack(a)])));
+      for (const module of Object.keys(weights)) weights[module] = await Promise.all(weights[module].map(unpack));
+      const states = await unpack(hidden), [, T, d] = states.shape, site = window.BVL_SITE;
+      const outputs = site.model.blocks.filter((b) => b.block === "embed" || b.block === "layers")
+        .map((b) => BVL.stepName(b, b.nodes[b.nodes.length - 1].key));
+      const lecture = Object.assign(Object.create(BVL.Lecture.prototype), {
+        site, model: site.model, tokens, arrays, decodedParameters: {},
+        array: (name) => arrays[site.live.sources[name] || name],
+        given: (name) => { const i = outputs.indexOf(name);
+                           return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; },
+        weights: async (module) => ({ weight: weights[module][0], bias: weights[module][1] }) });
+      const page = await BVL.analysed.contributions(lecture);
+      return JSON.parse(JSON.stringify(page, (key, value) => (key === "figure" && value ? "drawn" : value)));
+    }""", [t.tokens, steps, packed_array(t.hidden_states), weights])
+
+
+def assert_contributions_are_the_apps(got: dict, t, label: str) -> None:
+    """Every norm of every layer within float32's rounding of layer_contributions, and the page the same as
+    contributions_page gives but for each check's largest difference (float rounding, its own in each)."""
+    masked = lambda checks: [[re.sub(r"= \S+e[-+]\d+", "= …", said), holds] for said, holds in checks]  # noqa: E731
+    for layer, ours in enumerate(got.pop("numbers")["results"]):
+        theirs = layer_contributions(t, layer)
+        for name in ("attention", "norm", "norm_residual", "norm_residual_ln"):
+            expected = getattr(theirs, name)
+            assert (ours[name] is None) == (expected is None), (label, name)
+            if expected is not None:
+                scale = max(1.0, float(np.abs(expected).max()))
+                assert np.abs(np.array(ours[name]) - expected).max() <= 1e-5 * scale, (label, layer, name)
+    expected = without_figures(*contributions_page(t, all_layers(t)))
+    for panel, theirs in zip(got["panels"], expected["panels"]):
+        for item in list(panel["items"].values()) + list(theirs["items"].values()):
+            assert all(holds for _, holds in item["checks"]), (label, item["checks"])
+            item["checks"] = masked(item["checks"])
+    assert got == expected, label
+
+
+def test_a_computed_sentences_contributions_are_the_apps(tab, served, loaded):
+    """analysed.js, handed the trace's own layers and the model's W_O, gives the Contributions page (Kobayashi et al.
+    2020, 2021) as export/analyses.py gives an exported sentence's: every norm of every layer within float32's
+    rounding of the app's, both checks holding, the pages' pickers, words, notes and figures the same (a check's
+    largest difference is float rounding, its own in each: said, not compared). Then the page of a typed sentence
+    draws, its checks against the run's own numbers holding."""
+    page = tab.page
+    open_link(page, served, "overview", {}, "h1")
+    for text, pair in ((EXPORTED, None), PAIR, (YOURS[1], None)):
+        t = trace(loaded, text, pair)
+        assert_contributions_are_the_apps(contributions_in_the_browser(page, t), t, f"{len(t.tokens)} tokens")
+    page.goto(f"{served}#/contributions?" + urllib.parse.urlencode({"text": YOURS[0], "layer": "2"}))
+    page.wait_for_selector("#figure-contributions-0 .main-svg", timeout=180_000)
+    results = page.locator(".result").all_inner_texts()
+    assert len(results) == 2 and all(r.startswith("✔") for r in results), results
+    assert page.locator(".computed-here").count() == 1
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
 def test_every_pooling_modes_parts_in_the_browser_are_the_apps(tab, served):
     """Each pooling mode's token parts and the tokens it reads (similar.js), against the app's `token_parts` and
     `read_weights` (analyses/sentence_pooling.py), on random token vectors: max's winners, the weighted means."""
@@ -572,7 +704,9 @@ def test_a_page_opened_from_disk_says_why_it_cannot_compute_and_keeps_its_senten
 @pytest.mark.parametrize("words", (10, 30))
 @pytest.mark.parametrize("view", ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100",
                                   "attention?layer=2", "attention?view=model", "tour?chapter=8", "tour?chapter=19",
-                                  "tour?chapter=20", "similarity", "similarity?with=2"))
+                                  "tour?chapter=20", "heads", "rollout?layer=5&token=3", "contributions?layer=2",
+                                  "similarity",
+                                  "similarity?with=2"))
 @pytest.mark.parametrize("screen", ("lecture", "phone"))
 def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromium, served, view, words, screen):
     from test_readability import sentence
@@ -660,6 +794,12 @@ def test_each_familys_live_site_computes_the_traces_numbers_in_the_browser(famil
         assert told_in_the_browser(watched.page, t) == told, family
         found = differences(views_in_the_browser(watched.page, t), plain_figure(attention_views(t)))
         assert not found, f"{family}: " + "\n".join(found[:12])
+        got, layerwise = analysed_in_the_browser(watched.page, t), all_layers(t)
+        assert np.abs(np.array(got["rollout"]["numbers"]) - layerwise.rollout).max() <= 1e-5, family
+        for name, make in (("heads", heads_page), ("rollout", rollout_page)):
+            assert {k: v for k, v in got[name].items() if k != "numbers"} == without_figures(*make(t, layerwise)), \
+                (family, name)
+        assert_contributions_are_the_apps(contributions_in_the_browser(watched.page, t), t, family)
         assert not watched.elsewhere and not watched.errors, (watched.elsewhere, watched.errors)
     finally:
         watched.context.close()

@@ -24,8 +24,11 @@ def token_option(i: int, tokens: list[str]) -> str:
     return f"{i} {tokens[i]}"
 
 
+OPEN_HEAD = "Open layer {layer}, head {head} in Layers"
+
+
 def open_head_label(layer: int, head: int) -> str:
-    return f"Open layer {layer}, head {head} in Layers"
+    return OPEN_HEAD.format(layer=layer, head=head)
 
 
 # --- Heads: every head's fingerprint (Clark et al. 2019) ---------------------------------------------------------
@@ -42,17 +45,27 @@ def fingerprint_caption(stat: str) -> str:
             f"Clark et al. (2019), \"What Does BERT Look At?\".")
 
 
+def fingerprint_title(stat: str) -> str:
+    return f"Attention {STAT_TITLES[stat]}, every layer × head"
+
+
+def fingerprint_unit(stat: str) -> str:
+    return "nats" if stat == "entropy" else "share"
+
+
 def fingerprint_grid(fingerprints: HeadFingerprints, stat: str) -> go.Figure:
-    return layer_head_grid(fingerprints.stats[stat], f"Attention {STAT_TITLES[stat]}, every layer × head",
-                           "nats" if stat == "entropy" else "share")
+    return layer_head_grid(fingerprints.stats[stat], fingerprint_title(stat), fingerprint_unit(stat))
+
+
+STRIKING_SAID = "**Striking heads** (at least half of their attention on one kind of token):\n"
+NONE_STRIKING = "\n- none in this sentence"
 
 
 def striking(fingerprints: HeadFingerprints) -> tuple[list[tuple[int, int]], str]:
     """The striking heads' (layer, head), strongest first, and the Markdown list that names them."""
     found = striking_heads(fingerprints, most=STRIKING)
     return ([(layer, head) for layer, head, _, _ in found],
-            "**Striking heads** (at least half of their attention on one kind of token):\n"
-            + ("\n".join(f"- {describe(*f)}" for f in found) if found else "\n- none in this sentence"))
+            STRIKING_SAID + ("\n".join(f"- {describe(*f)}" for f in found) if found else NONE_STRIKING))
 
 
 # --- Rollout (Abnar & Zuidema 2020) --------------------------------------------------------------------------------
@@ -61,15 +74,19 @@ ROLLOUT_CAPTION = ("Ã = rows of (½ · mean over heads of the attention + ½ ·
                    "attention alone moved information. Abnar & Zuidema (2020).")
 
 
+ROLLOUT_TITLE, ROLLOUT_SCALE = "Rollout after layer {layer}", "share of input"
+ROLLOUT_AXES = ("token after the layer", "input token it comes from")
+MIXTURE_TITLE = "Where '{token}' comes from, layer by layer"
+
+
 def rollout_matrix(matrix: np.ndarray, labels: list[str], layer: int) -> go.Figure:
     """(T, T): the rollout after `layer`."""
-    return attention_heatmap(matrix, labels, f"Rollout after layer {layer}", "share of input",
-                             axes=("token after the layer", "input token it comes from"))
+    return attention_heatmap(matrix, labels, ROLLOUT_TITLE.format(layer=layer), ROLLOUT_SCALE, axes=ROLLOUT_AXES)
 
 
 def rollout_mixture(mixture: np.ndarray, labels: list[str], token: int) -> go.Figure:
     """(L, T): where one token's vector comes from, after each layer."""
-    return mixture_by_layer(mixture, labels, f"Where '{plotly_text(labels[token])}' comes from, layer by layer")
+    return mixture_by_layer(mixture, labels, MIXTURE_TITLE.format(token=plotly_text(labels[token])))
 
 
 # --- Contributions (Kobayashi et al. 2020, 2021) -------------------------------------------------------------------
@@ -96,22 +113,26 @@ def contribution_panel(name: str, matrix: np.ndarray, labels: list[str]) -> go.F
                                  colorbar="weight" if name == "attention" else "‖vector‖")
 
 
+MIXING_SAID = ("**Layer {layer}: raw attention says {attention} of what reaches a token comes from other tokens; "
+               "counting the residual{ln}, {fullest}.**")
+CHECKS = {"out": "Σ_j c_ij + b_O vs the model's attention output (layer {layer})",
+          "pre_norm": "Σ_j (c_ij + δ_ij x_i) + b_O vs the attention block's output x + attn.out (layer {layer})",
+          "post_norm": "Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β vs the model's LayerNorm output (layer {layer})",
+          "said": "{what}: max |Δ| = {diff}"}
+
+
 def mixing_said(result: LayerContributions, layer: int) -> str:
     """The page's point, in bold: how much raw attention says tokens mix, and how much the norms say."""
     ratios, fullest = result.mixing(), norms_of(result)[-1]
-    return (f"**Layer {layer}: raw attention says {ratios['attention']:.0%} of what reaches a token comes from other "
-            f"tokens; counting the residual{' and LayerNorm' if fullest == 'norm_residual_ln' else ''}, "
-            f"{ratios[fullest]:.0%}.**")
+    return MIXING_SAID.format(layer=layer, attention=f"{ratios['attention']:.0%}", fullest=f"{ratios[fullest]:.0%}",
+                              ln=" and LayerNorm" if fullest == "norm_residual_ln" else "")
 
 
 def contribution_checks(result: LayerContributions, layer: int) -> list[tuple[str, bool]]:
     """Both checks against the model's own numbers, said with their largest difference, and whether each holds."""
-    pre_norm = result.norm_residual_ln is None
-    second = (f"Σ_j (c_ij + δ_ij x_i) + b_O vs the attention block's output x + attn.out (layer {layer})" if pre_norm
-              else f"Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β vs the model's LayerNorm output (layer {layer})")
-    return [(f"{what}: max |Δ| = {diff:.1e}", diff <= CONTRIBUTION_TOLERANCE)
-            for what, diff in ((f"Σ_j c_ij + b_O vs the model's attention output (layer {layer})", result.out_diff),
-                               (second, result.norm_diff))]
+    second = CHECKS["pre_norm" if result.norm_residual_ln is None else "post_norm"]
+    return [(CHECKS["said"].format(what=what.format(layer=layer), diff=f"{diff:.1e}"), diff <= CONTRIBUTION_TOLERANCE)
+            for what, diff in ((CHECKS["out"], result.out_diff), (second, result.norm_diff))]
 
 
 def contribution_notes(heads: int, value_heads: int, family: str, pre_norm: bool) -> list[str]:
@@ -129,9 +150,11 @@ def contribution_notes(heads: int, value_heads: int, family: str, pre_norm: bool
     return notes
 
 
+MIXING_TITLE = "Mixing ratio: the share of what reaches a token that comes from other tokens"
+
+
 def mixing_figure(ratios: dict[str, list[float] | None]) -> go.Figure:
-    return mixing_lines(ratios, CONTRIBUTION_VIEWS, "Mixing ratio: the share of what reaches a token that comes from "
-                                                    "other tokens")
+    return mixing_lines(ratios, CONTRIBUTION_VIEWS, MIXING_TITLE)
 
 
 # --- Lens: the masked-LM head on every hidden state, or the nearest vocabulary pieces -----------------------------

@@ -21,19 +21,50 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..analyses.all_layers import LayerwiseAnalyses
-from ..analyses.contributions import layer_contributions
-from ..analyses.head_fingerprints import STATS
+from ..analyses.contributions import attention_block, layer_contributions
+from ..analyses.head_fingerprints import PIECE_MARKERS, STAT_WORDS, STATS, STRIKING as STRIKING_SHARE
 from ..analyses.logit_lens import lenses_at, mlm_head_problem
 from ..analyses.nearest_pieces import narrower_table, nearest_at
-from ..analyses.page_views import (CONTRIBUTION_PANEL_PX, CONTRIBUTION_VIEWS, CONTRIBUTIONS_CAPTION, DEFAULTS, LABELS,
-                                   PHONE_TOP, ROLLOUT_CAPTION, STAT_BUTTONS, TITLES, contribution_checks,
-                                   contribution_notes, contribution_panel, fingerprint_caption, fingerprint_grid,
-                                   lens_check, lens_figure, mixing_figure, mixing_said, nearest_figure, nearest_note,
-                                   norms_of, open_head_label, position_note, rollout_matrix, rollout_mixture,
-                                   striking, token_option)
-from .screens import HALF_PX, WIDE_PX, for_screens
+from ..analyses.page_views import (CHECKS, CONTRIBUTION_PANEL_PX, CONTRIBUTION_TOLERANCE, CONTRIBUTION_VIEWS,
+                                   CONTRIBUTIONS_CAPTION, DEFAULTS, LABELS, MIXING_SAID, MIXING_TITLE, MIXTURE_TITLE, NONE_STRIKING, OPEN_HEAD, PHONE_TOP, ROLLOUT_AXES, ROLLOUT_CAPTION,
+                                   ROLLOUT_SCALE, ROLLOUT_TITLE, STAT_BUTTONS, STRIKING, STRIKING_SAID, TITLES,
+                                   contribution_checks, contribution_notes, contribution_panel, fingerprint_caption,
+                                   fingerprint_grid, fingerprint_title, fingerprint_unit, lens_check, lens_figure,
+                                   mixing_figure, mixing_said, nearest_figure, nearest_note, norms_of, open_head_label,
+                                   position_note, rollout_matrix, rollout_mixture, striking, token_option)
+from ..figures.screens import LECTURE_CHART_PX, LECTURE_NUMBERS_PX
+from .screens import CANVAS_PX, HALF_PX, PHONE_PX, WIDE_PX, for_screens
 
 Apart = Iterator[tuple[str, dict]]  # a page's parts kept apart: (part name, item)
+
+
+def analyses_words(t) -> dict:
+    """What the browser needs to give a computed sentence's Heads and Rollout pages (assets/analysed.js) as these
+    functions give an exported one's, each read from where the app keeps it: the pages' titles, pickers' labels and
+    defaults, the statistics (Clark et al.) and how the page names them, the striking heads' rule, and the
+    captions."""
+    return {"titles": TITLES, "labels": LABELS, "defaults": DEFAULTS, "stats": list(STATS),
+            "stat_buttons": STAT_BUTTONS, "captions": {stat: fingerprint_caption(stat) for stat in STATS},
+            "stat_titles": {stat: fingerprint_title(stat) for stat in STATS},
+            "stat_units": {stat: fingerprint_unit(stat) for stat in STATS}, "stat_words": STAT_WORDS,
+            "striking": {"least": STRIKING_SHARE, "most": STRIKING, "said": STRIKING_SAID, "none": NONE_STRIKING,
+                         "open": OPEN_HEAD},
+            "separator": t.loaded.tokenizer.sep_token, "piece_markers": list(PIECE_MARKERS),
+            "screens": {"browse": CANVAS_PX, "wide": WIDE_PX, "phone": PHONE_PX, "tallest": LECTURE_CHART_PX,
+                        "numbers": LECTURE_NUMBERS_PX},
+            "contributions": {"views": CONTRIBUTION_VIEWS, "caption": CONTRIBUTIONS_CAPTION, "said": MIXING_SAID,
+                              "checks": CHECKS, "tolerance": CONTRIBUTION_TOLERANCE, "mixing": MIXING_TITLE,
+                              "notes": contribution_notes(t.num_heads, t.num_key_value_heads, t.loaded.family.name,
+                                                          pre_norm=is_pre_norm(t)),
+                              "half": HALF_PX, "panel_px": CONTRIBUTION_PANEL_PX},
+            "rollout": {"caption": ROLLOUT_CAPTION, "title": ROLLOUT_TITLE, "scale": ROLLOUT_SCALE,
+                        "axes": list(ROLLOUT_AXES), "mixture": MIXTURE_TITLE}}
+
+
+def is_pre_norm(t) -> bool:
+    """Whether the model's layers normalise before attention, as the Contributions page tells it (no LayerNorm
+    follows the residual sum there)."""
+    return attention_block(t, 0).post_norm is None
 
 
 def page(name: str, pickers: list[dict], panels: list[dict], side: list[str] = (), notes: list[str] = (),
@@ -109,8 +140,7 @@ def contributions_page(t, layerwise: LayerwiseAnalyses) -> tuple[dict, Apart]:
                                                          contribution_panel(name, m, t.tokens),
                                                          CONTRIBUTION_PANEL_PX, HALF_PX))
     mixing = item(for_screens(lambda lecture: mixing_figure(layerwise.mixing.ratios), width=WIDE_PX))
-    notes = contribution_notes(t.num_heads, t.num_key_value_heads, t.loaded.family.name,
-                               pre_norm=results[0].norm_residual_ln is None)
+    notes = contribution_notes(t.num_heads, t.num_key_value_heads, t.loaded.family.name, pre_norm=is_pre_norm(t))
     return page("contributions", [numbered("layer", [str(layer) for layer in range(t.num_layers)]),
                                   picker("norm", [(name, CONTRIBUTION_VIEWS[name]) for name in norms], norms[-1])],
                 [{"by": ["layer"], "half": True, "items": attention},

@@ -16,7 +16,7 @@ import plotly
 from ..errors import InputError
 
 ASSETS = ("index.html", "site.css", "numbers.js", "activations.js", "explain.js", "lecture.js", "figures.js", "page.js",
-          "stepper.js", "styled.js", "attention_views.js", "tour.js", "views.js", "analyses.js", "tokenizing.js", "model_parts.js", "similar.js", "yours.js",
+          "stepper.js", "styled.js", "attention_views.js", "tour.js", "analysed.js", "views.js", "analyses.js", "tokenizing.js", "model_parts.js", "similar.js", "yours.js",
           "site.js")  # the site's own files (bertviz_lite/export/assets), in load order
 SPACE_README = """---
 title: {title_yaml}

@@ -62,7 +62,7 @@
 
   function show(view, page, part, s, values, notes, items) {
     const go = (key, value) => { location.hash = link(part, { ...BVL.sentenceKeys(s), ...values, [key]: value }); };
-    view.replaceChildren(element("h1", page.title), ...notes.map((note) => element("p", note, { class: "note" })));
+    view.replaceChildren(BVL.yours.titled(page.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
     if (page.pickers.length) {
       const row = element("div", undefined, { class: "controls labelled" });
       for (const p of page.pickers) {

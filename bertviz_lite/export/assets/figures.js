@@ -48,9 +48,12 @@
   // `width` (and `tallest`, a lecture's room above the fold): square cells for a token-by-token matrix, a row of
   // 22 px per token for a window of dimensions; on a phone the colour bar lies across above the plot.
   // `text`: what each cell says where its numbers are written (else two decimals); `rowPx`: a row's height, where a
-  // few rows of many columns would otherwise be as thin as a column is narrow
-  function matrix({ z, rows, columns, title, colorbar, axes, signed, chosen, width, tallest, rotate, text, rowPx }) {
-    const s = style(), narrow = width < 560 || rows.length === 1;  // a colour bar across: a phone's, or one row's
+  // few rows of many columns would otherwise be as thin as a column is narrow; `across`: the colour bar across the
+  // top whatever the width; `least`: the smallest numbers (px) worth writing, a decimal fewer where that allows it
+  function matrix({ z, rows, columns, title, colorbar, axes, signed, chosen, width, tallest, rotate, text, rowPx,
+                    across, least }) {
+    const s = style(), narrow = across || width < 560 || rows.length === 1;  // a colour bar across: a phone's, one
+    // row's, or a half panel's (`across`), whose cells need the width
     const longest = Math.min(14, Math.max(...rows.map((r) => r.length)));
     const rowRoom = 30 + 0.55 * (s.font - 2) * longest;
     const plotWidth = width - rowRoom - (narrow ? 16 : 100);
@@ -61,16 +64,20 @@
     if (tallest && rows.length > 1) {  // a projector: the whole matrix above the fold, its rows thinner if need be
       cellHeight = Math.max(4, Math.min(cellHeight, (tallest - top - columnRoom) / rows.length));
     }
-    const written = Math.max(rows.length, columns.length) <= s.max_written && cellWidth >= 34 && cellHeight >= 18;
+    const few = Math.max(rows.length, columns.length) <= s.max_written;
+    const sizeFor = (chars) => Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * chars)));
+    // a decimal fewer where `least` px (a lecture's back row) needs it, as figures/fit.py writes them
+    const shorter = Boolean(least && !text && few && cellHeight >= 18 && sizeFor(5) < least && sizeFor(4) >= least);
+    const written = shorter || (few && cellWidth >= 34 && cellHeight >= 18);
     const heatmap = { type: "heatmap", z, x: columns, y: rows, ...colourScale(z, signed), xgap: 0, ygap: 0,
                       colorbar: narrow ? { title: { text: colorbar, side: "top" }, orientation: "h", thickness: 10,
                                            x: 0.5, xanchor: "center", y: 1.0, yanchor: "bottom", len: 0.9 }
                         : { title: { text: colorbar }, thickness: 14 },
                       hovertemplate: `${axes[0]} %{y}<br>${axes[1]} %{x}<br>%{z:.4f}<extra></extra>` };
     if (written) {
-      const size = Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * 5)));
+      const size = sizeFor(shorter ? 4 : 5);
       Object.assign(heatmap, text ? { text, texttemplate: "%{text}", textfont: { size } }
-        : { texttemplate: "%{z:.2f}", textfont: { size } });
+        : { texttemplate: shorter ? "%{z:.1f}" : "%{z:.2f}", textfont: { size } });
     }
     const traces = [heatmap];
     if (chosen) {

@@ -313,5 +313,5 @@
     });
   }
 
-  BVL.tour = { chapters, narrate, tourOf };
+  BVL.tour = { chapters, narrate, tourOf, hiddenStates, titled };
 })();

@@ -1,0 +1,342 @@
+// The Heads, Rollout and Contributions pages of a sentence computed in this browser, in the shape export/analyses.py gives an
+// exported sentence's (which analyses.js draws), from the run's attention: each head's fingerprint (Clark et al.
+// 2019, analyses/head_fingerprints.py) and the attention rollout (Abnar & Zuidema 2020, analyses/rollout.py), ported
+// by their papers' definitions as the app computes them, with the words the app's Python hands over
+// (export/analyses.py analyses_words). tests/test_export_live.py holds the numbers and the pages' words to the app's.
+// Contributions (Kobayashi et al. 2020, 2021: analyses/contributions.py) from the run's attention, values and
+// output, the model's own hidden states and W_O read from the model's files. The figures are the stepper's
+// (figures.js), drawn for each screen. The Lens needs the masked-LM head, which a live site does not hold.
+"use strict";
+(function () {
+  const BVL = (window.BVL = window.BVL || {});
+  const site = window.BVL_SITE;
+  const words = () => site.views.analyses;
+
+  function attention(lecture, layer) {  // (h, T, T)
+    return lecture.array(`layers.${layer}.attn.probs`);
+  }
+
+  function rowOf(probs, h, i) {  // probs[h, i, :]
+    const T = probs.shape[2];
+    return probs.data.subarray((h * T + i) * T, (h * T + i + 1) * T);
+  }
+
+  // ---- Clark et al. (2019): what each head looks at (analyses/head_fingerprints.py) ----
+  function isPunctuation(token) {  // its piece marker off, non-empty and every character Unicode punctuation
+    for (const marker of words().piece_markers) if (token.startsWith(marker)) token = token.slice(marker.length);
+    return token.length > 0 && /^\p{P}+$/u.test(token);
+  }
+
+  function headStatistics(probs, isSep, isPunct) {  // each statistic's value for each head: a mean over queries
+    const [heads, T] = probs.shape;
+    const mean = (f, from = 0, to = T) => Array.from({ length: heads }, (_, h) => {
+      let total = 0;
+      for (let i = from; i < to; i += 1) total += f(rowOf(probs, h, i), i);
+      return to > from ? total / (to - from) : NaN;
+    });
+    const over = (kept) => (row) => row.reduce((t, p, j) => (kept[j] ? t + p : t), 0);
+    return {
+      entropy: mean((row) => row.reduce((t, p) => (p > 0 ? t - p * Math.log(p) : t), 0)),  // 0 · ln 0 = 0
+      cls: mean((row) => row[0]), sep: mean(over(isSep)), punct: mean(over(isPunct)),
+      self: mean((row, i) => row[i]), prev: mean((row, i) => row[i - 1], 1), next: mean((row, i) => row[i + 1], 0, T - 1),
+    };
+  }
+
+  function fingerprints(lecture) {  // statistic → (L) rows of (H)
+    const w = words(), isSep = lecture.tokens.map((t) => t === w.separator), isPunct = lecture.tokens.map(isPunctuation);
+    const layers = Array.from({ length: lecture.model.num_layers }, (_, l) => headStatistics(attention(lecture, l), isSep,
+                                                                                            isPunct));
+    return Object.fromEntries(w.stats.map((stat) => [stat, layers.map((layer) => layer[stat])]));
+  }
+
+  function strikingHeads(stats) {  // head_fingerprints.striking_heads: [layer, head, stat, value], strongest first
+    const { least, most } = words().striking, found = new Map();
+    for (const stat of words().stats.slice(1)) {
+      stats[stat].forEach((row, layer) => row.forEach((value, head) => {
+        const key = `${layer},${head}`;
+        if (value >= least && value > (found.get(key) || [0, 0, "", 0])[3]) {
+          found.set(key, [...(found.get(key) || [layer, head]).slice(0, 2), stat, value]);
+        }
+      }));
+    }
+    return [...found.values()].sort((a, b) => b[3] - a[3]).slice(0, most);
+  }
+
+  // ---- Abnar & Zuidema (2020): attention rollout (analyses/rollout.py), in float64 ----
+  function rollout(lecture) {  // (L) of (T) rows of (T): after each layer, each token's input mixture
+    const T = lecture.tokens.length, out = [];
+    let product = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (i === j ? 1 : 0)));
+    for (let l = 0; l < lecture.model.num_layers; l += 1) {
+      const probs = attention(lecture, l), heads = probs.shape[0];
+      const mixed = Array.from({ length: T }, (_, i) => {  // rows of ½ · mean over heads + ½ · I, summing to 1
+        const row = new Float64Array(T);
+        for (let h = 0; h < heads; h += 1) rowOf(probs, h, i).forEach((p, j) => { row[j] += p; });
+        row.forEach((v, j) => { row[j] = 0.5 * Math.fround(v / heads) + (i === j ? 0.5 : 0); });  // the mean in float32
+        const total = row.reduce((a, b) => a + b, 0);
+        return row.map((v) => v / total);
+      });
+      product = mixed.map((row) => Array.from({ length: T }, (_, j) => row.reduce((t, v, k) => t + v * product[k][j], 0)));
+      out.push(product.map((row) => row.map(Math.fround)));
+    }
+    return out;
+  }
+
+  // ---- Kobayashi et al. (2020, 2021): norm-based contributions (analyses/contributions.py), in float64 ----
+  function attentionBlock(model, layer) {  // contributions.attention_block: read from the layer's graph
+    const block = model.blocks.find((b) => b.block === "layers" && b.layer === layer);
+    const node = (key) => block.nodes.find((n) => n.key === key);
+    const mixed = block.nodes.find((n) => n.op === "weighted_sum");
+    const values = node(mixed.inputs[1]);
+    const merged = block.nodes.find((n) => n.op === "merge_heads" && n.inputs.includes(mixed.key));
+    const out = block.nodes.find((n) => n.op === "linear" && n.inputs.includes(merged.key));
+    const residual = block.nodes.find((n) => n.op === "residual_add" && n.inputs.includes(out.key));
+    const after = block.nodes.filter((n) => n.inputs.includes(residual.key));
+    return { block, values, out, postNorm: after.length === 1 && after[0].op === "layer_norm" ? after[0] : null };
+  }
+
+  // Vectors as rows of one flat float64 array (loops over typed arrays: a 512-token layer in well under a second)
+  function rowsOf(array) {  // (T, d) → {rows, d, row(i)}
+    const [T, d] = array.shape, rows = Float64Array.from(array.data);
+    return { T, d, rows, row: (i) => rows.subarray(i * d, (i + 1) * d) };
+  }
+
+  function dot(a, b) {
+    let total = 0;
+    for (let k = 0; k < a.length; k += 1) total += a[k] * b[k];
+    return total;
+  }
+
+  function centred(z, gamma) {  // LayerNorm's linear part before 1 / s_i: γ ⊙ (z − mean(z)), in place
+    let mean = 0;
+    for (let o = 0; o < z.length; o += 1) mean += z[o];
+    mean /= z.length;
+    for (let o = 0; o < z.length; o += 1) z[o] = gamma[o] * (z[o] - mean);
+    return z;
+  }
+
+  // One layer's contributions: the run's attention, values and output, the model's own input x (its hidden state)
+  // and W_O; ‖c_ij‖² = α_ijᵀ G_j α_ij, G_j the Gram matrix of token j's head vectors f^h(x_j) (never (T, T, d))
+  async function layerContributions(lecture, layer, x) {
+    const { block, values, out, postNorm } = attentionBlock(lecture.model, layer);
+    const name = (n) => BVL.stepName(block, n.key);
+    const probs = attention(lecture, layer), v = lecture.array(name(values));  // (H, T, T), (H_kv, T, d_h)
+    const [H, T] = probs.shape, [kv, , dh] = v.shape, d = H * dh, group = H / kv;
+    const { weight, bias } = await lecture.weights(out.module);  // W_O (d, d) as nn.Linear holds it, b_O
+    const W = weight.data, bO = bias ? Float64Array.from(bias.data) : new Float64Array(d);
+    const alpha = probs.data;  // α^h_ij at (h·T + i)·T + j
+    const f = new Float64Array(H * T * d);  // f^h(x_j) = v^h_j W_O^h at (h·T + j)·d
+    for (let h = 0; h < H; h += 1) {
+      for (let j = 0; j < T; j += 1) {
+        const vj = (Math.floor(h / group) * T + j) * dh, at = (h * T + j) * d;
+        for (let o = 0; o < d; o += 1) {
+          let total = 0;
+          for (let k = 0; k < dh; k += 1) total += v.data[vj + k] * W[o * d + h * dh + k];
+          f[at + o] = total;
+        }
+      }
+    }
+    const squaredNorms = (vectors) => {  // (T, T): ‖Σ_h α^h_ij vectors^h_j‖², by each token j's Gram matrix
+      const out2 = Array.from({ length: T }, () => new Float64Array(T)), gram = new Float64Array(H * H);
+      for (let j = 0; j < T; j += 1) {
+        for (let h = 0; h < H; h += 1) {
+          for (let k = h; k < H; k += 1) {
+            gram[h * H + k] = gram[k * H + h] = dot(vectors.subarray((h * T + j) * d, (h * T + j + 1) * d),
+                                                    vectors.subarray((k * T + j) * d, (k * T + j + 1) * d));
+          }
+        }
+        for (let i = 0; i < T; i += 1) {
+          let total = 0;
+          for (let h = 0; h < H; h += 1) {
+            const a = alpha[(h * T + i) * T + j];
+            for (let k = 0; k < H; k += 1) total += a * alpha[(k * T + i) * T + j] * gram[h * H + k];
+          }
+          out2[i][j] = total;
+        }
+      }
+      return out2;
+    };
+    const headsOf = (i, j) => {  // c_ij = Σ_h α^h_ij f^h(x_j)
+      const c = new Float64Array(d);
+      for (let h = 0; h < H; h += 1) {
+        const a = alpha[(h * T + i) * T + j], at = (h * T + j) * d;
+        for (let o = 0; o < d; o += 1) c[o] += a * f[at + o];
+      }
+      return c;
+    };
+    const sumC = Array.from({ length: T }, (_, i) => {  // Σ_j c_ij = (the heads' merged context) W_Oᵀ
+      const context = new Float64Array(d);
+      for (let h = 0; h < H; h += 1) {
+        const own = Math.floor(h / group);
+        for (let j = 0; j < T; j += 1) {
+          const a = alpha[(h * T + i) * T + j], at = (own * T + j) * dh;
+          for (let k = 0; k < dh; k += 1) context[h * dh + k] += a * v.data[at + k];
+        }
+      }
+      const c = new Float64Array(d);
+      for (let o = 0; o < d; o += 1) c[o] = dot(context, W.subarray(o * d, (o + 1) * d));
+      return c;
+    });
+    const cii = Array.from({ length: T }, (_, i) => headsOf(i, i));
+    const attnOut = rowsOf(lecture.array(name(out)));  // (T, d): the model's attention output
+    const worst = (rebuilt, reference) => {
+      let most = 0;
+      rebuilt.forEach((row, i) => row.forEach((value, o) => { most = Math.max(most, Math.abs(value - reference(i, o))); }));
+      return most;
+    };
+    const root = (matrix) => matrix.map((row) => Array.from(row, (value) => Math.sqrt(Math.max(value, 0))));
+    const raw = squaredNorms(f);
+    const residual = raw.map((row, i) => {  // ‖c_ii + x_i‖² = ‖c_ii‖² + 2⟨c_ii, x_i⟩ + ‖x_i‖²
+      const copy = Float64Array.from(row), xi = x.row(i);
+      copy[i] += 2 * dot(cii[i], xi) + dot(xi, xi);
+      return copy;
+    });
+    const meanAttention = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => {
+      let total = 0;
+      for (let h = 0; h < H; h += 1) total += alpha[(h * T + i) * T + j];
+      return total / H;
+    }));
+    const result = { attention: meanAttention, norm: root(raw), norm_residual: root(residual), norm_residual_ln: null,
+                     out_diff: worst(sumC, (i, o) => attnOut.row(i)[o] - bO[o]) };
+    if (!postNorm) {  // pre-norm: nothing normalises the sum; check 2 is the block's output x + attn.out
+      return { ...result, norm_diff: worst(sumC.map((row, i) => row.map((value, o) => value + x.row(i)[o] + bO[o])),
+                                           (i, o) => x.row(i)[o] + attnOut.row(i)[o]) };
+    }
+    const norm = lecture.parameter(postNorm.module);  // γ, β, ε of the LayerNorm after the residual sum
+    const gamma = norm.weight ? Float64Array.from(norm.weight.data) : new Float64Array(d).fill(1);
+    const beta = norm.bias ? Float64Array.from(norm.bias.data) : new Float64Array(d);
+    const s = Array.from({ length: T }, (_, i) => {  // s_i = √(Var(x_i + attn.out_i) + ε), the biased variance
+      const y = x.row(i).map((value, o) => value + attnOut.row(i)[o]), mean = y.reduce((a, b) => a + b, 0) / d;
+      return Math.sqrt(y.reduce((t, value) => t + (value - mean) ** 2, 0) / d + norm.eps);
+    });
+    const linF = new Float64Array(f);
+    for (let at = 0; at < H * T; at += 1) centred(linF.subarray(at * d, (at + 1) * d), gamma);
+    const withLn = squaredNorms(linF);
+    const linB = centred(Float64Array.from(bO), gamma);
+    withLn.forEach((row, i) => {
+      const linX = centred(Float64Array.from(x.row(i)), gamma), linC = centred(Float64Array.from(cii[i]), gamma);
+      row[i] += 2 * dot(linC, linX) + dot(linX, linX);
+    });
+    const normed = rowsOf(lecture.array(name(postNorm)));  // the model's LayerNorm output
+    const rebuilt = sumC.map((row, i) => centred(row.map((value, o) => value + x.row(i)[o]), gamma)
+      .map((value, o) => value / s[i] + linB[o] / s[i] + beta[o]));
+    return { ...result, norm_residual_ln: root(withLn).map((row, i) => row.map((value) => value / s[i])),
+             norm_diff: worst(rebuilt, (i, o) => normed.row(i)[o]) };
+  }
+
+  function mixingRatio(m) {  // contributions.mixing_ratio: mean over i of Σ_{j≠i} m_ij / Σ_j m_ij
+    return m.reduce((t, row, i) => { const total = row.reduce((a, b) => a + b, 0); return t + (total - row[i]) / total; }, 0)
+      / m.length;
+  }
+
+  // ---- the pages, as export/analyses.py writes them ----
+  const item = (figure, lines = [], links = []) => ({ figure, said: [], lines, checks: [], links });
+  const picker = (key, options, value, label) => ({ key, label: label || words().labels[key],
+                                                    options, value });
+  function numbered(key, names, label) {
+    return picker(key, names.map((name, i) => [String(i), name]),
+                  String(Math.min(words().defaults[key], names.length - 1)), label);
+  }
+  const page = (name, pickers, panels, side = [], wide = false) => ({ title: words().titles[name], pickers, panels,
+                                                                      side, notes: [], wide });
+  const tokenOption = (tokens) => tokens.map((token, i) => `${i} ${token}`);
+
+  function forScreens(draw, wide) {  // a figure for each screen (export/screens.py for_screens), drawn when shown
+    const s = words().screens, made = {};
+    const get = (screen) => made[screen] || (made[screen] = draw(
+      screen === "phone" ? s.phone : wide ? s.wide : s.browse, screen === "lecture" ? s.tallest : null));
+    return { get browse() { return get("browse"); }, get lecture() { return get("lecture"); },
+             get phone() { return get("phone"); } };
+  }
+
+  function headsPage(lecture) {  // export/analyses.py heads_page
+    const w = words(), stats = fingerprints(lecture), found = strikingHeads(stats);
+    const layers = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
+    const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens((width, tallest) => BVL.heatmap({
+      z: stats[stat], rows: layers, columns: heads, title: w.stat_titles[stat], colorbar: w.stat_units[stat],
+      axes: ["layer", "head"], signed: false, width, tallest, rowPx: 36,
+      text: stats[stat].map((row) => row.map((v) => BVL.fixed(v, 2))) })), [w.captions[stat]])]));
+    const named = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) =>
+      `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${BVL.fixed(value, 2)}`).join("\n") : w.striking.none);
+    const links = found.map(([layer, head]) => ({ text: BVL.said(w.striking.open, { layer, head }), page: "layers",
+                                                  keys: { layer: String(layer), head: String(head), step: "attn.probs" } }));
+    return Object.assign(page("heads", [picker("stat", w.stats.map((s) => [s, w.stat_buttons[s]]), w.defaults.stat)],
+                              [{ by: ["stat"], items: grids }, { by: [], items: { "": item(null, [named], links) } }]),
+                         { numbers: stats });
+  }
+
+  function rolloutPage(lecture) {  // export/analyses.py rollout_page (each token's mixture in the page itself)
+    const w = words().rollout, R = rollout(lecture), tokens = lecture.tokens, labels = BVL.labelled(tokens);
+    const layers = Object.fromEntries(R.map((matrix, l) => [String(l), item(forScreens((width, tallest) => BVL.heatmap({
+      z: matrix, rows: labels, columns: labels, title: BVL.said(w.title, { layer: l }), colorbar: w.scale,
+      axes: w.axes, signed: false, width, tallest, rotate: true }), true))]));
+    const mixtures = Object.fromEntries(tokens.map((token, i) => [String(i), item(forScreens((width, tallest) =>
+      BVL.heatmap({ z: R.map((matrix) => matrix[i]), rows: R.map((_, l) => `after layer ${l}`), columns: labels,
+                    title: BVL.said(w.mixture, { token: BVL.escaped(token) }), colorbar: "share", axes: ["", "from"],
+                    signed: false, width, tallest, rotate: true, rowPx: 30 }), true))]));
+    return Object.assign(page("rollout", [numbered("layer", R.map((_, l) => String(l)), words().labels.rollout_layer),
+                                          numbered("token", tokenOption(tokens))],
+                              [{ by: ["layer"], items: layers }, { by: ["token"], items: mixtures }], [w.caption], true),
+                         { numbers: R });
+  }
+
+  const percent = (value) => `${BVL.fixed(100 * value, 0)}%`;  // Python's f"{value:.0%}"
+  // A half panel's height on a projector: the app's 410 px (CONTRIBUTION_PANEL_PX) leaves these figures' cells too
+  // short for a lecture's 14-px numbers (their colour bar lies across the top, to leave the cells the width); the
+  // panels still end above a 720-px screen's fold (the readability check says so)
+  const PANEL_PX = 470;
+
+  async function contributionsPage(lecture) {  // export/analyses.py contributions_page
+    const w = words().contributions, tokens = lecture.tokens, labels = BVL.labelled(tokens), s = words().screens;
+    const states = BVL.tour.hiddenStates(lecture);  // the model's own input to each layer
+    const results = [];
+    for (let layer = 0; layer < lecture.model.num_layers; layer += 1) {
+      results.push(await layerContributions(lecture, layer, rowsOf(states[layer])));
+    }
+    const norms = ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null);
+    const fullest = norms[norms.length - 1];
+    const panel = (name, matrix) => forScreens((width, tallest) => BVL.heatmap({
+      z: matrix, rows: labels, columns: labels, title: w.views[name], colorbar: name === "attention" ? "weight" : "‖vector‖",
+      axes: ["receives", "gives"], signed: false, width: Math.min(width, s.wide / 2), across: true,
+      rotate: tokens.length > site.style.max_written,  // a short sentence's numbers take the height rotated labels would
+      tallest: tallest && PANEL_PX, least: tallest && s.numbers,
+      rowPx: tallest && tokens.length <= site.style.max_written ? Math.ceil(s.numbers / 0.6) : undefined }));  // rows
+      // as tall as a lecture's numbers
+    const attentionItems = {}, beside = {};
+    results.forEach((result, layer) => {
+      const ratios = Object.fromEntries(["attention", ...norms].map((name) => [name, mixingRatio(result[name])]));
+      const check = (what, diff) => [BVL.said(w.checks.said, { what: BVL.said(what, { layer }),
+                                                               diff: BVL.scientific(diff, 1) }), diff <= w.tolerance];
+      attentionItems[String(layer)] = { ...item(panel("attention", result.attention)),
+        said: [BVL.said(w.said, { layer, attention: percent(ratios.attention), fullest: percent(ratios[fullest]),
+                                  ln: fullest === "norm_residual_ln" ? " and LayerNorm" : "" })],
+        checks: [check(w.checks.out, result.out_diff),
+                 check(w.checks[result.norm_residual_ln === null ? "pre_norm" : "post_norm"], result.norm_diff)] };
+      for (const name of norms) beside[`${layer},${name}`] = item(panel(name, result[name]));
+    });
+    const ratios = Object.fromEntries(["attention", ...["norm", "norm_residual", "norm_residual_ln"]]
+      .map((name) => [name, results[0][name] === null ? null : results.map((r) => mixingRatio(r[name]))]));
+    const mixing = item(forScreens((width) => BVL.tour.titled(mixingLines(ratios, w.views, w.mixing, width), width), true));
+    return Object.assign(page("contributions", [
+      numbered("layer", results.map((_, l) => String(l))),
+      picker("norm", norms.map((name) => [name, w.views[name]]), fullest)],
+    [{ by: ["layer"], half: true, items: attentionItems }, { by: ["layer", "norm"], half: true, items: beside },
+     { by: [], items: { "": mixing } }], [w.caption], true), { notes: w.notes, numbers: { results, ratios } });
+  }
+
+  function mixingLines(ratios, labels, title, width) {  // figures/charts.py mixing_lines; on a narrow screen the
+    // legend under the plot, an entry a line (fit.py _fit_legend), clear of the axis's title
+    const s = site.style, lines = Object.entries(ratios).filter(([, values]) => values !== null);
+    const narrow = width < 560, under = 40 + 26 * lines.length;
+    return { data: lines.map(([name, values]) => ({
+      type: "scatter", x: values.map((_, l) => l), y: values, mode: "lines+markers", name: labels[name],
+      hovertemplate: `${labels[name]}<br>layer %{x}: %{y:.3f}<extra></extra>` })),
+    layout: { height: 420 + (narrow ? under : 0), title: { text: title, font: { size: s.font } }, font: { size: s.font },
+              margin: { l: 10, r: 10, t: 50, b: 10 + (narrow ? under : 0) }, showlegend: true,
+              legend: narrow ? { orientation: "h", x: 0, xanchor: "left", y: 0, yref: "container", yanchor: "bottom" }
+                : undefined,
+              xaxis: { title: { text: "layer" }, dtick: 1, automargin: true },
+              yaxis: { title: { text: "mixing ratio" }, range: [0, 1], automargin: true } } };
+  }
+
+  BVL.analysed = { heads: headsPage, rollout: rolloutPage, contributions: contributionsPage };
+})();
