@@ -241,11 +241,8 @@ def test_a_deep_link_computes_a_long_sentence_and_a_pair_and_the_tokens_page_sho
         chips = [c.split("\n")[0] for c in page.locator(".chip").all_inner_texts()]
         assert chips == t.tokens and page.locator(".computed-here").count() == 1
     assert len(trace(loaded, YOURS[1]).tokens) > 100
-    open_link(page, served, "lens", {"text": PAIR[0], "pair": PAIR[1]}, "h1")
-    assert "was computed in this browser" in page.locator("#view").inner_text()
-    assert page.locator("a.yours-link").count() == 8  # every view but the Lens, on the same sentence
-    open_link(page, served, "lens", {"text": "never typed before"}, "h1")  # not computed, and not fetched for it
-    assert "is not one of the site's sentences" in page.locator("#view").inner_text()
+    open_link(page, served, "architecture", {"text": "never typed before"}, "h1")  # the whole model's: no sentence
+    assert "never typed before" not in page.locator("#view").inner_text()
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
@@ -610,6 +607,63 @@ def test_a_computed_sentences_contributions_are_the_apps(tab, served, loaded):
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
+def test_a_computed_sentences_lens_is_the_apps_nearest_pieces(tab, served, loaded):
+    """The bundled model has no trained masked-LM head: its Lens shows the vocabulary pieces nearest to each hidden
+    state. analysed.js, handed the trace's hidden states and reading the word table from the live files, gives the
+    page as export/analyses.py gives an exported sentence's: each position's pieces the app's, in its order, their
+    cosines within float32's rounding; a sentence with [MASK] looks there alone. Then a typed sentence's Lens draws."""
+    from bertviz_lite.export.analyses import lens_page
+    from bertviz_lite.export.content import with_masked_lm_head
+
+    masked_lm = with_masked_lm_head(loaded)
+    page = tab.page
+    open_link(page, served, "overview", {}, "h1")
+    for text in (EXPORTED, "the river [MASK] was flooded"):
+        t = trace(masked_lm, text)
+        expected, apart = lens_page(masked_lm, text)
+        got = page.evaluate("""async ([tokens, ids, hidden]) => {
+          const bytes = await (await fetch(`data:application/octet-stream;base64,${hidden[0]}`)).arrayBuffer();
+          const states = { shape: hidden[1], data: new Float32Array(bytes) }, [, T, d] = states.shape, site = BVL_SITE;
+          const outputs = site.model.blocks.filter((b) => b.block === "embed" || b.block === "layers")
+            .map((b) => BVL.stepName(b, b.nodes[b.nodes.length - 1].key));
+          const lecture = Object.assign(Object.create(BVL.Lecture.prototype), {
+            site, model: site.model, tokens, ids: { input_ids: ids }, decodedParameters: {}, arrays: {},
+            given: (name) => { const i = outputs.indexOf(name);
+                               return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; },
+            weights: async (module) => ({ weight: await BVL.modelParts.stored(module, "weight") }) });
+          const plain = (x) => JSON.parse(JSON.stringify(x, (key, value) => (key === "figure" && value ? "drawn" : value)));
+          const shown = await BVL.analysed.lens(lecture), parts = {};
+          for (const panel of shown.panels) {
+            for (const item of Object.values(panel.items)) {
+              if (item.part) parts[item.part] = plain(await BVL.analysed.lensItem(lecture, Number(item.part.split(".")[2])));
+            }
+          }
+          return { page: plain(shown), parts };
+        }""", [t.tokens, t.input_ids.tolist(), packed_array(t.hidden_states)])
+        parts = dict(apart)
+        numbers = [item.pop("numbers") for item in [*got["parts"].values(),
+                                                     *(i for p in got["page"]["panels"] for i in p["items"].values())]
+                   if "numbers" in item]
+        assert numbers, text
+        assert got["page"]["panels"] == [{**panel, "items": {value: ({"part": item["part"]} if "part" in item else
+                                                                     {**item, "figure": "drawn"})
+                                                             for value, item in panel["items"].items()}}
+                                         for panel in expected["panels"]]
+        assert {k: v for k, v in got["page"].items() if k != "panels"} == \
+            {k: v for k, v in expected.items() if k != "panels"}
+        from bertviz_lite.analyses.nearest_pieces import nearest_at
+        positions = t.mask_positions[:1] or list(range(len(t.tokens)))
+        for found, ours in zip(nearest_at(t, positions), numbers):
+            assert [[p for p, _ in top] for top in ours] == [[p for p, _ in top] for top in found.layers], text
+            assert np.abs(np.array([[c for _, c in top] for top in ours])
+                          - np.array([[c for _, c in top] for top in found.layers])).max() <= 1e-5
+        assert set(got["parts"]) == set(parts)
+    page.goto(f"{served}#/lens?" + urllib.parse.urlencode({"text": YOURS[0], "position": "3"}))
+    page.wait_for_selector("#figure-lens-0 .main-svg", timeout=180_000)
+    assert page.locator(".computed-here").count() == 1
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
 def test_every_pooling_modes_parts_in_the_browser_are_the_apps(tab, served):
     """Each pooling mode's token parts and the tokens it reads (similar.js), against the app's `token_parts` and
     `read_weights` (analyses/sentence_pooling.py), on random token vectors: max's winners, the weighted means."""
@@ -705,7 +759,7 @@ def test_a_page_opened_from_disk_says_why_it_cannot_compute_and_keeps_its_senten
 @pytest.mark.parametrize("view", ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100",
                                   "attention?layer=2", "attention?view=model", "tour?chapter=8", "tour?chapter=19",
                                   "tour?chapter=20", "heads", "rollout?layer=5&token=3", "contributions?layer=2",
-                                  "similarity",
+                                  "lens?position=2", "similarity",
                                   "similarity?with=2"))
 @pytest.mark.parametrize("screen", ("lecture", "phone"))
 def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromium, served, view, words, screen):
@@ -800,6 +854,10 @@ def test_each_familys_live_site_computes_the_traces_numbers_in_the_browser(famil
             assert {k: v for k, v in got[name].items() if k != "numbers"} == without_figures(*make(t, layerwise)), \
                 (family, name)
         assert_contributions_are_the_apps(contributions_in_the_browser(watched.page, t), t, family)
+        if watched.page.evaluate("BVL_SITE.views.analyses.lens.mode") == "lens":  # a trained masked-LM head: the
+            # Lens is not in the live files, and says where the sentence is shown
+            open_link(watched.page, f"{origin}/index.html", "lens", {"text": FAMILY_TEXTS[0]}, "a.yours-link")
+            assert "was computed in this browser" in watched.page.locator("#view").inner_text(), family
         assert not watched.elsewhere and not watched.errors, (watched.elsewhere, watched.errors)
     finally:
         watched.context.close()

@@ -167,9 +167,11 @@ def lens_figure(layers: list[list[tuple[str, float]]], position: int, token: str
                              f"hidden state by hidden state")
 
 
+NEAREST_TITLE = "Nearest vocabulary pieces at position {position} ({token}), by cosine"
+
+
 def nearest_figure(layers: list[list[tuple[str, float]]], position: int, token: str) -> go.Figure:
-    return lens_grid(layers, f"Nearest vocabulary pieces at position {position} ({plotly_text(token)}), by cosine",
-                     "cosine")
+    return lens_grid(layers, NEAREST_TITLE.format(position=position, token=plotly_text(token)), "cosine")
 
 
 def lens_check(max_abs_diff: float) -> tuple[str, bool]:

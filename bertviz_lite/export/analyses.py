@@ -23,15 +23,17 @@ from collections.abc import Iterator
 from ..analyses.all_layers import LayerwiseAnalyses
 from ..analyses.contributions import attention_block, layer_contributions
 from ..analyses.head_fingerprints import PIECE_MARKERS, STAT_WORDS, STATS, STRIKING as STRIKING_SHARE
-from ..analyses.logit_lens import lenses_at, mlm_head_problem
+from ..analyses.logit_lens import TOP, lenses_at, mlm_head_problem
 from ..analyses.nearest_pieces import narrower_table, nearest_at
 from ..analyses.page_views import (CHECKS, CONTRIBUTION_PANEL_PX, CONTRIBUTION_TOLERANCE, CONTRIBUTION_VIEWS,
-                                   CONTRIBUTIONS_CAPTION, DEFAULTS, LABELS, MIXING_SAID, MIXING_TITLE, MIXTURE_TITLE, NONE_STRIKING, OPEN_HEAD, PHONE_TOP, ROLLOUT_AXES, ROLLOUT_CAPTION,
+                                   CONTRIBUTIONS_CAPTION, DEFAULTS, LABELS, MIXING_SAID, MIXING_TITLE, MIXTURE_TITLE,
+                                   NEAREST_TITLE, NONE_STRIKING, OPEN_HEAD, PHONE_TOP, ROLLOUT_AXES, ROLLOUT_CAPTION,
                                    ROLLOUT_SCALE, ROLLOUT_TITLE, STAT_BUTTONS, STRIKING, STRIKING_SAID, TITLES,
                                    contribution_checks, contribution_notes, contribution_panel, fingerprint_caption,
                                    fingerprint_grid, fingerprint_title, fingerprint_unit, lens_check, lens_figure,
                                    mixing_figure, mixing_said, nearest_figure, nearest_note, norms_of, open_head_label,
                                    position_note, rollout_matrix, rollout_mixture, striking, token_option)
+from ..errors import LoadError
 from ..figures.screens import LECTURE_CHART_PX, LECTURE_NUMBERS_PX
 from .screens import CANVAS_PX, HALF_PX, PHONE_PX, WIDE_PX, for_screens
 
@@ -59,6 +61,26 @@ def analyses_words(t) -> dict:
                               "half": HALF_PX, "panel_px": CONTRIBUTION_PANEL_PX},
             "rollout": {"caption": ROLLOUT_CAPTION, "title": ROLLOUT_TITLE, "scale": ROLLOUT_SCALE,
                         "axes": list(ROLLOUT_AXES), "mixture": MIXTURE_TITLE}}
+
+
+def lens_words(masked_lm) -> dict:
+    """What the browser needs for a computed sentence's Lens page (assets/analysed.js), decided as `lens_page`
+    decides it from the checkpoint: "notes" (no lens to show, and why), "nearest" (no trained masked-LM head: the
+    nearest pieces of its word table, computed there from the table in the live files), or "lens" (a trained head,
+    which the live files do not hold: the page says so)."""
+    if isinstance(masked_lm, LoadError):
+        return {"mode": "notes", "notes": [f"The lens needs the model with its masked-LM head: {masked_lm}"]}
+    problem = mlm_head_problem(masked_lm)
+    if problem and masked_lm.weights_kind == "random-init":
+        return {"mode": "notes", "notes": [problem]}
+    if problem and (narrower := narrower_table(masked_lm)):
+        return {"mode": "notes", "notes": [problem, narrower]}
+    if not problem:
+        return {"mode": "lens", "notes": []}
+    tokenizer = masked_lm.tokenizer
+    return {"mode": "nearest", "notes": [nearest_note(masked_lm.source)], "top": TOP, "phone_top": PHONE_TOP,
+            "title": NEAREST_TITLE, "position_note": position_note(tokenizer.mask_token),
+            "mask_id": tokenizer.mask_token_id}
 
 
 def is_pre_norm(t) -> bool:

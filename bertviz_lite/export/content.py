@@ -17,7 +17,7 @@ from ..loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
 from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
-from .analyses import analyses_words, contributions_page, heads_page, lens_page, page as analyses_page, rollout_page
+from .analyses import analyses_words, contributions_page, lens_words, heads_page, lens_page, page as analyses_page, rollout_page
 from .attention import attention_settings, attention_views
 from .live import can_go_live, write_live
 from .screens import drawn, templates
@@ -65,7 +65,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
                                              "words": tour_words(loaded, traces[0]) if live else None},
-                  "analyses": analyses_words(traces[0]) if live else None,
+                  "analyses": {**analyses_words(traces[0]), "lens": lens_words(lens_model())} if live else None,
                   "attention": attention_settings(traces[0].num_heads) if live else None},
         "style": site_style(),
         "templates": templates(),

@@ -1,11 +1,13 @@
-// The Heads, Rollout and Contributions pages of a sentence computed in this browser, in the shape export/analyses.py gives an
+// The Heads, Rollout, Contributions and Lens pages of a sentence computed in this browser, in the shape export/analyses.py gives an
 // exported sentence's (which analyses.js draws), from the run's attention: each head's fingerprint (Clark et al.
 // 2019, analyses/head_fingerprints.py) and the attention rollout (Abnar & Zuidema 2020, analyses/rollout.py), ported
 // by their papers' definitions as the app computes them, with the words the app's Python hands over
 // (export/analyses.py analyses_words). tests/test_export_live.py holds the numbers and the pages' words to the app's.
 // Contributions (Kobayashi et al. 2020, 2021: analyses/contributions.py) from the run's attention, values and
-// output, the model's own hidden states and W_O read from the model's files. The figures are the stepper's
-// (figures.js), drawn for each screen. The Lens needs the masked-LM head, which a live site does not hold.
+// output, the model's own hidden states and W_O read from the model's files; the Lens of a checkpoint with no
+// trained masked-LM head (the nearest pieces of its word table, read from the model's files). The figures are the
+// stepper's (figures.js), drawn for each screen. A trained masked-LM head is not in a live site's files: its Lens
+// says so.
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
@@ -338,5 +340,72 @@
               yaxis: { title: { text: "mixing ratio" }, range: [0, 1], automargin: true } } };
   }
 
-  BVL.analysed = { heads: headsPage, rollout: rolloutPage, contributions: contributionsPage };
+  // ---- the Lens: with no trained masked-LM head, the nearest vocabulary pieces (analyses/nearest_pieces.py) ----
+  async function pieceNames() {  // analyses/pieces.py piece_names: an id's piece as the app shows it, or "[id N]"
+    const t = await BVL.tokenizing.tokenizer();
+    const added = new Map(t.added_tokens.map((token) => [token.id, token.content]));
+    return (id) => {
+      const piece = added.get(id) ?? t.model.vocab[id];
+      if (piece === undefined) return `[id ${id}]`;
+      return Object.hasOwn(t.readable, piece) ? t.readable[piece] : piece;
+    };
+  }
+
+  async function nearestAt(lecture, position) {  // for hidden state 0..L: the top pieces by cosine with its row
+    const top = words().lens.top;
+    const lookup = lecture.model.blocks.find((b) => b.block === "embed").nodes
+      .find((n) => n.op === "lookup" && n.attrs.ids === "input_ids");
+    const table = (await lecture.weights(lookup.module)).weight, [V, d] = table.shape;  // the word table, (V, d)
+    const name = await pieceNames();
+    const lengths = lecture.memo(`lengths:${lookup.module}`, () => Float64Array.from({ length: V }, (_, v) =>
+      Math.max(Math.sqrt(dot(table.data.subarray(v * d, (v + 1) * d), table.data.subarray(v * d, (v + 1) * d))), 1e-12)));
+    return BVL.tour.hiddenStates(lecture).map((state) => {
+      const x = state.data.subarray(position * d, (position + 1) * d), size = Math.max(Math.sqrt(dot(x, x)), 1e-12);
+      const best = [];  // [cosine, id], the largest first
+      for (let v = 0; v < V; v += 1) {
+        const cosine = dot(x, table.data.subarray(v * d, (v + 1) * d)) / (size * lengths[v]);
+        if (best.length < top || cosine > best[best.length - 1][0]) {
+          best.splice(best.findIndex(([c]) => cosine > c) === -1 ? best.length : best.findIndex(([c]) => cosine > c), 0,
+                      [cosine, v]);
+          if (best.length > top) best.pop();
+        }
+      }
+      return best.map(([cosine, v]) => [name(v), cosine]);
+    });
+  }
+
+  function lensFigure(layers, position, token) {  // page_views.nearest_figure: figures/charts.py lens_grid
+    const w = words().lens;
+    return forScreens((width, tallest) => {
+      const shown = width < 560 ? layers.map((top) => top.slice(0, w.phone_top)) : layers;  // a word in a phone's cell
+      return BVL.heatmap({
+        z: shown.map((top) => top.map(([, c]) => c)), rows: shown.map((_, l) => (l ? `layer ${l - 1}` : "embeddings")),
+        columns: shown[0].map((_, k) => `#${k + 1}`), colorbar: "cosine", axes: ["", "rank"], signed: true, width,
+        title: BVL.said(w.title, { position, token: BVL.escaped(token) }), tallest, rowPx: 44,
+        text: shown.map((top) => top.map(([piece, c]) => `${BVL.escaped(piece)}<br>${BVL.fixed(c, 2)}`)) });
+    });
+  }
+
+  async function lensItem(lecture, position) {  // one position's nearest pieces, as an item of the page
+    const layers = await nearestAt(lecture, position);
+    return Object.assign(item(lensFigure(layers, position, lecture.tokens[position])), { numbers: layers });
+  }
+
+  async function lensPage(lecture) {  // export/analyses.py lens_page, for what a live site can show
+    const w = words().lens;
+    if (w.mode === "lens") throw new Error("This checkpoint's Lens needs its masked-LM head, which the site's live " +
+                                           "files do not hold: the app shows it.");
+    if (w.mode === "notes") return Object.assign(page("lens", [], []), { notes: w.notes });
+    const masks = lecture.ids.input_ids.flatMap((id, i) => (id === w.mask_id ? [i] : []));
+    if (masks.length) {  // the lens looks at the mask, as the app's: no picker
+      return Object.assign(page("lens", [], [{ by: [], items: { "": await lensItem(lecture, masks[0]) } }]),
+                           { notes: w.notes });
+    }
+    const items = Object.fromEntries(lecture.tokens.map((_, i) => [String(i), { part: `lens.position.${i}` }]));
+    return Object.assign(page("lens", [numbered("position", tokenOption(lecture.tokens))],
+                              [{ by: ["position"], items }], [w.position_note]), { notes: w.notes });
+  }
+
+  BVL.analysed = { heads: headsPage, rollout: rolloutPage, contributions: contributionsPage, lens: lensPage,
+                   lensItem };
 })();

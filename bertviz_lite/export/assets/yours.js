@@ -10,7 +10,10 @@
   const { fetched, cachedAlready, forgetOthers, stored, tableRows, forgotten } = BVL.modelParts;  // model_parts.js
   const site = window.BVL_SITE;
   const live = site.live;
-  const PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "similarity"];  // the views that show a sentence computed here
+  // The views that show a sentence computed here: all of them, but the Lens of a trained masked-LM head (not in
+  // the live files)
+  const PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"]
+    .filter((page) => page !== "lens" || !live || site.views.analyses.lens.mode !== "lens");
   const MB = (bytes) => (bytes / 1e6).toFixed(0);
   const phone = () => window.innerWidth < 640;
   // The computed sentences' numbers kept in memory, the newest always (an older one is computed again if asked):
@@ -81,14 +84,16 @@
       super(site, index, data);
       Object.assign(this.arrays, arrays);
     }
-    async part(name) {  // the attention views (attention_views.js), the tour (tour.js), Heads, Rollout and
-      // Contributions (analysed.js), built here
+    async part(name) {  // the attention views (attention_views.js), the tour (tour.js) and the analyses
+      // (analysed.js), built here
       if (name === "attention") {
         return this.memo("attention", () => BVL.attentionViews(this.tokens, this.model.num_layers,
                                                                (layer) => this.array(`layers.${layer}.attn.probs`)));
       }
       if (name === "tour") return this.memo("tour", () => BVL.tour.tourOf(this, site.sentences[this.index]));
       if (Object.hasOwn(BVL.analysed, name)) return this.memo(name, () => BVL.analysed[name](this));  // the analyses
+      const position = /^lens\.position\.(\d+)$/.exec(name);  // one position's lens, computed when it is shown
+      if (position) return this.memo(name, () => BVL.analysed.lensItem(this, Number(position[1])));
       throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
     }
     async block() { return null; }
