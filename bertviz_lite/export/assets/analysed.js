@@ -67,18 +67,36 @@
   // ---- Abnar & Zuidema (2020): attention rollout (analyses/rollout.py), in float64 ----
   function rollout(lecture) {  // (L) of (T) rows of (T): after each layer, each token's input mixture
     const T = lecture.tokens.length, out = [];
-    let product = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (i === j ? 1 : 0)));
+    let product = new Float64Array(T * T);  // R so far, row-major: the identity before layer 0
+    for (let i = 0; i < T; i += 1) product[i * T + i] = 1;
     for (let l = 0; l < lecture.model.num_layers; l += 1) {
       const probs = attention(lecture, l), heads = probs.shape[0];
-      const mixed = Array.from({ length: T }, (_, i) => {  // rows of ½ · mean over heads + ½ · I, summing to 1
-        const row = new Float64Array(T);
-        for (let h = 0; h < heads; h += 1) rowOf(probs, h, i).forEach((p, j) => { row[j] += p; });
-        row.forEach((v, j) => { row[j] = 0.5 * Math.fround(v / heads) + (i === j ? 0.5 : 0); });  // the mean in float32
-        const total = row.reduce((a, b) => a + b, 0);
-        return row.map((v) => v / total);
-      });
-      product = mixed.map((row) => Array.from({ length: T }, (_, j) => row.reduce((t, v, k) => t + v * product[k][j], 0)));
-      out.push(product.map((row) => row.map(Math.fround)));
+      const mixed = new Float64Array(T * T);  // Ã: rows of ½ · mean over heads + ½ · I, each summing to 1
+      for (let i = 0; i < T; i += 1) {
+        const row = mixed.subarray(i * T, (i + 1) * T);
+        for (let h = 0; h < heads; h += 1) {
+          const p = rowOf(probs, h, i);
+          for (let j = 0; j < T; j += 1) row[j] += p[j];
+        }
+        let total = 0;
+        for (let j = 0; j < T; j += 1) {
+          row[j] = 0.5 * Math.fround(row[j] / heads) + (i === j ? 0.5 : 0);  // the mean in float32, as numpy's
+          total += row[j];
+        }
+        for (let j = 0; j < T; j += 1) row[j] /= total;
+      }
+      const next = new Float64Array(T * T);  // Ã_l · (Ã_{l−1} ··· Ã_0), row by row
+      for (let i = 0; i < T; i += 1) {
+        const into = next.subarray(i * T, (i + 1) * T);
+        for (let k = 0; k < T; k += 1) {
+          const a = mixed[i * T + k];
+          if (a === 0) continue;
+          const from = product.subarray(k * T, (k + 1) * T);
+          for (let j = 0; j < T; j += 1) into[j] += a * from[j];
+        }
+      }
+      product = next;
+      out.push(Array.from({ length: T }, (_, i) => Array.from(product.subarray(i * T, (i + 1) * T), Math.fround)));
     }
     return out;
   }
