@@ -588,6 +588,7 @@ def assert_contributions_are_the_apps(got: dict, t, label: str) -> None:
     assert got == expected, label
 
 
+@pytest.mark.slow  # heavier than its neighbours, and every family's run checks it too
 def test_a_computed_sentences_contributions_are_the_apps(tab, served, loaded):
     """analysed.js, handed the trace's own layers and the model's W_O, gives the Contributions page (Kobayashi et al.
     2020, 2021) as export/analyses.py gives an exported sentence's: every norm of every layer within float32's
@@ -607,6 +608,7 @@ def test_a_computed_sentences_contributions_are_the_apps(tab, served, loaded):
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
+@pytest.mark.slow
 def test_a_computed_sentences_lens_is_the_apps_nearest_pieces(tab, served, loaded):
     """The bundled model has no trained masked-LM head: its Lens shows the vocabulary pieces nearest to each hidden
     state. analysed.js, handed the trace's hidden states and reading the word table from the live files, gives the
