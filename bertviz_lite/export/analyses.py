@@ -1,7 +1,8 @@
 """The site's Heads, Rollout, Contributions and Lens pages: a sentence's analyses computed by the app's own code
 (analyses/all_layers.py, contributions.py, logit_lens.py, nearest_pieces.py) and drawn and worded as the app's pages
 draw and word them (analyses/page_views.py), for every value of the page's pickers, since the site has no model to
-ask. One generic page in the browser (assets/analyses.js) shows any of them:
+ask (a live site's browser computes a typed sentence's pages in the same shape: assets/analysed.js, with the words
+`analyses_words` and `lens_words` hand it). One generic page in the browser (assets/analyses.js) shows any of them:
 
     {"title": the page's title,
      "pickers": [{"key": a URL key, "label", "options": [[value, label], …], "value": the default}],
@@ -57,8 +58,7 @@ def analyses_words(t) -> dict:
             "contributions": {"views": CONTRIBUTION_VIEWS, "caption": CONTRIBUTIONS_CAPTION, "said": MIXING_SAID,
                               "checks": CHECKS, "tolerance": CONTRIBUTION_TOLERANCE, "mixing": MIXING_TITLE,
                               "notes": contribution_notes(t.num_heads, t.num_key_value_heads, t.loaded.family.name,
-                                                          pre_norm=is_pre_norm(t)),
-                              "half": HALF_PX, "panel_px": CONTRIBUTION_PANEL_PX},
+                                                          pre_norm=is_pre_norm(t))},
             "rollout": {"caption": ROLLOUT_CAPTION, "title": ROLLOUT_TITLE, "scale": ROLLOUT_SCALE,
                         "axes": list(ROLLOUT_AXES), "mixture": MIXTURE_TITLE}}
 

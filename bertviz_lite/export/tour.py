@@ -7,10 +7,11 @@ ported, with the words that do not depend on the sentence handed over by `tour_w
 holds its words to these on the exported sentences."""
 from __future__ import annotations
 
-from ..analyses.similarity import sentence_vectors, vectors_of_trace
+from ..analyses.sentence_pooling import pooling_of
+from ..analyses.similarity import WAY_FROM, sentence_vectors, vectors_of, vectors_of_trace
 from ..tour import chapter_figure, chapters, narrate
 from ..ops import LINEAR
-from ..tour.narration import LAST_VECTORS, NO_WEIGHTS, RANDOM, output_sentences, vocabulary_words
+from ..tour.narration import NO_WEIGHTS, RANDOM, output_sentences, vocabulary_words
 from ..tour.views import LECTURE_PX
 from .screens import for_screens
 
@@ -34,9 +35,14 @@ def tour_chapters(loaded, t) -> list[dict]:
 
 def tour_words(loaded, t) -> dict:
     """What the browser's tour says that no sentence changes: random weights' warning, the words for a step that
-    reads no weights, the vocabulary, and which linear maps add a bias."""
+    reads no weights, the vocabulary, which linear maps add a bias, and how the model makes a sentence vector (the
+    Similarity page's first way)."""
     linear = {n.module for g in (t.graph("embed"), *(t.graph("layers", i) for i in range(t.num_layers)),
                                  t.graph("pooler"), t.graph("positions")) if g is not None for n in g if n.op is LINEAR}
+    way, pooling = vectors_of(loaded, [t])[0], pooling_of(loaded)
     return {"random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
             "biased": {m: loaded.base.get_submodule(m).bias is not None for m in sorted(linear)},
-            "last": LAST_VECTORS}
+            "vector": {"name": way.name, "how": way.how, "trained": way.trained_for_similarity, "from": WAY_FROM[way.name],
+                       "modes": list(pooling.modes), "normalize": pooling.normalize,
+                       "pooled": loaded.sentence_pooling is not None,  # else the trace's own vectors, however long
+                       "most_tokens": min(pooling.max_tokens or loaded.max_tokens, loaded.max_tokens)}}

@@ -185,7 +185,7 @@ def narrate_softmax(s) -> list[str]:
 def narrate_context(s) -> list[str]:
     probs = s.trace.cache[s.graph.name(s.node.inputs[0])]
     row = np.asarray(probs[s.head][s.token], dtype=np.float64)  # (T,)
-    top = np.argsort(-row)[:3]
+    top = np.argsort(-row, kind="stable")[:3]  # equal weights: the earlier key first
     terms = " + ".join(f"{row[j]:.2f} × v({s.tok(j)})" for j in top)
     return [f"{s.where}, the context of {s.me} is Σ p v over every key: {terms} + … ({len(row)} keys)."]
 

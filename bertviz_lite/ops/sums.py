@@ -99,8 +99,8 @@ def narrate_merge(s) -> list[str]:
 
 
 def narrate_residual(s) -> list[str]:
-    carried, added = (np.linalg.norm(np.asarray(s.input(i))[s.token]) for i in range(2))
-    total = np.linalg.norm(np.asarray(s.array)[s.token])
+    carried, added = (np.linalg.norm(np.asarray(s.input(i), np.float64)[s.token]) for i in range(2))  # in float64,
+    total = np.linalg.norm(np.asarray(s.array, np.float64)[s.token])  # as a live site's browser computes them
     return [f"For {s.me}: the vector carried past has length {carried:.1f}, the sub-layer adds one of length "
             f"{added:.1f}, and their sum has length {total:.1f}."]
 

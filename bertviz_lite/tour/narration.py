@@ -84,7 +84,7 @@ def output_sentences(trace: Trace, vectors: SentenceVectors | None = None, lens:
     vector = vectors.vectors[0]
     trained = [] if vectors.trained_for_similarity else ["This model was not trained for sentence similarity."]
     return [f"The whole sentence becomes one vector of {vector.size} numbers: {vectors.how}.",
-            f"Its length is {np.linalg.norm(vector):.2f}; a sentence with a similar meaning gets a vector pointing the "
+            f"Its length is {np.linalg.norm(vector.astype(np.float64)):.2f}; a sentence with a similar meaning gets a vector pointing the "
             f"same way (the Similarity page compares them).", *trained]
 
 

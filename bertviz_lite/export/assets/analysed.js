@@ -80,7 +80,8 @@
         }
         let total = 0;
         for (let j = 0; j < T; j += 1) {
-          row[j] = 0.5 * Math.fround(row[j] / heads) + (i === j ? 0.5 : 0);  // the mean in float32, as numpy's
+          row[j] = 0.5 * Math.fround(row[j] / heads) + (i === j ? 0.5 : 0);  // the mean rounded to float32, as
+          // numpy's is (numpy sums in float32 too: within a float32 step of it)
           total += row[j];
         }
         for (let j = 0; j < T; j += 1) row[j] /= total;
@@ -302,7 +303,8 @@
   const percent = (value) => `${BVL.fixed(100 * value, 0)}%`;  // Python's f"{value:.0%}"
   // A half panel's height on a projector: the app's 410 px (CONTRIBUTION_PANEL_PX) leaves these figures' cells too
   // short for a lecture's 14-px numbers (their colour bar lies across the top, to leave the cells the width); the
-  // panels still end above a 720-px screen's fold (the readability check says so)
+  // panels still end above a 720-px screen's fold (the readability check says so). Its width is the half of the
+  // page's 1,200 px that it is drawn in, not the app's 560 (HALF_PX), which its layout reckons more tightly
   const PANEL_PX = 470;
 
   async function contributionsPage(lecture) {  // export/analyses.py contributions_page
@@ -311,6 +313,7 @@
     const results = [];
     for (let layer = 0; layer < lecture.model.num_layers; layer += 1) {
       results.push(await layerContributions(lecture, layer, rowsOf(states[layer])));
+      await new Promise((resolve) => { setTimeout(resolve, 0); });  // the page stays alive between layers
     }
     const norms = ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null);
     const fullest = norms[norms.length - 1];

@@ -37,8 +37,8 @@
   }
 
   // A text's pieces, word by word: the library's own encode_text (@huggingface/tokenizers 0.2.0, pinned by hash),
-  // step for step, with the model's pieces of each word (each pre-tokenizer split: transformers' word_ids) kept
-  // apart, so that a piece that goes on the word before it is known whatever the vocabulary's marks
+  // step for step, but the model run on each word alone (each pre-tokenizer split: transformers' word_ids), as the
+  // Rust tokenizers run it, so that a piece that goes on the word before it is known whatever the vocabulary's marks
   function wordsOf(t, text) {
     if (t.do_lowercase_and_remove_accent) return t.encode_text(text).map((piece) => [piece]);  // (XLM's alone)
     const stripped = (parts) => {  // an added token's lstrip and rstrip

@@ -199,18 +199,15 @@
   // vectors_of_trace): from this run's last layer, or where the pipeline reads the text otherwise (a pair's first
   // sentence alone, a text past its length cut there), from a run of its own, as the app runs it again
   async function sentenceVector(lecture, sentence) {
-    const yours = site.similarity && site.similarity.yours;
-    if (!yours) return null;
-    const way = yours.ways[0], states = hiddenStates(lecture);
-    const own = !sentence.pair && sentence.tokens.length + (sentence.dropped || 0) <= yours.most_tokens;
-    const last = own ? states[states.length - 1] : await BVL.yours.lastLayer(sentence.text, yours.most_tokens);
-    const u = BVL.similar.vector(way, last, null, yours.modes);  // never the pooler's
-    const scale = yours.normalize && way.from === "pooling" ? Math.max(length(Array.from(u)), 1e-12) : 1;
+    const way = site.views.tour.words.vector, states = hiddenStates(lecture);
+    const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
+    const last = own ? states[states.length - 1] : await BVL.yours.lastLayer(sentence.text, way.most_tokens);
+    const u = BVL.similar.vector(way, last, null, way.modes);  // never the pooler's
+    const scale = way.normalize && way.from === "pooling" ? Math.max(length(Array.from(u)), 1e-12) : 1;
     return { way, vector: Array.from(u, (v) => v / scale) };
   }
 
   function outputStory(found) {  // tour/narration.py output_sentences, for the sentence vector
-    if (!found) return [site.views.tour.words.last];
     const { way, vector } = found;
     return [`The whole sentence becomes one vector of ${vector.length} numbers: ${way.how}.`,
             `Its length is ${fixed(length(vector), 2)}; a sentence with a similar meaning gets a vector pointing the ` +
@@ -235,7 +232,7 @@
     const where = place + (node.headed ? `, ${BVL.headName(queryHead, numHeads, array.shape[0])}` : "");
     const what = node.explains[0].toUpperCase() + node.explains.slice(1);
     const step = new Step(lecture, block, node, array, head, token, where);
-    return [...lines, `${what}.`, ...NARRATORS[op.narrates](step)];
+    return [...lines, `${what}.`, ...(NARRATORS[op.narrates] || plain)(step)];  // (every family's are ported)
   }
 
   // ---- each chapter's figure, drawn by the stepper's figures for the width it is drawn at ----
@@ -281,7 +278,6 @@
   }
 
   function vectorFigure(found) {  // figures/charts.py vector_bars
-    if (!found) return null;
     return () => ({ data: [{ type: "bar", x: found.vector.map((_, k) => k), y: found.vector,
                              marker: { color: site.style.blue },
                              hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>" }],

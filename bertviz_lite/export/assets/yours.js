@@ -1,8 +1,9 @@
 // A sentence of the reader's own, computed in this browser (a live site: `bertviz-lite export --live`,
 // export/live.py): tokenized as the trace tokenizes (tokenizing.js), then run by the model with every sub-step an
 // output in onnxruntime-web's WebAssembly, its files fetched once and kept (model_parts.js). The sentence then joins
-// the site's sentences: Tokens, the stepper and Similarity (similar.js) show it as they show an exported one, each
-// block checked against the model's own hidden states, computed in the same run.
+// the site's sentences, and every view shows it as it shows an exported one: Tokens, the tour (tour.js), the stepper
+// (each block checked against the model's own hidden states, computed in the same run), the head and model views
+// (attention_views.js), the analyses (analysed.js) and Similarity (similar.js).
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
@@ -86,14 +87,16 @@
     }
     async part(name) {  // the attention views (attention_views.js), the tour (tour.js) and the analyses
       // (analysed.js), built here
+      const once = (make) => this.memo(name, () => forgotten(Promise.resolve().then(make),  // a failure is tried again
+                                                             () => { delete this.decodedParameters[name]; }));
       if (name === "attention") {
-        return this.memo("attention", () => BVL.attentionViews(this.tokens, this.model.num_layers,
-                                                               (layer) => this.array(`layers.${layer}.attn.probs`)));
+        return once(() => BVL.attentionViews(this.tokens, this.model.num_layers,
+                                             (layer) => this.array(`layers.${layer}.attn.probs`)));
       }
-      if (name === "tour") return this.memo("tour", () => BVL.tour.tourOf(this, site.sentences[this.index]));
-      if (Object.hasOwn(BVL.analysed, name)) return this.memo(name, () => BVL.analysed[name](this));  // the analyses
+      if (name === "tour") return once(() => BVL.tour.tourOf(this, site.sentences[this.index]));
+      if (Object.hasOwn(BVL.analysed, name)) return once(() => BVL.analysed[name](this));  // the analyses
       const position = /^lens\.position\.(\d+)$/.exec(name);  // one position's lens, computed when it is shown
-      if (position) return this.memo(name, () => BVL.analysed.lensItem(this, Number(position[1])));
+      if (position) return once(() => BVL.analysed.lensItem(this, Number(position[1])));
       throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
     }
     async block() { return null; }
@@ -133,19 +136,20 @@
     }));
   }
 
-  async function run(text, pair, progress, most) {  // the text's tokens and every output of the model's run
+  // The text's tokens and the model's run: every output, or those named (`only`)
+  async function run(text, pair, progress, most, only) {
     const { tokenizer, session } = await start(progress);
     progress("Computing in this browser…");
     const e = BVL.tokenizing.encoded(tokenizer, text, pair, most);
     const types = tokenTypes(e.types);
     const tensor = (values) => new window.ort.Tensor("int64", BigInt64Array.from(values, BigInt), [values.length]);
-    const outputs = await session.run({ input_ids: tensor(e.ids), token_type_ids: tensor(types),
-                                        attention_mask: tensor(e.ids.map(() => 1)) });
+    const feeds = { input_ids: tensor(e.ids), token_type_ids: tensor(types), attention_mask: tensor(e.ids.map(() => 1)) };
+    const outputs = await (only ? session.run(feeds, only) : session.run(feeds));
     return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
   }
 
   async function lastLayer(text, most) {  // a text's last-layer vectors (T, d), cut to `most` tokens, run alone
-    const all = (await run(text, null, () => null, most)).arrays[live.hidden_states];
+    const all = (await run(text, null, () => null, most, [live.hidden_states])).arrays[live.hidden_states];
     const [layers, T, d] = all.shape;
     return { shape: [T, d], data: all.data.slice((layers - 1) * T * d) };
   }
@@ -217,7 +221,7 @@
     }
   }
 
-  function listedPages() {  // "Tokens, Tour, Layers, Attention and Similarity"
+  function listedPages() {  // "Tokens, Tour, …, Contributions and Similarity"
     const names = PAGES.map((p) => `${p[0].toUpperCase()}${p.slice(1)}`);
     return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   }
