@@ -428,12 +428,7 @@ def test_a_computed_sentences_head_and_model_views_are_the_apps_figures(tab, ser
 def told_in_the_browser(page, t) -> list[dict]:
     """tour.js's chapters of the trace `t`, told from the trace's own numbers (the blocks the tour reads and the model's
     own hidden states), as a computed sentence's lecture holds them."""
-    def packed(array) -> list:
-        array = np.asarray(array)
-        kind = "<i4" if np.issubdtype(array.dtype, np.integer) else "<f4"
-        return [base64.b64encode(np.ascontiguousarray(array, kind).tobytes()).decode(), list(array.shape), kind]
-
-    read = {name: packed(a) for name, a in trace_steps(t).items() if name.split(".")[0] in ("embed", "positions")
+    read = {name: packed_array(a) for name, a in trace_steps(t).items() if name.split(".")[0] in ("embed", "positions")
             or name.startswith("layers.0.")}
     sentence = {"text": t.text, "pair": t.pair, "tokens": t.tokens, "dropped": t.dropped_tokens,
                 "sentences": [{None: "special", 0: "A", 1: "B"}[s] for s in t.sequence_ids],
@@ -453,7 +448,7 @@ def told_in_the_browser(page, t) -> list[dict]:
                            return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; } };
       return (await BVL.tour.tourOf(lecture, sentence)).map((c) => ({ kind: c.kind, title: c.title, step: c.step,
                                                                      lines: c.lines, drawn: Boolean(c.draw) }));
-    }""", [sentence, read, packed(t.hidden_states)])
+    }""", [sentence, read, packed_array(t.hidden_states)])
 
 
 def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loaded):

@@ -13,15 +13,13 @@
   const BVL = (window.BVL = window.BVL || {});
   const site = window.BVL_SITE;
   const words = () => site.views.analyses;
+  const { dot } = BVL;  // numbers.js
 
   function attention(lecture, layer) {  // (h, T, T)
     return lecture.array(`layers.${layer}.attn.probs`);
   }
 
-  function rowOf(probs, h, i) {  // probs[h, i, :]
-    const T = probs.shape[2];
-    return probs.data.subarray((h * T + i) * T, (h * T + i + 1) * T);
-  }
+  const rowOf = (probs, h, i) => BVL.at(BVL.at(probs, h), i).data;  // probs[h, i, :]
 
   // ---- Clark et al. (2019): what each head looks at (analyses/head_fingerprints.py) ----
   function isPunctuation(token) {  // its piece marker off, non-empty and every character Unicode punctuation
@@ -119,12 +117,6 @@
   function rowsOf(array) {  // (T, d) → {rows, d, row(i)}
     const [T, d] = array.shape, rows = Float64Array.from(array.data);
     return { T, d, rows, row: (i) => rows.subarray(i * d, (i + 1) * d) };
-  }
-
-  function dot(a, b) {
-    let total = 0;
-    for (let k = 0; k < a.length; k += 1) total += a[k] * b[k];
-    return total;
   }
 
   function centred(z, gamma) {  // LayerNorm's linear part before 1 / s_i: γ ⊙ (z − mean(z)), in place

@@ -6,7 +6,7 @@
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
-  const { get, row, column, num, plus, general, fixed, signed, exactSum, FLOAT32_MIN, MASKED_BELOW } = BVL;
+  const { get, row, column, num, plus, general, fixed, signed, exactSum, dot, FLOAT32_MIN, MASKED_BELOW } = BVL;
 
   function stepName(block, key) {  // graph/names.py step_name
     return block.layer === null || block.layer === undefined ? `${block.block}.${key}`
@@ -73,8 +73,6 @@
     if (cell.at.length === 2) return { row: cell.row(cell.at[0]), dimension: String(cell.at[1]) };
     return cell.at.length === 1 ? { dimension: String(cell.at[0]) } : {};
   }
-
-  function dot(a, b) { return a.reduce((total, x, i) => total + x * b[i], 0); }
 
   // ---- tables (ops/tables.py) ----
   function explainGiven(cell) {

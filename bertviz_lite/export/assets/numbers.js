@@ -97,5 +97,19 @@
     return partials.reduce((a, b) => a + b, 0);
   }
 
-  Object.assign(BVL, { FLOAT32_MIN, MASKED_BELOW, unpack, get, row, column, matrix, fixed, general, num, plus, signed, exactSum });
+  function at(array, i) {  // array[i]: an array of its own, {shape, data}, on the same bytes
+    const rest = array.shape.slice(1), n = rest.reduce((a, b) => a * b, 1);
+    return { shape: rest, data: array.data.subarray(i * n, (i + 1) * n) };
+  }
+
+  function dot(a, b) {  // Σ a_k b_k in float64, in order
+    let total = 0;
+    for (let k = 0; k < a.length; k += 1) total += a[k] * b[k];
+    return total;
+  }
+
+  const norm = (a) => Math.sqrt(dot(a, a));
+
+  Object.assign(BVL, { FLOAT32_MIN, MASKED_BELOW, unpack, get, row, column, matrix, fixed, general, num, plus, signed, exactSum,
+                       at, dot, norm });
 })();

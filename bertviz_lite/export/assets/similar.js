@@ -51,8 +51,7 @@
     return u;
   }
 
-  const dot = (u, v) => u.reduce((s, x, k) => s + x * v[k], 0);
-  const norm = (u) => Math.sqrt(dot(u, u));
+  const { dot, norm } = BVL;  // numbers.js
 
   function cosine(u, v) {  // sentence_pooling.cosine, with its guard against a zero vector
     return dot(u, v) / Math.max(norm(u) * norm(v), 1e-12);

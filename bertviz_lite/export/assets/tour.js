@@ -6,7 +6,7 @@
 "use strict";
 (function () {
   const BVL = (window.BVL = window.BVL || {});
-  const { fixed } = BVL;  // numbers.js: Python's f"{x:.Nf}"
+  const { fixed, at, dot, norm: length } = BVL;  // numbers.js: Python's f"{x:.Nf}", an array's row, Σ and ‖·‖
   const site = window.BVL_SITE;
 
   function chapters(model, layer) {  // tour/chapters.py chapters
@@ -24,16 +24,10 @@
   }
 
   // ---- arrays as the narrators read them: {shape, data}, a leading index taken off ----
-  const size = (shape) => shape.reduce((a, b) => a * b, 1);
-  function at(array, i) {  // array[i]
-    const rest = array.shape.slice(1), n = size(rest);
-    return { shape: rest, data: array.data.subarray(i * n, (i + 1) * n) };
-  }
   const values = (array) => Array.from(array.data);  // float64, exactly the stored numbers
   const argmax = (list) => list.reduce((best, v, k) => (v > list[best] ? k : best), 0);  // the first, as numpy's
   const argmin = (list) => list.reduce((best, v, k) => (v < list[best] ? k : best), 0);
   const sum = (list) => list.reduce((a, b) => a + b, 0);
-  const length = (list) => Math.sqrt(sum(list.map((v) => v * v)));
 
   class Step {  // tour/narration.py Step: what a narrator reads
     constructor(lecture, block, node, array, head, token, where) {
@@ -180,7 +174,7 @@
     const h = hiddenStates(lecture), T = lecture.tokens.length;
     return h.slice(1).map((after, l) => Array.from({ length: T }, (_, t) => {
       const u = values(at(h[l], t)), v = values(at(after, t));
-      return Math.fround(sum(u.map((x, k) => x * v[k])) / Math.max(length(u) * length(v), 1e-12));  // float32
+      return Math.fround(dot(u, v) / Math.max(length(u) * length(v), 1e-12));  // float32
     }));
   }
 
