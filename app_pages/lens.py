@@ -30,7 +30,7 @@ def show_lens(position: int | None) -> None:
                                     lambda: cached_lens(key, position), ":material/error:")
     with figure, lecture.point():
         charts.chart(lens_figure(shown(lens.layers), lens.position, lens.tokens[lens.position]), width=FIGURE_PX)
-    said, holds = lens_check(lens.max_abs_diff)
+    said, holds = lens_check(lens.max_abs_diff, lens.holds)
     (side.success if holds else side.error)(said, icon=":material/check_circle:" if holds else ":material/cancel:")
     rows = [{"hidden state": state_name(i), "rank": k + 1, "token": token, "probability": p}
             for i, top in enumerate(lens.layers) for k, (token, p) in enumerate(top)]

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import torch
 
+from bertviz_lite.closeness import ANOTHER_ROUTE
 from bertviz_lite import attention_rollout, head_fingerprints, layer_contributions, load_model, logit_lens, trace
 from tiny_models import NEW_FAMILY_SPECS
 from references import array, hooked_outputs, reference_forward
@@ -54,7 +55,7 @@ def test_post_norm_contributions_against_the_models_own_modules(new_tiny_loaded,
         c = contributions_by_hand(x, a, array(p.value.weight), array(p.value.bias), array(p.attn_out.weight), x)
         residual = c + np.eye(len(x))[:, :, None] * x[None]
         attn_out, attn_norm = outs[id(p.attn_out)][0].numpy(), outs[id(p.attn_norm)][0].numpy()
-        assert np.abs(c.sum(axis=1) + array(p.attn_out.bias) - attn_out).max() <= 1e-4
+        ANOTHER_ROUTE.assert_close(c.sum(axis=1) + array(p.attn_out.bias), attn_out)
         gamma, eps = array(p.attn_norm.weight), p.attn_norm.eps
         s = np.sqrt((x + attn_out).var(axis=1) + eps)[:, None, None]
         g = gamma * (residual - residual.mean(axis=-1, keepdims=True)) / s
@@ -62,10 +63,10 @@ def test_post_norm_contributions_against_the_models_own_modules(new_tiny_loaded,
         assert np.abs(ours.norm - np.linalg.norm(c, axis=-1)).max() <= 1e-4
         assert np.abs(ours.norm_residual - np.linalg.norm(residual, axis=-1)).max() <= 1e-4
         assert np.abs(ours.norm_residual_ln - np.linalg.norm(g, axis=-1)).max() <= 1e-4
-        assert ours.out_diff <= 1e-4 and ours.norm_diff <= 1e-4
+        assert ours.out_holds and ours.norm_holds
         b_o = array(p.attn_out.bias)
         rebuilt = g.sum(axis=1) + gamma * (b_o - b_o.mean()) / s[:, 0] + array(p.attn_norm.bias)
-        assert np.abs(rebuilt - attn_norm).max() <= 1e-4  # the identity, against the model's own LayerNorm
+        ANOTHER_ROUTE.assert_close(rebuilt, attn_norm)  # the identity, against the model's own LayerNorm
 
 
 def test_pre_norm_contributions_against_the_models_own_modules(new_tiny_loaded):
@@ -83,13 +84,13 @@ def test_pre_norm_contributions_against_the_models_own_modules(new_tiny_loaded):
         c = contributions_by_hand(x, a, w[2 * d:], np.zeros(d), array(module.attn.Wo.weight), normed)
         residual = c + np.eye(len(x))[:, :, None] * x[None]
         attn_out = outs[id(module.attn.Wo)][0].numpy()
-        assert np.abs(c.sum(axis=1) - attn_out).max() <= 1e-4  # no bias in ModernBERT
+        ANOTHER_ROUTE.assert_close(c.sum(axis=1), attn_out)  # no bias in ModernBERT
         ours = layer_contributions(t, i)
         assert ours.norm_residual_ln is None
         assert np.abs(ours.norm - np.linalg.norm(c, axis=-1)).max() <= 1e-4
         assert np.abs(ours.norm_residual - np.linalg.norm(residual, axis=-1)).max() <= 1e-4
         assert np.abs(residual.sum(axis=1) - (x + attn_out)).max() <= 1e-4  # the block's output
-        assert ours.out_diff <= 1e-4 and ours.norm_diff <= 1e-4
+        assert ours.out_holds and ours.norm_holds
 
 
 HEADS = {  # each family's masked-LM head as its transformers forward applies it, written out independently
@@ -113,7 +114,7 @@ def test_logit_lens_through_the_models_own_head(new_tiny_dirs, name):
         out = loaded.model(**inputs, output_hidden_states=True)
     position = t.tokens.index(mask)
     lens = logit_lens(t)
-    assert lens.max_abs_diff <= 1e-4 and len(lens.layers) == t.num_layers + 1
+    assert lens.holds and len(lens.layers) == t.num_layers + 1
     for layer, hidden in enumerate(out.hidden_states):
         with torch.inference_mode():
             logits = HEADS[name](loaded.model, hidden[0, position], layer == t.num_layers)
@@ -137,7 +138,7 @@ def test_every_positions_lens_from_one_forward_is_the_models_own_head_at_that_po
     lenses = lenses_at(t, list(range(len(t.tokens))))
     assert [lens.position for lens in lenses] == list(range(len(t.tokens)))
     for lens in lenses:
-        assert lens.max_abs_diff <= 1e-4
+        assert lens.holds
         for layer, hidden in enumerate(out.hidden_states):
             with torch.inference_mode():
                 logits = HEADS[name](loaded.model, hidden[0, lens.position], layer == t.num_layers)

@@ -616,7 +616,7 @@ def test_the_sites_lens_looks_at_the_mask_and_keeps_each_positions_lens_apart(ti
     lens = logit_lens(trace(loaded, "the cat [MASK] on the mat"))
     assert masked["pickers"] == [] and list(apart) == []
     shown = masked["panels"][0]["items"][""]
-    assert shown["checks"] == [list(lens_check(lens.max_abs_diff))] and shown["figure"]["browse"]["data"][0]["text"] \
+    assert shown["checks"] == [list(lens_check(lens.max_abs_diff, lens.holds))] and shown["figure"]["browse"]["data"][0]["text"] \
         == [[f"{token}<br>{p:.2f}" for token, p in top] for top in lens.layers]
 
     page, apart = lens_page(loaded, "the cat sat")

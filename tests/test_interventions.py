@@ -8,13 +8,13 @@ import pytest
 import torch
 
 from bertviz_lite import trace
+from bertviz_lite.closeness import SAME_SUM
 from bertviz_lite.errors import InputError
 from bertviz_lite.intervening.edits import Edits, parse_edits
 from bertviz_lite.intervening.run import cosine_distances, intervene
 from bertviz_lite.ops import LINEAR, MERGE_HEADS
 
 TEXT = "the cat sat on the mat and the dog sat on the rug"
-ATOL = 2e-5
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def test_a_head_switched_off_equals_zeroing_its_slice_of_the_output_projections_
     layer, head = 1, t.num_heads - 1  # with grouped queries, a query head that shares its key/value head
     run = intervene(t, Edits(heads_off=((layer, head),)))
     expected = transformers_states(t, hooks=[head_off_hook(t, layer, head)])
-    np.testing.assert_allclose(run.trace.hidden_states, expected, atol=ATOL)
+    SAME_SUM.assert_close(run.trace.hidden_states, expected)
     assert run.first_changed_layer == layer and run.shift[: layer + 1].max() == 0 and run.shift[layer + 1].max() > 0
     np.testing.assert_allclose(run.shift, cosine_distances(t.hidden_states, expected), atol=1e-4)
     assert np.abs(run.trace.layer(layer)["attn.head_context"][head]).max() == 0
@@ -116,7 +116,7 @@ def test_a_value_zeroed_equals_zeroing_the_value_projections_row(every_family, n
     layer, token = 2 if t.num_layers > 2 else 1, 3
     run = intervene(t, Edits(zeroed=((layer, token),)))
     expected = transformers_states(t, hooks=[value_zero_hook(t, layer, token)])
-    np.testing.assert_allclose(run.trace.hidden_states, expected, atol=ATOL)
+    SAME_SUM.assert_close(run.trace.hidden_states, expected)
     assert run.shift[: layer + 1].max() == 0 and run.shift[layer + 1].max() > 0
 
 
@@ -126,7 +126,7 @@ def test_a_masked_token_equals_transformers_on_the_changed_ids(every_family, nam
     run = intervene(t, Edits(masked=(2,)))
     ids = t.input_ids.copy()
     ids[2] = t.loaded.tokenizer.mask_token_id
-    np.testing.assert_allclose(run.trace.hidden_states, transformers_states(t, ids), atol=ATOL)
+    SAME_SUM.assert_close(run.trace.hidden_states, transformers_states(t, ids))
     assert run.trace.tokens[2] == t.loaded.tokenizer.mask_token and run.first_changed_layer == 0
     assert run.shift[0, 2] > 0 and run.shift[0, 0] < 1e-6  # the embeddings change at the masked position only
 
@@ -138,7 +138,7 @@ def test_several_edits_at_once_on_bert(every_family):
     ids = t.input_ids.copy()
     ids[4] = t.loaded.tokenizer.mask_token_id
     hooks = [head_off_hook(t, 1, 0), head_off_hook(t, 2, 3), value_zero_hook(t, 0, 5)]
-    np.testing.assert_allclose(run.trace.hidden_states, transformers_states(t, ids, hooks), atol=ATOL)
+    SAME_SUM.assert_close(run.trace.hidden_states, transformers_states(t, ids, hooks))
 
 
 def test_the_intervened_run_is_a_trace_the_stepper_reads(every_family):
@@ -146,7 +146,7 @@ def test_the_intervened_run_is_a_trace_the_stepper_reads(every_family):
     run = intervene(t, parse_edits(off="1.2", zero="1:3"))
     steps = run.trace.layer(1)
     expected = transformers_states(t, hooks=[head_off_hook(t, 1, 2), value_zero_hook(t, 1, 3)])
-    np.testing.assert_allclose(steps[steps.graph.output.key], expected[2], atol=ATOL)  # the stepper's own layer
+    SAME_SUM.assert_close(steps[steps.graph.output.key], expected[2])  # the stepper's own layer
     assert np.abs(steps["attn.head_context"][2]).max() == 0
     from bertviz_lite import explain
 

@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "bertviz_lite"
 
 LAYERS = [  # bottom up: a package imports only itself and the packages of the layers below it
     {"kinds"},  # how an operation's output is shown: two small types, below even the operations
-    {"errors", "deprecation", "tasks", "ops", "attention_lines"},  # leaves: no other part of bertviz_lite
+    {"errors", "deprecation", "tasks", "ops", "attention_lines", "closeness"},  # leaves: no other part of bertviz_lite
     {"graph"},  # a block as a graph of named ops
     {"families"},  # what each family's layer is, as a graph of named ops
     {"loading", "introspection"},  # models, tokenizers and their architecture

@@ -96,7 +96,7 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
     title = f"{heading}{e.title}{which}, {where} = {e.value:.4f}"
     st.markdown(f"**{title}**" if state.lecture_mode() else f"#### {title}")
     st.markdown(f"`{e.op}`: {e.formula}")
-    ok = e.rel_diff <= 1e-5
+    ok = e.holds
     if state.lecture_mode():  # one line: the figure must fit beside the heatmap
         text = f"From these numbers: {e.recomputed:.6g}; stored {e.value:.6g} (|Δ| {e.abs_diff:.0e})"
         lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}"

@@ -37,6 +37,7 @@ import torch
 
 from torch import nn
 
+from ..closeness import ANOTHER_ROUTE
 from ..ops import (LAYER_NORM, LINEAR, MERGE_HEADS, NORMS, RESIDUAL_ADD, WEIGHTED_SUM, merge_heads, shared_heads,
                    split_heads)
 from ..stepthrough.trace import Trace
@@ -52,6 +53,8 @@ class LayerContributions:
     norm_residual_ln: np.ndarray | None  # (T, T) ‖g_i(c_ij + δ_ij x_i)‖; None where no LayerNorm follows
     out_diff: float  # check 1: max |Σ_j c_ij + b_O − attn.out|
     norm_diff: float  # check 2: max |Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β − attn.norm| (pre-norm: see above)
+    out_holds: bool  # check 1 within closeness.ANOTHER_ROUTE of the model's own numbers (a bound by their size)
+    norm_holds: bool  # check 2, likewise
 
     def mixing(self) -> dict[str, float | None]:
         return {name: None if getattr(self, name) is None else mixing_ratio(getattr(self, name)) for name in MIXING}
@@ -93,10 +96,10 @@ def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torc
     residual = raw.clone()
     residual[i, i] += (2 * c_ii * x + x * x).sum(dim=-1)  # ‖c_ii + x_i‖² = ‖c_ii‖² + 2⟨c_ii, x_i⟩ + ‖x_i‖²
     norm = lambda squared: squared.clamp(min=0).sqrt()  # noqa: E731
-    out_diff = float((sum_c + b_o - attn_out).abs().max())
+    checks = {**_check("out", sum_c + b_o, attn_out)}
     if gamma is None:  # pre-norm: nothing normalises the sum; check 2 is the block's output
         return LayerContributions(probs.mean(dim=0).numpy(), norm(raw).numpy(), norm(residual).numpy(), None,
-                                  out_diff, norm_diff=float((sum_c + x + b_o - attn_norm).abs().max()))
+                                  **checks, **_check("norm", sum_c + x + b_o, attn_norm))
 
     s = torch.sqrt(y.var(dim=-1, unbiased=False, keepdim=True) + eps)  # (T, 1): s_i
     lin = lambda z: gamma * (z - z.mean(dim=-1, keepdim=True))  # noqa: E731  g_i(z) = lin(z) / s_i
@@ -106,7 +109,13 @@ def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torc
     rebuilt_norm = lin(sum_c + x) / s + lin(b_o) / s + beta  # Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β
     return LayerContributions(
         probs.mean(dim=0).numpy(), norm(raw).numpy(), norm(residual).numpy(), (norm(with_ln) / s).numpy(),
-        out_diff, norm_diff=float((rebuilt_norm - attn_norm).abs().max()))
+        **checks, **_check("norm", rebuilt_norm, attn_norm))
+
+
+def _check(name: str, rebuilt: torch.Tensor, own: torch.Tensor) -> dict:
+    """One check's largest difference (what the page says) and whether it holds by the numbers' own size."""
+    return {f"{name}_diff": float((rebuilt - own).abs().max()),
+            f"{name}_holds": ANOTHER_ROUTE.holds(rebuilt.numpy(), own.numpy())}
 
 
 def head_values(source: torch.Tensor, w_v: torch.Tensor, b_v: torch.Tensor, heads: int, d_h: int) -> torch.Tensor:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
+from ..closeness import ANOTHER_ROUTE
 from ..errors import InputError
 from ..loading.loader import LoadedModel
 from ..stepthrough.trace import Trace
@@ -28,6 +29,7 @@ class LogitLens:
     position: int
     layers: list[list[tuple[str, float]]]  # for hidden state 0..L: the TOP tokens and their probabilities
     max_abs_diff: float  # the last layer's logits vs the masked-LM model's own
+    holds: bool  # within closeness.ANOTHER_ROUTE of them, a bound by their size
 
     def to_json(self) -> dict:
         return {"tokens": self.tokens, "position": self.position,
@@ -99,5 +101,6 @@ def lenses_at(trace: Trace, positions: list[int], top: int = TOP) -> list[LogitL
         best = torch.softmax(logits, dim=-1).topk(top, dim=-1)  # of (L + 1, V) probabilities
         layers = [list(zip(piece_names(loaded.tokenizer, ids.tolist()), values.tolist()))
                   for values, ids in zip(best.values, best.indices)]
-        lenses.append(LogitLens(trace.tokens, position, layers, float((logits[-1] - own[position]).abs().max())))
+        lenses.append(LogitLens(trace.tokens, position, layers, float((logits[-1] - own[position]).abs().max()),
+                                ANOTHER_ROUTE.holds(logits[-1].numpy(), own[position].numpy())))
     return lenses

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..closeness import SAME_SUM
 from ..ops import Figure
 
 
@@ -32,9 +33,10 @@ class Explanation:
         return abs(self.recomputed - self.value)
 
     @property
-    def rel_diff(self) -> float:
-        """The difference relative to the value's size (at least 1): what 'within 1e-5' means for large values."""
-        return self.abs_diff / max(1.0, abs(self.value))
+    def holds(self) -> bool:
+        """The cell computed again from these numbers agrees with the stored one, within the bound the value's own
+        size sets (`closeness.SAME_SUM`)."""
+        return SAME_SUM.holds(self.recomputed, self.value)
 
     def to_json(self) -> dict:
         return {"step": self.step, "head": self.head, "at": list(self.at), "value": self.value, "op": self.op,

@@ -26,7 +26,8 @@ from ..analyses.contributions import attention_block, layer_contributions
 from ..analyses.head_fingerprints import PIECE_MARKERS, STAT_WORDS, STATS, STRIKING as STRIKING_SHARE
 from ..analyses.logit_lens import TOP, lenses_at, mlm_head_problem
 from ..analyses.nearest_pieces import narrower_table, nearest_at
-from ..analyses.page_views import (CHECKS, CONTRIBUTION_PANEL_PX, CONTRIBUTION_TOLERANCE, CONTRIBUTION_VIEWS,
+from ..closeness import ANOTHER_ROUTE
+from ..analyses.page_views import (CHECKS, CONTRIBUTION_PANEL_PX, CONTRIBUTION_VIEWS,
                                    CONTRIBUTIONS_CAPTION, DEFAULTS, LABELS, MIXING_SAID, MIXING_TITLE, MIXTURE_TITLE,
                                    NEAREST_TITLE, NONE_STRIKING, OPEN_HEAD, PHONE_TOP, ROLLOUT_AXES, ROLLOUT_CAPTION,
                                    ROLLOUT_SCALE, ROLLOUT_TITLE, STAT_BUTTONS, STRIKING, STRIKING_SAID, TITLES,
@@ -56,7 +57,7 @@ def analyses_words(t) -> dict:
             "screens": {"browse": CANVAS_PX, "wide": WIDE_PX, "phone": PHONE_PX, "tallest": LECTURE_CHART_PX,
                         "numbers": LECTURE_NUMBERS_PX},
             "contributions": {"views": CONTRIBUTION_VIEWS, "caption": CONTRIBUTIONS_CAPTION, "said": MIXING_SAID,
-                              "checks": CHECKS, "tolerance": CONTRIBUTION_TOLERANCE, "mixing": MIXING_TITLE,
+                              "checks": CHECKS, "tolerance": ANOTHER_ROUTE.to_json(), "mixing": MIXING_TITLE,
                               "notes": contribution_notes(t.num_heads, t.num_key_value_heads, t.loaded.family.name,
                                                           pre_norm=is_pre_norm(t))},
             "rollout": {"caption": ROLLOUT_CAPTION, "title": ROLLOUT_TITLE, "scale": ROLLOUT_SCALE,
@@ -192,7 +193,7 @@ def lens_page(masked_lm, text: str, pair: str | None = None) -> tuple[dict, Apar
         return item(for_screens(lambda lecture: draw(f.layers, f.position, f.tokens[f.position]),
                                 phone=lambda: draw([top[:PHONE_TOP] for top in f.layers], f.position,
                                                    f.tokens[f.position])),
-                    checks=[] if problem else [lens_check(f.max_abs_diff)])
+                    checks=[] if problem else [lens_check(f.max_abs_diff, f.holds)])
 
     if t.mask_positions:  # the lens looks at the mask, as the app's: no picker
         return page("lens", [], [{"by": [], "items": {"": shown(found[0])}}], notes=notes), iter(())

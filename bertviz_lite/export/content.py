@@ -9,6 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from ..analyses.all_layers import all_layers
 from ..analyses.similarity import MAX_SENTENCES
+from ..closeness import ANOTHER_ROUTE, SAME_SUM
 from ..errors import InputError, LoadError
 from ..figures import parameter_sunburst
 from ..figures.charts import WINDOW
@@ -68,6 +69,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
                   "analyses": {**analyses_words(traces[0]), "lens": lens_words(lens_model())} if live else None,
                   "attention": attention_settings(traces[0].num_heads) if live else None},
         "style": site_style(),
+        "tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()},  # the checks' bounds
         "templates": templates(),
         "steps": lambda: (sentence_scripts(loaded, t, lens_model) for t in traces),
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
@@ -147,7 +149,9 @@ def site_style() -> dict:
 
     return {"font": style.FONT["size"], "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
             "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
-            "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED}
+            "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED,
+            "scales": {name: {"colours": get_colorscale(scale.colours), "ends": scale.ends}  # each kind of number's
+                       for name, scale in style.SCALES.items()}}
 
 
 SAID, MOST_SAID = 40, 3  # the about line names the first sentences, each cut to this many characters

@@ -92,14 +92,15 @@ def sentence_steps(loaded, t, checks: dict) -> dict:
 def block_arrays(t, checks: dict) -> Iterator[tuple[str, dict]]:
     """Each block's sub-steps by global name, one block at a time ("embed", "layers.3", ...): the site reads a
     block's script only when a view shows it or explains a cell of it. Each block is computed once, as the trace's
-    `Steps`, and its check against the model's own output goes into `checks` (by the block's output name)."""
+    `Steps`, and its check against the model's own output goes into `checks` (by the block's output name): its largest
+    difference and whether it holds (closeness.SAME_SUM)."""
     blocks = [t.embeddings, t.positions, *(partial(t.layer, i) for i in range(t.num_layers)), t.pooler]
     for steps in (make() for make in blocks):  # one block at a time
         if steps is None:  # no positions' steps, no pooler
             continue
         name = steps.name(steps.graph.output.key)
         if steps.max_abs_diff is not None:
-            checks[name] = steps.max_abs_diff
+            checks[name] = [steps.max_abs_diff, steps.holds]  # what the line says, and whether it holds
         yield part_of(name), {steps.name(k): packed(v) for k, v in steps.items()}
 
 

@@ -214,7 +214,7 @@ def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, lin
     shown = [plotly_text(s) for s in sentences]  # sentence's markup as text (Plotly draws <a href> as a link)
     columns = [str(i + 1) for i in range(len(sentences))]
     fig = go.Figure(go.Heatmap(z=cosine.astype(np.float32), x=columns, y=rows,
-                               **colour_scale(cosine, signed=True), texttemplate="%{z:.3f}",
+                               **colour_scale(cosine, scale="cosine"), texttemplate="%{z:.3f}",
                                textfont=dict(size=FONT["size"]),
                                colorbar=dict(title="cosine"),
                                customdata=[[[a, b] for b in shown] for a in shown],

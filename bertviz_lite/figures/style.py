@@ -5,6 +5,7 @@ from here, so that a colour means the same thing on every page and from the back
   where they lie in [0, 1] the scale is 0 to 1 on every figure, so two heads can be compared by eye.
 - Signed quantities (scores, their terms, vectors' numbers, distances i − j) are drawn on a diverging scale
   centred at 0 and symmetric about it: white is 0, blue above, red below (blue for more, as for shares).
+- Cosines run on the diverging scale from −1 to 1 on every figure, however close to 0 a figure's cosines lie.
 - Panels shown side by side share one scale and one colour bar.
 - A series has a fixed colour by what it is (a word embedding, a residual add, a LayerNorm's output), from
   Paul Tol's colour-blind-safe "bright" set.
@@ -12,6 +13,7 @@ from here, so that a colour means the same thing on every page and from the back
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -84,10 +86,32 @@ def series_colour(series: Series | None) -> str | None:
     return SERIES_COLOURS.get(series)
 
 
-def colour_scale(*arrays: np.ndarray, signed: bool | None = None) -> dict:
-    """Heatmap colour settings shared by `arrays`: diverging and symmetric about 0 for a signed quantity
-    (`signed`; None: where any value is negative), else sequential from 0, to 1 where every value lies in
-    [0, 1]."""
+@dataclass(frozen=True)
+class Scale:
+    """How one kind of number is coloured, on the app's figures and the site's alike (an exported site reads
+    `SCALES` as data, so that a number typed in its browser is coloured as the app colours it)."""
+    colours: str  # SHARE (sequential from 0) or SIGNED (diverging, centred at 0)
+    ends: tuple[float, float] | None = None  # fixed ends; None: from the numbers, as `colour_scale` says
+
+
+SCALES = {
+    "share": Scale(SHARE),
+    "signed": Scale(SIGNED),
+    # a cosine's whole range, on every figure: 0.02 stays near white beside a sentence's 1 with itself, however few
+    # cosines a figure holds (a typed sentence's row of them was coloured as if 0.02 were near 1: issue 54)
+    "cosine": Scale(SIGNED, ends=(-1.0, 1.0)),
+}
+
+
+def colour_scale(*arrays: np.ndarray, signed: bool | None = None, scale: str | None = None) -> dict:
+    """Heatmap colour settings shared by `arrays`: `scale`'s (a name in SCALES) where given; else diverging and
+    symmetric about 0 for a signed quantity (`signed`; None: where any value is negative), else sequential from
+    0, to 1 where every value lies in [0, 1]."""
+    if scale is not None and SCALES[scale].ends is not None:
+        low, high = SCALES[scale].ends
+        return dict(colorscale=SCALES[scale].colours, zmin=low, zmax=high)
+    if scale is not None:
+        signed = SCALES[scale].colours == SIGNED
     finite = [a[np.isfinite(a)] for a in (np.asarray(x, dtype=np.float64) for x in arrays)]
     values = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(1)
     values = values if values.size else np.zeros(1)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..closeness import SAME_SUM
 from ..graph.nodes import Graph, Node
 
 
@@ -21,7 +22,7 @@ class Steps(Mapping):
     ('attn.scores',)
 
     `max_abs_diff` compares the last sub-step with `reference`, what the model itself produced for this block
-    (hidden_states[i + 1] for layer i).
+    (hidden_states[i + 1] for layer i); `holds` says whether every element is within `closeness.SAME_SUM` of it.
     """
 
     def __init__(self, graph: Graph, arrays: dict[str, np.ndarray], reference: np.ndarray | None):
@@ -31,6 +32,7 @@ class Steps(Mapping):
         self._arrays = {k: arrays[k] for k in graph.keys}
         self.reference = reference
         self.max_abs_diff = None if reference is None else float(np.max(np.abs(self.output - reference)))
+        self.holds = None if reference is None else SAME_SUM.holds(self.output, reference)  # the check, by size
 
     def __getitem__(self, key: str) -> np.ndarray:
         return self._arrays[key]

@@ -191,10 +191,13 @@
     });
     const cii = Array.from({ length: T }, (_, i) => headsOf(i, i));
     const attnOut = rowsOf(lecture.array(name(out)));  // (T, d): the model's attention output
-    const worst = (rebuilt, reference) => {
-      let most = 0;
-      rebuilt.forEach((row, i) => row.forEach((value, o) => { most = Math.max(most, Math.abs(value - reference(i, o))); }));
-      return most;
+    const worst = (rebuilt, reference) => {  // [the largest difference, whether every one is within the bound]
+      let most = 0, holds = true;
+      rebuilt.forEach((row, i) => row.forEach((value, o) => {
+        most = Math.max(most, Math.abs(value - reference(i, o)));
+        holds = holds && BVL.within(value, reference(i, o), words().contributions.tolerance);
+      }));
+      return [most, holds];
     };
     const root = (matrix) => matrix.map((row) => Array.from(row, (value) => Math.sqrt(Math.max(value, 0))));
     const raw = squaredNorms(f);
@@ -209,7 +212,7 @@
       return total / H;
     }));
     const result = { attention: meanAttention, norm: root(raw), norm_residual: root(residual), norm_residual_ln: null,
-                     out_diff: worst(sumC, (i, o) => attnOut.row(i)[o] - bO[o]) };
+                     out_diff: worst(sumC.map((row) => row.map((value, o) => value + bO[o])), (i, o) => attnOut.row(i)[o]) };
     if (!postNorm) {  // pre-norm: nothing normalises the sum; check 2 is the block's output x + attn.out
       return { ...result, norm_diff: worst(sumC.map((row, i) => row.map((value, o) => value + x.row(i)[o] + bO[o])),
                                            (i, o) => x.row(i)[o] + attnOut.row(i)[o]) };
@@ -319,8 +322,8 @@
     const attentionItems = {}, beside = {};
     results.forEach((result, layer) => {
       const ratios = Object.fromEntries(["attention", ...norms].map((name) => [name, mixingRatio(result[name])]));
-      const check = (what, diff) => [BVL.said(w.checks.said, { what: BVL.said(what, { layer }),
-                                                               diff: BVL.scientific(diff, 1) }), diff <= w.tolerance];
+      const check = (what, [diff, holds]) => [BVL.said(w.checks.said, { what: BVL.said(what, { layer }),
+                                                                        diff: BVL.scientific(diff, 1) }), holds];
       attentionItems[String(layer)] = { ...item(panel("attention", result.attention)),
         said: [BVL.said(w.said, { layer, attention: percent(ratios.attention), fullest: percent(ratios[fullest]),
                                   ln: fullest === "norm_residual_ln" ? " and LayerNorm" : "" })],

@@ -7,6 +7,12 @@
   const FLOAT32_MIN = -3.4028234663852886e38;  // the most negative float32: the mask's "may not see"
   const MASKED_BELOW = FLOAT32_MIN / 2;  // ops/worked.py: a score this low was masked
 
+  // closeness.py's bound for one pair, its constants from the site's data (`tolerances`): |got − expected| ≤ atol +
+  // rtol·|expected|, equal values (a mask's) agreeing
+  function within(got, expected, { atol, rtol }) {
+    return got === expected || Math.abs(got - expected) <= atol + rtol * Math.abs(expected);
+  }
+
   function unpack(packed) {  // {shape, type, data} → {shape, data: a typed array}
     const bytes = Uint8Array.from(atob(packed.data), (c) => c.charCodeAt(0));
     const Kind = packed.type === "i4" ? Int32Array : Float32Array;
@@ -110,6 +116,6 @@
 
   const norm = (a) => Math.sqrt(dot(a, a));
 
-  Object.assign(BVL, { FLOAT32_MIN, MASKED_BELOW, unpack, get, row, column, matrix, fixed, general, num, plus, signed, exactSum,
+  Object.assign(BVL, { FLOAT32_MIN, MASKED_BELOW, within, unpack, get, row, column, matrix, fixed, general, num, plus, signed, exactSum,
                        at, dot, norm });
 })();

@@ -126,11 +126,11 @@
   }
 
   function checkLine(lecture, block) {  // the block's check against the model's own output, as the app's
-    const diff = lecture.checks[block.name];
-    if (diff === undefined || diff === null) {
+    const check = lecture.checks[block.name];  // [its largest difference, whether it holds]
+    if (check === undefined || check === null) {
       return element("p", "Computed once from the sentence's length and shared by every layer.", { class: "note" });
     }
-    const ok = diff <= 1e-5;
+    const [diff, ok] = check;
     return element("p", `${ok ? "✔" : "✘"} Recomputed by hand, every sub-step of the block; its output compared with ` +
                    `the model's own: max |Δ| = ${BVL.scientific(diff, 1)}`, { class: ok ? "ok" : "bad" });
   }
@@ -156,7 +156,7 @@
       host.append(element("p", "Computed by the model's own function when the site was written; the app computes " +
                           "it again.", { class: "note" }));
     } else {
-      const diff = Math.abs(e.recomputed - e.value), ok = diff / Math.max(1, Math.abs(e.value)) <= 1e-5;
+      const diff = Math.abs(e.recomputed - e.value), ok = BVL.within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
       host.append(element("p", `${ok ? "✔" : "✘"} From these numbers: ${BVL.general(e.recomputed, 6)}; stored ` +
                           `${BVL.general(e.value, 6)} (|Δ| ${BVL.scientific(diff, 0)})`,
                           { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));

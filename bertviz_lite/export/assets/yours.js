@@ -130,9 +130,12 @@
   function checks(lecture) {  // each block's last sub-step against the model's own output, as the trace checks it
     return Object.fromEntries(Object.keys(live.checks).map((name) => {
       const ours = lecture.array(name).data, theirs = lecture.given(name).data;
-      let worst = 0;
-      for (let k = 0; k < ours.length; k += 1) worst = Math.max(worst, Math.abs(ours[k] - theirs[k]));
-      return [name, worst];
+      let worst = 0, holds = true;
+      for (let k = 0; k < ours.length; k += 1) {
+        worst = Math.max(worst, Math.abs(ours[k] - theirs[k]));
+        holds = holds && BVL.within(ours[k], theirs[k], site.tolerances.same_sum);
+      }
+      return [name, [worst, holds]];
     }));
   }
 
