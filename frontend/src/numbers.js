@@ -107,6 +107,29 @@ export function fixed(value, decimals) {
 }
 
 /**
+ * |value| in exponent notation with `decimals` digits after the point, as Python rounds it: [mantissa, exponent].
+ * toExponential is correctly rounded but takes an exact tie up; Python takes the even neighbour, so a tie whose
+ * kept digit is even is cut there instead. The value's own decimal digits say which is a tie: toFixed(100) writes
+ * them all where the value is a whole number of 2⁻¹⁰⁰ (any other has over 70 significant digits, so no tie at the
+ * precisions the site writes).
+ * @param {number} size  finite, not negative
+ * @param {number} decimals
+ * @returns {[string, number]}
+ */
+function exponential(size, decimals) {
+  const [mantissa, exponent] = size.toExponential(decimals).split("e");
+  const exact = size >= 1e21 ? BigInt(size).toString() : Number.isInteger(size * 2 ** 100) ? size.toFixed(100) : "";
+  const whole = exact.indexOf(".") < 0 ? exact.length : exact.indexOf(".");  // digits before the point
+  const digits = exact.replace(".", ""), first = digits.search(/[1-9]/);
+  const significant = first < 0 ? "" : digits.slice(first);
+  if (new RegExp(`^\\d{${decimals + 1}}50*$`).test(significant) && Number(significant[decimals]) % 2 === 0) {
+    const kept = significant.slice(0, decimals + 1);  // exactly halfway, the last kept digit even: cut, not raised
+    return [kept[0] + (decimals ? "." + kept.slice(1) : ""), whole - 1 - first];
+  }
+  return [mantissa, Number(exponent)];
+}
+
+/**
  * Python's f"{value:.Ng}" ("g" alone is .6g).
  * @param {number} value
  * @param {number} digits
@@ -115,8 +138,7 @@ export function fixed(value, decimals) {
 export function general(value, digits) {
   if (value === 0) return Object.is(value, -0) ? "-0" : "0";
   if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
-  const [mantissa, exponentText] = Math.abs(value).toExponential(digits - 1).split("e");
-  const exponent = Number(exponentText);
+  const [mantissa, exponent] = exponential(Math.abs(value), digits - 1);
   const sign = value < 0 ? "-" : "";
   if (exponent < -4 || exponent >= digits) {
     const trimmed = mantissa.includes(".") ? mantissa.replace(/0+$/, "").replace(/\.$/, "") : mantissa;
@@ -133,9 +155,10 @@ export function general(value, digits) {
  * @returns {string}
  */
 export function scientific(value, digits) {
-  const [mantissa, exponent] = value.toExponential(digits).split("e");
-  const e = Number(exponent);
-  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+  const [mantissa, e] = exponential(Math.abs(value), digits);
+  const negative = value < 0 || Object.is(value, -0);
+  return `${negative ? "-" : ""}${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
 }
 
 /**

@@ -46,11 +46,22 @@
     const negative = value < 0 || Object.is(value, -0);
     return (negative ? "-" : "") + text;
   }
+  function exponential(size, decimals) {
+    const [mantissa, exponent] = size.toExponential(decimals).split("e");
+    const exact = size >= 1e21 ? BigInt(size).toString() : Number.isInteger(size * 2 ** 100) ? size.toFixed(100) : "";
+    const whole = exact.indexOf(".") < 0 ? exact.length : exact.indexOf(".");
+    const digits = exact.replace(".", ""), first = digits.search(/[1-9]/);
+    const significant = first < 0 ? "" : digits.slice(first);
+    if (new RegExp(`^\\d{${decimals + 1}}50*$`).test(significant) && Number(significant[decimals]) % 2 === 0) {
+      const kept = significant.slice(0, decimals + 1);
+      return [kept[0] + (decimals ? "." + kept.slice(1) : ""), whole - 1 - first];
+    }
+    return [mantissa, Number(exponent)];
+  }
   function general(value, digits) {
     if (value === 0) return Object.is(value, -0) ? "-0" : "0";
     if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
-    const [mantissa, exponentText] = Math.abs(value).toExponential(digits - 1).split("e");
-    const exponent = Number(exponentText);
+    const [mantissa, exponent] = exponential(Math.abs(value), digits - 1);
     const sign = value < 0 ? "-" : "";
     if (exponent < -4 || exponent >= digits) {
       const trimmed = mantissa.includes(".") ? mantissa.replace(/0+$/, "").replace(/\.$/, "") : mantissa;
@@ -60,9 +71,10 @@
     return sign + (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
   }
   function scientific(value, digits) {
-    const [mantissa, exponent] = value.toExponential(digits).split("e");
-    const e = Number(exponent);
-    return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+    if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+    const [mantissa, e] = exponential(Math.abs(value), digits);
+    const negative = value < 0 || Object.is(value, -0);
+    return `${negative ? "-" : ""}${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
   }
   function num(value) {
     if (value <= MASKED_BELOW) return "−∞";
