@@ -1,4 +1,4 @@
-"""The exported site explains a cell in the browser (export/assets/explain.js, a port of each op's `explain`): here
+"""The exported site explains a cell in the browser (frontend/src/explain.js, a port of each op's `explain`): here
 it is held equal to the app's own `explain` on every step of every block of every family's tiny model, for cells at
 the corners and the middle of each step, in the first and the last head: the same formula character for character,
 the same terms, the same value recomputed from the stored inputs, and the same figure of the op's kind (its traces'

@@ -1,12 +1,16 @@
 """The package's imports run one way, down its layers, with no circle: a reader can learn it from the ground up, and
 a figure (a pure function of arrays) never drags in a trace or a model; and no file grows past what a reader can
-hold (pages 250 lines, modules 400)."""
+hold (pages 250 lines, modules 400). The exported site's modules (frontend/src) keep the same two rules: no import
+circle, no module over 400 lines."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bertviz_lite"
+FRONTEND_SRC = PACKAGE.parent / "frontend" / "src"
+JS_IMPORT = re.compile(r'^import\b[^;"]*?"\./([\w.-]+)"', re.M)  # import { a, b as c } from "./x.js" (on any lines)
 
 LAYERS = [  # bottom up: a package imports only itself and the packages of the layers below it
     {"kinds"},  # how an operation's output is shown: two small types, below even the operations
@@ -122,3 +126,32 @@ def test_no_page_over_250_lines_and_no_module_over_400():
     assert pages and all(len(page.read_text().splitlines()) <= 250 for page in pages), [
         (page.name, len(page.read_text().splitlines())) for page in pages if len(page.read_text().splitlines()) > 250]
     assert [str(m.relative_to(root)) for m in modules if len(m.read_text().splitlines()) > 400] == []
+
+
+def js_imports(text: str) -> set[str]:
+    """The modules of frontend/src that a module's source imports ("./x.js" → "x.js")."""
+    return set(JS_IMPORT.findall(text))
+
+
+def frontend_graph() -> dict[str, set[str]]:
+    return {path.name: js_imports(path.read_text(encoding="utf-8")) for path in FRONTEND_SRC.glob("*.js")}
+
+
+def test_the_js_import_reader_reads_every_form():
+    text = 'import { a } from "./one.js";\nimport {\n  b,\n  c as d,\n} from "./two.js";\nimport "./three.js";\n' \
+           'import * as four from "./four.js";\nimport x from "node:fs";\n// import { e } from "./not.js"\n'
+    assert js_imports(text) == {"one.js", "two.js", "three.js", "four.js"}
+
+
+def test_no_frontend_module_imports_itself_round_a_circle():
+    imports = frontend_graph()
+    assert "main.js" in imports and imports["main.js"], "frontend/src/main.js, the entry, imports the site's modules"
+    assert all(other in imports for others in imports.values() for other in others), "an import of a missing module"
+    assert circles(imports) == []
+
+
+def test_no_frontend_module_over_400_lines():
+    modules = sorted(FRONTEND_SRC.glob("*.js"))
+    assert modules
+    assert [(m.name, len(m.read_text(encoding="utf-8").splitlines())) for m in modules
+            if len(m.read_text(encoding="utf-8").splitlines()) > 400] == []

@@ -185,8 +185,7 @@ def _timed(page, action: str, drawn: str) -> float:
 
 def _hall(site: Path, tabs: int, progress) -> dict:
     """`tabs` tabs at once against one static server on loopback, each fetching what the stepper's page reads."""
-    files = ["index.html", "fonts.css", "site.css", "plotly.min.js", "data.js",
-             *[p.name for p in sorted(site.glob("*.js")) if p.name not in ("plotly.min.js", "data.js")],
+    files = ["index.html", "fonts.css", "site.css", "plotly.min.js", "data.js", "site.js",  # as index.html loads them
              "sentences/0.js", "sentences/0-layers.1.js", "sentences/0-layers.2.js"]
     handler = partial(_Quiet, directory=str(site))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)

@@ -5,7 +5,7 @@ host serves it, and its README makes it a Hugging Face static Space as it is.
 
 The site shows what the app computes, with the app's deep links (`index.html#/layers?text=…&step=attn.scores`):
 the overview, the tokens, the stepper through every sub-step with any cell explained in the browser (`steps.py`,
-`assets/explain.js`), the guided tour (`tour.py`), the head and model views (`attention.py`) and the sentences'
+`frontend/src/explain.js`), the guided tour (`tour.py`), the head and model views (`attention.py`) and the sentences'
 similarity with each pair's split (`similarity.py`), each figure styled for a browser, a projector and a phone
 (`screens.py`); lecture mode and the default lecture's Next. `zipped.py` gives the app's download."""
 from .content import site_content

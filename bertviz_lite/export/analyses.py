@@ -1,8 +1,9 @@
 """The site's Heads, Rollout, Contributions and Lens pages: a sentence's analyses computed by the app's own code
 (analyses/all_layers.py, contributions.py, logit_lens.py, nearest_pieces.py) and drawn and worded as the app's pages
 draw and word them (analyses/page_views.py), for every value of the page's pickers, since the site has no model to
-ask (a live site's browser computes a typed sentence's pages in the same shape: assets/analysed.js, with the words
-`analyses_words` and `lens_words` hand it). One generic page in the browser (assets/analyses.js) shows any of them:
+ask (a live site's browser computes a typed sentence's pages in the same shape: frontend/src/analysed.js, with the
+words `analyses_words` and `lens_words` hand it). One generic page in the browser (frontend/src/analyses.js) shows
+any of them:
 
     {"title": the page's title,
      "pickers": [{"key": a URL key, "label", "options": [[value, label], …], "value": the default}],
@@ -43,10 +44,10 @@ Apart = Iterator[tuple[str, dict]]  # a page's parts kept apart: (part name, ite
 
 
 def analyses_words(t) -> dict:
-    """What the browser needs to give a computed sentence's Heads and Rollout pages (assets/analysed.js) as these
-    functions give an exported one's, each read from where the app keeps it: the pages' titles, pickers' labels and
-    defaults, the statistics (Clark et al.) and how the page names them, the striking heads' rule, and the
-    captions."""
+    """What the browser needs to give a computed sentence's Heads and Rollout pages (frontend/src/heads_rollout.js)
+    as these functions give an exported one's, each read from where the app keeps it: the pages' titles, pickers'
+    labels and defaults, the statistics (Clark et al.) and how the page names them, the striking heads' rule, and
+    the captions."""
     return {"titles": TITLES, "labels": LABELS, "defaults": DEFAULTS, "stats": list(STATS),
             "stat_buttons": STAT_BUTTONS, "captions": {stat: fingerprint_caption(stat) for stat in STATS},
             "stat_titles": {stat: fingerprint_title(stat) for stat in STATS},
@@ -65,10 +66,10 @@ def analyses_words(t) -> dict:
 
 
 def lens_words(masked_lm) -> dict:
-    """What the browser needs for a computed sentence's Lens page (assets/analysed.js), decided as `lens_page`
-    decides it from the checkpoint: "notes" (no lens to show, and why), "nearest" (no trained masked-LM head: the
-    nearest pieces of its word table, computed there from the table in the live files), or "lens" (a trained head,
-    which the live files do not hold: the page says so)."""
+    """What the browser needs for a computed sentence's Lens page (frontend/src/contributions_lens.js), decided as
+    `lens_page` decides it from the checkpoint: "notes" (no lens to show, and why), "nearest" (no trained masked-LM
+    head: the nearest pieces of its word table, computed there from the table in the live files), or "lens" (a
+    trained head, which the live files do not hold: the page says so)."""
     if isinstance(masked_lm, LoadError):
         return {"mode": "notes", "notes": [f"The lens needs the model with its masked-LM head: {masked_lm}"]}
     problem = mlm_head_problem(masked_lm)

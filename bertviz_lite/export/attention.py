@@ -2,8 +2,8 @@
 layer's head view, every head's lines, and the model view, every layer × head as a thumbnail. A head is hidden or
 shown alone by its legend entry in the browser; the app also keeps a token's lines alone and gives their numbers.
 
-A sentence computed in the browser (a live site) has its views built there (assets/attention_views.js), by these
-builders' rules and numbers, which `attention_settings` hands it; tests/test_export_live.py holds the browser's
+A sentence computed in the browser (a live site) has its views built there (frontend/src/attention_views.js), by
+these builders' rules and numbers, which `attention_settings` hands it; tests/test_export_live.py holds the browser's
 figures to these, screen by screen."""
 from __future__ import annotations
 
@@ -57,8 +57,8 @@ def _head_view(t, layer: int, heads: list[int]) -> dict:
 
 
 def attention_settings(num_heads: int) -> dict:
-    """What the browser builds a computed sentence's views with (assets/attention_views.js): the rules and numbers
-    of the builders above, the marks and colours of the app's style, and the parts of the styling
+    """What the browser builds a computed sentence's views with (frontend/src/attention_views.js): the rules and
+    numbers of the builders above, the marks and colours of the app's style, and the parts of the styling
     (figures/screens.py, fit.py) that these views meet, each read from where the app keeps it."""
     from plotly.colors import get_colorscale
 

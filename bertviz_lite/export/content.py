@@ -150,8 +150,8 @@ def site_style() -> dict:
     return {"font": style.FONT["size"], "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
             "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
             "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED,
-            "scales": {name: {"colours": get_colorscale(scale.colours), "ends": scale.ends}  # each kind of number's
-                       for name, scale in style.SCALES.items()}}
+            "scales": {name: {"colours": get_colorscale(scale.colours), "signed": scale.colours == style.SIGNED,
+                              "ends": scale.ends} for name, scale in style.SCALES.items()}}  # each kind of number's
 
 
 SAID, MOST_SAID = 40, 3  # the about line names the first sentences, each cut to this many characters

@@ -44,7 +44,7 @@ def similarity(loaded, texts: list[str], live: bool = False) -> dict | None:
 
 def yours(loaded, traces, ways) -> dict:
     """What a live site's browser needs to compare a sentence of the reader's own with the exported ones
-    (assets/similar.js): each exported sentence's last-layer token vectors as the pipeline reads them (and its
+    (frontend/src/similar.js): each exported sentence's last-layer token vectors as the pipeline reads them (and its
     pooler output), its tokens, how each way makes a vector, and the pooling the split follows."""
     pooling = pooling_of(loaded)
     return {"hidden": [packed(t.hidden_states[-1]) for t in traces], "tokens": [t.tokens for t in traces],

@@ -2,9 +2,9 @@
 app's own tour (`bertviz_lite/tour`: chapters, narrate, chapter_figure), so that the site tells what the app
 tells. The site's tour is about layer 0, head 0 and token 1 (the app's defaults); the app picks any other.
 
-A sentence computed in the browser (a live site) is told there (assets/tour.js), by the same chapters and narrators
-ported, with the words that do not depend on the sentence handed over by `tour_words`; tests/test_export_live.py
-holds its words to these on the exported sentences."""
+A sentence computed in the browser (a live site) is told there (frontend/src/tour.js), by the same chapters and
+narrators ported, with the words that do not depend on the sentence handed over by `tour_words`;
+tests/test_export_live.py holds its words to these on the exported sentences."""
 from __future__ import annotations
 
 from ..analyses.sentence_pooling import pooling_of

@@ -15,9 +15,8 @@ import plotly
 
 from ..errors import InputError
 
-ASSETS = ("index.html", "site.css", "numbers.js", "activations.js", "explain.js", "lecture.js", "figures.js", "page.js",
-          "stepper.js", "styled.js", "attention_views.js", "tour.js", "analysed.js", "views.js", "analyses.js", "tokenizing.js", "model_parts.js", "similar.js", "yours.js",
-          "site.js")  # the site's own files (bertviz_lite/export/assets), in load order
+ASSETS = ("index.html", "site.css", "site.js")  # the site's own files (bertviz_lite/export/assets); site.js is the
+# bundle that frontend/build.mjs builds from frontend/src (committed: the package needs no node)
 SPACE_README = """---
 title: {title_yaml}
 emoji: 🔍

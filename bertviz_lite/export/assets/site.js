@@ -1,153 +1,3785 @@
-// An exported lecture (bertviz-lite export): the site's router, its navigation, lecture mode's Next, and the overview
-// and tokens pages (the stepper is stepper.js, the tour, attention and similarity views.js; what pages share,
-// page.js). A view is picked by the address's hash as the app's address picks a page:
-// index.html#/tokens?text=... is the app's /tokens?text=... . Every text from the data is set as text, never as
-// markup, so a sentence that holds markup or script is shown as typed and runs nothing.
+// GENERATED FILE: do not edit by hand. Built from frontend/src (entry src/main.js) by `npm run build` in frontend/
+// (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py checks that
+// this file is what the modules build to.
 "use strict";
-(function () {
-  const site = window.BVL_SITE;
-  const { element, route, link, lectureMode: lecture, chosen, cannot, chips, failed } = BVL;
-  const PAGES = { "": overview, overview: overview, architecture: architecture, tokens: tokens, tour: BVL.tourView, layers: layers,
-                  attention: BVL.attentionView, heads: BVL.headsView, rollout: BVL.rolloutView,
-                  contributions: BVL.contributionsView, lens: BVL.lensView, similarity: BVL.similarityView };
-  const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
-                  heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
-                  similarity: "Similarity" };
-  const WHOLE_SITE = ["", "overview", "architecture"];  // pages that show no one sentence
-  const APP_ONLY = {  // the app's pages that need the model itself, and why
+(() => {
+  // src/numbers.js
+  var FLOAT32_MIN = -34028234663852886e22;
+  var MASKED_BELOW = FLOAT32_MIN / 2;
+  function within(got, expected, { atol, rtol }) {
+    return got === expected || Math.abs(got - expected) <= atol + rtol * Math.abs(expected);
+  }
+  function unpack(packed) {
+    const bytes = Uint8Array.from(atob(packed.data), (c) => c.charCodeAt(0));
+    const Kind = packed.type === "i4" ? Int32Array : Float32Array;
+    return { shape: packed.shape, data: new Kind(bytes.buffer) };
+  }
+  function offset(array, index) {
+    let at2 = 0;
+    array.shape.forEach((size, axis) => {
+      at2 = at2 * size + (index[axis] || 0);
+    });
+    return at2;
+  }
+  function get(array, ...index) {
+    return array.data[offset(array, index)];
+  }
+  function row(array, ...leading) {
+    const n = array.shape[array.shape.length - 1];
+    const start3 = offset(array, leading);
+    return Array.from(array.data.subarray(start3, start3 + n));
+  }
+  function column(array, leading, last) {
+    const rows = array.shape[array.shape.length - 2];
+    return Array.from({ length: rows }, (_, r) => get(array, ...leading, r, last));
+  }
+  function matrix(array, ...leading) {
+    const rows = array.shape[array.shape.length - 2];
+    return Array.from({ length: rows }, (_, r) => row(array, ...leading, r));
+  }
+  function fixed(value, decimals) {
+    if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+    const size = Math.abs(value);
+    let text = size < 1e21 ? size.toFixed(decimals) : BigInt(size).toString() + (decimals ? "." + "0".repeat(decimals) : "");
+    const exact = size < 1e21 ? size.toFixed(100) : "";
+    if (new RegExp(`\\.\\d{${decimals}}50*$`).test(exact)) {
+      const cut = exact.slice(0, exact.indexOf(".") + (decimals ? 1 + decimals : 0));
+      if (Number(cut[cut.length - 1]) % 2 === 0) text = cut;
+    }
+    const negative = value < 0 || Object.is(value, -0);
+    return (negative ? "-" : "") + text;
+  }
+  function exponential(size, decimals) {
+    const [mantissa, exponent] = size.toExponential(decimals).split("e");
+    const exact = size >= 1e21 ? BigInt(size).toString() : Number.isInteger(size * 2 ** 100) ? size.toFixed(100) : "";
+    const whole = exact.indexOf(".") < 0 ? exact.length : exact.indexOf(".");
+    const digits = exact.replace(".", ""), first = digits.search(/[1-9]/);
+    const significant = first < 0 ? "" : digits.slice(first);
+    if (new RegExp(`^\\d{${decimals + 1}}50*$`).test(significant) && Number(significant[decimals]) % 2 === 0) {
+      const kept = significant.slice(0, decimals + 1);
+      return [kept[0] + (decimals ? "." + kept.slice(1) : ""), whole - 1 - first];
+    }
+    return [mantissa, Number(exponent)];
+  }
+  function general(value, digits) {
+    if (value === 0) return Object.is(value, -0) ? "-0" : "0";
+    if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+    const [mantissa, exponent] = exponential(Math.abs(value), digits - 1);
+    const sign = value < 0 ? "-" : "";
+    if (exponent < -4 || exponent >= digits) {
+      const trimmed = mantissa.includes(".") ? mantissa.replace(/0+$/, "").replace(/\.$/, "") : mantissa;
+      return `${sign}${trimmed}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+    }
+    const text = fixed(Math.abs(value), Math.max(0, digits - 1 - exponent));
+    return sign + (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
+  }
+  function scientific(value, digits) {
+    if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+    const [mantissa, e] = exponential(Math.abs(value), digits);
+    const negative = value < 0 || Object.is(value, -0);
+    return `${negative ? "-" : ""}${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  }
+  function num(value) {
+    if (value <= MASKED_BELOW) return "−∞";
+    return Math.abs(value) < 1e4 ? fixed(value, 4) : general(value, 4);
+  }
+  function plus(value) {
+    return value < 0 ? `− ${num(-value)}` : `+ ${num(value)}`;
+  }
+  function signed(value) {
+    return (value >= 0 ? "+" : "-") + Math.abs(value);
+  }
+  function pyRound(x) {
+    const r = Math.round(x);
+    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  }
+  function exactSum(values2) {
+    const partials = [];
+    for (let x of values2) {
+      let i = 0;
+      for (let y of partials) {
+        if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+        const high = x + y;
+        const low = y - (high - x);
+        if (low) partials[i++] = low;
+        x = high;
+      }
+      partials.length = i;
+      partials.push(x);
+    }
+    return partials.reduce((a, b) => a + b, 0);
+  }
+  function at(array, i) {
+    const rest = array.shape.slice(1), n = rest.reduce((a, b) => a * b, 1);
+    return { shape: rest, data: array.data.subarray(i * n, (i + 1) * n) };
+  }
+  function dot(a, b) {
+    let total = 0;
+    for (let k = 0; k < a.length; k += 1) total += a[k] * b[k];
+    return total;
+  }
+  var norm = (a) => Math.sqrt(dot(a, a));
+
+  // src/steps.js
+  function stepName(block, key) {
+    return block.layer === null || block.layer === void 0 ? `${block.block}.${key}` : `${block.block}.${block.layer}.${key}`;
+  }
+  function findStep(model, name) {
+    for (const block of model.blocks) {
+      for (const node of block.nodes) if (stepName(block, node.key) === name) return [block, node];
+    }
+    return null;
+  }
+  function axisNames(node, count) {
+    const symbols = node.headed ? node.axes.slice(1) : node.axes.slice();
+    if (symbols.filter((s) => s === "T").length === 2) return ["query", "key"];
+    const names = { T: "token", "2k": "relative distance row" };
+    const named2 = symbols.map((s) => names[s] || "dimension").slice(0, count);
+    while (named2.length < count) named2.push("index");
+    return named2;
+  }
+  function keyHead(queryHead, heads, keyHeads) {
+    return Math.floor(queryHead / Math.floor(heads / keyHeads));
+  }
+  function headName(queryHead, heads, count) {
+    if (count === heads) return `head ${queryHead}`;
+    const shared = keyHead(queryHead, heads, count), group = Math.floor(heads / count);
+    return `key/value head ${shared} of ${count}, shared by query heads ${shared * group}–${(shared + 1) * group - 1}`;
+  }
+  var Cell = class _Cell {
+    /**
+     * @param {any} lecture  a Lecture (lecture.js) or a sentence computed here (yours.js): not typed yet
+     * @param {GraphBlock} block
+     * @param {GraphNode} node
+     * @param {number | null} head
+     * @param {number[]} at
+     */
+    constructor(lecture2, block, node, head, at2) {
+      this.lecture = lecture2;
+      this.block = block;
+      this.node = node;
+      this.head = head;
+      this.at = at2;
+    }
+    get name() {
+      return stepName(this.block, this.node.key);
+    }
+    /** @returns {import("./numbers.js").Unpacked} */
+    get array() {
+      return this.lecture.array(this.name);
+    }
+    get index() {
+      return this.head === null ? this.at : [this.head, ...this.at];
+    }
+    get value() {
+      return get(this.array, ...this.index);
+    }
+    /**
+     * @param {number} k
+     * @returns {import("./numbers.js").Unpacked}
+     */
+    input(k) {
+      return this.source(this.node.inputs[k]);
+    }
+    /**
+     * @param {string} name
+     * @returns {import("./numbers.js").Unpacked}
+     */
+    source(name) {
+      if (this.block.nodes.some((n) => n.key === name)) return this.lecture.array(stepName(this.block, name));
+      return this.lecture.given(name) || this.lecture.array(name);
+    }
+    /** @param {number} k */
+    inputNode(k) {
+      return this.block.nodes.find((n) => n.key === this.node.inputs[k]) || null;
+    }
+    /** @param {number} position */
+    token(position) {
+      return `${position} ${this.lecture.tokens[position]}`;
+    }
+    /**
+     * @param {number} index
+     * @param {import("./numbers.js").Unpacked} [of]
+     */
+    row(index, of) {
+      const shape = (of || this.array).shape;
+      const rows = shape[shape.length - 2];
+      if (rows === this.lecture.tokens.length && this.node.axes.includes("T")) return this.token(index);
+      if (this.node.axes.includes("2k")) return `${index} (δ = ${index - Math.floor(rows / 2)})`;
+      return String(index);
+    }
+    /**
+     * @param {GraphNode} node
+     * @param {number[]} [at]
+     */
+    atNode(node, at2) {
+      return new _Cell(this.lecture, this.block, node, this.head, at2 || this.at);
+    }
+    get attrs() {
+      return this.node.attrs || {};
+    }
+  };
+
+  // src/activations.js
+  function erf(x) {
+    const a = Math.abs(x);
+    if (a < 2.5) {
+      let term = a, total = a;
+      for (let n = 1; n < 80; n++) {
+        term *= -a * a / n;
+        total += term / (2 * n + 1);
+      }
+      return Math.sign(x) * total * 2 / Math.sqrt(Math.PI);
+    }
+    let fraction = a;
+    for (let n = 60; n >= 1; n--) fraction = a + n / 2 / fraction;
+    return Math.sign(x) * (1 - Math.exp(-a * a) / (Math.sqrt(Math.PI) * fraction));
+  }
+  var tanhGelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
+  var FUNCTIONS = {
+    gelu: (x) => 0.5 * x * (1 + erf(x / Math.SQRT2)),
+    gelu_new: tanhGelu,
+    gelu_fast: tanhGelu,
+    gelu_pytorch_tanh: tanhGelu,
+    quick_gelu: (x) => x / (1 + Math.exp(-1.702 * x)),
+    silu: (x) => x / (1 + Math.exp(-x)),
+    swish: (x) => x / (1 + Math.exp(-x)),
+    relu: (x) => Math.max(0, x),
+    tanh: Math.tanh
+  };
+  function activation(name) {
+    const f = FUNCTIONS[name];
+    if (!f) throw new Error(`The site cannot compute ${name} in the browser: the app explains this cell.`);
+    return f;
+  }
+
+  // src/lecture.js
+  window.BVL_SENTENCES = window.BVL_SENTENCES || {};
+  window.BVL_WEIGHTS = window.BVL_WEIGHTS || {};
+  window.BVL_PARTS = window.BVL_PARTS || {};
+  var loading = {};
+  function script(src) {
+    if (!loading[src]) {
+      loading[src] = new Promise((resolve, reject) => {
+        const element2 = document.createElement("script");
+        element2.src = src;
+        element2.onload = resolve;
+        element2.onerror = () => {
+          delete loading[src];
+          reject(new Error(`The site could not read ${src}.`));
+        };
+        document.head.append(element2);
+      });
+    }
+    return loading[src];
+  }
+  function decoded(packed) {
+    return packed === null || packed === void 0 ? packed : unpack(packed);
+  }
+  function partOf(step) {
+    const [block, second] = step.split(".");
+    return block === "layers" ? `layers.${second}` : block;
+  }
+  var Lecture = class {
+    // one sentence of the site: its tokens, ids and mask, its parts as they are read, the parameters
+    constructor(site10, index, data) {
+      const sentence = site10.sentences[index];
+      Object.assign(this, {
+        site: site10,
+        index,
+        model: site10.model,
+        tokens: sentence.tokens,
+        ids: data.ids,
+        mask: data.mask,
+        checks: data.checks,
+        data
+      });
+      this.arrays = {};
+      this.decodedParameters = {};
+    }
+    async part(name) {
+      const key = `${this.index}-${name}`;
+      if (!window.BVL_PARTS[key]) await script(`sentences/${key}.js`);
+      return window.BVL_PARTS[key];
+    }
+    async block(name) {
+      const block = this.model.blocks.find((b) => partOf(b.name) === name);
+      const outside = block.nodes.flatMap((n) => n.inputs).filter((i) => /^(embed|positions|layers|pooler)\./.test(i));
+      await Promise.all([name, ...new Set(outside.map(partOf))].map((part) => this.part(part)));
+    }
+    array(name) {
+      if (!(name in this.arrays)) {
+        const part = window.BVL_PARTS[`${this.index}-${partOf(name)}`];
+        if (!part || !(name in part)) throw new Error(`This site holds no numbers for ${name}.`);
+        this.arrays[name] = unpack(part[name]);
+      }
+      return this.arrays[name];
+    }
+    given(name) {
+      const packed = this.data.given[name];
+      if (!packed) return null;
+      if (!(`given:${name}` in this.arrays)) this.arrays[`given:${name}`] = unpack(packed);
+      return this.arrays[`given:${name}`];
+    }
+    tableRows(module) {
+      const table = this.data.rows[module];
+      return { ids: table.ids, rows: this.memo(`rows:${module}`, () => unpack(table.rows)) };
+    }
+    parameter(name) {
+      return this.memo(`parameter:${name}`, () => {
+        const p = this.model.parameters[name];
+        if (p && p.shape) return unpack(p);
+        return { ...p, weight: decoded(p.weight), bias: decoded(p.bias) };
+      });
+    }
+    async weights(module) {
+      if (!this.model.weights.includes(module)) {
+        throw new Error("This site was written without the model's weights, to keep it small: the app explains this cell, and so does a site written by `bertviz-lite export` without --no-weights.");
+      }
+      if (!window.BVL_WEIGHTS[module]) await script(`weights/${module}.js`);
+      const w = window.BVL_WEIGHTS[module];
+      return this.memo(`weights:${module}`, () => ({ weight: unpack(w.weight), bias: decoded(w.bias) }));
+    }
+    memo(key, make) {
+      if (!(key in this.decodedParameters)) this.decodedParameters[key] = make();
+      return this.decodedParameters[key];
+    }
+  };
+  var lectures = {};
+  var keepLecture = (index, lecture2) => {
+    lectures[index] = lecture2;
+  };
+  var forgetLecture = (index) => {
+    delete lectures[index];
+  };
+  var lecture = async function(site10, index) {
+    if (!lectures[index]) {
+      if (!window.BVL_SENTENCES[index]) await script(`sentences/${index}.js`);
+      lectures[index] = new Lecture(site10, index, window.BVL_SENTENCES[index]);
+    }
+    return lectures[index];
+  };
+
+  // src/explain.js
+  function worked(formula, inputs, recomputed, terms, labels, figure) {
+    return { formula, inputs, recomputed, terms: terms || [], labels: labels || {}, figure: figure || {} };
+  }
+  function tokenLabels(cell) {
+    if (cell.at.length === 2) return { row: cell.row(cell.at[0]), dimension: String(cell.at[1]) };
+    return cell.at.length === 1 ? { dimension: String(cell.at[0]) } : {};
+  }
+  function explainGiven(cell) {
+    const source = cell.node.inputs[0];
+    const value = get(cell.input(0), ...cell.index);
+    const ours = get(cell.lecture.array(source), ...cell.index);
+    const formula = `the model's own output of ${source} = ${num(value)} (the step-through computed ${num(ours)}, |Δ| = ${scientific(Math.abs(value - ours), 1)})`;
+    return worked(formula, { from: source, model: value, step_through: ours }, value, [], tokenLabels(cell));
+  }
+  async function explainLookup(cell) {
+    const [t, d] = cell.at;
+    const id = cell.lecture.ids[cell.attrs.ids][t];
+    const table = await cell.lecture.tableRows(cell.node.module);
+    const value = get(table.rows, table.ids.indexOf(id), d);
+    return worked(
+      `${cell.node.module}.weight[${id}, ${d}] = ${num(value)}`,
+      { id, token: cell.lecture.tokens[t], table: `${cell.node.module}.weight` },
+      value,
+      [],
+      tokenLabels(cell)
+    );
+  }
+  async function explainParameter(cell) {
+    const weights = await cell.lecture.weights(cell.node.module);
+    const value = get(weights.weight, ...cell.at);
+    return worked(
+      `${cell.node.module}.weight[${cell.at.join(", ")}] = ${num(value)}`,
+      { table: `${cell.node.module}.weight` },
+      value
+    );
+  }
+  function explainAdded(cell) {
+    const terms = cell.node.inputs.map((source, k) => [source, get(cell.input(k), ...cell.index)]);
+    const total = exactSum(terms.map(([, v]) => v));
+    const formula = terms.map(([label, v]) => `${num(v)} (${label})`).join(" + ") + ` = ${num(total)}`;
+    return worked(formula, Object.fromEntries(terms), total, terms, tokenLabels(cell));
+  }
+  async function explainLinear(cell) {
+    const { node } = cell;
+    const x = cell.input(0);
+    let t, o;
+    if (node.attrs.token !== void 0) {
+      [o] = cell.at;
+      t = node.attrs.token;
+    } else if (cell.head !== null) {
+      const [token, j] = cell.at;
+      t = token;
+      o = cell.head * cell.array.shape[cell.array.shape.length - 1] + j;
+    } else {
+      [t, o] = cell.at;
+    }
+    const first = node.attrs.rows ? node.attrs.rows[0] : 0;
+    const r = first + o;
+    const weights = await cell.lecture.weights(node.module);
+    const xRow = row(x, t), wRow = row(weights.weight, r);
+    const products = xRow.map((v, k) => v * wRow[k]);
+    const terms = products.map((p, k) => [`x[${k}]·W[${r},${k}]`, p]);
+    const bias = weights.bias ? get(weights.bias, r) : null;
+    if (bias !== null) terms.push(["bias", bias]);
+    const weight = `${node.module}.weight`;
+    const sum2 = sumOf(products);
+    const formula = `Σ_k x[${t}, k] · ${weight}[${r}, k] over ${products.length} dimensions = ${num(sum2)}` + (bias !== null ? `; ${plus(bias)} (bias) = ${num(sum2 + bias)}` : "");
+    const labels = { row: cell.row(t, x), output: `${r} of ${weight}` };
+    return worked(
+      formula,
+      { x: xRow, weight: wRow, bias: bias === null ? 0 : bias, token: t, row: r },
+      exactSum(terms.map(([, v]) => v)),
+      terms,
+      labels
+    );
+  }
+  function explainMergeHeads(cell) {
+    const [t, c] = cell.at;
+    const input = cell.input(0);
+    const dh = input.shape[input.shape.length - 1];
+    const head = Math.floor(c / dh), d = c % dh;
+    const value = get(input, head, t, d);
+    const formula = `context[${t}, ${c}] = head ${head}'s context[${t}, ${d}] = ${num(value)} (head ${head} fills dimensions ${head * dh}–${(head + 1) * dh - 1})`;
+    return worked(formula, { head, dim: d }, value, [], tokenLabels(cell));
+  }
+  function sharedHead(cell, k) {
+    const heads = cell.input(0).shape[0], shared = cell.input(k === void 0 ? 1 : k).shape[0];
+    return [keyHead(cell.head, heads, shared), shared === heads ? "" : ` (${headName(cell.head, heads, shared)})`];
+  }
+  function explainScaledDot(cell) {
+    const [i, j] = cell.at, h = cell.head, scale = cell.attrs.scale;
+    const [kh, shared] = sharedHead(cell);
+    const q = row(cell.input(0), h, i), k = row(cell.input(1), kh, j);
+    const products = q.map((v, d) => v * k[d] / scale);
+    const terms = products.map((p, d) => [`q[${d}]·k[${d}]/${general(scale, 4)}`, p]);
+    const qk = dot(q, k);
+    const formula = `q_${i} · k_${j}${shared} / ${general(scale, 4)} = ${num(qk)} / ${general(scale, 4)} = ${num(qk / scale)}`;
+    return worked(
+      formula,
+      { query: q, key: k, scale, key_head: kh },
+      exactSum(products),
+      terms,
+      { query: cell.token(i), key: cell.token(j) }
+    );
+  }
+  function visible(cell, i, j) {
+    const window2 = cell.attrs.window;
+    return cell.lecture.mask[j] === 1 && (window2 === void 0 || window2 === null || Math.abs(i - j) <= window2);
+  }
+  function explainMask(cell) {
+    const [i, j] = cell.at, h = cell.head;
+    const terms = [], inputs = {}, said2 = [];
+    cell.node.inputs.forEach((source, k) => {
+      const node = cell.inputNode(k);
+      if (node !== null && node.op === "scaled_dot") {
+        const product = explainScaledDot(cell.atNode(node));
+        terms.push(...product.terms);
+        Object.assign(inputs, { query: product.inputs.query, key: product.inputs.key, scale: product.inputs.scale });
+        said2.push(product.formula);
+      } else {
+        const value = get(cell.input(k), h, i, j);
+        terms.push([source, value]);
+        said2.push(`${said2.length ? plus(value) : num(value)} (${source.replace(/^attn\./, "")})`);
+      }
+    });
+    const mask = visible(cell, i, j) ? 0 : FLOAT32_MIN;
+    terms.push(["mask", mask]);
+    inputs.mask = mask;
+    const total = mask ? terms.reduce((a, [, v]) => a + v, 0) : exactSum(terms.map(([, v]) => v));
+    const formula = said2.join("; ") + `; ${mask > MASKED_BELOW ? plus(mask) : "+ −∞"} (mask) = ${num(total)}`;
+    return worked(formula, inputs, total, terms, { query: cell.token(i), key: cell.token(j) });
+  }
+  function explainSoftmax(cell) {
+    const [i, j] = cell.at, h = cell.head;
+    const scores = row(cell.input(0), h, i);
+    const top = Math.max(...scores);
+    const exps = scores.map((s) => Math.exp(s - top));
+    const total = sumOf(exps);
+    const p = exps[j] / total;
+    const formula = `exp(${num(scores[j])} − ${num(top)}) / Σ_k exp(s_${i},k − ${num(top)}) = ${num(exps[j])} / ${num(total)} = ${num(p)}`;
+    return worked(
+      formula,
+      { scores_row: scores, max: top, exp_row: exps, sum_exp: total },
+      p,
+      [],
+      { query: cell.token(i), key: cell.token(j) }
+    );
+  }
+  function explainWeightedSum(cell) {
+    const [i, d] = cell.at, h = cell.head;
+    const [vh, shared] = sharedHead(cell);
+    const probs = row(cell.input(0), h, i), values2 = column(cell.input(1), [vh], d);
+    const terms = probs.map((p, j) => [`p[${i},${j}]·v[${j},${d}] (${cell.lecture.tokens[j]})`, p * values2[j]]);
+    const formula = `Σ_j p[${i}, j] · v[j, ${d}]${shared} over ${probs.length} keys = ${num(dot(probs, values2))}`;
+    return worked(
+      formula,
+      { probs_row: probs, values: values2, value_head: vh },
+      exactSum(terms.map(([, v]) => v)),
+      terms,
+      { query: cell.token(i), dimension: String(d) }
+    );
+  }
+  function normParameters(cell, d) {
+    const p = cell.lecture.parameter(cell.node.module);
+    return { weight: p.weight ? get(p.weight, d) : 1, bias: p.bias ? get(p.bias, d) : 0, eps: p.eps };
+  }
+  function explainLayerNorm(cell) {
+    const [t, d] = cell.at;
+    const x = row(cell.input(0), t);
+    const mean = sumOf(x) / x.length;
+    const variance = sumOf(x.map((v) => (v - mean) ** 2)) / x.length;
+    const { weight, bias, eps } = normParameters(cell, d);
+    const normed = (x[d] - mean) / Math.sqrt(variance + eps);
+    const formula = `(${num(x[d])} ${plus(-mean)}) / √(${num(variance)} + ${general(eps, 6)}) × ${num(weight)} ${plus(bias)} = ${num(normed)} × ${num(weight)} ${plus(bias)} = ${num(normed * weight + bias)}`;
+    return worked(
+      formula,
+      { x, mean, var: variance, eps, weight, bias },
+      normed * weight + bias,
+      [],
+      tokenLabels(cell),
+      { before: x, after: row(cell.array, t), dim: d }
+    );
+  }
+  function explainRmsNorm(cell) {
+    const [t, d] = cell.at;
+    const x = row(cell.input(0), t);
+    const meanSquare = sumOf(x.map((v) => v * v)) / x.length;
+    const { weight, eps } = normParameters(cell, d);
+    const normed = x[d] / Math.sqrt(meanSquare + eps);
+    const formula = `${num(x[d])} / √(${num(meanSquare)} + ${general(eps, 6)}) × ${num(weight)} = ${num(normed)} × ${num(weight)} = ${num(normed * weight)}`;
+    return worked(
+      formula,
+      { x, mean_square: meanSquare, eps, weight },
+      normed * weight,
+      [],
+      tokenLabels(cell),
+      { before: x, after: row(cell.array, t), dim: d }
+    );
+  }
+  function explainActivation(cell) {
+    const pre = get(cell.input(0), ...cell.index);
+    const name = cell.lecture.parameter(cell.node.module).function;
+    const value = activation(name)(pre);
+    return worked(
+      `${name}(${num(pre)}) = ${num(value)}`,
+      { pre, function: name },
+      value,
+      [],
+      tokenLabels(cell),
+      curve(name, pre)
+    );
+  }
+  function explainGatedActivation(cell) {
+    const pre = get(cell.input(0), ...cell.index), gate = get(cell.input(1), ...cell.index);
+    const name = cell.lecture.parameter(cell.node.module).function;
+    const acted = activation(name)(pre);
+    const formula = `${name}(${num(pre)}) × ${num(gate)} = ${num(acted)} × ${num(gate)} = ${num(acted * gate)}`;
+    return worked(formula, { pre, gate, function: name }, acted * gate, [], tokenLabels(cell), curve(name, pre));
+  }
+  function curve(name, pre) {
+    const reach = Math.max(4, 1.5 * Math.abs(pre));
+    const xs = Array.from({ length: 121 }, (_, k) => -reach + 2 * reach * k / 120);
+    return { curve_x: xs, curve_y: xs.map(activation(name)), point: pre };
+  }
+  function explainRotation(cell) {
+    const [t, m] = cell.at, h = cell.head;
+    const x = row(cell.input(0), h, t), angles = cell.input(1);
+    const half = x.length / 2, pair = m % half;
+    const theta = get(angles, t, pair), scaling = cell.attrs.scaling === void 0 ? 1 : cell.attrs.scaling;
+    const cos = Math.cos(theta) * scaling, sin = Math.sin(theta) * scaling;
+    const [partner, sign] = m < half ? [m + half, -1] : [m - half, 1];
+    const terms = [[`x[${m}]·cos θ`, x[m] * cos], [`${sign < 0 ? "−" : "+"}x[${partner}]·sin θ`, sign * x[partner] * sin]];
+    const formula = `θ = ${num(theta)} rad: ${num(x[m])} × ${num(cos)} ${sign < 0 ? "−" : "+"} ${num(x[partner])} × ${num(sin)} = ${num(terms[0][1] + terms[1][1])}`;
+    const before = [x[pair], x[pair + half]];
+    const after = [before[0] * cos - before[1] * sin, before[1] * cos + before[0] * sin];
+    return worked(
+      formula,
+      { pair: before, angle: theta, position: t },
+      exactSum(terms.map(([, v]) => v)),
+      terms,
+      { token: cell.token(t), dimension: `${m} (pair ${pair}: ${pair} and ${pair + half})` },
+      { before, after, angle: theta }
+    );
+  }
+  function explainRotaryAngles(cell) {
+    const [t, m] = cell.at;
+    const frequencies = cell.lecture.parameter(`${cell.node.module}.${cell.attrs.inv_freq}`);
+    const frequency = get(frequencies, m);
+    return worked(
+      `${t} × ${general(frequency, 6)} = ${num(t * frequency)} rad`,
+      { position: t, frequency },
+      t * frequency,
+      [],
+      { token: cell.token(t), pair: String(m) }
+    );
+  }
+  function explainRelativeDot(cell) {
+    const [i, j] = cell.at, h = cell.head;
+    const content = cell.input(0), relative = cell.input(1), distance = cell.input(2);
+    const span = Math.floor(relative.shape[1] / 2), scale = cell.attrs.scale;
+    const clip = (v) => Math.min(Math.max(v, 0), 2 * span - 1);
+    let delta, r, query, key, said2;
+    if (cell.attrs.direction === "c2p") {
+      delta = get(distance, i, j);
+      r = clip(delta + span);
+      [query, key] = [row(content, h, i), row(relative, h, r)];
+      said2 = `q_${i} · Kʳ[δ = ${delta}]`;
+    } else {
+      delta = get(distance, j, i);
+      r = clip(-delta + span);
+      [query, key] = [row(relative, h, r), row(content, h, j)];
+      delta = -delta;
+      said2 = `Qʳ[δ = ${delta}] · k_${j}`;
+    }
+    const products = query.map((v, d) => v * key[d] / scale);
+    const terms = products.map((p, d) => [`a[${d}]·b[${d}]/${general(scale, 4)}`, p]);
+    const formula = `${said2} / ${general(scale, 4)} = ${num(dot(query, key))} / ${general(scale, 4)} = ${num(sumOf(products))}`;
+    return worked(
+      formula,
+      { query, key, scale, distance: delta, row: r },
+      exactSum(products),
+      terms,
+      { query: cell.token(i), key: cell.token(j) }
+    );
+  }
+  async function explainGatherBias(cell) {
+    const [i, j] = cell.at, h = cell.head;
+    const bucket = get(cell.input(0), i, j);
+    const weights = await cell.lecture.weights(cell.node.module);
+    const value = get(weights.weight, bucket, h);
+    return worked(
+      `${cell.node.module}.weight[bucket ${bucket}, head ${h}] = ${num(value)} (key ${j} is ${signed(j - i)} tokens from query ${i})`,
+      { bucket, distance: j - i },
+      value,
+      [],
+      { query: cell.token(i), key: cell.token(j) }
+    );
+  }
+  function explainBucket(cell) {
+    const [i, j] = cell.at;
+    const n = i - j, after = n < 0, distance = Math.abs(n);
+    let rule, bucket;
+    if (distance < 8) {
+      rule = `|i − j| = ${distance} < 8: exact, ${distance}`;
+      bucket = distance;
+    } else {
+      const scaled = Math.fround(Math.fround(Math.log(Math.fround(distance / 8)) / Math.fround(Math.log(16))) * 8);
+      rule = `|i − j| = ${distance} ≥ 8: 8 + ⌊log(${distance}/8) / log(16) × 8⌋ = 8 + ⌊${fixed(scaled, 3)}⌋, at most 15`;
+      bucket = Math.min(8 + Math.floor(scaled), 15);
+    }
+    bucket += after ? 16 : 0;
+    const formula = `${rule}; ${after ? "+ 16, as the key comes after the query" : "the key is not after the query"} = bucket ${bucket}`;
+    return worked(
+      formula,
+      { "query position": i, "key position": j, "i - j": n },
+      bucket,
+      [],
+      { query: cell.token(i), key: cell.token(j) }
+    );
+  }
+  function explainFromModel(cell) {
+    const value = cell.value;
+    const tokens2 = cell.lecture.tokens.length;
+    const shape = cell.array.shape;
+    const where2 = cell.at.length === 2 && shape[shape.length - 1] === tokens2 && shape[shape.length - 2] === tokens2 ? { "query position": cell.at[0], "key position": cell.at[1], "i - j": cell.at[0] - cell.at[1] } : {};
+    return worked(`${cell.lecture.model.ops[cell.node.op].meaning}: ${num(value)}`, where2, null);
+  }
+  function sumOf(values2) {
+    return values2.reduce((a, b) => a + b, 0);
+  }
+  var EXPLAIN = {
+    input: explainGiven,
+    lookup: explainLookup,
+    parameter: explainParameter,
+    add: explainAdded,
+    residual_add: explainAdded,
+    linear: explainLinear,
+    merge_heads: explainMergeHeads,
+    scaled_dot: explainScaledDot,
+    mask: explainMask,
+    softmax: explainSoftmax,
+    weighted_sum: explainWeightedSum,
+    layer_norm: explainLayerNorm,
+    rms_norm: explainRmsNorm,
+    activation: explainActivation,
+    gated_activation: explainGatedActivation,
+    rotation: explainRotation,
+    rotary_angles: explainRotaryAngles,
+    relative_dot: explainRelativeDot,
+    gather_bias: explainGatherBias,
+    relative_buckets: explainBucket,
+    relative_positions: explainFromModel
+  };
+  async function explain(lecture2, step, head, at2) {
+    const found = findStep(lecture2.model, step);
+    if (!found) throw new Error(`This site has no step ${step}.`);
+    const [block, node] = found;
+    await lecture2.block(partOf(step));
+    const array = lecture2.array(step);
+    const shape = node.headed ? array.shape.slice(1) : array.shape;
+    if (node.headed && (head === null || head === void 0)) head = 0;
+    if (!node.headed) head = null;
+    if (head !== null && !(head >= 0 && head < array.shape[0])) throw new Error(`There is no head ${head} in ${step}.`);
+    if (at2.length !== shape.length || at2.some((v, k) => !(Number.isInteger(v) && v >= 0 && v < shape[k]))) {
+      const names = axisNames(node, shape.length).map((n, k) => `${n} 0–${shape[k] - 1}`).join(", ");
+      throw new Error(`The cell ${at2.join(",")} is not one of this step's (${names}).`);
+    }
+    const cell = new Cell(lecture2, block, node, head, at2);
+    const explaining = EXPLAIN[node.op];
+    const w = explaining ? await explaining(cell) : explainFromModel(cell);
+    const op2 = lecture2.model.ops[node.op];
+    return {
+      step,
+      title: node.title,
+      head,
+      at: at2,
+      value: cell.value,
+      op: node.op,
+      formula: w.formula,
+      inputs: w.inputs,
+      terms: w.terms,
+      recomputed: w.recomputed,
+      labels: w.labels,
+      figure: w.figure,
+      drawn_as: op2.drawn_as
+    };
+  }
+
+  // src/figures.js
+  var FONT_FAMILY = '"Source Sans", sans-serif';
+  function style() {
+    return window.BVL_SITE.style;
+  }
+  function layout(height, title, extra) {
+    return {
+      height,
+      title: title ? { text: title, font: { size: style().font } } : void 0,
+      font: { size: style().font },
+      margin: { l: 10, r: 10, t: title ? 60 : 10, b: 10 },
+      showlegend: false,
+      paper_bgcolor: "white",
+      plot_bgcolor: "white",
+      ...extra || {}
+    };
+  }
+  function escaped(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+  function labelled(tokens2) {
+    return tokens2.map((token, i) => `${i} ${escaped(token)}`);
+  }
+  function colourScale(rows, signed3, scale) {
+    const named2 = scale === void 0 ? null : style().scales[scale];
+    if (named2 && named2.ends) return { colorscale: named2.colours, zmin: named2.ends[0], zmax: named2.ends[1] };
+    if (named2) signed3 = named2.signed;
+    const values2 = rows.flat().filter((v) => Number.isFinite(v));
+    const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);
+    const s = style();
+    if (signed3 || signed3 === void 0 && values2.some((v) => v < 0)) {
+      const bound = largest(values2.map(Math.abs)) || 1;
+      return { colorscale: s.signed, zmin: -bound, zmax: bound };
+    }
+    const top = largest(values2);
+    return { colorscale: s.share, zmin: 0, zmax: top <= 1 ? 1 : top };
+  }
+  function spaced(labels, cellWidth, size) {
+    const room = 0.6 * size * Math.max(...labels.map((l) => l.length)) + 8;
+    return { tick0: 0, dtick: Math.max(1, Math.ceil(room / cellWidth)) };
+  }
+  function matrix2({
+    z,
+    rows,
+    columns,
+    title,
+    colorbar,
+    axes: axes2,
+    signed: signed3,
+    scale,
+    chosen: chosen2,
+    width,
+    tallest,
+    rotate,
+    text,
+    rowPx,
+    across,
+    least
+  }) {
+    const s = style(), narrow = across || width < 560 || rows.length === 1;
+    const longest = Math.min(14, Math.max(...rows.map((r) => r.length)));
+    const rowRoom = 30 + 0.55 * (s.font - 2) * longest;
+    const plotWidth = width - rowRoom - (narrow ? 16 : 100);
+    const cellWidth = plotWidth / columns.length;
+    const columnRoom = rotate ? 30 + 0.5 * (s.font - 2) * Math.min(14, Math.max(...columns.map((c) => c.length))) : 50;
+    const top = (title ? 56 : 10) + (narrow ? 46 : 0);
+    let cellHeight = rowPx || (rows.length === 1 ? 60 : rotate ? Math.min(Math.max(cellWidth, 16), 44) : 22);
+    if (tallest && rows.length > 1) {
+      cellHeight = Math.max(4, Math.min(cellHeight, (tallest - top - columnRoom) / rows.length));
+    }
+    const few = Math.max(rows.length, columns.length) <= s.max_written;
+    const sizeFor = (chars) => Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * chars)));
+    const shorter = Boolean(least && !text && few && cellHeight >= 18 && sizeFor(5) < least && sizeFor(4) >= least);
+    const written = shorter || few && cellWidth >= 34 && cellHeight >= 18;
+    const heatmap = {
+      type: "heatmap",
+      z,
+      x: columns,
+      y: rows,
+      ...colourScale(z, signed3, scale),
+      xgap: 0,
+      ygap: 0,
+      colorbar: narrow ? {
+        title: { text: colorbar, side: "top" },
+        orientation: "h",
+        thickness: 10,
+        x: 0.5,
+        xanchor: "center",
+        y: 1,
+        yanchor: "bottom",
+        len: 0.9
+      } : { title: { text: colorbar }, thickness: 14 },
+      hovertemplate: `${axes2[0]} %{y}<br>${axes2[1]} %{x}<br>%{z:.4f}<extra></extra>`
+    };
+    if (written) {
+      const size = sizeFor(shorter ? 4 : 5);
+      Object.assign(heatmap, text ? { text, texttemplate: "%{text}", textfont: { size } } : { texttemplate: shorter ? "%{z:.1f}" : "%{z:.2f}", textfont: { size } });
+    }
+    const traces = [heatmap];
+    if (chosen2) {
+      traces.push({
+        type: "scatter",
+        x: [columns[chosen2[1]]],
+        y: [rows[chosen2[0]]],
+        mode: "markers",
+        hoverinfo: "skip",
+        marker: {
+          symbol: "square-open",
+          size: Math.max(10, Math.min(cellWidth, cellHeight) - 2),
+          color: s.chosen,
+          line: { width: 3 }
+        }
+      });
+    }
+    const height = Math.round(top + rows.length * cellHeight + columnRoom);
+    const labelSize = (cell) => Math.max(12, Math.min(s.font - 2, Math.floor(cell - 4)));
+    const rowTick = labelSize(cellHeight), columnTick = rotate ? labelSize(cellWidth) : s.font - 2;
+    const thinned = { rows: Math.ceil((rowTick + 4) / cellHeight), columns: rotate ? Math.ceil((columnTick + 4) / cellWidth) : 1 };
+    const figure = layout(height, title, {
+      xaxis: {
+        title: { text: axes2[1] },
+        type: "category",
+        tickangle: rotate ? -60 : 0,
+        ...rotate ? { tick0: 0, dtick: thinned.columns } : spaced(columns, cellWidth, columnTick),
+        range: [-0.5, columns.length - 0.5],
+        autorange: false,
+        fixedrange: true,
+        automargin: true,
+        tickfont: { size: columnTick }
+      },
+      yaxis: {
+        title: { text: axes2[0] },
+        type: "category",
+        tick0: 0,
+        dtick: thinned.rows,
+        automargin: true,
+        tickfont: { size: rowTick },
+        range: [rows.length - 0.5, -0.5],
+        autorange: false,
+        fixedrange: true
+      }
+    });
+    figure.margin = { l: 10, r: 10, t: top, b: 10 };
+    return { data: traces, layout: figure, thinned };
+  }
+  function waterfall(terms, value, top) {
+    const named2 = terms.filter(([label]) => !(label.includes("[") && label.includes("]")));
+    const many = terms.filter((t) => !named2.includes(t)).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+    let shown2 = many.slice(0, top);
+    if (many.length > top) {
+      shown2.push([`the other ${many.length - top} terms`, many.slice(top).reduce((a, [, v]) => a + v, 0)]);
+    }
+    const masked = named2.filter(([, v]) => v <= MASKED_BELOW);
+    shown2 = shown2.concat(named2.filter((t) => !masked.includes(t)));
+    const labels = shown2.map(([label]) => escaped(label)), values2 = shown2.map(([, v]) => v);
+    const total = masked.length ? value : values2.reduce((a, b) => a + b, 0);
+    const sign = (v) => (v < 0 ? "-" : "+") + fixed(Math.abs(v), 4);
+    const written = labels.map((label, k) => `${label}  ${sign(values2[k])}`).concat(masked.length ? "= value  −∞ (masked)" : `= value  ${fixed(value, 4)}`);
+    const s = style();
+    return {
+      data: [{
+        type: "waterfall",
+        orientation: "h",
+        y: [...labels, "= value"],
+        x: [...values2, total],
+        measure: [...values2.map(() => "relative"), "total"],
+        connector: { line: { color: s.faint, width: 1 } },
+        increasing: { marker: { color: s.rise } },
+        decreasing: { marker: { color: s.fall } },
+        totals: { marker: { color: s.ink } },
+        hovertemplate: "%{y}: %{x:.6f}<extra></extra>"
+      }],
+      layout: layout(120 + 26 * (labels.length + 1), masked.length ? "the mask adds the most negative number: softmax gives this key 0" : null, {
+        yaxis: {
+          autorange: "reversed",
+          type: "category",
+          tickfont: { size: s.font - 3 },
+          tickmode: "array",
+          tickvals: [...labels, "= value"],
+          ticktext: written,
+          automargin: true
+        },
+        xaxis: { zeroline: true, automargin: true }
+      })
+    };
+  }
+  function softmaxRow(scores, probs, chosen2, tokens2) {
+    const keys = labelled(tokens2), s = style();
+    const colours = keys.map((_, j) => j === chosen2 ? s.chosen : s.ink);
+    const seen = scores.map((v) => v > MASKED_BELOW);
+    const pick = (list) => list.filter((_, j) => seen[j]);
+    return {
+      data: [
+        {
+          type: "bar",
+          orientation: "h",
+          y: pick(keys),
+          x: pick(scores),
+          marker: { color: pick(colours) },
+          hovertemplate: "%{y}: %{x:.4f}<extra></extra>",
+          xaxis: "x",
+          yaxis: "y"
+        },
+        {
+          type: "bar",
+          orientation: "h",
+          y: keys,
+          x: probs,
+          marker: { color: colours },
+          hovertemplate: "%{y}: %{x:.4f}<extra></extra>",
+          xaxis: "x2",
+          yaxis: "y"
+        }
+      ],
+      layout: layout(Math.min(560, 110 + 24 * keys.length), null, {
+        grid: { rows: 1, columns: 2, pattern: "independent" },
+        xaxis: { domain: [0, 0.48], title: { text: "score s_ij" } },
+        xaxis2: { domain: [0.52, 1], title: { text: "softmax p_ij" } },
+        yaxis: { autorange: "reversed", type: "category", tickfont: { size: s.font - 3 }, automargin: true }
+      })
+    };
+  }
+  function histograms(before, after, dim) {
+    const s = style(), stats = (v) => {
+      const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      return [mean, Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length)];
+    };
+    const [mb, sb] = stats(before), [ma, sa] = stats(after);
+    const bar = (x, axis) => ({
+      type: "histogram",
+      x,
+      nbinsx: 40,
+      marker: { color: s.pale },
+      xaxis: `x${axis}`,
+      yaxis: `y${axis}`,
+      hovertemplate: "%{x}: %{y} numbers<extra></extra>"
+    });
+    const line = (x, axis) => ({
+      type: "line",
+      x0: x,
+      x1: x,
+      y0: 0,
+      y1: 1,
+      xref: `x${axis}`,
+      yref: `y${axis} domain`,
+      line: { color: s.chosen, width: 3 }
+    });
+    return {
+      data: [bar(before, ""), bar(after, "2")],
+      layout: layout(380, `${before.length} numbers; dimension ${dim} in orange`, {
+        grid: { rows: 2, columns: 1, pattern: "independent" },
+        yaxis: { domain: [0.6, 1] },
+        yaxis2: { domain: [0, 0.4] },
+        shapes: [line(before[dim], ""), line(after[dim], "2")],
+        annotations: [
+          [`before: mean ${fixed(mb, 3)}, std ${fixed(sb, 3)}`, 1],
+          [`after: mean ${fixed(ma, 3)}, std ${fixed(sa, 3)}`, 0.44]
+        ].map(([text, y]) => ({ text, x: 0.5, y, xref: "paper", yref: "paper", showarrow: false, yanchor: "bottom" }))
+      })
+    };
+  }
+  function curve2(xs, ys, point, name) {
+    const s = style();
+    const data = [{
+      type: "scatter",
+      x: xs,
+      y: ys,
+      mode: "lines",
+      line: { color: s.ink, width: 3 },
+      hovertemplate: `${name}(%{x:.3f}) = %{y:.3f}<extra></extra>`
+    }];
+    if (xs[0] <= point && point <= xs[xs.length - 1]) {
+      const k = Math.min(xs.length - 2, Math.floor((point - xs[0]) / (xs[xs.length - 1] - xs[0]) * (xs.length - 1)));
+      const at2 = ys[k] + (ys[k + 1] - ys[k]) * (point - xs[k]) / (xs[k + 1] - xs[k]);
+      data.push({ type: "scatter", x: [point], y: [at2], mode: "markers", marker: { size: 16, color: s.chosen } });
+    }
+    return { data, layout: layout(340, `${name}, at this number's input`, {
+      xaxis: { title: { text: "pre-activation" }, zeroline: true },
+      yaxis: { title: { text: name }, zeroline: true }
+    }) };
+  }
+  function arrows(before, after, angle) {
+    const s = style(), reach = 1.2 * Math.max(Math.hypot(...before), 1e-6);
+    const pairs = [[before, s.pale, "before"], [after, s.ink, "after"]];
+    return {
+      data: pairs.map(([[x, y], colour, name]) => ({
+        type: "scatter",
+        x: [x],
+        y: [y],
+        mode: "markers+text",
+        text: [name],
+        textposition: "top center",
+        marker: { color: colour, size: 8 }
+      })),
+      layout: layout(380, `turned by θ = ${fixed(angle, 3)} rad (${fixed(angle * 180 / Math.PI % 360, 1)}°)`, {
+        annotations: pairs.map(([[x, y], colour]) => ({
+          x,
+          y,
+          ax: 0,
+          ay: 0,
+          xref: "x",
+          yref: "y",
+          axref: "x",
+          ayref: "y",
+          showarrow: true,
+          arrowhead: 2,
+          arrowwidth: 3,
+          arrowcolor: colour,
+          text: ""
+        })),
+        xaxis: { range: [-reach, reach], zeroline: true, title: { text: "first of the pair" } },
+        yaxis: { range: [-reach, reach], zeroline: true, scaleanchor: "x", title: { text: "second of the pair" } }
+      })
+    };
+  }
+  function explanation(e, tokens2, top) {
+    switch (e.drawn_as) {
+      case "terms":
+        return e.terms.length ? waterfall(e.terms, e.value, top) : null;
+      case "softmax row":
+        return softmaxRow(
+          e.inputs.scores_row,
+          e.inputs.exp_row.map((v) => v / e.inputs.sum_exp),
+          e.at[1],
+          tokens2
+        );
+      case "histograms":
+        return e.figure.before ? histograms(e.figure.before, e.figure.after, e.at[e.at.length - 1]) : null;
+      case "curve":
+        return e.figure.curve_x ? curve2(
+          e.figure.curve_x,
+          e.figure.curve_y,
+          e.figure.point,
+          e.inputs.function
+        ) : null;
+      case "arrows":
+        return arrows(e.figure.before, e.figure.after, e.figure.angle);
+      default:
+        return null;
+    }
+  }
+  function plot(div, figure) {
+    const size = figure.layout.font && figure.layout.font.size || style().font;
+    const title = figure.layout.title;
+    const titleSize = title && title.font && title.font.size || Math.round(size * 1.1);
+    const layout2 = {
+      ...figure.layout,
+      font: { family: FONT_FAMILY, ...figure.layout.font || {} },
+      title: title && { ...title, font: { size: titleSize, ...title.font || {} } }
+    };
+    for (const name of Object.keys(layout2).filter((k) => /^[xy]axis\d*$/.test(k))) {
+      layout2[name] = { automargin: true, ...layout2[name] };
+    }
+    if (title && title.yanchor === "top" && title.yref === "container") {
+      layout2.title.pad = { ...title.pad || {}, t: (title.pad && title.pad.t || 0) + Math.round(titleSize / 2) };
+    }
+    if (figure.template) layout2.template = window.BVL_SITE.templates[figure.template];
+    return Plotly.newPlot(div, figure.data, layout2, { displaylogo: false, displayModeBar: false, responsive: true });
+  }
+
+  // src/page.js
+  function site() {
+    return window.BVL_SITE;
+  }
+  function element(tag, text, attributes) {
+    const node = document.createElement(tag);
+    if (text !== void 0 && text !== null) node.textContent = String(text);
+    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+    return node;
+  }
+  function route() {
+    const address2 = location.hash.replace(/^#\/?/, "");
+    const cut = address2.indexOf("?");
+    const [page2, query] = cut < 0 ? [address2, ""] : [address2.slice(0, cut), address2.slice(cut + 1)];
+    let name = page2;
+    try {
+      name = decodeURIComponent(page2);
+    } catch {
+    }
+    return { page: name, keys: new URLSearchParams(query) };
+  }
+  function link(page2, keys) {
+    const query = new URLSearchParams({ ...keys || {}, ...lectureMode() ? { lecture: "1" } : {} }).toString();
+    return "#/" + page2 + (query ? "?" + query : "");
+  }
+  function lectureMode() {
+    return route().keys.get("lecture") === "1";
+  }
+  function chosen(keys, view) {
+    const text = keys.get("text");
+    if (text === null) return site().sentences[0];
+    const pair = (keys.get("pair") || "").trim() || null;
+    const found = site().sentences.find((s) => s.text === text.trim() && (s.pair || null) === pair);
+    if (!found) cannot(view, `This site holds ${exported().length} sentence(s), not "${named({ text, pair })}": the app computes any other. Pick one of these:`);
+    return found;
+  }
+  function sentenceKeys(s) {
+    return { text: s.text, ...s.pair ? { pair: s.pair } : {} };
+  }
+  function named(s) {
+    return s.pair ? `${s.text} | ${s.pair}` : s.text;
+  }
+  function drawn(view, figure, id) {
+    const div = element("div", void 0, { class: "figure", id });
+    view.append(div);
+    plot(div, figure[screen()]);
+    return div;
+  }
+  function screen() {
+    return lectureMode() ? "lecture" : window.innerWidth < 640 ? "phone" : "browse";
+  }
+  function paragraph(markdown) {
+    const p = element("p");
+    markdown.split("**").forEach((part, i) => p.append(i % 2 ? element("strong", part) : document.createTextNode(part)));
+    return p;
+  }
+  function chips(s) {
+    const box2 = element("div", void 0, { class: "chips" });
+    s.tokens.forEach((token, i) => {
+      const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
+      chip.append(element("small", `${i} · ${s.ids[i]}`));
+      box2.append(chip);
+    });
+    return box2;
+  }
+  function failed(view, title, error) {
+    console.error(error.stack || error);
+    view.replaceChildren(element("h1", title), element("p", error.message, { class: "note", "data-error": "" }));
+  }
+  function said(template, values2) {
+    return template.replace(/\{(\w+)\}/g, (_, key) => String(values2[key]));
+  }
+  function cannot(view, why) {
+    view.append(element("h1", "Not in this site"));
+    listed(view, why);
+  }
+  function exported() {
+    return site().sentences.filter((s) => !s.live);
+  }
+  function listed(view, why) {
+    view.append(element("p", why));
+    const list = element("div", void 0, { class: "sentences" });
+    for (const s of exported()) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
+    list.append(element("a", "The overview", { href: link("overview") }));
+    view.append(list);
+  }
+
+  // src/styled.js
+  var screens = () => window.BVL_SITE.views.attention.screens;
+  function styled(figure, screen2, tallest) {
+    const s = screens(), layout2 = figure.layout;
+    if (screen2 === "lecture") {
+      const height = layout2.height || tallest;
+      layout2.font = { ...layout2.font, size: s.lecture_font };
+      layout2.height = layout2.meta && layout2.meta.keeps_height ? height : Math.min(height, tallest);
+      for (const name of axes(layout2)) {
+        const axis = layout2[name];
+        axis.tickfont = { ...axis.tickfont, size: s.lecture_font - 2 };
+        axis.title = { ...axis.title, font: { ...(axis.title || {}).font, size: s.lecture_font } };
+      }
+      for (const trace of figure.data.filter((t) => t.type === "heatmap")) {
+        trace.textfont = { ...trace.textfont, size: s.lecture_font - 2 };
+      }
+    }
+    const width = screen2 === "phone" ? s.phone : s.browse;
+    const base = layout2.font && layout2.font.size || 12;
+    fitColourBars(figure, base);
+    fitTitle(layout2, width, base);
+    fitLegend(figure, width, base);
+    return figure;
+  }
+  function axes(layout2) {
+    return Object.keys(layout2).filter((name) => /^[xy]axis\d*$/.test(name));
+  }
+  function fitTitle(layout2, width, base) {
+    const wrap = wrappedTitle(layout2, width, base);
+    if (wrap) {
+      Object.assign(layout2.title, {
+        text: wrap.text,
+        yref: "container",
+        y: 1,
+        yanchor: "top",
+        pad: { ...layout2.title.pad, t: 8 }
+      });
+      layout2.margin = { ...layout2.margin, t: (layout2.margin.t || 0) + wrap.added };
+    }
+  }
+  function wrappedTitle(layout2, width, base) {
+    const title = layout2.title && layout2.title.text;
+    if (!title) return null;
+    const { char_em: em, line_em: line } = screens();
+    const size = layout2.title.font && layout2.title.font.size || base * 1.1;
+    const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
+    const given = title.split("<br>");
+    const lines2 = given.flatMap((text) => wrapped(unescaped(text), perLine));
+    return lines2.length > given.length ? {
+      text: lines2.map(escaped).join("<br>"),
+      added: pyRound(line * size) * (lines2.length - given.length)
+    } : null;
+  }
+  function wrapped(text, width) {
+    const lines2 = [];
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      const last = lines2.length - 1;
+      if (last >= 0 && lines2[last].length + 1 + word.length <= width) lines2[last] += ` ${word}`;
+      else lines2.push(word);
+    }
+    return lines2.length ? lines2 : [""];
+  }
+  function unescaped(text) {
+    return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  }
+  function fitColourBars(figure, base) {
+    const s = screens(), layout2 = figure.layout;
+    const bars = figure.data.filter((t) => t.type === "heatmap" && t.showscale !== false && !t.coloraxis);
+    if (!bars.length) return;
+    const xaxis = layout2.xaxis || {}, size = xaxis.tickfont && xaxis.tickfont.size || base;
+    const angle = Math.abs(xaxis.tickangle || 0) * Math.PI / 180;
+    if (angle) throw new Error("styled.js: a colour bar beside rotated column labels is not fitted here");
+    const titleLines = xaxis.title && xaxis.title.text ? xaxis.title.text.split("<br>").length : 0;
+    const labels = size * s.line_em + s.tick_gap + s.title_line_em * base * titleLines;
+    const margin = layout2.margin || {};
+    const length = Math.max(1, (layout2.height || 450) - (margin.t || 0) - (margin.b || 0) - labels);
+    const upright = Math.max(2, Math.trunc(length / (s.line_em * 1.5 * base)));
+    for (const trace of bars) {
+      const bar = trace.colorbar || {};
+      trace.colorbar = {
+        ...bar,
+        nticks: Math.min(bar.nticks || upright, upright),
+        thickness: Math.min(bar.thickness || s.bar_thickness, s.bar_thickness),
+        title: { ...bar.title, side: "right" }
+      };
+    }
+  }
+  function fitLegend(figure, width, base) {
+    const s = screens(), layout2 = figure.layout;
+    if (width >= s.narrow || layout2.showlegend === false) return;
+    const entries = figure.data.filter((t) => t.showlegend !== false && t.name).length;
+    if (entries < 2) return;
+    layout2.legend = { ...layout2.legend, orientation: "h", x: 0, xanchor: "left", y: -0.15, yanchor: "top" };
+    layout2.height = (layout2.height || 450) + pyRound(s.line_em * base * entries) + 40;
+  }
+
+  // src/attention_views.js
+  var settings = () => window.BVL_SITE.views.attention;
+  function attentionLines(probs, heads) {
+    const { min_weight: least, full_length: full, most_per_query: most } = settings().lines;
+    const n = probs.shape[2], capped = n > full;
+    const head = [], query = [], key = [], weight = [];
+    for (const h of heads) {
+      for (let i = 0; i < n; i += 1) {
+        const row2 = probs.data.subarray((h * n + i) * n, (h * n + i + 1) * n);
+        let kept = null;
+        if (capped) {
+          kept = new Set(Array.from(row2.keys()).sort((a, b) => row2[b] - row2[a] || a - b).slice(0, most));
+        }
+        for (let j = 0; j < n; j += 1) {
+          if (row2[j] >= least && (!kept || kept.has(j))) {
+            head.push(h);
+            query.push(i);
+            key.push(j);
+            weight.push(row2[j]);
+          }
+        }
+      }
+    }
+    return { head, query, key, weight };
+  }
+  function headView(lines2, labels, numHeads, title, mostPx) {
+    const { head: s, marks: marks2 } = settings(), font = settings().screens.font;
+    const colours = s.colours, tokens2 = labels.map(escaped);
+    const traces = [];
+    for (const h of [...new Set(lines2.head)].sort((a, b) => a - b)) {
+      traces.push(legendEntry(h, colours[h]), ...headLines(lines2, h, colours[h]));
+    }
+    const n = tokens2.length;
+    const pitch = mostPx === null ? s.row_px : Math.max(s.least_row_px, Math.min(s.row_px, (mostPx - 120) / n));
+    const size = Math.min(font, Math.floor(pitch / 1.25));
+    traces.push(tokenMarks(tokens2, "q", size), tokenMarks(tokens2, "k", size));
+    const annotations = lines2.weight.length ? [] : [{
+      // said in the canvas: an empty dark canvas looks broken
+      x: 0.5,
+      y: (n - 1) / 2,
+      showarrow: false,
+      font: { color: marks2.lit, size: font },
+      text: said(s.nothing, { weight: String(settings().lines.min_weight) }).replace(" reaches", "<br>reaches").replace(": ", ":<br>")
+    }];
+    const axis = { visible: false, fixedrange: true };
+    return { data: traces, layout: {
+      ...annotations.length ? { annotations } : {},
+      xaxis: { ...axis, range: [-0.9, 1.9] },
+      yaxis: { ...axis, range: [n - 0.5, -0.8] },
+      plot_bgcolor: marks2.canvas,
+      paper_bgcolor: marks2.canvas,
+      font: { color: marks2.canvas_text, size: font },
+      hovermode: "closest",
+      clickmode: "event+select",
+      dragmode: false,
+      legend: {
+        title: { text: "heads", font: { color: marks2.canvas_text } },
+        itemclick: "toggle",
+        itemdoubleclick: "toggleothers",
+        font: { color: marks2.canvas_text }
+      },
+      ...frame(Math.max(s.short_px, pyRound(120 + pitch * n)), title),
+      title: { text: title, font: { color: marks2.canvas_text } },
+      meta: { keeps_height: true }
+    } };
+  }
+  function frame(height, title) {
+    const lines2 = title ? title.split("<br>").length - 1 : 0;
+    return { height, margin: { l: 10, r: 10, t: title ? 50 + 26 * lines2 : 10, b: 10 } };
+  }
+  function legendEntry(head, colour) {
+    return {
+      x: [null],
+      y: [null],
+      mode: "lines",
+      line: { color: colour, width: 3 },
+      hoverinfo: "skip",
+      name: `head ${head}`,
+      legendgroup: `head ${head}`,
+      type: "scatter"
+    };
+  }
+  function headLines(lines2, head, colour) {
+    const tenths = /* @__PURE__ */ new Map();
+    lines2.head.forEach((h, k) => {
+      if (h !== head) return;
+      const w = Math.fround(Math.fround(Math.fround(lines2.weight[k]) * 10) + 0.5);
+      const tenth = Math.min(10, Math.max(1, Math.floor(w)));
+      if (!tenths.has(tenth)) tenths.set(tenth, []);
+      tenths.get(tenth).push([lines2.query[k], lines2.key[k]]);
+    });
+    return [...tenths.keys()].sort((a, b) => b - a).map((tenth) => {
+      const ends = tenths.get(tenth), x = new Float32Array(3 * ends.length), y = new Float32Array(3 * ends.length);
+      ends.forEach(([q, k], e) => {
+        x.set([0, 1, NaN], 3 * e);
+        y.set([q, k, NaN], 3 * e);
+      });
+      return {
+        x,
+        y,
+        mode: "lines",
+        line: { color: colour, width: 3 },
+        opacity: tenth / 10,
+        hoverinfo: "skip",
+        name: `head ${head}`,
+        legendgroup: `head ${head}`,
+        showlegend: false,
+        type: "scatter"
+      };
+    });
+  }
+  function tokenMarks(tokens2, side, size) {
+    const colours = tokens2.map(() => settings().marks.canvas_text), where2 = side === "q" ? 0 : 1;
+    return {
+      x: tokens2.map(() => where2),
+      y: tokens2.map((_, i) => i),
+      mode: "markers+text",
+      text: tokens2,
+      textposition: side === "q" ? "middle left" : "middle right",
+      textfont: { color: colours, size },
+      marker: { size: Math.min(12, size), color: colours, symbol: "circle" },
+      customdata: tokens2.map((_, i) => [side, i]),
+      showlegend: false,
+      type: "scatter",
+      hovertemplate: `${side === "q" ? "query" : "key"} %{customdata[1]} %{text}<br>click to keep only its lines<extra></extra>`
+    };
+  }
+  function thumbnailSide(tokens2, layers3, heads) {
+    return Math.max(4, Math.min(tokens2, Math.trunc(Math.sqrt(settings().model.thumbnail_cells / (layers3 * heads)) * 5 / 6)));
+  }
+  function pooledShares(probs, head, side) {
+    const T = probs.shape[2], step = Math.ceil(T / side), blocks = Math.ceil(T / step);
+    const rows = Array.from({ length: blocks }, () => new Float64Array(blocks));
+    for (let i = 0; i < T; i += 1) {
+      const row2 = probs.data.subarray((head * T + i) * T, (head * T + i + 1) * T);
+      for (let j = 0; j < T; j += 1) rows[Math.floor(i / step)][Math.floor(j / step)] += row2[j];
+    }
+    return rows.map((row2, b) => Float32Array.from(row2, (v) => v / Math.min(step, T - step * b)));
+  }
+  function modelView(shares, title, mostPx) {
+    const layers3 = shares.length, heads = shares[0].length, side = shares[0][0].length;
+    const gap = Math.max(1, Math.floor(side / 5)), step = side + gap, centre = (side - 1) / 2;
+    const z = Array.from({ length: layers3 * step - gap }, () => new Float32Array(heads * step - gap).fill(NaN));
+    shares.forEach((byHead, layer) => byHead.forEach((rows, head) => rows.forEach((row2, r) => {
+      z[layer * step + r].set(row2, head * step);
+    })));
+    const tiles = shares.flatMap((byHead, layer) => byHead.map((_, head) => [layer, head]));
+    const ticks = (count) => Array.from({ length: count }, (_, k) => k * step + centre);
+    const model = settings().model, font = settings().screens.font;
+    const tall = Math.min(1400, 160 + Math.floor(640 * layers3 / heads));
+    const height = mostPx === null ? tall : Math.max(Math.min(tall, mostPx), 160 + model.least_tile_px * layers3);
+    return {
+      data: [
+        {
+          type: "heatmap",
+          z,
+          colorscale: model.scale,
+          zmin: 0,
+          zmax: 1,
+          hoverinfo: "skip",
+          colorbar: { title: { text: "attention" }, thickness: 14 }
+        },
+        {
+          type: "scatter",
+          x: tiles.map(([, h]) => h * step + centre),
+          y: tiles.map(([l]) => l * step + centre),
+          mode: "markers",
+          marker: { symbol: "square", size: 26, opacity: 0.01, color: settings().marks.invisible },
+          customdata: tiles,
+          showlegend: false,
+          hovertemplate: "layer %{customdata[0]}, head %{customdata[1]}<br>click to open it<extra></extra>"
+        }
+      ],
+      layout: {
+        xaxis: {
+          tickvals: ticks(heads),
+          ticktext: ticks(heads).map((_, h) => String(h)),
+          side: "top",
+          tickangle: 0,
+          constrain: "domain",
+          showgrid: false,
+          zeroline: false,
+          fixedrange: true
+        },
+        yaxis: {
+          tickvals: ticks(layers3),
+          ticktext: ticks(layers3).map((_, l) => String(l)),
+          title: { text: "layer" },
+          autorange: "reversed",
+          scaleanchor: "x",
+          constrain: "domain",
+          showgrid: false,
+          zeroline: false,
+          fixedrange: true
+        },
+        clickmode: "event+select",
+        dragmode: false,
+        hovermode: "closest",
+        font: { size: font },
+        height,
+        margin: { l: 10, r: 10, t: 60 + 30 * title.split("<br>").length, b: 10 },
+        // the title, then the heads' numbers
+        title: { text: title },
+        meta: { keeps_height: true }
+      }
+    };
+  }
+  function forScreens(build, phone2) {
+    const made = {};
+    const get2 = (screen2) => made[screen2] || (made[screen2] = {
+      // in the template Python's figures are drawn in
+      ...styled(
+        screen2 === "phone" && phone2 ? phone2() : build(screen2 === "lecture"),
+        screen2,
+        settings().head.most_px
+      ),
+      template: settings().template
+    });
+    return {
+      get browse() {
+        return get2("browse");
+      },
+      get lecture() {
+        return get2("lecture");
+      },
+      get phone() {
+        return get2("phone");
+      }
+    };
+  }
+  function attentionViews(tokens2, layers3, attention3) {
+    const s = settings(), font = s.screens.font, most = s.head.most_px;
+    const numHeads = attention3(0).shape[0], heads = Array.from({ length: numHeads }, (_, h) => h);
+    const head = Array.from({ length: layers3 }, (_, layer) => {
+      const title2 = said(s.head.title, { layer, heads: numHeads });
+      let lines2 = null;
+      const build = (lecture2) => {
+        lines2 = lines2 || attentionLines(attention3(layer), heads);
+        const figure = headView(lines2, tokens2, numHeads, title2, lecture2 ? most : null);
+        if (lecture2) Object.assign(figure.layout.legend, { font: { ...figure.layout.legend.font, size: font }, tracegroupgap: 2 });
+        return figure;
+      };
+      return Object.assign(forScreens(build), { scrolls: 120 + s.head.least_row_px * tokens2.length > most });
+    });
+    const side = thumbnailSide(tokens2.length, layers3, numHeads);
+    const title = s.model.title + (tokens2.length > side ? said(s.model.pooled, { side }) : "");
+    let shares = null;
+    const thumbnails = () => shares = shares || Array.from({ length: layers3 }, (_, layer) => heads.map((h) => pooledShares(attention3(layer), h, side)));
+    const model = forScreens((lecture2) => modelView(thumbnails(), title, lecture2 ? most : null), () => {
+      const figure = modelView(thumbnails(), title, 0);
+      figure.layout.xaxis.tickfont = { size: s.screens.smallest };
+      return figure;
+    });
+    return { head, model };
+  }
+
+  // src/similar.js
+  var site2 = window.BVL_SITE;
+  var MODE_WEIGHTS = {
+    // loading/sentence_config.py POOLING_MODES: how much a mode reads each of T tokens
+    cls: (T) => Array.from({ length: T }, (_, i) => i === 0 ? 1 : 0),
+    mean: (T) => new Array(T).fill(1 / T),
+    mean_sqrt_len_tokens: (T) => new Array(T).fill(T ** -0.5),
+    weightedmean: (T) => Array.from({ length: T }, (_, i) => (i + 1) / (T * (T + 1) / 2)),
+    lasttoken: (T) => Array.from({ length: T }, (_, i) => i === T - 1 ? 1 : 0),
+    max: null
+    // each dimension from the token that holds its largest value
+  };
+  function tokenParts(h, modes) {
+    const [T, d] = h.shape;
+    return modes.map((mode) => {
+      const parts = new Float64Array(T * d), weights = MODE_WEIGHTS[mode];
+      if (weights) {
+        const w = weights(T);
+        for (let i = 0; i < T; i += 1) for (let k = 0; k < d; k += 1) parts[i * d + k] = w[i] * h.data[i * d + k];
+      } else {
+        for (let k = 0; k < d; k += 1) {
+          let won = 0;
+          for (let i = 1; i < T; i += 1) if (h.data[i * d + k] > h.data[won * d + k]) won = i;
+          parts[won * d + k] = h.data[won * d + k];
+        }
+      }
+      return parts;
+    });
+  }
+  function readRows(modes, T) {
+    const read2 = new Array(T).fill(false);
+    for (const mode of modes) {
+      const w = MODE_WEIGHTS[mode] ? MODE_WEIGHTS[mode](T) : new Array(T).fill(1);
+      w.forEach((v, i) => {
+        if (v !== 0) read2[i] = true;
+      });
+    }
+    return read2.map((r, i) => r ? i : -1).filter((i) => i >= 0);
+  }
+  function summed(parts, T, d) {
+    const u = new Float64Array(parts.length * d);
+    parts.forEach((p, m) => {
+      for (let i = 0; i < T; i += 1) for (let k = 0; k < d; k += 1) u[m * d + k] += p[i * d + k];
+    });
+    return u;
+  }
+  function cosine(u, v) {
+    return dot(u, v) / Math.max(norm(u) * norm(v), 1e-12);
+  }
+  function vector(way, h, pooler, modes) {
+    if (way.from === "pooler") return Float64Array.from(pooler.data);
+    const [T, d] = h.shape;
+    return summed(tokenParts(h, way.from === "pooling" ? modes : ["mean"]), T, d);
+  }
+  function split(a, b, modes) {
+    const [n, d] = a.shape, [m] = b.shape;
+    const pa = tokenParts(a, modes), pb = tokenParts(b, modes);
+    const u = summed(pa, n, d), v = summed(pb, m, d);
+    const scale = Math.max(norm(u), 1e-12) * Math.max(norm(v), 1e-12);
+    const rows = readRows(modes, n), columns = readRows(modes, m);
+    const pairs = rows.map((i) => columns.map((j) => {
+      let total = 0;
+      pa.forEach((p, mode) => {
+        for (let k = 0; k < d; k += 1) total += p[i * d + k] * pb[mode][j * d + k];
+      });
+      return total / scale;
+    }));
+    return { cosine: dot(u, v) / scale, pairs, rows, columns };
+  }
+  function signed2(value, decimals) {
+    const text = fixed(value, decimals);
+    return text.startsWith("-") ? text : `+${text}`;
+  }
+  function caption(s, tokensA, tokensB, words2, pooled) {
+    const cells = s.pairs.flatMap((row2, r) => row2.map((value, c) => [value, r, c]));
+    const total = cells.reduce((t, [value]) => t + value, 0);
+    const strongest = [...cells].sort((x, y) => Math.abs(y[0]) - Math.abs(x[0])).slice(0, 3).map(([value, r, c]) => said(words2.pair, { a: tokensA[s.rows[r]], b: tokensB[s.columns[c]], value: signed2(value, 3) }));
+    return said(words2.caption, {
+      cells: cells.length,
+      total: fixed(total, 4),
+      how: pooled ? "" : words2.not_pooled,
+      cosine: fixed(s.cosine, 4),
+      strongest: strongest.join("; ")
+    });
+  }
+  function thousandths(value) {
+    return fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
+  }
+  function compared(lecture2, data, k) {
+    const yours = data.yours, all = lecture2.array(site2.live.hidden_states);
+    const [layers3, T, d] = all.shape;
+    const own = { shape: [T, d], data: all.data.subarray((layers3 - 1) * T * d, layers3 * T * d) };
+    const pooler = lecture2.arrays[site2.live.pooler_output];
+    const theirs = yours.hidden.map((packed) => unpack(packed));
+    const cosines = yours.ways.map((way) => theirs.map((h, j) => cosine(
+      vector(way, own, pooler, yours.modes),
+      vector(way, h, yours.pooler[j] && unpack(yours.pooler[j]), yours.modes)
+    )));
+    const modes = yours.pooled ? yours.modes : ["mean"];
+    const pair = k ? split(own, theirs[k - 1], modes) : null;
+    return { cosines, pair, text: pair && caption(pair, lecture2.tokens, yours.tokens[k - 1], yours.words, yours.pooled) };
+  }
+  function section(view, s, keys, lecture2) {
+    const data = site2.similarity, yours = data.yours;
+    if (s.tokens.length > yours.most_tokens) {
+      view.append(element("p", `Your sentence is ${s.tokens.length} tokens; ${data.source}'s sentence pipeline reads the first ${yours.most_tokens}: the app compares it.`, { class: "note" }));
+      return;
+    }
+    const asked = (keys.get("with") || "").trim();
+    const k = /^\d{1,2}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= data.texts.length ? Number(asked) : 0;
+    const numbers = compared(lecture2, data, k);
+    const columns = element("div", void 0, { class: "beside" });
+    const controls2 = element("section"), canvas = element("section", void 0, { class: "canvas" });
+    columns.append(controls2, canvas);
+    view.append(columns);
+    controls2.append(element("p", s.text, { class: "yours-text" }));
+    const pick = element("select", void 0, { "aria-label": "Why is it similar to one of them?", id: "with" });
+    pick.append(element("option", "none: its cosine with each", { value: "" }));
+    data.texts.forEach((text, j) => pick.append(element("option", `sentence ${j + 1}`, { value: String(j + 1) })));
+    pick.value = k ? String(k) : "";
+    pick.addEventListener("change", () => {
+      location.hash = link("similarity", { text: s.text, ...pick.value ? { with: pick.value } : {} });
+    });
+    const label = element("label", "Why is it similar to one of them?", { class: "picker" });
+    label.append(pick);
+    controls2.append(label);
+    if (asked && !k) {
+      controls2.append(element("p", `with=${asked} does not name one of the ${data.texts.length} sentences (write with=1).`, { class: "note" }));
+    }
+    const width = canvas.clientWidth || 600;
+    const lectureMode2 = document.body.classList.contains("lecture");
+    if (k) {
+      canvas.append(paragraph(numbers.text));
+      const cells = numbers.pair.pairs;
+      const div = element("div", void 0, { class: "figure", id: "yours-split", "data-point": "split" });
+      canvas.append(div);
+      const room = window.innerHeight - div.getBoundingClientRect().top - 6;
+      plot(div, matrix2({
+        z: cells,
+        rows: labelled(numbers.pair.rows.map((i) => s.tokens[i])),
+        columns: labelled(numbers.pair.columns.map((j) => yours.tokens[k - 1][j])),
+        title: `Each pair's share of cosine(yours, ${k}) = ${fixed(numbers.pair.cosine, 3)}`,
+        colorbar: "share",
+        axes: ["your sentence", `sentence ${k}`],
+        signed: true,
+        width,
+        rotate: true,
+        tallest: lectureMode2 ? Math.max(320, room) : null,
+        text: cells.map((row2) => row2.map(thousandths))
+      }));
+    }
+    yours.ways.forEach((way, w) => {
+      const div = element("div", void 0, {
+        class: "figure",
+        id: `yours-cosines-${w}`,
+        ...!k && w === 0 ? { "data-point": "cosines" } : {}
+      });
+      canvas.append(div);
+      plot(div, matrix2({
+        z: [numbers.cosines[w]],
+        rows: ["yours"],
+        columns: data.texts.map((_, j) => String(j + 1)),
+        title: `cosine of ${way.name}`,
+        colorbar: "cosine",
+        axes: ["", "sentence"],
+        scale: "cosine",
+        width,
+        text: [numbers.cosines[w].map((c) => fixed(c, 3))]
+      }));
+      if (!way.trained) canvas.append(element(
+        "p",
+        `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
+        { class: "explains" }
+      ));
+    });
+  }
+
+  // src/model_parts.js
+  var live = window.BVL_SITE.live;
+  var CACHE = `bertviz-lite-live:${location.pathname}`;
+  var address = (part) => `${part.path}?${part.hash}`;
+  var everyPart = () => live ? [live.model.graph, ...live.model.data, ...live.runtime.wasm] : [];
+  var weightFiles = (at2) => at2.in === "extra" ? live.extra : live.model.data;
+  function cache() {
+    return window.caches ? caches.open(CACHE).catch(() => null) : Promise.resolve(null);
+  }
+  function hex(buffer) {
+    return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  async function checked(part, response) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const hash = window.crypto && crypto.subtle ? hex(await crypto.subtle.digest("SHA-256", bytes)).slice(0, 16) : null;
+    if (bytes.length !== part.bytes || hash !== null && hash !== part.hash) {
+      throw new Error(`The site's ${part.path} is not the file it was exported with (${bytes.length} bytes where ${part.bytes} were written): the host may have changed it. Export the site again.`);
+    }
+    return bytes;
+  }
+  async function partBytes(part, kept) {
+    const found = kept && await kept.match(address(part));
+    if (found) return new Uint8Array(await found.arrayBuffer());
+    const response = await fetch(address(part));
+    if (!response.ok) throw new Error(`The site could not read ${part.path} (${response.status}).`);
+    const bytes = await checked(part, response);
+    if (kept) await kept.put(address(part), new Response(bytes)).catch(() => null);
+    return bytes;
+  }
+  async function fetched(parts, done) {
+    const kept = await cache();
+    const read2 = await Promise.all(parts.map(async (part) => {
+      const bytes = await partBytes(part, kept);
+      done(bytes.length);
+      return bytes;
+    }));
+    if (read2.length === 1) return read2[0];
+    const whole = new Uint8Array(read2.reduce((n, b) => n + b.length, 0));
+    read2.reduce((at2, b) => {
+      whole.set(b, at2);
+      return at2 + b.length;
+    }, 0);
+    return whole;
+  }
+  async function cachedAlready() {
+    const kept = await cache();
+    return Boolean(kept) && (await Promise.all(everyPart().map((p) => kept.match(address(p))))).every(Boolean);
+  }
+  async function forgetOthers() {
+    const kept = await cache();
+    if (!kept) return;
+    const current = new Set([...everyPart(), ...live.extra].map((p) => new URL(address(p), location.href).href));
+    for (const request of await kept.keys()) if (!current.has(request.url)) await kept.delete(request);
+  }
+  function partsOver(parts, start3, length) {
+    let at2 = 0;
+    return parts.map((part) => {
+      const begins = at2;
+      at2 += part.bytes;
+      return { part, begins };
+    }).filter(({ part, begins }) => begins < start3 + length && begins + part.bytes > start3);
+  }
+  function reader() {
+    const read2 = /* @__PURE__ */ new Map();
+    return async (part) => {
+      if (!read2.has(part.path)) read2.set(part.path, cache().then((kept) => partBytes(part, kept)));
+      return read2.get(part.path);
+    };
+  }
+  async function bytesAt(parts, start3, length, read2) {
+    const out = new Uint8Array(length);
+    for (const { part, begins } of partsOver(parts, start3, length)) {
+      const bytes = await read2(part);
+      const from = Math.max(start3, begins), to = Math.min(start3 + length, begins + part.bytes);
+      out.set(bytes.subarray(from - begins, to - begins), from - start3);
+    }
+    return out;
+  }
+  function forgotten(promise, drop) {
+    promise.catch(drop);
+    return promise;
+  }
+  var WEIGHTS_KEPT = 8;
+  var weightsRead = /* @__PURE__ */ new Map();
+  function stored(module, kind) {
+    const at2 = (live.weights[module] || {})[kind];
+    if (!at2) return Promise.resolve(null);
+    const key = `${module}/${kind}`;
+    if (weightsRead.has(key)) {
+      const kept = weightsRead.get(key);
+      weightsRead.delete(key);
+      weightsRead.set(key, kept);
+      return kept;
+    }
+    const count = at2.shape.reduce((n, k) => n * k, 1);
+    const read2 = bytesAt(weightFiles(at2), at2.offset, 4 * count, reader()).then((bytes) => ({ shape: at2.shape, data: new Float32Array(bytes.buffer) }));
+    weightsRead.set(key, forgotten(read2, () => weightsRead.delete(key)));
+    if (weightsRead.size > WEIGHTS_KEPT) weightsRead.delete(weightsRead.keys().next().value);
+    return read2;
+  }
+  async function tableRows(module, ids) {
+    const table = live.weights[module].weight, width = table.shape[1], read2 = reader();
+    const wanted2 = [...new Set(ids)].sort((x, y) => x - y);
+    const data = new Float32Array(wanted2.length * width);
+    for (const [k, id] of wanted2.entries()) {
+      const bytes = await bytesAt(weightFiles(table), table.offset + 4 * id * width, 4 * width, read2);
+      data.set(new Float32Array(bytes.buffer), k * width);
+    }
+    return { ids: wanted2, rows: { shape: [wanted2.length, width], data } };
+  }
+
+  // src/tokenizing.js
+  var live2 = window.BVL_SITE.live;
+  var reading = null;
+  function read(address2) {
+    return fetch(address2).then((r) => {
+      if (!r.ok) throw new Error(`The site could not read ${address2} (${r.status}).`);
+      return r.json();
+    });
+  }
+  function tokenizer() {
+    reading = reading || Promise.all([
+      import(new URL(live2.tokenizer.module, location.href).href),
+      read(live2.tokenizer.json),
+      live2.tokenizer.readable ? read(live2.tokenizer.readable) : {}
+    ]).then(([{ Tokenizer }, json, readable]) => Object.assign(
+      new Tokenizer(json, live2.tokenizer.config),
+      { readable, words: wordSplitter(json) }
+    )).catch((error) => {
+      reading = null;
+      throw error;
+    });
+    return reading;
+  }
+  function wordSplitter(json) {
+    const parts = (p) => !p ? [] : p.type === "Sequence" ? p.pretokenizers.flatMap(parts) : [p];
+    const space = parts(json.pre_tokenizer).find((p) => p.type === "Metaspace" && p.split !== false);
+    if (!space) return (word) => [word];
+    const before = new RegExp(`(?=${space.replacement.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})`, "u");
+    return (word) => word.split(before).filter(Boolean);
+  }
+  function wordsOf(t, text) {
+    if (t.do_lowercase_and_remove_accent) return t.encode_text(text).map((piece) => [piece]);
+    const stripped = (parts) => {
+      parts.forEach((part, k) => {
+        const added = t.added_tokens_map.get(part);
+        if (added && added.lstrip && k > 0) parts[k - 1] = parts[k - 1].trimEnd();
+        if (added && added.rstrip && k < parts.length - 1) parts[k + 1] = parts[k + 1].trimStart();
+      });
+      return parts;
+    };
+    return stripped(t.splitter_unnormalized.split(text)).flatMap((section2, index) => {
+      if (!section2.length) return [];
+      if (t.added_tokens_map.has(section2)) return [[section2]];
+      let normal = t.remove_space === true ? section2.trim().split(/\s+/).join(" ") : section2;
+      if (t.normalizer !== null) normal = t.normalizer(normal);
+      if (!normal.length) return [];
+      return stripped(t.splitter_normalized.split(normal)).flatMap((part) => {
+        if (!part.length) return [];
+        if (t.added_tokens_map.has(part)) return [[part]];
+        const words2 = (t.pre_tokenizer !== null ? t.pre_tokenizer(part, { section_index: index }) : [part]).flatMap(t.words);
+        return words2.map((word) => t.model([word])).filter((pieces) => pieces.length);
+      });
+    });
+  }
+  function longestFirst(a, b, room) {
+    if (b === null) return [Math.min(a, room), null];
+    if (a + b <= room) return [a, b];
+    const swap = a > b;
+    let [short, long] = swap ? [b, a] : [a, b];
+    long = short > room ? short : Math.max(short, room - short);
+    if (short + long > room) {
+      short = Math.floor(room / 2);
+      long = short + room % 2;
+    }
+    return swap ? [long, short] : [short, long];
+  }
+  var marks = (n, letter) => Array.from({ length: n }, (_, i) => `\0${letter}${i}`);
+  function encoded(t, text, pair, most) {
+    const wordsA = wordsOf(t, text), wordsB = pair ? wordsOf(t, pair) : null;
+    const a = wordsA.flat(), b = wordsB && wordsB.flat();
+    const later = (words2) => words2.flatMap((pieces) => pieces.map((_, k) => k > 0));
+    const goesOn = { A: later(wordsA), B: wordsB && later(wordsB) };
+    const processor = t.post_processor;
+    const specials = processor ? processor([], b ? [] : null).tokens.length : 0;
+    const [n1, n2] = longestFirst(a.length, b ? b.length : null, (most || live2.max_tokens) - specials);
+    const placed = processor ? processor(marks(n1, "A"), b ? marks(n2, "B") : null) : { tokens: [...marks(n1, "A"), ...b ? marks(n2, "B") : []] };
+    const own = { A: a, B: b };
+    const sentences = placed.tokens.map((p) => p[0] === "\0" ? p[1] : "special");
+    const tokens2 = placed.tokens.map((p) => p[0] === "\0" ? own[p[1]][Number(p.slice(2))] : p);
+    const ids = tokens2.map((p) => t.added_tokens_map.get(p)?.id ?? t.model.tokens_to_ids.get(p) ?? t.model.unk_token_id);
+    const shown2 = tokens2.map((p) => Object.hasOwn(t.readable, p) ? t.readable[p] : p);
+    const types = placed.token_type_ids || sentences.map((s) => s === "B" ? 1 : 0);
+    const continues = placed.tokens.map((p) => p[0] === "\0" && goesOn[p[1]][Number(p.slice(2))]);
+    return {
+      tokens: shown2,
+      ids,
+      sentences,
+      types,
+      continues,
+      dropped: a.length + (b ? b.length : 0) + specials - tokens2.length
+    };
+  }
+  async function tokenized(text, pair) {
+    return encoded(await tokenizer(), text, pair || null);
+  }
+
+  // src/running.js
+  var live3 = window.BVL_SITE.live;
+  var MB = (bytes) => (bytes / 1e6).toFixed(0);
+  var starting = null;
+  function begun() {
+    return starting !== null;
+  }
+  function start(progress) {
+    starting = starting || forgotten((async () => {
+      const total = live3.model.bytes + live3.runtime.bytes;
+      let got = 0;
+      const done = (n) => {
+        got += n;
+        progress(`Fetching the model: ${MB(got)} of ${MB(total)} MB…`);
+      };
+      forgetOthers().catch(() => null);
+      const [tokenizer2, graph, weights, wasm] = await Promise.all([
+        tokenizer(),
+        fetched([live3.model.graph], done),
+        fetched(live3.model.data, done),
+        fetched(live3.runtime.wasm, done),
+        script(live3.runtime.script)
+      ]);
+      progress("Starting the model…");
+      const ort = window.ort;
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.wasmPaths = { mjs: new URL(live3.runtime.module, location.href).href };
+      ort.env.wasm.wasmBinary = wasm;
+      const session = await ort.InferenceSession.create(graph, {
+        executionProviders: ["wasm"],
+        externalData: [{ path: live3.model.data_name, data: weights }]
+      });
+      ort.env.wasm.wasmBinary = void 0;
+      return { tokenizer: tokenizer2, session };
+    })(), () => {
+      starting = null;
+    });
+    return starting;
+  }
+  function tokenTypes(types) {
+    const rows = live3.token_types.rows, most = Math.max(...types);
+    if (rows === null || most < rows) return types;
+    if (live3.token_types.zero_past_rows) return types.map(() => 0);
+    throw new Error(said(live3.words.types_refused, { type: most, rows }));
+  }
+  function asArray(tensor) {
+    const data = tensor.data instanceof BigInt64Array ? Int32Array.from(tensor.data, Number) : tensor.data;
+    return { shape: tensor.dims.slice(), data };
+  }
+  async function run(text, pair, progress, most, only) {
+    const { tokenizer: tokenizer2, session } = await start(progress);
+    progress("Computing in this browser…");
+    const e = encoded(tokenizer2, text, pair, most);
+    const types = tokenTypes(e.types);
+    const tensor = (values2) => new window.ort.Tensor("int64", BigInt64Array.from(values2, BigInt), [values2.length]);
+    const feeds = { input_ids: tensor(e.ids), token_type_ids: tensor(types), attention_mask: tensor(e.ids.map(() => 1)) };
+    const outputs = await (only ? session.run(feeds, only) : session.run(feeds));
+    return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
+  }
+  async function lastLayer(text, most) {
+    const all = (await run(text, null, () => null, most, [live3.hidden_states])).arrays[live3.hidden_states];
+    const [layers3, T, d] = all.shape;
+    return { shape: [T, d], data: all.data.slice((layers3 - 1) * T * d) };
+  }
+  async function computed(text, pair, progress) {
+    const { e, types, arrays } = await run(text, pair, progress);
+    const unknown = e.tokens.filter((t) => t === live3.tokenizer.unknown).length;
+    const total = e.tokens.length + e.dropped;
+    const sentence = {
+      text,
+      pair,
+      tokens: e.tokens,
+      ids: e.ids,
+      sentences: e.sentences,
+      continues: e.continues,
+      dropped: e.dropped,
+      live: true,
+      notice: e.dropped ? said(live3.words.dropped, {
+        total: total.toLocaleString("en"),
+        most: live3.max_tokens.toLocaleString("en"),
+        dropped: e.dropped.toLocaleString("en")
+      }) : null,
+      unknown: unknown ? said(live3.words.unknown, { count: unknown, unknown: live3.tokenizer.unknown }) : null
+    };
+    const ids = { input_ids: e.ids, token_type_ids: types, position_ids: Array.from(arrays[live3.positions].data) };
+    return { sentence, data: { ids, mask: e.ids.map(() => 1), checks: {}, given: {}, rows: {} }, arrays };
+  }
+
+  // src/tour.js
+  var site3 = window.BVL_SITE;
+  function chapters(model, layer) {
+    const block = (name, at2) => model.blocks.find((b) => b.block === name && (at2 === void 0 || b.layer === at2));
+    const step = (b, n, title) => ({ kind: "step", title, step: stepName(b, n.key) });
+    const embed = block("embed"), output = embed.nodes[embed.nodes.length - 1];
+    const out = [
+      { kind: "tokens", title: "The text becomes tokens", step: null },
+      step(embed, output, `Embeddings: ${output.title}`)
+    ];
+    const positions = block("positions");
+    if (positions) out.push(...positions.nodes.map((n) => step(positions, n, `Positions: ${n.title}`)));
+    const own = block("layers", layer);
+    out.push(...own.nodes.filter((n) => n.op !== "input").map((n) => step(own, n, `Layer ${layer}: ${n.title}`)));
+    return [
+      ...out,
+      { kind: "stream", title: "The residual stream through every layer", step: null },
+      { kind: "output", title: "What the model gives", step: null }
+    ];
+  }
+  var values = (array) => Array.from(array.data);
+  var argmax = (list) => list.reduce((best, v, k) => v > list[best] ? k : best, 0);
+  var argmin = (list) => list.reduce((best, v, k) => v < list[best] ? k : best, 0);
+  var sum = (list) => list.reduce((a, b) => a + b, 0);
+  var Step = class {
+    // tour/narration.py Step: what a narrator reads
+    constructor(lecture2, block, node, array, head, token, where2) {
+      const numHeads = lecture2.model.num_heads;
+      Object.assign(this, { lecture: lecture2, block, node, array, token, where: where2 });
+      this.head = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
+      this.mine = this.head === null ? array : at(array, this.head);
+    }
+    input(i) {
+      const key = this.node.inputs[i];
+      const inside = this.block.nodes.some((n) => n.key === key);
+      return this.lecture.array(inside ? stepName(this.block, key) : key);
+    }
+    tok(i) {
+      return `'${this.lecture.tokens[i]}'`;
+    }
+    get me() {
+      return this.tok(this.token);
+    }
+  };
+  function relation(i, j) {
+    if (j === i) return ", itself";
+    if (j === i - 1) return ", the token before it";
+    if (j === i + 1) return ", the token after it";
+    return `, ${Math.abs(i - j)} tokens ${j < i ? "before" : "after"} it`;
+  }
+  function byDistance(s) {
+    return s.mine.shape.length === 2 && s.mine.shape[0] !== s.lecture.tokens.length;
+  }
+  function rowStory(s, what, unit = "") {
+    const distance = byDistance(s);
+    const row2 = values(at(s.mine, distance ? Math.floor(s.mine.shape[0] / 2) + 1 : s.token));
+    const whose = distance ? "distance δ = 1 (a key one token before its query)" : s.me;
+    const top = argmax(row2);
+    return [`${s.where}, ${what} of ${whose}: ${row2.length} numbers, from ${fixed(Math.min(...row2), 2)} to ${fixed(Math.max(...row2), 2)}; the largest is number ${top} (${fixed(row2[top], 2)}${unit}).`];
+  }
+  function plain(s) {
+    if (s.mine.shape.length === 2) return rowStory(s, s.node.title);
+    const shape = s.array.shape;
+    return [`Its shape: (${shape.join(", ")}${shape.length === 1 ? "," : ""}).`];
+  }
+  function scoresStory(s) {
+    const row2 = values(at(s.mine, s.token));
+    const seen = row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW);
+    const best = argmax(row2.map((v, j) => seen[j] ? v : -Infinity));
+    const worst = argmin(row2.map((v, j) => seen[j] ? v : Infinity));
+    return [`${s.where}, query ${s.me} scores key ${s.tok(best)} highest (${fixed(row2[best], 2)}) and ${s.tok(worst)} lowest (${fixed(row2[worst], 2)}).`, "The softmax that follows turns these scores into weights."];
+  }
+  var NARRATORS = {
+    plain,
+    narrate_linear(s) {
+      const biased = site3.views.tour.words.biased[s.node.module];
+      const each = byDistance(s) ? "Each relative distance's" : "Each token's";
+      const x = s.input(0);
+      return [`${each} ${x.shape[x.shape.length - 1]} numbers times a learnt matrix${biased ? ", plus a bias" : " (no bias)"}.`, ...rowStory(s, s.node.title)];
+    },
+    narrate_merge(s) {
+      const heads = s.lecture.model.num_heads, width = s.array.shape[s.array.shape.length - 1];
+      return [`${heads} heads × ${Math.floor(width / heads)} numbers = ${width} numbers per token.`];
+    },
+    narrate_residual(s) {
+      const [carried, added] = [0, 1].map((i) => norm(values(at(s.input(i), s.token))));
+      const total = norm(values(at(s.array, s.token)));
+      return [`For ${s.me}: the vector carried past has length ${fixed(carried, 1)}, the sub-layer adds one of length ${fixed(added, 1)}, and their sum has length ${fixed(total, 1)}.`];
+    },
+    narrate_activation(s) {
+      const pre = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
+      const share = (list, test) => 100 * list.filter(test).length / list.length;
+      return [`Of ${s.me}'s ${pre.length} numbers, ${fixed(share(pre, (v) => v < 0), 0)}% were negative; after the activation ${fixed(share(after, (v) => Math.abs(v) < 0.05), 0)}% are within 0.05 of zero.`];
+    },
+    narrate_scores: scoresStory,
+    narrate_mask(s) {
+      const all = values(s.mine), masked = all.filter((v) => v <= MASKED_BELOW).length;
+      return [masked === 0 ? `Nothing is masked here: every one of the ${all.length} query–key pairs may be seen.` : `${masked} of the ${all.length} query–key pairs are masked (blank in the figure): those keys are out of the query's sight.`, scoresStory(s)[0]];
+    },
+    narrate_softmax(s) {
+      const row2 = values(at(s.mine, s.token)), best = argmax(row2);
+      const all = values(s.mine), strongest = argmax(all), T = s.mine.shape[1];
+      const [i, j] = [Math.floor(strongest / T), strongest % T];
+      return [
+        `${s.where}, ${s.me} puts ${fixed(row2[best], 2)} of its attention on ${s.tok(best)}${relation(s.token, best)}; its row adds up to ${fixed(sum(row2), 2)}.`,
+        `The strongest weight of this head: ${s.tok(i)} → ${s.tok(j)}, ${fixed(all[strongest], 2)}.`
+      ];
+    },
+    narrate_context(s) {
+      const probs = s.input(0), row2 = values(at(at(probs, s.head), s.token));
+      const top = row2.map((_, j) => j).sort((a, b) => row2[b] - row2[a] || a - b).slice(0, 3);
+      const terms = top.map((j) => `${fixed(row2[j], 2)} × v(${s.tok(j)})`).join(" + ");
+      return [`${s.where}, the context of ${s.me} is Σ p v over every key: ${terms} + … (${row2.length} keys).`];
+    },
+    narrate_norm(s) {
+      const x = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
+      const mean = sum(x) / x.length, std = Math.sqrt(sum(x.map((v) => (v - mean) ** 2)) / x.length);
+      return [`${s.me} came in with mean ${fixed(mean, 2)} and standard deviation ${fixed(std, 2)} over its ${x.length} numbers (length ${fixed(norm(x), 1)}); after the norm its length is ${fixed(norm(after), 1)}.`];
+    },
+    narrate_rotation(s) {
+      return [`Each pair of dimensions is turned by an angle that grows with the position: ${s.me} is at position ${s.token}.`, ...rowStory(s, s.node.title)];
+    },
+    _narrate_buckets(s) {
+      const row2 = values(at(s.array, s.token)), top = argmax(row2);
+      return [`For query ${s.me}, the highest bucket of its row is ${row2[top]}, first reached by ${s.tok(top)}, ${Math.abs(top - s.token)} tokens ${top > s.token ? "after" : "before"} it; keys within 7 tokens each have a bucket of their own, farther ones share buckets on a log scale.`];
+    },
+    narrate_relative(s) {
+      const row2 = values(at(s.mine, s.token)), best = argmax(row2);
+      return [`${s.where}, for query ${s.me} the largest term is with key ${s.tok(best)}${relation(s.token, best)} (${fixed(row2[best], 2)}); it depends on how far apart they are, not on what they say.`];
+    }
+  };
+  function tokensStory(lecture2, sentence) {
+    const words2 = site3.views.tour.words;
+    const special = lecture2.tokens.filter((_, i) => sentence.sentences[i] === "special");
+    const pieces = lecture2.tokens.filter((_, i) => sentence.continues[i]);
+    return [
+      `The tokenizer cuts the text into ${lecture2.tokens.length} tokens, ${special.length} of them special (${[...new Set(special)].join(", ")}), and gives each the id of its row in ${words2.vocabulary}.`,
+      pieces.length ? `${pieces.length} tokens continue a word cut into pieces (such as '${pieces[0]}').` : "Every word here is a single token of the vocabulary."
+    ];
+  }
+  function hiddenStates(lecture2) {
+    const outputs = lecture2.model.blocks.filter((b) => b.block === "embed" || b.block === "layers").map((b) => stepName(b, b.nodes[b.nodes.length - 1].key));
+    return outputs.map((name) => lecture2.given(name));
+  }
+  function layerChanges(lecture2) {
+    const h = hiddenStates(lecture2), T = lecture2.tokens.length;
+    return h.slice(1).map((after, l) => Array.from({ length: T }, (_, t) => {
+      const u = values(at(h[l], t)), v = values(at(after, t));
+      return Math.fround(dot(u, v) / Math.max(norm(u) * norm(v), 1e-12));
+    }));
+  }
+  function streamStory(lecture2, token) {
+    const cos = layerChanges(lecture2).map((row2) => row2[token]);
+    const norms = hiddenStates(lecture2).map((h) => norm(values(at(h, token))));
+    const most = argmin(cos), least = argmax(cos);
+    return [
+      "Every layer adds to the residual stream rather than replacing it, so a token's vector keeps much of its direction from layer to layer.",
+      `'${lecture2.tokens[token]}' changes most in layer ${most} (cosine ${fixed(cos[most], 2)} between its vector before and after) and least in layer ${least} (${fixed(cos[least], 2)}); its length goes from ${fixed(norms[0], 1)} to ${fixed(norms[norms.length - 1], 1)}.`
+    ];
+  }
+  async function sentenceVector(lecture2, sentence) {
+    const way = site3.views.tour.words.vector, states = hiddenStates(lecture2);
+    const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
+    const last = own ? states[states.length - 1] : await lastLayer(sentence.text, way.most_tokens);
+    const u = vector(way, last, null, way.modes);
+    const scale = way.normalize && way.from === "pooling" ? Math.max(norm(Array.from(u)), 1e-12) : 1;
+    return { way, vector: Array.from(u, (v) => v / scale) };
+  }
+  function outputStory(found) {
+    const { way, vector: vector2 } = found;
+    return [
+      `The whole sentence becomes one vector of ${vector2.length} numbers: ${way.how}.`,
+      `Its length is ${fixed(norm(vector2), 2)}; a sentence with a similar meaning gets a vector pointing the same way (the Similarity page compares them).`,
+      ...way.trained ? [] : ["This model was not trained for sentence similarity."]
+    ];
+  }
+  function narrate(lecture2, sentence, chapter, head, token, outputs) {
+    const words2 = site3.views.tour.words;
+    token = Math.min(Math.max(token, 0), lecture2.tokens.length - 1);
+    let lines2 = words2.random ? [words2.random] : [];
+    if (chapter.kind === "tokens") return [...lines2, ...tokensStory(lecture2, sentence)];
+    if (chapter.kind === "stream") return [...lines2, ...streamStory(lecture2, token)];
+    if (chapter.kind === "output") return [...lines2, ...outputs];
+    const [block, node] = findStep(lecture2.model, chapter.step);
+    const op2 = lecture2.model.ops[node.op];
+    if (!op2.reads_weights) lines2 = [words2.no_weights];
+    const array = lecture2.array(chapter.step);
+    const numHeads = lecture2.model.num_heads, queryHead = Math.min(head, numHeads - 1);
+    const place = block.block === "layers" ? `In layer ${block.layer}` : "Here";
+    const where2 = place + (node.headed ? `, ${headName(queryHead, numHeads, array.shape[0])}` : "");
+    const what = node.explains[0].toUpperCase() + node.explains.slice(1);
+    const step = new Step(lecture2, block, node, array, head, token, where2);
+    return [...lines2, `${what}.`, ...(NARRATORS[op2.narrates] || plain)(step)];
+  }
+  function stepFigure(lecture2, chapter, head, token) {
+    const [, node] = findStep(lecture2.model, chapter.step);
+    const array = lecture2.array(chapter.step), numHeads = lecture2.model.num_heads;
+    const own = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
+    const matrix3 = own === null ? array : at(array, own);
+    if (matrix3.shape.length !== 2) return null;
+    const tokenByToken = node.axes.slice(-2).join() === "T,T";
+    const rows = matrix(matrix3).map((r) => tokenByToken ? r : r.slice(0, site3.views.window));
+    const byToken = rows.length === lecture2.tokens.length;
+    const row2 = byToken ? values(at(matrix3, Math.min(token, rows.length - 1))) : null;
+    const best = row2 && argmax(row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity));
+    const queryHead = Math.min(head, numHeads - 1);
+    const headWords = own === null ? "" : array.shape[0] === numHeads ? `, head ${queryHead}` : `, key/value head ${own} (read by query head ${queryHead})`;
+    return (width, tallest) => matrix2({
+      z: rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v)),
+      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled(lecture2.tokens) : rows.map((_, i) => String(i)),
+      columns: tokenByToken ? labelled(lecture2.tokens) : rows[0].map((_, k) => String(k)),
+      title: `${node.title}${headWords}`,
+      colorbar: op(lecture2, node).gives_probabilities ? "attention" : "value",
+      axes: tokenByToken ? ["query", "key"] : ["token", "dimension"],
+      width,
+      tallest,
+      rotate: tokenByToken,
+      signed: op(lecture2, node).gives_probabilities ? false : void 0,
+      chosen: best !== null && (tokenByToken || best < site3.views.window) ? [token, best] : null
+    });
+  }
+  var op = (lecture2, node) => lecture2.model.ops[node.op];
+  function streamFigure(lecture2) {
+    const cos = layerChanges(lecture2);
+    const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
+    return (width, tallest) => {
+      const figure = matrix2({
+        z: cos,
+        rows: cos.map((_, l) => `layer ${l}`),
+        columns: labelled(lecture2.tokens),
+        title: "How much each layer turns each token's vector (cosine before/after)",
+        colorbar: "cosine",
+        axes: ["", "token"],
+        width,
+        tallest,
+        rotate: true,
+        signed: false,
+        rowPx: 30,
+        // as the app's: 30 px a layer
+        text: cos.map((r) => r.map((v) => fixed(v, 2)))
+      });
+      Object.assign(figure.data[0], { reversescale: true, zmin: low, zmax: 1 });
+      return figure;
+    };
+  }
+  function vectorFigure(found) {
+    return () => ({
+      data: [{
+        type: "bar",
+        x: found.vector.map((_, k) => k),
+        y: found.vector,
+        marker: { color: site3.style.blue },
+        hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>"
+      }],
+      layout: {
+        height: 420,
+        title: { text: `The sentence vector (${found.way.name})` },
+        font: { size: site3.style.font },
+        margin: { l: 10, r: 10, t: 50, b: 10 },
+        xaxis: { title: { text: "dimension" }, automargin: true },
+        yaxis: { title: { text: "value" }, automargin: true }
+      }
+    });
+  }
+  function titled(figure, width) {
+    const layout2 = figure.layout, wrap = wrappedTitle(layout2, width, layout2.font && layout2.font.size || 16);
+    if (wrap) Object.assign(layout2, {
+      title: { ...layout2.title, text: wrap.text },
+      margin: { ...layout2.margin, t: (layout2.margin.t || 0) + wrap.added }
+    });
+    return figure;
+  }
+  async function tourOf(lecture2, sentence) {
+    const about = site3.views.tour;
+    const token = Math.min(about.token, lecture2.tokens.length - 1);
+    const found = await sentenceVector(lecture2, sentence);
+    return chapters(lecture2.model, about.layer).map((chapter) => {
+      const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found));
+      const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2) : chapter.kind === "output" ? vectorFigure(found) : null;
+      return { ...chapter, lines: lines2, figure: null, draw: draw && ((width, tallest) => titled(draw(width, tallest), width)) };
+    });
+  }
+
+  // src/analysed_page.js
+  var site4 = window.BVL_SITE;
+  var words = () => site4.views.analyses;
+  function attention(lecture2, layer) {
+    return lecture2.array(`layers.${layer}.attn.probs`);
+  }
+  var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
+  var picker = (key, options, value, label) => ({
+    key,
+    label: label || words().labels[key],
+    options,
+    value
+  });
+  function numbered(key, names, label) {
+    return picker(
+      key,
+      names.map((name, i) => [String(i), name]),
+      String(Math.min(words().defaults[key], names.length - 1)),
+      label
+    );
+  }
+  var page = (name, pickers, panels, side = [], wide = false) => ({
+    title: words().titles[name],
+    pickers,
+    panels,
+    side,
+    notes: [],
+    wide
+  });
+  var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
+  function forScreens2(draw, wide) {
+    const s = words().screens, made = {};
+    const get2 = (screen2) => made[screen2] || (made[screen2] = draw(
+      screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
+      screen2 === "lecture" ? s.tallest : null
+    ));
+    return {
+      get browse() {
+        return get2("browse");
+      },
+      get lecture() {
+        return get2("lecture");
+      },
+      get phone() {
+        return get2("phone");
+      }
+    };
+  }
+
+  // src/heads_rollout.js
+  var rowOf = (probs, h, i) => at(at(probs, h), i).data;
+  function isPunctuation(token) {
+    for (const marker of words().piece_markers) if (token.startsWith(marker)) token = token.slice(marker.length);
+    return token.length > 0 && /^\p{P}+$/u.test(token);
+  }
+  function headStatistics(probs, isSep, isPunct) {
+    const [heads, T] = probs.shape;
+    const mean = (f, from = 0, to = T) => Array.from({ length: heads }, (_, h) => {
+      let total = 0;
+      for (let i = from; i < to; i += 1) total += f(rowOf(probs, h, i), i);
+      return to > from ? total / (to - from) : NaN;
+    });
+    const over = (kept) => (row2) => row2.reduce((t, p, j) => kept[j] ? t + p : t, 0);
+    return {
+      entropy: mean((row2) => row2.reduce((t, p) => p > 0 ? t - p * Math.log(p) : t, 0)),
+      // 0 · ln 0 = 0
+      cls: mean((row2) => row2[0]),
+      sep: mean(over(isSep)),
+      punct: mean(over(isPunct)),
+      self: mean((row2, i) => row2[i]),
+      prev: mean((row2, i) => row2[i - 1], 1),
+      next: mean((row2, i) => row2[i + 1], 0, T - 1)
+    };
+  }
+  function fingerprints(lecture2) {
+    const w = words(), isSep = lecture2.tokens.map((t) => t === w.separator), isPunct = lecture2.tokens.map(isPunctuation);
+    const layers3 = Array.from({ length: lecture2.model.num_layers }, (_, l) => headStatistics(
+      attention(lecture2, l),
+      isSep,
+      isPunct
+    ));
+    return Object.fromEntries(w.stats.map((stat) => [stat, layers3.map((layer) => layer[stat])]));
+  }
+  function strikingHeads(stats) {
+    const { least, most } = words().striking, found = /* @__PURE__ */ new Map();
+    for (const stat of words().stats.slice(1)) {
+      stats[stat].forEach((row2, layer) => row2.forEach((value, head) => {
+        const key = `${layer},${head}`;
+        if (value >= least && value > (found.get(key) || [0, 0, "", 0])[3]) {
+          found.set(key, [...(found.get(key) || [layer, head]).slice(0, 2), stat, value]);
+        }
+      }));
+    }
+    return [...found.values()].sort((a, b) => b[3] - a[3]).slice(0, most);
+  }
+  function rollout(lecture2) {
+    const T = lecture2.tokens.length, out = [];
+    let product = new Float64Array(T * T);
+    for (let i = 0; i < T; i += 1) product[i * T + i] = 1;
+    for (let l = 0; l < lecture2.model.num_layers; l += 1) {
+      const probs = attention(lecture2, l), heads = probs.shape[0];
+      const mixed = new Float64Array(T * T);
+      for (let i = 0; i < T; i += 1) {
+        const row2 = mixed.subarray(i * T, (i + 1) * T);
+        for (let h = 0; h < heads; h += 1) {
+          const p = rowOf(probs, h, i);
+          for (let j = 0; j < T; j += 1) row2[j] += p[j];
+        }
+        let total = 0;
+        for (let j = 0; j < T; j += 1) {
+          row2[j] = 0.5 * Math.fround(row2[j] / heads) + (i === j ? 0.5 : 0);
+          total += row2[j];
+        }
+        for (let j = 0; j < T; j += 1) row2[j] /= total;
+      }
+      const next = new Float64Array(T * T);
+      for (let i = 0; i < T; i += 1) {
+        const into = next.subarray(i * T, (i + 1) * T);
+        for (let k = 0; k < T; k += 1) {
+          const a = mixed[i * T + k];
+          if (a === 0) continue;
+          const from = product.subarray(k * T, (k + 1) * T);
+          for (let j = 0; j < T; j += 1) into[j] += a * from[j];
+        }
+      }
+      product = next;
+      out.push(Array.from({ length: T }, (_, i) => Array.from(product.subarray(i * T, (i + 1) * T), Math.fround)));
+    }
+    return out;
+  }
+  function headsPage(lecture2) {
+    const w = words(), stats = fingerprints(lecture2), found = strikingHeads(stats);
+    const layers3 = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
+    const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => matrix2({
+      z: stats[stat],
+      rows: layers3,
+      columns: heads,
+      title: w.stat_titles[stat],
+      colorbar: w.stat_units[stat],
+      axes: ["layer", "head"],
+      signed: false,
+      width,
+      tallest,
+      rowPx: 36,
+      text: stats[stat].map((row2) => row2.map((v) => fixed(v, 2)))
+    })), [w.captions[stat]])]));
+    const named2 = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) => `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${fixed(value, 2)}`).join("\n") : w.striking.none);
+    const links = found.map(([layer, head]) => ({
+      text: said(w.striking.open, { layer, head }),
+      page: "layers",
+      keys: { layer: String(layer), head: String(head), step: "attn.probs" }
+    }));
+    return Object.assign(
+      page(
+        "heads",
+        [picker("stat", w.stats.map((s) => [s, w.stat_buttons[s]]), w.defaults.stat)],
+        [{ by: ["stat"], items: grids }, { by: [], items: { "": item(null, [named2], links) } }]
+      ),
+      { numbers: stats }
+    );
+  }
+  function rolloutPage(lecture2) {
+    const w = words().rollout, R = rollout(lecture2), tokens2 = lecture2.tokens, labels = labelled(tokens2);
+    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => matrix2({
+      z: matrix3,
+      rows: labels,
+      columns: labels,
+      title: said(w.title, { layer: l }),
+      colorbar: w.scale,
+      axes: w.axes,
+      signed: false,
+      width,
+      tallest,
+      rotate: true
+    }), true))]));
+    const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(forScreens2((width, tallest) => matrix2({
+      z: R.map((matrix3) => matrix3[i]),
+      rows: R.map((_, l) => `after layer ${l}`),
+      columns: labels,
+      title: said(w.mixture, { token: escaped(token) }),
+      colorbar: "share",
+      axes: ["", "from"],
+      signed: false,
+      width,
+      tallest,
+      rotate: true,
+      rowPx: 30
+    }), true))]));
+    return Object.assign(
+      page(
+        "rollout",
+        [
+          numbered("layer", R.map((_, l) => String(l)), words().labels.rollout_layer),
+          numbered("token", tokenOption(tokens2))
+        ],
+        [{ by: ["layer"], items: layers3 }, { by: ["token"], items: mixtures }],
+        [w.caption],
+        true
+      ),
+      { numbers: R }
+    );
+  }
+
+  // src/contributions_lens.js
+  var site5 = window.BVL_SITE;
+  function attentionBlock(model, layer) {
+    const block = model.blocks.find((b) => b.block === "layers" && b.layer === layer);
+    const node = (key) => block.nodes.find((n) => n.key === key);
+    const mixed = block.nodes.find((n) => n.op === "weighted_sum");
+    const values2 = node(mixed.inputs[1]);
+    const merged = block.nodes.find((n) => n.op === "merge_heads" && n.inputs.includes(mixed.key));
+    const out = block.nodes.find((n) => n.op === "linear" && n.inputs.includes(merged.key));
+    const residual = block.nodes.find((n) => n.op === "residual_add" && n.inputs.includes(out.key));
+    const after = block.nodes.filter((n) => n.inputs.includes(residual.key));
+    return { block, values: values2, out, postNorm: after.length === 1 && after[0].op === "layer_norm" ? after[0] : null };
+  }
+  function rowsOf(array) {
+    const [T, d] = array.shape, rows = Float64Array.from(array.data);
+    return { T, d, rows, row: (i) => rows.subarray(i * d, (i + 1) * d) };
+  }
+  function centred(z, gamma) {
+    let mean = 0;
+    for (let o = 0; o < z.length; o += 1) mean += z[o];
+    mean /= z.length;
+    for (let o = 0; o < z.length; o += 1) z[o] = gamma[o] * (z[o] - mean);
+    return z;
+  }
+  async function layerContributions(lecture2, layer, x) {
+    const { block, values: values2, out, postNorm } = attentionBlock(lecture2.model, layer);
+    const name = (n) => stepName(block, n.key);
+    const probs = attention(lecture2, layer), v = lecture2.array(name(values2));
+    const [H, T] = probs.shape, [kv, , dh] = v.shape, d = H * dh, group = H / kv;
+    const { weight, bias } = await lecture2.weights(out.module);
+    const W = weight.data, bO = bias ? Float64Array.from(bias.data) : new Float64Array(d);
+    const alpha = probs.data;
+    const f = new Float64Array(H * T * d);
+    for (let h = 0; h < H; h += 1) {
+      for (let j = 0; j < T; j += 1) {
+        const vj = (Math.floor(h / group) * T + j) * dh, at2 = (h * T + j) * d;
+        for (let o = 0; o < d; o += 1) {
+          let total = 0;
+          for (let k = 0; k < dh; k += 1) total += v.data[vj + k] * W[o * d + h * dh + k];
+          f[at2 + o] = total;
+        }
+      }
+    }
+    const squaredNorms = (vectors) => {
+      const out2 = Array.from({ length: T }, () => new Float64Array(T)), gram = new Float64Array(H * H);
+      for (let j = 0; j < T; j += 1) {
+        for (let h = 0; h < H; h += 1) {
+          for (let k = h; k < H; k += 1) {
+            gram[h * H + k] = gram[k * H + h] = dot(
+              vectors.subarray((h * T + j) * d, (h * T + j + 1) * d),
+              vectors.subarray((k * T + j) * d, (k * T + j + 1) * d)
+            );
+          }
+        }
+        for (let i = 0; i < T; i += 1) {
+          let total = 0;
+          for (let h = 0; h < H; h += 1) {
+            const a = alpha[(h * T + i) * T + j];
+            for (let k = 0; k < H; k += 1) total += a * alpha[(k * T + i) * T + j] * gram[h * H + k];
+          }
+          out2[i][j] = total;
+        }
+      }
+      return out2;
+    };
+    const headsOf = (i, j) => {
+      const c = new Float64Array(d);
+      for (let h = 0; h < H; h += 1) {
+        const a = alpha[(h * T + i) * T + j], at2 = (h * T + j) * d;
+        for (let o = 0; o < d; o += 1) c[o] += a * f[at2 + o];
+      }
+      return c;
+    };
+    const sumC = Array.from({ length: T }, (_, i) => {
+      const context = new Float64Array(d);
+      for (let h = 0; h < H; h += 1) {
+        const own = Math.floor(h / group);
+        for (let j = 0; j < T; j += 1) {
+          const a = alpha[(h * T + i) * T + j], at2 = (own * T + j) * dh;
+          for (let k = 0; k < dh; k += 1) context[h * dh + k] += a * v.data[at2 + k];
+        }
+      }
+      const c = new Float64Array(d);
+      for (let o = 0; o < d; o += 1) c[o] = dot(context, W.subarray(o * d, (o + 1) * d));
+      return c;
+    });
+    const cii = Array.from({ length: T }, (_, i) => headsOf(i, i));
+    const attnOut = rowsOf(lecture2.array(name(out)));
+    const worst = (rebuilt2, reference) => {
+      let most = 0, holds = true;
+      rebuilt2.forEach((row2, i) => row2.forEach((value, o) => {
+        most = Math.max(most, Math.abs(value - reference(i, o)));
+        holds = holds && within(value, reference(i, o), words().contributions.tolerance);
+      }));
+      return [most, holds];
+    };
+    const root = (matrix3) => matrix3.map((row2) => Array.from(row2, (value) => Math.sqrt(Math.max(value, 0))));
+    const raw = squaredNorms(f);
+    const residual = raw.map((row2, i) => {
+      const copy = Float64Array.from(row2), xi = x.row(i);
+      copy[i] += 2 * dot(cii[i], xi) + dot(xi, xi);
+      return copy;
+    });
+    const meanAttention = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_2, j) => {
+      let total = 0;
+      for (let h = 0; h < H; h += 1) total += alpha[(h * T + i) * T + j];
+      return total / H;
+    }));
+    const result = {
+      attention: meanAttention,
+      norm: root(raw),
+      norm_residual: root(residual),
+      norm_residual_ln: null,
+      out_diff: worst(sumC.map((row2) => row2.map((value, o) => value + bO[o])), (i, o) => attnOut.row(i)[o])
+    };
+    if (!postNorm) {
+      return { ...result, norm_diff: worst(
+        sumC.map((row2, i) => row2.map((value, o) => value + x.row(i)[o] + bO[o])),
+        (i, o) => x.row(i)[o] + attnOut.row(i)[o]
+      ) };
+    }
+    const norm2 = lecture2.parameter(postNorm.module);
+    const gamma = norm2.weight ? Float64Array.from(norm2.weight.data) : new Float64Array(d).fill(1);
+    const beta = norm2.bias ? Float64Array.from(norm2.bias.data) : new Float64Array(d);
+    const s = Array.from({ length: T }, (_, i) => {
+      const y = x.row(i).map((value, o) => value + attnOut.row(i)[o]), mean = y.reduce((a, b) => a + b, 0) / d;
+      return Math.sqrt(y.reduce((t, value) => t + (value - mean) ** 2, 0) / d + norm2.eps);
+    });
+    const linF = new Float64Array(f);
+    for (let at2 = 0; at2 < H * T; at2 += 1) centred(linF.subarray(at2 * d, (at2 + 1) * d), gamma);
+    const withLn = squaredNorms(linF);
+    const linB = centred(Float64Array.from(bO), gamma);
+    withLn.forEach((row2, i) => {
+      const linX = centred(Float64Array.from(x.row(i)), gamma), linC = centred(Float64Array.from(cii[i]), gamma);
+      row2[i] += 2 * dot(linC, linX) + dot(linX, linX);
+    });
+    const normed = rowsOf(lecture2.array(name(postNorm)));
+    const rebuilt = sumC.map((row2, i) => centred(row2.map((value, o) => value + x.row(i)[o]), gamma).map((value, o) => value / s[i] + linB[o] / s[i] + beta[o]));
+    return {
+      ...result,
+      norm_residual_ln: root(withLn).map((row2, i) => row2.map((value) => value / s[i])),
+      norm_diff: worst(rebuilt, (i, o) => normed.row(i)[o])
+    };
+  }
+  function mixingRatio(m) {
+    return m.reduce((t, row2, i) => {
+      const total = row2.reduce((a, b) => a + b, 0);
+      return t + (total - row2[i]) / total;
+    }, 0) / m.length;
+  }
+  var percent = (value) => `${fixed(100 * value, 0)}%`;
+  var PANEL_PX = 470;
+  async function contributionsPage(lecture2) {
+    const w = words().contributions, tokens2 = lecture2.tokens, labels = labelled(tokens2), s = words().screens;
+    const states = hiddenStates(lecture2);
+    const results = [];
+    for (let layer = 0; layer < lecture2.model.num_layers; layer += 1) {
+      results.push(await layerContributions(lecture2, layer, rowsOf(states[layer])));
+      await new Promise((resolve) => {
+        setTimeout(resolve, 0);
+      });
+    }
+    const norms = ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null);
+    const fullest = norms[norms.length - 1];
+    const panel = (name, matrix3) => forScreens2((width, tallest) => matrix2({
+      z: matrix3,
+      rows: labels,
+      columns: labels,
+      title: w.views[name],
+      colorbar: name === "attention" ? "weight" : "‖vector‖",
+      axes: ["receives", "gives"],
+      signed: false,
+      width: Math.min(width, s.wide / 2),
+      across: true,
+      rotate: tokens2.length > site5.style.max_written,
+      // a short sentence's numbers take the height rotated labels would
+      tallest: tallest && PANEL_PX,
+      least: tallest && s.numbers,
+      rowPx: tallest && tokens2.length <= site5.style.max_written ? Math.ceil(s.numbers / 0.6) : void 0
+    }));
+    const attentionItems = {}, beside = {};
+    results.forEach((result, layer) => {
+      const ratios2 = Object.fromEntries(["attention", ...norms].map((name) => [name, mixingRatio(result[name])]));
+      const check = (what, [diff, holds]) => [said(w.checks.said, {
+        what: said(what, { layer }),
+        diff: scientific(diff, 1)
+      }), holds];
+      attentionItems[String(layer)] = {
+        ...item(panel("attention", result.attention)),
+        said: [said(w.said, {
+          layer,
+          attention: percent(ratios2.attention),
+          fullest: percent(ratios2[fullest]),
+          ln: fullest === "norm_residual_ln" ? " and LayerNorm" : ""
+        })],
+        checks: [
+          check(w.checks.out, result.out_diff),
+          check(w.checks[result.norm_residual_ln === null ? "pre_norm" : "post_norm"], result.norm_diff)
+        ]
+      };
+      for (const name of norms) beside[`${layer},${name}`] = item(panel(name, result[name]));
+    });
+    const ratios = Object.fromEntries(["attention", ...["norm", "norm_residual", "norm_residual_ln"]].map((name) => [name, results[0][name] === null ? null : results.map((r) => mixingRatio(r[name]))]));
+    const mixing = item(forScreens2((width) => titled(mixingLines(ratios, w.views, w.mixing, width), width), true));
+    return Object.assign(page(
+      "contributions",
+      [
+        numbered("layer", results.map((_, l) => String(l))),
+        picker("norm", norms.map((name) => [name, w.views[name]]), fullest)
+      ],
+      [
+        { by: ["layer"], half: true, items: attentionItems },
+        { by: ["layer", "norm"], half: true, items: beside },
+        { by: [], items: { "": mixing } }
+      ],
+      [w.caption],
+      true
+    ), { notes: w.notes, numbers: { results, ratios } });
+  }
+  function mixingLines(ratios, labels, title, width) {
+    const s = site5.style, lines2 = Object.entries(ratios).filter(([, values2]) => values2 !== null);
+    const narrow = width < 560, under = 40 + 26 * lines2.length;
+    return {
+      data: lines2.map(([name, values2]) => ({
+        type: "scatter",
+        x: values2.map((_, l) => l),
+        y: values2,
+        mode: "lines+markers",
+        name: labels[name],
+        hovertemplate: `${labels[name]}<br>layer %{x}: %{y:.3f}<extra></extra>`
+      })),
+      layout: {
+        height: 420 + (narrow ? under : 0),
+        title: { text: title, font: { size: s.font } },
+        font: { size: s.font },
+        margin: { l: 10, r: 10, t: 50, b: 10 + (narrow ? under : 0) },
+        showlegend: true,
+        legend: narrow ? { orientation: "h", x: 0, xanchor: "left", y: 0, yref: "container", yanchor: "bottom" } : void 0,
+        xaxis: { title: { text: "layer" }, dtick: 1, automargin: true },
+        yaxis: { title: { text: "mixing ratio" }, range: [0, 1], automargin: true }
+      }
+    };
+  }
+  async function pieceNames() {
+    const t = await tokenizer();
+    const added = new Map(t.added_tokens.map((token) => [token.id, token.content]));
+    return (id) => {
+      const piece = added.get(id) ?? t.model.vocab[id];
+      if (piece === void 0) return `[id ${id}]`;
+      return Object.hasOwn(t.readable, piece) ? t.readable[piece] : piece;
+    };
+  }
+  async function nearestAt(lecture2, position) {
+    const top = words().lens.top;
+    const lookup = lecture2.model.blocks.find((b) => b.block === "embed").nodes.find((n) => n.op === "lookup" && n.attrs.ids === "input_ids");
+    const table = (await lecture2.weights(lookup.module)).weight, [V, d] = table.shape;
+    const name = await pieceNames();
+    const lengths = lecture2.memo(`lengths:${lookup.module}`, () => Float64Array.from({ length: V }, (_, v) => Math.max(Math.sqrt(dot(table.data.subarray(v * d, (v + 1) * d), table.data.subarray(v * d, (v + 1) * d))), 1e-12)));
+    return hiddenStates(lecture2).map((state) => {
+      const x = state.data.subarray(position * d, (position + 1) * d), size = Math.max(Math.sqrt(dot(x, x)), 1e-12);
+      const best = [];
+      for (let v = 0; v < V; v += 1) {
+        const cosine2 = dot(x, table.data.subarray(v * d, (v + 1) * d)) / (size * lengths[v]);
+        if (best.length < top || cosine2 > best[best.length - 1][0]) {
+          best.splice(
+            best.findIndex(([c]) => cosine2 > c) === -1 ? best.length : best.findIndex(([c]) => cosine2 > c),
+            0,
+            [cosine2, v]
+          );
+          if (best.length > top) best.pop();
+        }
+      }
+      return best.map(([cosine2, v]) => [name(v), cosine2]);
+    });
+  }
+  function lensFigure(layers3, position, token) {
+    const w = words().lens;
+    return forScreens2((width, tallest) => {
+      const shown2 = width < 560 ? layers3.map((top) => top.slice(0, w.phone_top)) : layers3;
+      return matrix2({
+        z: shown2.map((top) => top.map(([, c]) => c)),
+        rows: shown2.map((_, l) => l ? `layer ${l - 1}` : "embeddings"),
+        columns: shown2[0].map((_, k) => `#${k + 1}`),
+        colorbar: "cosine",
+        axes: ["", "rank"],
+        signed: true,
+        width,
+        title: said(w.title, { position, token: escaped(token) }),
+        tallest,
+        rowPx: 44,
+        text: shown2.map((top) => top.map(([piece, c]) => `${escaped(piece)}<br>${fixed(c, 2)}`))
+      });
+    });
+  }
+  async function lensItem(lecture2, position) {
+    const layers3 = await nearestAt(lecture2, position);
+    return Object.assign(item(lensFigure(layers3, position, lecture2.tokens[position])), { numbers: layers3 });
+  }
+  async function lensPage(lecture2) {
+    const w = words().lens;
+    if (w.mode === "lens") throw new Error("This checkpoint's Lens needs its masked-LM head, which the site's live files do not hold: the app shows it.");
+    if (w.mode === "notes") return Object.assign(page("lens", [], []), { notes: w.notes });
+    const masks = lecture2.ids.input_ids.flatMap((id, i) => id === w.mask_id ? [i] : []);
+    if (masks.length) {
+      return Object.assign(
+        page("lens", [], [{ by: [], items: { "": await lensItem(lecture2, masks[0]) } }]),
+        { notes: w.notes }
+      );
+    }
+    const items = Object.fromEntries(lecture2.tokens.map((_, i) => [String(i), { part: `lens.position.${i}` }]));
+    return Object.assign(page(
+      "lens",
+      [numbered("position", tokenOption(lecture2.tokens))],
+      [{ by: ["position"], items }],
+      [w.position_note]
+    ), { notes: w.notes });
+  }
+
+  // src/analysed.js
+  var analysed = {
+    heads: headsPage,
+    rollout: rolloutPage,
+    contributions: contributionsPage,
+    lens: lensPage,
+    lensItem
+  };
+
+  // src/yours.js
+  var site6 = window.BVL_SITE;
+  var live4 = site6.live;
+  var PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"].filter((page2) => page2 !== "lens" || !live4 || site6.views.analyses.lens.mode !== "lens");
+  var phone = () => window.innerWidth < 640;
+  var KEPT_BYTES = () => phone() ? 0 : 25e7;
+  var consented = false;
+  var held = [];
+  function servedOverHttp() {
+    return /^https?:$/.test(location.protocol);
+  }
+  function find(text, pair) {
+    const b = (pair || "").trim() || null;
+    return site6.sentences.find((s) => s.text === text.trim() && (s.pair || null) === b);
+  }
+  function wanted(keys) {
+    const text = keys.get("text");
+    if (!live4 || text === null) return false;
+    const found = find(text, keys.get("pair"));
+    return !found || found.live && !held.some(([index]) => index === site6.sentences.indexOf(found));
+  }
+  function shouldAsk() {
+    const connection = navigator.connection || {};
+    return phone() || connection.saveData || /(^|-)(2g|3g)$/.test(connection.effectiveType || "");
+  }
+  var Computed = class extends Lecture {
+    // a sentence computed here: its sub-steps are the run's outputs
+    constructor(index, data, arrays) {
+      super(site6, index, data);
+      Object.assign(this.arrays, arrays);
+    }
+    async part(name) {
+      const once = (make) => this.memo(name, () => forgotten(
+        Promise.resolve().then(make),
+        // a failure is tried again
+        () => {
+          delete this.decodedParameters[name];
+        }
+      ));
+      if (name === "attention") {
+        return once(() => attentionViews(
+          this.tokens,
+          this.model.num_layers,
+          (layer) => this.array(`layers.${layer}.attn.probs`)
+        ));
+      }
+      if (name === "tour") return once(() => tourOf(this, site6.sentences[this.index]));
+      if (Object.hasOwn(analysed, name)) return once(() => analysed[name](this));
+      const position = /^lens\.position\.(\d+)$/.exec(name);
+      if (position) return once(() => analysed.lensItem(this, Number(position[1])));
+      throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
+    }
+    async block() {
+      return null;
+    }
+    array(name) {
+      if (name in live4.sources) return this.array(live4.sources[name]);
+      if (!(name in this.arrays)) throw new Error(`The model computed no ${name}.`);
+      return this.arrays[name];
+    }
+    given(name) {
+      const check = live4.checks[name];
+      if (!check) return null;
+      return this.memo(`given:${name}`, () => {
+        const [own, index] = check, whole = this.arrays[own], size = this.arrays[name].data.length;
+        const start3 = index === void 0 ? 0 : index * size;
+        return { shape: this.arrays[name].shape, data: whole.data.subarray(start3, start3 + size) };
+      });
+    }
+    tableRows(module) {
+      const key = `rows:${module}`;
+      const lookup = this.model.blocks.flatMap((b) => b.nodes).find((n) => n.op === "lookup" && n.module === module);
+      return this.memo(key, () => forgotten(
+        tableRows(module, this.ids[lookup.attrs.ids]),
+        () => {
+          delete this.decodedParameters[key];
+        }
+      ));
+    }
+    async weights(module) {
+      const weight = await stored(module, "weight");
+      if (!weight) return super.weights(module);
+      return { weight, bias: await stored(module, "bias") };
+    }
+  };
+  function checks(lecture2) {
+    return Object.fromEntries(Object.keys(live4.checks).map((name) => {
+      const ours = lecture2.array(name).data, theirs = lecture2.given(name).data;
+      let worst = 0, holds = true;
+      for (let k = 0; k < ours.length; k += 1) {
+        worst = Math.max(worst, Math.abs(ours[k] - theirs[k]));
+        holds = holds && within(ours[k], theirs[k], window.BVL_SITE.tolerances.same_sum);
+      }
+      return [name, [worst, holds]];
+    }));
+  }
+  function keep(index, arrays) {
+    const bytes = Object.values(arrays).reduce((n, a) => n + a.data.byteLength, 0);
+    const at2 = held.findIndex(([i]) => i === index);
+    if (at2 >= 0) held.splice(at2, 1);
+    held.push([index, bytes]);
+    while (held.length > 1 && held.reduce((n, [, b]) => n + b, 0) > KEPT_BYTES()) forgetLecture(held.shift()[0]);
+  }
+  async function ready(view, keys, alive2) {
+    const text = keys.get("text").trim(), pair = (keys.get("pair") || "").trim() || null;
+    const show3 = (...nodes) => {
+      if (alive2()) view.replaceChildren(...nodes);
+    };
+    const note = (words2, error) => element("p", words2, { class: "note", ...error ? { "data-error": "" } : {} });
+    if (!text) {
+      show3(element("h1", "Your sentence"), note(live4.words.empty, true));
+      return false;
+    }
+    if (!servedOverHttp()) {
+      cannot(view, "This sentence is not in the site, and a page opened from disk cannot read the model's files to compute it: serve this folder (a static Space, or `python -m http.server` in it) and open it there. The site's own sentences:");
+      return false;
+    }
+    if (!begun() && !consented && shouldAsk() && !await cachedAlready()) {
+      const go = element(
+        "button",
+        `Fetch the model (${MB(live4.model.bytes + live4.runtime.bytes)} MB) and compute`,
+        { type: "button", class: "fetch-model" }
+      );
+      go.addEventListener("click", () => {
+        consented = true;
+        window.dispatchEvent(new HashChangeEvent("hashchange"));
+      });
+      show3(
+        element("h1", "Your sentence"),
+        element("p", text, { class: "sentence" }),
+        element("p", `This sentence is computed in your browser: it fetches the model once (${MB(live4.model.bytes + live4.runtime.bytes)} MB), then any sentence needs nothing more. The site's own sentences need no fetch.`, { class: "note" }),
+        go
+      );
+      return false;
+    }
+    const status = note("Reading the tokenizer…");
+    show3(element("h1", "Your sentence"), status);
+    try {
+      const { sentence, data, arrays } = await computed(text, pair, (words2) => {
+        status.textContent = words2;
+      });
+      const found = find(text, pair);
+      const index = found ? site6.sentences.indexOf(found) : site6.sentences.push(sentence) - 1;
+      site6.sentences[index] = sentence;
+      const lecture2 = new Computed(index, data, arrays);
+      lecture2.checks = checks(lecture2);
+      keepLecture(index, lecture2);
+      keep(index, arrays);
+      return alive2();
+    } catch (error) {
+      show3(element("h1", "Your sentence"), note(error.message, true));
+      return false;
+    }
+  }
+  function listedPages() {
+    const names = PAGES.map((p) => `${p[0].toUpperCase()}${p.slice(1)}`);
+    return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  }
+  function elsewhere(view, page2, keys) {
+    const text = keys.get("text").trim(), pair = (keys.get("pair") || "").trim();
+    const named2 = named({ text, pair: pair || null }), said2 = { text, ...pair ? { pair } : {} };
+    const computed2 = (find(text, pair) || {}).live;
+    view.append(
+      element("h1", "Not in this site"),
+      element("p", `“${named2}” ${computed2 ? "was computed in this browser" : "is not one of the site's sentences"}: ${listedPages()} ${computed2 ? "show" : "compute"} it here; the ${page2} view shows the sentences the site was exported with.`, { class: "note" })
+    );
+    const links = element("div", void 0, { class: "sentences" });
+    PAGES.forEach((p) => links.append(element(
+      "a",
+      `${p[0].toUpperCase()}${p.slice(1)}: “${named2}”`,
+      { href: link(p, said2), class: "yours-link" }
+    )));
+    view.append(links);
+    listed(view, "The site's own sentences:");
+  }
+  function placeBox(page2) {
+    const form = document.querySelector("form.yours");
+    if (form) form.hidden = lectureMode() && !["", "overview", "tokens"].includes(page2);
+  }
+  function box() {
+    if (!live4) return;
+    const form = element("form", void 0, { class: "yours", role: "search" });
+    const input = element("input", void 0, {
+      type: "text",
+      name: "text",
+      "aria-label": "Your sentence",
+      placeholder: "Your sentence: type it, then Enter",
+      maxlength: "100000"
+    });
+    form.append(element("label", "Your sentence", { for: "your-sentence" }), input);
+    input.id = "your-sentence";
+    const { keys } = route();
+    if (wanted(keys)) input.value = keys.get("text");
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const { page: page2, keys: keys2 } = route();
+      const target = PAGES.includes(page2) ? page2 : "tokens";
+      const dropped = ["text", "pair", "cell", "lecture"];
+      const kept = target === page2 ? Object.fromEntries([...keys2].filter(([k]) => !dropped.includes(k))) : {};
+      location.hash = link(target, { ...kept, text: input.value });
+    });
+    document.querySelector("header").append(form);
+  }
+  function titled2(title, s) {
+    if (!(s && s.live)) return element("h1", title);
+    const h1 = element("h1");
+    h1.append(
+      element("span", title, { class: "title-words" }),
+      // lecture mode hides these, not the badge
+      element("span", "computed in this browser", {
+        class: "computed-here",
+        title: "Not exported: tokenized and run by the site's model in this browser (onnxruntime-web), each block checked against the model's own output of the same run."
+      })
+    );
+    return h1;
+  }
+
+  // src/stepper.js
+  var WINDOW = window.BVL_SITE.views.window;
+  var STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
+  function where(model, keys) {
+    const step = keys.get("step") || "attn.probs";
+    const notes = [];
+    const within2 = (name, count) => {
+      const asked = keys.get(name) || "0";
+      const value = /^\d{1,4}$/.test(asked) ? Math.min(Number(asked), count - 1) : 0;
+      if (String(value) !== asked) {
+        notes.push(`There is no ${name} '${asked}': this model has ${name}s 0 to ${count - 1}. Showing ${name} ${value}.`);
+      }
+      return value;
+    };
+    const layer = within2("layer", model.num_layers), head = within2("head", model.num_heads);
+    const global = /^(embed|positions|pooler)\./.test(step);
+    const block = model.blocks.find((b) => global ? step.startsWith(b.block + ".") : b.block === "layers" && b.layer === layer);
+    const key = global ? step.slice(block ? block.block.length + 1 : 0) : step;
+    const node = block && block.nodes.find((n) => n.key === key);
+    return { block, node, layer, head, step, notes, problem: node ? null : `This model has no step "${step}" here.` };
+  }
+  function keysFor(block, key, layer, head, cell) {
+    const keys = {
+      step: block.block === "layers" ? key : `${block.block}.${key}`,
+      layer: String(layer),
+      head: String(head)
+    };
+    if (cell) keys.cell = cell.join(",");
+    return keys;
+  }
+  function parseCell(text) {
+    if (!text) return null;
+    const parts = text.split(",").map((p) => p.trim());
+    return parts.every((p) => /^\d{1,9}$/.test(p)) ? parts.map(Number) : void 0;
+  }
+  function shown(lecture2, block, node, head, first) {
+    const array = lecture2.array(stepName(block, node.key));
+    const heads = node.headed ? array.shape[0] : null;
+    const own = node.headed ? keyHead(head, lecture2.model.num_heads, heads) : null;
+    const lead = node.headed ? [own] : [];
+    let rows = array.shape.length - lead.length === 1 ? [row(array, ...lead)] : matrix(array, ...lead);
+    const tokenByToken = node.axes.slice(-2).join() === "T,T";
+    const count = rows[0].length;
+    const start3 = tokenByToken ? 0 : Math.min(first, Math.max(0, count - WINDOW));
+    const columns = tokenByToken ? labelled(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
+    if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW));
+    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled(lecture2.tokens) : rows.map((_, i) => String(i));
+    const masked = rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v));
+    return { rows: masked, rowNames, columns, start: start3, count, tokenByToken, own, heads };
+  }
+  function stepTitle(lecture2, block, node, head, s) {
+    const what = s.heads === null ? "" : s.heads === lecture2.model.num_heads ? ` head ${head}` : ` key/value head ${s.own}`;
+    const where2 = block.block === "layers" ? `layer ${block.layer}` : STAGES[block.block].toLowerCase();
+    return `${where2}${what}: ${node.title}`;
+  }
+  function controls(host, model, block, node, layer, head, go) {
+    const row2 = element("div", void 0, { class: "controls" });
+    const stages = element("div", void 0, { class: "stages" });
+    for (const name of ["embed", "positions", "layers", "pooler"]) {
+      const first = model.blocks.find((b) => b.block === name);
+      if (!first) continue;
+      const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) : first;
+      const key = name === "layers" ? target.nodes.some((n) => n.key === "attn.probs") ? "attn.probs" : target.nodes[0].key : target.nodes[target.nodes.length - 1].key;
+      stages.append(button(STAGES[name], block.block === name, () => go(target, key, layer, head)));
+    }
+    row2.append(stages);
+    if (block.block === "layers") {
+      const layers3 = model.blocks.filter((b) => b.block === "layers");
+      row2.append(stepper("Layer", layers3.map((b) => `Layer ${b.layer}`), layer, (i) => {
+        const next = layers3[i];
+        go(next, next.nodes.some((n) => n.key === node.key) ? node.key : next.nodes[0].key, i, head);
+      }));
+      const heads = Array.from({ length: model.num_heads }, (_, h) => `Head ${h}`);
+      const perHead = node.headed || node.op === "merge_heads";
+      const picker2 = stepper("Head", heads, head, (h) => go(block, node.key, layer, h));
+      if (!perHead) {
+        picker2.querySelectorAll("select, button").forEach((control) => {
+          control.disabled = true;
+        });
+        picker2.title = "This sub-step has no heads: it works on whole token vectors.";
+      }
+      row2.append(picker2);
+    }
+    const keys = block.nodes.map((n) => n.key);
+    row2.append(stepper(
+      "Sub-step",
+      block.nodes.map((n, i) => `${i + 1}/${keys.length} ${n.title}`),
+      keys.indexOf(node.key),
+      (i) => go(block, keys[i], layer, head),
+      "step"
+    ));
+    host.append(row2);
+  }
+  function button(text, pressed, onClick, attributes) {
+    const b = element("button", text, { type: "button", ...attributes || {} });
+    if (pressed) b.setAttribute("aria-pressed", "true");
+    b.addEventListener("click", onClick);
+    return b;
+  }
+  function stepper(label, options, current, choose, name) {
+    const box2 = element("label", void 0, { class: "stepper" });
+    box2.append(element("span", label));
+    const back = button("◀", false, () => choose(current - 1), {
+      title: `previous ${label.toLowerCase()}`,
+      class: `back ${name || ""}`
+    });
+    back.disabled = current <= 0;
+    const select = element("select", void 0, { "aria-label": label });
+    options.forEach((text, i) => select.append(element("option", text, { value: String(i) })));
+    select.value = String(current);
+    select.addEventListener("change", () => choose(Number(select.value)));
+    const forward = button("▶", false, () => choose(current + 1), {
+      title: `next ${label.toLowerCase()}`,
+      class: `next ${name || ""}`
+    });
+    forward.disabled = current >= options.length - 1;
+    box2.append(back, select, forward);
+    return box2;
+  }
+  function checkLine(lecture2, block) {
+    const check = lecture2.checks[block.name];
+    if (check === void 0 || check === null) {
+      return element("p", "Computed once from the sentence's length and shared by every layer.", { class: "note" });
+    }
+    const [diff, ok] = check;
+    return element("p", `${ok ? "✔" : "✘"} Recomputed by hand, every sub-step of the block; its output compared with the model's own: max |Δ| = ${scientific(diff, 1)}`, { class: ok ? "ok" : "bad" });
+  }
+  async function explained(host, lecture2, step, head, queryHead, cell, tokens2, lectureMode2, alive2) {
+    let e;
+    host.append(element("p", "Reading the numbers…", { class: "note" }));
+    try {
+      e = await explain(lecture2, step, head, cell);
+      if (!alive2()) return;
+    } catch (error) {
+      host.replaceChildren(element("p", error.message, { class: "note" }));
+      return;
+    }
+    host.replaceChildren();
+    const labels = Object.entries(e.labels).map(([k, v]) => `${k} ${v}`).join(", ") || e.at.join(",");
+    const heads = e.head === null ? 0 : lecture2.array(e.step).shape[0];
+    const which = e.head === null ? "" : `, ${headName(queryHead, lecture2.model.num_heads, heads)}`;
+    host.append(
+      element("h3", `${e.title}${which}, ${labels} = ${fixed(e.value, 4)}`, { class: "explained" }),
+      element("p", `${e.op}: ${e.formula}`, { class: "formula" })
+    );
+    if (e.recomputed === null) {
+      host.append(element("p", "Computed by the model's own function when the site was written; the app computes it again.", { class: "note" }));
+    } else {
+      const diff = Math.abs(e.recomputed - e.value);
+      const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
+      host.append(element(
+        "p",
+        `${ok ? "✔" : "✘"} From these numbers: ${general(e.recomputed, 6)}; stored ${general(e.value, 6)} (|Δ| ${scientific(diff, 0)})`,
+        { class: `result ${ok ? "ok" : "bad"}`, ...lectureMode2 ? { "data-point": "result" } : {} }
+      ));
+    }
+    const figure = explanation(e, tokens2, lectureMode2 ? 5 : 12);
+    if (figure) {
+      const div = element("div", void 0, { class: "figure explanation" });
+      host.append(div);
+      plot(div, figure);
+    }
+  }
+  function ordinal(k) {
+    if (k === 2) return "other";
+    const last = k % 10, teen = Math.floor(k / 10) % 10 === 1;
+    return `${k}${!teen && last === 1 ? "st" : !teen && last === 2 ? "nd" : !teen && last === 3 ? "rd" : "th"}`;
+  }
+  async function layers(view, keys, index, link2, alive2) {
+    const site10 = window.BVL_SITE;
+    const lecture2 = await lecture(site10, index);
+    if (!alive2()) return;
+    const { block, node, layer, head, notes, problem } = where(site10.model, keys);
+    const cut = site10.sentences[index].notice;
+    view.replaceChildren(
+      titled2("Layers", site10.sentences[index]),
+      ...[cut, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" }))
+    );
+    if (problem) {
+      const steps = site10.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");
+      view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));
+      return;
+    }
+    await lecture2.block(partOf(block.name));
+    if (!alive2()) return;
+    const sentence = site10.sentences[index];
+    const go = (b, key, l, h, cell2) => {
+      location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(b, key, l, h, cell2) });
+    };
+    controls(view, site10.model, block, node, layer, head, go);
+    const columns = element("div", void 0, { class: "stepper-columns" });
+    const words2 = element("section", void 0, { class: "words" });
+    const canvas = element("section", void 0, { class: "canvas" });
+    columns.append(canvas, words2);
+    view.append(columns);
+    const position = block.nodes.indexOf(node) + 1;
+    words2.append(
+      element("h2", `${block.block === "layers" ? `Layer ${layer} · ` : ""}step ${position} of ${block.nodes.length}: ${node.title}`),
+      element("p", `${node.explains} ${node.shape}`, { class: "explains" }),
+      checkLine(lecture2, block)
+    );
+    const cellText = keys.get("cell");
+    const cell = parseCell(cellText);
+    const first = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
+    const s = shown(lecture2, block, node, head, first);
+    const chosen2 = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
+    const inView = chosen2 && chosen2[0] < s.rows.length && chosen2[1] >= 0 && chosen2[1] < s.columns.length;
+    const figure = element("div", void 0, { class: "figure step", id: "step-figure", "data-point": "step" });
+    canvas.append(figure);
+    const width = canvas.clientWidth || 600;
+    const lectureMode2 = document.body.classList.contains("lecture");
+    const tallest = lectureMode2 ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
+    const drawn3 = matrix2({
+      z: s.rows,
+      rows: s.rowNames,
+      columns: s.columns,
+      title: stepTitle(lecture2, block, node, head, s),
+      colorbar: node.op === "softmax" ? "attention" : "value",
+      axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
+      signed: node.op === "softmax" ? false : void 0,
+      chosen: inView ? chosen2 : null,
+      width,
+      tallest,
+      rotate: s.tokenByToken
+    });
+    plot(figure, drawn3);
+    const every = Object.entries(drawn3.thinned).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ${axis === "rows" ? "row" : "column"}`);
+    if (every.length) canvas.append(element(
+      "p",
+      `Labelled: ${every.join(", ")}; hover a cell for its token.`,
+      { class: "explains" }
+    ));
+    figure.on("plotly_click", (event) => {
+      const point = event.points.find((p) => p.data.type === "heatmap");
+      if (!point) return;
+      const picked2 = s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1 ? [s.start + point.pointNumber[1]] : [point.pointNumber[0], (s.tokenByToken ? 0 : s.start) + point.pointNumber[1]];
+      go(block, node.key, layer, head, picked2);
+    });
+    if (!s.tokenByToken && s.count > WINDOW) {
+      canvas.append(stepper("Dimensions", Array.from({ length: Math.ceil(s.count / WINDOW) }, (_, k) => `${k * WINDOW}–${Math.min(s.count, (k + 1) * WINDOW) - 1} of ${s.count}`), Math.floor(s.start / WINDOW), (k) => {
+        location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(block, node.key, layer, head), dims: String(k * WINDOW) });
+      }, "dims"));
+    }
+    const explanation2 = element("div", void 0, { class: "explanation-panel" });
+    words2.append(explanation2);
+    if (cell === void 0) {
+      explanation2.append(element(
+        "p",
+        `The cell ${cellText} is not one: write whole numbers from 0 separated by commas.`,
+        { class: "note" }
+      ));
+    } else if (cell === null) {
+      explanation2.append(element("p", "Click a cell of the figure to see where its number comes from.", { class: "note" }));
+    } else {
+      await explained(
+        explanation2,
+        lecture2,
+        stepName(block, node.key),
+        node.headed ? s.own : null,
+        head,
+        cell,
+        lecture2.tokens,
+        lectureMode2,
+        alive2
+      );
+    }
+  }
+
+  // src/views.js
+  var site7 = window.BVL_SITE;
+  function tour(view, keys, current) {
+    const s = chosen(keys, view);
+    if (!s) return;
+    const index = site7.sentences.indexOf(s);
+    lecture(site7, index).then((lecture2) => lecture2.part("tour")).then((story) => {
+      if (!current()) return;
+      const asked = keys.get("chapter") || "1";
+      const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
+      view.replaceChildren(titled2("Tour", s));
+      if (String(number) !== asked) {
+        view.append(element("p", `There is no chapter '${asked}': this tour has chapters 1 to ${story.length}. Showing chapter 1.`, { class: "note" }));
+      }
+      const go = (n) => {
+        location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) });
+      };
+      const pick = element("div", void 0, { class: "controls" });
+      pick.append(stepper(
+        "Chapter",
+        story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
+        number - 1,
+        (i) => go(i + 1),
+        "chapter"
+      ));
+      view.append(pick);
+      const chapter = story[number - 1];
+      const columns = element("div", void 0, { class: "stepper-columns" });
+      const canvas = element("section", void 0, { class: "canvas", "data-point": "chapter" });
+      const words2 = element("section", void 0, { class: "words" });
+      columns.append(canvas, words2);
+      view.append(columns);
+      words2.append(element("h2", chapter.title));
+      for (const line of chapter.lines) words2.append(paragraph(line));
+      const about = site7.views.tour;
+      words2.append(element("p", `This tour is about layer ${about.layer}, head ${about.head} and token ${about.token}; the app's tour picks any other.`, { class: "note" }));
+      if (chapter.step) {
+        const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
+        words2.append(element("a", "Open this step in the stepper", { href: link("layers", {
+          ...sentenceKeys(s),
+          step: key,
+          layer
+        }) }));
+      }
+      if (chapter.kind === "tokens") canvas.append(chips(s));
+      if (chapter.figure || chapter.draw) {
+        const figure = element("div", void 0, { class: "figure", id: "tour-figure" });
+        canvas.append(figure);
+        const room = lectureMode() ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
+        plot(figure, chapter.figure ? chapter.figure[screen()] : chapter.draw(canvas.clientWidth || 600, room));
+      }
+    }).catch((error) => current() && failed(view, "Tour", error));
+  }
+  function attention2(view, keys, current) {
+    const s = chosen(keys, view);
+    if (!s) return;
+    lecture(site7, site7.sentences.indexOf(s)).then((held2) => held2.part("attention")).then((views) => {
+      if (!current()) return;
+      const layers3 = views.head.length;
+      const model = keys.get("view") === "model";
+      const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers3 - 1);
+      const go = (changes) => {
+        location.hash = link("attention", {
+          ...sentenceKeys(s),
+          view: model ? "model" : "head",
+          layer: String(layer),
+          ...changes
+        });
+      };
+      view.replaceChildren(titled2("Attention", s));
+      const row2 = element("div", void 0, { class: "controls" });
+      const kinds = element("div", void 0, { class: "stages" });
+      for (const [name, title] of [["head", "Head view"], ["model", "Model view"]]) {
+        const b = element("button", title, { type: "button" });
+        if (name === "model" === model) b.setAttribute("aria-pressed", "true");
+        b.addEventListener("click", () => go({ view: name }));
+        kinds.append(b);
+      }
+      row2.append(kinds);
+      if (!model) {
+        row2.append(stepper(
+          "Layer",
+          views.head.map((_, l) => `Layer ${l}`),
+          layer,
+          (l) => go({ layer: String(l) }),
+          "layer"
+        ));
+      }
+      view.append(row2, element(
+        "p",
+        model ? "Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it in Layers." : "A line per attention weight, its opacity the weight. In the legend, click a head to hide it, double-click to show it alone. The app also keeps one token's lines and gives their numbers.",
+        { class: "explains" }
+      ));
+      const figure = element("div", void 0, { class: "figure", id: "attention-figure" });
+      const shown2 = model ? views.model : views.head[layer];
+      if (shown2.scrolls && lectureMode()) {
+        const box2 = element("div", void 0, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
+        box2.append(figure);
+        view.append(element("p", `${s.tokens.length} tokens: the view scrolls in its box.`), box2);
+        const room = window.innerHeight - box2.getBoundingClientRect().top - 2;
+        box2.style.maxHeight = `${Math.max(240, Math.min(500, room))}px`;
+      } else {
+        figure.dataset.point = "view";
+        view.append(figure);
+      }
+      plot(figure, shown2[screen()]).then(() => {
+        if (!model) return;
+        figure.on("plotly_click", (event) => {
+          const data = event.points[0] && event.points[0].customdata;
+          if (Array.isArray(data) && data.length === 2) {
+            location.hash = link("layers", {
+              ...sentenceKeys(s),
+              layer: String(data[0]),
+              head: String(data[1]),
+              step: "attn.probs"
+            });
+          }
+        });
+      });
+    }).catch((error) => current() && failed(view, "Attention", error));
+  }
+  function similarity(view, keys, current) {
+    const s = keys.get("text") === null ? null : find(keys.get("text"), keys.get("pair"));
+    view.append(titled2("Sentence similarity", s));
+    const data = site7.similarity;
+    if (s && s.live && data && data.yours) {
+      const mine = element("div", void 0, { class: "yours-similarity" });
+      view.append(mine, element("h2", "The site's sentences"));
+      if (s.pair) {
+        mine.append(element(
+          "p",
+          "The similarity compares single sentences; this is a pair, read as one input.",
+          { class: "note" }
+        ));
+      } else {
+        lecture(site7, site7.sentences.indexOf(s)).then((held2) => current() && section(mine, s, keys, held2)).catch((error) => current() && failed(view, "Sentence similarity", error));
+      }
+    }
+    if (!data) {
+      view.append(element("p", "This site holds fewer than two single sentences: export two or more (--text twice) to compare them. The app compares any.", { class: "note" }));
+      return;
+    }
+    const why = (keys.get("why") || "").trim();
+    const pairs = Object.keys(data.pairs);
+    const columns = element("div", void 0, { class: "beside" });
+    const controls2 = element("section"), canvas = element("section", void 0, { class: "canvas" });
+    columns.append(controls2, canvas);
+    view.append(columns);
+    const list = element("ol", void 0, { class: "sentence-list" });
+    data.texts.forEach((text) => list.append(element("li", text)));
+    const pick = element("select", void 0, { "aria-label": "Why are two of them similar?", id: "why" });
+    pick.append(element("option", "none: every pair's cosine", { value: "" }));
+    for (const pair of pairs) pick.append(element("option", `sentences ${pair.replace(",", " and ")}`, { value: pair }));
+    const label = element("label", "Why are two of them similar?", { class: "picker" });
+    label.append(pick);
+    controls2.append(list, label);
+    if (why && !pairs.includes(why)) {
+      controls2.append(element("p", `why=${why} does not name two of the ${data.texts.length} sentences (write why=1,2).`, { class: "note" }));
+    }
+    pick.value = pairs.includes(why) ? why : "";
+    const said2 = s && s.live ? { text: s.text } : {};
+    pick.addEventListener("change", () => {
+      location.hash = link("similarity", { ...said2, ...pick.value ? { why: pick.value } : {} });
+    });
+    const chosenPair = data.pairs[pick.value];
+    if (chosenPair) {
+      canvas.append(paragraph(chosenPair.caption));
+      const split2 = drawn(canvas, chosenPair.figure, "split-figure");
+      if (!(s && s.live)) split2.dataset.point = "split";
+      controls2.append(element("p", "A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the sentence vectors u and v (for mean pooling h_i / n and g_j / m). Normalizing does not change a cosine.", { class: "explains" }));
+    }
+    data.matrices.forEach((way, k) => {
+      const div = drawn(canvas, way.figure, `similarity-${k}`);
+      if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";
+      if (!way.trained) canvas.append(element(
+        "p",
+        `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
+        { class: "explains" }
+      ));
+    });
+    if (!data.matrices[0].trained) {
+      controls2.append(element("p", `${data.source} was not trained for sentence similarity: both vectors put almost any two sentences close together.`, { class: "note" }));
+    }
+  }
+
+  // src/analyses.js
+  var site8 = window.BVL_SITE;
+  function picked(page2, keys) {
+    const values2 = {}, notes = [];
+    for (const p of page2.pickers) {
+      const asked = keys.get(p.key);
+      const names = p.options.map(([value]) => value);
+      if (asked === null || names.includes(asked)) {
+        values2[p.key] = asked === null ? p.value : asked;
+        continue;
+      }
+      const last = names[names.length - 1];
+      const past = /^\d+$/.test(asked) && /^\d+$/.test(last) && Number(asked) > Number(last);
+      values2[p.key] = past ? last : p.value;
+      const among = /^\d+$/.test(last) ? `${names[0]} to ${last}` : names.join(", ");
+      notes.push(`There is no ${p.key} "${asked}" here (${p.key} is one of ${among}): showing ${p.label.toLowerCase()} ${values2[p.key]}.`);
+    }
+    return { values: values2, notes };
+  }
+  function lines(host, said2, kind) {
+    for (const line of said2) {
+      const [first, ...items] = line.split("\n- ");
+      if (first.trim()) {
+        const p = paragraph(first.replace(/\n$/, ""));
+        if (kind) p.className = kind;
+        host.append(p);
+      }
+      if (items.length) {
+        const list = element("ul");
+        for (const entry of items) list.append(paragraph(entry.replace(/^- /, "")));
+        host.append(list);
+      }
+    }
+  }
+  function analysisPage(part) {
+    return function(view, keys, current) {
+      const s = chosen(keys, view);
+      if (!s) return;
+      view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
+      lecture(site8, site8.sentences.indexOf(s)).then(async (held2) => {
+        const page2 = await held2.part(part);
+        const { values: values2, notes } = picked(page2, keys);
+        const shown2 = await Promise.all(page2.panels.map(async (panel) => {
+          const found = panel.items[panel.by.map((key) => values2[key]).join(",")];
+          return found && found.part ? held2.part(found.part) : found;
+        }));
+        if (current()) show(view, page2, part, s, values2, notes, shown2);
+      }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
+    };
+  }
+  function show(view, page2, part, s, values2, notes, items) {
+    const go = (key, value) => {
+      location.hash = link(part, { ...sentenceKeys(s), ...values2, [key]: value });
+    };
+    view.replaceChildren(titled2(page2.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
+    if (page2.pickers.length) {
+      const row2 = element("div", void 0, { class: "controls labelled" });
+      for (const p of page2.pickers) {
+        const index = p.options.findIndex(([value]) => value === values2[p.key]);
+        row2.append(stepper(
+          p.label,
+          p.options.map(([, label]) => label),
+          index,
+          (i) => go(p.key, p.options[Math.max(0, Math.min(i, p.options.length - 1))][0]),
+          p.key
+        ));
+      }
+      view.append(row2);
+    }
+    const columns = element("div", void 0, { class: page2.wide ? "under" : "beside" });
+    const side = element("section", void 0, { class: "side" });
+    const canvas = element("section", void 0, { class: "canvas" });
+    columns.append(...page2.wide ? [canvas, side] : [side, canvas]);
+    view.append(columns);
+    let halves = null, first = true;
+    page2.panels.forEach((panel, k) => {
+      const shown2 = items[k];
+      if (!shown2) return;
+      lines(canvas, shown2.said);
+      if (shown2.figure) {
+        const host = panel.half ? halves = halves || canvas.appendChild(element("div", void 0, { class: "halves" })) : canvas;
+        const div = drawn(host, shown2.figure, `figure-${part}-${k}`);
+        if (first) (panel.half ? host : div).dataset.point = part;
+        first = false;
+      }
+      if (!panel.half) halves = null;
+      lines(side, shown2.lines);
+      for (const [said2, holds] of shown2.checks) {
+        side.append(element("p", `${holds ? "✔" : "✘"} ${said2}`, { class: `result ${holds ? "ok" : "bad"}` }));
+      }
+      for (const target of shown2.links) {
+        side.append(element("a", target.text, {
+          href: link(target.page, { ...sentenceKeys(s), ...target.keys }),
+          class: "open-link"
+        }));
+      }
+    });
+    lines(side, page2.side, "explains");
+    for (const note of page2.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
+    if (first) canvas.lastChild && (canvas.lastChild.dataset.point = part);
+  }
+  var headsView = analysisPage("heads");
+  var rolloutView = analysisPage("rollout");
+  var contributionsView = analysisPage("contributions");
+  var lensView = analysisPage("lens");
+
+  // src/router.js
+  var site9 = window.BVL_SITE;
+  var PAGES2 = {
+    "": overview,
+    overview,
+    architecture,
+    tokens,
+    tour,
+    layers: layers2,
+    attention: attention2,
+    heads: headsView,
+    rollout: rolloutView,
+    contributions: contributionsView,
+    lens: lensView,
+    similarity
+  };
+  var NAMES = {
+    overview: "Overview",
+    tokens: "Tokens",
+    tour: "Tour",
+    layers: "Layers",
+    attention: "Attention",
+    heads: "Heads",
+    rollout: "Rollout",
+    contributions: "Contributions",
+    lens: "Lens",
+    similarity: "Similarity"
+  };
+  var WHOLE_SITE = ["", "overview", "architecture"];
+  var APP_ONLY = {
+    // the app's pages that need the model itself, and why
     contexts: "it runs the model on the word's two sentences, any you type",
     intervene: "it runs the sentence again through the model with a head switched off, a token masked or a value zeroed",
     attribute: "it takes gradients through the model",
-    compare: "it runs two models side by side",
+    compare: "it runs two models side by side"
   };
-
-  function following(page, keys) {  // the lecture's next view (app_pages/shell/pages.py following): after the
-    // last stop this view shows, or after the page's first; the first from a page the lecture does not visit
-    const stops = site.lecture;
-    const shows = (stop) => stop.page === page && Object.entries(stop.keys).every(([k, v]) => keys.get(k) === v);
-    const exact = stops.map((stop, i) => (shows(stop) ? i : -1)).filter((i) => i >= 0);
-    const onPage = stops.map((stop, i) => (stop.page === page ? i : -1)).filter((i) => i >= 0);
+  function following(page2, keys) {
+    const stops = site9.lecture;
+    const shows = (stop) => stop.page === page2 && Object.entries(stop.keys).every(([k, v]) => keys.get(k) === v);
+    const exact = stops.map((stop, i) => shows(stop) ? i : -1).filter((i) => i >= 0);
+    const onPage = stops.map((stop, i) => stop.page === page2 ? i : -1).filter((i) => i >= 0);
     const here = exact.length ? exact[exact.length - 1] : onPage.length ? onPage[0] : -1;
     return stops[here + 1] || null;
   }
-
-  function lectureBar(page, keys) {  // in lecture mode, "Next" to the lecture's following view, same sentence
+  function lectureBar(page2, keys) {
     const bar = document.getElementById("next");
     bar.replaceChildren();
-    if (!lecture()) return;
-    const ahead = following(page, keys);
+    if (!lectureMode()) return;
+    const ahead = following(page2, keys);
     if (!ahead) return;
-    const said = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k)).map((k) => [k, keys.get(k)]));
-    bar.append(element("a", `Next: ${ahead.title} ▶`, { href: link(ahead.page, { ...said, ...ahead.keys }),
-                                                       class: "next-view" }));
+    const said2 = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k)).map((k) => [k, keys.get(k)]));
+    bar.append(element("a", `Next: ${ahead.title} ▶`, {
+      href: link(ahead.page, { ...said2, ...ahead.keys }),
+      class: "next-view"
+    }));
   }
-
-  function navigation(here, keys) {  // each page on the sentence shown (as the app's pages keep its text)
+  function navigation(here, keys) {
     const nav = document.getElementById("pages");
-    const said = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k) !== null).map((k) => [k, keys.get(k)]));
-    nav.replaceChildren(...Object.entries(NAMES).map(([page, name]) =>
-      element("a", name, { href: link(page, page === "overview" ? {} : said),
-                           class: page === here ? "here" : "" })));
-    document.getElementById("about").textContent = site.about;
+    const said2 = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k) !== null).map((k) => [k, keys.get(k)]));
+    nav.replaceChildren(...Object.entries(NAMES).map(([page2, name]) => element("a", name, {
+      href: link(page2, page2 === "overview" ? {} : said2),
+      class: page2 === here ? "here" : ""
+    })));
+    document.getElementById("about").textContent = site9.about;
   }
-
   function overview(view) {
-    const o = site.overview;
-    view.append(element("h1", "Overview"),
-                element("p", `${o.architecture}: ${o.total.toLocaleString("en")} parameters.`));
-    const columns = element("div", undefined, { class: "columns" });
+    const o = site9.overview;
+    view.append(
+      element("h1", "Overview"),
+      element("p", `${o.architecture}: ${o.total.toLocaleString("en")} parameters.`)
+    );
+    const columns = element("div", void 0, { class: "columns" });
     const tree = element("section");
-    tree.append(element("h2", "Module tree"),
-                element("p", "Click a line to open it. Repeated blocks are folded; tied tensors count once."));
-    const body = element("div", undefined, { class: "tree" });
-    body.innerHTML = o.tree;  // the app's own HTML of the tree, every name escaped in Python (tree_html)
+    tree.append(
+      element("h2", "Module tree"),
+      element("p", "Click a line to open it. Repeated blocks are folded; tied tensors count once.")
+    );
+    const body = element("div", void 0, { class: "tree" });
+    body.innerHTML = o.tree;
     tree.append(body);
-    const sunburst = element("section", undefined, { "data-point": "sunburst" });  // what a projector must show
-    const figure = element("div", undefined, { id: "sunburst" });
+    const sunburst = element("section", void 0, { "data-point": "sunburst" });
+    const figure = element("div", void 0, { id: "sunburst" });
     sunburst.append(element("h2", "Parameter sunburst"), figure);
     columns.append(tree, sunburst);
     view.append(columns, element("h2", "Sentences"));
-    const list = element("div", undefined, { class: "sentences" });
-    for (const s of BVL.exported()) list.append(element("a", BVL.named(s), { href: link("tokens", BVL.sentenceKeys(s)) }));
+    const list = element("div", void 0, { class: "sentences" });
+    for (const s of exported()) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
     view.append(list);
-    BVL.plot(figure, o.sunburst);
+    plot(figure, o.sunburst);
   }
-
-  function architecture(view) {  // the app's Architecture page: its tree and sunburst are the overview's
+  function architecture(view) {
     overview(view);
-    view.children[1].after(element("p", "The app's Architecture page also lists every named parameter and the task " +
-                                    "heads; its module tree and sunburst are here.", { class: "note" }));
+    view.children[1].after(element("p", "The app's Architecture page also lists every named parameter and the task heads; its module tree and sunburst are here.", { class: "note" }));
   }
-
   function tokens(view, keys) {
     const s = chosen(keys, view);
     if (!s) return;
-    view.append(BVL.yours.titled("Tokens", s));
-    if (s.notice) view.append(element("p", s.notice, { class: "note" }));  // before a long text, not under it
+    view.append(titled2("Tokens", s));
+    if (s.notice) view.append(element("p", s.notice, { class: "note" }));
     view.append(element("p", s.text, { class: "sentence" }));
-    if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));  // sentence B, read after [SEP]
-    const shown = chips(s);
-    shown.dataset.point = "tokens";
-    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; ` +
-                        (s.pair ? "sentence A is blue, sentence B orange." : "the sentence is blue.")), shown);
-    if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
-    if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));  // pieces that became [UNK]
+    if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));
+    const shown2 = chips(s);
+    shown2.dataset.point = "tokens";
+    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; ` + (s.pair ? "sentence A is blue, sentence B orange." : "the sentence is blue.")), shown2);
+    if (site9.vocabulary) view.append(element("p", site9.vocabulary, { class: "note" }));
+    if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));
   }
-
-  function layers(view, keys, current) {  // the stepper (stepper.js), on the sentence's own data
+  function layers2(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
     view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
-    BVL.layers(view, keys, site.sentences.indexOf(s), link, current).catch((error) => current() &&
-      failed(view, "Layers", error));
+    layers(view, keys, site9.sentences.indexOf(s), link, current).catch((error) => current() && failed(view, "Layers", error));
   }
-
-  let renders = 0;  // each address's render; one still reading a part when the address changes draws nothing
-
+  var renders = 0;
   function alive(render) {
     return () => render === renders;
   }
-
-  function show() {
+  function show2() {
     const render = ++renders;
-    const { page, keys } = route();
+    const { page: page2, keys } = route();
     const view = document.getElementById("view");
     view.replaceChildren();
-    document.body.classList.toggle("lecture", lecture());  // large type for a projector, as the app's lecture mode
-    navigation(page === "architecture" ? "overview" : page || "overview", keys);  // the overview shows its tree
-    lectureBar(page || "overview", keys);
-    BVL.yours.placeBox(page);
-    const draw = PAGES[page];
-    if (draw && !WHOLE_SITE.includes(page) && BVL.yours.wanted(keys)) {  // a sentence the site does not hold
-      if (!BVL.yours.pages.includes(page)) return BVL.yours.elsewhere(view, NAMES[page], keys);
+    document.body.classList.toggle("lecture", lectureMode());
+    navigation(page2 === "architecture" ? "overview" : page2 || "overview", keys);
+    lectureBar(page2 || "overview", keys);
+    placeBox(page2);
+    const draw = PAGES2[page2];
+    if (draw && !WHOLE_SITE.includes(page2) && wanted(keys)) {
+      if (!PAGES.includes(page2)) return elsewhere(view, NAMES[page2], keys);
       const current = alive(render);
-      BVL.yours.ready(view, keys, current).then((ready) => {  // computed in this browser first
-        if (!ready) return;
-        view.replaceChildren();  // "Computing in this browser…" gives way to the page
-        drawn(draw, view, page, keys, current);
-      }).catch((error) => current() && failed(view, NAMES[page], error));
+      ready(view, keys, current).then((ready2) => {
+        if (!ready2) return;
+        view.replaceChildren();
+        drawn2(draw, view, page2, keys, current);
+      }).catch((error) => current() && failed(view, NAMES[page2], error));
       return;
     }
-    if (draw) return drawn(draw, view, page, keys, alive(render));
+    if (draw) return drawn2(draw, view, page2, keys, alive(render));
     const holds = Object.values(NAMES).join(", ");
-    cannot(view, page in APP_ONLY
-      ? `The ${page} view needs the model itself (${APP_ONLY[page]}): this site shows ${holds}. The app shows it, ` +
-        "for any sentence."
-      : `This site has no page "${page}". It shows ${holds}.`);
+    cannot(view, page2 in APP_ONLY ? `The ${page2} view needs the model itself (${APP_ONLY[page2]}): this site shows ${holds}. The app shows it, for any sentence.` : `This site has no page "${page2}". It shows ${holds}.`);
   }
-
-  function drawn(draw, view, page, keys, current) {  // a page, or why a sentence computed here is not in it
-    const s = keys.get("text") === null ? null : BVL.yours.find(keys.get("text"), keys.get("pair"));
-    if (s && s.live && !BVL.yours.pages.includes(page) && !WHOLE_SITE.includes(page)) {
-      return BVL.yours.elsewhere(view, NAMES[page], keys);
+  function drawn2(draw, view, page2, keys, current) {
+    const s = keys.get("text") === null ? null : find(keys.get("text"), keys.get("pair"));
+    if (s && s.live && !PAGES.includes(page2) && !WHOLE_SITE.includes(page2)) {
+      return elsewhere(view, NAMES[page2], keys);
     }
     return draw(view, keys, current);
   }
+  function start2() {
+    window.addEventListener("hashchange", show2);
+    box();
+    Promise.all(['16px "Source Sans"', '16px "Source Code"'].map((font) => document.fonts.load(font))).catch(() => null).then(show2);
+  }
 
-  window.addEventListener("hashchange", show);
-  BVL.yours.box();
-  // Figures measure their labels in the app's type: drawn once it is loaded (asked for by name: `fonts.ready`
-  // alone may resolve before a font that only a figure will use has been read, and the labels then overlap)
-  Promise.all(['16px "Source Sans"', '16px "Source Code"'].map((font) => document.fonts.load(font)))
-    .catch(() => null).then(show);
+  // src/main.js
+  window.BVL = {
+    fixed,
+    general,
+    num,
+    stepName,
+    explain,
+    lecture,
+    Lecture,
+    explanationFigure: explanation,
+    attentionViews,
+    analysed,
+    tour: { tourOf },
+    tokenizing: { tokenized },
+    modelParts: { stored },
+    similar: { tokenParts, readRows, compared },
+    yours: { find }
+  };
+  start2();
 })();

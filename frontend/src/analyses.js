@@ -1,0 +1,114 @@
+// @ts-nocheck
+// (not typed yet: a page's pickers, panels and items are the site's untyped JSON; the "one source" work rewrites it)
+// The site's Heads, Rollout, Contributions and Lens pages: one page for any of them, drawn from what the app's code
+// computed, worded and drew for every value of the page's pickers (export/analyses.py gives the shape). The
+// pickers are read from the address as the app's URL keys (stat, layer, token, norm, position); the figures sit in
+// the canvas, the words, checks and links beside them, as the app's pages have them.
+import { lecture as lectureOf } from "./lecture.js";
+import { element, link, chosen, drawn, failed, paragraph, sentenceKeys } from "./page.js";
+import { stepperControl } from "./stepper.js";
+import { titled } from "./yours.js";
+
+const site = window.BVL_SITE;
+
+function picked(page, keys) {  // each picker's value: the address's where it names one, else the page's default
+  const values = {}, notes = [];
+  for (const p of page.pickers) {
+    const asked = keys.get(p.key);
+    const names = p.options.map(([value]) => value);
+    if (asked === null || names.includes(asked)) {
+      values[p.key] = asked === null ? p.value : asked;
+      continue;
+    }
+    const last = names[names.length - 1];
+    const past = /^\d+$/.test(asked) && /^\d+$/.test(last) && Number(asked) > Number(last);
+    values[p.key] = past ? last : p.value;  // a layer past the model's last: its last, as the app's slider
+    const among = /^\d+$/.test(last) ? `${names[0]} to ${last}` : names.join(", ");
+    notes.push(`There is no ${p.key} "${asked}" here (${p.key} is one of ${among}): showing ` +
+               `${p.label.toLowerCase()} ${values[p.key]}.`);
+  }
+  return { values, notes };
+}
+
+function lines(host, said, kind) {  // the app's Markdown lines: **bold**, "- " items; `kind`: their class
+  for (const line of said) {
+    const [first, ...items] = line.split("\n- ");
+    if (first.trim()) {
+      const p = paragraph(first.replace(/\n$/, ""));
+      if (kind) p.className = kind;
+      host.append(p);
+    }
+    if (items.length) {
+      const list = element("ul");
+      for (const entry of items) list.append(paragraph(entry.replace(/^- /, "")));
+      host.append(list);
+    }
+  }
+}
+
+function analysisPage(part) {
+  return function (view, keys, current) {
+    const s = chosen(keys, view);
+    if (!s) return;
+    view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
+    lectureOf(site, site.sentences.indexOf(s)).then(async (held) => {
+      const page = await held.part(part);
+      const { values, notes } = picked(page, keys);
+      const shown = await Promise.all(page.panels.map(async (panel) => {  // each panel's item for these values
+        const found = panel.items[panel.by.map((key) => values[key]).join(",")];
+        return found && found.part ? held.part(found.part) : found;  // an item kept in a part of its own
+      }));
+      if (current()) show(view, page, part, s, values, notes, shown);
+    }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
+  };
+}
+
+function show(view, page, part, s, values, notes, items) {
+  const go = (key, value) => { location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value }); };
+  view.replaceChildren(titled(page.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
+  if (page.pickers.length) {
+    const row = element("div", undefined, { class: "controls labelled" });
+    for (const p of page.pickers) {
+      const index = p.options.findIndex(([value]) => value === values[p.key]);
+      row.append(stepperControl(p.label, p.options.map(([, label]) => label), index,
+                                    (i) => go(p.key, p.options[Math.max(0, Math.min(i, p.options.length - 1))][0]),
+                                    p.key));
+    }
+    view.append(row);
+  }
+  const columns = element("div", undefined, { class: page.wide ? "under" : "beside" });  // words beside or under
+  const side = element("section", undefined, { class: "side" });
+  const canvas = element("section", undefined, { class: "canvas" });
+  columns.append(...(page.wide ? [canvas, side] : [side, canvas]));
+  view.append(columns);
+  let halves = null, first = true;
+  page.panels.forEach((panel, k) => {
+    const shown = items[k];
+    if (!shown) return;
+    lines(canvas, shown.said);
+    if (shown.figure) {
+      const host = panel.half ? (halves = halves || canvas.appendChild(element("div", undefined, { class: "halves" })))
+        : canvas;
+      const div = drawn(host, shown.figure, `figure-${part}-${k}`);
+      if (first) (panel.half ? host : div).dataset.point = part;  // what a projector must show whole
+      first = false;
+    }
+    if (!panel.half) halves = null;
+    lines(side, shown.lines);
+    for (const [said, holds] of shown.checks) {
+      side.append(element("p", `${holds ? "✔" : "✘"} ${said}`, { class: `result ${holds ? "ok" : "bad"}` }));
+    }
+    for (const target of shown.links) {
+      side.append(element("a", target.text, { href: link(target.page, { ...sentenceKeys(s), ...target.keys }),
+                                              class: "open-link" }));
+    }
+  });
+  lines(side, page.side, "explains");  // a caption: a projector leaves it out, as the app's lecture mode
+  for (const note of page.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
+  if (first) canvas.lastChild && (canvas.lastChild.dataset.point = part);  // no figure: the page's point is why
+}
+
+export const headsView = analysisPage("heads");
+export const rolloutView = analysisPage("rollout");
+export const contributionsView = analysisPage("contributions");
+export const lensView = analysisPage("lens");

@@ -1,0 +1,195 @@
+// The site's pages share these: an element made with its text set as text (never as markup), the address read as
+// the app's URL keys, a link that keeps lecture mode, the sentence a link names, a figure drawn for this screen,
+// the sentence's chips, and what to say where a page cannot show what is asked. The site's data is read when a
+// function is called (window.BVL_SITE), never when the module is imported.
+import { plot } from "./figures.js";
+
+/** @typedef {"browse" | "lecture" | "phone"} Screen */
+/** A sentence as a link names it: its text and, for a pair, sentence B. */
+/** @typedef {{ text: string, pair?: string | null }} Named */
+
+/** @returns {SiteData} */
+function site() {
+  return window.BVL_SITE;
+}
+
+/**
+ * An element, its text set as text (never as markup), its attributes set as given.
+ * @param {string} tag
+ * @param {unknown} [text]
+ * @param {Record<string, string>} [attributes]
+ * @returns {HTMLElement}
+ */
+export function element(tag, text, attributes) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+  return node;
+}
+
+/**
+ * "#/tokens?text=a+b" → page "tokens", keys {text: "a b"}; a malformed page name is itself.
+ * @returns {{ page: string, keys: URLSearchParams }}
+ */
+export function route() {
+  const address = location.hash.replace(/^#\/?/, "");
+  const cut = address.indexOf("?");
+  const [page, query] = cut < 0 ? [address, ""] : [address.slice(0, cut), address.slice(cut + 1)];
+  let name = page;
+  try { name = decodeURIComponent(page); } catch { /* "%E0": shown as typed, a page the site lacks */ }
+  return { page: name, keys: new URLSearchParams(query) };
+}
+
+/**
+ * A page of the site, in lecture mode where this one is (as the app's links keep it).
+ * @param {string} page
+ * @param {Record<string, string>} [keys]
+ * @returns {string}
+ */
+export function link(page, keys) {
+  const query = new URLSearchParams({ ...(keys || {}), ...(lectureMode() ? { lecture: "1" } : {}) }).toString();
+  return "#/" + page + (query ? "?" + query : "");
+}
+
+/**
+ * Whether the address asks for lecture mode (a projector's).
+ * @returns {boolean}
+ */
+export function lectureMode() {
+  return route().keys.get("lecture") === "1";
+}
+
+/**
+ * The sentence (or sentence pair) a link names by text= (and pair=), as the app's; where the site holds no such
+ * sentence, `view` says so and lists those it holds.
+ * @param {URLSearchParams} keys
+ * @param {HTMLElement} view
+ * @returns {SiteSentence | undefined}
+ */
+export function chosen(keys, view) {
+  const text = keys.get("text");
+  if (text === null) return site().sentences[0];
+  const pair = (keys.get("pair") || "").trim() || null;
+  const found = site().sentences.find((s) => s.text === text.trim() && (s.pair || null) === pair);
+  if (!found) cannot(view, `This site holds ${exported().length} sentence(s), not "${named({ text, pair })}": ` +
+                     "the app computes any other. Pick one of these:");
+  return found;
+}
+
+/**
+ * The URL keys that name a sentence of the site (a pair's B as pair=, as the app's).
+ * @param {Named} s
+ * @returns {Record<string, string>}
+ */
+export function sentenceKeys(s) {
+  return { text: s.text, ...(s.pair ? { pair: s.pair } : {}) };
+}
+
+/**
+ * A sentence as a line: a pair's two sentences with a bar between.
+ * @param {Named} s
+ * @returns {string}
+ */
+export function named(s) {
+  return s.pair ? `${s.text} | ${s.pair}` : s.text;
+}
+
+/**
+ * A figure the site holds styled for each screen, drawn for this one.
+ * @param {HTMLElement} view
+ * @param {Record<Screen, unknown>} figure
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function drawn(view, figure, id) {
+  const div = element("div", undefined, { class: "figure", id });
+  view.append(div);
+  plot(div, figure[screen()]);
+  return div;
+}
+
+/**
+ * Which of a figure's stylings this screen takes: a projector's, a phone's or a browser's.
+ * @returns {Screen}
+ */
+export function screen() {
+  return lectureMode() ? "lecture" : window.innerWidth < 640 ? "phone" : "browse";
+}
+
+/**
+ * A narration's line: its **bold** as bold, everything else as text.
+ * @param {string} markdown
+ * @returns {HTMLElement}
+ */
+export function paragraph(markdown) {
+  const p = element("p");
+  markdown.split("**").forEach((part, i) => p.append(i % 2 ? element("strong", part) : document.createTextNode(part)));
+  return p;
+}
+
+/**
+ * The sentence's tokens as the app's chips: the piece, its position and id.
+ * @param {SiteSentence} s
+ * @returns {HTMLElement}
+ */
+export function chips(s) {
+  const box = element("div", undefined, { class: "chips" });
+  s.tokens.forEach((token, i) => {
+    const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
+    chip.append(element("small", `${i} · ${s.ids[i]}`));
+    box.append(chip);
+  });
+  return box;
+}
+
+/**
+ * What could not be read or drawn, said in the page (and in the console).
+ * @param {HTMLElement} view
+ * @param {string} title
+ * @param {Error} error
+ */
+export function failed(view, title, error) {
+  console.error(error.stack || error);
+  view.replaceChildren(element("h1", title), element("p", error.message, { class: "note", "data-error": "" }));
+}
+
+/**
+ * A template the app's Python wrote ("{name}" fields), filled as Python fills it.
+ * @param {string} template
+ * @param {Record<string, unknown>} values
+ * @returns {string}
+ */
+export function said(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
+}
+
+/**
+ * A page that cannot show what is asked: why, then the site's own sentences.
+ * @param {HTMLElement} view
+ * @param {string} why
+ */
+export function cannot(view, why) {
+  view.append(element("h1", "Not in this site"));
+  listed(view, why);
+}
+
+/**
+ * The sentences the site was exported with (not those computed in this browser).
+ * @returns {SiteSentence[]}
+ */
+export function exported() {
+  return site().sentences.filter((s) => !s.live);
+}
+
+/**
+ * Why, then the site's own sentences and the overview as links.
+ * @param {HTMLElement} view
+ * @param {string} why
+ */
+export function listed(view, why) {
+  view.append(element("p", why));
+  const list = element("div", undefined, { class: "sentences" });
+  for (const s of exported()) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
+  list.append(element("a", "The overview", { href: link("overview") }));
+  view.append(list);
+}

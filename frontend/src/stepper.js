@@ -1,0 +1,261 @@
+// @ts-nocheck
+// (not typed yet: the graphs' nodes and Plotly's events are the site's untyped data; the "one source" work rewrites it)
+// The site's Layers page: the app's stepper with no server. A block (the embeddings, the positions, a layer, the
+// pooler), its sub-step and head are picked with the app's URL keys (layer, step, head, cell), ◀ ▶ walk the
+// sub-steps, the step's numbers are drawn from the sentence's data, and a clicked cell is explained from the
+// numbers it comes from (explain.js), the value recomputed in the browser beside the stored one.
+import { row, matrix, MASKED_BELOW, fixed, general, scientific, within } from "./numbers.js";
+import { stepName, keyHead, headName } from "./steps.js";
+import { explain } from "./explain.js";
+import { lecture as lectureOf, partOf } from "./lecture.js";
+import { heatmap, labelled, explanationFigure, plot } from "./figures.js";
+import { element, sentenceKeys } from "./page.js";
+import { titled } from "./yours.js";
+
+const WINDOW = window.BVL_SITE.views.window;  // dimensions shown at a time, as the app's (figures/charts.py)
+const STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
+
+
+function where(model, keys) {  // the app's keys → the block, its step's node and the head shown
+  const step = keys.get("step") || "attn.probs";
+  const notes = [];
+  const within = (name, count) => {  // a link's layer or head, or the nearest there is, said
+    const asked = keys.get(name) || "0";
+    const value = /^\d{1,4}$/.test(asked) ? Math.min(Number(asked), count - 1) : 0;
+    if (String(value) !== asked) {
+      notes.push(`There is no ${name} '${asked}': this model has ${name}s 0 to ${count - 1}. Showing ${name} ${value}.`);
+    }
+    return value;
+  };
+  const layer = within("layer", model.num_layers), head = within("head", model.num_heads);
+  const global = /^(embed|positions|pooler)\./.test(step);
+  const block = model.blocks.find((b) => (global ? step.startsWith(b.block + ".") : b.block === "layers" && b.layer === layer));
+  const key = global ? step.slice(block ? block.block.length + 1 : 0) : step;
+  const node = block && block.nodes.find((n) => n.key === key);
+  return { block, node, layer, head, step, notes, problem: node ? null : `This model has no step "${step}" here.` };
+}
+
+function keysFor(block, key, layer, head, cell) {  // the app's keys of a step, as its links write them
+  const keys = { step: block.block === "layers" ? key : `${block.block}.${key}`, layer: String(layer),
+                 head: String(head) };
+  if (cell) keys.cell = cell.join(",");
+  return keys;
+}
+
+function parseCell(text) {  // explaining.parse_cell: whole numbers from 0, separated by commas
+  if (!text) return null;
+  const parts = text.split(",").map((p) => p.trim());
+  return parts.every((p) => /^\d{1,9}$/.test(p)) ? parts.map(Number) : undefined;
+}
+
+// One sub-step's numbers as a figure: rows × columns, the head chosen, a window of WINDOW dimensions
+function shown(lecture, block, node, head, first) {
+  const array = lecture.array(stepName(block, node.key));
+  const heads = node.headed ? array.shape[0] : null;
+  const own = node.headed ? keyHead(head, lecture.model.num_heads, heads) : null;
+  const lead = node.headed ? [own] : [];
+  let rows = array.shape.length - lead.length === 1 ? [row(array, ...lead)] : matrix(array, ...lead);
+  const tokenByToken = node.axes.slice(-2).join() === "T,T";
+  const count = rows[0].length;
+  const start = tokenByToken ? 0 : Math.min(first, Math.max(0, count - WINDOW));
+  const columns = tokenByToken ? labelled(lecture.tokens)
+    : Array.from({ length: Math.min(WINDOW, count - start) }, (_, k) => String(start + k));
+  if (!tokenByToken) rows = rows.map((r) => r.slice(start, start + WINDOW));
+  const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`)
+    : rows.length === lecture.tokens.length ? labelled(lecture.tokens) : rows.map((_, i) => String(i));
+  const masked = rows.map((r) => r.map((v) => (v <= MASKED_BELOW ? null : v)));
+  return { rows: masked, rowNames, columns, start, count, tokenByToken, own, heads };
+}
+
+function stepTitle(lecture, block, node, head, s) {
+  const what = s.heads === null ? "" : s.heads === lecture.model.num_heads ? ` head ${head}`
+    : ` key/value head ${s.own}`;
+  const where = block.block === "layers" ? `layer ${block.layer}` : STAGES[block.block].toLowerCase();
+  return `${where}${what}: ${node.title}`;
+}
+
+function controls(host, model, block, node, layer, head, go) {
+  const row = element("div", undefined, { class: "controls" });
+  const stages = element("div", undefined, { class: "stages" });
+  for (const name of ["embed", "positions", "layers", "pooler"]) {
+    const first = model.blocks.find((b) => b.block === name);
+    if (!first) continue;
+    const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) : first;
+    const key = name === "layers" ? (target.nodes.some((n) => n.key === "attn.probs") ? "attn.probs" : target.nodes[0].key)
+      : target.nodes[target.nodes.length - 1].key;
+    stages.append(button(STAGES[name], block.block === name, () => go(target, key, layer, head)));
+  }
+  row.append(stages);
+  if (block.block === "layers") {
+    const layers = model.blocks.filter((b) => b.block === "layers");
+    row.append(stepper("Layer", layers.map((b) => `Layer ${b.layer}`), layer, (i) => {
+      const next = layers[i];
+      go(next, next.nodes.some((n) => n.key === node.key) ? node.key : next.nodes[0].key, i, head);
+    }));
+    const heads = Array.from({ length: model.num_heads }, (_, h) => `Head ${h}`);
+    const perHead = node.headed || node.op === "merge_heads";  // as the app: a step on whole token vectors has none
+    const picker = stepper("Head", heads, head, (h) => go(block, node.key, layer, h));
+    if (!perHead) {
+      picker.querySelectorAll("select, button").forEach((control) => { control.disabled = true; });
+      picker.title = "This sub-step has no heads: it works on whole token vectors.";
+    }
+    row.append(picker);
+  }
+  const keys = block.nodes.map((n) => n.key);
+  row.append(stepper("Sub-step", block.nodes.map((n, i) => `${i + 1}/${keys.length} ${n.title}`), keys.indexOf(node.key),
+                     (i) => go(block, keys[i], layer, head), "step"));
+  host.append(row);
+}
+
+function button(text, pressed, onClick, attributes) {
+  const b = element("button", text, { type: "button", ...(attributes || {}) });
+  if (pressed) b.setAttribute("aria-pressed", "true");
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function stepper(label, options, current, choose, name) {  // ◀ a select ▶
+  const box = element("label", undefined, { class: "stepper" });
+  box.append(element("span", label));
+  const back = button("◀", false, () => choose(current - 1), { title: `previous ${label.toLowerCase()}`,
+                                                               class: `back ${name || ""}` });
+  back.disabled = current <= 0;
+  const select = element("select", undefined, { "aria-label": label });
+  options.forEach((text, i) => select.append(element("option", text, { value: String(i) })));
+  select.value = String(current);
+  select.addEventListener("change", () => choose(Number(select.value)));
+  const forward = button("▶", false, () => choose(current + 1), { title: `next ${label.toLowerCase()}`,
+                                                                  class: `next ${name || ""}` });
+  forward.disabled = current >= options.length - 1;
+  box.append(back, select, forward);
+  return box;
+}
+
+function checkLine(lecture, block) {  // the block's check against the model's own output, as the app's
+  const check = lecture.checks[block.name];  // [its largest difference, whether it holds]
+  if (check === undefined || check === null) {
+    return element("p", "Computed once from the sentence's length and shared by every layer.", { class: "note" });
+  }
+  const [diff, ok] = check;
+  return element("p", `${ok ? "✔" : "✘"} Recomputed by hand, every sub-step of the block; its output compared with ` +
+                 `the model's own: max |Δ| = ${scientific(diff, 1)}`, { class: ok ? "ok" : "bad" });
+}
+
+// `head`: the step's own head (a key or value step's under grouped-query attention); `queryHead`: the one picked
+async function explained(host, lecture, step, head, queryHead, cell, tokens, lectureMode, alive) {
+  let e;
+  host.append(element("p", "Reading the numbers…", { class: "note" }));
+  try {
+    e = await explain(lecture, step, head, cell);
+    if (!alive()) return;
+  } catch (error) {
+    host.replaceChildren(element("p", error.message, { class: "note" }));
+    return;
+  }
+  host.replaceChildren();
+  const labels = Object.entries(e.labels).map(([k, v]) => `${k} ${v}`).join(", ") || e.at.join(",");
+  const heads = e.head === null ? 0 : lecture.array(e.step).shape[0];
+  const which = e.head === null ? "" : `, ${headName(queryHead, lecture.model.num_heads, heads)}`;
+  host.append(element("h3", `${e.title}${which}, ${labels} = ${fixed(e.value, 4)}`, { class: "explained" }),
+              element("p", `${e.op}: ${e.formula}`, { class: "formula" }));
+  if (e.recomputed === null) {
+    host.append(element("p", "Computed by the model's own function when the site was written; the app computes " +
+                        "it again.", { class: "note" }));
+  } else {
+    const diff = Math.abs(e.recomputed - e.value);
+    const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
+    host.append(element("p", `${ok ? "✔" : "✘"} From these numbers: ${general(e.recomputed, 6)}; stored ` +
+                        `${general(e.value, 6)} (|Δ| ${scientific(diff, 0)})`,
+                        { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
+  }
+  const figure = explanationFigure(e, tokens, lectureMode ? 5 : 12);
+  if (figure) {
+    const div = element("div", undefined, { class: "figure explanation" });
+    host.append(div);
+    plot(div, figure);
+  }
+}
+
+function ordinal(k) {  // "other", "3rd", "4th", as figures/fit.py says a thinned axis
+  if (k === 2) return "other";
+  const last = k % 10, teen = Math.floor(k / 10) % 10 === 1;
+  return `${k}${!teen && last === 1 ? "st" : !teen && last === 2 ? "nd" : !teen && last === 3 ? "rd" : "th"}`;
+}
+
+// `alive()`: whether this render is still the page's (the address may change while a part is read)
+export async function layers(view, keys, index, link, alive) {
+  const site = window.BVL_SITE;
+  const lecture = await lectureOf(site, index);
+  if (!alive()) return;
+  const { block, node, layer, head, notes, problem } = where(site.model, keys);
+  const cut = site.sentences[index].notice;  // a text past the model's length: what was dropped, said here too
+  view.replaceChildren(titled("Layers", site.sentences[index]),
+                       ...[cut, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" })));
+  if (problem) {
+    const steps = site.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");
+    view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));
+    return;
+  }
+  await lecture.block(partOf(block.name));
+  if (!alive()) return;
+  const sentence = site.sentences[index];
+  const go = (b, key, l, h, cell) => { location.hash = link("layers", { ...sentenceKeys(sentence), ...keysFor(b, key, l, h, cell) }); };
+  controls(view, site.model, block, node, layer, head, go);
+  const columns = element("div", undefined, { class: "stepper-columns" });
+  const words = element("section", undefined, { class: "words" });
+  const canvas = element("section", undefined, { class: "canvas" });
+  columns.append(canvas, words);
+  view.append(columns);
+  const position = block.nodes.indexOf(node) + 1;
+  words.append(element("h2", `${block.block === "layers" ? `Layer ${layer} · ` : ""}step ${position} of ` +
+                       `${block.nodes.length}: ${node.title}`),
+               element("p", `${node.explains} ${node.shape}`, { class: "explains" }), checkLine(lecture, block));
+  const cellText = keys.get("cell");
+  const cell = parseCell(cellText);
+  const first = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW
+    : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
+  const s = shown(lecture, block, node, head, first);
+  const chosen = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
+  const inView = chosen && chosen[0] < s.rows.length && chosen[1] >= 0 && chosen[1] < s.columns.length;
+  const figure = element("div", undefined, { class: "figure step", id: "step-figure", "data-point": "step" });
+  canvas.append(figure);
+  const width = canvas.clientWidth || 600;
+  const lectureMode = document.body.classList.contains("lecture");
+  const tallest = lectureMode ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
+  const drawn = heatmap({ z: s.rows, rows: s.rowNames, columns: s.columns, title: stepTitle(lecture, block, node, head, s),
+                             colorbar: node.op === "softmax" ? "attention" : "value",
+                             axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
+                             signed: node.op === "softmax" ? false : undefined, chosen: inView ? chosen : null, width, tallest,
+                             rotate: s.tokenByToken });
+  plot(figure, drawn);
+  const every = Object.entries(drawn.thinned).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ` +
+    `${axis === "rows" ? "row" : "column"}`);
+  if (every.length) canvas.append(element("p", `Labelled: ${every.join(", ")}; hover a cell for its token.`,
+                                          { class: "explains" }));
+  figure.on("plotly_click", (event) => {
+    const point = event.points.find((p) => p.data.type === "heatmap");
+    if (!point) return;
+    const picked = s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1
+      ? [s.start + point.pointNumber[1]] : [point.pointNumber[0], (s.tokenByToken ? 0 : s.start) + point.pointNumber[1]];
+    go(block, node.key, layer, head, picked);
+  });
+  if (!s.tokenByToken && s.count > WINDOW) {
+    canvas.append(stepper("Dimensions", Array.from({ length: Math.ceil(s.count / WINDOW) }, (_, k) =>
+      `${k * WINDOW}–${Math.min(s.count, (k + 1) * WINDOW) - 1} of ${s.count}`), Math.floor(s.start / WINDOW), (k) => {
+      location.hash = link("layers", { ...sentenceKeys(sentence), ...keysFor(block, node.key, layer, head), dims: String(k * WINDOW) });
+    }, "dims"));
+  }
+  const explanation = element("div", undefined, { class: "explanation-panel" });
+  words.append(explanation);
+  if (cell === undefined) {
+    explanation.append(element("p", `The cell ${cellText} is not one: write whole numbers from 0 separated by commas.`,
+                               { class: "note" }));
+  } else if (cell === null) {
+    explanation.append(element("p", "Click a cell of the figure to see where its number comes from.", { class: "note" }));
+  } else {
+    await explained(explanation, lecture, stepName(block, node.key), node.headed ? s.own : null, head, cell,
+                    lecture.tokens, lectureMode, alive);
+  }
+}
+
+export { stepper as stepperControl };

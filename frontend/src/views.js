@@ -1,0 +1,182 @@
+// @ts-nocheck
+// (not typed yet: the tour's chapters, the views and Plotly's events are the site's untyped data; the "one source"
+// work rewrites it)
+// The views whose figures the app's own code drew when the site was written (export/tour.py, attention.py,
+// similarity.py), each styled for a browser, a projector and a phone: the guided tour, BertViz's head and model
+// views (for a sentence computed in this browser, built here by attention_views.js), and the sentences'
+// similarity with each pair's split.
+import { lecture as lectureOf } from "./lecture.js";
+import { plot } from "./figures.js";
+import { element, link, lectureMode as lecture, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys }
+  from "./page.js";
+import { stepperControl } from "./stepper.js";
+import { section } from "./similar.js";
+import { find, titled } from "./yours.js";
+
+const site = window.BVL_SITE;
+
+function tour(view, keys, current) {  // the guided tour, as the app's tour computed it for this sentence (export/tour.py)
+  const s = chosen(keys, view);
+  if (!s) return;
+  const index = site.sentences.indexOf(s);
+  lectureOf(site, index).then((lecture) => lecture.part("tour")).then((story) => {
+    if (!current()) return;
+    const asked = keys.get("chapter") || "1";
+    const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
+    view.replaceChildren(titled("Tour", s));
+    if (String(number) !== asked) {
+      view.append(element("p", `There is no chapter '${asked}': this tour has chapters 1 to ${story.length}. ` +
+                          "Showing chapter 1.", { class: "note" }));
+    }
+    const go = (n) => { location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) }); };
+    const pick = element("div", undefined, { class: "controls" });
+    pick.append(stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
+                                   number - 1, (i) => go(i + 1), "chapter"));
+    view.append(pick);
+    const chapter = story[number - 1];
+    const columns = element("div", undefined, { class: "stepper-columns" });
+    const canvas = element("section", undefined, { class: "canvas", "data-point": "chapter" });
+    const words = element("section", undefined, { class: "words" });
+    columns.append(canvas, words);
+    view.append(columns);
+    words.append(element("h2", chapter.title));
+    for (const line of chapter.lines) words.append(paragraph(line));
+    const about = site.views.tour;
+    words.append(element("p", `This tour is about layer ${about.layer}, head ${about.head} and token ` +
+                         `${about.token}; the app's tour picks any other.`, { class: "note" }));
+    if (chapter.step) {
+      const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
+      words.append(element("a", "Open this step in the stepper", { href: link("layers", { ...sentenceKeys(s), step: key,
+                                                                                             layer }) }));
+    }
+    if (chapter.kind === "tokens") canvas.append(chips(s));
+    if (chapter.figure || chapter.draw) {
+      const figure = element("div", undefined, { class: "figure", id: "tour-figure" });
+      canvas.append(figure);
+      const room = lecture() ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
+      plot(figure, chapter.figure ? chapter.figure[screen()]  // styled in Python for this screen (figures/screens.py)
+        : chapter.draw(canvas.clientWidth || 600, room));  // a computed sentence's, drawn for this room (tour.js)
+    }
+  }).catch((error) => current() && failed(view, "Tour", error));
+}
+
+function attention(view, keys, current) {  // BertViz's head view and model view, as the app draws them (export/attention.py)
+  const s = chosen(keys, view);
+  if (!s) return;
+  lectureOf(site, site.sentences.indexOf(s)).then((held) => held.part("attention")).then((views) => {
+    if (!current()) return;
+    const layers = views.head.length;
+    const model = keys.get("view") === "model";
+    const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
+    const go = (changes) => { location.hash = link("attention", { ...sentenceKeys(s), view: model ? "model" : "head",
+                                                                  layer: String(layer), ...changes }); };
+    view.replaceChildren(titled("Attention", s));
+    const row = element("div", undefined, { class: "controls" });
+    const kinds = element("div", undefined, { class: "stages" });
+    for (const [name, title] of [["head", "Head view"], ["model", "Model view"]]) {
+      const b = element("button", title, { type: "button" });
+      if ((name === "model") === model) b.setAttribute("aria-pressed", "true");
+      b.addEventListener("click", () => go({ view: name }));
+      kinds.append(b);
+    }
+    row.append(kinds);
+    if (!model) {
+      row.append(stepperControl("Layer", views.head.map((_, l) => `Layer ${l}`), layer,
+                                    (l) => go({ layer: String(l) }), "layer"));
+    }
+    view.append(row, element("p", model
+      ? "Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it in Layers."
+      : "A line per attention weight, its opacity the weight. In the legend, click a head to hide it, " +
+        "double-click to show it alone. The app also keeps one token's lines and gives their numbers.",
+      { class: "explains" }));
+    const figure = element("div", undefined, { class: "figure", id: "attention-figure" });
+    const shown = model ? views.model : views.head[layer];
+    if (shown.scrolls && lecture()) {  // more rows than a projector holds: they scroll in a box of their own
+      const box = element("div", undefined, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
+      box.append(figure);
+      view.append(element("p", `${s.tokens.length} tokens: the view scrolls in its box.`), box);
+      const room = window.innerHeight - box.getBoundingClientRect().top - 2;  // what the screen holds under it
+      box.style.maxHeight = `${Math.max(240, Math.min(500, room))}px`;  // (a computed sentence's line above)
+    } else {
+      figure.dataset.point = "view";
+      view.append(figure);
+    }
+    plot(figure, shown[screen()]).then(() => {
+      if (!model) return;
+      figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head]: its matrix in the stepper
+        const data = event.points[0] && event.points[0].customdata;
+        if (Array.isArray(data) && data.length === 2) {
+          location.hash = link("layers", { ...sentenceKeys(s), layer: String(data[0]), head: String(data[1]),
+                                           step: "attn.probs" });
+        }
+      });
+    });
+  }).catch((error) => current() && failed(view, "Attention", error));
+}
+
+function similarity(view, keys, current) {  // the sentences' cosines and a pair's split (export/similarity.py):
+  // the sentences and the pair picker beside the figures, as the app's page has them; first, on a live site, a
+  // sentence of the reader's own against them (similar.js)
+  const s = keys.get("text") === null ? null : find(keys.get("text"), keys.get("pair"));
+  view.append(titled("Sentence similarity", s));
+  const data = site.similarity;
+  if (s && s.live && data && data.yours) {
+    const mine = element("div", undefined, { class: "yours-similarity" });
+    view.append(mine, element("h2", "The site's sentences"));
+    if (s.pair) {
+      mine.append(element("p", "The similarity compares single sentences; this is a pair, read as one input.",
+                          { class: "note" }));
+    } else {
+      lectureOf(site, site.sentences.indexOf(s)).then((held) => current() && section(mine, s, keys, held))
+        .catch((error) => current() && failed(view, "Sentence similarity", error));
+    }
+  }
+  if (!data) {
+    view.append(element("p", "This site holds fewer than two single sentences: export two or more (--text twice) " +
+                        "to compare them. The app compares any.", { class: "note" }));
+    return;
+  }
+  const why = (keys.get("why") || "").trim();
+  const pairs = Object.keys(data.pairs);
+  const columns = element("div", undefined, { class: "beside" });
+  const controls = element("section"), canvas = element("section", undefined, { class: "canvas" });
+  columns.append(controls, canvas);
+  view.append(columns);
+  const list = element("ol", undefined, { class: "sentence-list" });
+  data.texts.forEach((text) => list.append(element("li", text)));  // the single sentences: a pair is one input
+  const pick = element("select", undefined, { "aria-label": "Why are two of them similar?", id: "why" });
+  pick.append(element("option", "none: every pair's cosine", { value: "" }));
+  for (const pair of pairs) pick.append(element("option", `sentences ${pair.replace(",", " and ")}`, { value: pair }));
+  const label = element("label", "Why are two of them similar?", { class: "picker" });
+  label.append(pick);
+  controls.append(list, label);
+  if (why && !pairs.includes(why)) {
+    controls.append(element("p", `why=${why} does not name two of the ${data.texts.length} sentences (write ` +
+                            "why=1,2).", { class: "note" }));
+  }
+  pick.value = pairs.includes(why) ? why : "";
+  const said = s && s.live ? { text: s.text } : {};  // the reader's sentence stays on the page
+  pick.addEventListener("change", () => { location.hash = link("similarity", { ...said, ...(pick.value ? { why: pick.value } : {}) }); });
+  const chosenPair = data.pairs[pick.value];
+  if (chosenPair) {
+    canvas.append(paragraph(chosenPair.caption));
+    const split = drawn(canvas, chosenPair.figure, "split-figure");
+    if (!(s && s.live)) split.dataset.point = "split";
+    controls.append(element("p", "A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the " +
+                            "sentence vectors u and v (for mean pooling h_i / n and g_j / m). Normalizing does not " +
+                            "change a cosine.", { class: "explains" }));
+  }
+  data.matrices.forEach((way, k) => {
+    const div = drawn(canvas, way.figure, `similarity-${k}`);
+    if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";  // the point, unless a
+    // sentence of the reader's own is (similar.js, above)
+    if (!way.trained) canvas.append(element("p", `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
+                                            { class: "explains" }));
+  });
+  if (!data.matrices[0].trained) {
+    controls.append(element("p", `${data.source} was not trained for sentence similarity: both vectors put almost ` +
+                            "any two sentences close together.", { class: "note" }));
+  }
+}
+
+export { tour as tourView, attention as attentionView, similarity as similarityView };

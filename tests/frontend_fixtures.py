@@ -1,0 +1,107 @@
+"""What Python writes for the front end's unit tests (frontend/test, run by node): numbers as Python formats them
+(format specs .Nf, .Ng, g, .Ne, +d, round, math.fsum) and as ops/worked.py's `num` and `plus` write them in the app's
+formulas, and arrays as export/steps.py `packed` writes them into a site, with what numpy reads back from them. The
+browser's numbers.js ports each of these; frontend/test/numbers.test.js holds it to these files character for
+character.
+
+`python tests/frontend_fixtures.py FOLDER` writes them (then `BVL_FIXTURES=FOLDER npm test` in frontend/);
+tests/test_frontend.py does both."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+# Exact ties (which Python rounds to even, at every spec's last digit), values just off one, signs and zeros, the
+# tiny and the huge, the mask's most negative numbers, and what is not a number
+EDGES = [0.125, 0.375, 2.5, 3.5, 0.5, 1.5, -2.5, -0.125, 0.00025, 0.12345, 0.00005, 0.03125, -0.03125, 12345.0,
+         123450.0, 1234500.0, 125000.0, 0.99995, 9999.99995, 99999.5, 12345.678, 123456789.0, 2.8284271247461903,
+         4.898979485566356, -0.00001, 1e-7, 1e-12, 1e-05, 5e-324, 2.2250738585072014e-308, 1e-300, 1e16, 1e21,
+         1e22, 1.7976931348623157e308, -1e300, 0.0, -0.0, math.inf, -math.inf, math.nan, 9.5, 8.5, 0.95, 99.5,
+         2 ** -20, 3 * 2 ** -16, 2.5e-99, 3.5e-99, 7.0, -7.0, 1e4, -1e4, 9999.5, 100.0]
+FORMATS = [".0f", ".1f", ".2f", ".3f", ".4f", ".6f", ".1g", ".2g", ".4g", ".6g", "g", ".0e", ".1e", ".3e"]
+
+
+def encoded(value: float) -> str:
+    """A float as its repr: exact, and the JSON holds nan, ±inf and -0.0 too (node reads it with Number())."""
+    return repr(float(value))
+
+
+def sample_values() -> list[float]:
+    """The edges, then random floats of every size and float32 values (the site's arrays are float32)."""
+    rng = np.random.default_rng(0)
+    scales = 10.0 ** rng.integers(-9, 12, 200)
+    return (EDGES + [float(v) for v in rng.normal(0, 3, 200)] + [float(v) for v in rng.normal(0, 1, 200) * scales]
+            + [float(np.float32(v)) for v in rng.normal(0, 1, 200)])
+
+
+def numbers_fixture() -> dict:
+    from bertviz_lite.ops.worked import MASKED_BELOW, num, plus
+
+    values = sample_values()
+    worked = values + [MASKED_BELOW, MASKED_BELOW * 2, float(np.finfo(np.float32).min), MASKED_BELOW / 1.5]
+    rng = np.random.default_rng(1)
+    sums = [[0.1] * 10, [1e100, 1.0, -1e100, 1e-100], [1.0, 1e-16, 1e-16], [2.0 ** 53, 1.0, 1.0],
+            [float(v) for v in rng.normal(0, 1, 1000)],
+            [float(v) for v in rng.normal(0, 1e8, 50) * rng.normal(0, 1, 50)]]
+    return {
+        "format": [{"value": encoded(v), "spec": spec, "python": format(v, spec)} for spec in FORMATS for v in values],
+        "worked": [{"value": encoded(v), "num": num(v), "plus": plus(v)} for v in worked],
+        "round": [{"value": encoded(v), "python": round(v)} for v in values if math.isfinite(v) and abs(v) < 2 ** 52]
+        + [{"value": encoded(k + 0.5), "python": round(k + 0.5)} for k in range(-6, 6)],
+        "signed": [{"value": k, "python": f"{k:+d}"} for k in (-12, -1, 0, 1, 7, 1000)],
+        "fsum": [{"values": [encoded(v) for v in list_], "python": encoded(math.fsum(list_))} for list_ in sums],
+    }
+
+
+def packed_fixture() -> dict:
+    """Arrays packed as a site holds them, and what numpy reads back: their numbers (as float64) and shapes."""
+    from bertviz_lite.export.steps import packed
+
+    rng = np.random.default_rng(2)
+    floats = rng.normal(0, 1, (2, 3, 4)).astype(np.float32)
+    floats[0, 0, :3] = [0.1, -0.0, np.float32(np.finfo(np.float32).min)]  # float32's own 0.1, a signed zero, the mask
+    ints = np.arange(-6, 6, dtype=np.int64).reshape(3, 4)  # distances and buckets: int32 in the site
+    return {"arrays": [{"packed": packed(array), "shape": list(array.shape),
+                        "values": [encoded(v) for v in np.asarray(array, dtype=np.float64).ravel()]}
+                       for array in (floats, ints, np.float32(2.5) * np.ones(5, np.float32))]}
+
+
+def closeness_fixture() -> dict:
+    """Pairs of a float32 computation and its reference near each tolerance's bound, and whether closeness.py says
+    they agree: the browser's checks hold a typed sentence to the same bounds (`within`)."""
+    from bertviz_lite.closeness import ANOTHER_ROUTE, SAME_SUM
+
+    rng = np.random.default_rng(3)
+    expected = np.concatenate([[0.0, 1.0, -221.0, 221.0, 1e-6], rng.normal(0, 1, 100) * 10.0 ** rng.integers(-3, 3, 100)])
+    cases = []
+    for name, tolerance in (("same_sum", SAME_SUM), ("another_route", ANOTHER_ROUTE)):
+        bound = tolerance.atol + tolerance.rtol * np.abs(expected)
+        for factor in (0.0, 0.5, 0.999, 1.001, 2.0, -0.999, -1.5):  # inside, at and past the bound, either side
+            got = expected + factor * bound
+            cases += [{"tolerance": name, "got": encoded(g), "expected": encoded(e), "python": tolerance.holds(g, e)}
+                      for g, e in zip(got, expected)]
+    cases += [{"tolerance": "same_sum", "got": encoded(v), "expected": encoded(w), "python": SAME_SUM.holds(v, w)}
+              for v, w in ((-math.inf, -math.inf), (math.nan, 1.0), (math.inf, 1.0), (MASK, MASK))]
+    return {"tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()}, "cases": cases}
+
+
+MASK = float(np.finfo(np.float32).min)
+
+
+def write_fixtures(folder: Path) -> Path:
+    """Write numbers.json, packed.json and closeness.json into `folder` (made if need be); returns it."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "numbers.json").write_text(json.dumps(numbers_fixture(), ensure_ascii=False), encoding="utf-8")
+    (folder / "packed.json").write_text(json.dumps(packed_fixture()), encoding="utf-8")
+    (folder / "closeness.json").write_text(json.dumps(closeness_fixture()), encoding="utf-8")
+    return folder
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's bertviz_lite
+    print(write_fixtures(Path(sys.argv[1])))
