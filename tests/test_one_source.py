@@ -1,0 +1,68 @@
+"""One source (issue 54): what the package's Python says and scales reaches a sentence typed on a live site with no
+script edited. A copy of the package is changed in its Python alone, exported with --live by that copy, and the
+typed sentence's page read in Chromium: the change shows, and the site's script is the committed bundle, byte for
+byte."""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from test_export_live import CHROMIUM, EXPORTED, SECOND, YOURS, Quiet, Watched, chromium, open_link  # noqa: F401
+from tiers import browser
+
+PACKAGE = Path(__file__).resolve().parents[1] / "bertviz_lite"
+CHANGES = {  # file in the package: (what it says today, what the copy says instead)
+    "analyses/similarity_split.py": ('CAPTION = "**The {cells} cells add up to',
+                                     'CAPTION = "**Changed in Python: the {cells} cells add up to'),
+    "figures/style.py": ('"cosine": Scale(SIGNED, ends=(-1.0, 1.0)),', '"cosine": Scale(SIGNED, ends=(-0.5, 0.5)),'),
+}
+
+pytestmark = [browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")]
+
+
+def changed_copy(folder: Path) -> Path:
+    """The package copied into `folder`, with CHANGES made in its Python (each must still be found as written)."""
+    copy = folder / "bertviz_lite"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for name, (today, instead) in CHANGES.items():
+        text = (copy / name).read_text(encoding="utf-8")
+        assert text.count(today) == 1, f"{name} no longer says {today!r}: update CHANGES"
+        (copy / name).write_text(text.replace(today, instead), encoding="utf-8")
+    return folder
+
+
+def test_a_caption_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tmp_path, chromium):
+    root = changed_copy(tmp_path / "copy")
+    site = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "bertviz_lite", "export", "sentence-transformers/all-MiniLM-L6-v2",
+                           "--text", EXPORTED, "--text", SECOND, "--out", str(site), "--live"],
+                          cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (site / "site.js").read_bytes() == (PACKAGE / "export" / "assets" / "site.js").read_bytes()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    watched = Watched(chromium, origin, viewport={"width": 1280, "height": 720})
+    try:
+        page = watched.page
+        open_link(page, f"{origin}/index.html", "similarity", {"text": YOURS[0], "with": "1"},
+                  "#yours-split .main-svg")
+        page.wait_for_selector("#yours-cosines-0 .main-svg")
+        assert "Changed in Python: the " in page.locator("#view").inner_text()  # the split's caption
+        zmin, zmax = page.evaluate("() => [0, 1].map((k) => document.getElementById('yours-cosines-0').data[0]"
+                                   "[k ? 'zmax' : 'zmin'])")
+        assert (zmin, zmax) == (-0.5, 0.5)  # the typed sentence's cosines on the scale the copy's Python declares
+        assert not watched.errors, watched.errors
+    finally:
+        watched.context.close()
+        server.shutdown()
