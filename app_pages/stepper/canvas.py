@@ -78,7 +78,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
                                 lambda: attention_heatmap(matrix, labels, title, "attention"
                                                           if node.op.gives_probabilities else "score",
                                                           clickable=not words, chosen=None if words else cell,
-                                                          signed=not node.op.gives_probabilities),
+                                                          scale=node.op.scale),
                                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
                                 tallest=STEP_FIGURE_PX)
         kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's

@@ -49,7 +49,8 @@ def model_steps(loaded, t, weights: bool = True) -> dict:
     blocks = graphs(t)
     ops = {n.op.name: {"meaning": n.op.meaning, "drawn_as": n.op.drawn_as and n.op.drawn_as.value,
                        "gives_probabilities": n.op.gives_probabilities, "whole_row": n.op.whole_row,
-                       "reads_weights": n.op.reads_weights, "narrates": n.op.narrate.__name__}
+                       "reads_weights": n.op.reads_weights, "narrates": n.op.narrate.__name__,
+                       "scale": n.op.scale}
            for g in blocks for n in g}
     return {"blocks": [block_json(g) for g in blocks], "ops": ops, "parameters": small_parameters(loaded, blocks),
             "weights": sorted({n.module for g in blocks for n in g if n.op in WEIGHTED}) if weights else [],

@@ -56,10 +56,12 @@ def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:
 
 def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention",
                       axes: tuple[str, str] = ("query (attends)", "key (attended to)"), clickable: bool = False,
-                      chosen: tuple[int, int] | None = None, signed: bool | None = None) -> go.Figure:
+                      chosen: tuple[int, int] | None = None, signed: bool | None = None,
+                      scale: str | None = None) -> go.Figure:
     """One head's (T, T) matrix: rows are the tokens that attend (queries), columns those attended to (keys);
     `axes` names them otherwise for other token-to-token matrices (rollout, contributions). `clickable`: each cell
-    answers a click (see `click_targets`); `chosen`: the cell an explanation is about, outlined.
+    answers a click (see `click_targets`); `chosen`: the cell an explanation is about, outlined; `scale` (a name in
+    style.SCALES) or `signed`: its colours, as `colour_scale` says.
 
     Above MAX_CELLS the matrix is averaged over blocks of tokens (and the title says so), which keeps a
     512-token view under half a megabyte."""
@@ -68,7 +70,7 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     z = _pool(probs, side)
     if step > 1:
         title = f"{title} (averaged over blocks of {step} tokens)"
-    fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, **colour_scale(z, signed=signed),
+    fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, **colour_scale(z, signed=signed, scale=scale),
                                colorbar=dict(title=colorbar),
                                **_written(z), hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", title=axes[0], type="category", **every_token(len(labels)))

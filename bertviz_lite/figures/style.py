@@ -5,7 +5,8 @@ from here, so that a colour means the same thing on every page and from the back
   where they lie in [0, 1] the scale is 0 to 1 on every figure, so two heads can be compared by eye.
 - Signed quantities (scores, their terms, vectors' numbers, distances i − j) are drawn on a diverging scale
   centred at 0 and symmetric about it: white is 0, blue above, red below (blue for more, as for shares).
-- Cosines run on the diverging scale from −1 to 1 on every figure, however close to 0 a figure's cosines lie.
+- Two sentences' cosine runs on the diverging scale from −1 to 1 on every figure, however close to 0 a figure's
+  cosines lie.
 - Panels shown side by side share one scale and one colour bar.
 - A series has a fixed colour by what it is (a word embedding, a residual add, a LayerNorm's output), from
   Paul Tol's colour-blind-safe "bright" set.

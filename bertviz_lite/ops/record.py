@@ -77,5 +77,11 @@ class Op:
     reads_weights: bool = True  # False: computed from the positions alone (DeBERTa's i − j), the same whatever the
     # weights, so random weights take nothing from it
 
+    @property
+    def scale(self) -> str:
+        """The colour scale its numbers are drawn on (a name in figures/style.py SCALES): one per step, on every
+        page, the app's and an exported site's: shares from 0 for a distribution, else diverging at 0."""
+        return "share" if self.gives_probabilities else "signed"
+
     def __repr__(self) -> str:
         return f"Op({self.name})"

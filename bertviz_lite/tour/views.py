@@ -44,9 +44,9 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
                                      f"key/value head {shared} (read by query head {query_head})")
     T = len(trace.tokens)
     if node.token_by_token:  # (not a (T, d_h) array that happens to be square)
-        scale = ("attention" if node.op.gives_probabilities else "score") if node.has_head_axis else node.short
-        return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, scale,
-                                 chosen=_largest(array, token))
+        unit = ("attention" if node.op.gives_probabilities else "score") if node.has_head_axis else node.short
+        return attention_heatmap(np.asarray(array, np.float32), trace.tokens, title, unit,
+                                 chosen=_largest(array, token), scale=node.op.scale)
     if array.ndim == 2:  # per token, or per relative distance δ = i − j (DeBERTa's position queries and keys)
         span = array.shape[0] // 2
         by_token = array.shape[0] == T

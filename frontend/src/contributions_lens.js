@@ -180,7 +180,7 @@ export async function contributionsPage(lecture) {  // export/analyses.py contri
   const fullest = norms[norms.length - 1];
   const panel = (name, matrix) => forScreens((width, tallest) => heatmap({
     z: matrix, rows: labels, columns: labels, title: w.views[name], colorbar: name === "attention" ? "weight" : "‖vector‖",
-    axes: ["receives", "gives"], signed: false, width: Math.min(width, s.wide / 2), across: true,
+    axes: ["receives", "gives"], scale: "share", width: Math.min(width, s.wide / 2), across: true,
     rotate: tokens.length > site.style.max_written,  // a short sentence's numbers take the height rotated labels would
     tallest: tallest && PANEL_PX, least: tallest && s.numbers,
     rowPx: tallest && tokens.length <= site.style.max_written ? Math.ceil(s.numbers / 0.6) : undefined }));  // rows
@@ -262,7 +262,7 @@ function lensFigure(layers, position, token) {  // page_views.nearest_figure: fi
     const shown = width < 560 ? layers.map((top) => top.slice(0, w.phone_top)) : layers;  // a word in a phone's cell
     return heatmap({
       z: shown.map((top) => top.map(([, c]) => c)), rows: shown.map((_, l) => (l ? `layer ${l - 1}` : "embeddings")),
-      columns: shown[0].map((_, k) => `#${k + 1}`), colorbar: "cosine", axes: ["", "rank"], signed: true, width,
+      columns: shown[0].map((_, k) => `#${k + 1}`), colorbar: "cosine", axes: ["", "rank"], scale: "signed", width,
       title: said(w.title, { position, token: escaped(token) }), tallest, rowPx: 44,
       text: shown.map((top) => top.map(([piece, c]) => `${escaped(piece)}<br>${fixed(c, 2)}`)) });
   });

@@ -23,21 +23,21 @@ export function labelled(tokens) {  // figures/charts.py labelled: "3 bank", uni
   return tokens.map((token, i) => `${i} ${escaped(token)}`);
 }
 
-// figures/style.py colour_scale: `scale`'s (a name in its SCALES, handed over with the style) where given
-function colourScale(rows, signed, scale) {
-  const named = scale === undefined ? null : style().scales[scale];
-  if (named && named.ends) return { colorscale: named.colours, zmin: named.ends[0], zmax: named.ends[1] };
-  if (named) signed = named.signed;
+// figures/style.py colour_scale for `scale`, a name in its SCALES (handed over with the style): its colours, and its
+// fixed ends, else from the numbers (symmetric about 0 for a diverging scale; 0 to 1, or to the largest, for shares)
+function colourScale(rows, scale) {
+  const named = style().scales[scale];
+  if (!named) throw new Error(`No colour scale ${scale}: the figure names one of figures/style.py SCALES.`);
+  if (named.ends) return { colorscale: named.colours, zmin: named.ends[0], zmax: named.ends[1] };
   const values = rows.flat().filter((v) => Number.isFinite(v));
   const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);  // not Math.max(...): 512² numbers would
   // pass the engine's limit on a call's arguments
-  const s = style();
-  if (signed || (signed === undefined && values.some((v) => v < 0))) {
+  if (named.signed) {
     const bound = largest(values.map(Math.abs)) || 1;
-    return { colorscale: s.signed, zmin: -bound, zmax: bound };
+    return { colorscale: named.colours, zmin: -bound, zmax: bound };
   }
   const top = largest(values);
-  return { colorscale: s.share, zmin: 0, zmax: top <= 1 ? 1 : top };
+  return { colorscale: named.colours, zmin: 0, zmax: top <= 1 ? 1 : top };
 }
 
 function spaced(labels, cellWidth, size) {  // upright labels (a window's dimensions): every k-th, k the fewest
@@ -47,13 +47,13 @@ function spaced(labels, cellWidth, size) {  // upright labels (a window's dimens
 }
 
 // A (rows × columns) matrix: rows and columns named, the chosen cell outlined, its numbers written where a cell
-// holds them; `signed`: a diverging scale at 0 (scores, vectors), else shares from 0 (attention). Sized to
+// holds them; `scale`: its colours, a name in figures/style.py SCALES (an op's own: `scale` in the model's ops). Sized to
 // `width` (and `tallest`, a lecture's room above the fold): square cells for a token-by-token matrix, a row of
 // 22 px per token for a window of dimensions; on a phone the colour bar lies across above the plot.
 // `text`: what each cell says where its numbers are written (else two decimals); `rowPx`: a row's height, where a
 // few rows of many columns would otherwise be as thin as a column is narrow; `across`: the colour bar across the
 // top whatever the width; `least`: the smallest numbers (px) worth writing, a decimal fewer where that allows it
-function matrix({ z, rows, columns, title, colorbar, axes, signed, scale, chosen, width, tallest, rotate, text, rowPx,
+function matrix({ z, rows, columns, title, colorbar, axes, scale, chosen, width, tallest, rotate, text, rowPx,
                   across, least }) {
   const s = style(), narrow = across || width < 560 || rows.length === 1;  // a colour bar across: a phone's, one
   // row's, or a half panel's (`across`), whose cells need the width
@@ -72,7 +72,7 @@ function matrix({ z, rows, columns, title, colorbar, axes, signed, scale, chosen
   // a decimal fewer where `least` px (a lecture's back row) needs it, as figures/fit.py writes them
   const shorter = Boolean(least && !text && few && cellHeight >= 18 && sizeFor(5) < least && sizeFor(4) >= least);
   const written = shorter || (few && cellWidth >= 34 && cellHeight >= 18);
-  const heatmap = { type: "heatmap", z, x: columns, y: rows, ...colourScale(z, signed, scale), xgap: 0, ygap: 0,
+  const heatmap = { type: "heatmap", z, x: columns, y: rows, ...colourScale(z, scale), xgap: 0, ygap: 0,
                     colorbar: narrow ? { title: { text: colorbar, side: "top" }, orientation: "h", thickness: 10,
                                          x: 0.5, xanchor: "center", y: 1.0, yanchor: "bottom", len: 0.9 }
                       : { title: { text: colorbar }, thickness: 14 },

@@ -96,7 +96,7 @@ export function headsPage(lecture) {  // export/analyses.py heads_page
   const layers = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
   const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens((width, tallest) => heatmap({
     z: stats[stat], rows: layers, columns: heads, title: w.stat_titles[stat], colorbar: w.stat_units[stat],
-    axes: ["layer", "head"], signed: false, width, tallest, rowPx: 36,
+    axes: ["layer", "head"], scale: "share", width, tallest, rowPx: 36,
     text: stats[stat].map((row) => row.map((v) => fixed(v, 2))) })), [w.captions[stat]])]));
   const named = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) =>
     `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${fixed(value, 2)}`).join("\n") : w.striking.none);
@@ -111,11 +111,11 @@ export function rolloutPage(lecture) {  // export/analyses.py rollout_page (each
   const w = words().rollout, R = rollout(lecture), tokens = lecture.tokens, labels = labelled(tokens);
   const layers = Object.fromEntries(R.map((matrix, l) => [String(l), item(forScreens((width, tallest) => heatmap({
     z: matrix, rows: labels, columns: labels, title: said(w.title, { layer: l }), colorbar: w.scale,
-    axes: w.axes, signed: false, width, tallest, rotate: true }), true))]));
+    axes: w.axes, scale: "share", width, tallest, rotate: true }), true))]));
   const mixtures = Object.fromEntries(tokens.map((token, i) => [String(i), item(forScreens((width, tallest) =>
     heatmap({ z: R.map((matrix) => matrix[i]), rows: R.map((_, l) => `after layer ${l}`), columns: labels,
                   title: said(w.mixture, { token: escaped(token) }), colorbar: "share", axes: ["", "from"],
-                  signed: false, width, tallest, rotate: true, rowPx: 30 }), true))]));
+                  scale: "share", width, tallest, rotate: true, rowPx: 30 }), true))]));
   return Object.assign(page("rollout", [numbered("layer", R.map((_, l) => String(l)), words().labels.rollout_layer),
                                         numbered("token", tokenOption(tokens))],
                             [{ by: ["layer"], items: layers }, { by: ["token"], items: mixtures }], [w.caption], true),

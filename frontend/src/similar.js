@@ -153,7 +153,7 @@ export function section(view, s, keys, lecture) {  // the reader's sentence agai
       z: cells, rows: labelled(numbers.pair.rows.map((i) => s.tokens[i])),
       columns: labelled(numbers.pair.columns.map((j) => yours.tokens[k - 1][j])),
       title: `Each pair's share of cosine(yours, ${k}) = ${fixed(numbers.pair.cosine, 3)}`, colorbar: "share",
-      axes: ["your sentence", `sentence ${k}`], signed: true, width, rotate: true,
+      axes: ["your sentence", `sentence ${k}`], scale: "signed", width, rotate: true,
       tallest: lectureMode ? Math.max(320, room) : null,
       text: cells.map((row) => row.map(thousandths)) }));
   }

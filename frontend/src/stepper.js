@@ -225,7 +225,7 @@ export async function layers(view, keys, index, link, alive) {
   const drawn = heatmap({ z: s.rows, rows: s.rowNames, columns: s.columns, title: stepTitle(lecture, block, node, head, s),
                              colorbar: node.op === "softmax" ? "attention" : "value",
                              axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
-                             signed: node.op === "softmax" ? false : undefined, chosen: inView ? chosen : null, width, tallest,
+                             scale: lecture.model.ops[node.op].scale, chosen: inView ? chosen : null, width, tallest,
                              rotate: s.tokenByToken });
   plot(figure, drawn);
   const every = Object.entries(drawn.thinned).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ` +

@@ -258,7 +258,7 @@ function stepFigure(lecture, chapter, head, token) {
     columns: tokenByToken ? labelled(lecture.tokens) : rows[0].map((_, k) => String(k)),
     title: `${node.title}${headWords}`, colorbar: op(lecture, node).gives_probabilities ? "attention" : "value",
     axes: tokenByToken ? ["query", "key"] : ["token", "dimension"], width, tallest, rotate: tokenByToken,
-    signed: op(lecture, node).gives_probabilities ? false : undefined,
+    scale: op(lecture, node).scale,
     chosen: best !== null && (tokenByToken || best < site.views.window) ? [token, best] : null });
 }
 
@@ -270,7 +270,7 @@ function streamFigure(lecture) {  // figures/charts.py stream_changes: darker wh
   return (width, tallest) => {
     const figure = heatmap({ z: cos, rows: cos.map((_, l) => `layer ${l}`), columns: labelled(lecture.tokens),
                                  title: "How much each layer turns each token's vector (cosine before/after)",
-                                 colorbar: "cosine", axes: ["", "token"], width, tallest, rotate: true, signed: false,
+                                 colorbar: "cosine", axes: ["", "token"], width, tallest, rotate: true, scale: "share",
                                  rowPx: 30,  // as the app's: 30 px a layer
                                  text: cos.map((r) => r.map((v) => fixed(v, 2))) });
     Object.assign(figure.data[0], { reversescale: true, zmin: low, zmax: 1 });

@@ -772,19 +772,18 @@
   function labelled(tokens2) {
     return tokens2.map((token, i) => `${i} ${escaped(token)}`);
   }
-  function colourScale(rows, signed3, scale) {
-    const named2 = scale === void 0 ? null : style().scales[scale];
-    if (named2 && named2.ends) return { colorscale: named2.colours, zmin: named2.ends[0], zmax: named2.ends[1] };
-    if (named2) signed3 = named2.signed;
+  function colourScale(rows, scale) {
+    const named2 = style().scales[scale];
+    if (!named2) throw new Error(`No colour scale ${scale}: the figure names one of figures/style.py SCALES.`);
+    if (named2.ends) return { colorscale: named2.colours, zmin: named2.ends[0], zmax: named2.ends[1] };
     const values2 = rows.flat().filter((v) => Number.isFinite(v));
     const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);
-    const s = style();
-    if (signed3 || signed3 === void 0 && values2.some((v) => v < 0)) {
+    if (named2.signed) {
       const bound = largest(values2.map(Math.abs)) || 1;
-      return { colorscale: s.signed, zmin: -bound, zmax: bound };
+      return { colorscale: named2.colours, zmin: -bound, zmax: bound };
     }
     const top = largest(values2);
-    return { colorscale: s.share, zmin: 0, zmax: top <= 1 ? 1 : top };
+    return { colorscale: named2.colours, zmin: 0, zmax: top <= 1 ? 1 : top };
   }
   function spaced(labels, cellWidth, size) {
     const room = 0.6 * size * Math.max(...labels.map((l) => l.length)) + 8;
@@ -797,7 +796,6 @@
     title,
     colorbar,
     axes: axes2,
-    signed: signed3,
     scale,
     chosen: chosen2,
     width,
@@ -828,7 +826,7 @@
       z,
       x: columns,
       y: rows,
-      ...colourScale(z, signed3, scale),
+      ...colourScale(z, scale),
       xgap: 0,
       ygap: 0,
       colorbar: narrow ? {
@@ -1692,7 +1690,7 @@
         title: `Each pair's share of cosine(yours, ${k}) = ${fixed(numbers.pair.cosine, 3)}`,
         colorbar: "share",
         axes: ["your sentence", `sentence ${k}`],
-        signed: true,
+        scale: "signed",
         width,
         rotate: true,
         tallest: lectureMode2 ? Math.max(320, room) : null,
@@ -2237,7 +2235,7 @@
       width,
       tallest,
       rotate: tokenByToken,
-      signed: op(lecture2, node).gives_probabilities ? false : void 0,
+      scale: op(lecture2, node).scale,
       chosen: best !== null && (tokenByToken || best < site3.views.window) ? [token, best] : null
     });
   }
@@ -2256,7 +2254,7 @@
         width,
         tallest,
         rotate: true,
-        signed: false,
+        scale: "share",
         rowPx: 30,
         // as the app's: 30 px a layer
         text: cos.map((r) => r.map((v) => fixed(v, 2)))
@@ -2443,7 +2441,7 @@
       title: w.stat_titles[stat],
       colorbar: w.stat_units[stat],
       axes: ["layer", "head"],
-      signed: false,
+      scale: "share",
       width,
       tallest,
       rowPx: 36,
@@ -2473,7 +2471,7 @@
       title: said(w.title, { layer: l }),
       colorbar: w.scale,
       axes: w.axes,
-      signed: false,
+      scale: "share",
       width,
       tallest,
       rotate: true
@@ -2485,7 +2483,7 @@
       title: said(w.mixture, { token: escaped(token) }),
       colorbar: "share",
       axes: ["", "from"],
-      signed: false,
+      scale: "share",
       width,
       tallest,
       rotate: true,
@@ -2677,7 +2675,7 @@
       title: w.views[name],
       colorbar: name === "attention" ? "weight" : "‖vector‖",
       axes: ["receives", "gives"],
-      signed: false,
+      scale: "share",
       width: Math.min(width, s.wide / 2),
       across: true,
       rotate: tokens2.length > site5.style.max_written,
@@ -2791,7 +2789,7 @@
         columns: shown2[0].map((_, k) => `#${k + 1}`),
         colorbar: "cosine",
         axes: ["", "rank"],
-        signed: true,
+        scale: "signed",
         width,
         title: said(w.title, { position, token: escaped(token) }),
         tallest,
@@ -3269,7 +3267,7 @@
       title: stepTitle(lecture2, block, node, head, s),
       colorbar: node.op === "softmax" ? "attention" : "value",
       axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
-      signed: node.op === "softmax" ? false : void 0,
+      scale: lecture2.model.ops[node.op].scale,
       chosen: inView ? chosen2 : null,
       width,
       tallest,
