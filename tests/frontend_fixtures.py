@@ -92,13 +92,41 @@ def closeness_fixture() -> dict:
 MASK = float(np.finfo(np.float32).min)
 
 
+def templates_fixture() -> dict:
+    """Every template of the tour's words (each narrator's, what they share, the chapters' stories) filled by
+    Python's str.format with made-up values of the kind each field takes (a number where it has a format spec, else
+    a word or a whole number): the browser's `said` must write each the same."""
+    import string
+
+    from bertviz_lite.ops import COMMON_OPS, TELLING
+    from bertviz_lite.tour.narration import STORIES
+
+    templates = [t for op in COMMON_OPS for t in getattr(op.narrate, "said", {}).values()]
+    templates += [t for group in (*TELLING.values(), *STORIES.values())
+                  for t in (group.values() if isinstance(group, dict) else [group])]
+    rng, cases = np.random.default_rng(4), []
+    for template in templates:
+        for _ in range(3):
+            values = {}
+            for _, field, spec, _ in string.Formatter().parse(template):
+                if field is not None:
+                    values[field] = (float(rng.normal(0, 10) * 10.0 ** rng.integers(-3, 3)) if spec
+                                     else str(rng.choice(["'bank'", "head 2", "7", "δ = 1", "<b>x</b>"])))
+            cases.append({"template": template, "values": {k: encoded(v) if isinstance(v, float) else v
+                                                            for k, v in values.items()},
+                          "numbers": [k for k, v in values.items() if isinstance(v, float)],
+                          "python": template.format(**values)})
+    return {"cases": cases}
+
+
 def write_fixtures(folder: Path) -> Path:
-    """Write numbers.json, packed.json and closeness.json into `folder` (made if need be); returns it."""
+    """Write numbers.json, packed.json, closeness.json and templates.json into `folder` (made if need be); returns it."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "numbers.json").write_text(json.dumps(numbers_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "packed.json").write_text(json.dumps(packed_fixture()), encoding="utf-8")
     (folder / "closeness.json").write_text(json.dumps(closeness_fixture()), encoding="utf-8")
+    (folder / "templates.json").write_text(json.dumps(templates_fixture(), ensure_ascii=False), encoding="utf-8")
     return folder
 
 

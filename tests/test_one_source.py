@@ -23,6 +23,9 @@ CHANGES = {  # file in the package: (what it says today, what the copy says inst
     "analyses/similarity_split.py": ('CAPTION = "**The {cells} cells add up to',
                                      'CAPTION = "**Changed in Python: the {cells} cells add up to'),
     "figures/style.py": ('"cosine": Scale(SIGNED, ends=(-1.0, 1.0)),', '"cosine": Scale(SIGNED, ends=(-0.5, 0.5)),'),
+    "ops/attention.py": ('row="{where}, {me} puts {weight:.2f} of its attention on',
+                         'row="{where}, {me} (changed in Python) puts {weight:.2f} of its attention on'),
+    "tour/narration.py": ('"adds": "Every layer adds to the residual stream', '"adds": "Changed in Python: every layer adds to the residual stream'),
 }
 
 pytestmark = [browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")]
@@ -39,7 +42,8 @@ def changed_copy(folder: Path) -> Path:
     return folder
 
 
-def test_a_caption_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tmp_path, chromium):
+def test_a_narrators_words_a_caption_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tmp_path,
+                                                                                                      chromium):
     root = changed_copy(tmp_path / "copy")
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "bertviz_lite", "export", "sentence-transformers/all-MiniLM-L6-v2",
@@ -62,6 +66,18 @@ def test_a_caption_and_a_colour_range_changed_in_python_show_for_a_typed_sentenc
         zmin, zmax = page.evaluate("() => [0, 1].map((k) => document.getElementById('yours-cosines-0').data[0]"
                                    "[k ? 'zmax' : 'zmin'])")
         assert (zmin, zmax) == (-0.5, 0.5)  # the typed sentence's cosines on the scale the copy's Python declares
+        softmax = None
+        for chapter in range(1, 30):  # the tour: the softmax's narrator and the residual stream's chapter
+            open_link(page, f"{origin}/index.html", "tour", {"text": YOURS[0], "chapter": str(chapter)}, "#view h2")
+            page.wait_for_function("k => (document.querySelector('#view .controls select') || {}).selectedIndex === k",
+                                   arg=chapter - 1, timeout=60_000)  # this chapter's page, not the one before
+            said = page.locator("#view .words").inner_text()  # the chapter's title and sentences
+            if "the residual stream through every layer" in page.locator("#view h2").inner_text().lower():
+                break
+            if "of its attention on" in said:
+                assert "(changed in Python) puts" in said
+                softmax = chapter
+        assert softmax and "Changed in Python: every layer adds to the residual stream" in said
         assert not watched.errors, watched.errors
     finally:
         watched.context.close()

@@ -2,16 +2,18 @@
 app's own tour (`bertviz_lite/tour`: chapters, narrate, chapter_figure), so that the site tells what the app
 tells. The site's tour is about layer 0, head 0 and token 1 (the app's defaults); the app picks any other.
 
-A sentence computed in the browser (a live site) is told there (frontend/src/tour.js), by the same chapters and
-narrators ported, with the words that do not depend on the sentence handed over by `tour_words`;
-tests/test_export_live.py holds its words to these on the exported sentences."""
+A sentence computed in the browser (a live site) is told there (frontend/src/tour.js) in the package's own words:
+`tour_words` hands over every narrator's templates (ops/telling.py `tells`), what they share and the chapters'
+stories (tour/narration.py STORIES), which the browser fills with the numbers its narrators find (those are still
+ported: docs/frontend.md); tests/test_export_live.py holds its words to these on the exported sentences, and
+tests/test_one_source.py a sentence changed in Python to a typed sentence's tour."""
 from __future__ import annotations
 
 from ..analyses.sentence_pooling import pooling_of
 from ..analyses.similarity import WAY_FROM, sentence_vectors, vectors_of, vectors_of_trace
 from ..tour import chapter_figure, chapters, narrate
-from ..ops import LINEAR
-from ..tour.narration import NO_WEIGHTS, RANDOM, output_sentences, vocabulary_words
+from ..ops import COMMON_OPS, LINEAR, TELLING
+from ..tour.narration import NO_WEIGHTS, RANDOM, STORIES, output_sentences, vocabulary_words
 from ..tour.views import LECTURE_PX
 from .screens import for_screens
 
@@ -34,13 +36,18 @@ def tour_chapters(loaded, t) -> list[dict]:
 
 
 def tour_words(loaded, t) -> dict:
-    """What the browser's tour says that no sentence changes: random weights' warning, the words for a step that
-    reads no weights, the vocabulary, which linear maps add a bias, and how the model makes a sentence vector (the
-    Similarity page's first way)."""
-    linear = {n.module for g in (t.graph("embed"), *(t.graph("layers", i) for i in range(t.num_layers)),
-                                 t.graph("pooler"), t.graph("positions")) if g is not None for n in g if n.op is LINEAR}
+    """What the browser's tour says that no sentence changes: every sentence's template (each narrator's of this
+    model's operations, what they share, the chapters that are no step's), random weights' warning, the words for a
+    step that reads no weights, the vocabulary, which linear maps add a bias, and how the model makes a sentence
+    vector (the Similarity page's first way)."""
+    graphs = [g for g in (t.graph("embed"), *(t.graph("layers", i) for i in range(t.num_layers)), t.graph("pooler"),
+                          t.graph("positions")) if g is not None]
+    linear = {n.module for g in graphs for n in g if n.op is LINEAR}
     way, pooling = vectors_of(loaded, [t])[0], pooling_of(loaded)
-    return {"random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
+    ops = {*COMMON_OPS, *(n.op for g in graphs for n in g)}  # (a narrator may tell in another's words: the mask's)
+    narrators = {op.narrate.__name__: op.narrate.said for op in ops if hasattr(op.narrate, "said")}
+    return {"narrators": narrators, "telling": TELLING, "stories": STORIES,  # the sentences' templates
+            "random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
             "biased": {m: loaded.base.get_submodule(m).bias is not None for m in sorted(linear)},
             "vector": {"name": way.name, "how": way.how, "trained": way.trained_for_similarity, "from": WAY_FROM[way.name],
                        "modes": list(pooling.modes), "normalize": pooling.normalize,

@@ -16,7 +16,7 @@ from torch import nn
 from transformers.models.mpnet.modeling_mpnet import create_position_ids_from_input_ids
 
 from ..graph.nodes import ModuleNames, node
-from ..ops import GATHER_BIAS, MASK, SCALED_DOT, Op, Worked
+from ..ops import GATHER_BIAS, MASK, SCALED_DOT, Op, Worked, tells
 from .bert_layout import (LAYERS, LayerParts, bert_layer_modules, bert_pooler, child_head, post_norm_layer,
                           roberta_offset, word_and_position_embeddings)
 from .records import Family, LayerShape, Nodes, TokenizerRecipe
@@ -50,13 +50,14 @@ def _explain_bucket(cell) -> Worked:
                   labels={"query": cell.token(i), "key": cell.token(j)})
 
 
-def _narrate_buckets(s) -> list[str]:
+@tells(highest="For query {me}, the highest bucket of its row is {bucket}, first reached by {key}, {distance} tokens "
+                "{side} it; keys within 7 tokens each have a bucket of their own, farther ones share buckets on a "
+                "log scale.", before="before", after="after")
+def _narrate_buckets(s, say) -> list[str]:
     row = s.array[s.token]  # (T,): the bucket of each key's distance from this query
     top = int(np.argmax(row))  # the number the figure outlines: the row's largest, its first key
-    side = "after" if top > s.token else "before"
-    return [f"For query {s.me}, the highest bucket of its row is {int(row[top])}, first reached by {s.tok(top)}, "
-            f"{abs(top - s.token)} tokens {side} it; keys within 7 tokens each have a bucket of their own, farther "
-            f"ones share buckets on a log scale."]
+    return [say("highest", me=s.me, bucket=int(row[top]), key=s.tok(top), distance=abs(top - s.token),
+                side=say("after" if top > s.token else "before"))]
 
 
 RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets,

@@ -21,6 +21,7 @@ from .positions import GATHER_BIAS, RELATIVE_DOT, ROTARY_ANGLES, ROTATION
 from .record import Figure, Op, Series, Tokens
 from .sums import ADD, LINEAR, MERGE_HEADS, RESIDUAL_ADD
 from .tables import INPUT, LOOKUP, PARAMETER
+from .telling import TELLING, tells
 from .worked import MASKED_BELOW, Worked
 
 COMMON_OPS = (INPUT, LOOKUP, PARAMETER, ADD, LINEAR, LAYER_NORM, RMS_NORM, ACTIVATION, GATED_ACTIVATION, SCALED_DOT,
@@ -29,5 +30,5 @@ COMMON_OPS = (INPUT, LOOKUP, PARAMETER, ADD, LINEAR, LAYER_NORM, RMS_NORM, ACTIV
 
 __all__ = ["ACTIVATION", "ADD", "COMMON_OPS", "Figure", "GATED_ACTIVATION", "GATHER_BIAS", "INPUT", "LAYER_NORM", "LINEAR",
            "LOOKUP", "MASK", "MASKED_BELOW", "MERGE_HEADS", "NORMS", "Op", "PARAMETER", "RELATIVE_DOT",
-           "RESIDUAL_ADD", "RMS_NORM", "ROTARY_ANGLES", "ROTATION", "SCALED_DOT", "Series", "SOFTMAX", "Tokens", "WEIGHTED_SUM",
-           "Worked", "head_name", "key_head", "mask_bias", "merge_heads", "shared_heads", "split_heads", "visible"]
+           "RESIDUAL_ADD", "RMS_NORM", "ROTARY_ANGLES", "ROTATION", "SCALED_DOT", "Series", "SOFTMAX", "TELLING", "Tokens", "WEIGHTED_SUM",
+           "Worked", "head_name", "key_head", "mask_bias", "merge_heads", "shared_heads", "split_heads", "tells", "visible"]

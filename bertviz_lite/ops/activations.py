@@ -5,6 +5,7 @@ import numpy as np
 import torch
 
 from .record import Figure, Op, apply_module
+from .telling import tells
 from .worked import Worked, num, token_labels
 
 
@@ -44,11 +45,13 @@ def curve(module, pre: float) -> dict:
         return {"curve_x": xs.numpy(), "curve_y": module(xs).numpy(), "point": pre}
 
 
-def narrate_activation(s) -> list[str]:
+@tells(shares="Of {me}'s {size} numbers, {negative:.0f}% were negative; after the activation {near_zero:.0f}% are "
+               "within 0.05 of zero.")
+def narrate_activation(s, say) -> list[str]:
     pre = np.asarray(s.input(0), dtype=np.float64)[s.token]
     after = np.asarray(s.array, dtype=np.float64)[s.token]
-    return [f"Of {s.me}'s {pre.size} numbers, {100 * (pre < 0).mean():.0f}% were negative; after the activation "
-            f"{100 * (np.abs(after) < 0.05).mean():.0f}% are within 0.05 of zero."]
+    return [say("shares", me=s.me, size=pre.size, negative=100 * (pre < 0).mean(),
+                near_zero=100 * (np.abs(after) < 0.05).mean())]
 
 
 ACTIVATION = Op("activation", "a function applied to each number", apply_module,

@@ -10,7 +10,7 @@ import torch
 from .heads import head_name, key_head, shared_heads
 from .record import Figure, Op, Tokens
 from .sums import compute_add
-from .telling import relation
+from .telling import relation, tells
 from .worked import MASKED_BELOW, Worked, as_f64, num, plus
 
 
@@ -154,40 +154,45 @@ def query_row(cell, head: int, i: int) -> dict:
     return row
 
 
-def narrate_scores(s) -> list[str]:
+@tells(highest="{where}, query {me} scores key {best} highest ({high:.2f}) and {worst} lowest ({low:.2f}).",
+       next="The softmax that follows turns these scores into weights.")
+def narrate_scores(s, say) -> list[str]:
     row = np.asarray(s.mine[s.token], dtype=np.float64)
     seen = np.isfinite(row) & (row > MASKED_BELOW)
     best, worst = int(np.argmax(np.where(seen, row, -np.inf))), int(np.argmin(np.where(seen, row, np.inf)))
-    return [f"{s.where}, query {s.me} scores key {s.tok(best)} highest ({row[best]:.2f}) and {s.tok(worst)} lowest "
-            f"({row[worst]:.2f}).", "The softmax that follows turns these scores into weights."]
+    return [say("highest", where=s.where, me=s.me, best=s.tok(best), high=row[best], worst=s.tok(worst),
+                low=row[worst]), say("next")]
 
 
-def narrate_mask(s) -> list[str]:
+@tells(none="Nothing is masked here: every one of the {total} query–key pairs may be seen.",
+       some="{masked} of the {total} query–key pairs are masked (blank in the figure): those keys are out of the "
+            "query's sight.")
+def narrate_mask(s, say) -> list[str]:
     masked = int((np.asarray(s.mine) <= MASKED_BELOW).sum())
     total = int(np.prod(s.mine.shape))
-    if masked == 0:
-        return ([f"Nothing is masked here: every one of the {total} query–key pairs may be seen."]
-                + narrate_scores(s)[:1])
-    return [f"{masked} of the {total} query–key pairs are masked (blank in the figure): those keys are out of "
-            f"the query's sight."] + narrate_scores(s)[:1]
+    said = say("none", total=total) if masked == 0 else say("some", masked=masked, total=total)
+    return [said] + narrate_scores(s)[:1]
 
 
-def narrate_softmax(s) -> list[str]:
+@tells(row="{where}, {me} puts {weight:.2f} of its attention on {best}{relation}; its row adds up to {total:.2f}.",
+       strongest="The strongest weight of this head: {query} → {key}, {weight:.2f}.")
+def narrate_softmax(s, say) -> list[str]:
     row = np.asarray(s.mine[s.token], dtype=np.float64)
     best = int(np.argmax(row))
     strongest = np.unravel_index(int(np.argmax(s.mine)), s.mine.shape)
-    return [f"{s.where}, {s.me} puts {row[best]:.2f} of its attention on {s.tok(best)}"
-            f"{relation(s.token, best)}; its row adds up to {row.sum():.2f}.",
-            f"The strongest weight of this head: {s.tok(strongest[0])} → {s.tok(strongest[1])}, "
-            f"{s.mine[strongest]:.2f}."]
+    return [say("row", where=s.where, me=s.me, weight=row[best], best=s.tok(best), relation=relation(s.token, best),
+                total=row.sum()),
+            say("strongest", query=s.tok(strongest[0]), key=s.tok(strongest[1]), weight=s.mine[strongest])]
 
 
-def narrate_context(s) -> list[str]:
+@tells(context="{where}, the context of {me} is Σ p v over every key: {terms} + … ({keys} keys).",
+       term="{weight:.2f} × v({key})", between=" + ")
+def narrate_context(s, say) -> list[str]:
     probs = s.trace.cache[s.graph.name(s.node.inputs[0])]
     row = np.asarray(probs[s.head][s.token], dtype=np.float64)  # (T,)
     top = np.argsort(-row, kind="stable")[:3]  # equal weights: the earlier key first
-    terms = " + ".join(f"{row[j]:.2f} × v({s.tok(j)})" for j in top)
-    return [f"{s.where}, the context of {s.me} is Σ p v over every key: {terms} + … ({len(row)} keys)."]
+    terms = say("between").join(say("term", weight=row[j], key=s.tok(j)) for j in top)
+    return [say("context", where=s.where, me=s.me, terms=terms, keys=len(row))]
 
 
 SCALED_DOT = Op("scaled_dot", "a scaled dot product: q_i · k_j / scale for every query and key", compute_scaled_dot,

@@ -7,6 +7,7 @@ import numpy as np
 import torch
 
 from .record import Figure, Op, Series, apply_module
+from .telling import tells
 from .worked import Worked, as_f64, num, plus, token_labels
 
 
@@ -71,11 +72,13 @@ def gain_and_shift(module, d: int) -> tuple[torch.Tensor, torch.Tensor]:
             torch.zeros(d) if bias is None else bias.detach())
 
 
-def narrate_norm(s) -> list[str]:
+@tells(norm="{me} came in with mean {mean:.2f} and standard deviation {std:.2f} over its {size} numbers (length "
+             "{before:.1f}); after the norm its length is {after:.1f}.")
+def narrate_norm(s, say) -> list[str]:
     x = np.asarray(s.input(0), dtype=np.float64)[s.token]
     after = np.asarray(s.array, dtype=np.float64)[s.token]
-    return [f"{s.me} came in with mean {x.mean():.2f} and standard deviation {x.std():.2f} over its {x.size} "
-            f"numbers (length {np.linalg.norm(x):.1f}); after the norm its length is {np.linalg.norm(after):.1f}."]
+    return [say("norm", me=s.me, mean=x.mean(), std=x.std(), size=x.size, before=np.linalg.norm(x),
+                after=np.linalg.norm(after))]
 
 
 LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector",

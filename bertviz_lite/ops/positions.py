@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from .record import Figure, Op
-from .telling import relation, row_story
+from .telling import relation, row_story, tells
 from .worked import Worked, as_f64, num
 
 
@@ -110,16 +110,19 @@ def explain_gather_bias(cell) -> Worked:
                   labels={"query": cell.token(i), "key": cell.token(j)})
 
 
-def narrate_rotation(s) -> list[str]:
-    return [f"Each pair of dimensions is turned by an angle that grows with the position: {s.me} is at position "
-            f"{s.token}."] + row_story(s, s.node.title)
+@tells(turned="Each pair of dimensions is turned by an angle that grows with the position: {me} is at position "
+               "{position}.")
+def narrate_rotation(s, say) -> list[str]:
+    return [say("turned", me=s.me, position=s.token)] + row_story(s, s.node.title)
 
 
-def narrate_relative(s) -> list[str]:
+@tells(largest="{where}, for query {me} the largest term is with key {best}{relation} ({term:.2f}); it depends on "
+               "how far apart they are, not on what they say.")
+def narrate_relative(s, say) -> list[str]:
     row = np.asarray(s.mine[s.token], dtype=np.float64)
     best = int(np.argmax(row))
-    return [f"{s.where}, for query {s.me} the largest term is with key {s.tok(best)}{relation(s.token, best)} "
-            f"({row[best]:.2f}); it depends on how far apart they are, not on what they say."]
+    return [say("largest", where=s.where, me=s.me, best=s.tok(best), relation=relation(s.token, best),
+                term=row[best])]
 
 
 ROTARY_ANGLES = Op("rotary_angles", "the rotation angle of each pair of dimensions: position × frequency",

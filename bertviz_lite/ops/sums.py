@@ -9,7 +9,7 @@ from torch.nn import functional as F
 
 from .heads import merge_heads, split_heads
 from .record import Figure, Op, Series
-from .telling import by_distance, row_story
+from .telling import by_distance, row_story, tells
 from .worked import Worked, as_f64, num, plus, token_labels
 
 
@@ -84,25 +84,28 @@ def explain_merge_heads(cell) -> Worked:
     return Worked(formula, {"head": head, "dim": d}, value, labels=token_labels(cell))
 
 
-def narrate_linear(s) -> list[str]:
+@tells(map="{each} {size} numbers times a learnt matrix{bias}.", token="Each token's",
+       distance="Each relative distance's", biased=", plus a bias", unbiased=" (no bias)")
+def narrate_linear(s, say) -> list[str]:
     x = np.asarray(s.input(0))
-    d_in = x.shape[-1]
     linear = s.trace.loaded.base.get_submodule(s.node.module)
-    bias = ", plus a bias" if linear.bias is not None else " (no bias)"
-    each = "Each relative distance's" if by_distance(s) else "Each token's"
-    return [f"{each} {d_in} numbers times a learnt matrix{bias}."] + row_story(s, s.node.title)
+    bias = say("biased" if linear.bias is not None else "unbiased")
+    each = say("distance" if by_distance(s) else "token")
+    return [say("map", each=each, size=x.shape[-1], bias=bias)] + row_story(s, s.node.title)
 
 
-def narrate_merge(s) -> list[str]:
+@tells(merged="{heads} heads × {each} numbers = {width} numbers per token.")
+def narrate_merge(s, say) -> list[str]:
     heads = s.trace.num_heads
-    return [f"{heads} heads × {s.array.shape[-1] // heads} numbers = {s.array.shape[-1]} numbers per token."]
+    return [say("merged", heads=heads, each=s.array.shape[-1] // heads, width=s.array.shape[-1])]
 
 
-def narrate_residual(s) -> list[str]:
+@tells(lengths="For {me}: the vector carried past has length {carried:.1f}, the sub-layer adds one of length "
+               "{added:.1f}, and their sum has length {total:.1f}.")
+def narrate_residual(s, say) -> list[str]:
     carried, added = (np.linalg.norm(np.asarray(s.input(i), np.float64)[s.token]) for i in range(2))  # in float64,
     total = np.linalg.norm(np.asarray(s.array, np.float64)[s.token])  # as a live site's browser computes them
-    return [f"For {s.me}: the vector carried past has length {carried:.1f}, the sub-layer adds one of length "
-            f"{added:.1f}, and their sum has length {total:.1f}."]
+    return [say("lengths", me=s.me, carried=carried, added=added, total=total)]
 
 
 ADD = Op("add", "the sum of its inputs", compute_add,

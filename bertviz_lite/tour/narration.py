@@ -15,12 +15,37 @@ from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..graph.names import parse_step_name
 from ..ops import head_name, key_head
+from ..ops.telling import quoted
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
 RANDOM = "These are random weights: the shapes and the arithmetic are real, the patterns mean nothing."
 NO_WEIGHTS = "These numbers come from the tokens' positions alone: exact, and the same whatever the weights."
 LAST_VECTORS = "The last layer's vectors are what the model gives."  # the output chapter, where nothing more is said
+# The chapters that are not one step's, told in these words (a live site's browser fills them too: export/tour.py)
+STORIES = {
+    "step": {"layer": "In layer {layer}", "here": "Here", "head": "{place}, {head}", "explains": "{what}."},  # a
+    # step's chapter: where it is, and what the step does
+    "tokens": {"cut": "The tokenizer cuts the text into {tokens} tokens, {special} of them special ({names}), and gives "
+                      "each the id of its row in {vocabulary}.",
+               "pieces": "{pieces} tokens continue a word cut into pieces (such as '{first}').",
+               "whole": "Every word here is a single token of the vocabulary.",
+               "between": ", "},
+    "stream": {"adds": "Every layer adds to the residual stream rather than replacing it, so a token's vector keeps "
+                       "much of its direction from layer to layer.",
+               "turns": "{token} changes most in layer {most} (cosine {lowest:.2f} between its vector before and "
+                        "after) and least in layer {least} ({highest:.2f}); its length goes from {first:.1f} to "
+                        "{last:.1f}."},
+    "output": {"vector": "The whole sentence becomes one vector of {size} numbers: {how}.",
+               "length": "Its length is {length:.2f}; a sentence with a similar meaning gets a vector pointing the "
+                         "same way (the Similarity page compares them).",
+               "untrained": "This model was not trained for sentence similarity.",
+               "predicts": "With its masked-LM head, the model predicts '{token}' ({p:.2f}) at position {position} "
+                           "({at}), then {then}.",
+               "then": "'{token}' ({p:.2f})",
+               "layers": "The figure applies the same head to every layer's vectors: the prediction forms layer by "
+                         "layer."},
+}
 
 
 def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
@@ -44,7 +69,8 @@ def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
     where = _where(trace, chapter.step, head_name(query_head, trace.num_heads, array.shape[0])
                    if node.has_head_axis else None)
     what = node.explains[:1].upper() + node.explains[1:]
-    return lines + [f"{what}."] + node.op.narrate(Step(trace, graph, node, array, head, token, where))
+    return lines + [STORIES["step"]["explains"].format(what=what)] + node.op.narrate(
+        Step(trace, graph, node, array, head, token, where))
 
 
 class Step:
@@ -60,7 +86,7 @@ class Step:
         return self.trace.cache[self.graph.name(self.node.inputs[i])]
 
     def tok(self, i: int) -> str:
-        return f"'{self.trace.tokens[i]}'"
+        return quoted(self.trace.tokens[i])
 
     @property
     def me(self) -> str:
@@ -69,36 +95,33 @@ class Step:
 
 def _where(trace: Trace, name: str, head: str | None) -> str:
     block, layer, _ = parse_step_name(name)
-    place = f"In layer {layer}" if block == "layers" else "Here"
-    return place + (f", {head}" if head is not None else "")
+    said = STORIES["step"]
+    place = said["layer"].format(layer=layer) if block == "layers" else said["here"]
+    return place if head is None else said["head"].format(place=place, head=head)
 
 
 def output_sentences(trace: Trace, vectors: SentenceVectors | None = None, lens: LogitLens | None = None) -> list[str]:
     """The last chapter: the masked-LM head's prediction at the first mask (`lens`), or the sentence vector."""
+    said = STORIES["output"]
     if lens is not None:
         top = lens.layers[-1]
-        then = ", ".join(f"'{token}' ({p:.2f})" for token, p in top[1:3])
-        return [f"With its masked-LM head, the model predicts '{top[0][0]}' ({top[0][1]:.2f}) at position "
-                f"{lens.position} ({trace.tokens[lens.position]}), then {then}.",
-                "The figure applies the same head to every layer's vectors: the prediction forms layer by layer."]
+        then = ", ".join(said["then"].format(token=token, p=p) for token, p in top[1:3])
+        return [said["predicts"].format(token=top[0][0], p=top[0][1], position=lens.position,
+                                        at=trace.tokens[lens.position], then=then), said["layers"]]
     vector = vectors.vectors[0]
-    trained = [] if vectors.trained_for_similarity else ["This model was not trained for sentence similarity."]
-    return [f"The whole sentence becomes one vector of {vector.size} numbers: {vectors.how}.",
-            f"Its length is {np.linalg.norm(vector.astype(np.float64)):.2f}; a sentence with a similar meaning gets a vector pointing the "
-            f"same way (the Similarity page compares them).", *trained]
+    trained = [] if vectors.trained_for_similarity else [said["untrained"]]
+    return [said["vector"].format(size=vector.size, how=vectors.how),
+            said["length"].format(length=np.linalg.norm(vector.astype(np.float64))), *trained]
 
 
 def tokens_story(trace: Trace) -> list[str]:
     special = [t for t, s in zip(trace.tokens, trace.sequence_ids) if s is None]
     pieces = [t for t, s, w, prev in zip(trace.tokens[1:], trace.sequence_ids[1:], trace.word_ids[1:],
                                          trace.word_ids[:-1]) if s is not None and w is not None and w == prev]
-    lines = [f"The tokenizer cuts the text into {len(trace.tokens)} tokens, {len(special)} of them special "
-             f"({', '.join(dict.fromkeys(special))}), and gives each the id of its row in {vocabulary_words(trace)}."]
-    if pieces:
-        lines.append(f"{len(pieces)} tokens continue a word cut into pieces (such as '{pieces[0]}').")
-    else:
-        lines.append("Every word here is a single token of the vocabulary.")
-    return lines
+    said = STORIES["tokens"]
+    return [said["cut"].format(tokens=len(trace.tokens), special=len(special), vocabulary=vocabulary_words(trace),
+                               names=said["between"].join(dict.fromkeys(special))),
+            said["pieces"].format(pieces=len(pieces), first=pieces[0]) if pieces else said["whole"]]
 
 
 def vocabulary_words(trace: Trace) -> str:
@@ -110,9 +133,7 @@ def stream_story(trace: Trace, token: int) -> list[str]:
     cos = layer_changes(trace)[:, token]  # (L,)
     norms = np.linalg.norm(trace.hidden_states[:, token].astype(np.float64), axis=-1)  # (L + 1,)
     most = int(np.argmin(cos))
-    name = f"'{trace.tokens[token]}'"
-    return ["Every layer adds to the residual stream rather than replacing it, so a token's vector keeps much of its "
-            "direction from layer to layer.",
-            f"{name} changes most in layer {most} (cosine {cos[most]:.2f} between its vector before and after) and "
-            f"least in layer {int(np.argmax(cos))} ({cos.max():.2f}); its length goes from {norms[0]:.1f} to "
-            f"{norms[-1]:.1f}."]
+    said = STORIES["stream"]
+    return [said["adds"], said["turns"].format(token=quoted(trace.tokens[token]), most=most, lowest=cos[most],
+                                               least=int(np.argmax(cos)), highest=cos.max(), first=norms[0],
+                                               last=norms[-1])]

@@ -144,6 +144,25 @@ function exponential(size, decimals) {
 }
 
 /**
+ * Python's format(value, spec) for the specifications the package's templates use: none (a string, or a whole
+ * number, as str() writes it), and a number's ".Nf", ".Ng", "g", ".Ne", with "+" before for a sign always.
+ * @param {unknown} value
+ * @param {string} spec
+ * @returns {string}
+ */
+export function formatted(value, spec) {
+  if (!spec) return String(value);
+  const parts = /^(\+)?(?:\.(\d+))?([fge])$/.exec(spec);
+  if (!parts || typeof value !== "number") {
+    throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g and .Ne of numbers.`);
+  }
+  const [, sign, digits, kind] = parts;
+  const text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6))
+    : scientific(value, Number(digits ?? 6));
+  return sign && !text.startsWith("-") ? `+${text}` : text;
+}
+
+/**
  * Python's f"{value:.Ng}" ("g" alone is .6g).
  * @param {number} value
  * @param {number} digits

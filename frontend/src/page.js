@@ -3,6 +3,7 @@
 // the sentence's chips, and what to say where a page cannot show what is asked. The site's data is read when a
 // function is called (window.BVL_SITE), never when the module is imported.
 import { plot } from "./figures.js";
+import { formatted } from "./numbers.js";
 
 /** @typedef {"browse" | "lecture" | "phone"} Screen */
 /** A sentence as a link names it: its text and, for a pair, sentence B. */
@@ -154,13 +155,17 @@ export function failed(view, title, error) {
 }
 
 /**
- * A template the app's Python wrote ("{name}" fields), filled as Python fills it.
+ * A template the package's Python wrote ("{name}" and "{name:.2f}" fields), filled as str.format fills it; a field
+ * with no value is an error, as in Python.
  * @param {string} template
- * @param {Record<string, unknown>} values
+ * @param {Record<string, unknown>} [values]
  * @returns {string}
  */
-export function said(template, values) {
-  return template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
+export function said(template, values = {}) {
+  return template.replace(/\{(\w+)(?::([^{}]*))?\}/g, (_, key, spec) => {
+    if (!(key in values)) throw new Error(`The template "${template}" names {${key}}, which was not given.`);
+    return formatted(values[key], spec);
+  });
 }
 
 /**

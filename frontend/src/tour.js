@@ -2,9 +2,9 @@
 // (not typed yet: a lecture's arrays, the graphs and the tour's words are the site's untyped data; the "one source"
 // work rewrites it)
 // The guided tour of a sentence computed in this browser, told as the app tells it: the chapters read from the
-// model's graphs (tour/chapters.py), and what is said of each with this sentence's own numbers (tour/narration.py,
-// and each operation's narrator in ops/*.py, by the name the site's data gives it), with the words no sentence
-// changes handed over by export/tour.py tour_words. tests/test_export_live.py holds every chapter's words to the
+// model's graphs (tour/chapters.py), and what is said of each in the package's own templates (export/tour.py
+// tour_words: each narrator's in ops/*.py, by the name the site's data gives it, and tour/narration.py's),
+// filled with the numbers this sentence's narrators find (ported, for now: docs/frontend.md). tests/test_export_live.py holds every chapter's words to the
 // app's on the exported sentences. A chapter's figure is the stepper's own (figures.js), drawn for the screen.
 // numbers.js: Python's f"{x:.Nf}", an array's row, Σ and ‖·‖, a matrix's rows, the mask's scores
 import { fixed, at, dot, norm as length, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
@@ -13,6 +13,7 @@ import { heatmap, labelled } from "./figures.js";
 import { wrappedTitle } from "./styled.js";
 import { vector as pooledVector } from "./similar.js";
 import { lastLayer } from "./running.js";
+import { said } from "./page.js";
 
 const site = window.BVL_SITE;
 
@@ -48,16 +49,22 @@ class Step {  // tour/narration.py Step: what a narrator reads
     const inside = this.block.nodes.some((n) => n.key === key);
     return this.lecture.array(inside ? stepName(this.block, key) : key);
   }
-  tok(i) { return `'${this.lecture.tokens[i]}'`; }
+  tok(i) { return quoted(this.lecture.tokens[i]); }
   get me() { return this.tok(this.token); }
 }
 
-// ---- how the narrators tell of a step's numbers (ops/telling.py) ----
-function relation(i, j) {
-  if (j === i) return ", itself";
-  if (j === i - 1) return ", the token before it";
-  if (j === i + 1) return ", the token after it";
-  return `, ${Math.abs(i - j)} tokens ${j < i ? "before" : "after"} it`;
+// ---- the package's templates (ops/telling.py, each narrator's `said`, tour/narration.py STORIES: export/tour.py
+// tour_words), filled here with this sentence's numbers as the app fills them ----
+const words = () => site.views.tour.words;
+const quoted = (token) => said(words().telling.token, { token });
+const narrator = (name) => (template, values) => said(words().narrators[name][template], values);
+
+function relation(i, j) {  // ops/telling.py relation: which of its words say where key j lies from query i
+  const t = words().telling.relation;
+  if (j === i) return t.itself;
+  if (j === i - 1) return t.before;
+  if (j === i + 1) return t.after;
+  return said(t[j < i ? "far_before" : "far_after"], { distance: Math.abs(i - j) });
 }
 
 function byDistance(s) {  // rows that are relative distances (DeBERTa's position queries and keys), not tokens
@@ -65,110 +72,102 @@ function byDistance(s) {  // rows that are relative distances (DeBERTa's positio
 }
 
 function rowStory(s, what, unit = "") {
-  const distance = byDistance(s);
+  const t = words().telling.row_story, distance = byDistance(s);
   const row = values(at(s.mine, distance ? Math.floor(s.mine.shape[0] / 2) + 1 : s.token));
-  const whose = distance ? "distance δ = 1 (a key one token before its query)" : s.me;
   const top = argmax(row);
-  return [`${s.where}, ${what} of ${whose}: ${row.length} numbers, from ${fixed(Math.min(...row), 2)} to ` +
-          `${fixed(Math.max(...row), 2)}; the largest is number ${top} (${fixed(row[top], 2)}${unit}).`];
+  return [said(t.row, { where: s.where, what, whose: distance ? t.distance : s.me, size: row.length,
+                        low: Math.min(...row), high: Math.max(...row), top, largest: row[top], unit })];
 }
 
 function plain(s) {
   if (s.mine.shape.length === 2) return rowStory(s, s.node.title);
-  const shape = s.array.shape;
-  return [`Its shape: (${shape.join(", ")}${shape.length === 1 ? "," : ""}).`];  // Python's tuple
+  const shape = s.array.shape;  // as Python writes a tuple
+  return [said(words().telling.shape, { shape: `(${shape.join(", ")}${shape.length === 1 ? "," : ""})` })];
 }
 
 // ---- each operation's narrator (ops/sums.py, attention.py, activations.py, norms.py, positions.py; a family's
-// own operation's, families/mpnet.py), by its Python name ----
+// own operation's, families/mpnet.py), by its Python name: the numbers its words name ----
 function scoresStory(s) {
-  const row = values(at(s.mine, s.token));
+  const say = narrator("narrate_scores"), row = values(at(s.mine, s.token));
   const seen = row.map((v) => Number.isFinite(v) && v > MASKED_BELOW);
   const best = argmax(row.map((v, j) => (seen[j] ? v : -Infinity)));
   const worst = argmin(row.map((v, j) => (seen[j] ? v : Infinity)));
-  return [`${s.where}, query ${s.me} scores key ${s.tok(best)} highest (${fixed(row[best], 2)}) and ` +
-          `${s.tok(worst)} lowest (${fixed(row[worst], 2)}).`, "The softmax that follows turns these scores into weights."];
+  return [say("highest", { where: s.where, me: s.me, best: s.tok(best), high: row[best], worst: s.tok(worst),
+                           low: row[worst] }), say("next")];
 }
 
 const NARRATORS = {
   plain,
   narrate_linear(s) {
-    const biased = site.views.tour.words.biased[s.node.module];
-    const each = byDistance(s) ? "Each relative distance's" : "Each token's";
-    const x = s.input(0);
-    return [`${each} ${x.shape[x.shape.length - 1]} numbers times a learnt matrix` +
-            `${biased ? ", plus a bias" : " (no bias)"}.`, ...rowStory(s, s.node.title)];
+    const say = narrator("narrate_linear"), x = s.input(0);
+    return [say("map", { each: say(byDistance(s) ? "distance" : "token"), size: x.shape[x.shape.length - 1],
+                         bias: say(words().biased[s.node.module] ? "biased" : "unbiased") }),
+            ...rowStory(s, s.node.title)];
   },
   narrate_merge(s) {
     const heads = s.lecture.model.num_heads, width = s.array.shape[s.array.shape.length - 1];
-    return [`${heads} heads × ${Math.floor(width / heads)} numbers = ${width} numbers per token.`];
+    return [narrator("narrate_merge")("merged", { heads, each: Math.floor(width / heads), width })];
   },
   narrate_residual(s) {
     const [carried, added] = [0, 1].map((i) => length(values(at(s.input(i), s.token))));
     const total = length(values(at(s.array, s.token)));
-    return [`For ${s.me}: the vector carried past has length ${fixed(carried, 1)}, the sub-layer adds one of length ` +
-            `${fixed(added, 1)}, and their sum has length ${fixed(total, 1)}.`];
+    return [narrator("narrate_residual")("lengths", { me: s.me, carried, added, total })];
   },
   narrate_activation(s) {
     const pre = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
     const share = (list, test) => (100 * list.filter(test).length) / list.length;
-    return [`Of ${s.me}'s ${pre.length} numbers, ${fixed(share(pre, (v) => v < 0), 0)}% were negative; after the ` +
-            `activation ${fixed(share(after, (v) => Math.abs(v) < 0.05), 0)}% are within 0.05 of zero.`];
+    return [narrator("narrate_activation")("shares", { me: s.me, size: pre.length, negative: share(pre, (v) => v < 0),
+                                                       near_zero: share(after, (v) => Math.abs(v) < 0.05) })];
   },
   narrate_scores: scoresStory,
   narrate_mask(s) {
-    const all = values(s.mine), masked = all.filter((v) => v <= MASKED_BELOW).length;
-    return [masked === 0 ? `Nothing is masked here: every one of the ${all.length} query–key pairs may be seen.`
-      : `${masked} of the ${all.length} query–key pairs are masked (blank in the figure): those keys are out of the ` +
-        "query's sight.", scoresStory(s)[0]];
+    const say = narrator("narrate_mask"), all = values(s.mine), masked = all.filter((v) => v <= MASKED_BELOW).length;
+    return [masked === 0 ? say("none", { total: all.length }) : say("some", { masked, total: all.length }),
+            scoresStory(s)[0]];
   },
   narrate_softmax(s) {
-    const row = values(at(s.mine, s.token)), best = argmax(row);
+    const say = narrator("narrate_softmax"), row = values(at(s.mine, s.token)), best = argmax(row);
     const all = values(s.mine), strongest = argmax(all), T = s.mine.shape[1];
-    const [i, j] = [Math.floor(strongest / T), strongest % T];
-    return [`${s.where}, ${s.me} puts ${fixed(row[best], 2)} of its attention on ${s.tok(best)}` +
-            `${relation(s.token, best)}; its row adds up to ${fixed(sum(row), 2)}.`,
-            `The strongest weight of this head: ${s.tok(i)} → ${s.tok(j)}, ${fixed(all[strongest], 2)}.`];
+    return [say("row", { where: s.where, me: s.me, weight: row[best], best: s.tok(best),
+                         relation: relation(s.token, best), total: sum(row) }),
+            say("strongest", { query: s.tok(Math.floor(strongest / T)), key: s.tok(strongest % T),
+                               weight: all[strongest] })];
   },
   narrate_context(s) {
-    const probs = s.input(0), row = values(at(at(probs, s.head), s.token));
+    const say = narrator("narrate_context"), probs = s.input(0), row = values(at(at(probs, s.head), s.token));
     const top = row.map((_, j) => j).sort((a, b) => row[b] - row[a] || a - b).slice(0, 3);
-    const terms = top.map((j) => `${fixed(row[j], 2)} × v(${s.tok(j)})`).join(" + ");
-    return [`${s.where}, the context of ${s.me} is Σ p v over every key: ${terms} + … (${row.length} keys).`];
+    const terms = top.map((j) => say("term", { weight: row[j], key: s.tok(j) })).join(say("between"));
+    return [say("context", { where: s.where, me: s.me, terms, keys: row.length })];
   },
   narrate_norm(s) {
     const x = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
     const mean = sum(x) / x.length, std = Math.sqrt(sum(x.map((v) => (v - mean) ** 2)) / x.length);
-    return [`${s.me} came in with mean ${fixed(mean, 2)} and standard deviation ${fixed(std, 2)} over its ` +
-            `${x.length} numbers (length ${fixed(length(x), 1)}); after the norm its length is ` +
-            `${fixed(length(after), 1)}.`];
+    return [narrator("narrate_norm")("norm", { me: s.me, mean, std, size: x.length, before: length(x),
+                                               after: length(after) })];
   },
   narrate_rotation(s) {
-    return [`Each pair of dimensions is turned by an angle that grows with the position: ${s.me} is at position ` +
-            `${s.token}.`, ...rowStory(s, s.node.title)];
+    return [narrator("narrate_rotation")("turned", { me: s.me, position: s.token }), ...rowStory(s, s.node.title)];
   },
   _narrate_buckets(s) {  // families/mpnet.py: the bucket of each key's distance from the query
-    const row = values(at(s.array, s.token)), top = argmax(row);
-    return [`For query ${s.me}, the highest bucket of its row is ${row[top]}, first reached by ${s.tok(top)}, ` +
-            `${Math.abs(top - s.token)} tokens ${top > s.token ? "after" : "before"} it; keys within 7 tokens each ` +
-            "have a bucket of their own, farther ones share buckets on a log scale."];
+    const say = narrator("_narrate_buckets"), row = values(at(s.array, s.token)), top = argmax(row);
+    return [say("highest", { me: s.me, bucket: row[top], key: s.tok(top), distance: Math.abs(top - s.token),
+                             side: say(top > s.token ? "after" : "before") })];
   },
   narrate_relative(s) {
     const row = values(at(s.mine, s.token)), best = argmax(row);
-    return [`${s.where}, for query ${s.me} the largest term is with key ${s.tok(best)}${relation(s.token, best)} ` +
-            `(${fixed(row[best], 2)}); it depends on how far apart they are, not on what they say.`];
+    return [narrator("narrate_relative")("largest", { where: s.where, me: s.me, best: s.tok(best),
+                                                      relation: relation(s.token, best), term: row[best] })];
   },
 };
 
 // ---- the chapters that are not a step (tour/narration.py) ----
 function tokensStory(lecture, sentence) {
-  const words = site.views.tour.words;
+  const t = words().stories.tokens;
   const special = lecture.tokens.filter((_, i) => sentence.sentences[i] === "special");
   const pieces = lecture.tokens.filter((_, i) => sentence.continues[i]);
-  return [`The tokenizer cuts the text into ${lecture.tokens.length} tokens, ${special.length} of them special ` +
-          `(${[...new Set(special)].join(", ")}), and gives each the id of its row in ${words.vocabulary}.`,
-          pieces.length ? `${pieces.length} tokens continue a word cut into pieces (such as '${pieces[0]}').`
-            : "Every word here is a single token of the vocabulary."];
+  return [said(t.cut, { tokens: lecture.tokens.length, special: special.length, names: [...new Set(special)].join(t.between),
+                        vocabulary: words().vocabulary }),
+          pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole];
 }
 
 export function hiddenStates(lecture) {  // the model's own vectors: the embeddings' output, then each layer's
@@ -186,21 +185,19 @@ function layerChanges(lecture) {  // analyses/residual_stream.py layer_changes: 
 }
 
 function streamStory(lecture, token) {
+  const t = words().stories.stream;
   const cos = layerChanges(lecture).map((row) => row[token]);
   const norms = hiddenStates(lecture).map((h) => length(values(at(h, token))));
   const most = argmin(cos), least = argmax(cos);
-  return ["Every layer adds to the residual stream rather than replacing it, so a token's vector keeps much of its " +
-          "direction from layer to layer.",
-          `'${lecture.tokens[token]}' changes most in layer ${most} (cosine ${fixed(cos[most], 2)} between its vector ` +
-          `before and after) and least in layer ${least} (${fixed(cos[least], 2)}); its length goes from ` +
-          `${fixed(norms[0], 1)} to ${fixed(norms[norms.length - 1], 1)}.`];
+  return [t.adds, said(t.turns, { token: quoted(lecture.tokens[token]), most, lowest: cos[most], least,
+                                  highest: cos[least], first: norms[0], last: norms[norms.length - 1] })];
 }
 
 // The sentence vector the model's pipeline makes (the Similarity page's first way, as analyses/similarity.py
 // vectors_of_trace): from this run's last layer, or where the pipeline reads the text otherwise (a pair's first
 // sentence alone, a text past its length cut there), from a run of its own, as the app runs it again
 async function sentenceVector(lecture, sentence) {
-  const way = site.views.tour.words.vector, states = hiddenStates(lecture);
+  const way = words().vector, states = hiddenStates(lecture);
   const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
   const last = own ? states[states.length - 1] : await lastLayer(sentence.text, way.most_tokens);
   const u = pooledVector(way, last, null, way.modes);  // never the pooler's
@@ -209,31 +206,30 @@ async function sentenceVector(lecture, sentence) {
 }
 
 function outputStory(found) {  // tour/narration.py output_sentences, for the sentence vector
-  const { way, vector } = found;
-  return [`The whole sentence becomes one vector of ${vector.length} numbers: ${way.how}.`,
-          `Its length is ${fixed(length(vector), 2)}; a sentence with a similar meaning gets a vector pointing the ` +
-          "same way (the Similarity page compares them).",
-          ...(way.trained ? [] : ["This model was not trained for sentence similarity."])];
+  const { way, vector } = found, t = words().stories.output;
+  return [said(t.vector, { size: vector.length, how: way.how }), said(t.length, { length: length(vector) }),
+          ...(way.trained ? [] : [t.untrained])];
 }
 
 // tour/narration.py narrate: the chapter's sentences about `head` and `token`
 function narrate(lecture, sentence, chapter, head, token, outputs) {
-  const words = site.views.tour.words;
+  const w = words(), told = w.stories.step;
   token = Math.min(Math.max(token, 0), lecture.tokens.length - 1);
-  let lines = words.random ? [words.random] : [];
+  let lines = w.random ? [w.random] : [];
   if (chapter.kind === "tokens") return [...lines, ...tokensStory(lecture, sentence)];
   if (chapter.kind === "stream") return [...lines, ...streamStory(lecture, token)];
   if (chapter.kind === "output") return [...lines, ...outputs];
   const [block, node] = findStep(lecture.model, chapter.step);
   const op = lecture.model.ops[node.op];
-  if (!op.reads_weights) lines = [words.no_weights];
+  if (!op.reads_weights) lines = [w.no_weights];
   const array = lecture.array(chapter.step);
   const numHeads = lecture.model.num_heads, queryHead = Math.min(head, numHeads - 1);
-  const place = block.block === "layers" ? `In layer ${block.layer}` : "Here";
-  const where = place + (node.headed ? `, ${headName(queryHead, numHeads, array.shape[0])}` : "");
+  const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
+  const where = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
   const what = node.explains[0].toUpperCase() + node.explains.slice(1);
   const step = new Step(lecture, block, node, array, head, token, where);
-  return [...lines, `${what}.`, ...(NARRATORS[op.narrates] || plain)(step)];  // (every family's are ported)
+  return [...lines, said(told.explains, { what }), ...(NARRATORS[op.narrates] || plain)(step)];  // (every family's
+  // are ported)
 }
 
 // ---- each chapter's figure, drawn by the stepper's figures for the width it is drawn at ----

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   unpack, get, row, column, matrix, at, fixed, general, scientific, num, plus, signed, pyRound, exactSum, dot, norm,
-  within,
+  within, formatted,
 } from "../src/numbers.js";
 
 // The fixtures Python writes for these tests (tests/frontend_fixtures.py), read from the folder BVL_FIXTURES names:
@@ -124,5 +124,11 @@ test("within bounds a check by the reference's size as closeness.py does", () =>
   const { tolerances, cases } = fixture("closeness.json");
   for (const { tolerance, got, expected, python } of cases) {
     assert.equal(within(float(got), float(expected), tolerances[tolerance]), python, `${tolerance}: ${got} vs ${expected}`);
+  }
+});
+
+test("formatted writes a number as Python's format(value, spec) does, for every spec the fixtures hold", () => {
+  for (const { value, spec, python } of fixture("numbers.json").format) {
+    assert.equal(formatted(float(value), spec), python, `format(${value}, "${spec}")`);
   }
 });

@@ -61,6 +61,16 @@
     }
     return [mantissa, Number(exponent)];
   }
+  function formatted(value, spec) {
+    if (!spec) return String(value);
+    const parts = /^(\+)?(?:\.(\d+))?([fge])$/.exec(spec);
+    if (!parts || typeof value !== "number") {
+      throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g and .Ne of numbers.`);
+    }
+    const [, sign, digits, kind] = parts;
+    const text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6)) : scientific(value, Number(digits ?? 6));
+    return sign && !text.startsWith("-") ? `+${text}` : text;
+  }
   function general(value, digits) {
     if (value === 0) return Object.is(value, -0) ? "-0" : "0";
     if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
@@ -1176,8 +1186,11 @@
     console.error(error.stack || error);
     view.replaceChildren(element("h1", title), element("p", error.message, { class: "note", "data-error": "" }));
   }
-  function said(template, values2) {
-    return template.replace(/\{(\w+)\}/g, (_, key) => String(values2[key]));
+  function said(template, values2 = {}) {
+    return template.replace(/\{(\w+)(?::([^{}]*))?\}/g, (_, key, spec) => {
+      if (!(key in values2)) throw new Error(`The template "${template}" names {${key}}, which was not given.`);
+      return formatted(values2[key], spec);
+    });
   }
   function cannot(view, why) {
     view.append(element("h1", "Not in this site"));
@@ -1619,14 +1632,14 @@
     const text = fixed(value, decimals);
     return text.startsWith("-") ? text : `+${text}`;
   }
-  function caption(s, tokensA, tokensB, words2, pooled) {
+  function caption(s, tokensA, tokensB, words3, pooled) {
     const cells = s.pairs.flatMap((row2, r) => row2.map((value, c) => [value, r, c]));
     const total = cells.reduce((t, [value]) => t + value, 0);
-    const strongest = [...cells].sort((x, y) => Math.abs(y[0]) - Math.abs(x[0])).slice(0, 3).map(([value, r, c]) => said(words2.pair, { a: tokensA[s.rows[r]], b: tokensB[s.columns[c]], value: signed2(value, 3) }));
-    return said(words2.caption, {
+    const strongest = [...cells].sort((x, y) => Math.abs(y[0]) - Math.abs(x[0])).slice(0, 3).map(([value, r, c]) => said(words3.pair, { a: tokensA[s.rows[r]], b: tokensB[s.columns[c]], value: signed2(value, 3) }));
+    return said(words3.caption, {
       cells: cells.length,
       total: fixed(total, 4),
-      how: pooled ? "" : words2.not_pooled,
+      how: pooled ? "" : words3.not_pooled,
       cosine: fixed(s.cosine, 4),
       strongest: strongest.join("; ")
     });
@@ -1883,8 +1896,8 @@
       return stripped(t.splitter_normalized.split(normal)).flatMap((part) => {
         if (!part.length) return [];
         if (t.added_tokens_map.has(part)) return [[part]];
-        const words2 = (t.pre_tokenizer !== null ? t.pre_tokenizer(part, { section_index: index }) : [part]).flatMap(t.words);
-        return words2.map((word) => t.model([word])).filter((pieces) => pieces.length);
+        const words3 = (t.pre_tokenizer !== null ? t.pre_tokenizer(part, { section_index: index }) : [part]).flatMap(t.words);
+        return words3.map((word) => t.model([word])).filter((pieces) => pieces.length);
       });
     });
   }
@@ -1904,7 +1917,7 @@
   function encoded(t, text, pair, most) {
     const wordsA = wordsOf(t, text), wordsB = pair ? wordsOf(t, pair) : null;
     const a = wordsA.flat(), b = wordsB && wordsB.flat();
-    const later = (words2) => words2.flatMap((pieces) => pieces.map((_, k) => k > 0));
+    const later = (words3) => words3.flatMap((pieces) => pieces.map((_, k) => k > 0));
     const goesOn = { A: later(wordsA), B: wordsB && later(wordsB) };
     const processor = t.post_processor;
     const specials = processor ? processor([], b ? [] : null).tokens.length : 0;
@@ -2056,106 +2069,173 @@
       return this.lecture.array(inside ? stepName(this.block, key) : key);
     }
     tok(i) {
-      return `'${this.lecture.tokens[i]}'`;
+      return quoted(this.lecture.tokens[i]);
     }
     get me() {
       return this.tok(this.token);
     }
   };
+  var words = () => site3.views.tour.words;
+  var quoted = (token) => said(words().telling.token, { token });
+  var narrator = (name) => (template, values2) => said(words().narrators[name][template], values2);
   function relation(i, j) {
-    if (j === i) return ", itself";
-    if (j === i - 1) return ", the token before it";
-    if (j === i + 1) return ", the token after it";
-    return `, ${Math.abs(i - j)} tokens ${j < i ? "before" : "after"} it`;
+    const t = words().telling.relation;
+    if (j === i) return t.itself;
+    if (j === i - 1) return t.before;
+    if (j === i + 1) return t.after;
+    return said(t[j < i ? "far_before" : "far_after"], { distance: Math.abs(i - j) });
   }
   function byDistance(s) {
     return s.mine.shape.length === 2 && s.mine.shape[0] !== s.lecture.tokens.length;
   }
   function rowStory(s, what, unit = "") {
-    const distance = byDistance(s);
+    const t = words().telling.row_story, distance = byDistance(s);
     const row2 = values(at(s.mine, distance ? Math.floor(s.mine.shape[0] / 2) + 1 : s.token));
-    const whose = distance ? "distance δ = 1 (a key one token before its query)" : s.me;
     const top = argmax(row2);
-    return [`${s.where}, ${what} of ${whose}: ${row2.length} numbers, from ${fixed(Math.min(...row2), 2)} to ${fixed(Math.max(...row2), 2)}; the largest is number ${top} (${fixed(row2[top], 2)}${unit}).`];
+    return [said(t.row, {
+      where: s.where,
+      what,
+      whose: distance ? t.distance : s.me,
+      size: row2.length,
+      low: Math.min(...row2),
+      high: Math.max(...row2),
+      top,
+      largest: row2[top],
+      unit
+    })];
   }
   function plain(s) {
     if (s.mine.shape.length === 2) return rowStory(s, s.node.title);
     const shape = s.array.shape;
-    return [`Its shape: (${shape.join(", ")}${shape.length === 1 ? "," : ""}).`];
+    return [said(words().telling.shape, { shape: `(${shape.join(", ")}${shape.length === 1 ? "," : ""})` })];
   }
   function scoresStory(s) {
-    const row2 = values(at(s.mine, s.token));
+    const say = narrator("narrate_scores"), row2 = values(at(s.mine, s.token));
     const seen = row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW);
     const best = argmax(row2.map((v, j) => seen[j] ? v : -Infinity));
     const worst = argmin(row2.map((v, j) => seen[j] ? v : Infinity));
-    return [`${s.where}, query ${s.me} scores key ${s.tok(best)} highest (${fixed(row2[best], 2)}) and ${s.tok(worst)} lowest (${fixed(row2[worst], 2)}).`, "The softmax that follows turns these scores into weights."];
+    return [say("highest", {
+      where: s.where,
+      me: s.me,
+      best: s.tok(best),
+      high: row2[best],
+      worst: s.tok(worst),
+      low: row2[worst]
+    }), say("next")];
   }
   var NARRATORS = {
     plain,
     narrate_linear(s) {
-      const biased = site3.views.tour.words.biased[s.node.module];
-      const each = byDistance(s) ? "Each relative distance's" : "Each token's";
-      const x = s.input(0);
-      return [`${each} ${x.shape[x.shape.length - 1]} numbers times a learnt matrix${biased ? ", plus a bias" : " (no bias)"}.`, ...rowStory(s, s.node.title)];
+      const say = narrator("narrate_linear"), x = s.input(0);
+      return [
+        say("map", {
+          each: say(byDistance(s) ? "distance" : "token"),
+          size: x.shape[x.shape.length - 1],
+          bias: say(words().biased[s.node.module] ? "biased" : "unbiased")
+        }),
+        ...rowStory(s, s.node.title)
+      ];
     },
     narrate_merge(s) {
       const heads = s.lecture.model.num_heads, width = s.array.shape[s.array.shape.length - 1];
-      return [`${heads} heads × ${Math.floor(width / heads)} numbers = ${width} numbers per token.`];
+      return [narrator("narrate_merge")("merged", { heads, each: Math.floor(width / heads), width })];
     },
     narrate_residual(s) {
       const [carried, added] = [0, 1].map((i) => norm(values(at(s.input(i), s.token))));
       const total = norm(values(at(s.array, s.token)));
-      return [`For ${s.me}: the vector carried past has length ${fixed(carried, 1)}, the sub-layer adds one of length ${fixed(added, 1)}, and their sum has length ${fixed(total, 1)}.`];
+      return [narrator("narrate_residual")("lengths", { me: s.me, carried, added, total })];
     },
     narrate_activation(s) {
       const pre = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
       const share = (list, test) => 100 * list.filter(test).length / list.length;
-      return [`Of ${s.me}'s ${pre.length} numbers, ${fixed(share(pre, (v) => v < 0), 0)}% were negative; after the activation ${fixed(share(after, (v) => Math.abs(v) < 0.05), 0)}% are within 0.05 of zero.`];
+      return [narrator("narrate_activation")("shares", {
+        me: s.me,
+        size: pre.length,
+        negative: share(pre, (v) => v < 0),
+        near_zero: share(after, (v) => Math.abs(v) < 0.05)
+      })];
     },
     narrate_scores: scoresStory,
     narrate_mask(s) {
-      const all = values(s.mine), masked = all.filter((v) => v <= MASKED_BELOW).length;
-      return [masked === 0 ? `Nothing is masked here: every one of the ${all.length} query–key pairs may be seen.` : `${masked} of the ${all.length} query–key pairs are masked (blank in the figure): those keys are out of the query's sight.`, scoresStory(s)[0]];
+      const say = narrator("narrate_mask"), all = values(s.mine), masked = all.filter((v) => v <= MASKED_BELOW).length;
+      return [
+        masked === 0 ? say("none", { total: all.length }) : say("some", { masked, total: all.length }),
+        scoresStory(s)[0]
+      ];
     },
     narrate_softmax(s) {
-      const row2 = values(at(s.mine, s.token)), best = argmax(row2);
+      const say = narrator("narrate_softmax"), row2 = values(at(s.mine, s.token)), best = argmax(row2);
       const all = values(s.mine), strongest = argmax(all), T = s.mine.shape[1];
-      const [i, j] = [Math.floor(strongest / T), strongest % T];
       return [
-        `${s.where}, ${s.me} puts ${fixed(row2[best], 2)} of its attention on ${s.tok(best)}${relation(s.token, best)}; its row adds up to ${fixed(sum(row2), 2)}.`,
-        `The strongest weight of this head: ${s.tok(i)} → ${s.tok(j)}, ${fixed(all[strongest], 2)}.`
+        say("row", {
+          where: s.where,
+          me: s.me,
+          weight: row2[best],
+          best: s.tok(best),
+          relation: relation(s.token, best),
+          total: sum(row2)
+        }),
+        say("strongest", {
+          query: s.tok(Math.floor(strongest / T)),
+          key: s.tok(strongest % T),
+          weight: all[strongest]
+        })
       ];
     },
     narrate_context(s) {
-      const probs = s.input(0), row2 = values(at(at(probs, s.head), s.token));
+      const say = narrator("narrate_context"), probs = s.input(0), row2 = values(at(at(probs, s.head), s.token));
       const top = row2.map((_, j) => j).sort((a, b) => row2[b] - row2[a] || a - b).slice(0, 3);
-      const terms = top.map((j) => `${fixed(row2[j], 2)} × v(${s.tok(j)})`).join(" + ");
-      return [`${s.where}, the context of ${s.me} is Σ p v over every key: ${terms} + … (${row2.length} keys).`];
+      const terms = top.map((j) => say("term", { weight: row2[j], key: s.tok(j) })).join(say("between"));
+      return [say("context", { where: s.where, me: s.me, terms, keys: row2.length })];
     },
     narrate_norm(s) {
       const x = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
       const mean = sum(x) / x.length, std = Math.sqrt(sum(x.map((v) => (v - mean) ** 2)) / x.length);
-      return [`${s.me} came in with mean ${fixed(mean, 2)} and standard deviation ${fixed(std, 2)} over its ${x.length} numbers (length ${fixed(norm(x), 1)}); after the norm its length is ${fixed(norm(after), 1)}.`];
+      return [narrator("narrate_norm")("norm", {
+        me: s.me,
+        mean,
+        std,
+        size: x.length,
+        before: norm(x),
+        after: norm(after)
+      })];
     },
     narrate_rotation(s) {
-      return [`Each pair of dimensions is turned by an angle that grows with the position: ${s.me} is at position ${s.token}.`, ...rowStory(s, s.node.title)];
+      return [narrator("narrate_rotation")("turned", { me: s.me, position: s.token }), ...rowStory(s, s.node.title)];
     },
     _narrate_buckets(s) {
-      const row2 = values(at(s.array, s.token)), top = argmax(row2);
-      return [`For query ${s.me}, the highest bucket of its row is ${row2[top]}, first reached by ${s.tok(top)}, ${Math.abs(top - s.token)} tokens ${top > s.token ? "after" : "before"} it; keys within 7 tokens each have a bucket of their own, farther ones share buckets on a log scale.`];
+      const say = narrator("_narrate_buckets"), row2 = values(at(s.array, s.token)), top = argmax(row2);
+      return [say("highest", {
+        me: s.me,
+        bucket: row2[top],
+        key: s.tok(top),
+        distance: Math.abs(top - s.token),
+        side: say(top > s.token ? "after" : "before")
+      })];
     },
     narrate_relative(s) {
       const row2 = values(at(s.mine, s.token)), best = argmax(row2);
-      return [`${s.where}, for query ${s.me} the largest term is with key ${s.tok(best)}${relation(s.token, best)} (${fixed(row2[best], 2)}); it depends on how far apart they are, not on what they say.`];
+      return [narrator("narrate_relative")("largest", {
+        where: s.where,
+        me: s.me,
+        best: s.tok(best),
+        relation: relation(s.token, best),
+        term: row2[best]
+      })];
     }
   };
   function tokensStory(lecture2, sentence) {
-    const words2 = site3.views.tour.words;
+    const t = words().stories.tokens;
     const special = lecture2.tokens.filter((_, i) => sentence.sentences[i] === "special");
     const pieces = lecture2.tokens.filter((_, i) => sentence.continues[i]);
     return [
-      `The tokenizer cuts the text into ${lecture2.tokens.length} tokens, ${special.length} of them special (${[...new Set(special)].join(", ")}), and gives each the id of its row in ${words2.vocabulary}.`,
-      pieces.length ? `${pieces.length} tokens continue a word cut into pieces (such as '${pieces[0]}').` : "Every word here is a single token of the vocabulary."
+      said(t.cut, {
+        tokens: lecture2.tokens.length,
+        special: special.length,
+        names: [...new Set(special)].join(t.between),
+        vocabulary: words().vocabulary
+      }),
+      pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole
     ];
   }
   function hiddenStates(lecture2) {
@@ -2170,16 +2250,22 @@
     }));
   }
   function streamStory(lecture2, token) {
+    const t = words().stories.stream;
     const cos = layerChanges(lecture2).map((row2) => row2[token]);
     const norms = hiddenStates(lecture2).map((h) => norm(values(at(h, token))));
     const most = argmin(cos), least = argmax(cos);
-    return [
-      "Every layer adds to the residual stream rather than replacing it, so a token's vector keeps much of its direction from layer to layer.",
-      `'${lecture2.tokens[token]}' changes most in layer ${most} (cosine ${fixed(cos[most], 2)} between its vector before and after) and least in layer ${least} (${fixed(cos[least], 2)}); its length goes from ${fixed(norms[0], 1)} to ${fixed(norms[norms.length - 1], 1)}.`
-    ];
+    return [t.adds, said(t.turns, {
+      token: quoted(lecture2.tokens[token]),
+      most,
+      lowest: cos[most],
+      least,
+      highest: cos[least],
+      first: norms[0],
+      last: norms[norms.length - 1]
+    })];
   }
   async function sentenceVector(lecture2, sentence) {
-    const way = site3.views.tour.words.vector, states = hiddenStates(lecture2);
+    const way = words().vector, states = hiddenStates(lecture2);
     const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
     const last = own ? states[states.length - 1] : await lastLayer(sentence.text, way.most_tokens);
     const u = vector(way, last, null, way.modes);
@@ -2187,30 +2273,30 @@
     return { way, vector: Array.from(u, (v) => v / scale) };
   }
   function outputStory(found) {
-    const { way, vector: vector2 } = found;
+    const { way, vector: vector2 } = found, t = words().stories.output;
     return [
-      `The whole sentence becomes one vector of ${vector2.length} numbers: ${way.how}.`,
-      `Its length is ${fixed(norm(vector2), 2)}; a sentence with a similar meaning gets a vector pointing the same way (the Similarity page compares them).`,
-      ...way.trained ? [] : ["This model was not trained for sentence similarity."]
+      said(t.vector, { size: vector2.length, how: way.how }),
+      said(t.length, { length: norm(vector2) }),
+      ...way.trained ? [] : [t.untrained]
     ];
   }
   function narrate(lecture2, sentence, chapter, head, token, outputs) {
-    const words2 = site3.views.tour.words;
+    const w = words(), told = w.stories.step;
     token = Math.min(Math.max(token, 0), lecture2.tokens.length - 1);
-    let lines2 = words2.random ? [words2.random] : [];
+    let lines2 = w.random ? [w.random] : [];
     if (chapter.kind === "tokens") return [...lines2, ...tokensStory(lecture2, sentence)];
     if (chapter.kind === "stream") return [...lines2, ...streamStory(lecture2, token)];
     if (chapter.kind === "output") return [...lines2, ...outputs];
     const [block, node] = findStep(lecture2.model, chapter.step);
     const op2 = lecture2.model.ops[node.op];
-    if (!op2.reads_weights) lines2 = [words2.no_weights];
+    if (!op2.reads_weights) lines2 = [w.no_weights];
     const array = lecture2.array(chapter.step);
     const numHeads = lecture2.model.num_heads, queryHead = Math.min(head, numHeads - 1);
-    const place = block.block === "layers" ? `In layer ${block.layer}` : "Here";
-    const where2 = place + (node.headed ? `, ${headName(queryHead, numHeads, array.shape[0])}` : "");
+    const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
+    const where2 = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
     const what = node.explains[0].toUpperCase() + node.explains.slice(1);
     const step = new Step(lecture2, block, node, array, head, token, where2);
-    return [...lines2, `${what}.`, ...(NARRATORS[op2.narrates] || plain)(step)];
+    return [...lines2, said(told.explains, { what }), ...(NARRATORS[op2.narrates] || plain)(step)];
   }
   function stepFigure(lecture2, chapter, head, token) {
     const [, node] = findStep(lecture2.model, chapter.step);
@@ -2303,14 +2389,14 @@
 
   // src/analysed_page.js
   var site4 = window.BVL_SITE;
-  var words = () => site4.views.analyses;
+  var words2 = () => site4.views.analyses;
   function attention(lecture2, layer) {
     return lecture2.array(`layers.${layer}.attn.probs`);
   }
   var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
   var picker = (key, options, value, label) => ({
     key,
-    label: label || words().labels[key],
+    label: label || words2().labels[key],
     options,
     value
   });
@@ -2318,12 +2404,12 @@
     return picker(
       key,
       names.map((name, i) => [String(i), name]),
-      String(Math.min(words().defaults[key], names.length - 1)),
+      String(Math.min(words2().defaults[key], names.length - 1)),
       label
     );
   }
   var page = (name, pickers, panels, side = [], wide = false) => ({
-    title: words().titles[name],
+    title: words2().titles[name],
     pickers,
     panels,
     side,
@@ -2332,7 +2418,7 @@
   });
   var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
   function forScreens2(draw, wide) {
-    const s = words().screens, made = {};
+    const s = words2().screens, made = {};
     const get2 = (screen2) => made[screen2] || (made[screen2] = draw(
       screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
       screen2 === "lecture" ? s.tallest : null
@@ -2353,7 +2439,7 @@
   // src/heads_rollout.js
   var rowOf = (probs, h, i) => at(at(probs, h), i).data;
   function isPunctuation(token) {
-    for (const marker of words().piece_markers) if (token.startsWith(marker)) token = token.slice(marker.length);
+    for (const marker of words2().piece_markers) if (token.startsWith(marker)) token = token.slice(marker.length);
     return token.length > 0 && /^\p{P}+$/u.test(token);
   }
   function headStatistics(probs, isSep, isPunct) {
@@ -2376,7 +2462,7 @@
     };
   }
   function fingerprints(lecture2) {
-    const w = words(), isSep = lecture2.tokens.map((t) => t === w.separator), isPunct = lecture2.tokens.map(isPunctuation);
+    const w = words2(), isSep = lecture2.tokens.map((t) => t === w.separator), isPunct = lecture2.tokens.map(isPunctuation);
     const layers3 = Array.from({ length: lecture2.model.num_layers }, (_, l) => headStatistics(
       attention(lecture2, l),
       isSep,
@@ -2385,8 +2471,8 @@
     return Object.fromEntries(w.stats.map((stat) => [stat, layers3.map((layer) => layer[stat])]));
   }
   function strikingHeads(stats) {
-    const { least, most } = words().striking, found = /* @__PURE__ */ new Map();
-    for (const stat of words().stats.slice(1)) {
+    const { least, most } = words2().striking, found = /* @__PURE__ */ new Map();
+    for (const stat of words2().stats.slice(1)) {
       stats[stat].forEach((row2, layer) => row2.forEach((value, head) => {
         const key = `${layer},${head}`;
         if (value >= least && value > (found.get(key) || [0, 0, "", 0])[3]) {
@@ -2432,7 +2518,7 @@
     return out;
   }
   function headsPage(lecture2) {
-    const w = words(), stats = fingerprints(lecture2), found = strikingHeads(stats);
+    const w = words2(), stats = fingerprints(lecture2), found = strikingHeads(stats);
     const layers3 = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
     const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => matrix2({
       z: stats[stat],
@@ -2463,7 +2549,7 @@
     );
   }
   function rolloutPage(lecture2) {
-    const w = words().rollout, R = rollout(lecture2), tokens2 = lecture2.tokens, labels = labelled(tokens2);
+    const w = words2().rollout, R = rollout(lecture2), tokens2 = lecture2.tokens, labels = labelled(tokens2);
     const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => matrix2({
       z: matrix3,
       rows: labels,
@@ -2493,7 +2579,7 @@
       page(
         "rollout",
         [
-          numbered("layer", R.map((_, l) => String(l)), words().labels.rollout_layer),
+          numbered("layer", R.map((_, l) => String(l)), words2().labels.rollout_layer),
           numbered("token", tokenOption(tokens2))
         ],
         [{ by: ["layer"], items: layers3 }, { by: ["token"], items: mixtures }],
@@ -2596,7 +2682,7 @@
       let most = 0, holds = true;
       rebuilt2.forEach((row2, i) => row2.forEach((value, o) => {
         most = Math.max(most, Math.abs(value - reference(i, o)));
-        holds = holds && within(value, reference(i, o), words().contributions.tolerance);
+        holds = holds && within(value, reference(i, o), words2().contributions.tolerance);
       }));
       return [most, holds];
     };
@@ -2657,7 +2743,7 @@
   var percent = (value) => `${fixed(100 * value, 0)}%`;
   var PANEL_PX = 470;
   async function contributionsPage(lecture2) {
-    const w = words().contributions, tokens2 = lecture2.tokens, labels = labelled(tokens2), s = words().screens;
+    const w = words2().contributions, tokens2 = lecture2.tokens, labels = labelled(tokens2), s = words2().screens;
     const states = hiddenStates(lecture2);
     const results = [];
     for (let layer = 0; layer < lecture2.model.num_layers; layer += 1) {
@@ -2757,7 +2843,7 @@
     };
   }
   async function nearestAt(lecture2, position) {
-    const top = words().lens.top;
+    const top = words2().lens.top;
     const lookup = lecture2.model.blocks.find((b) => b.block === "embed").nodes.find((n) => n.op === "lookup" && n.attrs.ids === "input_ids");
     const table = (await lecture2.weights(lookup.module)).weight, [V, d] = table.shape;
     const name = await pieceNames();
@@ -2780,7 +2866,7 @@
     });
   }
   function lensFigure(layers3, position, token) {
-    const w = words().lens;
+    const w = words2().lens;
     return forScreens2((width, tallest) => {
       const shown2 = width < 560 ? layers3.map((top) => top.slice(0, w.phone_top)) : layers3;
       return matrix2({
@@ -2803,7 +2889,7 @@
     return Object.assign(item(lensFigure(layers3, position, lecture2.tokens[position])), { numbers: layers3 });
   }
   async function lensPage(lecture2) {
-    const w = words().lens;
+    const w = words2().lens;
     if (w.mode === "lens") throw new Error("This checkpoint's Lens needs its masked-LM head, which the site's live files do not hold: the app shows it.");
     if (w.mode === "notes") return Object.assign(page("lens", [], []), { notes: w.notes });
     const masks = lecture2.ids.input_ids.flatMap((id, i) => id === w.mask_id ? [i] : []);
@@ -2939,7 +3025,7 @@
     const show3 = (...nodes) => {
       if (alive2()) view.replaceChildren(...nodes);
     };
-    const note = (words2, error) => element("p", words2, { class: "note", ...error ? { "data-error": "" } : {} });
+    const note = (words3, error) => element("p", words3, { class: "note", ...error ? { "data-error": "" } : {} });
     if (!text) {
       show3(element("h1", "Your sentence"), note(live4.words.empty, true));
       return false;
@@ -2969,8 +3055,8 @@
     const status = note("Reading the tokenizer…");
     show3(element("h1", "Your sentence"), status);
     try {
-      const { sentence, data, arrays } = await computed(text, pair, (words2) => {
-        status.textContent = words2;
+      const { sentence, data, arrays } = await computed(text, pair, (words3) => {
+        status.textContent = words3;
       });
       const found = find(text, pair);
       const index = found ? site6.sentences.indexOf(found) : site6.sentences.push(sentence) - 1;
@@ -3239,12 +3325,12 @@
     };
     controls(view, site10.model, block, node, layer, head, go);
     const columns = element("div", void 0, { class: "stepper-columns" });
-    const words2 = element("section", void 0, { class: "words" });
+    const words3 = element("section", void 0, { class: "words" });
     const canvas = element("section", void 0, { class: "canvas" });
-    columns.append(canvas, words2);
+    columns.append(canvas, words3);
     view.append(columns);
     const position = block.nodes.indexOf(node) + 1;
-    words2.append(
+    words3.append(
       element("h2", `${block.block === "layers" ? `Layer ${layer} · ` : ""}step ${position} of ${block.nodes.length}: ${node.title}`),
       element("p", `${node.explains} ${node.shape}`, { class: "explains" }),
       checkLine(lecture2, block)
@@ -3292,7 +3378,7 @@
       }, "dims"));
     }
     const explanation2 = element("div", void 0, { class: "explanation-panel" });
-    words2.append(explanation2);
+    words3.append(explanation2);
     if (cell === void 0) {
       explanation2.append(element(
         "p",
@@ -3345,16 +3431,16 @@
       const chapter = story[number - 1];
       const columns = element("div", void 0, { class: "stepper-columns" });
       const canvas = element("section", void 0, { class: "canvas", "data-point": "chapter" });
-      const words2 = element("section", void 0, { class: "words" });
-      columns.append(canvas, words2);
+      const words3 = element("section", void 0, { class: "words" });
+      columns.append(canvas, words3);
       view.append(columns);
-      words2.append(element("h2", chapter.title));
-      for (const line of chapter.lines) words2.append(paragraph(line));
+      words3.append(element("h2", chapter.title));
+      for (const line of chapter.lines) words3.append(paragraph(line));
       const about = site7.views.tour;
-      words2.append(element("p", `This tour is about layer ${about.layer}, head ${about.head} and token ${about.token}; the app's tour picks any other.`, { class: "note" }));
+      words3.append(element("p", `This tour is about layer ${about.layer}, head ${about.head} and token ${about.token}; the app's tour picks any other.`, { class: "note" }));
       if (chapter.step) {
         const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
-        words2.append(element("a", "Open this step in the stepper", { href: link("layers", {
+        words3.append(element("a", "Open this step in the stepper", { href: link("layers", {
           ...sentenceKeys(s),
           step: key,
           layer
