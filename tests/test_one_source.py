@@ -25,6 +25,7 @@ CHANGES = {  # file in the package: (what it says today, what the copy says inst
     "figures/style.py": ('"cosine": Scale(SIGNED, ends=(-1.0, 1.0)),', '"cosine": Scale(SIGNED, ends=(-0.5, 0.5)),'),
     "ops/attention.py": ('row="{where}, {me} puts {weight:.2f} of its attention on',
                          'row="{where}, {me} (changed in Python) puts {weight:.2f} of its attention on'),
+    "stepthrough/words.py": ('CHECK = ("Recomputed by hand,', 'CHECK = ("Changed in Python: recomputed by hand,'),
     "tour/narration.py": ('"adds": "Every layer adds to the residual stream', '"adds": "Changed in Python: every layer adds to the residual stream'),
 }
 
@@ -42,8 +43,9 @@ def changed_copy(folder: Path) -> Path:
     return folder
 
 
-def test_a_narrators_words_a_caption_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tmp_path,
-                                                                                                      chromium):
+def test_words_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tmp_path, chromium):
+    """A narrator's sentence, a chapter's story, the stepper's check line, the similarity split's caption and
+    the cosines' colour range."""
     root = changed_copy(tmp_path / "copy")
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "bertviz_lite", "export", "sentence-transformers/all-MiniLM-L6-v2",
@@ -66,6 +68,8 @@ def test_a_narrators_words_a_caption_and_a_colour_range_changed_in_python_show_f
         zmin, zmax = page.evaluate("() => [0, 1].map((k) => document.getElementById('yours-cosines-0').data[0]"
                                    "[k ? 'zmax' : 'zmin'])")
         assert (zmin, zmax) == (-0.5, 0.5)  # the typed sentence's cosines on the scale the copy's Python declares
+        open_link(page, f"{origin}/index.html", "layers", {"text": YOURS[0]}, "p.ok")  # the stepper's check line
+        assert page.locator("p.ok").inner_text().startswith("✔ Changed in Python: recomputed by hand")
         softmax = None
         for chapter in range(1, 30):  # the tour: the softmax's narrator and the residual stream's chapter
             open_link(page, f"{origin}/index.html", "tour", {"text": YOURS[0], "chapter": str(chapter)}, "#view h2")

@@ -9,6 +9,7 @@ from bertviz_lite import BertvizLiteError
 from bertviz_lite.explaining import explain, parse_cell
 from bertviz_lite.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
+from bertviz_lite.stepthrough.words import RESULT, RESULT_IN_FULL
 from app_pages.shell import charts, lecture, state
 
 def chosen(node, shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | None]:
@@ -98,12 +99,11 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
     st.markdown(f"`{e.op}`: {e.formula}")
     ok = e.holds
     if state.lecture_mode():  # one line: the figure must fit beside the heatmap
-        text = f"From these numbers: {e.recomputed:.6g}; stored {e.value:.6g} (|Δ| {e.abs_diff:.0e})"
+        text = RESULT.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
         lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}"
                                          f": {text}]")
     else:
-        text = (f"Computed again from these numbers: {e.recomputed:.6g} (the step-through's {e.value:.6g}, "
-                f"|Δ| = {e.abs_diff:.1e})")
+        text = RESULT_IN_FULL.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
         (st.success if ok else st.error)(text, icon=":material/calculate:")
     figure_key = s.view_key("explain", name, e.head, e.at)
     top = 5 if state.lecture_mode() else 12

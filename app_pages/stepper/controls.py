@@ -6,12 +6,13 @@ import streamlit as st
 
 from bertviz_lite.graph.names import parse_step_name
 from bertviz_lite.ops import MERGE_HEADS
+from bertviz_lite.stepthrough.words import CHECK, against
 from app_pages.shell import charts, state
 from app_pages.stepper import cells
 from app_pages.stepper.stepping import Regions, Stepping
 
 
-def check_line(steps, against: str, rerun: bool = False) -> None:
+def check_line(steps, rerun: bool = False) -> None:
     """The block's check against the model's own numbers; in an intervened run, a block run again has no model's
     own numbers to compare with, and the line says so rather than show a check that cannot fail."""
     if rerun:
@@ -20,8 +21,7 @@ def check_line(steps, against: str, rerun: bool = False) -> None:
                 "transformers' own modules with hooks).", icon=":material/science:")
         return
     diff = steps.max_abs_diff
-    text = (f"Recomputed by hand, every sub-step of the block; its output compared with the model's own {against}: "
-            f"max |Δ| = {diff:.1e}")  # the check is of the block's end, whichever step is shown
+    text = CHECK.format(against=against(steps.graph), diff=diff)  # of the block's end, whichever step is shown
     (st.success if steps.holds else st.error)(text, icon=":material/check_circle:" if steps.holds
                                               else ":material/cancel:")
 

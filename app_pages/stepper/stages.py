@@ -9,6 +9,7 @@ import streamlit as st
 from bertviz_lite.figures import attention_heatmap, token_norms, vector_bars
 from bertviz_lite.ops import LINEAR, MERGE_HEADS, head_name, key_head
 from bertviz_lite.graph.views import stream_group
+from bertviz_lite.stepthrough.words import SHARED
 from app_pages.shell import charts, guarded, lecture
 from app_pages.stepper import cells
 from app_pages.stepper.canvas import show_matrix, stream_lengths, token_matrix
@@ -22,8 +23,7 @@ def embeddings_view(s: Stepping, r: Regions) -> None:
     with r.picker():
         key = show_step_picker(steps.graph, "Embedding step", "embed.")
     show_diagram(s, r.diagram, steps, key, "embed.")
-    cell = words(s, steps, key, 0, "", lambda: check_line(steps, "hidden_states[0] (the input of layer 0)",
-                                                         rerun=bool(s.t.edits and s.t.edits.masked)), r)
+    cell = words(s, steps, key, 0, "", lambda: check_line(steps, rerun=bool(s.t.edits and s.t.edits.masked)), r)
     for note in loaded.family.notes(loaded.config):
         r.words.info(note, icon=":material/info:")
     show_matrix(s, steps[key], f"embeddings: {steps.node(key).title}", f"embed_{key}", r, cell=cell)
@@ -44,8 +44,7 @@ def positions_view(s: Stepping, r: Regions) -> None:
         key = show_step_picker(steps.graph, "Positions step", "positions.")
     show_diagram(s, r.diagram, steps, key, "positions.")
     node, array = steps.node(key), steps[key]
-    cell = words(s, steps, key, 0, "", lambda: st.caption("Computed once from the sentence's length and shared by "
-                                                          "every layer."), r)
+    cell = words(s, steps, key, 0, "", lambda: st.caption(SHARED), r)
     if array.shape == (len(tokens), len(tokens)):  # one number per query and key: distances, buckets
         chart = f"cells_positions_{key}"
         with r.canvas:
@@ -71,8 +70,7 @@ def layer_view(s: Stepping, r: Regions) -> None:
     def check() -> None:
         if note := t.layer_note(layer):
             st.caption(note)
-        check_line(steps, f"hidden_states[{layer + 1}] (this layer's output: {steps.graph.output.title})",
-                   rerun=t.edits is not None and layer >= t.edits.first_changed_layer)
+        check_line(steps, rerun=t.edits is not None and layer >= t.edits.first_changed_layer)
 
     cell = words(s, steps, key, head, f"Layer {layer} · ", check, r, f"step {steps.position(key)} of {len(steps)}: ")
     token_by_token = node.token_by_token  # by the step's axes, not the array's shape (T may equal d_h)
@@ -112,8 +110,7 @@ def pooler_view(s: Stepping, r: Regions) -> None:
         with r.picker():
             key = show_step_picker(steps.graph, "Pooler step", "pooler.")
         show_diagram(s, r.diagram, steps, key, "pooler.")
-        words(s, steps, key, 0, "Pooler: ", lambda: check_line(steps, "pooler_output", rerun=s.t.edits is not None),
-              r)
+        words(s, steps, key, 0, "Pooler: ", lambda: check_line(steps, rerun=s.t.edits is not None), r)
         if loaded.sentence_pooling is not None:
             r.words.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")

@@ -20,6 +20,7 @@ from ..graph.names import BLOCKS
 from ..ops import ACTIVATION, GATED_ACTIVATION, GATHER_BIAS, LINEAR, LOOKUP, NORMS, PARAMETER, ROTARY_ANGLES
 from ..ops.norms import norm_eps
 from ..stepthrough.blocks import output_name
+from ..stepthrough.words import STEPPER, against
 
 WEIGHTED = (LINEAR, PARAMETER, GATHER_BIAS)  # ops whose explanation reads a large parameter of their module
 
@@ -55,12 +56,13 @@ def model_steps(loaded, t, weights: bool = True) -> dict:
     return {"blocks": [block_json(g) for g in blocks], "ops": ops, "parameters": small_parameters(loaded, blocks),
             "weights": sorted({n.module for g in blocks for n in g if n.op in WEIGHTED}) if weights else [],
             "weights_left_out": not weights,
-            "num_heads": t.num_heads, "num_layers": t.num_layers}
+            "num_heads": t.num_heads, "num_layers": t.num_layers, "words": STEPPER}
 
 
 def block_json(graph) -> dict:
     nodes = [{**n.to_json(), "axes": list(n.axes), "headed": n.has_head_axis} for n in graph]
-    return {"block": graph.block, "layer": graph.layer, "name": graph.name(graph.output.key), "nodes": nodes}
+    return {"block": graph.block, "layer": graph.layer, "name": graph.name(graph.output.key), "nodes": nodes,
+            "against": None if graph.block == "positions" else against(graph)}  # what its check compares with
 
 
 def small_parameters(loaded, blocks) -> dict:

@@ -4,12 +4,12 @@
 // pooler), its sub-step and head are picked with the app's URL keys (layer, step, head, cell), ◀ ▶ walk the
 // sub-steps, the step's numbers are drawn from the sentence's data, and a clicked cell is explained from the
 // numbers it comes from (explain.js), the value recomputed in the browser beside the stored one.
-import { row, matrix, MASKED_BELOW, fixed, general, scientific, within } from "./numbers.js";
+import { row, matrix, MASKED_BELOW, fixed, within } from "./numbers.js";
 import { stepName, keyHead, headName } from "./steps.js";
 import { explain } from "./explain.js";
 import { lecture as lectureOf, partOf } from "./lecture.js";
 import { heatmap, labelled, explanationFigure, plot } from "./figures.js";
-import { element, sentenceKeys } from "./page.js";
+import { element, said, sentenceKeys } from "./page.js";
 import { titled } from "./yours.js";
 
 const WINDOW = window.BVL_SITE.views.window;  // dimensions shown at a time, as the app's (figures/charts.py)
@@ -131,14 +131,13 @@ function stepper(label, options, current, choose, name) {  // ◀ a select ▶
   return box;
 }
 
-function checkLine(lecture, block) {  // the block's check against the model's own output, as the app's
-  const check = lecture.checks[block.name];  // [its largest difference, whether it holds]
-  if (check === undefined || check === null) {
-    return element("p", "Computed once from the sentence's length and shared by every layer.", { class: "note" });
-  }
+// The block's check against the model's own output, in the app's words (stepthrough/words.py, in the model's data)
+function checkLine(lecture, block) {
+  const check = lecture.checks[block.name], words = lecture.model.words;  // [its largest difference, if it holds]
+  if (check === undefined || check === null) return element("p", words.shared, { class: "note" });
   const [diff, ok] = check;
-  return element("p", `${ok ? "✔" : "✘"} Recomputed by hand, every sub-step of the block; its output compared with ` +
-                 `the model's own: max |Δ| = ${scientific(diff, 1)}`, { class: ok ? "ok" : "bad" });
+  return element("p", `${ok ? "✔" : "✘"} ${said(words.check, { against: block.against, diff })}`,
+                 { class: ok ? "ok" : "bad" });
 }
 
 // `head`: the step's own head (a key or value step's under grouped-query attention); `queryHead`: the one picked
@@ -164,8 +163,8 @@ async function explained(host, lecture, step, head, queryHead, cell, tokens, lec
   } else {
     const diff = Math.abs(e.recomputed - e.value);
     const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
-    host.append(element("p", `${ok ? "✔" : "✘"} From these numbers: ${general(e.recomputed, 6)}; stored ` +
-                        `${general(e.value, 6)} (|Δ| ${scientific(diff, 0)})`,
+    const result = said(lecture.model.words.result, { recomputed: e.recomputed, value: e.value, diff });
+    host.append(element("p", `${ok ? "✔" : "✘"} ${result}`,
                         { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
   }
   const figure = explanationFigure(e, tokens, lectureMode ? 5 : 12);

@@ -3254,12 +3254,14 @@
     return box2;
   }
   function checkLine(lecture2, block) {
-    const check = lecture2.checks[block.name];
-    if (check === void 0 || check === null) {
-      return element("p", "Computed once from the sentence's length and shared by every layer.", { class: "note" });
-    }
+    const check = lecture2.checks[block.name], words3 = lecture2.model.words;
+    if (check === void 0 || check === null) return element("p", words3.shared, { class: "note" });
     const [diff, ok] = check;
-    return element("p", `${ok ? "✔" : "✘"} Recomputed by hand, every sub-step of the block; its output compared with the model's own: max |Δ| = ${scientific(diff, 1)}`, { class: ok ? "ok" : "bad" });
+    return element(
+      "p",
+      `${ok ? "✔" : "✘"} ${said(words3.check, { against: block.against, diff })}`,
+      { class: ok ? "ok" : "bad" }
+    );
   }
   async function explained(host, lecture2, step, head, queryHead, cell, tokens2, lectureMode2, alive2) {
     let e;
@@ -3284,9 +3286,10 @@
     } else {
       const diff = Math.abs(e.recomputed - e.value);
       const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
+      const result = said(lecture2.model.words.result, { recomputed: e.recomputed, value: e.value, diff });
       host.append(element(
         "p",
-        `${ok ? "✔" : "✘"} From these numbers: ${general(e.recomputed, 6)}; stored ${general(e.value, 6)} (|Δ| ${scientific(diff, 0)})`,
+        `${ok ? "✔" : "✘"} ${result}`,
         { class: `result ${ok ? "ok" : "bad"}`, ...lectureMode2 ? { "data-point": "result" } : {} }
       ));
     }
