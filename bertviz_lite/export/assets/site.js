@@ -158,7 +158,7 @@
   }
   var Cell = class _Cell {
     /**
-     * @param {any} lecture  a Lecture (lecture.js) or a sentence computed here (yours.js): not typed yet
+     * @param {import("./lecture.js").Lecture} lecture  a Lecture, or a sentence computed here (yours.js: a Lecture too)
      * @param {GraphBlock} block
      * @param {GraphNode} node
      * @param {number | null} head
@@ -292,31 +292,49 @@
   }
   var Lecture = class {
     // one sentence of the site: its tokens, ids and mask, its parts as they are read, the parameters
+    /**
+     * @param {SiteData} site
+     * @param {number} index
+     * @param {SentenceData} data
+     */
     constructor(site10, index, data) {
       const sentence = site10.sentences[index];
-      Object.assign(this, {
-        site: site10,
-        index,
-        model: site10.model,
-        tokens: sentence.tokens,
-        ids: data.ids,
-        mask: data.mask,
-        checks: data.checks,
-        data
-      });
+      this.site = site10;
+      this.index = index;
+      this.model = site10.model;
+      this.tokens = sentence.tokens;
+      this.ids = data.ids;
+      this.mask = data.mask;
+      this.checks = data.checks;
+      this.data = data;
       this.arrays = {};
       this.decodedParameters = {};
     }
+    /**
+     * A part's script (a block's sub-steps, "tour", "attention"), read once.
+     * @param {string} name
+     * @returns {Promise<any>}  the part as the site's script holds it: JSON, typed where it is read
+     */
     async part(name) {
       const key = `${this.index}-${name}`;
       if (!window.BVL_PARTS[key]) await script(`sentences/${key}.js`);
       return window.BVL_PARTS[key];
     }
+    /**
+     * A block's sub-steps and those of every block it reads (a layer's input, positions).
+     * @param {string} name
+     */
     async block(name) {
       const block = this.model.blocks.find((b) => partOf(b.name) === name);
+      if (!block) throw new Error(`This site's model has no block ${name}.`);
       const outside = block.nodes.flatMap((n) => n.inputs).filter((i) => /^(embed|positions|layers|pooler)\./.test(i));
       await Promise.all([name, ...new Set(outside.map(partOf))].map((part) => this.part(part)));
     }
+    /**
+     * A sub-step's numbers, unpacked when first read.
+     * @param {string} name
+     * @returns {Unpacked}
+     */
     array(name) {
       if (!(name in this.arrays)) {
         const part = window.BVL_PARTS[`${this.index}-${partOf(name)}`];
@@ -325,23 +343,44 @@
       }
       return this.arrays[name];
     }
+    /**
+     * What a block reads from the model itself (a layer's input: its hidden state); null where it reads no such thing.
+     * @param {string} name
+     * @returns {Unpacked | null}
+     */
     given(name) {
       const packed = this.data.given[name];
       if (!packed) return null;
       if (!(`given:${name}` in this.arrays)) this.arrays[`given:${name}`] = unpack(packed);
       return this.arrays[`given:${name}`];
     }
+    /**
+     * The ids a lookup table read and their rows.
+     * @param {string} module
+     * @returns {{ ids: number[], rows: Unpacked }}
+     */
     tableRows(module) {
       const table = this.data.rows[module];
       return { ids: table.ids, rows: this.memo(`rows:${module}`, () => unpack(table.rows)) };
     }
+    /**
+     * A norm's {weight, bias, eps}, an activation's {function}, a frequency vector.
+     * @param {string} name
+     * @returns {Unpacked | Parameter}
+     */
     parameter(name) {
       return this.memo(`parameter:${name}`, () => {
         const p = this.model.parameters[name];
         if (p && p.shape) return unpack(p);
+        if (!p) throw new Error(`This site holds no parameter ${name}.`);
         return { ...p, weight: decoded(p.weight), bias: decoded(p.bias) };
       });
     }
+    /**
+     * A module's W and b, its weights script read once.
+     * @param {string} module
+     * @returns {Promise<Weights>}
+     */
     async weights(module) {
       if (!this.model.weights.includes(module)) {
         throw new Error("This site was written without the model's weights, to keep it small: the app explains this cell, and so does a site written by `bertviz-lite export` without --no-weights.");
@@ -350,9 +389,19 @@
       const w = window.BVL_WEIGHTS[module];
       return this.memo(`weights:${module}`, () => ({ weight: unpack(w.weight), bias: decoded(w.bias) }));
     }
+    /**
+     * What `make` makes, made once for `key`.
+     * @template T
+     * @param {string} key
+     * @param {() => T} make
+     * @returns {T}
+     */
     memo(key, make) {
       if (!(key in this.decodedParameters)) this.decodedParameters[key] = make();
-      return this.decodedParameters[key];
+      return (
+        /** @type {T} */
+        this.decodedParameters[key]
+      );
     }
   };
   var lectures = {};
