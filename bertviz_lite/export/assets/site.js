@@ -1787,10 +1787,14 @@
 
   // src/model_parts.js
   var live = window.BVL_SITE.live;
+  var NOT_LIVE = "This site was written without --live: it holds no model files.";
   var CACHE = `bertviz-lite-live:${location.pathname}`;
   var address = (part) => `${part.path}?${part.hash}`;
   var everyPart = () => live ? [live.model.graph, ...live.model.data, ...live.runtime.wasm] : [];
-  var weightFiles = (at2) => at2.in === "extra" ? live.extra : live.model.data;
+  var weightFiles = (at2) => {
+    if (!live) throw new Error(NOT_LIVE);
+    return at2.in === "extra" ? live.extra : live.model.data;
+  };
   function cache() {
     return window.caches ? caches.open(CACHE).catch(() => null) : Promise.resolve(null);
   }
@@ -1831,11 +1835,12 @@
   }
   async function cachedAlready() {
     const kept = await cache();
-    return Boolean(kept) && (await Promise.all(everyPart().map((p) => kept.match(address(p))))).every(Boolean);
+    return kept !== null && (await Promise.all(everyPart().map((p) => kept.match(address(p))))).every(Boolean);
   }
   async function forgetOthers() {
     const kept = await cache();
     if (!kept) return;
+    if (!live) throw new Error(NOT_LIVE);
     const current = new Set([...everyPart(), ...live.extra].map((p) => new URL(address(p), location.href).href));
     for (const request of await kept.keys()) if (!current.has(request.url)) await kept.delete(request);
   }
@@ -1850,8 +1855,12 @@
   function reader() {
     const read2 = /* @__PURE__ */ new Map();
     return async (part) => {
-      if (!read2.has(part.path)) read2.set(part.path, cache().then((kept) => partBytes(part, kept)));
-      return read2.get(part.path);
+      let bytes = read2.get(part.path);
+      if (!bytes) {
+        bytes = cache().then((kept) => partBytes(part, kept));
+        read2.set(part.path, bytes);
+      }
+      return bytes;
     };
   }
   async function bytesAt(parts, start3, length, read2) {
@@ -1870,11 +1879,12 @@
   var WEIGHTS_KEPT = 8;
   var weightsRead = /* @__PURE__ */ new Map();
   function stored(module, kind) {
+    if (!live) throw new Error(NOT_LIVE);
     const at2 = (live.weights[module] || {})[kind];
     if (!at2) return Promise.resolve(null);
     const key = `${module}/${kind}`;
-    if (weightsRead.has(key)) {
-      const kept = weightsRead.get(key);
+    const kept = weightsRead.get(key);
+    if (kept) {
       weightsRead.delete(key);
       weightsRead.set(key, kept);
       return kept;
@@ -1882,11 +1892,15 @@
     const count = at2.shape.reduce((n, k) => n * k, 1);
     const read2 = bytesAt(weightFiles(at2), at2.offset, 4 * count, reader()).then((bytes) => ({ shape: at2.shape, data: new Float32Array(bytes.buffer) }));
     weightsRead.set(key, forgotten(read2, () => weightsRead.delete(key)));
-    if (weightsRead.size > WEIGHTS_KEPT) weightsRead.delete(weightsRead.keys().next().value);
+    const oldest = weightsRead.keys().next().value;
+    if (weightsRead.size > WEIGHTS_KEPT && oldest !== void 0) weightsRead.delete(oldest);
     return read2;
   }
   async function tableRows(module, ids) {
-    const table = live.weights[module].weight, width = table.shape[1], read2 = reader();
+    if (!live) throw new Error(NOT_LIVE);
+    const table = live.weights[module].weight;
+    if (!table) throw new Error(`The site's live folder holds no weight of ${module}.`);
+    const width = table.shape[1], read2 = reader();
     const wanted2 = [...new Set(ids)].sort((x, y) => x - y);
     const data = new Float32Array(wanted2.length * width);
     for (const [k, id] of wanted2.entries()) {
