@@ -1912,6 +1912,7 @@
 
   // src/tokenizing.js
   var live2 = window.BVL_SITE.live;
+  var NOT_LIVE2 = "This site was written without --live: it holds no tokenizer.";
   var reading = null;
   function read(address2) {
     return fetch(address2).then((r) => {
@@ -1920,6 +1921,7 @@
     });
   }
   function tokenizer() {
+    if (!live2) throw new Error(NOT_LIVE2);
     reading = reading || Promise.all([
       import(new URL(live2.tokenizer.module, location.href).href),
       read(live2.tokenizer.json),
@@ -1934,8 +1936,14 @@
     return reading;
   }
   function wordSplitter(json) {
-    const parts = (p) => !p ? [] : p.type === "Sequence" ? p.pretokenizers.flatMap(parts) : [p];
-    const space = parts(json.pre_tokenizer).find((p) => p.type === "Metaspace" && p.split !== false);
+    const parts = (p) => !p ? [] : p.type === "Sequence" ? (
+      /** @type {SequenceJson} */
+      p.pretokenizers.flatMap(parts)
+    ) : [p];
+    const space = (
+      /** @type {MetaspaceJson | undefined} */
+      parts(json.pre_tokenizer).find((p) => p.type === "Metaspace" && p.split !== false)
+    );
     if (!space) return (word) => [word];
     const before = new RegExp(`(?=${space.replacement.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})`, "u");
     return (word) => word.split(before).filter(Boolean);
@@ -1978,18 +1986,23 @@
   }
   var marks = (n, letter) => Array.from({ length: n }, (_, i) => `\0${letter}${i}`);
   function encoded(t, text, pair, most) {
+    if (!live2) throw new Error(NOT_LIVE2);
     const wordsA = wordsOf(t, text), wordsB = pair ? wordsOf(t, pair) : null;
     const a = wordsA.flat(), b = wordsB && wordsB.flat();
     const later = (words3) => words3.flatMap((pieces) => pieces.map((_, k) => k > 0));
-    const goesOn = { A: later(wordsA), B: wordsB && later(wordsB) };
+    const goesOn = { A: later(wordsA), B: wordsB ? later(wordsB) : [] };
     const processor = t.post_processor;
     const specials = processor ? processor([], b ? [] : null).tokens.length : 0;
     const [n1, n2] = longestFirst(a.length, b ? b.length : null, (most || live2.max_tokens) - specials);
-    const placed = processor ? processor(marks(n1, "A"), b ? marks(n2, "B") : null) : { tokens: [...marks(n1, "A"), ...b ? marks(n2, "B") : []] };
-    const own = { A: a, B: b };
+    const placed = processor ? processor(marks(n1, "A"), b ? marks(n2 ?? 0, "B") : null) : { tokens: [...marks(n1, "A"), ...b ? marks(n2 ?? 0, "B") : []] };
+    const own = { A: a, B: b || [] };
     const sentences = placed.tokens.map((p) => p[0] === "\0" ? p[1] : "special");
     const tokens2 = placed.tokens.map((p) => p[0] === "\0" ? own[p[1]][Number(p.slice(2))] : p);
-    const ids = tokens2.map((p) => t.added_tokens_map.get(p)?.id ?? t.model.tokens_to_ids.get(p) ?? t.model.unk_token_id);
+    const ids = tokens2.map((p) => {
+      const id = t.added_tokens_map.get(p)?.id ?? t.model.tokens_to_ids.get(p) ?? t.model.unk_token_id;
+      if (id === void 0) throw new Error(`The tokenizer has no id for "${p}", and no unknown token.`);
+      return id;
+    });
     const shown2 = tokens2.map((p) => Object.hasOwn(t.readable, p) ? t.readable[p] : p);
     const types = placed.token_type_ids || sentences.map((s) => s === "B" ? 1 : 0);
     const continues = placed.tokens.map((p) => p[0] === "\0" && goesOn[p[1]][Number(p.slice(2))]);
