@@ -2021,6 +2021,7 @@
 
   // src/running.js
   var live3 = window.BVL_SITE.live;
+  var NOT_LIVE3 = "This site was written without --live: it runs no model in this browser.";
   var MB = (bytes) => (bytes / 1e6).toFixed(0);
   var starting = null;
   function begun() {
@@ -2028,6 +2029,7 @@
   }
   function start(progress) {
     starting = starting || forgotten((async () => {
+      if (!live3) throw new Error(NOT_LIVE3);
       const total = live3.model.bytes + live3.runtime.bytes;
       let got = 0;
       const done = (n) => {
@@ -2059,6 +2061,7 @@
     return starting;
   }
   function tokenTypes(types) {
+    if (!live3) throw new Error(NOT_LIVE3);
     const rows = live3.token_types.rows, most = Math.max(...types);
     if (rows === null || most < rows) return types;
     if (live3.token_types.zero_past_rows) return types.map(() => 0);
@@ -2079,11 +2082,13 @@
     return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
   }
   async function lastLayer(text, most) {
+    if (!live3) throw new Error(NOT_LIVE3);
     const all = (await run(text, null, () => null, most, [live3.hidden_states])).arrays[live3.hidden_states];
     const [layers3, T, d] = all.shape;
     return { shape: [T, d], data: all.data.slice((layers3 - 1) * T * d) };
   }
   async function computed(text, pair, progress) {
+    if (!live3) throw new Error(NOT_LIVE3);
     const { e, types, arrays } = await run(text, pair, progress);
     const unknown = e.tokens.filter((t) => t === live3.tokenizer.unknown).length;
     const total = e.tokens.length + e.dropped;
