@@ -43,7 +43,7 @@ function fitTitle(layout, width, base) {
   if (wrap) {
     Object.assign(layout.title, { text: wrap.text, yref: "container", y: 1, yanchor: "top",
                                   pad: { ...layout.title.pad, t: 8 } });
-    layout.margin = { ...layout.margin, t: (layout.margin.t || 0) + wrap.added };
+    layout.margin = { ...layout.margin, t: ((layout.margin || {}).t || 0) + wrap.added };
   }
 }
 

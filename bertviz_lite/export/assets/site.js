@@ -1293,7 +1293,7 @@
         yanchor: "top",
         pad: { ...layout2.title.pad, t: 8 }
       });
-      layout2.margin = { ...layout2.margin, t: (layout2.margin.t || 0) + wrap.added };
+      layout2.margin = { ...layout2.margin, t: ((layout2.margin || {}).t || 0) + wrap.added };
     }
   }
   function wrappedTitle(layout2, width, base) {
