@@ -1265,7 +1265,10 @@
       layout2.font = { ...layout2.font, size: s.lecture_font };
       layout2.height = layout2.meta && layout2.meta.keeps_height ? height : Math.min(height, tallest);
       for (const name of axes(layout2)) {
-        const axis = layout2[name];
+        const axis = (
+          /** @type {Axis} */
+          layout2[name]
+        );
         axis.tickfont = { ...axis.tickfont, size: s.lecture_font - 2 };
         axis.title = { ...axis.title, font: { ...(axis.title || {}).font, size: s.lecture_font } };
       }
@@ -1285,7 +1288,7 @@
   }
   function fitTitle(layout2, width, base) {
     const wrap = wrappedTitle(layout2, width, base);
-    if (wrap) {
+    if (wrap && layout2.title) {
       Object.assign(layout2.title, {
         text: wrap.text,
         yref: "container",
@@ -1298,7 +1301,7 @@
   }
   function wrappedTitle(layout2, width, base) {
     const title = layout2.title && layout2.title.text;
-    if (!title) return null;
+    if (!title || !layout2.title) return null;
     const { char_em: em, line_em: line } = screens();
     const size = layout2.title.font && layout2.title.font.size || base * 1.1;
     const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
