@@ -1356,7 +1356,11 @@
   }
 
   // src/attention_views.js
-  var settings = () => window.BVL_SITE.views.attention;
+  function settings() {
+    const given = window.BVL_SITE.views.attention;
+    if (!given) throw new Error("This site was written without --live: it builds no attention view in the browser.");
+    return given;
+  }
   function attentionLines(probs, heads) {
     const { min_weight: least, full_length: full, most_per_query: most } = settings().lines;
     const n = probs.shape[2], capped = n > full;
@@ -1443,11 +1447,15 @@
       if (h !== head) return;
       const w = Math.fround(Math.fround(Math.fround(lines2.weight[k]) * 10) + 0.5);
       const tenth = Math.min(10, Math.max(1, Math.floor(w)));
-      if (!tenths.has(tenth)) tenths.set(tenth, []);
-      tenths.get(tenth).push([lines2.query[k], lines2.key[k]]);
+      let ends = tenths.get(tenth);
+      if (!ends) {
+        ends = [];
+        tenths.set(tenth, ends);
+      }
+      ends.push([lines2.query[k], lines2.key[k]]);
     });
-    return [...tenths.keys()].sort((a, b) => b - a).map((tenth) => {
-      const ends = tenths.get(tenth), x = new Float32Array(3 * ends.length), y = new Float32Array(3 * ends.length);
+    return [...tenths.entries()].sort(([a], [b]) => b - a).map(([tenth, ends]) => {
+      const x = new Float32Array(3 * ends.length), y = new Float32Array(3 * ends.length);
       ends.forEach(([q, k], e) => {
         x.set([0, 1, NaN], 3 * e);
         y.set([q, k, NaN], 3 * e);
