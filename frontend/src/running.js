@@ -1,6 +1,3 @@
-// @ts-nocheck
-// (not typed yet: onnxruntime-web's session and tensors and the live manifest are untyped here; the "one source" work
-// rewrites it)
 // A live site's model run in this browser (export/live.py): the tokenizer and onnxruntime-web's session started
 // once, the model's files fetched once and kept (model_parts.js); a text tokenized as the trace tokenizes
 // (tokenizing.js) and run with every sub-step an output; the sentence's entry in the site from that run. yours.js
@@ -10,29 +7,61 @@ import { fetched, forgetOthers, forgotten } from "./model_parts.js";
 import { said } from "./page.js";
 import { tokenizer as readTokenizer, encoded } from "./tokenizing.js";
 
-const live = window.BVL_SITE.live;
+/** @typedef {import("./numbers.js").Unpacked} Unpacked */
+/** @typedef {import("./tokenizing.js").Tokenizer} Tokenizer */
+/** @typedef {import("./tokenizing.js").Encoded} Encoded */
+/**
+ * onnxruntime-web's tensor, the parts read here (its types are not installed here): its numbers (float32, or int64
+ * for whole numbers) and its shape.
+ * @typedef {{ data: Float32Array | Int32Array | BigInt64Array, dims: readonly number[] }} OrtTensor
+ */
+/**
+ * onnxruntime-web's InferenceSession, the part used here: a run, of every output or of those named.
+ * @typedef {{ run: (feeds: Record<string, unknown>, only?: string[]) => Promise<Record<string, OrtTensor>> }} Session
+ */
+/** @typedef {{ tokenizer: Tokenizer, session: Session }} Started */
+/** Says how far the reading and the run are, in words. */
+/** @typedef {(words: string) => void} Progress */
+
+/** @type {import("./model_parts.js").LiveSite | null} */
+const live = window.BVL_SITE.live;  // the site's JSON; null where it was written without --live
+const NOT_LIVE = "This site was written without --live: it runs no model in this browser.";
+/** @param {number} bytes */
 export const MB = (bytes) => (bytes / 1e6).toFixed(0);
 
+/** @type {Promise<Started> | null} */
 let starting = null;  // the tokenizer and the session, read once
 
-export function begun() {  // whether the tokenizer and the model are read, or being read
+/**
+ * Whether the tokenizer and the model are read, or being read.
+ * @returns {boolean}
+ */
+export function begun() {
   return starting !== null;
 }
 
-function start(progress) {  // the tokenizer and the model, read once (a second sentence meanwhile waits for them)
+/**
+ * The tokenizer and the model, read once (a second sentence meanwhile waits for them).
+ * @param {Progress} progress
+ * @returns {Promise<Started>}
+ */
+function start(progress) {
   starting = starting || forgotten((async () => {
+    if (!live) throw new Error(NOT_LIVE);
     const total = live.model.bytes + live.runtime.bytes;
     let got = 0;
+    /** @param {number} n */
     const done = (n) => { got += n; progress(`Fetching the model: ${MB(got)} of ${MB(total)} MB…`); };
     forgetOthers().catch(() => null);  // an earlier export's parts
     const [tokenizer, graph, weights, wasm] = await Promise.all([
       readTokenizer(), fetched([live.model.graph], done), fetched(live.model.data, done),
       fetched(live.runtime.wasm, done), script(live.runtime.script)]);
     progress("Starting the model…");
-    const ort = window.ort;
+    const ort = window.ort;  // onnxruntime-web, untyped (any) where it enters
     ort.env.wasm.numThreads = 1;  // a static host is not cross-origin isolated: one thread
     ort.env.wasm.wasmPaths = { mjs: new URL(live.runtime.module, location.href).href };
     ort.env.wasm.wasmBinary = wasm;
+    /** @type {Session} */
     const session = await ort.InferenceSession.create(graph, {
       executionProviders: ["wasm"], externalData: [{ path: live.model.data_name, data: weights }] });
     ort.env.wasm.wasmBinary = undefined;  // compiled: the bytes can go
@@ -41,37 +70,73 @@ function start(progress) {  // the tokenizer and the model, read once (a second 
   return starting;
 }
 
-function tokenTypes(types) {  // the trace's rule (stepthrough/trace.py _token_types)
+/**
+ * The trace's rule (stepthrough/trace.py _token_types).
+ * @param {number[]} types
+ * @returns {number[]}
+ */
+function tokenTypes(types) {
+  if (!live) throw new Error(NOT_LIVE);
   const rows = live.token_types.rows, most = Math.max(...types);
   if (rows === null || most < rows) return types;
   if (live.token_types.zero_past_rows) return types.map(() => 0);
   throw new Error(said(live.words.types_refused, { type: most, rows }));
 }
 
-function asArray(tensor) {  // an output as the site's arrays are: {shape, data}, whole numbers as int32
+/**
+ * An output as the site's arrays are: {shape, data}, whole numbers as int32.
+ * @param {OrtTensor} tensor
+ * @returns {Unpacked}
+ */
+function asArray(tensor) {
   const data = tensor.data instanceof BigInt64Array ? Int32Array.from(tensor.data, Number) : tensor.data;
   return { shape: tensor.dims.slice(), data };
 }
 
-// The text's tokens and the model's run: every output, or those named (`only`)
+/**
+ * The text's tokens and the model's run: every output, or those named (`only`).
+ * @param {string} text
+ * @param {string | null} pair
+ * @param {Progress} progress
+ * @param {number} [most]  tokens at most (else the model's length)
+ * @param {string[]} [only]
+ * @returns {Promise<{ e: Encoded, types: number[], arrays: Record<string, Unpacked> }>}
+ */
 async function run(text, pair, progress, most, only) {
   const { tokenizer, session } = await start(progress);
   progress("Computing in this browser…");
   const e = encoded(tokenizer, text, pair, most);
   const types = tokenTypes(e.types);
+  /** @param {number[]} values */
   const tensor = (values) => new window.ort.Tensor("int64", BigInt64Array.from(values, BigInt), [values.length]);
   const feeds = { input_ids: tensor(e.ids), token_type_ids: tensor(types), attention_mask: tensor(e.ids.map(() => 1)) };
   const outputs = await (only ? session.run(feeds, only) : session.run(feeds));
   return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
 }
 
-export async function lastLayer(text, most) {  // a text's last-layer vectors (T, d), cut to `most` tokens, run alone
+/**
+ * A text's last-layer vectors (T, d), cut to `most` tokens, run alone.
+ * @param {string} text
+ * @param {number} most
+ * @returns {Promise<Unpacked>}
+ */
+export async function lastLayer(text, most) {
+  if (!live) throw new Error(NOT_LIVE);
   const all = (await run(text, null, () => null, most, [live.hidden_states])).arrays[live.hidden_states];
   const [layers, T, d] = all.shape;
   return { shape: [T, d], data: all.data.slice((layers - 1) * T * d) };
 }
 
-export async function computed(text, pair, progress) {  // the sentence's entry in the site and its numbers
+/**
+ * The sentence's entry in the site and its numbers.
+ * @param {string} text
+ * @param {string | null} pair
+ * @param {Progress} progress
+ * @returns {Promise<{ sentence: SiteSentence, data: import("./lecture.js").SentenceData,
+ *                     arrays: Record<string, Unpacked> }>}
+ */
+export async function computed(text, pair, progress) {
+  if (!live) throw new Error(NOT_LIVE);
   const { e, types, arrays } = await run(text, pair, progress);
   const unknown = e.tokens.filter((t) => t === live.tokenizer.unknown).length;
   const total = e.tokens.length + e.dropped;

@@ -86,7 +86,7 @@ export function headName(queryHead, heads, count) {
 /** explaining/cell.py Cell: a cell of a step, with what its explanation reads */
 export class Cell {
   /**
-   * @param {any} lecture  a Lecture (lecture.js) or a sentence computed here (yours.js): not typed yet
+   * @param {import("./lecture.js").Lecture} lecture  a Lecture, or a sentence computed here (yours.js: a Lecture too)
    * @param {GraphBlock} block
    * @param {GraphNode} node
    * @param {number | null} head

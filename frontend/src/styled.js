@@ -1,5 +1,3 @@
-// @ts-nocheck
-// (not typed yet: Plotly's figures are untyped JSON here; the "one source" work rewrites it)
 // A figure the browser built (attention_views.js) styled for the screen that draws it, as the app's Python styles
 // each figure it exports (figures/screens.py styled, figures/fit.py fit): on a projector larger type, on every
 // screen a title that wraps to the width, a colour bar's numbers as many as its length holds, and on a phone the
@@ -8,8 +6,40 @@
 import { pyRound } from "./numbers.js";
 import { escaped } from "./figures.js";
 
-const screens = () => window.BVL_SITE.views.attention.screens;
+/**
+ * Plotly's figures, the fields these scripts set or read (Plotly's JSON, its types not installed here: any other
+ * field is kept as it is).
+ * @typedef {{ size?: number, [field: string]: unknown }} Font
+ * @typedef {{ text?: string, font?: Font, pad?: Record<string, number>, [field: string]: unknown }} Title
+ * @typedef {{ tickfont?: Font, title?: Title, tickangle?: number, [field: string]: unknown }} Axis
+ * @typedef {{ t?: number, b?: number, l?: number, r?: number }} Margin
+ * @typedef {{ nticks?: number, thickness?: number, title?: Title, [field: string]: unknown }} ColourBar
+ * @typedef {{ type?: string, showscale?: boolean, coloraxis?: string, colorbar?: ColourBar, textfont?: Font,
+ *             showlegend?: boolean, name?: string, [field: string]: unknown }} Trace
+ * @typedef {{ height?: number, font?: Font, meta?: { keeps_height?: boolean }, title?: Title, margin?: Margin,
+ *             xaxis?: Axis, showlegend?: boolean, legend?: { font?: Font, [field: string]: unknown },
+ *             [field: string]: unknown }} Layout
+ * @typedef {{ data: Trace[], layout: Layout, [field: string]: unknown }} Figure
+ */
+/**
+ * The parts of the app's styling these views meet (export/attention.py attention_settings' `screens`): a browser's
+ * and a phone's width, the type's sizes (a projector's, the smallest), the width below which a screen is narrow, and
+ * the measures of figures/fit.py and room.py.
+ * @typedef {{ browse: number, phone: number, font: number, lecture_font: number, smallest: number, narrow: number,
+ *             char_em: number, line_em: number, tick_gap: number, title_line_em: number,
+ *             bar_thickness: number }} Screens
+ */
 
+/** @returns {Screens} */
+const screens = () => window.BVL_SITE.views.attention.screens;  // the site's JSON (a live site's: only it styles here)
+
+/**
+ * `figure` styled for `screen`, changed in place; on a projector at most `tallest` high unless it keeps its height.
+ * @param {Figure} figure
+ * @param {import("./page.js").Screen} screen
+ * @param {number} tallest
+ * @returns {Figure}
+ */
 export function styled(figure, screen, tallest) {
   const s = screens(), layout = figure.layout;
   if (screen === "lecture") {  // figures/screens.py styled(lecture=True)
@@ -17,7 +47,7 @@ export function styled(figure, screen, tallest) {
     layout.font = { ...layout.font, size: s.lecture_font };
     layout.height = layout.meta && layout.meta.keeps_height ? height : Math.min(height, tallest);
     for (const name of axes(layout)) {
-      const axis = layout[name];
+      const axis = /** @type {Axis} */ (layout[name]);  // (JSON: an axis by its name, xaxis2 as xaxis)
       axis.tickfont = { ...axis.tickfont, size: s.lecture_font - 2 };
       axis.title = { ...axis.title, font: { ...(axis.title || {}).font, size: s.lecture_font } };
     }
@@ -33,24 +63,40 @@ export function styled(figure, screen, tallest) {
   return figure;
 }
 
+/**
+ * The names of a layout's axes.
+ * @param {Layout} layout
+ * @returns {string[]}
+ */
 function axes(layout) {
   return Object.keys(layout).filter((name) => /^[xy]axis\d*$/.test(name));
 }
 
-// fit.py _fit_title: a title too long for the width on as many lines as it needs, each taking room above the plot
+/**
+ * fit.py _fit_title: a title too long for the width on as many lines as it needs, each taking room above the plot
+ * @param {Layout} layout
+ * @param {number} width
+ * @param {number} base  the figure's type size
+ */
 function fitTitle(layout, width, base) {
   const wrap = wrappedTitle(layout, width, base);
-  if (wrap) {
+  if (wrap && layout.title) {  // (a title to wrap is there)
     Object.assign(layout.title, { text: wrap.text, yref: "container", y: 1, yanchor: "top",
                                   pad: { ...layout.title.pad, t: 8 } });
-    layout.margin = { ...layout.margin, t: (layout.margin.t || 0) + wrap.added };
+    layout.margin = { ...layout.margin, t: ((layout.margin || {}).t || 0) + wrap.added };
   }
 }
 
-// The title on as many lines as `width` needs, and the height they add; null where it fits
+/**
+ * The title on as many lines as `width` needs, and the height they add; null where it fits
+ * @param {Layout} layout
+ * @param {number} width
+ * @param {number} base  the figure's type size
+ * @returns {{ text: string, added: number } | null}
+ */
 export function wrappedTitle(layout, width, base) {
   const title = layout.title && layout.title.text;
-  if (!title) return null;
+  if (!title || !layout.title) return null;  // (a text: layout.title is there)
   const { char_em: em, line_em: line } = screens();
   const size = (layout.title.font && layout.title.font.size) || base * 1.1;
   const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
@@ -60,7 +106,14 @@ export function wrappedTitle(layout, width, base) {
                                          added: pyRound(line * size) * (lines.length - given.length) } : null;
 }
 
-function wrapped(text, width) {  // Python's textwrap.wrap on words (these titles hold no hyphen, no long word)
+/**
+ * Python's textwrap.wrap on words (these titles hold no hyphen, no long word)
+ * @param {string} text
+ * @param {number} width
+ * @returns {string[]}
+ */
+function wrapped(text, width) {
+  /** @type {string[]} */
   const lines = [];
   for (const word of text.split(/\s+/).filter(Boolean)) {
     const last = lines.length - 1;
@@ -70,12 +123,17 @@ function wrapped(text, width) {  // Python's textwrap.wrap on words (these title
   return lines.length ? lines : [""];
 }
 
+/** @param {string} text */
 function unescaped(text) {
   return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
 
-// colour_bars.py fit_colour_bars, for a bar beside the plot: as many numbers as its height holds, a line and a
-// half each, its title along it
+/**
+ * colour_bars.py fit_colour_bars, for a bar beside the plot: as many numbers as its height holds, a line and a
+ * half each, its title along it
+ * @param {Figure} figure
+ * @param {number} base  the figure's type size
+ */
 function fitColourBars(figure, base) {
   const s = screens(), layout = figure.layout;
   const bars = figure.data.filter((t) => t.type === "heatmap" && t.showscale !== false && !t.coloraxis);
@@ -96,7 +154,12 @@ function fitColourBars(figure, base) {
   }
 }
 
-// fit.py _fit_legend: on a narrow screen the legend under the plot, an entry a line, the figure taller by them
+/**
+ * fit.py _fit_legend: on a narrow screen the legend under the plot, an entry a line, the figure taller by them
+ * @param {Figure} figure
+ * @param {number} width
+ * @param {number} base  the figure's type size
+ */
 function fitLegend(figure, width, base) {
   const s = screens(), layout = figure.layout;
   if (width >= s.narrow || layout.showlegend === false) return;

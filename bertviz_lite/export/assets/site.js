@@ -158,7 +158,7 @@
   }
   var Cell = class _Cell {
     /**
-     * @param {any} lecture  a Lecture (lecture.js) or a sentence computed here (yours.js): not typed yet
+     * @param {import("./lecture.js").Lecture} lecture  a Lecture, or a sentence computed here (yours.js: a Lecture too)
      * @param {GraphBlock} block
      * @param {GraphNode} node
      * @param {number | null} head
@@ -292,31 +292,49 @@
   }
   var Lecture = class {
     // one sentence of the site: its tokens, ids and mask, its parts as they are read, the parameters
+    /**
+     * @param {SiteData} site
+     * @param {number} index
+     * @param {SentenceData} data
+     */
     constructor(site10, index, data) {
       const sentence = site10.sentences[index];
-      Object.assign(this, {
-        site: site10,
-        index,
-        model: site10.model,
-        tokens: sentence.tokens,
-        ids: data.ids,
-        mask: data.mask,
-        checks: data.checks,
-        data
-      });
+      this.site = site10;
+      this.index = index;
+      this.model = site10.model;
+      this.tokens = sentence.tokens;
+      this.ids = data.ids;
+      this.mask = data.mask;
+      this.checks = data.checks;
+      this.data = data;
       this.arrays = {};
       this.decodedParameters = {};
     }
+    /**
+     * A part's script (a block's sub-steps, "tour", "attention"), read once.
+     * @param {string} name
+     * @returns {Promise<any>}  the part as the site's script holds it: JSON, typed where it is read
+     */
     async part(name) {
       const key = `${this.index}-${name}`;
       if (!window.BVL_PARTS[key]) await script(`sentences/${key}.js`);
       return window.BVL_PARTS[key];
     }
+    /**
+     * A block's sub-steps and those of every block it reads (a layer's input, positions).
+     * @param {string} name
+     */
     async block(name) {
       const block = this.model.blocks.find((b) => partOf(b.name) === name);
+      if (!block) throw new Error(`This site's model has no block ${name}.`);
       const outside = block.nodes.flatMap((n) => n.inputs).filter((i) => /^(embed|positions|layers|pooler)\./.test(i));
       await Promise.all([name, ...new Set(outside.map(partOf))].map((part) => this.part(part)));
     }
+    /**
+     * A sub-step's numbers, unpacked when first read.
+     * @param {string} name
+     * @returns {Unpacked}
+     */
     array(name) {
       if (!(name in this.arrays)) {
         const part = window.BVL_PARTS[`${this.index}-${partOf(name)}`];
@@ -325,23 +343,44 @@
       }
       return this.arrays[name];
     }
+    /**
+     * What a block reads from the model itself (a layer's input: its hidden state); null where it reads no such thing.
+     * @param {string} name
+     * @returns {Unpacked | null}
+     */
     given(name) {
       const packed = this.data.given[name];
       if (!packed) return null;
       if (!(`given:${name}` in this.arrays)) this.arrays[`given:${name}`] = unpack(packed);
       return this.arrays[`given:${name}`];
     }
+    /**
+     * The ids a lookup table read and their rows.
+     * @param {string} module
+     * @returns {{ ids: number[], rows: Unpacked }}
+     */
     tableRows(module) {
       const table = this.data.rows[module];
       return { ids: table.ids, rows: this.memo(`rows:${module}`, () => unpack(table.rows)) };
     }
+    /**
+     * A norm's {weight, bias, eps}, an activation's {function}, a frequency vector.
+     * @param {string} name
+     * @returns {Unpacked | Parameter}
+     */
     parameter(name) {
       return this.memo(`parameter:${name}`, () => {
         const p = this.model.parameters[name];
         if (p && p.shape) return unpack(p);
+        if (!p) throw new Error(`This site holds no parameter ${name}.`);
         return { ...p, weight: decoded(p.weight), bias: decoded(p.bias) };
       });
     }
+    /**
+     * A module's W and b, its weights script read once.
+     * @param {string} module
+     * @returns {Promise<Weights>}
+     */
     async weights(module) {
       if (!this.model.weights.includes(module)) {
         throw new Error("This site was written without the model's weights, to keep it small: the app explains this cell, and so does a site written by `bertviz-lite export` without --no-weights.");
@@ -350,9 +389,19 @@
       const w = window.BVL_WEIGHTS[module];
       return this.memo(`weights:${module}`, () => ({ weight: unpack(w.weight), bias: decoded(w.bias) }));
     }
+    /**
+     * What `make` makes, made once for `key`.
+     * @template T
+     * @param {string} key
+     * @param {() => T} make
+     * @returns {T}
+     */
     memo(key, make) {
       if (!(key in this.decodedParameters)) this.decodedParameters[key] = make();
-      return this.decodedParameters[key];
+      return (
+        /** @type {T} */
+        this.decodedParameters[key]
+      );
     }
   };
   var lectures = {};
@@ -1216,7 +1265,10 @@
       layout2.font = { ...layout2.font, size: s.lecture_font };
       layout2.height = layout2.meta && layout2.meta.keeps_height ? height : Math.min(height, tallest);
       for (const name of axes(layout2)) {
-        const axis = layout2[name];
+        const axis = (
+          /** @type {Axis} */
+          layout2[name]
+        );
         axis.tickfont = { ...axis.tickfont, size: s.lecture_font - 2 };
         axis.title = { ...axis.title, font: { ...(axis.title || {}).font, size: s.lecture_font } };
       }
@@ -1236,7 +1288,7 @@
   }
   function fitTitle(layout2, width, base) {
     const wrap = wrappedTitle(layout2, width, base);
-    if (wrap) {
+    if (wrap && layout2.title) {
       Object.assign(layout2.title, {
         text: wrap.text,
         yref: "container",
@@ -1244,12 +1296,12 @@
         yanchor: "top",
         pad: { ...layout2.title.pad, t: 8 }
       });
-      layout2.margin = { ...layout2.margin, t: (layout2.margin.t || 0) + wrap.added };
+      layout2.margin = { ...layout2.margin, t: ((layout2.margin || {}).t || 0) + wrap.added };
     }
   }
   function wrappedTitle(layout2, width, base) {
     const title = layout2.title && layout2.title.text;
-    if (!title) return null;
+    if (!title || !layout2.title) return null;
     const { char_em: em, line_em: line } = screens();
     const size = layout2.title.font && layout2.title.font.size || base * 1.1;
     const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
@@ -1304,7 +1356,11 @@
   }
 
   // src/attention_views.js
-  var settings = () => window.BVL_SITE.views.attention;
+  function settings() {
+    const given = window.BVL_SITE.views.attention;
+    if (!given) throw new Error("This site was written without --live: it builds no attention view in the browser.");
+    return given;
+  }
   function attentionLines(probs, heads) {
     const { min_weight: least, full_length: full, most_per_query: most } = settings().lines;
     const n = probs.shape[2], capped = n > full;
@@ -1391,11 +1447,15 @@
       if (h !== head) return;
       const w = Math.fround(Math.fround(Math.fround(lines2.weight[k]) * 10) + 0.5);
       const tenth = Math.min(10, Math.max(1, Math.floor(w)));
-      if (!tenths.has(tenth)) tenths.set(tenth, []);
-      tenths.get(tenth).push([lines2.query[k], lines2.key[k]]);
+      let ends = tenths.get(tenth);
+      if (!ends) {
+        ends = [];
+        tenths.set(tenth, ends);
+      }
+      ends.push([lines2.query[k], lines2.key[k]]);
     });
-    return [...tenths.keys()].sort((a, b) => b - a).map((tenth) => {
-      const ends = tenths.get(tenth), x = new Float32Array(3 * ends.length), y = new Float32Array(3 * ends.length);
+    return [...tenths.entries()].sort(([a], [b]) => b - a).map(([tenth, ends]) => {
+      const x = new Float32Array(3 * ends.length), y = new Float32Array(3 * ends.length);
       ends.forEach(([q, k], e) => {
         x.set([0, 1, NaN], 3 * e);
         y.set([q, k, NaN], 3 * e);
@@ -1738,10 +1798,14 @@
 
   // src/model_parts.js
   var live = window.BVL_SITE.live;
+  var NOT_LIVE = "This site was written without --live: it holds no model files.";
   var CACHE = `bertviz-lite-live:${location.pathname}`;
   var address = (part) => `${part.path}?${part.hash}`;
   var everyPart = () => live ? [live.model.graph, ...live.model.data, ...live.runtime.wasm] : [];
-  var weightFiles = (at2) => at2.in === "extra" ? live.extra : live.model.data;
+  var weightFiles = (at2) => {
+    if (!live) throw new Error(NOT_LIVE);
+    return at2.in === "extra" ? live.extra : live.model.data;
+  };
   function cache() {
     return window.caches ? caches.open(CACHE).catch(() => null) : Promise.resolve(null);
   }
@@ -1782,11 +1846,12 @@
   }
   async function cachedAlready() {
     const kept = await cache();
-    return Boolean(kept) && (await Promise.all(everyPart().map((p) => kept.match(address(p))))).every(Boolean);
+    return kept !== null && (await Promise.all(everyPart().map((p) => kept.match(address(p))))).every(Boolean);
   }
   async function forgetOthers() {
     const kept = await cache();
     if (!kept) return;
+    if (!live) throw new Error(NOT_LIVE);
     const current = new Set([...everyPart(), ...live.extra].map((p) => new URL(address(p), location.href).href));
     for (const request of await kept.keys()) if (!current.has(request.url)) await kept.delete(request);
   }
@@ -1801,8 +1866,12 @@
   function reader() {
     const read2 = /* @__PURE__ */ new Map();
     return async (part) => {
-      if (!read2.has(part.path)) read2.set(part.path, cache().then((kept) => partBytes(part, kept)));
-      return read2.get(part.path);
+      let bytes = read2.get(part.path);
+      if (!bytes) {
+        bytes = cache().then((kept) => partBytes(part, kept));
+        read2.set(part.path, bytes);
+      }
+      return bytes;
     };
   }
   async function bytesAt(parts, start3, length, read2) {
@@ -1821,11 +1890,12 @@
   var WEIGHTS_KEPT = 8;
   var weightsRead = /* @__PURE__ */ new Map();
   function stored(module, kind) {
+    if (!live) throw new Error(NOT_LIVE);
     const at2 = (live.weights[module] || {})[kind];
     if (!at2) return Promise.resolve(null);
     const key = `${module}/${kind}`;
-    if (weightsRead.has(key)) {
-      const kept = weightsRead.get(key);
+    const kept = weightsRead.get(key);
+    if (kept) {
       weightsRead.delete(key);
       weightsRead.set(key, kept);
       return kept;
@@ -1833,11 +1903,15 @@
     const count = at2.shape.reduce((n, k) => n * k, 1);
     const read2 = bytesAt(weightFiles(at2), at2.offset, 4 * count, reader()).then((bytes) => ({ shape: at2.shape, data: new Float32Array(bytes.buffer) }));
     weightsRead.set(key, forgotten(read2, () => weightsRead.delete(key)));
-    if (weightsRead.size > WEIGHTS_KEPT) weightsRead.delete(weightsRead.keys().next().value);
+    const oldest = weightsRead.keys().next().value;
+    if (weightsRead.size > WEIGHTS_KEPT && oldest !== void 0) weightsRead.delete(oldest);
     return read2;
   }
   async function tableRows(module, ids) {
-    const table = live.weights[module].weight, width = table.shape[1], read2 = reader();
+    if (!live) throw new Error(NOT_LIVE);
+    const table = live.weights[module].weight;
+    if (!table) throw new Error(`The site's live folder holds no weight of ${module}.`);
+    const width = table.shape[1], read2 = reader();
     const wanted2 = [...new Set(ids)].sort((x, y) => x - y);
     const data = new Float32Array(wanted2.length * width);
     for (const [k, id] of wanted2.entries()) {
@@ -1849,6 +1923,7 @@
 
   // src/tokenizing.js
   var live2 = window.BVL_SITE.live;
+  var NOT_LIVE2 = "This site was written without --live: it holds no tokenizer.";
   var reading = null;
   function read(address2) {
     return fetch(address2).then((r) => {
@@ -1857,6 +1932,7 @@
     });
   }
   function tokenizer() {
+    if (!live2) throw new Error(NOT_LIVE2);
     reading = reading || Promise.all([
       import(new URL(live2.tokenizer.module, location.href).href),
       read(live2.tokenizer.json),
@@ -1871,8 +1947,14 @@
     return reading;
   }
   function wordSplitter(json) {
-    const parts = (p) => !p ? [] : p.type === "Sequence" ? p.pretokenizers.flatMap(parts) : [p];
-    const space = parts(json.pre_tokenizer).find((p) => p.type === "Metaspace" && p.split !== false);
+    const parts = (p) => !p ? [] : p.type === "Sequence" ? (
+      /** @type {SequenceJson} */
+      p.pretokenizers.flatMap(parts)
+    ) : [p];
+    const space = (
+      /** @type {MetaspaceJson | undefined} */
+      parts(json.pre_tokenizer).find((p) => p.type === "Metaspace" && p.split !== false)
+    );
     if (!space) return (word) => [word];
     const before = new RegExp(`(?=${space.replacement.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})`, "u");
     return (word) => word.split(before).filter(Boolean);
@@ -1915,18 +1997,23 @@
   }
   var marks = (n, letter) => Array.from({ length: n }, (_, i) => `\0${letter}${i}`);
   function encoded(t, text, pair, most) {
+    if (!live2) throw new Error(NOT_LIVE2);
     const wordsA = wordsOf(t, text), wordsB = pair ? wordsOf(t, pair) : null;
     const a = wordsA.flat(), b = wordsB && wordsB.flat();
     const later = (words3) => words3.flatMap((pieces) => pieces.map((_, k) => k > 0));
-    const goesOn = { A: later(wordsA), B: wordsB && later(wordsB) };
+    const goesOn = { A: later(wordsA), B: wordsB ? later(wordsB) : [] };
     const processor = t.post_processor;
     const specials = processor ? processor([], b ? [] : null).tokens.length : 0;
     const [n1, n2] = longestFirst(a.length, b ? b.length : null, (most || live2.max_tokens) - specials);
-    const placed = processor ? processor(marks(n1, "A"), b ? marks(n2, "B") : null) : { tokens: [...marks(n1, "A"), ...b ? marks(n2, "B") : []] };
-    const own = { A: a, B: b };
+    const placed = processor ? processor(marks(n1, "A"), b ? marks(n2 ?? 0, "B") : null) : { tokens: [...marks(n1, "A"), ...b ? marks(n2 ?? 0, "B") : []] };
+    const own = { A: a, B: b || [] };
     const sentences = placed.tokens.map((p) => p[0] === "\0" ? p[1] : "special");
     const tokens2 = placed.tokens.map((p) => p[0] === "\0" ? own[p[1]][Number(p.slice(2))] : p);
-    const ids = tokens2.map((p) => t.added_tokens_map.get(p)?.id ?? t.model.tokens_to_ids.get(p) ?? t.model.unk_token_id);
+    const ids = tokens2.map((p) => {
+      const id = t.added_tokens_map.get(p)?.id ?? t.model.tokens_to_ids.get(p) ?? t.model.unk_token_id;
+      if (id === void 0) throw new Error(`The tokenizer has no id for "${p}", and no unknown token.`);
+      return id;
+    });
     const shown2 = tokens2.map((p) => Object.hasOwn(t.readable, p) ? t.readable[p] : p);
     const types = placed.token_type_ids || sentences.map((s) => s === "B" ? 1 : 0);
     const continues = placed.tokens.map((p) => p[0] === "\0" && goesOn[p[1]][Number(p.slice(2))]);
@@ -1945,6 +2032,7 @@
 
   // src/running.js
   var live3 = window.BVL_SITE.live;
+  var NOT_LIVE3 = "This site was written without --live: it runs no model in this browser.";
   var MB = (bytes) => (bytes / 1e6).toFixed(0);
   var starting = null;
   function begun() {
@@ -1952,6 +2040,7 @@
   }
   function start(progress) {
     starting = starting || forgotten((async () => {
+      if (!live3) throw new Error(NOT_LIVE3);
       const total = live3.model.bytes + live3.runtime.bytes;
       let got = 0;
       const done = (n) => {
@@ -1983,6 +2072,7 @@
     return starting;
   }
   function tokenTypes(types) {
+    if (!live3) throw new Error(NOT_LIVE3);
     const rows = live3.token_types.rows, most = Math.max(...types);
     if (rows === null || most < rows) return types;
     if (live3.token_types.zero_past_rows) return types.map(() => 0);
@@ -2003,11 +2093,13 @@
     return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
   }
   async function lastLayer(text, most) {
+    if (!live3) throw new Error(NOT_LIVE3);
     const all = (await run(text, null, () => null, most, [live3.hidden_states])).arrays[live3.hidden_states];
     const [layers3, T, d] = all.shape;
     return { shape: [T, d], data: all.data.slice((layers3 - 1) * T * d) };
   }
   async function computed(text, pair, progress) {
+    if (!live3) throw new Error(NOT_LIVE3);
     const { e, types, arrays } = await run(text, pair, progress);
     const unknown = e.tokens.filter((t) => t === live3.tokenizer.unknown).length;
     const total = e.tokens.length + e.dropped;
