@@ -18,11 +18,11 @@ def test_cached_traces_do_not_keep_evicted_models_alive(tiny_dirs):
     first_steps = first.layer(0)
     del first
     for source in sources[1:]:
-        assert cache.cached_trace(RunKey(source, "base", "the cat sat")).layer(0).max_abs_diff < 1e-5
+        assert cache.cached_trace(RunKey(source, "base", "the cat sat")).layer(0).holds
     gc.collect()
     assert first_model() is None, "an evicted model is still held by the trace cache"
     again = cache.cached_trace(RunKey(sources[0], "base", "the cat sat"))  # trace from the cache, model reloaded
-    assert again.loaded is not None and again.layer(0).max_abs_diff < 1e-5
+    assert again.loaded is not None and again.layer(0).holds
     assert (again.layer(0)["attn.probs"] == first_steps["attn.probs"]).all()
 
 
@@ -40,5 +40,5 @@ def test_a_cached_trace_is_never_joined_to_other_weights_under_the_same_name(tmp
     second = cache.cached_trace(RunKey(directory, "base", "the cat sat"))
     assert second.loaded.weights_id != first_id
     assert not (second.hidden_states == first.hidden_states).all()
-    assert second.layer(1).max_abs_diff < 1e-5  # its own forward, checked against its own weights
-    assert cache.cached_layer(RunKey(directory, "base", "the cat sat"), 1).max_abs_diff < 1e-5
+    assert second.layer(1).holds  # its own forward, checked against its own weights
+    assert cache.cached_layer(RunKey(directory, "base", "the cat sat"), 1).holds

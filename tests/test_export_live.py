@@ -126,8 +126,8 @@ def computed(page, text: str, pair: str | None = None) -> dict:
 
 
 def worst_difference(got: dict, t) -> tuple[float, str, int]:
-    """The sub-step farthest from the trace, as a fraction of its bound (closeness.ANOTHER_ROUTE: within 1e-4 + 1e-5·|x| +
-    1e-5·|x|, so at most 1 where every element agrees), its name, and how many sub-steps were compared."""
+    """The sub-step farthest from the trace, as a fraction of its bound (closeness.ANOTHER_ROUTE: within 1e-4 + 1e-5·|x|, so
+    at most 1 where every element agrees), its name, and how many sub-steps were compared."""
     expected = trace_steps(t)
     excess = {name: ANOTHER_ROUTE.excess(a["data"], expected[name]) for name, a in got["arrays"].items()
               if name in expected}

@@ -6,12 +6,12 @@ import pytest
 import torch
 import transformers
 
+from bertviz_lite.closeness import SAME_SUM
 from bertviz_lite import trace
 from bertviz_lite.families import FAMILIES
 from bertviz_lite.graph.names import KEYS_BY_BLOCK
 from tiny_models import BERT_LAYER_KEYS, NEW_FAMILY_NAMES, NEW_FAMILY_SPECS
 
-TOLERANCE = 1e-4
 TEXT, PAIR = "the cat sat on the mat this is a test sentence", "the dog sat on the river bank"
 
 
@@ -33,11 +33,11 @@ def test_every_layer_matches_transformers(new_tiny_loaded, model_type):
     ref = reference(loaded, t)
     assert t.num_layers == len(ref.attentions) == loaded.config.num_hidden_layers
     embeddings = t.embeddings()
-    assert embeddings.max_abs_diff <= TOLERANCE
+    assert embeddings.holds
     for i in range(t.num_layers):
         steps = t.layer(i)
-        assert steps.max_abs_diff <= TOLERANCE, (i, steps.max_abs_diff)
-        np.testing.assert_allclose(steps.output, ref.hidden_states[i + 1][0].numpy(), atol=TOLERANCE)
+        assert steps.holds, (i, steps.max_abs_diff)
+        SAME_SUM.assert_close(steps.output, ref.hidden_states[i + 1][0].numpy())
         np.testing.assert_allclose(steps["attn.probs"], ref.attentions[i][0].numpy(), atol=1e-5)
         np.testing.assert_allclose(t.attention(i), ref.attentions[i][0].numpy(), atol=1e-5)
 
@@ -174,11 +174,11 @@ def test_deberta_v2_style_unshared_keys_one_term_and_absolute_positions(tmp_path
     loaded = load_model(str(tmp_path))
     t = trace(loaded, TEXT, PAIR)
     ref = reference(loaded, t)
-    assert t.embeddings().max_abs_diff <= TOLERANCE
+    assert t.embeddings().holds
     assert "position" in t.embeddings() and "token_type" in t.embeddings()
     for i in range(t.num_layers):
         steps = t.layer(i)
-        assert "attn.p2c" not in steps and steps.max_abs_diff <= TOLERANCE
+        assert "attn.p2c" not in steps and steps.holds
         np.testing.assert_allclose(steps["attn.probs"], ref.attentions[i][0].numpy(), atol=1e-5)
     assert list(t.positions()) == ["relative_positions", "rel_embeddings"]
 
@@ -405,7 +405,7 @@ def test_a_pair_on_one_token_type_follows_the_inputs_the_tokenizer_declares(tmp_
     t = trace(loaded, TEXT, PAIR)
     assert not t.token_type_ids.any()  # what the model was given: its default, type 0 everywhere
     for i in range(t.num_layers):
-        np.testing.assert_allclose(t.layer(i).output, own[i + 1][0].numpy(), atol=TOLERANCE)
+        SAME_SUM.assert_close(t.layer(i).output, own[i + 1][0].numpy())
 
 
 def test_a_pair_that_the_model_cannot_read_is_said_not_a_traceback(tmp_path):

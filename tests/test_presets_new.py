@@ -30,8 +30,8 @@ def test_offline_presets_have_the_real_totals_and_step_through_exactly(presets, 
     assert loaded.weights_kind == "random-init" and loaded.source == source
     assert parameter_table(loaded.model)["numel"].sum() == REAL_TOTALS[source]
     t = trace(loaded, "the bank of the river", "a second sentence")
-    assert t.embeddings().max_abs_diff <= 1e-4
-    assert t.layer(0).max_abs_diff <= 1e-4 and t.layer(t.num_layers - 1).max_abs_diff <= 1e-4
+    assert t.embeddings().holds
+    assert t.layer(0).holds and t.layer(t.num_layers - 1).holds
     assert loaded.warning and "Random weights" in loaded.warning
 
 

@@ -49,7 +49,8 @@ def positions_view(s: Stepping, r: Regions) -> None:
         chart = f"cells_positions_{key}"
         with r.canvas:
             charts.cached_chart(s.view_key("positions", key, cell), lambda: attention_heatmap(
-                array.astype(np.float32), tokens, node.title, node.short, clickable=True, chosen=cell),
+                array.astype(np.float32), tokens, node.title, node.short, clickable=True, chosen=cell,
+                scale=node.op.scale),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
             charts.csv_download(lambda: charts.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:

@@ -5,7 +5,7 @@ app's. Written as ONNX by PyTorch's exporter, float32 (what "exact" needs), for 
 
 The trace explains each layer from the model's own input to it (hidden_states[i]); here each layer reads the
 previous layer's last sub-step, which the model computes the same way: the two differ by float32 rounding only
-(tests/test_export_every_step.py holds every sub-step within 1e-4 of the trace). The graph also runs transformers'
+(tests/test_export_every_step.py holds every sub-step within closeness.ANOTHER_ROUTE of the trace). The graph also runs transformers'
 own model on the sentence (`OWN`: its hidden states and pooler output), so that the browser checks each block
 against the model itself, as the app does.
 """

@@ -61,7 +61,7 @@ def _narrate_buckets(s, say) -> list[str]:
 
 
 RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets,
-                      explain=_explain_bucket, narrate=_narrate_buckets)
+                      explain=_explain_bucket, narrate=_narrate_buckets, scale="share")  # buckets count from 0
 
 
 def _positions_graph(base: nn.Module, names: ModuleNames) -> Nodes:

@@ -76,12 +76,12 @@ class Op:
     gives_probabilities: bool = False  # each row is a distribution (0 to 1, summing to 1): drawn as attention
     reads_weights: bool = True  # False: computed from the positions alone (DeBERTa's i − j), the same whatever the
     # weights, so random weights take nothing from it
+    scale: str = ""  # the colour scale its numbers are drawn on (a name in figures/style.py SCALES), one per step on
+    # every page, the app's and an exported site's; "" for the usual: shares from 0 for a distribution, else diverging
 
-    @property
-    def scale(self) -> str:
-        """The colour scale its numbers are drawn on (a name in figures/style.py SCALES): one per step, on every
-        page, the app's and an exported site's: shares from 0 for a distribution, else diverging at 0."""
-        return "share" if self.gives_probabilities else "signed"
+    def __post_init__(self) -> None:
+        if not self.scale:
+            object.__setattr__(self, "scale", "share" if self.gives_probabilities else "signed")
 
     def __repr__(self) -> str:
         return f"Op({self.name})"

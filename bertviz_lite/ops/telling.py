@@ -19,9 +19,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-Say = Callable[..., str]  # say(name, **values): the template `name`, filled
-
-
 def tells(**templates: str) -> Callable[[Callable], Callable]:
     """A narrator `narrator(step, say)` told in `templates`; the narrator made of it takes the step alone, and keeps
     its templates as `.said` (by name) for the site."""
