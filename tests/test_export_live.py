@@ -480,13 +480,14 @@ def analysed_in_the_browser(page, t) -> dict:
     figures left out, and the numbers it drew them from."""
     probs = [base64.b64encode(np.ascontiguousarray(t.attention(layer), "<f4").tobytes()).decode()
              for layer in range(t.num_layers)]
-    return page.evaluate("""([tokens, probs, shape]) => {
+    return page.evaluate("""async ([tokens, ids, probs, shape]) => {
       const arrays = probs.map((b64) => ({ shape, data: new Float32Array(Uint8Array.from(atob(b64),
                                                                                           (c) => c.charCodeAt(0)).buffer) }));
-      const lecture = { tokens, model: BVL_SITE.model, array: (name) => arrays[Number(name.split(".")[1])] };
+      const lecture = { tokens, ids: { input_ids: ids }, model: BVL_SITE.model,
+                        array: (name) => arrays[Number(name.split(".")[1])] };
       const plain = (page) => JSON.parse(JSON.stringify(page, (key, value) => (key === "figure" && value ? "drawn" : value)));
-      return { heads: plain(BVL.analysed.heads(lecture)), rollout: plain(BVL.analysed.rollout(lecture)) };
-    }""", [t.tokens, probs, list(t.attention(0).shape)])
+      return { heads: plain(await BVL.analysed.heads(lecture)), rollout: plain(await BVL.analysed.rollout(lecture)) };
+    }""", [t.tokens, t.input_ids.tolist(), probs, list(t.attention(0).shape)])
 
 
 def without_figures(page: dict, apart) -> dict:
@@ -555,7 +556,7 @@ def contributions_in_the_browser(page, t) -> dict:
         .map((b) => BVL.stepName(b, b.nodes[b.nodes.length - 1].key));
       const lecture = Object.assign(Object.create(BVL.Lecture.prototype), {
         site, model: site.model, tokens, arrays, decodedParameters: {},
-        array: (name) => arrays[site.live.sources[name] || name],
+        array: (name) => (name === site.live.hidden_states ? states : arrays[site.live.sources[name] || name]),
         given: (name) => { const i = outputs.indexOf(name);
                            return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; },
         weights: async (module) => ({ weight: weights[module][0], bias: weights[module][1] }) });
@@ -626,6 +627,7 @@ def test_a_computed_sentences_lens_is_the_apps_nearest_pieces(tab, served, loade
             .map((b) => BVL.stepName(b, b.nodes[b.nodes.length - 1].key));
           const lecture = Object.assign(Object.create(BVL.Lecture.prototype), {
             site, model: site.model, tokens, ids: { input_ids: ids }, decodedParameters: {}, arrays: {},
+            array: (name) => { if (name !== site.live.hidden_states) throw new Error(name); return states; },
             given: (name) => { const i = outputs.indexOf(name);
                                return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; },
             weights: async (module) => ({ weight: await BVL.modelParts.stored(module, "weight") }) });

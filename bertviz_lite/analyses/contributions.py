@@ -40,6 +40,7 @@ from torch import nn
 from ..closeness import ANOTHER_ROUTE
 from ..ops import (LAYER_NORM, LINEAR, MERGE_HEADS, NORMS, RESIDUAL_ADD, WEIGHTED_SUM, merge_heads, shared_heads,
                    split_heads)
+from ..graph.nodes import Graph, Node
 from ..stepthrough.trace import Trace
 
 MIXING = ("attention", "norm", "norm_residual", "norm_residual_ln")
@@ -66,8 +67,13 @@ class LayerContributions:
 
 def mixing_ratio(m: np.ndarray) -> float:
     """Mean over i of Σ_{j≠i} m_ij / Σ_j m_ij."""
-    totals = m.sum(axis=-1)
-    return float(np.mean((totals - np.diagonal(m)) / totals))
+    return float(mixing_of(torch.from_numpy(m)))
+
+
+def mixing_of(m: torch.Tensor) -> torch.Tensor:
+    """(…, T, T) -> (…): the mixing ratio of each matrix. In torch, so that a live site's browser runs it too."""
+    totals = m.sum(dim=-1)  # (…, T)
+    return ((totals - torch.diagonal(m, dim1=-2, dim2=-1)) / totals).mean(dim=-1)
 
 
 @torch.inference_mode()
@@ -80,36 +86,52 @@ def decompose(x: torch.Tensor, probs: torch.Tensor, w_v: torch.Tensor, b_v: torc
 
     A pre-norm layer passes `values_from` = LN(x) and gamma = beta = eps = None; attn_norm is then the block's
     output x + attn.out."""
-    H, T, d = probs.shape[0], probs.shape[1], x.shape[1]
+    H = probs.shape[0]
     source = x if values_from is None else values_from  # (T, d): what the values are computed from
     v = head_values(source, w_v, b_v, H, w_o.shape[1] // H)  # (H, T, d_h): x_j W_V^h + b_V^h
+    mean, raw, residual, with_ln, rebuilt_out, rebuilt_norm = contribution_tensors(x, probs, v, w_o, b_o, gamma, beta,
+                                                                                   eps, attn_out)
+    return LayerContributions(mean.numpy(), raw.numpy(), residual.numpy(),
+                              None if with_ln is None else with_ln.numpy(),
+                              **_check("out", rebuilt_out, attn_out), **_check("norm", rebuilt_norm, attn_norm))
+
+
+def contribution_tensors(x: torch.Tensor, probs: torch.Tensor, v: torch.Tensor, w_o: torch.Tensor, b_o: torch.Tensor,
+                         gamma: torch.Tensor | None, beta: torch.Tensor | None, eps: float | None,
+                         attn_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:
+    """The definitions above as tensors: the mean attention and ‖c_ij‖, ‖c_ij + δ_ij x_i‖, ‖g_i(c_ij + δ_ij x_i)‖
+    (None without a LayerNorm after the sum: gamma is None), each (T, T), and what the two checks rebuild, each
+    (T, d): Σ_j c_ij + b_O, and Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β (pre-norm: Σ_j (c_ij + δ_ij x_i) + b_O).
+    attn_out: what the LayerNorm reads with x (pre-norm: unread).
+    v: (H, T, d_h) each query head's values (x_j W_V^h + b_V^h). In torch, so that a live site's browser runs this
+    very function (export/analysis_graphs.py)."""
+    H, d = probs.shape[0], x.shape[1]
     w_o_heads = w_o.T.reshape(H, -1, d)  # (H, d_h, d): W_O^h, the rows of W_Oᵀ that take head h's context
     f = v @ w_o_heads  # (H, T, d): f^h(x_j)
-    y = x + attn_out  # (T, d): the LayerNorm's input, or the block's output in a pre-norm layer
-
     sum_c = ((probs @ v) @ w_o_heads).sum(dim=0)  # (T, d): Σ_j c_ij = Σ_h (α^h v^h) W_O^h, a fifth of α^h f^h's cost
     diagonal = torch.diagonal(probs, dim1=1, dim2=2)  # (H, T): α^h_ii
     c_ii = (diagonal[:, :, None] * f).sum(dim=0)  # (T, d)
     by_key = probs.permute(2, 1, 0).contiguous()  # (T_j, T_i, H): α^h_ij, grouped by the token j that gives
     raw = _squared_norms(by_key, f)  # (T, T): ‖c_ij‖²
-    i = torch.arange(T)
-    residual = raw.clone()
-    residual[i, i] += (2 * c_ii * x + x * x).sum(dim=-1)  # ‖c_ii + x_i‖² = ‖c_ii‖² + 2⟨c_ii, x_i⟩ + ‖x_i‖²
+    # ‖c_ii + x_i‖² = ‖c_ii‖² + 2⟨c_ii, x_i⟩ + ‖x_i‖², on the diagonal alone
+    residual = raw + on_diagonal((2 * c_ii * x + x * x).sum(dim=-1))
     norm = lambda squared: squared.clamp(min=0).sqrt()  # noqa: E731
-    checks = {**_check("out", sum_c + b_o, attn_out)}
+    mean = probs.mean(dim=0)  # (T, T)
     if gamma is None:  # pre-norm: nothing normalises the sum; check 2 is the block's output
-        return LayerContributions(probs.mean(dim=0).numpy(), norm(raw).numpy(), norm(residual).numpy(), None,
-                                  **checks, **_check("norm", sum_c + x + b_o, attn_norm))
+        return mean, norm(raw), norm(residual), None, sum_c + b_o, sum_c + x + b_o
 
+    y = x + attn_out  # (T, d): the LayerNorm's input
     s = torch.sqrt(y.var(dim=-1, unbiased=False, keepdim=True) + eps)  # (T, 1): s_i
     lin = lambda z: gamma * (z - z.mean(dim=-1, keepdim=True))  # noqa: E731  g_i(z) = lin(z) / s_i
-    with_ln = _squared_norms(by_key, lin(f))  # (T, T): ‖lin(c_ij)‖², lin being linear
     lin_c, lin_x = lin(c_ii), lin(x)
-    with_ln[i, i] += (2 * lin_c * lin_x + lin_x * lin_x).sum(dim=-1)
+    with_ln = _squared_norms(by_key, lin(f)) + on_diagonal((2 * lin_c * lin_x + lin_x * lin_x).sum(dim=-1))
     rebuilt_norm = lin(sum_c + x) / s + lin(b_o) / s + beta  # Σ_j g_i(c_ij + δ_ij x_i) + g_i(b_O) + β
-    return LayerContributions(
-        probs.mean(dim=0).numpy(), norm(raw).numpy(), norm(residual).numpy(), (norm(with_ln) / s).numpy(),
-        **checks, **_check("norm", rebuilt_norm, attn_norm))
+    return mean, norm(raw), norm(residual), norm(with_ln) / s, sum_c + b_o, rebuilt_norm
+
+
+def on_diagonal(values: torch.Tensor) -> torch.Tensor:
+    """(T,) -> (T, T): the values on the diagonal, 0 elsewhere (torch.diag_embed, in operations ONNX has)."""
+    return torch.eye(values.shape[0], dtype=values.dtype) * values[:, None]
 
 
 def _check(name: str, rebuilt: torch.Tensor, own: torch.Tensor) -> dict:
@@ -145,24 +167,40 @@ class AttentionBlock:
 
 
 def attention_block(trace: Trace, layer: int) -> AttentionBlock:
-    """Read from the layer's graph: the values are the linear map whose heads the weighted sum mixes, W_O the linear
-    map of the merged heads; a LayerNorm that feeds the values is a pre-norm, and one that alone reads the residual
-    sum after W_O a post-norm."""
+    """Layer `layer`'s attention block, read from its graph (`block_nodes`)."""
     graph, base = trace.graph("layers", layer), trace.loaded.base
+    nodes = block_nodes(graph)
+    w_v, b_v = _rows(base.get_submodule(nodes.values.module), nodes.values.attr("rows"))
+    output = base.get_submodule(nodes.out.module)
+    w_o, b_o = _rows(output, None)
+    return AttentionBlock(w_v, b_v, w_o, b_o, output,
+                          pre_norm=None if nodes.pre_norm is None else base.get_submodule(nodes.pre_norm.module),
+                          post_norm=None if nodes.post_norm is None else base.get_submodule(nodes.post_norm.module))
+
+
+@dataclass(frozen=True)
+class BlockNodes:
+    """The nodes of a layer's graph that the norm-based analysis reads."""
+
+    values: Node  # the linear map whose heads the weighted sum mixes: (H_kv, T, d_h)
+    out: Node  # W_O: the linear map of the merged heads
+    residual: Node  # x + attn.out
+    pre_norm: Node | None  # a norm that feeds the values
+    post_norm: Node | None  # a LayerNorm that alone reads the residual sum
+
+
+def block_nodes(graph: Graph) -> BlockNodes:
+    """Read from the layer's graph: the values are the linear map whose heads the weighted sum mixes, W_O the linear
+    map of the merged heads; a norm that feeds the values is a pre-norm, and a LayerNorm that alone reads the
+    residual sum after W_O a post-norm."""
     mixed = next(n for n in graph if n.op is WEIGHTED_SUM)
     values = graph.node(mixed.inputs[1])
     merged = next(n for n in graph if n.op is MERGE_HEADS and mixed.key in n.inputs)
     out = next(n for n in graph if n.op is LINEAR and merged.key in n.inputs)
     residual = next(n for n in graph if n.op is RESIDUAL_ADD and out.key in n.inputs)
-    after = graph.consumers(residual.key)
-    source = graph.node(values.inputs[0])
-    w_v, b_v = _rows(base.get_submodule(values.module), values.attr("rows"))
-    output = base.get_submodule(out.module)
-    w_o, b_o = _rows(output, None)
-    return AttentionBlock(w_v, b_v, w_o, b_o, output,
-                          pre_norm=base.get_submodule(source.module) if source.op in NORMS else None,
-                          post_norm=base.get_submodule(after[0].module)
-                          if len(after) == 1 and after[0].op is LAYER_NORM else None)
+    after, source = graph.consumers(residual.key), graph.node(values.inputs[0])
+    return BlockNodes(values, out, residual, source if source.op in NORMS else None,
+                      after[0] if len(after) == 1 and after[0].op is LAYER_NORM else None)
 
 
 def _rows(linear: nn.Linear, rows: tuple[int, int] | None) -> tuple[torch.Tensor, torch.Tensor]:

@@ -54,18 +54,24 @@ class HeadFingerprints:
 
 def head_statistics(probs: np.ndarray, is_sep: np.ndarray, is_punct: np.ndarray) -> dict[str, np.ndarray]:
     """Every statistic for each head of one layer. probs: (H, T, T); is_sep, is_punct: (T,) booleans."""
-    T = probs.shape[-1]
-    diagonal = lambda offset: np.diagonal(probs, offset=offset, axis1=1, axis2=2)  # (H, T - |offset|)
-    nan = np.full(probs.shape[0], np.nan)
-    return {
-        "entropy": torch.special.entr(torch.from_numpy(probs)).sum(-1).mean(-1).numpy(),  # −p ln p; 0 at p = 0
-        "cls": probs[:, :, 0].mean(-1),
-        "sep": probs[:, :, is_sep].sum(-1).mean(-1),
-        "punct": probs[:, :, is_punct].sum(-1).mean(-1),
-        "self": diagonal(0).mean(-1),
-        "prev": diagonal(-1).mean(-1) if T > 1 else nan,  # α_i,i−1 lies on the first sub-diagonal
-        "next": diagonal(1).mean(-1) if T > 1 else nan,
-    }
+    stats = statistics(torch.from_numpy(probs), torch.from_numpy(is_sep), torch.from_numpy(is_punct))
+    return dict(zip(STATS, stats.numpy()))
+
+
+def statistics(probs: torch.Tensor, is_sep: torch.Tensor, is_punct: torch.Tensor) -> torch.Tensor:
+    """(7, H): each statistic of STATS, in order, for each head; probs (H, T, T), is_sep and is_punct
+    (T,) booleans. In torch, so that a live site's browser runs this very function (export/analysis_graphs.py).
+    With one token, prev and next are means over no query: nan."""
+    mean_over_queries = lambda per_query: per_query.mean(dim=-1)  # noqa: E731  (H, T') -> (H,)
+    return torch.stack([
+        mean_over_queries(torch.where(probs > 0, -probs * torch.log(probs), 0.0).sum(dim=-1)),  # −Σ p ln p; 0 · ln 0 = 0
+        mean_over_queries(probs[:, :, 0]),
+        mean_over_queries((probs * is_sep.to(probs.dtype)).sum(dim=-1)),
+        mean_over_queries((probs * is_punct.to(probs.dtype)).sum(dim=-1)),
+        mean_over_queries(torch.diagonal(probs, offset=0, dim1=1, dim2=2)),
+        mean_over_queries(torch.diagonal(probs, offset=-1, dim1=1, dim2=2)),  # α_i,i−1: the first sub-diagonal
+        mean_over_queries(torch.diagonal(probs, offset=1, dim1=1, dim2=2)),
+    ])
 
 
 def token_kinds(trace: Trace) -> tuple[np.ndarray, np.ndarray]:

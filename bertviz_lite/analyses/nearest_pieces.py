@@ -61,12 +61,24 @@ def nearest_at(trace: Trace, positions: list[int], top: int = TOP) -> list[Neare
     exported site holds every position's)."""
     if why := narrower_table(trace.loaded):
         raise InputError(why)
-    table = torch.nn.functional.normalize(trace.loaded.model.get_input_embeddings().weight.float(), dim=-1)  # (V, d)
+    table = unit_rows(trace.loaded.model.get_input_embeddings().weight)  # (V, d)
     found = []
     for position in positions:
         states = torch.from_numpy(np.ascontiguousarray(trace.hidden_states[:, position])).float()  # (L + 1, d)
-        best = (torch.nn.functional.normalize(states, dim=-1) @ table.T).topk(top, dim=-1)  # of (L + 1, V) cosines
-        layers = [list(zip(piece_names(trace.loaded.tokenizer, ids.tolist()), values.tolist()))
-                  for values, ids in zip(best.values, best.indices)]
+        ids, cosines = nearest_rows(states, table, top)
+        layers = [list(zip(piece_names(trace.loaded.tokenizer, row.tolist()), values.tolist()))
+                  for values, row in zip(cosines, ids)]
         found.append(NearestPieces(trace.tokens, position, layers))
     return found
+
+
+def unit_rows(table: torch.Tensor) -> torch.Tensor:
+    """(V, d): each row of the word table over its length, in float32."""
+    return torch.nn.functional.normalize(table.float(), dim=-1)
+
+
+def nearest_rows(states: torch.Tensor, unit_table: torch.Tensor, top: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The ids (N, top) of the rows of `unit_table` (V, d) nearest by cosine to each of `states` (N, d), and the
+    cosines (N, top), the largest first. In torch, so that a live site's browser runs it too."""
+    best = (torch.nn.functional.normalize(states, dim=-1) @ unit_table.T).topk(top, dim=-1)  # of (N, V) cosines
+    return best.indices, best.values

@@ -12,23 +12,32 @@ array([[1. , 0. ],
 from __future__ import annotations
 
 import numpy as np
+import torch
 
 from ..stepthrough.trace import Trace
 
 
-def residual_attention(mean_attention: np.ndarray) -> np.ndarray:
+def residual_attention(mean_attention: torch.Tensor) -> torch.Tensor:
     """Ã = rows of (0.5 · A + 0.5 · I) normalised to sum to 1. mean_attention: (T, T), the mean over heads."""
-    mixed = 0.5 * mean_attention + 0.5 * np.eye(mean_attention.shape[-1], dtype=mean_attention.dtype)
-    return mixed / mixed.sum(axis=-1, keepdims=True)
+    identity = torch.eye(mean_attention.shape[-1], dtype=mean_attention.dtype)
+    mixed = 0.5 * mean_attention + 0.5 * identity
+    return mixed / mixed.sum(dim=-1, keepdim=True)
+
+
+def rollout_steps(mean_attentions: torch.Tensor) -> torch.Tensor:
+    """R after each layer, (L, T, T) float32, from each layer's head-averaged attention (L, T, T): the products in
+    float64. In torch, so that a live site's browser runs this very function (export/analysis_graphs.py)."""
+    product = torch.eye(mean_attentions.shape[-1], dtype=torch.float64)  # (T, T): R before layer 0
+    rollouts = []
+    for attention in mean_attentions:
+        product = residual_attention(attention.to(torch.float64)) @ product  # Ã_l · (Ã_{l−1} ··· Ã_0)
+        rollouts.append(product.to(torch.float32))
+    return torch.stack(rollouts)
 
 
 def rollout_of(mean_attentions: np.ndarray) -> np.ndarray:
-    """R after each layer, (L, T, T), from each layer's head-averaged attention (L, T, T)."""
-    rollouts, product = [], np.eye(mean_attentions.shape[-1], dtype=np.float64)
-    for attention in mean_attentions:
-        product = residual_attention(attention.astype(np.float64)) @ product  # Ã_l · (Ã_{l−1} ··· Ã_0)
-        rollouts.append(product.astype(np.float32))
-    return np.stack(rollouts)
+    """`rollout_steps` on arrays: (L, T, T) -> (L, T, T)."""
+    return rollout_steps(torch.from_numpy(mean_attentions)).numpy()
 
 
 def attention_rollout(trace: Trace) -> np.ndarray:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 from ..analyses.all_layers import LayerwiseAnalyses
 from ..analyses.contributions import attention_block, layer_contributions
-from ..analyses.head_fingerprints import PIECE_MARKERS, STAT_WORDS, STATS, STRIKING as STRIKING_SHARE
+from ..analyses.head_fingerprints import STAT_WORDS, STATS, STRIKING as STRIKING_SHARE
 from ..analyses.logit_lens import TOP, lenses_at, mlm_head_problem
 from ..analyses.nearest_pieces import narrower_table, nearest_at
 from ..closeness import ANOTHER_ROUTE
@@ -54,7 +54,6 @@ def analyses_words(t) -> dict:
             "stat_units": {stat: fingerprint_unit(stat) for stat in STATS}, "stat_words": STAT_WORDS,
             "striking": {"least": STRIKING_SHARE, "most": STRIKING, "said": STRIKING_SAID, "none": NONE_STRIKING,
                          "open": OPEN_HEAD},
-            "separator": t.loaded.tokenizer.sep_token, "piece_markers": list(PIECE_MARKERS),
             "screens": {"browse": CANVAS_PX, "wide": WIDE_PX, "phone": PHONE_PX, "tallest": LECTURE_CHART_PX,
                         "numbers": LECTURE_NUMBERS_PX},
             "contributions": {"views": CONTRIBUTION_VIEWS, "caption": CONTRIBUTIONS_CAPTION, "said": MIXING_SAID,

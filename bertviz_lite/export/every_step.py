@@ -78,6 +78,14 @@ def example_inputs(t) -> tuple[torch.Tensor, ...]:
     return tuple(getattr(tokens, name) for name in INPUTS)
 
 
+def run_values(loaded, t) -> dict[str, torch.Tensor]:
+    """EveryStep's outputs on a trace's sentence, by name, and its ids as "input_ids": what the analysis graphs
+    (analysis_graphs.py) are exported with."""
+    module, inputs = EveryStep(loaded).eval(), example_inputs(t)
+    with torch.no_grad():
+        return {**dict(zip([*module.names, *module.extras], module(*inputs))), "input_ids": inputs[0]}
+
+
 def write_onnx(loaded, t, path: Path) -> list[str]:
     """The model with every sub-step an output, as ONNX at `path` (its weights in `path`.data beside it), for any
     length from 2 tokens to the model's longest; `t` is an example sentence's trace. Gives the outputs' names: the

@@ -2,7 +2,8 @@
 with every sub-step an output (every_step.py) as ONNX, its weights in parts a static host serves (≤ 10 MB each: a
 Hugging Face static Space keeps larger files in LFS), the tokenizer's own `tokenizer.json`, the runtime
 (runtime.py) with its WebAssembly in parts too, and the manifest the browser reads (`site.live`): where each file is,
-the outputs' names, which of the model's own outputs checks each block, where each weight lies in the weights'
+the outputs' names, which of the model's own outputs checks each block, the analyses' graphs
+(analysis_graphs.py) and what feeds each, where each weight lies in the weights'
 bytes (so that an explanation reads the model's W from the same bytes the runtime ran), and the words the app says
 of an input, so that the browser says the same."""
 from __future__ import annotations
@@ -21,7 +22,9 @@ from ..loading.vocabulary import UNKNOWN_NOTE
 from ..ops import LOOKUP
 from ..stepthrough.blocks import output_name
 from ..stepthrough.trace import DROPPED_NOTE, EMPTY_NOTE, TYPES_REFUSED
-from .every_step import HIDDEN_STATES, INPUTS, POOLER_OUTPUT, POSITION_IDS, block_graphs, step_sources, write_onnx
+from .analysis_graphs import write_graphs
+from .every_step import (HIDDEN_STATES, INPUTS, POOLER_OUTPUT, POSITION_IDS, block_graphs, run_values, step_sources,
+                         write_onnx)
 from .runtime import licences, runtime_files
 from .steps import WEIGHTED
 
@@ -43,6 +46,7 @@ def write_live(site: Path, loaded, example) -> dict:
         data = split(model.with_name("model.onnx.data"), folder / "model.data")
         (Path(tmp) / "extra.data").write_bytes(extra)
         extras = split(Path(tmp) / "extra.data", folder / "extra.data")
+    analyses = write_graphs(loaded, run_values(loaded, example), folder, described)
     for name in ("dist/ort.wasm.min.js", "dist/ort-wasm-simd-threaded.mjs", "dist/tokenizers.min.mjs"):
         shutil.copyfile(runtime[name], folder / Path(name).name)
     wasm = split(runtime["dist/ort-wasm-simd-threaded.wasm"], folder / "ort-wasm-simd-threaded.wasm")
@@ -64,7 +68,7 @@ def write_live(site: Path, loaded, example) -> dict:
         "inputs": list(INPUTS), "outputs": outputs, "checks": checks(loaded), "positions": POSITION_IDS,
         "hidden_states": HIDDEN_STATES, "pooler_output": POOLER_OUTPUT,
         "sources": step_sources(block_graphs(loaded)),
-        "weights": weights, "extra": extras,
+        "weights": weights, "extra": extras, "analyses": analyses,
         "max_tokens": loaded.max_tokens, "token_types": token_types(loaded),
         "words": {"empty": EMPTY_NOTE.format(what="text"), "dropped": DROPPED_NOTE, "unknown": UNKNOWN_NOTE,
                   "types_refused": TYPES_REFUSED.replace("{source}", loaded.source)},

@@ -1,15 +1,10 @@
 // @ts-nocheck
 // (not typed yet: the analyses' words and pages are the site's untyped JSON; the "one source" work rewrites it)
 // What the analyses of a sentence computed in this browser share (heads_rollout.js, contributions_lens.js): the
-// words the app's Python hands over (export/analyses.py analyses_words), a layer's attention as the run computed
-// it, and a page in the shape export/analyses.py gives an exported sentence's (which analyses.js draws).
+// words the app's Python hands over (export/analyses.py analyses_words) and a page in the shape export/analyses.py gives an exported sentence's (which analyses.js draws).
 
 const site = window.BVL_SITE;
 export const words = () => site.views.analyses;
-
-export function attention(lecture, layer) {  // (h, T, T)
-  return lecture.array(`layers.${layer}.attn.probs`);
-}
 
 // ---- the pages, as export/analyses.py writes them ----
 export const item = (figure, lines = [], links = []) => ({ figure, said: [], lines, checks: [], links });

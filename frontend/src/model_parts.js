@@ -17,8 +17,8 @@
  * The manifest a live site's data carries (site.live, export/live.py write_live): the model's graph and its data in
  * parts, the runtime (its script, module and WebAssembly in parts), the tokenizer's files and names, the inputs' and
  * outputs' names, which of the model's own outputs checks each block ([output, index] or [output]), what each `input`
- * node reads, each explained module's weight and bias (where it has one), the model's length, its token types' rule
- * and the words the app says of an input.
+ * node reads, each explained module's weight and bias (where it has one), the analyses' graphs, the model's length,
+ * its token types' rule and the words the app says of an input.
  * @typedef {{
  *   model: { graph: LivePart, data: LivePart[], data_name: string, bytes: number },
  *   runtime: { script: string, module: string, wasm: LivePart[], bytes: number },
@@ -28,6 +28,7 @@
  *   hidden_states: string, pooler_output: string, sources: Record<string, string>,
  *   weights: Record<string, { weight?: WeightAt, bias?: WeightAt }>, extra: LivePart[], max_tokens: number,
  *   token_types: { rows: number | null, zero_past_rows: boolean },
+ *   analyses: Record<string, import("./analysis_graphs.js").AnalysisGraph>,
  *   words: { empty: string, dropped: string, unknown: string, types_refused: string },
  * }} LiveSite
  */

@@ -40,6 +40,42 @@ export function begun() {
   return starting !== null;
 }
 
+/** @type {Promise<any> | null} */
+let runtimeRead = null;  // onnxruntime-web, its script and WebAssembly read once
+
+/**
+ * onnxruntime-web, ready to start a session (its WebAssembly compiled by the first).
+ * @param {(bytes: number) => void} done  after each part read
+ * @returns {Promise<any>} onnxruntime-web's `ort` (untyped: its own types are not installed here)
+ */
+function runtime(done) {
+  runtimeRead = runtimeRead || forgotten((async () => {
+    if (!live) throw new Error(NOT_LIVE);
+    const [wasm] = await Promise.all([fetched(live.runtime.wasm, done), script(live.runtime.script)]);
+    const ort = window.ort;
+    ort.env.wasm.numThreads = 1;  // a static host is not cross-origin isolated: one thread
+    ort.env.wasm.wasmPaths = { mjs: new URL(live.runtime.module, location.href).href };
+    ort.env.wasm.wasmBinary = wasm;
+    return ort;
+  })(), () => { runtimeRead = null; });
+  return runtimeRead;
+}
+
+/**
+ * A session of a graph (the model's, an analysis's), on onnxruntime-web's WebAssembly.
+ * @param {Uint8Array} graph
+ * @param {{ path: string, data: Uint8Array }[]} [externalData]
+ * @param {(bytes: number) => void} [done]  after each part of the runtime read
+ * @returns {Promise<Session>}
+ */
+export async function newSession(graph, externalData = [], done = () => null) {
+  const ort = await runtime(done);
+  /** @type {Session} */
+  const session = await ort.InferenceSession.create(graph, { executionProviders: ["wasm"], externalData });
+  ort.env.wasm.wasmBinary = undefined;  // compiled: the bytes can go
+  return session;
+}
+
 /**
  * The tokenizer and the model, read once (a second sentence meanwhile waits for them).
  * @param {Progress} progress
@@ -53,18 +89,10 @@ function start(progress) {
     /** @param {number} n */
     const done = (n) => { got += n; progress(`Fetching the model: ${MB(got)} of ${MB(total)} MB…`); };
     forgetOthers().catch(() => null);  // an earlier export's parts
-    const [tokenizer, graph, weights, wasm] = await Promise.all([
-      readTokenizer(), fetched([live.model.graph], done), fetched(live.model.data, done),
-      fetched(live.runtime.wasm, done), script(live.runtime.script)]);
+    const [tokenizer, graph, weights] = await Promise.all([
+      readTokenizer(), fetched([live.model.graph], done), fetched(live.model.data, done), runtime(done)]);
     progress("Starting the model…");
-    const ort = window.ort;  // onnxruntime-web, untyped (any) where it enters
-    ort.env.wasm.numThreads = 1;  // a static host is not cross-origin isolated: one thread
-    ort.env.wasm.wasmPaths = { mjs: new URL(live.runtime.module, location.href).href };
-    ort.env.wasm.wasmBinary = wasm;
-    /** @type {Session} */
-    const session = await ort.InferenceSession.create(graph, {
-      executionProviders: ["wasm"], externalData: [{ path: live.model.data_name, data: weights }] });
-    ort.env.wasm.wasmBinary = undefined;  // compiled: the bytes can go
+    const session = await newSession(graph, [{ path: live.model.data_name, data: weights }]);
     return { tokenizer, session };
   })(), () => { starting = null; });
   return starting;

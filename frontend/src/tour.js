@@ -170,7 +170,7 @@ function tokensStory(lecture, sentence) {
           pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole];
 }
 
-export function hiddenStates(lecture) {  // the model's own vectors: the embeddings' output, then each layer's
+function hiddenStates(lecture) {  // the model's own vectors: the embeddings' output, then each layer's
   const outputs = lecture.model.blocks.filter((b) => b.block === "embed" || b.block === "layers")
     .map((b) => stepName(b, b.nodes[b.nodes.length - 1].key));
   return outputs.map((name) => lecture.given(name));

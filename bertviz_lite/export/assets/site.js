@@ -1593,14 +1593,14 @@
       }
     };
   }
-  function attentionViews(tokens2, layers3, attention3) {
+  function attentionViews(tokens2, layers3, attention2) {
     const s = settings(), font = s.screens.font, most = s.head.most_px;
-    const numHeads = attention3(0).shape[0], heads = Array.from({ length: numHeads }, (_, h) => h);
+    const numHeads = attention2(0).shape[0], heads = Array.from({ length: numHeads }, (_, h) => h);
     const head = Array.from({ length: layers3 }, (_, layer) => {
       const title2 = said(s.head.title, { layer, heads: numHeads });
       let lines2 = null;
       const build = (lecture2) => {
-        lines2 = lines2 || attentionLines(attention3(layer), heads);
+        lines2 = lines2 || attentionLines(attention2(layer), heads);
         const figure = headView(lines2, tokens2, numHeads, title2, lecture2 ? most : null);
         if (lecture2) Object.assign(figure.layout.legend, { font: { ...figure.layout.legend.font, size: font }, tracegroupgap: 2 });
         return figure;
@@ -1610,7 +1610,7 @@
     const side = thumbnailSide(tokens2.length, layers3, numHeads);
     const title = s.model.title + (tokens2.length > side ? said(s.model.pooled, { side }) : "");
     let shares = null;
-    const thumbnails = () => shares = shares || Array.from({ length: layers3 }, (_, layer) => heads.map((h) => pooledShares(attention3(layer), h, side)));
+    const thumbnails = () => shares = shares || Array.from({ length: layers3 }, (_, layer) => heads.map((h) => pooledShares(attention2(layer), h, side)));
     const model = forScreens((lecture2) => modelView(thumbnails(), title, lecture2 ? most : null), () => {
       const figure = modelView(thumbnails(), title, 0);
       figure.layout.xaxis.tickfont = { size: s.screens.smallest };
@@ -2038,6 +2038,27 @@
   function begun() {
     return starting !== null;
   }
+  var runtimeRead = null;
+  function runtime(done) {
+    runtimeRead = runtimeRead || forgotten((async () => {
+      if (!live3) throw new Error(NOT_LIVE3);
+      const [wasm] = await Promise.all([fetched(live3.runtime.wasm, done), script(live3.runtime.script)]);
+      const ort = window.ort;
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.wasmPaths = { mjs: new URL(live3.runtime.module, location.href).href };
+      ort.env.wasm.wasmBinary = wasm;
+      return ort;
+    })(), () => {
+      runtimeRead = null;
+    });
+    return runtimeRead;
+  }
+  async function newSession(graph, externalData = [], done = () => null) {
+    const ort = await runtime(done);
+    const session2 = await ort.InferenceSession.create(graph, { executionProviders: ["wasm"], externalData });
+    ort.env.wasm.wasmBinary = void 0;
+    return session2;
+  }
   function start(progress) {
     starting = starting || forgotten((async () => {
       if (!live3) throw new Error(NOT_LIVE3);
@@ -2048,24 +2069,15 @@
         progress(`Fetching the model: ${MB(got)} of ${MB(total)} MB…`);
       };
       forgetOthers().catch(() => null);
-      const [tokenizer2, graph, weights, wasm] = await Promise.all([
+      const [tokenizer2, graph, weights] = await Promise.all([
         tokenizer(),
         fetched([live3.model.graph], done),
         fetched(live3.model.data, done),
-        fetched(live3.runtime.wasm, done),
-        script(live3.runtime.script)
+        runtime(done)
       ]);
       progress("Starting the model…");
-      const ort = window.ort;
-      ort.env.wasm.numThreads = 1;
-      ort.env.wasm.wasmPaths = { mjs: new URL(live3.runtime.module, location.href).href };
-      ort.env.wasm.wasmBinary = wasm;
-      const session = await ort.InferenceSession.create(graph, {
-        executionProviders: ["wasm"],
-        externalData: [{ path: live3.model.data_name, data: weights }]
-      });
-      ort.env.wasm.wasmBinary = void 0;
-      return { tokenizer: tokenizer2, session };
+      const session2 = await newSession(graph, [{ path: live3.model.data_name, data: weights }]);
+      return { tokenizer: tokenizer2, session: session2 };
     })(), () => {
       starting = null;
     });
@@ -2083,13 +2095,13 @@
     return { shape: tensor.dims.slice(), data };
   }
   async function run(text, pair, progress, most, only) {
-    const { tokenizer: tokenizer2, session } = await start(progress);
+    const { tokenizer: tokenizer2, session: session2 } = await start(progress);
     progress("Computing in this browser…");
     const e = encoded(tokenizer2, text, pair, most);
     const types = tokenTypes(e.types);
     const tensor = (values2) => new window.ort.Tensor("int64", BigInt64Array.from(values2, BigInt), [values2.length]);
     const feeds = { input_ids: tensor(e.ids), token_type_ids: tensor(types), attention_mask: tensor(e.ids.map(() => 1)) };
-    const outputs = await (only ? session.run(feeds, only) : session.run(feeds));
+    const outputs = await (only ? session2.run(feeds, only) : session2.run(feeds));
     return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
   }
   async function lastLayer(text, most) {
@@ -2205,14 +2217,14 @@
     const say = narrator("narrate_scores"), row2 = values(at(s.mine, s.token));
     const seen = row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW);
     const best = argmax(row2.map((v, j) => seen[j] ? v : -Infinity));
-    const worst = argmin(row2.map((v, j) => seen[j] ? v : Infinity));
+    const worst2 = argmin(row2.map((v, j) => seen[j] ? v : Infinity));
     return [say("highest", {
       where: s.where,
       me: s.me,
       best: s.tok(best),
       high: row2[best],
-      worst: s.tok(worst),
-      low: row2[worst]
+      worst: s.tok(worst2),
+      low: row2[worst2]
     }), say("next")];
   }
   var NARRATORS = {
@@ -2479,12 +2491,47 @@
     });
   }
 
+  // src/analysis_graphs.js
+  var sessions = /* @__PURE__ */ new Map();
+  function analysisGraphs() {
+    const live5 = window.BVL_SITE.live;
+    if (!live5) throw new Error("This site was written without --live: it runs no model in this browser.");
+    return live5.analyses;
+  }
+  function session(name) {
+    const started = sessions.get(name);
+    if (started) return started;
+    const starting2 = forgotten(
+      (async () => newSession(await fetched([analysisGraphs()[name].graph], () => null)))(),
+      () => sessions.delete(name)
+    );
+    sessions.set(name, starting2);
+    return starting2;
+  }
+  async function fed(feed, sentence, given) {
+    const ort = window.ort;
+    const whole = (values2, dims) => new ort.Tensor("int64", BigInt64Array.from(values2, BigInt), dims);
+    if (feed[0] === "ids") return whole(sentence.ids[feed[1]], [sentence.ids[feed[1]].length]);
+    if (feed[0] === "given") return whole([given[feed[1]]], []);
+    const array = feed[0] === "step" ? sentence.array(feed[1]) : (await sentence.weights(feed[1]))[feed[2]];
+    if (!array) throw new Error(`The site's live folder holds no ${feed[2]} of ${feed[1]}.`);
+    return new ort.Tensor("float32", array.data, array.shape);
+  }
+  async function analysed(name, sentence, given = {}) {
+    const spec = analysisGraphs()[name], started = await session(name);
+    const feeds = Object.fromEntries(await Promise.all(Object.entries(spec.inputs).map(
+      async ([input, feed]) => [input, await fed(feed, sentence, given)]
+    )));
+    const outputs = await started.run(feeds);
+    return Object.fromEntries(Object.entries(outputs).map(([output, tensor]) => [output, {
+      shape: tensor.dims.slice(),
+      data: tensor.data instanceof BigInt64Array ? Int32Array.from(tensor.data, Number) : tensor.data
+    }]));
+  }
+
   // src/analysed_page.js
   var site4 = window.BVL_SITE;
   var words2 = () => site4.views.analyses;
-  function attention(lecture2, layer) {
-    return lecture2.array(`layers.${layer}.attn.probs`);
-  }
   var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
   var picker = (key, options, value, label) => ({
     key,
@@ -2529,38 +2576,12 @@
   }
 
   // src/heads_rollout.js
-  var rowOf = (probs, h, i) => at(at(probs, h), i).data;
-  function isPunctuation(token) {
-    for (const marker of words2().piece_markers) if (token.startsWith(marker)) token = token.slice(marker.length);
-    return token.length > 0 && /^\p{P}+$/u.test(token);
-  }
-  function headStatistics(probs, isSep, isPunct) {
-    const [heads, T] = probs.shape;
-    const mean = (f, from = 0, to = T) => Array.from({ length: heads }, (_, h) => {
-      let total = 0;
-      for (let i = from; i < to; i += 1) total += f(rowOf(probs, h, i), i);
-      return to > from ? total / (to - from) : NaN;
-    });
-    const over = (kept) => (row2) => row2.reduce((t, p, j) => kept[j] ? t + p : t, 0);
+  async function attentionAnalyses(lecture2) {
+    const { fingerprints, rollout } = await analysed("attention", lecture2);
     return {
-      entropy: mean((row2) => row2.reduce((t, p) => p > 0 ? t - p * Math.log(p) : t, 0)),
-      // 0 · ln 0 = 0
-      cls: mean((row2) => row2[0]),
-      sep: mean(over(isSep)),
-      punct: mean(over(isPunct)),
-      self: mean((row2, i) => row2[i]),
-      prev: mean((row2, i) => row2[i - 1], 1),
-      next: mean((row2, i) => row2[i + 1], 0, T - 1)
+      stats: Object.fromEntries(words2().stats.map((stat, k) => [stat, matrix(fingerprints, k)])),
+      R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l))
     };
-  }
-  function fingerprints(lecture2) {
-    const w = words2(), isSep = lecture2.tokens.map((t) => t === w.separator), isPunct = lecture2.tokens.map(isPunctuation);
-    const layers3 = Array.from({ length: lecture2.model.num_layers }, (_, l) => headStatistics(
-      attention(lecture2, l),
-      isSep,
-      isPunct
-    ));
-    return Object.fromEntries(w.stats.map((stat) => [stat, layers3.map((layer) => layer[stat])]));
   }
   function strikingHeads(stats) {
     const { least, most } = words2().striking, found = /* @__PURE__ */ new Map();
@@ -2574,43 +2595,8 @@
     }
     return [...found.values()].sort((a, b) => b[3] - a[3]).slice(0, most);
   }
-  function rollout(lecture2) {
-    const T = lecture2.tokens.length, out = [];
-    let product = new Float64Array(T * T);
-    for (let i = 0; i < T; i += 1) product[i * T + i] = 1;
-    for (let l = 0; l < lecture2.model.num_layers; l += 1) {
-      const probs = attention(lecture2, l), heads = probs.shape[0];
-      const mixed = new Float64Array(T * T);
-      for (let i = 0; i < T; i += 1) {
-        const row2 = mixed.subarray(i * T, (i + 1) * T);
-        for (let h = 0; h < heads; h += 1) {
-          const p = rowOf(probs, h, i);
-          for (let j = 0; j < T; j += 1) row2[j] += p[j];
-        }
-        let total = 0;
-        for (let j = 0; j < T; j += 1) {
-          row2[j] = 0.5 * Math.fround(row2[j] / heads) + (i === j ? 0.5 : 0);
-          total += row2[j];
-        }
-        for (let j = 0; j < T; j += 1) row2[j] /= total;
-      }
-      const next = new Float64Array(T * T);
-      for (let i = 0; i < T; i += 1) {
-        const into = next.subarray(i * T, (i + 1) * T);
-        for (let k = 0; k < T; k += 1) {
-          const a = mixed[i * T + k];
-          if (a === 0) continue;
-          const from = product.subarray(k * T, (k + 1) * T);
-          for (let j = 0; j < T; j += 1) into[j] += a * from[j];
-        }
-      }
-      product = next;
-      out.push(Array.from({ length: T }, (_, i) => Array.from(product.subarray(i * T, (i + 1) * T), Math.fround)));
-    }
-    return out;
-  }
-  function headsPage(lecture2) {
-    const w = words2(), stats = fingerprints(lecture2), found = strikingHeads(stats);
+  async function headsPage(lecture2) {
+    const w = words2(), { stats } = await attentionAnalyses(lecture2), found = strikingHeads(stats);
     const layers3 = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
     const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => matrix2({
       z: stats[stat],
@@ -2640,8 +2626,8 @@
       { numbers: stats }
     );
   }
-  function rolloutPage(lecture2) {
-    const w = words2().rollout, R = rollout(lecture2), tokens2 = lecture2.tokens, labels = labelled(tokens2);
+  async function rolloutPage(lecture2) {
+    const w = words2().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens, labels = labelled(tokens2);
     const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => matrix2({
       z: matrix3,
       rows: labels,
@@ -2684,166 +2670,35 @@
 
   // src/contributions_lens.js
   var site5 = window.BVL_SITE;
-  function attentionBlock(model, layer) {
-    const block = model.blocks.find((b) => b.block === "layers" && b.layer === layer);
-    const node = (key) => block.nodes.find((n) => n.key === key);
-    const mixed = block.nodes.find((n) => n.op === "weighted_sum");
-    const values2 = node(mixed.inputs[1]);
-    const merged = block.nodes.find((n) => n.op === "merge_heads" && n.inputs.includes(mixed.key));
-    const out = block.nodes.find((n) => n.op === "linear" && n.inputs.includes(merged.key));
-    const residual = block.nodes.find((n) => n.op === "residual_add" && n.inputs.includes(out.key));
-    const after = block.nodes.filter((n) => n.inputs.includes(residual.key));
-    return { block, values: values2, out, postNorm: after.length === 1 && after[0].op === "layer_norm" ? after[0] : null };
-  }
-  function rowsOf(array) {
-    const [T, d] = array.shape, rows = Float64Array.from(array.data);
-    return { T, d, rows, row: (i) => rows.subarray(i * d, (i + 1) * d) };
-  }
-  function centred(z, gamma) {
-    let mean = 0;
-    for (let o = 0; o < z.length; o += 1) mean += z[o];
-    mean /= z.length;
-    for (let o = 0; o < z.length; o += 1) z[o] = gamma[o] * (z[o] - mean);
-    return z;
-  }
-  async function layerContributions(lecture2, layer, x) {
-    const { block, values: values2, out, postNorm } = attentionBlock(lecture2.model, layer);
-    const name = (n) => stepName(block, n.key);
-    const probs = attention(lecture2, layer), v = lecture2.array(name(values2));
-    const [H, T] = probs.shape, [kv, , dh] = v.shape, d = H * dh, group = H / kv;
-    const { weight, bias } = await lecture2.weights(out.module);
-    const W = weight.data, bO = bias ? Float64Array.from(bias.data) : new Float64Array(d);
-    const alpha = probs.data;
-    const f = new Float64Array(H * T * d);
-    for (let h = 0; h < H; h += 1) {
-      for (let j = 0; j < T; j += 1) {
-        const vj = (Math.floor(h / group) * T + j) * dh, at2 = (h * T + j) * d;
-        for (let o = 0; o < d; o += 1) {
-          let total = 0;
-          for (let k = 0; k < dh; k += 1) total += v.data[vj + k] * W[o * d + h * dh + k];
-          f[at2 + o] = total;
-        }
-      }
+  function worst(rebuilt, own, tolerance) {
+    let most = 0, holds = true;
+    for (let k = 0; k < own.data.length; k += 1) {
+      most = Math.max(most, Math.abs(rebuilt.data[k] - own.data[k]));
+      holds = holds && within(rebuilt.data[k], own.data[k], tolerance);
     }
-    const squaredNorms = (vectors) => {
-      const out2 = Array.from({ length: T }, () => new Float64Array(T)), gram = new Float64Array(H * H);
-      for (let j = 0; j < T; j += 1) {
-        for (let h = 0; h < H; h += 1) {
-          for (let k = h; k < H; k += 1) {
-            gram[h * H + k] = gram[k * H + h] = dot(
-              vectors.subarray((h * T + j) * d, (h * T + j + 1) * d),
-              vectors.subarray((k * T + j) * d, (k * T + j + 1) * d)
-            );
-          }
-        }
-        for (let i = 0; i < T; i += 1) {
-          let total = 0;
-          for (let h = 0; h < H; h += 1) {
-            const a = alpha[(h * T + i) * T + j];
-            for (let k = 0; k < H; k += 1) total += a * alpha[(k * T + i) * T + j] * gram[h * H + k];
-          }
-          out2[i][j] = total;
-        }
-      }
-      return out2;
-    };
-    const headsOf = (i, j) => {
-      const c = new Float64Array(d);
-      for (let h = 0; h < H; h += 1) {
-        const a = alpha[(h * T + i) * T + j], at2 = (h * T + j) * d;
-        for (let o = 0; o < d; o += 1) c[o] += a * f[at2 + o];
-      }
-      return c;
-    };
-    const sumC = Array.from({ length: T }, (_, i) => {
-      const context = new Float64Array(d);
-      for (let h = 0; h < H; h += 1) {
-        const own = Math.floor(h / group);
-        for (let j = 0; j < T; j += 1) {
-          const a = alpha[(h * T + i) * T + j], at2 = (own * T + j) * dh;
-          for (let k = 0; k < dh; k += 1) context[h * dh + k] += a * v.data[at2 + k];
-        }
-      }
-      const c = new Float64Array(d);
-      for (let o = 0; o < d; o += 1) c[o] = dot(context, W.subarray(o * d, (o + 1) * d));
-      return c;
-    });
-    const cii = Array.from({ length: T }, (_, i) => headsOf(i, i));
-    const attnOut = rowsOf(lecture2.array(name(out)));
-    const worst = (rebuilt2, reference) => {
-      let most = 0, holds = true;
-      rebuilt2.forEach((row2, i) => row2.forEach((value, o) => {
-        most = Math.max(most, Math.abs(value - reference(i, o)));
-        holds = holds && within(value, reference(i, o), words2().contributions.tolerance);
-      }));
-      return [most, holds];
-    };
-    const root = (matrix3) => matrix3.map((row2) => Array.from(row2, (value) => Math.sqrt(Math.max(value, 0))));
-    const raw = squaredNorms(f);
-    const residual = raw.map((row2, i) => {
-      const copy = Float64Array.from(row2), xi = x.row(i);
-      copy[i] += 2 * dot(cii[i], xi) + dot(xi, xi);
-      return copy;
-    });
-    const meanAttention = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_2, j) => {
-      let total = 0;
-      for (let h = 0; h < H; h += 1) total += alpha[(h * T + i) * T + j];
-      return total / H;
+    return [most, holds];
+  }
+  async function contributions(lecture2) {
+    const spec = analysisGraphs().contributions, out = await analysed("contributions", lecture2);
+    const tolerance = words2().contributions.tolerance;
+    const results = spec.checks.map(([[rebuiltOut, attnOut], [rebuiltNorm, normed]], layer) => ({
+      ...Object.fromEntries(spec.matrices.map((name) => [name, matrix(out[`contributions.${layer}.${name}`])])),
+      norm_residual_ln: spec.matrices.includes("norm_residual_ln") ? matrix(out[`contributions.${layer}.norm_residual_ln`]) : null,
+      out_diff: worst(out[rebuiltOut], lecture2.array(attnOut), tolerance),
+      norm_diff: worst(out[rebuiltNorm], lecture2.array(normed), tolerance)
     }));
-    const result = {
-      attention: meanAttention,
-      norm: root(raw),
-      norm_residual: root(residual),
-      norm_residual_ln: null,
-      out_diff: worst(sumC.map((row2) => row2.map((value, o) => value + bO[o])), (i, o) => attnOut.row(i)[o])
-    };
-    if (!postNorm) {
-      return { ...result, norm_diff: worst(
-        sumC.map((row2, i) => row2.map((value, o) => value + x.row(i)[o] + bO[o])),
-        (i, o) => x.row(i)[o] + attnOut.row(i)[o]
-      ) };
-    }
-    const norm2 = lecture2.parameter(postNorm.module);
-    const gamma = norm2.weight ? Float64Array.from(norm2.weight.data) : new Float64Array(d).fill(1);
-    const beta = norm2.bias ? Float64Array.from(norm2.bias.data) : new Float64Array(d);
-    const s = Array.from({ length: T }, (_, i) => {
-      const y = x.row(i).map((value, o) => value + attnOut.row(i)[o]), mean = y.reduce((a, b) => a + b, 0) / d;
-      return Math.sqrt(y.reduce((t, value) => t + (value - mean) ** 2, 0) / d + norm2.eps);
-    });
-    const linF = new Float64Array(f);
-    for (let at2 = 0; at2 < H * T; at2 += 1) centred(linF.subarray(at2 * d, (at2 + 1) * d), gamma);
-    const withLn = squaredNorms(linF);
-    const linB = centred(Float64Array.from(bO), gamma);
-    withLn.forEach((row2, i) => {
-      const linX = centred(Float64Array.from(x.row(i)), gamma), linC = centred(Float64Array.from(cii[i]), gamma);
-      row2[i] += 2 * dot(linC, linX) + dot(linX, linX);
-    });
-    const normed = rowsOf(lecture2.array(name(postNorm)));
-    const rebuilt = sumC.map((row2, i) => centred(row2.map((value, o) => value + x.row(i)[o]), gamma).map((value, o) => value / s[i] + linB[o] / s[i] + beta[o]));
-    return {
-      ...result,
-      norm_residual_ln: root(withLn).map((row2, i) => row2.map((value) => value / s[i])),
-      norm_diff: worst(rebuilt, (i, o) => normed.row(i)[o])
-    };
-  }
-  function mixingRatio(m) {
-    return m.reduce((t, row2, i) => {
-      const total = row2.reduce((a, b) => a + b, 0);
-      return t + (total - row2[i]) / total;
-    }, 0) / m.length;
+    const mixing = matrix(out.mixing);
+    const ratios = Object.fromEntries(["attention", "norm", "norm_residual", "norm_residual_ln"].map((name) => [
+      name,
+      spec.matrices.includes(name) ? mixing[spec.matrices.indexOf(name)] : null
+    ]));
+    return { results, ratios };
   }
   var percent = (value) => `${fixed(100 * value, 0)}%`;
   var PANEL_PX = 470;
   async function contributionsPage(lecture2) {
     const w = words2().contributions, tokens2 = lecture2.tokens, labels = labelled(tokens2), s = words2().screens;
-    const states = hiddenStates(lecture2);
-    const results = [];
-    for (let layer = 0; layer < lecture2.model.num_layers; layer += 1) {
-      results.push(await layerContributions(lecture2, layer, rowsOf(states[layer])));
-      await new Promise((resolve) => {
-        setTimeout(resolve, 0);
-      });
-    }
+    const { results, ratios } = await contributions(lecture2);
     const norms = ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null);
     const fullest = norms[norms.length - 1];
     const panel = (name, matrix3) => forScreens2((width, tallest) => matrix2({
@@ -2864,7 +2719,7 @@
     }));
     const attentionItems = {}, beside = {};
     results.forEach((result, layer) => {
-      const ratios2 = Object.fromEntries(["attention", ...norms].map((name) => [name, mixingRatio(result[name])]));
+      const mixed = Object.fromEntries(["attention", ...norms].map((name) => [name, ratios[name][layer]]));
       const check = (what, [diff, holds]) => [said(w.checks.said, {
         what: said(what, { layer }),
         diff: scientific(diff, 1)
@@ -2873,8 +2728,8 @@
         ...item(panel("attention", result.attention)),
         said: [said(w.said, {
           layer,
-          attention: percent(ratios2.attention),
-          fullest: percent(ratios2[fullest]),
+          attention: percent(mixed.attention),
+          fullest: percent(mixed[fullest]),
           ln: fullest === "norm_residual_ln" ? " and LayerNorm" : ""
         })],
         checks: [
@@ -2884,7 +2739,6 @@
       };
       for (const name of norms) beside[`${layer},${name}`] = item(panel(name, result[name]));
     });
-    const ratios = Object.fromEntries(["attention", ...["norm", "norm_residual", "norm_residual_ln"]].map((name) => [name, results[0][name] === null ? null : results.map((r) => mixingRatio(r[name]))]));
     const mixing = item(forScreens2((width) => titled(mixingLines(ratios, w.views, w.mixing, width), width), true));
     return Object.assign(page(
       "contributions",
@@ -2935,27 +2789,8 @@
     };
   }
   async function nearestAt(lecture2, position) {
-    const top = words2().lens.top;
-    const lookup = lecture2.model.blocks.find((b) => b.block === "embed").nodes.find((n) => n.op === "lookup" && n.attrs.ids === "input_ids");
-    const table = (await lecture2.weights(lookup.module)).weight, [V, d] = table.shape;
-    const name = await pieceNames();
-    const lengths = lecture2.memo(`lengths:${lookup.module}`, () => Float64Array.from({ length: V }, (_, v) => Math.max(Math.sqrt(dot(table.data.subarray(v * d, (v + 1) * d), table.data.subarray(v * d, (v + 1) * d))), 1e-12)));
-    return hiddenStates(lecture2).map((state) => {
-      const x = state.data.subarray(position * d, (position + 1) * d), size = Math.max(Math.sqrt(dot(x, x)), 1e-12);
-      const best = [];
-      for (let v = 0; v < V; v += 1) {
-        const cosine2 = dot(x, table.data.subarray(v * d, (v + 1) * d)) / (size * lengths[v]);
-        if (best.length < top || cosine2 > best[best.length - 1][0]) {
-          best.splice(
-            best.findIndex(([c]) => cosine2 > c) === -1 ? best.length : best.findIndex(([c]) => cosine2 > c),
-            0,
-            [cosine2, v]
-          );
-          if (best.length > top) best.pop();
-        }
-      }
-      return best.map(([cosine2, v]) => [name(v), cosine2]);
-    });
+    const [{ ids, cosines }, name] = await Promise.all([analysed("nearest", lecture2, { position }), pieceNames()]);
+    return Array.from({ length: ids.shape[0] }, (_, l) => row(ids, l).map((id, k) => [name(id), get(cosines, l, k)]));
   }
   function lensFigure(layers3, position, token) {
     const w = words2().lens;
@@ -3001,7 +2836,7 @@
   }
 
   // src/analysed.js
-  var analysed = {
+  var analysed2 = {
     heads: headsPage,
     rollout: rolloutPage,
     contributions: contributionsPage,
@@ -3056,9 +2891,9 @@
         ));
       }
       if (name === "tour") return once(() => tourOf(this, site6.sentences[this.index]));
-      if (Object.hasOwn(analysed, name)) return once(() => analysed[name](this));
+      if (Object.hasOwn(analysed2, name)) return once(() => analysed2[name](this));
       const position = /^lens\.position\.(\d+)$/.exec(name);
-      if (position) return once(() => analysed.lensItem(this, Number(position[1])));
+      if (position) return once(() => analysed2.lensItem(this, Number(position[1])));
       throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
     }
     async block() {
@@ -3097,12 +2932,12 @@
   function checks(lecture2) {
     return Object.fromEntries(Object.keys(live4.checks).map((name) => {
       const ours = lecture2.array(name).data, theirs = lecture2.given(name).data;
-      let worst = 0, holds = true;
+      let worst2 = 0, holds = true;
       for (let k = 0; k < ours.length; k += 1) {
-        worst = Math.max(worst, Math.abs(ours[k] - theirs[k]));
+        worst2 = Math.max(worst2, Math.abs(ours[k] - theirs[k]));
         holds = holds && within(ours[k], theirs[k], window.BVL_SITE.tolerances.same_sum);
       }
-      return [name, [worst, holds]];
+      return [name, [worst2, holds]];
     }));
   }
   function keep(index, arrays) {
@@ -3550,7 +3385,7 @@
       }
     }).catch((error) => current() && failed(view, "Tour", error));
   }
-  function attention2(view, keys, current) {
+  function attention(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
     lecture(site7, site7.sentences.indexOf(s)).then((held2) => held2.part("attention")).then((views) => {
@@ -3797,7 +3632,7 @@
     tokens,
     tour,
     layers: layers2,
-    attention: attention2,
+    attention,
     heads: headsView,
     rollout: rolloutView,
     contributions: contributionsView,
@@ -3953,7 +3788,7 @@
     Lecture,
     explanationFigure: explanation,
     attentionViews,
-    analysed,
+    analysed: analysed2,
     tour: { tourOf },
     tokenizing: { tokenized },
     modelParts: { stored },

@@ -1,0 +1,107 @@
+"""The analyses a live site's browser runs (export/analysis_graphs.py: the package's own torch functions as ONNX
+graphs), run by onnxruntime in Python as the manifest says to feed them, on a sentence of another length than the one
+they were exported with, against the app's own analyses of that sentence (analyses/all_layers.py, contributions.py,
+nearest_pieces.py): within closeness.ANOTHER_ROUTE on every family's tiny model and the bundled model. The browser's
+own run of them is tests/test_export_live.py's."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bertviz_lite import BUNDLED_MODEL, load_model, trace
+from bertviz_lite.analyses.all_layers import all_layers
+from bertviz_lite.analyses.contributions import layer_contributions
+from bertviz_lite.analyses.head_fingerprints import STATS
+from bertviz_lite.analyses.nearest_pieces import narrower_table, nearest_pieces
+from bertviz_lite.analyses.pieces import piece_names
+from bertviz_lite.closeness import ANOTHER_ROUTE
+from bertviz_lite.export.analysis_graphs import write_graphs
+from bertviz_lite.export.every_step import run_values
+from tiers import each_family, slow
+
+ort = pytest.importorskip("onnxruntime")
+EXPORTED = "the bank of the river"
+OTHER = "a longer sentence, which the graphs were not exported with: they take any length!"
+POSITION = 3
+
+
+def run(loaded, graph: dict, folder, values: dict, weights: dict | None = None) -> dict[str, np.ndarray]:
+    """A graph run as the browser runs it: each input from where its manifest says (`weights` in place of the
+    model's own where given)."""
+    feeds = {}
+    for name, (kind, *where) in graph["inputs"].items():
+        if kind == "weight":
+            own = getattr(loaded.base.get_submodule(where[0]), where[1]).detach().float().numpy()
+            feeds[name] = (weights or {}).get(name, own)
+        elif kind == "given":
+            feeds[name] = np.array(POSITION, dtype=np.int64)
+        else:
+            feeds[name] = values[where[0]].numpy()
+    session = ort.InferenceSession(str(folder / graph["graph"]), providers=["CPUExecutionProvider"])
+    return dict(zip(graph["outputs"], session.run(None, feeds)))
+
+
+def graphs_and_run(loaded, tmp_path):
+    manifest = write_graphs(loaded, run_values(loaded, trace(loaded, EXPORTED)), tmp_path, lambda path: path.name)
+    return manifest, run_values(loaded, trace(loaded, OTHER)), trace(loaded, OTHER)
+
+
+def check_against_the_app(loaded, tmp_path) -> None:
+    manifest, values, t = graphs_and_run(loaded, tmp_path)
+    app = all_layers(t)
+    got = run(loaded, manifest["attention"], tmp_path, values)
+    for k, stat in enumerate(STATS):
+        ANOTHER_ROUTE.assert_close(got["fingerprints"][k], app.fingerprints.stats[stat], stat)
+    ANOTHER_ROUTE.assert_close(got["rollout"], app.rollout, "rollout")
+
+    spec = manifest["contributions"]
+    got = run(loaded, spec, tmp_path, values)
+    for row, name in enumerate(spec["matrices"]):
+        ANOTHER_ROUTE.assert_close(got["mixing"][row], app.mixing.ratios[name], f"mixing ratio, {name}")
+    assert app.mixing.ratios["norm_residual_ln"] is None or "norm_residual_ln" in spec["matrices"]
+    for layer, checks in enumerate(spec["checks"]):
+        own = layer_contributions(t, layer)
+        for name in spec["matrices"]:
+            ANOTHER_ROUTE.assert_close(got[f"contributions.{layer}.{name}"], getattr(own, name), f"{layer}: {name}")
+        for rebuilt, step in checks:  # what the browser's check lines compare
+            assert ANOTHER_ROUTE.holds(got[rebuilt], values[step].numpy()), (rebuilt, step)
+
+    if narrower_table(loaded) is None:
+        got = run(loaded, manifest["nearest"], tmp_path, values)
+        app_nearest = nearest_pieces(t, POSITION).layers
+        ANOTHER_ROUTE.assert_close(got["cosines"], [[c for _, c in layer] for layer in app_nearest], "cosines")
+        assert [piece_names(loaded.tokenizer, ids.tolist()) for ids in got["ids"]] == \
+               [[piece for piece, _ in layer] for layer in app_nearest]
+    else:
+        assert "nearest" not in manifest
+
+
+@pytest.mark.parametrize("family", each_family())
+def test_each_familys_analysis_graphs_give_the_apps_numbers_on_another_length(family, every_tiny_dir, tmp_path):
+    check_against_the_app(load_model(every_tiny_dir[family]), tmp_path)
+
+
+@slow
+def test_the_bundled_models_analysis_graphs_give_the_apps_numbers(tmp_path):
+    check_against_the_app(load_model(BUNDLED_MODEL), tmp_path)
+
+
+def test_the_contributions_checks_fail_when_the_browser_reads_another_w_o(every_tiny_dir, tmp_path):
+    """The checks the browser shows are real: W_O read wrong, and neither rebuilt sum equals the run's."""
+    loaded = load_model(every_tiny_dir["bert"])
+    manifest, values, _ = graphs_and_run(loaded, tmp_path)
+    spec = manifest["contributions"]
+    w_o = next(name for name, (kind, *_) in spec["inputs"].items() if kind == "weight" and name.endswith(".weight"))
+    own = dict(run(loaded, spec, tmp_path, values))
+    weight = own_weight(loaded, w_o)  # changed by noise: a constant shift of every output would cancel in LayerNorm
+    wrong = run(loaded, spec, tmp_path, values, {w_o: weight + 0.05 * np.random.default_rng(0).standard_normal(
+        weight.shape, dtype=np.float32)})
+    (rebuilt_out, step_out), (rebuilt_norm, step_norm) = spec["checks"][0]
+    assert ANOTHER_ROUTE.holds(own[rebuilt_out], values[step_out].numpy())
+    assert not ANOTHER_ROUTE.holds(wrong[rebuilt_out], values[step_out].numpy())
+    assert not ANOTHER_ROUTE.holds(wrong[rebuilt_norm], values[step_norm].numpy())
+
+
+def own_weight(loaded, name: str) -> np.ndarray:
+    module, kind = name.rsplit(".", 1)
+    return getattr(loaded.base.get_submodule(module), kind).detach().float().numpy()
