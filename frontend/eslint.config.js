@@ -1,5 +1,6 @@
 // ESLint's flat config: the recommended rules over the site's modules (browser globals, and the globals the bundle
-// reads beside it) and over the build script and the tests (node's globals); an unused variable is an error.
+// reads beside it) and over the build script, the tests and the drivers of other browsers (node's globals); an
+// unused variable is an error.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -18,7 +19,7 @@ export default [
     },
   },
   {
-    files: ["build.mjs", "eslint.config.js", "test/**/*.js"],
+    files: ["build.mjs", "eslint.config.js", "test/**/*.js", "drive/**/*.mjs"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },
 ];

@@ -30,6 +30,7 @@ from bertviz_lite.loading.readable_pieces import readable_pieces
 from readability import PHONE, problems
 from test_export import MARKUP, data_of
 from test_export_every_step import block_graphs, trace_steps
+from other_browsers import evaluate, goto, journey, missing, wait
 from tiers import EVERY_FAMILY, browser
 from tokenizer_corpus import corpus
 
@@ -106,20 +107,26 @@ def tab(chromium, served):
     watched.context.close()
 
 
+COMPUTED = """async ([text, pair]) => {
+  const s = BVL.yours.find(text, pair), held = await BVL.lecture(BVL_SITE, BVL_SITE.sentences.indexOf(s));
+  const arrays = {};
+  for (const [name, a] of Object.entries(held.arrays)) {  // each array's bytes, as base64 (quick to hand over)
+    const bytes = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+    let text = "";
+    for (let k = 0; k < bytes.length; k += 8192) text += String.fromCharCode(...bytes.subarray(k, k + 8192));
+    arrays[name] = { shape: a.shape, float: a.data instanceof Float32Array, data: btoa(text) };
+  }
+  return { live: s.live, tokens: s.tokens, ids: s.ids, sentences: s.sentences, continues: s.continues,
+           notice: s.notice, checks: held.checks, arrays };
+}"""
+
+
 def computed(page, text: str, pair: str | None = None) -> dict:
     """What the browser computed for a sentence: its pieces and ids, each block's check, every array."""
-    got = page.evaluate("""async ([text, pair]) => {
-      const s = BVL.yours.find(text, pair), held = await BVL.lecture(BVL_SITE, BVL_SITE.sentences.indexOf(s));
-      const arrays = {};
-      for (const [name, a] of Object.entries(held.arrays)) {  // each array's bytes, as base64 (quick to hand over)
-        const bytes = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
-        let text = "";
-        for (let k = 0; k < bytes.length; k += 8192) text += String.fromCharCode(...bytes.subarray(k, k + 8192));
-        arrays[name] = { shape: a.shape, float: a.data instanceof Float32Array, data: btoa(text) };
-      }
-      return { live: s.live, tokens: s.tokens, ids: s.ids, sentences: s.sentences, continues: s.continues,
-               notice: s.notice, checks: held.checks, arrays };
-    }""", [text, pair])
+    return unpacked(page.evaluate(COMPUTED, [text, pair]))
+
+
+def unpacked(got: dict) -> dict:
     for a in got["arrays"].values():
         a["data"] = np.frombuffer(base64.b64decode(a["data"]), "<f4" if a["float"] else "<i4").reshape(a["shape"])
     return got
@@ -862,3 +869,44 @@ def test_each_familys_live_site_computes_the_traces_numbers_in_the_browser(famil
     finally:
         watched.context.close()
         server.shutdown()
+
+
+EXPORTED_ATTENTION = """async () => {
+  const held = await BVL.lecture(BVL_SITE, 0), a = held.array("layers.0.attn.probs");
+  return { probs: Array.from(a.data), shape: a.shape, check: document.querySelector("p.ok").textContent };
+}"""
+HEADS = """async (text) => {
+  const s = BVL.yours.find(text, null), held = await BVL.lecture(BVL_SITE, BVL_SITE.sentences.indexOf(s));
+  return (await held.part("heads")).numbers;
+}"""
+
+
+@browser
+@pytest.mark.parametrize("engine", ("firefox", "webkit"))
+def test_the_site_from_disk_and_a_typed_sentence_are_the_apps_in_firefox_and_webkit(engine, site, served, loaded):
+    """In Firefox (ESR) and WebKit (Safari's engine), as in Chromium: the site opened from disk shows an exported
+    sentence's stepper with its check ✔ and the trace's numbers; a typed sentence on the served site is computed
+    by onnxruntime-web, every sub-step within closeness.ANOTHER_ROUTE of the trace and every block's check ✔, and
+    its Heads page's fingerprints (the analysis graphs run in that engine) the app's."""
+    if why := missing(engine):
+        pytest.skip(why)
+    keys = {"layer": 0, "step": "attn.probs"}
+    results, errors = journey(engine, [
+        goto(f"{site.as_uri()}/index.html#/layers?" + urllib.parse.urlencode({"text": EXPORTED, **keys})),
+        wait("#step-figure .main-svg"), wait("p.ok"), evaluate(EXPORTED_ATTENTION),
+        goto(f"{served}#/layers?" + urllib.parse.urlencode({"text": YOURS[0], **keys})),
+        wait(".computed-here", 600), wait("#step-figure .main-svg"), evaluate(COMPUTED, [YOURS[0], None]),
+        goto(f"{served}#/heads?" + urllib.parse.urlencode({"text": YOURS[0]})),
+        wait("#figure-heads-0 .main-svg"), evaluate(HEADS, YOURS[0])])
+    exported, typed, heads = results
+    assert "✔" in exported["check"]
+    assert np.array_equal(np.array(exported["probs"], np.float32).reshape(exported["shape"]),
+                          trace(loaded, EXPORTED).attention(0))
+    typed, t = unpacked(typed), trace(loaded, YOURS[0])
+    assert typed["tokens"] == t.tokens
+    worst, where, compared = worst_difference(typed, t)
+    assert compared == 103 and worst <= 1, f"{engine}: {where} is {worst:.2f} of its bound from the trace"
+    assert all(holds for _, holds in typed["checks"].values()), typed["checks"]
+    for stat, grid in all_layers(t).fingerprints.stats.items():
+        ANOTHER_ROUTE.assert_close(np.array(heads[stat]), grid, f"{engine}: {stat}")
+    assert not errors, errors
