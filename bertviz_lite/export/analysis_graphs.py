@@ -7,7 +7,8 @@ and draws what it gives: the numbers have one source (issue 54; docs/frontend.md
 the browser).
 
 Each graph's manifest says where the browser gets each input:
-    ["step", name]            the run's output of that name (a sub-step, the ids, the model's hidden states)
+    ["step", name]            the run's output of that name (a sub-step, the model's own hidden states)
+    ["ids", name]             the sentence's ids of that input (input_ids)
     ["weight", module, kind]  the module's weight or bias, read from the model's files (model_parts.js)
     ["given", name]           a number the page picks (the Lens's position)
 """
@@ -18,14 +19,16 @@ from torch import nn
 
 from ..analyses.contributions import MIXING, block_nodes, contribution_tensors, mixing_of
 from ..analyses.head_fingerprints import is_punctuation, statistics
-from ..analyses.nearest_pieces import narrower_table, nearest_rows, unit_rows
 from ..analyses.logit_lens import TOP
+from ..analyses.nearest_pieces import narrower_table, nearest_rows, unit_rows
+from ..analyses.rollout import rollout_steps
 from ..loading.readable_pieces import readable_pieces
 from ..ops import LOOKUP, shared_heads
 from .every_step import HIDDEN_STATES, block_graphs
 
 
 def _layers(loaded) -> list:
+    """Each layer's graph, in order."""
     return [g for g in block_graphs(loaded) if g.block == "layers"]
 
 
@@ -48,8 +51,7 @@ class AttentionAnalyses(nn.Module):
 
 
 def rollout_of_layers(probs: tuple[torch.Tensor, ...]) -> torch.Tensor:
-    from ..analyses.rollout import rollout_steps
-
+    """The rollout after each layer from each layer's attention (H, T, T), as analyses/all_layers.py takes it."""
     return rollout_steps(torch.stack([p.mean(dim=0) for p in probs]))  # (L, T, T)
 
 
