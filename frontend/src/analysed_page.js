@@ -1,28 +1,157 @@
-// @ts-nocheck
-// (not typed yet: the analyses' words and pages are the site's untyped JSON; the "one source" work rewrites it)
 // What the analyses of a sentence computed in this browser share (heads_rollout.js, contributions_lens.js): the
-// words the app's Python hands over (export/analyses.py analyses_words) and a page in the shape export/analyses.py gives an exported sentence's (which analyses.js draws).
+// words the app's Python hands over (export/analyses.py analyses_words) and a page in the shape export/analyses.py
+// gives an exported sentence's (which analyses.js draws).
+import { heatmap as drawnHeatmap } from "./figures.js";
+
+/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./page.js").Screen} Screen */
+/** @typedef {import("./numbers.js").Tolerance} Tolerance */
+/** @typedef {import("./analysis_graphs.js").Sentence} Sentence */
+/**
+ * A sentence computed in this browser as the analyses read it (yours.js, a Lecture): its tokens, and what the
+ * graphs read of it (its run's arrays, its ids, the model's weights).
+ * @typedef {Sentence & { tokens: string[] }} Computed
+ */
+/** A page of the analyses, by its name in export/analyses.py (its title's key). */
+/** @typedef {"heads" | "rollout" | "contributions" | "lens"} PageName */
+/** A picker whose values are 0 … n − 1, with the app's default (export/analyses.py numbered). */
+/** @typedef {"layer" | "head" | "token" | "position"} NumberedKey */
+/**
+ * The Lens's words (export/analyses.py lens_words), by the checkpoint's `mode`: "notes" (no lens to show, and why),
+ * "lens" (a trained masked-LM head, not in the live files) or "nearest" (NearestWords).
+ * @typedef {{ mode: "notes", notes: string[] } | { mode: "lens", notes: string[] } | NearestWords} LensWords
+ */
+/**
+ * The Lens's words where the checkpoint has no trained masked-LM head (lens_words' "nearest"): the notes, the pieces
+ * a hidden state shows (`top`; `phone_top` on a phone), the figure's title, the note beside the position picker and
+ * the mask's id.
+ * @typedef {{ mode: "nearest", notes: string[], top: number, phone_top: number, title: string,
+ *             position_note: string, mask_id: number | null }} NearestWords
+ */
+/**
+ * The words of the analyses' pages (export/analyses.py analyses_words, with `lens` from lens_words: the site's
+ * `views.analyses`): the pages' titles, the pickers' labels and defaults, the fingerprints' statistics (their
+ * buttons, captions, titles, units and words), the striking heads' rule (at least `least`, `most` of them) and
+ * words, the figures' widths and heights (export/screens.py; `numbers`: a lecture's numbers' size), and the
+ * Contributions', Rollout's and Lens's words (the contributions' checks' templates and their bound among them).
+ * @typedef {{
+ *   titles: Record<PageName, string>, labels: Record<string, string>,
+ *   defaults: Record<NumberedKey, number> & { stat: string }, stats: string[],
+ *   stat_buttons: Record<string, string>, captions: Record<string, string>, stat_titles: Record<string, string>,
+ *   stat_units: Record<string, string>, stat_words: Record<string, string>,
+ *   striking: { least: number, most: number, said: string, none: string, open: string },
+ *   screens: { browse: number, wide: number, phone: number, tallest: number, numbers: number },
+ *   contributions: { views: Record<string, string>, caption: string, said: string,
+ *                    checks: { out: string, pre_norm: string, post_norm: string, said: string },
+ *                    tolerance: Tolerance, mixing: string, notes: string[] },
+ *   rollout: { caption: string, title: string, scale: string, axes: string[], mixture: string },
+ *   lens: LensWords,
+ * }} AnalysesWords
+ */
+/**
+ * A figure for each screen (export/screens.py for_screens): a browser's, a projector's and a phone's, each drawn
+ * when first read.
+ * @typedef {{ readonly browse: Figure, readonly lecture: Figure, readonly phone: Figure }} ForScreens
+ */
+/** A link beside a figure (export/analyses.py heads_page): its text, the page it opens and that page's URL keys. */
+/** @typedef {{ text: string, page: string, keys: Record<string, string> }} Link */
+/**
+ * A panel's item (export/analyses.py item): its figure (null where it has none), the lines above it and beside it,
+ * its checks ([what is said, whether it holds]) and links.
+ * @typedef {{ figure: ForScreens | null, said: string[], lines: string[], checks: [string, boolean][],
+ *             links: Link[] }} Item
+ */
+/** An item kept in a part of its own, read when it is shown (export/analyses.py kept_apart). */
+/** @typedef {{ part: string }} Apart */
+/**
+ * A panel (export/analyses.py): the picker keys whose values name its item, whether it sits beside the next half
+ * panel, its items by those values joined with ",".
+ * @typedef {{ by: string[], half?: boolean, items: Record<string, Item | Apart> }} Panel
+ */
+/**
+ * A picker (export/analyses.py picker): its URL key, its label, its options ([value, label]) and its default.
+ * @typedef {{ key: string, label: string, options: [string, string][], value: string }} Picker
+ */
+/**
+ * A page as export/analyses.py page writes it: its title, pickers and panels, the lines beside the figures, what the
+ * model does otherwise, whether the figures take the page's width.
+ * @typedef {{ title: string, pickers: Picker[], panels: Panel[], side: string[], notes: string[],
+ *             wide: boolean }} Page
+ */
+/**
+ * figures.js heatmap's options as these pages give them (figures.js is not typed yet): the matrix, its rows' and
+ * columns' labels, its title, the colour bar's title, the axes' titles, the colour scale's name, the width and a
+ * projector's height; where given, rotated column labels, each cell's text, a row's height, the colour bar across,
+ * the smallest numbers worth writing.
+ * @typedef {{ z: number[][], rows: string[], columns: string[], title: string, colorbar: string, axes: string[],
+ *             scale: string, width: number, tallest: number | null, rotate?: boolean, text?: string[][],
+ *             rowPx?: number, across?: boolean, least?: number | null }} HeatmapOptions
+ */
+
+// figures.js's heatmap, typed as these pages call it (untyped, it reads as if every option were required)
+export const heatmap = /** @type {(options: HeatmapOptions) => Figure} */ (/** @type {unknown} */ (drawnHeatmap));
 
 const site = window.BVL_SITE;
+/** @returns {AnalysesWords} the site's JSON (`views.analyses`: a live site's; the others' have none) */
 export const words = () => site.views.analyses;
 
 // ---- the pages, as export/analyses.py writes them ----
+/**
+ * @param {ForScreens | null} figure
+ * @param {string[]} [lines]
+ * @param {Link[]} [links]
+ * @returns {Item}
+ */
 export const item = (figure, lines = [], links = []) => ({ figure, said: [], lines, checks: [], links });
+/**
+ * @param {string} key
+ * @param {[string, string][]} options
+ * @param {string} value
+ * @param {string} [label]  else the app's label of `key`
+ * @returns {Picker}
+ */
 export const picker = (key, options, value, label) => ({ key, label: label || words().labels[key],
                                                          options, value });
+/**
+ * A picker of 0 … n − 1 (named by `names`), at the app's default where there is one.
+ * @param {NumberedKey} key
+ * @param {string[]} names
+ * @param {string} [label]
+ * @returns {Picker}
+ */
 export function numbered(key, names, label) {
   return picker(key, names.map((name, i) => [String(i), name]),
                 String(Math.min(words().defaults[key], names.length - 1)), label);
 }
+/**
+ * @param {PageName} name
+ * @param {Picker[]} pickers
+ * @param {Panel[]} panels
+ * @param {string[]} [side]
+ * @param {boolean} [wide]
+ * @returns {Page}
+ */
 export const page = (name, pickers, panels, side = [], wide = false) => ({ title: words().titles[name], pickers,
                                                                            panels, side, notes: [], wide });
+/**
+ * Each token as a picker names it ("3 bank").
+ * @param {string[]} tokens
+ * @returns {string[]}
+ */
 export const tokenOption = (tokens) => tokens.map((token, i) => `${i} ${token}`);
 
-export function forScreens(draw, wide) {  // a figure for each screen (export/screens.py for_screens), drawn when shown
-  const s = words().screens, made = {};
+/**
+ * A figure for each screen (export/screens.py for_screens), drawn when shown.
+ * @param {(width: number, tallest: number | null) => Figure} draw  at a screen's width; on a projector at most
+ *   `tallest` high (null elsewhere)
+ * @param {boolean} [wide]  the page's width on a browser's screen
+ * @returns {ForScreens}
+ */
+export function forScreens(draw, wide) {
+  const s = words().screens, made = /** @type {Partial<Record<Screen, Figure>>} */ ({});
+  /** @param {Screen} screen */
   const get = (screen) => made[screen] || (made[screen] = draw(
     screen === "phone" ? s.phone : wide ? s.wide : s.browse, screen === "lecture" ? s.tallest : null));
   return { get browse() { return get("browse"); }, get lecture() { return get("lecture"); },
            get phone() { return get("phone"); } };
 }
-

@@ -1,6 +1,3 @@
-// @ts-nocheck
-// (not typed yet: the analyses' words, pages and the model's graphs are the site's untyped JSON; the "one source"
-// work rewrites it)
 // The Contributions and Lens pages of a sentence computed in this browser: Contributions (Kobayashi et al. 2020,
 // 2021: analyses/contributions.py) and the Lens of a checkpoint with no trained masked-LM head (the nearest pieces of
 // its word table), computed by the app's own functions as graphs (analysis_graphs.js) from the run and the model's
@@ -9,17 +6,66 @@
 // numbers and the pages' words to the app's.
 import { fixed, get, matrix, row, scientific, within } from "./numbers.js";
 import { analysed, analysisGraphs } from "./analysis_graphs.js";
-import { heatmap, labelled, escaped } from "./figures.js";
+import { labelled, escaped } from "./figures.js";
 import { said } from "./page.js";
 import { tokenizer } from "./tokenizing.js";
 import { titled as titledToWidth } from "./tour.js";
-import { words, item, picker, numbered, page, tokenOption, forScreens } from "./analysed_page.js";
+import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap } from "./analysed_page.js";
+
+/** @typedef {import("./numbers.js").Unpacked} Unpacked */
+/** @typedef {import("./numbers.js").Tolerance} Tolerance */
+/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./analysis_graphs.js").AnalysisGraph} AnalysisGraph */
+/** @typedef {import("./analysed_page.js").Computed} Computed */
+/** @typedef {import("./analysed_page.js").Page} Page */
+/** @typedef {import("./analysed_page.js").Item} Item */
+/** @typedef {import("./analysed_page.js").ForScreens} ForScreens */
+/** @typedef {import("./analysed_page.js").NearestWords} NearestWords */
+/**
+ * The contributions' graph's manifest (export/analysis_graphs.py): its checks and its matrices' names (MIXING's, less
+ * norm_residual_ln in a pre-norm model) are always there.
+ * @typedef {AnalysisGraph & { checks: [string, string][][], matrices: string[] }} ContributionsGraph
+ */
+/** A norm-based view of the contributions (analyses/contributions.py MIXING, after the raw attention). */
+/** @typedef {"norm" | "norm_residual" | "norm_residual_ln"} Norm */
+/** @typedef {"attention" | Norm} View */
+/**
+ * A layer's contributions as the graph gives them (analyses/contributions.py LayerContributions): the raw attention
+ * and each norm-based view, (T, T) (norm_residual_ln null in a pre-norm model), and the two checks, each [the largest
+ * difference, whether every one is within the bound].
+ * @typedef {{ attention: number[][], norm: number[][], norm_residual: number[][], norm_residual_ln: number[][] | null,
+ *             out_diff: [number, boolean], norm_diff: [number, boolean] }} LayerContributions
+ */
+/** Each view's mixing ratio layer by layer (null where the model has no such view: analyses/contributions.py). */
+/** @typedef {Record<View, number[] | null>} Ratios */
+/** A hidden state's nearest pieces (analyses/nearest_pieces.py NearestPieces): [piece, cosine], nearest first. */
+/** @typedef {[string, number][]} Nearest */
+/**
+ * The library's Tokenizer (tokenizing.js) with the parts read here: its added tokens, and its model's vocabulary (a
+ * piece by its id; a hole where no piece has the id).
+ * @typedef {import("./tokenizing.js").Tokenizer & { added_tokens: { id: number, content: string }[],
+ *                                                   model: { vocab: (string | undefined)[] } }} PieceTable
+ */
+/**
+ * The app's visual language as the site's data holds it (export/content.py site_style), the parts read here: the
+ * type's size and the most rows or columns whose numbers a figure writes.
+ * @typedef {{ font: number, max_written: number, [field: string]: unknown }} SiteStyle
+ */
 
 const site = window.BVL_SITE;
+/** @returns {SiteStyle} the site's JSON */
+const style = () => site.style;
 
 // ---- Kobayashi et al. (2020, 2021): norm-based contributions (analyses/contributions.py), by the package's own
 // functions as a graph (export/analysis_graphs.py Contributions) that runs here on the run's layers ----
-function worst(rebuilt, own, tolerance) {  // [the largest difference, whether every one is within the bound]
+/**
+ * [the largest difference, whether every one is within the bound]
+ * @param {Unpacked} rebuilt
+ * @param {Unpacked} own
+ * @param {Tolerance} tolerance
+ * @returns {[number, boolean]}
+ */
+function worst(rebuilt, own, tolerance) {
   let most = 0, holds = true;
   for (let k = 0; k < own.data.length; k += 1) {
     most = Math.max(most, Math.abs(rebuilt.data[k] - own.data[k]));
@@ -28,21 +74,29 @@ function worst(rebuilt, own, tolerance) {  // [the largest difference, whether e
   return [most, holds];
 }
 
-async function contributions(lecture) {  // each layer's matrices and checks, and the mixing ratios (M, L)
-  const spec = analysisGraphs().contributions, out = await analysed("contributions", lecture);
+/**
+ * Each layer's matrices and checks, and the mixing ratios (M, L).
+ * @param {Computed} lecture
+ * @returns {Promise<{ results: LayerContributions[], ratios: Ratios }>}
+ */
+async function contributions(lecture) {
+  const spec = /** @type {ContributionsGraph} */ (analysisGraphs().contributions);
+  const out = await analysed("contributions", lecture);
   const tolerance = words().contributions.tolerance;
-  const results = spec.checks.map(([[rebuiltOut, attnOut], [rebuiltNorm, normed]], layer) => ({
+  const layers = spec.checks.map(([[rebuiltOut, attnOut], [rebuiltNorm, normed]], layer) => ({
     ...Object.fromEntries(spec.matrices.map((name) => [name, matrix(out[`contributions.${layer}.${name}`])])),
     norm_residual_ln: spec.matrices.includes("norm_residual_ln")
       ? matrix(out[`contributions.${layer}.norm_residual_ln`]) : null,
     out_diff: worst(out[rebuiltOut], lecture.array(attnOut), tolerance),
     norm_diff: worst(out[rebuiltNorm], lecture.array(normed), tolerance) }));
+  const results = /** @type {LayerContributions[]} */ (layers);  // its matrices by their names in spec.matrices
   const mixing = matrix(out.mixing);
-  const ratios = Object.fromEntries(["attention", "norm", "norm_residual", "norm_residual_ln"].map((name) => [
-    name, spec.matrices.includes(name) ? mixing[spec.matrices.indexOf(name)] : null]));
+  const ratios = /** @type {Ratios} */ (Object.fromEntries(["attention", "norm", "norm_residual", "norm_residual_ln"]
+    .map((name) => [name, spec.matrices.includes(name) ? mixing[spec.matrices.indexOf(name)] : null])));
   return { results, ratios };
 }
 
+/** @param {number} value */
 const percent = (value) => `${fixed(100 * value, 0)}%`;  // Python's f"{value:.0%}"
 // A half panel's height on a projector: the app's 410 px (CONTRIBUTION_PANEL_PX) leaves these figures' cells too
 // short for a lecture's 14-px numbers (their colour bar lies across the top, to leave the cells the width); the
@@ -50,21 +104,42 @@ const percent = (value) => `${fixed(100 * value, 0)}%`;  // Python's f"{value:.0
 // page's 1,200 px that it is drawn in, not the app's 560 (HALF_PX), which its layout reckons more tightly
 const PANEL_PX = 470;
 
-export async function contributionsPage(lecture) {  // export/analyses.py contributions_page
-  const w = words().contributions, tokens = lecture.tokens, labels = labelled(tokens), s = words().screens;
+/**
+ * export/analyses.py contributions_page, with its numbers (each layer's contributions, the mixing ratios).
+ * @param {Computed} lecture
+ * @returns {Promise<Page & { numbers: { results: LayerContributions[], ratios: Ratios } }>}
+ */
+export async function contributionsPage(lecture) {
+  const w = words().contributions, tokens = lecture.tokens, s = words().screens;
+  const labels = /** @type {string[]} */ (labelled(tokens));  // (figures.js is not typed yet)
   const { results, ratios } = await contributions(lecture);
-  const norms = ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null);
+  const norms = /** @type {Norm[]} */ (["norm", "norm_residual", "norm_residual_ln"])
+    .filter((name) => results[0][name] !== null);
   const fullest = norms[norms.length - 1];
+  /**
+   * @param {View} name
+   * @param {number[][]} matrix
+   */
   const panel = (name, matrix) => forScreens((width, tallest) => heatmap({
-    z: matrix, rows: labels, columns: labels, title: w.views[name], colorbar: name === "attention" ? "weight" : "‖vector‖",
+    z: matrix, rows: labels, columns: labels, title: w.views[name],
+    colorbar: name === "attention" ? "weight" : "‖vector‖",
     axes: ["receives", "gives"], scale: "share", width: Math.min(width, s.wide / 2), across: true,
-    rotate: tokens.length > site.style.max_written,  // a short sentence's numbers take the height rotated labels would
+    rotate: tokens.length > style().max_written,  // a short sentence's numbers take the height rotated labels would
     tallest: tallest && PANEL_PX, least: tallest && s.numbers,
-    rowPx: tallest && tokens.length <= site.style.max_written ? Math.ceil(s.numbers / 0.6) : undefined }));  // rows
+    rowPx: tallest && tokens.length <= style().max_written ? Math.ceil(s.numbers / 0.6) : undefined }));  // rows
     // as tall as a lecture's numbers
-  const attentionItems = {}, beside = {};
+  /** @type {Record<string, Item>} */
+  const attentionItems = {};
+  /** @type {Record<string, Item>} */
+  const beside = {};
   results.forEach((result, layer) => {
-    const mixed = Object.fromEntries(["attention", ...norms].map((name) => [name, ratios[name][layer]]));
+    const shown = /** @type {View[]} */ (["attention", ...norms]);  // the model's views: each has its ratios
+    const mixed = Object.fromEntries(shown.map((name) => [name, /** @type {number[]} */ (ratios[name])[layer]]));
+    /**
+     * @param {string} what
+     * @param {[number, boolean]} checked  [the largest difference, whether every one is within the bound]
+     * @returns {[string, boolean]}
+     */
     const check = (what, [diff, holds]) => [said(w.checks.said, { what: said(what, { layer }),
                                                                       diff: scientific(diff, 1) }), holds];
     attentionItems[String(layer)] = { ...item(panel("attention", result.attention)),
@@ -72,9 +147,12 @@ export async function contributionsPage(lecture) {  // export/analyses.py contri
                                 ln: fullest === "norm_residual_ln" ? " and LayerNorm" : "" })],
       checks: [check(w.checks.out, result.out_diff),
                check(w.checks[result.norm_residual_ln === null ? "pre_norm" : "post_norm"], result.norm_diff)] };
-    for (const name of norms) beside[`${layer},${name}`] = item(panel(name, result[name]));
+    for (const name of norms) {  // (a view of `norms`: not null)
+      beside[`${layer},${name}`] = item(panel(name, /** @type {number[][]} */ (result[name])));
+    }
   });
-  const mixing = item(forScreens((width) => titledToWidth(mixingLines(ratios, w.views, w.mixing, width), width), true));
+  const mixing = item(forScreens((width) => titledToWidth(mixingLines(ratios, w.views, w.mixing, width), width),
+                                 true));
   return Object.assign(page("contributions", [
     numbered("layer", results.map((_, l) => String(l))),
     picker("norm", norms.map((name) => [name, w.views[name]]), fullest)],
@@ -82,14 +160,24 @@ export async function contributionsPage(lecture) {  // export/analyses.py contri
    { by: [], items: { "": mixing } }], [w.caption], true), { notes: w.notes, numbers: { results, ratios } });
 }
 
-function mixingLines(ratios, labels, title, width) {  // figures/charts.py mixing_lines; on a narrow screen the
-  // legend under the plot, an entry a line (fit.py _fit_legend), clear of the axis's title
-  const s = site.style, lines = Object.entries(ratios).filter(([, values]) => values !== null);
+/**
+ * figures/charts.py mixing_lines; on a narrow screen the legend under the plot, an entry a line (fit.py
+ * _fit_legend), clear of the axis's title.
+ * @param {Ratios} ratios
+ * @param {Record<string, string>} labels  each view's name
+ * @param {string} title
+ * @param {number} width
+ * @returns {Figure}
+ */
+function mixingLines(ratios, labels, title, width) {
+  const s = style(), lines = /** @type {[string, number[]][]} */ (Object.entries(ratios)
+    .filter(([, values]) => values !== null));
   const narrow = width < 560, under = 40 + 26 * lines.length;
   return { data: lines.map(([name, values]) => ({
     type: "scatter", x: values.map((_, l) => l), y: values, mode: "lines+markers", name: labels[name],
     hovertemplate: `${labels[name]}<br>layer %{x}: %{y:.3f}<extra></extra>` })),
-  layout: { height: 420 + (narrow ? under : 0), title: { text: title, font: { size: s.font } }, font: { size: s.font },
+  layout: { height: 420 + (narrow ? under : 0), title: { text: title, font: { size: s.font } },
+            font: { size: s.font },
             margin: { l: 10, r: 10, t: 50, b: 10 + (narrow ? under : 0) }, showlegend: true,
             legend: narrow ? { orientation: "h", x: 0, xanchor: "left", y: 0, yref: "container", yanchor: "bottom" }
               : undefined,
@@ -98,8 +186,12 @@ function mixingLines(ratios, labels, title, width) {  // figures/charts.py mixin
 }
 
 // ---- the Lens: with no trained masked-LM head, the nearest vocabulary pieces (analyses/nearest_pieces.py) ----
-async function pieceNames() {  // analyses/pieces.py piece_names: an id's piece as the app shows it, or "[id N]"
-  const t = await tokenizer();
+/**
+ * analyses/pieces.py piece_names: an id's piece as the app shows it, or "[id N]".
+ * @returns {Promise<(id: number) => string>}
+ */
+async function pieceNames() {
+  const t = /** @type {PieceTable} */ (await tokenizer());
   const added = new Map(t.added_tokens.map((token) => [token.id, token.content]));
   return (id) => {
     const piece = added.get(id) ?? t.model.vocab[id];
@@ -108,14 +200,27 @@ async function pieceNames() {  // analyses/pieces.py piece_names: an id's piece 
   };
 }
 
-async function nearestAt(lecture, position) {  // for hidden state 0..L: the top pieces and their cosines, by the
-  // package's own function as a graph (export/analysis_graphs.py NearestPieces)
+/**
+ * For hidden state 0..L: the top pieces and their cosines, by the package's own function as a graph
+ * (export/analysis_graphs.py NearestPieces).
+ * @param {Computed} lecture
+ * @param {number} position
+ * @returns {Promise<Nearest[]>}
+ */
+async function nearestAt(lecture, position) {
   const [{ ids, cosines }, name] = await Promise.all([analysed("nearest", lecture, { position }), pieceNames()]);
   return Array.from({ length: ids.shape[0] }, (_, l) => row(ids, l).map((id, k) => [name(id), get(cosines, l, k)]));
 }
 
-function lensFigure(layers, position, token) {  // page_views.nearest_figure: figures/charts.py lens_grid
-  const w = words().lens;
+/**
+ * page_views.nearest_figure: figures/charts.py lens_grid.
+ * @param {Nearest[]} layers  each hidden state's
+ * @param {number} position
+ * @param {string} token
+ * @returns {ForScreens}
+ */
+function lensFigure(layers, position, token) {
+  const w = /** @type {NearestWords} */ (words().lens);  // a position's lens is asked for only where it is "nearest"
   return forScreens((width, tallest) => {
     const shown = width < 560 ? layers.map((top) => top.slice(0, w.phone_top)) : layers;  // a word in a phone's cell
     return heatmap({
@@ -126,12 +231,23 @@ function lensFigure(layers, position, token) {  // page_views.nearest_figure: fi
   });
 }
 
-export async function lensItem(lecture, position) {  // one position's nearest pieces, as an item of the page
+/**
+ * One position's nearest pieces, as an item of the page.
+ * @param {Computed} lecture
+ * @param {number} position
+ * @returns {Promise<Item & { numbers: Nearest[] }>}
+ */
+export async function lensItem(lecture, position) {
   const layers = await nearestAt(lecture, position);
   return Object.assign(item(lensFigure(layers, position, lecture.tokens[position])), { numbers: layers });
 }
 
-export async function lensPage(lecture) {  // export/analyses.py lens_page, for what a live site can show
+/**
+ * export/analyses.py lens_page, for what a live site can show.
+ * @param {Computed} lecture
+ * @returns {Promise<Page>}
+ */
+export async function lensPage(lecture) {
   const w = words().lens;
   if (w.mode === "lens") throw new Error("This checkpoint's Lens needs its masked-LM head, which the site's live " +
                                          "files do not hold: the app shows it.");

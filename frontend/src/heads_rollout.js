@@ -1,5 +1,3 @@
-// @ts-nocheck
-// (not typed yet: the analyses' words and pages are the site's untyped JSON; the "one source" work rewrites it)
 // The Heads and Rollout pages of a sentence computed in this browser, from the run's attention: each head's
 // fingerprint (Clark et al. 2019, analyses/head_fingerprints.py) and the attention rollout (Abnar & Zuidema 2020,
 // analyses/rollout.py), computed by the app's own functions as a graph (analysis_graphs.js), worded as the app's
@@ -7,32 +5,57 @@
 // pages' words to the app's.
 import { fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
-import { heatmap, labelled, escaped } from "./figures.js";
+import { labelled, escaped } from "./figures.js";
 import { said } from "./page.js";
-import { words, item, picker, numbered, page, tokenOption, forScreens } from "./analysed_page.js";
+import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap } from "./analysed_page.js";
 
-// The numbers: the fingerprints (7, L, H) and the rollout (L, T, T), by the package's own functions as a graph
-// (export/analysis_graphs.py AttentionAnalyses) that runs here on the run's attention
+/** @typedef {import("./analysed_page.js").Computed} Computed */
+/** @typedef {import("./analysed_page.js").Page} Page */
+/**
+ * Each head's fingerprint by statistic (export/analyses.py analyses_words `stats`): a (layer, head) grid of its mean
+ * over query tokens (head_fingerprints.py HeadFingerprints).
+ * @typedef {Record<string, number[][]>} Fingerprints
+ */
+/** A striking head (head_fingerprints.py striking_heads): [layer, head, the statistic, its value]. */
+/** @typedef {[number, number, string, number]} Striking */
+
+/**
+ * The numbers: the fingerprints (7, L, H) and the rollout (L, T, T), by the package's own functions as a graph
+ * (export/analysis_graphs.py AttentionAnalyses) that runs here on the run's attention.
+ * @param {Computed} lecture
+ * @returns {Promise<{ stats: Fingerprints, R: number[][][] }>}
+ */
 async function attentionAnalyses(lecture) {
   const { fingerprints, rollout } = await analysed("attention", lecture);
   return { stats: Object.fromEntries(words().stats.map((stat, k) => [stat, matrix(fingerprints, k)])),
            R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)) };
 }
 
-function strikingHeads(stats) {  // head_fingerprints.striking_heads: [layer, head, stat, value], strongest first
-  const { least, most } = words().striking, found = new Map();
+/**
+ * head_fingerprints.striking_heads: [layer, head, stat, value], strongest first.
+ * @param {Fingerprints} stats
+ * @returns {Striking[]}
+ */
+function strikingHeads(stats) {
+  const { least, most } = words().striking, found = /** @type {Map<string, Striking>} */ (new Map());
   for (const stat of words().stats.slice(1)) {
     stats[stat].forEach((row, layer) => row.forEach((value, head) => {
       const key = `${layer},${head}`;
       if (value >= least && value > (found.get(key) || [0, 0, "", 0])[3]) {
-        found.set(key, [...(found.get(key) || [layer, head]).slice(0, 2), stat, value]);
+        const place = /** @type {[number, number]} */ ((found.get(key) || [layer, head]).slice(0, 2));
+        found.set(key, [...place, stat, value]);
       }
     }));
   }
   return [...found.values()].sort((a, b) => b[3] - a[3]).slice(0, most);
 }
 
-export async function headsPage(lecture) {  // export/analyses.py heads_page
+/**
+ * export/analyses.py heads_page, with its numbers (each statistic's grid).
+ * @param {Computed} lecture
+ * @returns {Promise<Page & { numbers: Fingerprints }>}
+ */
+export async function headsPage(lecture) {
   const w = words(), { stats } = await attentionAnalyses(lecture), found = strikingHeads(stats);
   const layers = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
   const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens((width, tallest) => heatmap({
@@ -42,15 +65,22 @@ export async function headsPage(lecture) {  // export/analyses.py heads_page
   const named = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) =>
     `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${fixed(value, 2)}`).join("\n") : w.striking.none);
   const links = found.map(([layer, head]) => ({ text: said(w.striking.open, { layer, head }), page: "layers",
-                                                keys: { layer: String(layer), head: String(head), step: "attn.probs" } }));
+                                                keys: { layer: String(layer), head: String(head),
+                                                        step: "attn.probs" } }));
   return Object.assign(page("heads", [picker("stat", w.stats.map((s) => [s, w.stat_buttons[s]]), w.defaults.stat)],
                             [{ by: ["stat"], items: grids }, { by: [], items: { "": item(null, [named], links) } }]),
                        { numbers: stats });
 }
 
-export async function rolloutPage(lecture) {  // export/analyses.py rollout_page (each token's mixture in the page
-  // itself)
-  const w = words().rollout, { R } = await attentionAnalyses(lecture), tokens = lecture.tokens, labels = labelled(tokens);
+/**
+ * export/analyses.py rollout_page (each token's mixture in the page itself), with its numbers (the rollout after
+ * each layer, (T, T)).
+ * @param {Computed} lecture
+ * @returns {Promise<Page & { numbers: number[][][] }>}
+ */
+export async function rolloutPage(lecture) {
+  const w = words().rollout, { R } = await attentionAnalyses(lecture), tokens = lecture.tokens;
+  const labels = /** @type {string[]} */ (labelled(tokens));  // (figures.js is not typed yet)
   const layers = Object.fromEntries(R.map((matrix, l) => [String(l), item(forScreens((width, tallest) => heatmap({
     z: matrix, rows: labels, columns: labels, title: said(w.title, { layer: l }), colorbar: w.scale,
     axes: w.axes, scale: "share", width, tallest, rotate: true }), true))]));

@@ -880,7 +880,7 @@
     const sizeFor = (chars) => Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * chars)));
     const shorter = Boolean(least && !text && few && cellHeight >= 18 && sizeFor(5) < least && sizeFor(4) >= least);
     const written = shorter || few && cellWidth >= 34 && cellHeight >= 18;
-    const heatmap = {
+    const heatmap2 = {
       type: "heatmap",
       z,
       x: columns,
@@ -902,9 +902,9 @@
     };
     if (written) {
       const size = sizeFor(shorter ? 4 : 5);
-      Object.assign(heatmap, text ? { text, texttemplate: "%{text}", textfont: { size } } : { texttemplate: shorter ? "%{z:.1f}" : "%{z:.2f}", textfont: { size } });
+      Object.assign(heatmap2, text ? { text, texttemplate: "%{text}", textfont: { size } } : { texttemplate: shorter ? "%{z:.1f}" : "%{z:.2f}", textfont: { size } });
     }
-    const traces = [heatmap];
+    const traces = [heatmap2];
     if (chosen2) {
       traces.push({
         type: "scatter",
@@ -2530,6 +2530,11 @@
   }
 
   // src/analysed_page.js
+  var heatmap = (
+    /** @type {(options: HeatmapOptions) => Figure} */
+    /** @type {unknown} */
+    matrix2
+  );
   var site4 = window.BVL_SITE;
   var words2 = () => site4.views.analyses;
   var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
@@ -2557,7 +2562,10 @@
   });
   var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
   function forScreens2(draw, wide) {
-    const s = words2().screens, made = {};
+    const s = words2().screens, made = (
+      /** @type {Partial<Record<Screen, Figure>>} */
+      {}
+    );
     const get2 = (screen2) => made[screen2] || (made[screen2] = draw(
       screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
       screen2 === "lecture" ? s.tallest : null
@@ -2584,12 +2592,19 @@
     };
   }
   function strikingHeads(stats) {
-    const { least, most } = words2().striking, found = /* @__PURE__ */ new Map();
+    const { least, most } = words2().striking, found = (
+      /** @type {Map<string, Striking>} */
+      /* @__PURE__ */ new Map()
+    );
     for (const stat of words2().stats.slice(1)) {
       stats[stat].forEach((row2, layer) => row2.forEach((value, head) => {
         const key = `${layer},${head}`;
         if (value >= least && value > (found.get(key) || [0, 0, "", 0])[3]) {
-          found.set(key, [...(found.get(key) || [layer, head]).slice(0, 2), stat, value]);
+          const place = (
+            /** @type {[number, number]} */
+            (found.get(key) || [layer, head]).slice(0, 2)
+          );
+          found.set(key, [...place, stat, value]);
         }
       }));
     }
@@ -2598,7 +2613,7 @@
   async function headsPage(lecture2) {
     const w = words2(), { stats } = await attentionAnalyses(lecture2), found = strikingHeads(stats);
     const layers3 = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
-    const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => matrix2({
+    const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => heatmap({
       z: stats[stat],
       rows: layers3,
       columns: heads,
@@ -2615,7 +2630,11 @@
     const links = found.map(([layer, head]) => ({
       text: said(w.striking.open, { layer, head }),
       page: "layers",
-      keys: { layer: String(layer), head: String(head), step: "attn.probs" }
+      keys: {
+        layer: String(layer),
+        head: String(head),
+        step: "attn.probs"
+      }
     }));
     return Object.assign(
       page(
@@ -2627,8 +2646,12 @@
     );
   }
   async function rolloutPage(lecture2) {
-    const w = words2().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens, labels = labelled(tokens2);
-    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => matrix2({
+    const w = words2().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens;
+    const labels = (
+      /** @type {string[]} */
+      labelled(tokens2)
+    );
+    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => heatmap({
       z: matrix3,
       rows: labels,
       columns: labels,
@@ -2640,7 +2663,7 @@
       tallest,
       rotate: true
     }), true))]));
-    const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(forScreens2((width, tallest) => matrix2({
+    const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(forScreens2((width, tallest) => heatmap({
       z: R.map((matrix3) => matrix3[i]),
       rows: R.map((_, l) => `after layer ${l}`),
       columns: labels,
@@ -2670,6 +2693,7 @@
 
   // src/contributions_lens.js
   var site5 = window.BVL_SITE;
+  var style2 = () => site5.style;
   function worst(rebuilt, own, tolerance) {
     let most = 0, holds = true;
     for (let k = 0; k < own.data.length; k += 1) {
@@ -2679,29 +2703,44 @@
     return [most, holds];
   }
   async function contributions(lecture2) {
-    const spec = analysisGraphs().contributions, out = await analysed("contributions", lecture2);
+    const spec = (
+      /** @type {ContributionsGraph} */
+      analysisGraphs().contributions
+    );
+    const out = await analysed("contributions", lecture2);
     const tolerance = words2().contributions.tolerance;
-    const results = spec.checks.map(([[rebuiltOut, attnOut], [rebuiltNorm, normed]], layer) => ({
+    const layers3 = spec.checks.map(([[rebuiltOut, attnOut], [rebuiltNorm, normed]], layer) => ({
       ...Object.fromEntries(spec.matrices.map((name) => [name, matrix(out[`contributions.${layer}.${name}`])])),
       norm_residual_ln: spec.matrices.includes("norm_residual_ln") ? matrix(out[`contributions.${layer}.norm_residual_ln`]) : null,
       out_diff: worst(out[rebuiltOut], lecture2.array(attnOut), tolerance),
       norm_diff: worst(out[rebuiltNorm], lecture2.array(normed), tolerance)
     }));
+    const results = (
+      /** @type {LayerContributions[]} */
+      layers3
+    );
     const mixing = matrix(out.mixing);
-    const ratios = Object.fromEntries(["attention", "norm", "norm_residual", "norm_residual_ln"].map((name) => [
-      name,
-      spec.matrices.includes(name) ? mixing[spec.matrices.indexOf(name)] : null
-    ]));
+    const ratios = (
+      /** @type {Ratios} */
+      Object.fromEntries(["attention", "norm", "norm_residual", "norm_residual_ln"].map((name) => [name, spec.matrices.includes(name) ? mixing[spec.matrices.indexOf(name)] : null]))
+    );
     return { results, ratios };
   }
   var percent = (value) => `${fixed(100 * value, 0)}%`;
   var PANEL_PX = 470;
   async function contributionsPage(lecture2) {
-    const w = words2().contributions, tokens2 = lecture2.tokens, labels = labelled(tokens2), s = words2().screens;
+    const w = words2().contributions, tokens2 = lecture2.tokens, s = words2().screens;
+    const labels = (
+      /** @type {string[]} */
+      labelled(tokens2)
+    );
     const { results, ratios } = await contributions(lecture2);
-    const norms = ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null);
+    const norms = (
+      /** @type {Norm[]} */
+      ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null)
+    );
     const fullest = norms[norms.length - 1];
-    const panel = (name, matrix3) => forScreens2((width, tallest) => matrix2({
+    const panel = (name, matrix3) => forScreens2((width, tallest) => heatmap({
       z: matrix3,
       rows: labels,
       columns: labels,
@@ -2711,15 +2750,24 @@
       scale: "share",
       width: Math.min(width, s.wide / 2),
       across: true,
-      rotate: tokens2.length > site5.style.max_written,
+      rotate: tokens2.length > style2().max_written,
       // a short sentence's numbers take the height rotated labels would
       tallest: tallest && PANEL_PX,
       least: tallest && s.numbers,
-      rowPx: tallest && tokens2.length <= site5.style.max_written ? Math.ceil(s.numbers / 0.6) : void 0
+      rowPx: tallest && tokens2.length <= style2().max_written ? Math.ceil(s.numbers / 0.6) : void 0
     }));
-    const attentionItems = {}, beside = {};
+    const attentionItems = {};
+    const beside = {};
     results.forEach((result, layer) => {
-      const mixed = Object.fromEntries(["attention", ...norms].map((name) => [name, ratios[name][layer]]));
+      const shown2 = (
+        /** @type {View[]} */
+        ["attention", ...norms]
+      );
+      const mixed = Object.fromEntries(shown2.map((name) => [
+        name,
+        /** @type {number[]} */
+        ratios[name][layer]
+      ]));
       const check = (what, [diff, holds]) => [said(w.checks.said, {
         what: said(what, { layer }),
         diff: scientific(diff, 1)
@@ -2737,9 +2785,18 @@
           check(w.checks[result.norm_residual_ln === null ? "pre_norm" : "post_norm"], result.norm_diff)
         ]
       };
-      for (const name of norms) beside[`${layer},${name}`] = item(panel(name, result[name]));
+      for (const name of norms) {
+        beside[`${layer},${name}`] = item(panel(
+          name,
+          /** @type {number[][]} */
+          result[name]
+        ));
+      }
     });
-    const mixing = item(forScreens2((width) => titled(mixingLines(ratios, w.views, w.mixing, width), width), true));
+    const mixing = item(forScreens2(
+      (width) => titled(mixingLines(ratios, w.views, w.mixing, width), width),
+      true
+    ));
     return Object.assign(page(
       "contributions",
       [
@@ -2756,7 +2813,10 @@
     ), { notes: w.notes, numbers: { results, ratios } });
   }
   function mixingLines(ratios, labels, title, width) {
-    const s = site5.style, lines2 = Object.entries(ratios).filter(([, values2]) => values2 !== null);
+    const s = style2(), lines2 = (
+      /** @type {[string, number[]][]} */
+      Object.entries(ratios).filter(([, values2]) => values2 !== null)
+    );
     const narrow = width < 560, under = 40 + 26 * lines2.length;
     return {
       data: lines2.map(([name, values2]) => ({
@@ -2780,7 +2840,10 @@
     };
   }
   async function pieceNames() {
-    const t = await tokenizer();
+    const t = (
+      /** @type {PieceTable} */
+      await tokenizer()
+    );
     const added = new Map(t.added_tokens.map((token) => [token.id, token.content]));
     return (id) => {
       const piece = added.get(id) ?? t.model.vocab[id];
@@ -2793,10 +2856,13 @@
     return Array.from({ length: ids.shape[0] }, (_, l) => row(ids, l).map((id, k) => [name(id), get(cosines, l, k)]));
   }
   function lensFigure(layers3, position, token) {
-    const w = words2().lens;
+    const w = (
+      /** @type {NearestWords} */
+      words2().lens
+    );
     return forScreens2((width, tallest) => {
       const shown2 = width < 560 ? layers3.map((top) => top.slice(0, w.phone_top)) : layers3;
-      return matrix2({
+      return heatmap({
         z: shown2.map((top) => top.map(([, c]) => c)),
         rows: shown2.map((_, l) => l ? `layer ${l - 1}` : "embeddings"),
         columns: shown2[0].map((_, k) => `#${k + 1}`),
