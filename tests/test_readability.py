@@ -7,8 +7,10 @@ above the fold, a narrow figure, a short sentence's matrix without readable numb
 phone's sideways scroll or text under its header, a tool bar over a title, an error).
 
 `pytest tests/test_readability.py` runs a fast subset (every page on the bundled model at 30 words, a few views of
-each other family, a few on a phone); the rest of the matrix is marked slow, so `pytest -m "" tests/test_readability.py`
-runs it whole (about 350 views, 20-30 minutes on a 2-core machine). The first tests prove that the check can fail:
+each other family, a few on a phone); CI's sample is marked slow (every page on the bundled model at every length,
+each other family's own views, every page on a phone at 30 words: `sampled`); the rest of the matrix is marked
+`matrix`, so `pytest -m "" tests/test_readability.py` runs it whole (about 340 views, 35 minutes on a 2-core
+machine) and CI runs `-m "not matrix"`. The first tests prove that the check can fail:
 a page built to be broken is caught on every count, on a projector and on a phone, and a clean one passes.
 """
 from __future__ import annotations
@@ -86,30 +88,51 @@ def not_yet(view_id: str, phone: bool = False) -> tuple:
     return (pytest.mark.xfail(strict=True, reason=reason),) if reason else ()
 
 
+FAMILY_VIEWS = ("layers", "tour?chapter=3", "attention?view=model", "contributions")  # each other family's share
+# of CI's sample, beside its own step
+
+
 def matrix() -> list:
-    """Every page × four families × three lengths, as pytest parameters: the subset (every page on the bundled model
-    at 30 words, and a few views of each other family) in the default suite, the rest marked slow."""
+    """Every page × four families × three lengths, as pytest parameters, in three tiers: the subset (every page on
+    the bundled model at 30 words, and a few views of each other family) in the default suite; CI's sample
+    (`sampled`) marked slow; the rest of the matrix marked `matrix` (by hand: `pytest -m matrix`)."""
     subset = views(BUNDLED, 30) + [link("layers?step=attn.c2p&cell=1,2", DEBERTA, sentence(10)),
                                    link("tour?chapter=3", DEBERTA, sentence(30)),
                                    link("layers?step=attn.q_rot", MODERNBERT, sentence(60)),
                                    link("tokens", MODERNBERT, sentence(10)),
                                    link("layers?step=attn.k&cell=1,2", EUROBERT_GQA, sentence(30))]
     whole = [v for model in (BUNDLED, DEBERTA, MODERNBERT, EUROBERT_GQA) for n in LENGTHS for v in views(model, n)]
-    every = list(dict.fromkeys(subset + whole))  # the subset first, each view once
-    return [pytest.param(view, id=view_id(view), marks=(() if view in subset else (slow,)) + not_yet(view_id(view)))
-            for view in every]
+    return tiered(subset, sampled(whole), whole, not_yet)
+
+
+def sampled(whole: list[str]) -> set[str]:
+    """CI's share of the matrix (its 60 minutes hold about a third of it): every page on the bundled model, the
+    lecture's default, at every length; each other family's own step and FAMILY_VIEWS at every length."""
+    def kept(view: str) -> bool:
+        path, _, query = view.partition("?")
+        keys = dict(urllib.parse.parse_qsl(query))
+        if keys["model"] == BUNDLED:
+            return True
+        if path == "layers":  # the stepper, and the family's own step (not the steps every family shares)
+            return keys.get("step") not in ("attn.scores", "ffn.act")
+        return path + "".join(f"?{k}={keys[k]}" for k in ("chapter", "view") if k in keys) in FAMILY_VIEWS
+    return {view for view in whole if kept(view)}
+
+
+def tiered(subset: list[str], sample: set[str], whole: list[str], expected_failure) -> list:
+    """The subset in the default suite, the sample slow, the rest `matrix`; each view once, the subset first."""
+    return [pytest.param(view, id=view_id(view), marks=(() if view in subset else (slow,) if view in sample else
+                                                        (slow, pytest.mark.matrix)) + expected_failure(view_id(view)))
+            for view in dict.fromkeys(subset + whole)]
 
 
 def phone_matrix() -> list:
     """Every page on the bundled model as a phone opens the shared link (not lecture mode), at 10, 30 and 60 words:
-    a few in the default suite, the rest slow."""
+    a few in the default suite, every page at 30 words slow (CI's sample), the rest `matrix`."""
     subset = [link(page, BUNDLED, sentence(10), lecture=False) for page in
               ("layers?step=attn.probs", "similarity?why=1,2", "intervene?off=0.2&layer=1", "attention")]
     whole = [v for n in LENGTHS for v in views(BUNDLED, n, lecture=False)]
-    every = list(dict.fromkeys(subset + whole))
-    return [pytest.param(view, id=view_id(view), marks=(() if view in subset else (slow,)) + not_yet(view_id(view),
-                                                                                                   phone=True))
-            for view in every]
+    return tiered(subset, set(views(BUNDLED, 30, lecture=False)), whole, lambda i: not_yet(i, phone=True))
 
 
 @pytest.fixture(scope="module")

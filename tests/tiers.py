@@ -1,13 +1,15 @@
-"""The test pyramid: what `pytest` runs by default and what only `pytest -m ""` (and CI) runs.
+"""The test pyramid: what `pytest` runs by default, what CI adds (`pytest -m "not matrix"`) and what only
+`pytest -m ""` runs.
 
 The default suite touches every module of the package and every page in minutes: each family once through the API,
 one family (BERT's tiny model) through every page, the readability check's subset in Chromium, the command line in
-process. Three markers, registered in pyproject.toml, set the rest apart:
+process. Four markers, registered in pyproject.toml, set the rest apart:
 
 - `slow`: the same checks again over more families, lengths, presets and views (every family through every page,
-  the readability check's whole matrix, the presets at their caps, the benchmark's short run);
+  the readability check's sample of its matrix, the presets at their caps, the benchmark's short run);
 - `browser`: journeys through the app in Chromium (clicks, ◀ ▶, a lecture's Next, downloads);
-- `server`: the app, replicas behind HAProxy or fresh virtual environments started as processes.
+- `server`: the app, replicas behind HAProxy or fresh virtual environments started as processes;
+- `matrix`: the readability check's views beyond CI's sample (tests/test_readability.py `sampled`).
 """
 from __future__ import annotations
 
