@@ -15,7 +15,7 @@ from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.explaining import explain
 from bertviz_lite.export import site_content, write_site
 from bertviz_lite.figures import explanation_figure
-from tiers import each_family
+from tiers import sampled_families
 
 CHROMIUM = "/usr/bin/chromium"
 TEXT = "the bank of the river, and the bank of the sea"
@@ -70,7 +70,7 @@ def sample_cells(t) -> list[dict]:
 
 
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
-@pytest.mark.parametrize("family", each_family())
+@pytest.mark.parametrize("family", sampled_families())
 def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, tmp_path):
     from playwright.sync_api import sync_playwright
 

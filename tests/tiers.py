@@ -9,7 +9,9 @@ process. Four markers, registered in pyproject.toml, set the rest apart:
   the readability check's sample of its matrix, the presets at their caps, the benchmark's short run);
 - `browser`: journeys through the app in Chromium (clicks, ◀ ▶, a lecture's Next, downloads);
 - `server`: the app, replicas behind HAProxy or fresh virtual environments started as processes;
-- `matrix`: the readability check's views beyond CI's sample (tests/test_readability.py `sampled`).
+- `matrix`: what CI samples of a matrix and leaves to a run by hand (`pytest -m matrix`): the readability check's
+  views beyond its sample (tests/test_readability.py `sampled`), and the families beyond SAMPLED_FAMILIES of the
+  tests that export a site or a model per family.
 """
 from __future__ import annotations
 
@@ -30,3 +32,17 @@ def first_by_default(values, ids=None) -> list:
 def each_family(default: str = "bert") -> list:
     """Every family's name as pytest parameters, `default` first and alone in the default suite."""
     return first_by_default([default, *(name for name in EVERY_FAMILY if name != default)])
+
+
+# The families whose layers differ most from BERT's, and from each other: relative positions (DeBERTa), pre-norm with
+# rotary and local attention and a byte-level vocabulary (ModernBERT), grouped queries (EuroBERT), one layer shared
+# by all and a narrower embedding (ALBERT), relative buckets (MPNet)
+SAMPLED_FAMILIES = ("deberta-v2", "modernbert", "eurobert", "albert", "mpnet")
+
+
+def sampled_families(default: str = "bert", skip: tuple[str, ...] = ()) -> list:
+    """each_family for a test that exports a site or a model per family (a minute each): `default` in the default
+    suite, SAMPLED_FAMILIES slow (CI runs them), every other family `matrix` too (by hand: pytest -m matrix)."""
+    names = [default, *(name for name in EVERY_FAMILY if name not in (default, *skip))]
+    return [pytest.param(name, marks=() if name == default else (slow,) if name in SAMPLED_FAMILIES
+                         else (slow, pytest.mark.matrix)) for name in names]
