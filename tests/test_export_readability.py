@@ -43,13 +43,21 @@ def views(lecture: bool) -> list:
     return first_by_default(links, ids=[name for name, _ in links])
 
 
-def shown(site: Path, link: str, phone: bool):
+@pytest.fixture(scope="module")
+def chromium():
+    """One Chromium for the module (a launch per view cost about a third of each view's time); a context per view."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        context = (browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
-                   else browser.new_context(viewport={"width": 1280, "height": 720}))
+        yield browser
+        browser.close()
+
+
+def shown(chromium, site: Path, link: str, phone: bool):
+    context = (chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+               else chromium.new_context(viewport={"width": 1280, "height": 720}))
+    try:
         page = context.new_page()
         page.goto((site / "index.html").as_uri() + link)
         page.wait_for_function("document.querySelector('[data-point]') || document.querySelector('[data-error]')")
@@ -58,28 +66,28 @@ def shown(site: Path, link: str, phone: bool):
                                    "(document.querySelector('.explanation-panel'))")
         page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
         time.sleep(0.4)  # Plotly's last layout pass
-        found = problems(page, phone=phone)
-        browser.close()
-    return found
+        return problems(page, phone=phone)
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("view", views(lecture=True))
-def test_a_site_view_is_readable_on_a_projector(site, view):
-    found = shown(site, view[1], phone=False)
+def test_a_site_view_is_readable_on_a_projector(chromium, site, view):
+    found = shown(chromium, site, view[1], phone=False)
     assert not found, "\n".join(map(str, found))
 
 
 @pytest.mark.parametrize("view", views(lecture=False))
-def test_a_site_view_is_readable_on_a_phone(site, view):
-    found = shown(site, view[1], phone=True)
+def test_a_site_view_is_readable_on_a_phone(chromium, site, view):
+    found = shown(chromium, site, view[1], phone=True)
     assert not found, "\n".join(map(str, found))
 
 
 @pytest.mark.slow
-def test_a_twelve_layer_models_model_view_is_readable_on_a_phone(tmp_path):
+def test_a_twelve_layer_models_model_view_is_readable_on_a_phone(chromium, tmp_path):
     """bert-base's 12 layers × 12 heads (random weights here): the heads' numbers "10" and "11" ran into each other
     at the figure's type, and the view stood mostly empty, taller than its tiles."""
     site = write_site(tmp_path / "site", site_content(load_model("bert-base-uncased"), [sentence(10)], weights=False))
     link = f"#/attention?{urllib.parse.urlencode({'text': sentence(10), 'view': 'model'})}"
-    found = shown(site, link, phone=True)
+    found = shown(chromium, site, link, phone=True)
     assert not found, "\n".join(map(str, found))
