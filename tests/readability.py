@@ -233,7 +233,24 @@ def settle(page, timeout_ms: int = 180_000) -> None:
     page.wait_for_function(  # every chart Streamlit placed, drawn by Plotly (it draws after the run ends)
         "[...document.querySelectorAll(\"[data-testid='stPlotlyChart'], .js-plotly-plot\")]"
         ".every(p => p.querySelector('.main-svg'))", timeout=timeout_ms)
-    time.sleep(0.4)  # Plotly's last layout pass (autosize to the column) and web fonts
+    laid_out(page)
+
+
+SIZES = ("[...document.querySelectorAll('.main-svg, table')]"
+         ".map(e => { const r = e.getBoundingClientRect(); return `${r.width},${r.height}`; }).join(';')")
+
+
+def laid_out(page, most_s: float = 15.0) -> None:
+    """Until every chart and table keeps its size for 0.4 s: Plotly's last layout pass (autosize to the column) and
+    web fonts. A fixed 0.4 s was too short on a busy machine, and a phone's figures were measured before they had
+    shrunk to its column."""
+    last, deadline = None, time.monotonic() + most_s
+    while time.monotonic() < deadline:
+        time.sleep(0.4)
+        now = page.evaluate(SIZES)
+        if now == last:
+            return
+        last = now
 
 
 def problems(page, phone: bool = False) -> list[Problem]:
