@@ -14,7 +14,7 @@ from bertviz_lite import BUNDLED_MODEL, load_model
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
 from test_readability import sentence
-from tiers import first_by_default
+from tiers import slow
 
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
@@ -40,7 +40,9 @@ def views(lecture: bool) -> list:
             path, _, query = view.partition("?")
             keys = {"text": sentence(words), **dict(urllib.parse.parse_qsl(query)), **({"lecture": "1"} if lecture else {})}
             links.append((f"{path}-{words}w-{query}", f"#/{path}?{urllib.parse.urlencode(keys)}"))
-    return first_by_default(links, ids=[name for name, _ in links])
+    # the default lecture's length first (the first view in the default suite, the rest slow), the longer one by hand
+    return [pytest.param((name, link), id=name, marks=() if i == 0 else (slow,) if f"-{LENGTHS[0]}w-" in name
+                         else (slow, pytest.mark.matrix)) for i, (name, link) in enumerate(links)]
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,9 @@ process. Four markers, registered in pyproject.toml, set the rest apart:
 - `browser`: journeys through the app in Chromium (clicks, ◀ ▶, a lecture's Next, downloads);
 - `server`: the app, replicas behind HAProxy or fresh virtual environments started as processes;
 - `matrix`: what CI samples of a matrix and leaves to a run by hand (`pytest -m matrix`): the readability check's
-  views beyond its sample (tests/test_readability.py `sampled`), and the families beyond SAMPLED_FAMILIES of the
-  tests that export a site or a model per family.
+  views beyond its sample (tests/test_readability.py `sampled`), the site's views at its longer length
+  (tests/test_export_readability.py), and the families beyond SAMPLED_FAMILIES of the tests that export a site or a
+  model per family.
 """
 from __future__ import annotations
 
@@ -35,9 +36,8 @@ def each_family(default: str = "bert") -> list:
 
 
 # The families whose layers differ most from BERT's, and from each other: relative positions (DeBERTa), pre-norm with
-# rotary and local attention and a byte-level vocabulary (ModernBERT), grouped queries (EuroBERT), one layer shared
-# by all and a narrower embedding (ALBERT), relative buckets (MPNet)
-SAMPLED_FAMILIES = ("deberta-v2", "modernbert", "eurobert", "albert", "mpnet")
+# rotary and local attention and a byte-level vocabulary (ModernBERT), grouped queries (EuroBERT)
+SAMPLED_FAMILIES = ("deberta-v2", "modernbert", "eurobert")
 
 
 def sampled_families(default: str = "bert", skip: tuple[str, ...] = ()) -> list:
