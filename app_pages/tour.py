@@ -9,7 +9,7 @@ from bertviz_lite.analyses.logit_lens import mlm_head_problem
 from bertviz_lite.analyses.similarity import vectors_of_trace
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
-from bertviz_lite.tour import chapter_figure, chapters, narrate
+from bertviz_lite.tour import NO_CHAPTER, chapter_figure, chapters, narrate
 from bertviz_lite.tour.narration import output_sentences
 from bertviz_lite.tour.views import LECTURE_PX
 from app_pages.shell import charts, chips, guarded, lecture, runs, state
@@ -49,8 +49,7 @@ def chosen_chapter() -> int:
     text = str(st.session_state.chapter)
     if text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= len(story):
         return int(text)
-    st.warning(f"There is no chapter '{text}': this tour has chapters 1 to {len(story)}. Showing chapter 1.",
-               icon=":material/warning:")
+    st.warning(NO_CHAPTER.format(asked=text, count=len(story)), icon=":material/warning:")
     st.session_state.chapter = "1"
     return 1
 

@@ -93,19 +93,22 @@ MASK = float(np.finfo(np.float32).min)
 
 
 def templates_fixture() -> dict:
-    """Every template of the tour's words (each narrator's, what they share, the chapters' stories) and of the
-    stepper's lines, filled by
+    """Every template of the tour's words (each narrator's, what they share, the chapters' stories and titles, the
+    figures' titles), of the stepper's lines and of what the site says of itself (export/site_words.py), filled by
     Python's str.format with made-up values of the kind each field takes (a number where it has a format spec, else
     a word or a whole number): the browser's `said` must write each the same."""
     import string
 
     from bertviz_lite.families.mpnet import RELATIVE_BUCKETS
+    from bertviz_lite.export.site_words import SITE_WORDS
     from bertviz_lite.ops import COMMON_OPS, TELLING
     from bertviz_lite.stepthrough.words import STEPPER
+    from bertviz_lite.tour.chapters import TITLES
     from bertviz_lite.tour.narration import STORIES
+    from bertviz_lite.tour.views import FIGURE_TITLES
 
     templates = [t for op in (*COMMON_OPS, RELATIVE_BUCKETS) for t in getattr(op.narrate, "said", {}).values()]
-    templates += list(STEPPER.values())
+    templates += [*STEPPER.values(), *SITE_WORDS.values(), *TITLES.values(), *FIGURE_TITLES.values()]
     templates += [t for group in (*TELLING.values(), *STORIES.values())
                   for t in (group.values() if isinstance(group, dict) else [group])]
     rng, cases = np.random.default_rng(4), []

@@ -1,8 +1,9 @@
 """The analyses a live site's browser runs (export/analysis_graphs.py: the package's own torch functions as ONNX
 graphs), run by onnxruntime in Python as the manifest says to feed them, on a sentence of another length than the one
 they were exported with, against the app's own analyses of that sentence (analyses/all_layers.py, contributions.py,
-nearest_pieces.py): within closeness.ANOTHER_ROUTE on every family's tiny model and the bundled model. The browser's
-own run of them is tests/test_export_live.py's."""
+nearest_pieces.py, similarity.py, similarity_split.py): within closeness.ANOTHER_ROUTE on every family's tiny model,
+the bundled model and a tiny sentence-transformers checkpoint of every pooling mode. The browser's own run of them is
+tests/test_export_live.py's."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,6 +15,8 @@ from bertviz_lite.analyses.contributions import layer_contributions
 from bertviz_lite.analyses.head_fingerprints import STATS
 from bertviz_lite.analyses.nearest_pieces import narrower_table, nearest_pieces
 from bertviz_lite.analyses.pieces import piece_names
+from bertviz_lite.analyses.similarity import vectors_of
+from bertviz_lite.analyses.similarity_split import split_traces
 from bertviz_lite.closeness import ANOTHER_ROUTE
 from bertviz_lite.export.analysis_graphs import write_graphs
 from bertviz_lite.export.every_step import run_values
@@ -23,6 +26,7 @@ ort = pytest.importorskip("onnxruntime")
 EXPORTED = "the bank of the river"
 OTHER = "a longer sentence, which the graphs were not exported with: they take any length!"
 POSITION = 3
+COMPARED = ["the cat sat on the mat", "rivers and banks, and a bank of the river"]  # a site's sentences to compare
 
 
 def run(loaded, graph: dict, folder, values: dict, weights: dict | None = None) -> dict[str, np.ndarray]:
@@ -41,9 +45,35 @@ def run(loaded, graph: dict, folder, values: dict, weights: dict | None = None) 
     return dict(zip(graph["outputs"], session.run(None, feeds)))
 
 
-def graphs_and_run(loaded, tmp_path):
-    manifest = write_graphs(loaded, run_values(loaded, trace(loaded, EXPORTED)), tmp_path, lambda path: path.name)
+def graphs_and_run(loaded, tmp_path, compared: list = ()):
+    manifest = write_graphs(loaded, run_values(loaded, trace(loaded, EXPORTED)), tmp_path, lambda path: path.name,
+                            compared)
     return manifest, run_values(loaded, trace(loaded, OTHER)), trace(loaded, OTHER)
+
+
+def check_similarity(loaded, tmp_path) -> None:
+    """The sentence vector and a typed sentence's cosines and splits with the site's sentences, against the app's
+    `vectors_of` and `split_traces` (the split cell by cell, the rows it reads, the strongest pairs' order)."""
+    most = loaded.sentence_pooling and loaded.sentence_pooling.max_tokens
+    compared = [trace(loaded, text, max_tokens=most) for text in COMPARED]
+    manifest, values, t = graphs_and_run(loaded, tmp_path, compared)
+    ways = vectors_of(loaded, [t, *compared])
+    ANOTHER_ROUTE.assert_close(run(loaded, manifest["vector"], tmp_path, values)["vector"], ways[0].vectors[0],
+                               "the sentence vector")
+    got = run(loaded, manifest["similarity"], tmp_path, values)
+    assert got["cosines"].shape == (len(ways), len(compared))
+    for w, way in enumerate(ways):
+        ANOTHER_ROUTE.assert_close(got["cosines"][w], way.cosine()[0, 1:], way.name)
+    for k, theirs in enumerate(compared, start=1):
+        split = split_traces(t, theirs)
+        ANOTHER_ROUTE.assert_close(got[f"split.{k}.cells"], split.pairs, f"split {k}")
+        assert got[f"split.{k}.rows"].tolist() == split.positions_a
+        ANOTHER_ROUTE.assert_close(got[f"split.{k}.cosine"], split.cosine, "cosine")
+        ANOTHER_ROUTE.assert_close(got[f"split.{k}.total"], split.total, "total")
+        cells = got[f"split.{k}.cells"]
+        strongest = [(split.tokens_a[i], split.tokens_b[j]) for i, j in
+                     zip(*np.unravel_index(got[f"split.{k}.by_size"][:3], cells.shape))]
+        assert strongest == [(a, b) for a, b, _ in split.strongest()]
 
 
 def check_against_the_app(loaded, tmp_path) -> None:
@@ -74,6 +104,7 @@ def check_against_the_app(loaded, tmp_path) -> None:
                [[piece for piece, _ in layer] for layer in app_nearest]
     else:
         assert "nearest" not in manifest
+    check_similarity(loaded, tmp_path)
 
 
 @pytest.mark.parametrize("family", each_family())
@@ -105,3 +136,21 @@ def test_the_contributions_checks_fail_when_the_browser_reads_another_w_o(every_
 def own_weight(loaded, name: str) -> np.ndarray:
     module, kind = name.rsplit(".", 1)
     return getattr(loaded.base.get_submodule(module), kind).detach().float().numpy()
+
+
+MODES = [("mean",), ("cls",), ("max",), ("lasttoken",), ("weightedmean",), ("mean_sqrt_len_tokens",),
+         ("cls", "mean", "max")]
+
+
+@pytest.mark.parametrize("modes", MODES, ids="+".join)
+def test_the_similarity_graphs_pool_as_each_pooling_mode(tiny_dirs, tmp_path, modes):
+    """A sentence-transformers checkpoint of each pooling mode (Normalize after it): the typed sentence's vector,
+    cosines and splits as the app makes them, for a length the graphs were not exported with."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
+
+    encoder = Transformer(tiny_dirs["bert"], max_seq_length=24)
+    pooling = Pooling(encoder.get_embedding_dimension(), list(modes) if len(modes) > 1 else modes[0])
+    SentenceTransformer(modules=[encoder, pooling, Normalize()], device="cpu").save(str(tmp_path / "model"))
+    (tmp_path / "graphs").mkdir()
+    check_similarity(load_model(str(tmp_path / "model")), tmp_path / "graphs")

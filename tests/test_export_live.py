@@ -348,8 +348,8 @@ def test_your_sentence_beside_the_exported_ones_is_the_apps_similarity_and_split
     open_link(page, served, "similarity", {"text": YOURS[0], "with": "2"}, "#yours-split .main-svg")
     got = page.evaluate("""async (text) => {
       const s = BVL.yours.find(text, null), held = await BVL.lecture(BVL_SITE, BVL_SITE.sentences.indexOf(s));
-      const c = BVL.similar.compared(held, BVL_SITE.similarity, 2);
-      return { cosines: c.cosines, pairs: c.pair.pairs, caption: c.text,
+      const c = await BVL.similar.compared(held, BVL_SITE.similarity.yours, 2);
+      return { cosines: c.cosines, pairs: c.pair.cells, caption: c.text,
                drawn: document.getElementById("yours-split").data[0].z };
     }""", YOURS[0])
     most = loaded.sentence_pooling.max_tokens
@@ -435,7 +435,8 @@ def test_a_computed_sentences_head_and_model_views_are_the_apps_figures(tab, ser
 
 def told_in_the_browser(page, t) -> list[dict]:
     """tour.js's chapters of the trace `t`, told from the trace's own numbers (the blocks the tour reads and the model's
-    own hidden states), as a computed sentence's lecture holds them."""
+    own hidden states, each block's and as the run's output that the sentence vector's graph reads), as a computed
+    sentence's lecture holds them."""
     read = {name: packed_array(a) for name, a in trace_steps(t).items() if name.split(".")[0] in ("embed", "positions")
             or name.startswith("layers.0.")}
     sentence = {"text": t.text, "pair": t.pair, "tokens": t.tokens, "dropped": t.dropped_tokens,
@@ -451,7 +452,7 @@ def told_in_the_browser(page, t) -> list[dict]:
       const outputs = site.model.blocks.filter((b) => b.block === "embed" || b.block === "layers")
         .map((b) => BVL.stepName(b, b.nodes[b.nodes.length - 1].key));
       const lecture = { model: site.model, tokens: sentence.tokens,
-        array: (name) => arrays[site.live.sources[name] || name],
+        array: (name) => (name === site.live.hidden_states ? states : arrays[site.live.sources[name] || name]),
         given: (name) => { const i = outputs.indexOf(name);
                            return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; } };
       return (await BVL.tour.tourOf(lecture, sentence)).map((c) => ({ kind: c.kind, title: c.title, step: c.step,
@@ -669,26 +670,6 @@ def test_a_computed_sentences_lens_is_the_apps_nearest_pieces(tab, served, loade
     page.wait_for_selector("#figure-lens-0 .main-svg", timeout=180_000)
     assert page.locator(".computed-here").count() == 1
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
-
-
-def test_every_pooling_modes_parts_in_the_browser_are_the_apps(tab, served):
-    """Each pooling mode's token parts and the tokens it reads (similar.js), against the app's `token_parts` and
-    `read_weights` (analyses/sentence_pooling.py), on random token vectors: max's winners, the weighted means."""
-    import torch
-
-    from bertviz_lite.analyses.sentence_pooling import POOLING_MODES, read_weights, token_parts
-
-    page = tab.page
-    open_link(page, served, "overview", {}, "#sunburst .main-svg")
-    h = np.random.default_rng(46).standard_normal((7, 5)).astype(np.float32)
-    for mode in POOLING_MODES:
-        got = page.evaluate("""([data, mode]) => {
-          const h = { shape: [7, 5], data: Float32Array.from(data) };
-          return { parts: Array.from(BVL.similar.tokenParts(h, [mode])[0]), rows: BVL.similar.readRows([mode], 7) };
-        }""", [h.ravel().tolist(), mode])
-        expected = token_parts(torch.from_numpy(h.astype(np.float64)), (mode,))[0].numpy()
-        np.testing.assert_allclose(np.array(got["parts"]).reshape(7, 5), expected, atol=1e-12, err_msg=mode)
-        assert got["rows"] == np.flatnonzero(read_weights((mode,), 7)).tolist(), mode
 
 
 @browser

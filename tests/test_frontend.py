@@ -62,9 +62,8 @@ def test_the_modules_unit_tests_pass_against_the_numbers_python_writes(frontend,
     assert "# fail 0" in out and "# pass 0" not in out, out[-3000:]
 
 
-UNTYPED = {"analyses.js", "explain.js", "figures.js", "router.js", "similar.js", "stepper.js", "tour.js", "views.js",
-           "yours.js"}  # still `// @ts-nocheck` (2026-11-27):
-# ported or glue code that issue 54's one-source work rewrites or types (docs/frontend.md); the list only shrinks
+UNTYPED = {"explain.js", "figures.js", "tour.js"}  # still `// @ts-nocheck`
+# (2026-11-27): ported or glue code that issue 54's one-source work rewrites or types (docs/frontend.md); the list only shrinks
 
 
 def test_no_module_joins_the_untyped_ones():

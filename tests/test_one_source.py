@@ -27,6 +27,9 @@ CHANGES = {  # file in the package: (what it says today, what the copy says inst
                          'row="{where}, {me} (changed in Python) puts {weight:.2f} of its attention on'),
     "stepthrough/words.py": ('CHECK = ("Recomputed by hand,', 'CHECK = ("Changed in Python: recomputed by hand,'),
     "tour/narration.py": ('"adds": "Every layer adds to the residual stream', '"adds": "Changed in Python: every layer adds to the residual stream'),
+    "tour/chapters.py": ('TITLES = {"tokens": "The text becomes tokens"',
+                         'TITLES = {"tokens": "Changed in Python: the text becomes tokens"'),
+    "export/site_words.py": ('"tour_about": "This tour is about layer', '"tour_about": "Changed in Python: this tour is about layer'),
 }
 
 pytestmark = [browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")]
@@ -44,8 +47,8 @@ def changed_copy(folder: Path) -> Path:
 
 
 def test_words_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tmp_path, chromium):
-    """A narrator's sentence, a chapter's story, the stepper's check line, the similarity split's caption and
-    the cosines' colour range."""
+    """A narrator's sentence, a chapter's story and title, the stepper's check line, the similarity split's caption,
+    a note of the site's own and the cosines' colour range."""
     root = changed_copy(tmp_path / "copy")
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "bertviz_lite", "export", "sentence-transformers/all-MiniLM-L6-v2",
@@ -76,6 +79,9 @@ def test_words_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tm
             page.wait_for_function("k => (document.querySelector('#view .controls select') || {}).selectedIndex === k",
                                    arg=chapter - 1, timeout=60_000)  # this chapter's page, not the one before
             said = page.locator("#view .words").inner_text()  # the chapter's title and sentences
+            assert "Changed in Python: this tour is about layer" in said  # the site's own note
+            if chapter == 1:
+                assert page.locator("#view h2").inner_text() == "Changed in Python: the text becomes tokens"
             if "the residual stream through every layer" in page.locator("#view h2").inner_text().lower():
                 break
             if "of its attention on" in said:

@@ -23,8 +23,8 @@ import torch
 
 from ..loading.sentence_config import POOLING_MODES, SentencePooling, read_sentence_pooling
 
-__all__ = ["MEAN_OF_TOKENS", "POOLING_MODES", "SentencePooling", "cosine", "pool", "pooling_of", "read_weights",
-           "read_sentence_pooling", "token_parts"]
+__all__ = ["MEAN_OF_TOKENS", "POOLING_MODES", "SentencePooling", "cosine", "pool", "pooling_of", "read_positions",
+           "read_weights", "read_sentence_pooling", "token_parts"]
 
 MEAN_OF_TOKENS = SentencePooling(("mean",), False, None)  # what a plain model's pages pool with
 
@@ -46,7 +46,7 @@ def token_parts(tokens: torch.Tensor, modes: tuple[str, ...]) -> torch.Tensor:
             positions = torch.arange(T)[:, None]  # (T, 1)
             parts.append(torch.where(positions == won, tokens, torch.zeros((), dtype=tokens.dtype)))
         else:
-            parts.append(torch.as_tensor(weights(T), dtype=tokens.dtype)[:, None] * tokens)  # (..., T, d)
+            parts.append(weights(T, tokens.dtype)[:, None] * tokens)  # (..., T, d)
     return torch.stack(parts)
 
 
@@ -65,8 +65,19 @@ def pool(tokens: np.ndarray | torch.Tensor, pooling: SentencePooling) -> np.ndar
 def read_weights(modes: tuple[str, ...], T: int) -> np.ndarray:
     """(T,) how much the pooled vector reads each token, summing to 1: the modes' weights, each scaled to sum to 1,
     averaged (max reads every token alike). For mean pooling, 1/T each; for [CLS] pooling, the first token alone."""
-    rows = [np.full(T, 1.0 / T) if POOLING_MODES[m].weights is None else POOLING_MODES[m].weights(T) for m in modes]
+    rows = [np.full(T, 1.0 / T) if (weights := POOLING_MODES[m].weights) is None else weights(T, torch.float64).numpy()
+            for m in modes]
     return np.mean([row / row.sum() for row in rows], axis=0)
+
+
+def read_positions(modes: tuple[str, ...], T: int) -> torch.Tensor:
+    """(R,) the positions the pooled vector reads, in order (read_weights > 0), as a graph can compute them for any
+    T (export/analysis_graphs.py): every token but where each mode is [CLS] or last-token pooling."""
+    read = torch.zeros(T, dtype=torch.bool)
+    for mode in modes:
+        weights = POOLING_MODES[mode].weights
+        read = read | (torch.ones(T, dtype=torch.bool) if weights is None else weights(T, torch.float32) != 0)
+    return read.nonzero()[:, 0]
 
 
 def cosine(u: np.ndarray, v: np.ndarray) -> float:

@@ -19,9 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from ..errors import InputError
 from ..loading.loader import LoadedModel
+from ..loading.sentence_config import SentencePooling
 from .sentence_pooling import pool
 from ..stepthrough.trace import Trace, trace
 
@@ -43,9 +45,22 @@ class SentenceVectors:
 
     def cosine(self) -> np.ndarray:
         """(n, n) cosine similarity of every pair of sentences."""
-        norms = np.linalg.norm(self.vectors, axis=1, keepdims=True)  # (n, 1)
-        unit = self.vectors / np.maximum(norms, 1e-12)
-        return (unit @ unit.T).astype(np.float32)
+        vectors = torch.from_numpy(self.vectors)
+        return cosine_matrix(vectors, vectors).numpy().astype(np.float32)
+
+
+def cosine_matrix(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """(n, D), (m, D) -> (n, m): each pair's cosine, each vector scaled to length 1 first (a zero vector stays
+    zero). A live site's browser computes a typed sentence's cosines with it too (export/analysis_graphs.py)."""
+    return torch.nn.functional.normalize(a, dim=-1, eps=1e-12) @ torch.nn.functional.normalize(b, dim=-1, eps=1e-12).T
+
+
+def way_vector(way: str, last: torch.Tensor, pooler: torch.Tensor | None, pooling: SentencePooling) -> torch.Tensor:
+    """A sentence's vector the way `way` (a value of WAY_FROM) makes it: from its last layer's token vectors (T, d)
+    by the checkpoint's pooling or their mean, or its pooler output (d,)."""
+    if way == "pooling":
+        return pool(last, pooling)
+    return last.mean(dim=0) if way == "mean" else pooler
 
 
 def sentence_vectors(loaded: LoadedModel, sentences: list[str]) -> list[SentenceVectors]:
@@ -62,14 +77,18 @@ def sentence_vectors(loaded: LoadedModel, sentences: list[str]) -> list[Sentence
 def vectors_of(loaded: LoadedModel, traces: list[Trace]) -> list[SentenceVectors]:
     """The sentence vectors of traces already made (each read as many tokens as the model's pipeline reads)."""
     pooling = loaded.sentence_pooling
+
+    def stacked(name: str) -> np.ndarray:  # (n, D): each sentence's vector made that way
+        return np.stack([way_vector(WAY_FROM[name], torch.from_numpy(t.hidden_states[-1]),
+                                    None if t.pooler_output is None else torch.from_numpy(t.pooler_output),
+                                    pooling).numpy() for t in traces]).astype(np.float32)
+
     if pooling is not None:
-        vectors = np.stack([pool(t.hidden_states[-1], pooling) for t in traces])  # (n, d)
-        return [SentenceVectors(POOLED, vectors.astype(np.float32), True,
+        return [SentenceVectors(POOLED, stacked(POOLED), True,
                                 f"{pooling.describe()}, as sentence-transformers computes it")]
-    result = [SentenceVectors(MEAN, np.stack([t.hidden_states[-1].mean(axis=0) for t in traces]),
-                              False, "the mean of the last layer's token vectors")]
+    result = [SentenceVectors(MEAN, stacked(MEAN), False, "the mean of the last layer's token vectors")]
     if all(t.pooler_output is not None for t in traces):
-        result.append(SentenceVectors(POOLER, np.stack([t.pooler_output for t in traces]), False,
+        result.append(SentenceVectors(POOLER, stacked(POOLER), False,
                                       "the pooler's dense + tanh on the last layer's [CLS] vector"))
     return result
 

@@ -30,7 +30,7 @@ import torch
 from ..errors import InputError
 from ..loading.loader import LoadedModel
 from ..loading.sentence_config import SentencePooling
-from .sentence_pooling import pooling_of, read_weights, token_parts
+from .sentence_pooling import pooling_of, read_positions, token_parts
 from ..stepthrough.trace import Trace, trace
 from .word_level import word_groups
 
@@ -39,6 +39,7 @@ from .word_level import word_groups
 # The split's caption, as templates a live site's browser fills the same way (export/similarity.py)
 CAPTION = "**The {cells} cells add up to {total}; the cosine{how} is {cosine}.** Strongest pairs: {strongest}."
 STRONG_PAIR = "'{a}' ↔ '{b}' gives {value}"
+STRONGEST = 3  # the pairs the caption names
 NOT_POOLED = (" of the mean token vectors (this model has no pooling of its own; its pooled [CLS] output is one "
               "token's vector, with nothing to split)")
 
@@ -69,13 +70,13 @@ class SimilaritySplit:
     def caption(self, pooled: bool) -> str:
         """The check and the strongest pairs in words (markdown); `pooled`: the model pools its own sentence vector
         (else the split is of the mean token vectors)."""
-        strongest = "; ".join(STRONG_PAIR.format(a=x, b=y, value=f"{value:+.3f}") for x, y, value in self.strongest(3))
+        strongest = "; ".join(STRONG_PAIR.format(a=x, b=y, value=f"{value:+.3f}") for x, y, value in self.strongest())
         return CAPTION.format(cells=self.pairs.size, total=f"{self.total:.4f}", how="" if pooled else NOT_POOLED,
                               cosine=f"{self.cosine:.4f}", strongest=strongest)
 
-    def strongest(self, most: int = 3) -> list[tuple[str, str, float]]:
+    def strongest(self, most: int = STRONGEST) -> list[tuple[str, str, float]]:
         """The cells largest in size, (token of A, token of B, value), largest first."""
-        flat = np.argsort(-np.abs(self.pairs), axis=None)[:most]
+        flat = by_size(torch.from_numpy(self.pairs)).numpy()[:most]
         rows, cols = np.unravel_index(flat, self.pairs.shape)
         return [(self.tokens_a[i], self.tokens_b[j], float(self.pairs[i, j])) for i, j in zip(rows, cols)]
 
@@ -118,14 +119,26 @@ def reads_as_the_pipeline(t: Trace, pooling: SentencePooling) -> bool:
 
 def split_vectors(a: np.ndarray, b: np.ndarray, modes: tuple[str, ...], normalize: bool) -> SimilaritySplit:
     """The split of two sentences' last-layer token vectors a (n, d) and b (m, d); tokens unnamed."""
-    parts_a, parts_b = (token_parts(torch.from_numpy(h.astype(np.float64)), modes).numpy()
-                        for h in (a, b))  # (M, n, d), (M, m, d)
-    u, v = parts_a.sum(axis=1).reshape(-1), parts_b.sum(axis=1).reshape(-1)  # the concatenated sentence vectors
-    scale = max(float(np.linalg.norm(u)), 1e-12) * max(float(np.linalg.norm(v)), 1e-12)
-    pairs = np.einsum("mid,mjd->ij", parts_a, parts_b) / scale  # (n, m)
-    rows, cols = (np.flatnonzero(read_weights(modes, len(h))).tolist() for h in (a, b))  # the positions pooling reads
-    pairs = pairs[np.ix_(rows, cols)]
-    return SimilaritySplit(float(u @ v / scale), modes, normalize, [], [], pairs, rows, cols)
+    a64, b64 = (torch.from_numpy(h.astype(np.float64)) for h in (a, b))
+    pairs, cosine = split_tensors(a64, b64, modes)
+    rows, cols = (read_positions(modes, len(h)).tolist() for h in (a, b))  # the positions pooling reads
+    return SimilaritySplit(float(cosine), modes, normalize, [], [], pairs.numpy()[np.ix_(rows, cols)], rows, cols)
+
+
+def split_tensors(a: torch.Tensor, b: torch.Tensor, modes: tuple[str, ...]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Token vectors a (n, d) and b (m, d) -> every token pair's cell (n, m) and the cosine (): the module
+    docstring's split, in torch so that a live site's browser runs it as a graph (export/analysis_graphs.py)."""
+    parts_a, parts_b = token_parts(a, modes), token_parts(b, modes)  # (M, n, d), (M, m, d)
+    u, v = parts_a.sum(dim=1).reshape(-1), parts_b.sum(dim=1).reshape(-1)  # the concatenated sentence vectors
+    scale = u.norm().clamp_min(1e-12) * v.norm().clamp_min(1e-12)
+    return torch.einsum("mid,mjd->ij", parts_a, parts_b) / scale, u @ v / scale
+
+
+def by_size(cells: torch.Tensor) -> torch.Tensor:
+    """The cells' flat indices, largest in size first (the strongest pairs): a top-k of them all, which a graph exports
+    for any number of cells (a sort does not)."""
+    sizes = cells.abs().reshape(-1)
+    return sizes.topk(sizes.shape[0]).indices
 
 
 def _named(split: SimilaritySplit, tokens_a: list[str], tokens_b: list[str]) -> SimilaritySplit:

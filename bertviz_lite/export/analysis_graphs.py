@@ -1,7 +1,9 @@
 """The analyses a live site's browser computes for a typed sentence, as ONNX graphs of the package's own torch
 functions, the ones the app calls: each head's fingerprint (analyses/head_fingerprints.py `statistics`), the rollout
 (rollout.py `rollout_steps`), the norm-based contributions and mixing ratios (contributions.py
-`contribution_tensors`, `mixing_of`) and the nearest pieces (nearest_pieces.py `nearest_rows`). The browser feeds a
+`contribution_tensors`, `mixing_of`), the nearest pieces (nearest_pieces.py `nearest_rows`), the sentence vector
+(similarity.py `way_vector`) and, on a site with sentences to compare, their cosines and splits with a typed one
+(`cosine_matrix`, similarity_split.py `split_tensors`). The browser feeds a
 graph from its run of the model and from the model's own weights, runs it with onnxruntime-web as it runs the model,
 and draws what it gives: the numbers have one source (issue 54; docs/frontend.md says why graphs and not Python in
 the browser).
@@ -22,9 +24,12 @@ from ..analyses.head_fingerprints import is_punctuation, statistics
 from ..analyses.logit_lens import TOP
 from ..analyses.nearest_pieces import narrower_table, nearest_rows, unit_rows
 from ..analyses.rollout import rollout_steps
+from ..analyses.sentence_pooling import pooling_of, read_positions
+from ..analyses.similarity import WAY_FROM, cosine_matrix, vectors_of, way_vector
+from ..analyses.similarity_split import by_size, split_tensors
 from ..loading.readable_pieces import readable_pieces
 from ..ops import LOOKUP, shared_heads
-from .every_step import HIDDEN_STATES, block_graphs
+from .every_step import HIDDEN_STATES, POOLER_OUTPUT, block_graphs
 
 
 def _layers(loaded) -> list:
@@ -98,6 +103,53 @@ class NearestPieces(nn.Module):
         return nearest_rows(hidden_states[:, position], unit_rows(table), TOP)
 
 
+class SentenceVector(nn.Module):
+    """forward(hidden states (L + 1, T, d)) -> the sentence vector (D,) the tour shows: the Similarity page's first
+    way (the checkpoint's pooling, Normalize included; a plain model's mean token vector)."""
+
+    def __init__(self, loaded):
+        super().__init__()
+        self.pooling = loaded.sentence_pooling
+        self.way = "mean" if self.pooling is None else "pooling"
+
+    def forward(self, hidden_states: torch.Tensor) -> torch.Tensor:
+        return way_vector(self.way, hidden_states[-1], None, self.pooling)
+
+
+class Similarity(nn.Module):
+    """forward(hidden states (L + 1, T, d)[, pooler output (d,)]) -> each way's cosine of the sentence with each
+    compared one (W, n), then for each compared sentence its split with the sentence as `split_traces` gives it:
+    the cells (R, m) of the positions the pooling reads, the rows' positions (R,), the cosine, the cells' sum and
+    their flat indices largest first. The compared sentences' vectors and last layers (`compared`: their traces,
+    as the sentence pipeline reads them) are held in the graph: a site's, not a model's."""
+
+    def __init__(self, loaded, compared: list):
+        super().__init__()
+        ways = vectors_of(loaded, compared)
+        self.pooling, self.modes = loaded.sentence_pooling, pooling_of(loaded).modes
+        self.ways = [WAY_FROM[way.name] for way in ways]
+        self.vectors = nn.ParameterList(nn.Parameter(torch.from_numpy(way.vectors), requires_grad=False) for way in ways)
+        self.lasts = nn.ParameterList(nn.Parameter(torch.from_numpy(t.hidden_states[-1]), requires_grad=False)
+                                      for t in compared)  # (m, d) each
+
+    def forward(self, hidden_states: torch.Tensor, pooler: torch.Tensor | None = None) -> tuple[torch.Tensor, ...]:
+        last = hidden_states[-1]  # (T, d)
+        cosines = torch.stack([cosine_matrix(way_vector(way, last, pooler, self.pooling)[None], vectors)[0]
+                               for way, vectors in zip(self.ways, self.vectors)])  # (W, n)
+        rows, outputs = read_positions(self.modes, last.shape[0]), [cosines]
+        for theirs in self.lasts:
+            cells, cosine = split_tensors(last, theirs, self.modes)  # (T, m), ()
+            read = cells[rows][:, read_positions(self.modes, theirs.shape[0])]  # (R, m')
+            outputs += [read, rows, cosine, read.sum(), by_size(read)]
+        return tuple(outputs)
+
+
+def similarity_outputs(compared: list) -> list[str]:
+    """Similarity's outputs' names: "cosines", then each compared sentence's ("split.1.cells": sentence 1's)."""
+    return ["cosines", *(f"split.{k + 1}.{name}" for k in range(len(compared))
+                         for name in ("cells", "rows", "cosine", "total", "by_size"))]
+
+
 OPSET = 18  # the opset the model itself is written in (every_step.py, by the newer exporter)
 Input = tuple[str, list, tuple[int, ...]]  # a graph's input: its name, where the browser gets it, its tokens' axes
 
@@ -166,13 +218,19 @@ def contribution_checks(loaded) -> list[list[list[str]]]:
     return found
 
 
-def graphs(loaded) -> dict[str, tuple[nn.Module, list[Input], list[str]]]:
+def graphs(loaded, compared: list = ()) -> dict[str, tuple[nn.Module, list[Input], list[str]]]:
     """Each analysis graph a live site holds for `loaded`: its module, inputs and outputs' names. The nearest pieces
-    only where the word table and the layers are in one space (nearest_pieces.narrower_table)."""
+    only where the word table and the layers are in one space (nearest_pieces.narrower_table); the similarity
+    where the site has sentences to compare (`compared`: their traces, as the sentence pipeline reads them)."""
     found = {"attention": (AttentionAnalyses(loaded), attention_inputs(loaded), ["fingerprints", "rollout"]),
-             "contributions": (Contributions(loaded), contribution_inputs(loaded), contribution_outputs(loaded))}
+             "contributions": (Contributions(loaded), contribution_inputs(loaded), contribution_outputs(loaded)),
+             "vector": (SentenceVector(loaded), [step(HIDDEN_STATES, 1)], ["vector"])}
     if narrower_table(loaded) is None:
         found["nearest"] = (NearestPieces(), nearest_inputs(loaded), ["ids", "cosines"])
+    if compared:
+        module = Similarity(loaded, list(compared))
+        inputs = [step(HIDDEN_STATES, 1), *([step(POOLER_OUTPUT)] if "pooler" in module.ways else [])]
+        found["similarity"] = (module, inputs, similarity_outputs(compared))
     return found
 
 
@@ -186,11 +244,12 @@ def example_of(loaded, feed: list, values: dict[str, torch.Tensor]) -> torch.Ten
     return values[where[0]]
 
 
-def write_graphs(loaded, values: dict[str, torch.Tensor], folder, described) -> dict[str, dict]:
+def write_graphs(loaded, values: dict[str, torch.Tensor], folder, described, compared: list = ()) -> dict[str, dict]:
     """Every analysis graph as ONNX in `folder`, any length from 2 tokens to the model's longest; `values`: an
-    example sentence's run by name (its ids as "input_ids"); `described`: a written file's entry in the manifest.
-    Gives each graph's manifest: its file, its inputs and where the browser gets each, its outputs."""
-    manifest, graphs_of = {}, graphs(loaded)
+    example sentence's run by name (its ids as "input_ids"); `described`: a written file's entry in the manifest;
+    `compared`: the site's sentences to compare, traced as the sentence pipeline reads them. Gives each graph's
+    manifest: its file, its inputs and where the browser gets each, its outputs."""
+    manifest, graphs_of = {}, graphs(loaded, compared)
     for name, (module, inputs, outputs) in graphs_of.items():
         path = folder / f"{name}.onnx"
         export_graph(module, inputs, outputs, tuple(example_of(loaded, feed, values) for _, feed, _ in inputs), path)

@@ -22,7 +22,8 @@ from .analyses import analyses_words, contributions_page, lens_words, heads_page
 from .attention import attention_settings, attention_views
 from .live import can_go_live, write_live
 from .screens import drawn, templates
-from .similarity import similarity
+from .similarity import similarity, similarity_traces
+from .site_words import SITE_WORDS
 from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters, tour_words
 
 
@@ -54,6 +55,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
     tree = module_tree(loaded.model)
     traces = [trace(loaded, text, pair) for text, pair in inputs]
     model = model_steps(loaded, traces[0], weights)
+    compared = similarity_traces(loaded, texts, live)
     return {
         "about": about(loaded, [text if pair is None else f"{text} | {pair}" for text, pair in inputs]),
         "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
@@ -62,7 +64,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "sentences": [sentence(t, text, pair) for t, (text, pair) in zip(traces, inputs)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,
-        "similarity": similarity(loaded, texts, live),
+        "similarity": similarity(loaded, texts, compared, live),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
                                              "words": tour_words(loaded, traces[0]) if live else None},
@@ -71,9 +73,10 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "style": site_style(),
         "tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()},  # the checks' bounds
         "templates": templates(),
+        "words": SITE_WORDS,  # what the site says of itself
         "steps": lambda: (sentence_scripts(loaded, t, lens_model) for t in traces),
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
-        "live": (lambda folder: write_live(folder, loaded, traces[0])) if live else None,
+        "live": (lambda folder: write_live(folder, loaded, traces[0], compared)) if live else None,
     }
 
 

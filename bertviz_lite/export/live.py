@@ -32,9 +32,11 @@ PART_BYTES = 9 * 2**20  # each file a static host serves: under Hugging Face's 1
 FOLDER = "live"
 
 
-def write_live(site: Path, loaded, example) -> dict:
+def write_live(site: Path, loaded, example, compared: list = ()) -> dict:
     """The live files into `site`/live and the manifest the site's data carries; `example`: a sentence's trace to
-    export the model with (any length works after); `site_content(live=True)` has checked `can_go_live`."""
+    export the model with (any length works after); `compared`: the Similarity page's sentences, traced as the
+    sentence pipeline reads them (a typed sentence is compared with them); `site_content(live=True)` has checked
+    `can_go_live`."""
     folder = site / FOLDER
     folder.mkdir()
     runtime = runtime_files()
@@ -46,7 +48,7 @@ def write_live(site: Path, loaded, example) -> dict:
         data = split(model.with_name("model.onnx.data"), folder / "model.data")
         (Path(tmp) / "extra.data").write_bytes(extra)
         extras = split(Path(tmp) / "extra.data", folder / "extra.data")
-    analyses = write_graphs(loaded, run_values(loaded, example), folder, described)
+    analyses = write_graphs(loaded, run_values(loaded, example), folder, described, compared)
     for name in ("dist/ort.wasm.min.js", "dist/ort-wasm-simd-threaded.mjs", "dist/tokenizers.min.mjs"):
         shutil.copyfile(runtime[name], folder / Path(name).name)
     wasm = split(runtime["dist/ort-wasm-simd-threaded.wasm"], folder / "ort-wasm-simd-threaded.wasm")

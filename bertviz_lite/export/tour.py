@@ -9,12 +9,14 @@ ported: docs/frontend.md); tests/test_export_live.py holds its words to these on
 tests/test_one_source.py a sentence changed in Python to a typed sentence's tour."""
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from ..analyses.sentence_pooling import pooling_of
-from ..analyses.similarity import WAY_FROM, sentence_vectors, vectors_of, vectors_of_trace
-from ..tour import chapter_figure, chapters, narrate
+from ..analyses.similarity import sentence_vectors, vectors_of, vectors_of_trace
+from ..tour import NO_CHAPTER, chapter_figure, chapters, narrate
 from ..ops import COMMON_OPS, LINEAR, TELLING
 from ..tour.narration import NO_WEIGHTS, RANDOM, STORIES, output_sentences, vocabulary_words
-from ..tour.views import LECTURE_PX
+from ..tour.views import FIGURE_TITLES, LECTURE_PX
 from .screens import for_screens
 
 LAYER, HEAD, TOKEN = 0, 0, 1  # the app's defaults (app_pages/shell/pages.py)
@@ -36,10 +38,11 @@ def tour_chapters(loaded, t) -> list[dict]:
 
 
 def tour_words(loaded, t) -> dict:
-    """What the browser's tour says that no sentence changes: every sentence's template (each narrator's of this
-    model's operations, what they share, the chapters that are no step's), random weights' warning, the words for a
-    step that reads no weights, the vocabulary, which linear maps add a bias, and how the model makes a sentence
-    vector (the Similarity page's first way)."""
+    """What the browser's tour says that no sentence changes: its chapters (the model's, whatever the sentence), every
+    sentence's template (each narrator's of this model's operations, what they share, the chapters that are no
+    step's), the figures' titles and what a link to no chapter says, random weights' warning, the words for a step
+    that reads no weights, the vocabulary, which linear maps add a bias, and how the model makes a sentence vector
+    (the Similarity page's first way)."""
     graphs = [g for g in (t.graph("embed"), *(t.graph("layers", i) for i in range(t.num_layers)), t.graph("pooler"),
                           t.graph("positions")) if g is not None]
     linear = {n.module for g in graphs for n in g if n.op is LINEAR}
@@ -49,7 +52,8 @@ def tour_words(loaded, t) -> dict:
     return {"narrators": narrators, "telling": TELLING, "stories": STORIES,  # the sentences' templates
             "random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
             "biased": {m: loaded.base.get_submodule(m).bias is not None for m in sorted(linear)},
-            "vector": {"name": way.name, "how": way.how, "trained": way.trained_for_similarity, "from": WAY_FROM[way.name],
-                       "modes": list(pooling.modes), "normalize": pooling.normalize,
+            "chapters": [asdict(chapter) for chapter in chapters(t, LAYER)], "no_chapter": NO_CHAPTER,
+            "figure_titles": FIGURE_TITLES,
+            "vector": {"name": way.name, "how": way.how, "trained": way.trained_for_similarity,
                        "pooled": loaded.sentence_pooling is not None,  # else the trace's own vectors, however long
                        "most_tokens": min(pooling.max_tokens or loaded.max_tokens, loaded.max_tokens)}}

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
+import torch
 
 # the legacy config keys in the order sentence-transformers concatenates the pooled vectors
 MODES = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max", "pooling_mode_mean_tokens": "mean",
@@ -19,22 +19,24 @@ TRANSFORMER, POOLING, NORMALIZE = "Transformer", "Pooling", "Normalize"
 
 @dataclass(frozen=True)
 class PoolingMode:
-    """One of sentence-transformers' pooling modes: its words, and the weight it gives each of T tokens."""
+    """One of sentence-transformers' pooling modes: its words, and the weight it gives each of T tokens (torch, so
+    that a graph traced from it reads any T: export/analysis_graphs.py)."""
 
     words: str
-    weights: Callable[[int], np.ndarray] | None  # T -> (T,) float64; None for max, which selects (no weights)
+    weights: Callable[[int, torch.dtype], torch.Tensor] | None  # (T, dtype) -> (T,); None for max, which selects
 
 
 # The one table of pooling modes: `analyses/sentence_pooling.py` computes every mode from it (the sentence vector,
 # its split into token pairs, the attributions' differentiable target), the loader accepts the modes it names.
 POOLING_MODES = {
-    "cls": PoolingMode("the first token's vector", lambda T: np.eye(T)[0]),
+    "cls": PoolingMode("the first token's vector", lambda T, dtype: (torch.arange(T) == 0).to(dtype)),
     "max": PoolingMode("the maximum over tokens", None),
-    "mean": PoolingMode("the mean over tokens", lambda T: np.full(T, 1.0 / T)),
-    "mean_sqrt_len_tokens": PoolingMode("the sum over tokens divided by √T", lambda T: np.full(T, T ** -0.5)),
-    "weightedmean": PoolingMode("the position-weighted mean over tokens",
-                                lambda T: np.arange(1, T + 1) / (T * (T + 1) / 2)),  # 1, 2, …, T over their sum
-    "lasttoken": PoolingMode("the last token's vector", lambda T: np.eye(T)[-1]),
+    "mean": PoolingMode("the mean over tokens", lambda T, dtype: torch.full((T,), 1.0 / T, dtype=dtype)),
+    "mean_sqrt_len_tokens": PoolingMode("the sum over tokens divided by √T",
+                                        lambda T, dtype: torch.full((T,), T ** -0.5, dtype=dtype)),
+    "weightedmean": PoolingMode("the position-weighted mean over tokens",  # 1, 2, …, T over their sum
+                                lambda T, dtype: torch.arange(1, T + 1, dtype=dtype) / (T * (T + 1) / 2)),
+    "lasttoken": PoolingMode("the last token's vector", lambda T, dtype: (torch.arange(T) == T - 1).to(dtype)),
 }
 
 

@@ -13,6 +13,14 @@ from ..ops import INPUT
 from ..stepthrough.trace import Trace
 
 
+# The chapters' titles, and what a link to a chapter the tour has not says (the app's tour and an exported site's,
+# a typed sentence's too, fill the same templates)
+TITLES = {"tokens": "The text becomes tokens", "embed": "Embeddings: {title}", "positions": "Positions: {title}",
+          "layer": "Layer {layer}: {title}", "stream": "The residual stream through every layer",
+          "output": "What the model gives"}
+NO_CHAPTER = "There is no chapter '{asked}': this tour has chapters 1 to {count}. Showing chapter 1."
+
+
 @dataclass(frozen=True)
 class Chapter:
     kind: str  # "tokens", "step", "stream" or "output"
@@ -23,12 +31,12 @@ class Chapter:
 def chapters(trace: Trace, layer: int) -> list[Chapter]:
     """Every chapter of the tour of `trace` through layer `layer`, in order (the page counts them from 1)."""
     embed = trace.graph("embed")
-    out = [Chapter("tokens", "The text becomes tokens"),
-           Chapter("step", f"Embeddings: {embed.output.title}", embed.name(embed.output.key))]
+    out = [Chapter("tokens", TITLES["tokens"]),
+           Chapter("step", TITLES["embed"].format(title=embed.output.title), embed.name(embed.output.key))]
     positions = trace.graph("positions")
     if positions is not None:
-        out += [Chapter("step", f"Positions: {n.title}", positions.name(n.key)) for n in positions]
+        out += [Chapter("step", TITLES["positions"].format(title=n.title), positions.name(n.key)) for n in positions]
     block = trace.graph("layers", layer)
-    out += [Chapter("step", f"Layer {layer}: {n.title}", block.name(n.key)) for n in block if n.op is not INPUT]
-    return out + [Chapter("stream", "The residual stream through every layer"),
-                  Chapter("output", "What the model gives")]
+    out += [Chapter("step", TITLES["layer"].format(layer=layer, title=n.title), block.name(n.key))
+            for n in block if n.op is not INPUT]
+    return out + [Chapter("stream", TITLES["stream"]), Chapter("output", TITLES["output"])]

@@ -14,6 +14,10 @@ from ..figures import attention_heatmap, lens_grid, matrix_window, stream_change
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
+# The figures' titles (a typed sentence's tour on a live site fills the same)
+FIGURE_TITLES = {"stream": "How much each layer turns each token's vector (cosine before/after)",
+                 "vector": "The sentence vector ({name})", "head": "{title}, head {head}",
+                 "shared_head": "{title}, key/value head {shared} (read by query head {head})"}
 LECTURE_PX = 470  # a chapter's figure on a projector, under the chapter's picker (and a random-weights line), within
 # 720 px; the diagram goes under it
 
@@ -24,13 +28,13 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
     chapter shows the masked-LM prediction forming (`lens`) where there is one, else the sentence vector. `token`:
     the token the narration speaks of, whose largest number (the one it names) is outlined."""
     if chapter.kind == "stream":
-        return stream_changes(layer_changes(trace), trace.tokens,
-                              "How much each layer turns each token's vector (cosine before/after)")
+        return stream_changes(layer_changes(trace), trace.tokens, FIGURE_TITLES["stream"])
     if chapter.kind == "output" and lens is not None:
         return lens_grid(lens.layers, f"The masked-LM head's top {len(lens.layers[0])} at position {lens.position}, "
                                       f"layer by layer")
     if chapter.kind == "output":
-        return None if vectors is None else vector_bars(vectors.vectors[0], f"The sentence vector ({vectors.name})")
+        return None if vectors is None else vector_bars(vectors.vectors[0],
+                                                        FIGURE_TITLES["vector"].format(name=vectors.name))
     if chapter.kind != "step":
         return None
     node, array = trace.graph_node(chapter.step), trace.cache[chapter.step]
@@ -40,8 +44,8 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
         heads = array.shape[0]
         shared = key_head(query_head, trace.num_heads, heads)
         array = array[shared]  # (T, ...)
-        title = f"{node.title}, " + (f"head {query_head}" if heads == trace.num_heads else
-                                     f"key/value head {shared} (read by query head {query_head})")
+        title = FIGURE_TITLES["head" if heads == trace.num_heads else "shared_head"].format(
+            title=node.title, head=query_head, shared=shared)
     T = len(trace.tokens)
     if node.token_by_token:  # (not a (T, d_h) array that happens to be square)
         unit = ("attention" if node.op.gives_probabilities else "score") if node.has_head_axis else node.short

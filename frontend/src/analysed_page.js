@@ -82,14 +82,17 @@ import { heatmap as drawnHeatmap } from "./figures.js";
  * figures.js heatmap's options as these pages give them (figures.js is not typed yet): the matrix, its rows' and
  * columns' labels, its title, the colour bar's title, the axes' titles, the colour scale's name, the width and a
  * projector's height; where given, rotated column labels, each cell's text, a row's height, the colour bar across,
- * the smallest numbers worth writing.
- * @typedef {{ z: number[][], rows: string[], columns: string[], title: string, colorbar: string, axes: string[],
- *             scale: string, width: number, tallest: number | null, rotate?: boolean, text?: string[][],
- *             rowPx?: number, across?: boolean, least?: number | null }} HeatmapOptions
+ * the smallest numbers worth writing, the cell outlined ([row, column]; null: none; a masked number: null).
+ * @typedef {{ z: (number | null)[][], rows: string[], columns: string[], title: string, colorbar: string,
+ *             axes: string[], scale: string, width: number, tallest: number | null, rotate?: boolean,
+ *             text?: string[][], rowPx?: number, across?: boolean, least?: number | null,
+ *             chosen?: number[] | null }} HeatmapOptions
  */
 
-// figures.js's heatmap, typed as these pages call it (untyped, it reads as if every option were required)
-export const heatmap = /** @type {(options: HeatmapOptions) => Figure} */ (/** @type {unknown} */ (drawnHeatmap));
+// figures.js's heatmap, typed as the pages call it (untyped, it reads as if every option were required); the
+// figure says which labels it thinned out (every k-th row or column)
+export const heatmap = /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */ (
+  /** @type {unknown} */ (drawnHeatmap));
 
 const site = window.BVL_SITE;
 /** @returns {AnalysesWords} the site's JSON (`views.analyses`: a live site's; the others' have none) */

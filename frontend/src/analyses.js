@@ -1,18 +1,29 @@
-// @ts-nocheck
-// (not typed yet: a page's pickers, panels and items are the site's untyped JSON; the "one source" work rewrites it)
 // The site's Heads, Rollout, Contributions and Lens pages: one page for any of them, drawn from what the app's code
 // computed, worded and drew for every value of the page's pickers (export/analyses.py gives the shape). The
 // pickers are read from the address as the app's URL keys (stat, layer, token, norm, position); the figures sit in
 // the canvas, the words, checks and links beside them, as the app's pages have them.
 import { lecture as lectureOf } from "./lecture.js";
-import { element, link, chosen, drawn, failed, paragraph, sentenceKeys } from "./page.js";
+import { element, link, chosen, drawn, failed, paragraph, sentenceKeys, worded } from "./page.js";
 import { stepperControl } from "./stepper.js";
 import { titled } from "./yours.js";
 
+/** @typedef {import("./analysed_page.js").Page} Page */
+/** @typedef {import("./analysed_page.js").Item} Item */
+/** @typedef {import("./analysed_page.js").Apart} Apart */
+
 const site = window.BVL_SITE;
 
-function picked(page, keys) {  // each picker's value: the address's where it names one, else the page's default
-  const values = {}, notes = [];
+/**
+ * Each picker's value: the address's where it names one, else the page's default; and a note for each the address
+ * named wrong.
+ * @param {Page} page
+ * @param {URLSearchParams} keys
+ */
+function picked(page, keys) {
+  /** @type {Record<string, string>} */
+  const values = {};
+  /** @type {string[]} */
+  const notes = [];
   for (const p of page.pickers) {
     const asked = keys.get(p.key);
     const names = p.options.map(([value]) => value);
@@ -24,13 +35,18 @@ function picked(page, keys) {  // each picker's value: the address's where it na
     const past = /^\d+$/.test(asked) && /^\d+$/.test(last) && Number(asked) > Number(last);
     values[p.key] = past ? last : p.value;  // a layer past the model's last: its last, as the app's slider
     const among = /^\d+$/.test(last) ? `${names[0]} to ${last}` : names.join(", ");
-    notes.push(`There is no ${p.key} "${asked}" here (${p.key} is one of ${among}): showing ` +
-               `${p.label.toLowerCase()} ${values[p.key]}.`);
+    notes.push(worded("no_value", { key: p.key, asked, among, label: p.label.toLowerCase(), value: values[p.key] }));
   }
   return { values, notes };
 }
 
-function lines(host, said, kind) {  // the app's Markdown lines: **bold**, "- " items; `kind`: their class
+/**
+ * The app's Markdown lines: **bold**, "- " items; `kind`: their class.
+ * @param {HTMLElement} host
+ * @param {string[]} said
+ * @param {string} [kind]
+ */
+function lines(host, said, kind) {
   for (const line of said) {
     const [first, ...items] = line.split("\n- ");
     if (first.trim()) {
@@ -46,32 +62,48 @@ function lines(host, said, kind) {  // the app's Markdown lines: **bold**, "- " 
   }
 }
 
+/**
+ * The page of one analysis.
+ * @param {"heads" | "rollout" | "contributions" | "lens"} part
+ * @returns {import("./router.js").Page}
+ */
 function analysisPage(part) {
   return function (view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
-    view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
+    view.append(element("p", worded("reading"), { class: "note" }));
     lectureOf(site, site.sentences.indexOf(s)).then(async (held) => {
-      const page = await held.part(part);
+      const page = /** @type {Page} */ (await held.part(part));
       const { values, notes } = picked(page, keys);
       const shown = await Promise.all(page.panels.map(async (panel) => {  // each panel's item for these values
         const found = panel.items[panel.by.map((key) => values[key]).join(",")];
-        return found && found.part ? held.part(found.part) : found;  // an item kept in a part of its own
-      }));
+        return /** @type {Item | undefined} */ (found && "part" in found ? await held.part(found.part) : found);
+      }));  // (an item kept in a part of its own read first)
       if (current()) show(view, page, part, s, values, notes, shown);
     }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
   };
 }
 
+/**
+ * The page drawn: its pickers, and each panel's item for the values picked (figures in the canvas, words, checks
+ * and links beside them).
+ * @param {HTMLElement} view
+ * @param {Page} page
+ * @param {string} part
+ * @param {SiteSentence} s
+ * @param {Record<string, string>} values
+ * @param {string[]} notes
+ * @param {(Item | undefined)[]} items
+ */
 function show(view, page, part, s, values, notes, items) {
-  const go = (key, value) => { location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value }); };
+  const go = (/** @type {string} */ key, /** @type {string} */ value) => { location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value }); };
   view.replaceChildren(titled(page.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
   if (page.pickers.length) {
     const row = element("div", undefined, { class: "controls labelled" });
     for (const p of page.pickers) {
       const index = p.options.findIndex(([value]) => value === values[p.key]);
       row.append(stepperControl(p.label, p.options.map(([, label]) => label), index,
-                                    (i) => go(p.key, p.options[Math.max(0, Math.min(i, p.options.length - 1))][0]),
+                                    (/** @type {number} */ i) => go(p.key, p.options[Math.max(0, Math.min(i, p.options.length - 1))][0]),
                                     p.key));
     }
     view.append(row);
@@ -81,7 +113,9 @@ function show(view, page, part, s, values, notes, items) {
   const canvas = element("section", undefined, { class: "canvas" });
   columns.append(...(page.wide ? [canvas, side] : [side, canvas]));
   view.append(columns);
-  let halves = null, first = true;
+  /** @type {HTMLElement | null} */
+  let halves = null;
+  let first = true;
   page.panels.forEach((panel, k) => {
     const shown = items[k];
     if (!shown) return;
@@ -105,7 +139,8 @@ function show(view, page, part, s, values, notes, items) {
   });
   lines(side, page.side, "explains");  // a caption: a projector leaves it out, as the app's lecture mode
   for (const note of page.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
-  if (first) canvas.lastChild && (canvas.lastChild.dataset.point = part);  // no figure: the page's point is why
+  const last = canvas.lastElementChild;
+  if (first && last instanceof HTMLElement) last.dataset.point = part;  // no figure: the page's point is why
 }
 
 export const headsView = analysisPage("heads");

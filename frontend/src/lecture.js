@@ -147,9 +147,9 @@ export class Lecture {  // one sentence of the site: its tokens, ids and mask, i
   /**
    * The ids a lookup table read and their rows.
    * @param {string} module
-   * @returns {{ ids: number[], rows: Unpacked }}
+   * @returns {Promise<{ ids: number[], rows: Unpacked }>}
    */
-  tableRows(module) {
+  async tableRows(module) {
     const table = this.data.rows[module];
     return { ids: table.ids, rows: this.memo(`rows:${module}`, () => unpack(table.rows)) };
   }

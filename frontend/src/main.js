@@ -15,13 +15,13 @@ import { tourOf } from "./tour.js";
 import { analysed } from "./analysed.js";
 import { tokenized } from "./tokenizing.js";
 import { stored } from "./model_parts.js";
-import { tokenParts, readRows, compared } from "./similar.js";
+import { compared } from "./similar.js";
 import { find } from "./yours.js";
 import { start } from "./router.js";
 
 window.BVL = {
   fixed, general, num, stepName, explain, lecture, Lecture, explanationFigure, attentionViews, analysed,
-  tour: { tourOf }, tokenizing: { tokenized }, modelParts: { stored }, similar: { tokenParts, readRows, compared },
+  tour: { tourOf }, tokenizing: { tokenized }, modelParts: { stored }, similar: { compared },
   yours: { find },
 };
 start();

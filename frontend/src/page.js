@@ -72,8 +72,7 @@ export function chosen(keys, view) {
   if (text === null) return site().sentences[0];
   const pair = (keys.get("pair") || "").trim() || null;
   const found = site().sentences.find((s) => s.text === text.trim() && (s.pair || null) === pair);
-  if (!found) cannot(view, `This site holds ${exported().length} sentence(s), not "${named({ text, pair })}": ` +
-                     "the app computes any other. Pick one of these:");
+  if (!found) cannot(view, worded("not_held", { count: exported().length, named: named({ text, pair }) }));
   return found;
 }
 
@@ -136,7 +135,8 @@ export function paragraph(markdown) {
 export function chips(s) {
   const box = element("div", undefined, { class: "chips" });
   s.tokens.forEach((token, i) => {
-    const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
+    const chip = element("span", token, { class: `chip ${s.sentences[i]}`,
+                                          title: worded("chip", { position: i, id: s.ids[i] }) });
     chip.append(element("small", `${i} · ${s.ids[i]}`));
     box.append(chip);
   });
@@ -169,12 +169,32 @@ export function said(template, values = {}) {
 }
 
 /**
+ * A name as a sentence starts it: "Mean token vectors".
+ * @param {string} text
+ */
+export function capitalized(text) {
+  return text ? `${text[0].toUpperCase()}${text.slice(1)}` : text;
+}
+
+/**
+ * One of the site's own sentences (export/site_words.py: the data's `words`), filled.
+ * @param {string} name
+ * @param {Record<string, unknown>} [values]
+ * @returns {string}
+ */
+export function worded(name, values = {}) {
+  const template = site().words[name];
+  if (typeof template !== "string") throw new Error(`The site's data has no words "${name}": write the site again.`);
+  return said(template, values);
+}
+
+/**
  * A page that cannot show what is asked: why, then the site's own sentences.
  * @param {HTMLElement} view
  * @param {string} why
  */
 export function cannot(view, why) {
-  view.append(element("h1", "Not in this site"));
+  view.append(element("h1", worded("not_in_site")));
   listed(view, why);
 }
 
@@ -195,6 +215,6 @@ export function listed(view, why) {
   view.append(element("p", why));
   const list = element("div", undefined, { class: "sentences" });
   for (const s of exported()) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
-  list.append(element("a", "The overview", { href: link("overview") }));
+  list.append(element("a", worded("overview_link"), { href: link("overview") }));
   view.append(list);
 }

@@ -1,64 +1,114 @@
-// @ts-nocheck
-// (not typed yet: the overview's data and the lecture's stops are the site's untyped JSON; the "one source" work
-// rewrites it)
 // An exported lecture (bertviz-lite export): the site's router, its navigation, lecture mode's Next, and the overview
 // and tokens pages (the stepper is stepper.js, the tour, attention and similarity views.js; what pages share,
 // page.js). A view is picked by the address's hash as the app's address picks a page:
 // index.html#/tokens?text=... is the app's /tokens?text=... . Every text from the data is set as text, never as
 // markup, so a sentence that holds markup or script is shown as typed and runs nothing.
 import { plot } from "./figures.js";
-import { element, route, link, lectureMode as lecture, chosen, cannot, chips, failed, exported, named, sentenceKeys }
-  from "./page.js";
+import { element, route, link, lectureMode as lecture, chosen, cannot, chips, failed, exported, named, sentenceKeys,
+  worded } from "./page.js";
 import { layers as stepperPage } from "./stepper.js";
 import { tourView, attentionView, similarityView } from "./views.js";
 import { headsView, rolloutView, contributionsView, lensView } from "./analyses.js";
-import { find, wanted, ready, elsewhere, titled, pages as livePages, box, placeBox } from "./yours.js";
+import { addressed, wanted, ready, elsewhere, titled, pages as livePages, box, placeBox } from "./yours.js";
+
+/**
+ * A page of the site: draws itself into `view` from the address's keys; `current()` says whether the address is
+ * still the one it draws (a part read late draws nothing).
+ * @typedef {(view: HTMLElement, keys: URLSearchParams, current: () => boolean) => void} Page
+ */
+/**
+ * A stop of the lecture (export/content.py `lecture`: app_pages/shell/pages.py LECTURE_STOPS): its page, its title
+ * and its keys.
+ * @typedef {{ page: string, title: string, keys: Record<string, string> }} Stop
+ */
 
 const site = window.BVL_SITE;
+/** @type {Record<string, Page>} */
 const PAGES = { "": overview, overview: overview, architecture: architecture, tokens: tokens, tour: tourView, layers: layers,
                 attention: attentionView, heads: headsView, rollout: rolloutView,
                 contributions: contributionsView, lens: lensView, similarity: similarityView };
+/** @type {Record<string, string>} */
 const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
                 heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
                 similarity: "Similarity" };
 const WHOLE_SITE = ["", "overview", "architecture"];  // pages that show no one sentence
-const APP_ONLY = {  // the app's pages that need the model itself, and why
-  contexts: "it runs the model on the word's two sentences, any you type",
-  intervene: "it runs the sentence again through the model with a head switched off, a token masked or a value zeroed",
-  attribute: "it takes gradients through the model",
-  compare: "it runs two models side by side",
-};
+const APP_ONLY = ["contexts", "intervene", "attribute", "compare"];  // the app's pages that need the model itself
+// (why: the site's words "PAGE_needs")
 
-function following(page, keys) {  // the lecture's next view (app_pages/shell/pages.py following): after the
-  // last stop this view shows, or after the page's first; the first from a page the lecture does not visit
-  const stops = site.lecture;
-  const shows = (stop) => stop.page === page && Object.entries(stop.keys).every(([k, v]) => keys.get(k) === v);
+/**
+ * The lecture's next view (app_pages/shell/pages.py following): after the last stop this view shows, or after the
+ * page's first; the first from a page the lecture does not visit.
+ * @param {string} page
+ * @param {URLSearchParams} keys
+ * @returns {Stop | null}
+ */
+function following(page, keys) {
+  const stops = /** @type {Stop[]} */ (site.lecture);
+  const shows = (/** @type {Stop} */ stop) => stop.page === page && Object.entries(stop.keys).every(([k, v]) => keys.get(k) === v);
   const exact = stops.map((stop, i) => (shows(stop) ? i : -1)).filter((i) => i >= 0);
   const onPage = stops.map((stop, i) => (stop.page === page ? i : -1)).filter((i) => i >= 0);
   const here = exact.length ? exact[exact.length - 1] : onPage.length ? onPage[0] : -1;
   return stops[here + 1] || null;
 }
 
-function lectureBar(page, keys) {  // in lecture mode, "Next" to the lecture's following view, same sentence
-  const bar = document.getElementById("next");
+/**
+ * The element of the page's frame (index.html) by its id.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function frame(id) {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`The site's index.html has no #${id}: write the site again.`);
+  return found;
+}
+
+/**
+ * The address's sentence keys (text, pair) as they are, for a link that keeps the sentence; `empty`: an empty one
+ * too (a page then says that the text is empty).
+ * @param {URLSearchParams} keys
+ * @param {boolean} empty
+ * @returns {Record<string, string>}
+ */
+function sentenceOf(keys, empty) {
+  /** @type {Record<string, string>} */
+  const kept = {};
+  for (const k of ["text", "pair"]) {
+    const value = keys.get(k);
+    if (value !== null && (empty || value)) kept[k] = value;
+  }
+  return kept;
+}
+
+/**
+ * In lecture mode, "Next" to the lecture's following view, same sentence.
+ * @param {string} page
+ * @param {URLSearchParams} keys
+ */
+function lectureBar(page, keys) {
+  const bar = frame("next");
   bar.replaceChildren();
   if (!lecture()) return;
   const ahead = following(page, keys);
   if (!ahead) return;
-  const said = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k)).map((k) => [k, keys.get(k)]));
-  bar.append(element("a", `Next: ${ahead.title} ▶`, { href: link(ahead.page, { ...said, ...ahead.keys }),
+  bar.append(element("a", worded("next", { title: ahead.title }), { href: link(ahead.page, { ...sentenceOf(keys, false), ...ahead.keys }),
                                                      class: "next-view" }));
 }
 
-function navigation(here, keys) {  // each page on the sentence shown (as the app's pages keep its text)
-  const nav = document.getElementById("pages");
-  const said = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k) !== null).map((k) => [k, keys.get(k)]));
+/**
+ * Each page on the sentence shown (as the app's pages keep its text).
+ * @param {string} here
+ * @param {URLSearchParams} keys
+ */
+function navigation(here, keys) {
+  const nav = frame("pages");
+  const said = sentenceOf(keys, true);
   nav.replaceChildren(...Object.entries(NAMES).map(([page, name]) =>
     element("a", name, { href: link(page, page === "overview" ? {} : said),
                          class: page === here ? "here" : "" })));
-  document.getElementById("about").textContent = site.about;
+  frame("about").textContent = site.about;
 }
 
+/** @param {HTMLElement} view */
 function overview(view) {
   const o = site.overview;
   view.append(element("h1", "Overview"),
@@ -66,7 +116,7 @@ function overview(view) {
   const columns = element("div", undefined, { class: "columns" });
   const tree = element("section");
   tree.append(element("h2", "Module tree"),
-              element("p", "Click a line to open it. Repeated blocks are folded; tied tensors count once."));
+              element("p", worded("tree_help")));
   const body = element("div", undefined, { class: "tree" });
   body.innerHTML = o.tree;  // the app's own HTML of the tree, every name escaped in Python (tree_html)
   tree.append(body);
@@ -81,12 +131,16 @@ function overview(view) {
   plot(figure, o.sunburst);
 }
 
-function architecture(view) {  // the app's Architecture page: its tree and sunburst are the overview's
+/**
+ * The app's Architecture page: its tree and sunburst are the overview's.
+ * @param {HTMLElement} view
+ */
+function architecture(view) {
   overview(view);
-  view.children[1].after(element("p", "The app's Architecture page also lists every named parameter and the task " +
-                                  "heads; its module tree and sunburst are here.", { class: "note" }));
+  view.children[1].after(element("p", worded("architecture_note"), { class: "note" }));
 }
 
+/** @type {Page} */
 function tokens(view, keys) {
   const s = chosen(keys, view);
   if (!s) return;
@@ -96,22 +150,23 @@ function tokens(view, keys) {
   if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));  // sentence B, read after [SEP]
   const shown = chips(s);
   shown.dataset.point = "tokens";
-  view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; ` +
-                      (s.pair ? "sentence A is blue, sentence B orange." : "the sentence is blue.")), shown);
+  view.append(element("p", worded(s.pair ? "tokens_pair" : "tokens_single", { count: s.tokens.length })), shown);
   if (site.vocabulary) view.append(element("p", site.vocabulary, { class: "note" }));
   if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));  // pieces that became [UNK]
 }
 
-function layers(view, keys, current) {  // the stepper (stepper.js), on the sentence's own data
+/** @type {Page} the stepper (stepper.js), on the sentence's own data */
+function layers(view, keys, current) {
   const s = chosen(keys, view);
   if (!s) return;
-  view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
+  view.append(element("p", worded("reading"), { class: "note" }));
   stepperPage(view, keys, site.sentences.indexOf(s), link, current).catch((error) => current() &&
     failed(view, "Layers", error));
 }
 
 let renders = 0;  // each address's render; one still reading a part when the address changes draws nothing
 
+/** @param {number} render */
 function alive(render) {
   return () => render === renders;
 }
@@ -119,7 +174,7 @@ function alive(render) {
 function show() {
   const render = ++renders;
   const { page, keys } = route();
-  const view = document.getElementById("view");
+  const view = frame("view");
   view.replaceChildren();
   document.body.classList.toggle("lecture", lecture());  // large type for a projector, as the app's lecture mode
   navigation(page === "architecture" ? "overview" : page || "overview", keys);  // the overview shows its tree
@@ -138,14 +193,20 @@ function show() {
   }
   if (draw) return drawn(draw, view, page, keys, alive(render));
   const holds = Object.values(NAMES).join(", ");
-  cannot(view, page in APP_ONLY
-    ? `The ${page} view needs the model itself (${APP_ONLY[page]}): this site shows ${holds}. The app shows it, ` +
-      "for any sentence."
-    : `This site has no page "${page}". It shows ${holds}.`);
+  cannot(view, APP_ONLY.includes(page) ? worded("app_only", { page, why: worded(`${page}_needs`), holds })
+    : worded("no_page", { page, holds }));
 }
 
-function drawn(draw, view, page, keys, current) {  // a page, or why a sentence computed here is not in it
-  const s = keys.get("text") === null ? null : find(keys.get("text"), keys.get("pair"));
+/**
+ * A page, or why a sentence computed here is not in it.
+ * @param {Page} draw
+ * @param {HTMLElement} view
+ * @param {string} page
+ * @param {URLSearchParams} keys
+ * @param {() => boolean} current
+ */
+function drawn(draw, view, page, keys, current) {
+  const s = addressed(keys);
   if (s && s.live && !livePages.includes(page) && !WHOLE_SITE.includes(page)) {
     return elsewhere(view, NAMES[page], keys);
   }

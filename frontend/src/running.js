@@ -1,10 +1,10 @@
 // A live site's model run in this browser (export/live.py): the tokenizer and onnxruntime-web's session started
 // once, the model's files fetched once and kept (model_parts.js); a text tokenized as the trace tokenizes
 // (tokenizing.js) and run with every sub-step an output; the sentence's entry in the site from that run. yours.js
-// shows the sentence; tour.js runs a text alone for its sentence vector (lastLayer).
+// shows the sentence; tour.js runs a text alone for its sentence vector (hiddenStatesOf).
 import { script } from "./lecture.js";
 import { fetched, forgetOthers, forgotten } from "./model_parts.js";
-import { said } from "./page.js";
+import { said, worded } from "./page.js";
 import { tokenizer as readTokenizer, encoded } from "./tokenizing.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
@@ -87,11 +87,11 @@ function start(progress) {
     const total = live.model.bytes + live.runtime.bytes;
     let got = 0;
     /** @param {number} n */
-    const done = (n) => { got += n; progress(`Fetching the model: ${MB(got)} of ${MB(total)} MB…`); };
+    const done = (n) => { got += n; progress(worded("fetching", { got: MB(got), total: MB(total) })); };
     forgetOthers().catch(() => null);  // an earlier export's parts
     const [tokenizer, graph, weights] = await Promise.all([
       readTokenizer(), fetched([live.model.graph], done), fetched(live.model.data, done), runtime(done)]);
-    progress("Starting the model…");
+    progress(worded("starting"));
     const session = await newSession(graph, [{ path: live.model.data_name, data: weights }]);
     return { tokenizer, session };
   })(), () => { starting = null; });
@@ -132,7 +132,7 @@ function asArray(tensor) {
  */
 async function run(text, pair, progress, most, only) {
   const { tokenizer, session } = await start(progress);
-  progress("Computing in this browser…");
+  progress(worded("computing"));
   const e = encoded(tokenizer, text, pair, most);
   const types = tokenTypes(e.types);
   /** @param {number[]} values */
@@ -143,16 +143,14 @@ async function run(text, pair, progress, most, only) {
 }
 
 /**
- * A text's last-layer vectors (T, d), cut to `most` tokens, run alone.
+ * A text's hidden states (L + 1, T, d), the model's own, cut to `most` tokens, run alone.
  * @param {string} text
  * @param {number} most
  * @returns {Promise<Unpacked>}
  */
-export async function lastLayer(text, most) {
+export async function hiddenStatesOf(text, most) {
   if (!live) throw new Error(NOT_LIVE);
-  const all = (await run(text, null, () => null, most, [live.hidden_states])).arrays[live.hidden_states];
-  const [layers, T, d] = all.shape;
-  return { shape: [T, d], data: all.data.slice((layers - 1) * T * d) };
+  return (await run(text, null, () => null, most, [live.hidden_states])).arrays[live.hidden_states];
 }
 
 /**

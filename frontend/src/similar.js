@@ -1,172 +1,144 @@
-// @ts-nocheck
-// (not typed yet: the `yours` data and the hidden states are the site's untyped JSON; the "one source" work rewrites
-// it)
 // A sentence of the reader's own beside the exported ones, on a live site's Similarity page: its cosine with each,
-// made the way the app makes sentence vectors (analyses/similarity.py: the checkpoint's own pooling, or for a plain
-// model the mean of the token vectors and the pooler's output), and the cosine with one of them split exactly into
-// token pairs (analyses/similarity_split.py), from the last layer's token vectors the browser computed and those the
-// export wrote (export/similarity.py `yours`). tests/test_export_live.py holds both to the app's own numbers.
-import { dot, norm, fixed, unpack } from "./numbers.js";
-import { heatmap, labelled, plot } from "./figures.js";
-import { element, link, paragraph, said } from "./page.js";
+// made each way the app makes sentence vectors, and the cosine with one of them split exactly into token pairs,
+// computed by the app's own functions as a graph (export/analysis_graphs.py Similarity: similarity.py way_vector and
+// cosine_matrix, similarity_split.py split_tensors) that runs here on the run's last layer; the words are the app's
+// templates (export/similarity.py `yours`). tests/test_export_live.py holds both to the app's own numbers.
+import { fixed, matrix } from "./numbers.js";
+import { analysed } from "./analysis_graphs.js";
+import { labelled, plot } from "./figures.js";
+import { heatmap } from "./analysed_page.js";
+import { element, link, paragraph, said, worded, capitalized } from "./page.js";
 
-const site = window.BVL_SITE;
+/** @typedef {import("./analysed_page.js").Computed} Computed */
+/**
+ * What export/similarity.py `yours` hands over: the exported sentences' tokens and the positions of them the pooling
+ * reads (the split's columns), each way's name and words, the most tokens the pipeline reads, whether the
+ * checkpoint pools its own vectors, and the caption's templates.
+ * @typedef {{ tokens: string[][], columns: number[][], ways: { name: string, how: string, trained: boolean }[], most_tokens: number,
+ *             pooled: boolean, words: { caption: string, pair: string, not_pooled: string, strongest: number } }} Yours
+ */
+/**
+ * A split with one exported sentence (similarity_split.SimilaritySplit, as the graph gives it): its cells (rows: the
+ * positions of the reader's sentence the pooling reads), those positions, the columns' tokens, the cosine, the
+ * cells' sum and their flat indices, largest in size first.
+ * @typedef {{ cells: number[][], rows: number[], columns: string[], cosine: number, total: number,
+ *             bySize: number[] }} Split
+ */
 
-const MODE_WEIGHTS = {  // loading/sentence_config.py POOLING_MODES: how much a mode reads each of T tokens
-  cls: (T) => Array.from({ length: T }, (_, i) => (i === 0 ? 1 : 0)),
-  mean: (T) => new Array(T).fill(1 / T),
-  mean_sqrt_len_tokens: (T) => new Array(T).fill(T ** -0.5),
-  weightedmean: (T) => Array.from({ length: T }, (_, i) => (i + 1) / ((T * (T + 1)) / 2)),
-  lasttoken: (T) => Array.from({ length: T }, (_, i) => (i === T - 1 ? 1 : 0)),
-  max: null,  // each dimension from the token that holds its largest value
-};
-
-export function tokenParts(h, modes) {  // sentence_pooling.token_parts: (T, d) → each mode's (T, d) parts, float64
-  const [T, d] = h.shape;
-  return modes.map((mode) => {
-    const parts = new Float64Array(T * d), weights = MODE_WEIGHTS[mode];
-    if (weights) {
-      const w = weights(T);
-      for (let i = 0; i < T; i += 1) for (let k = 0; k < d; k += 1) parts[i * d + k] = w[i] * h.data[i * d + k];
-    } else {
-      for (let k = 0; k < d; k += 1) {
-        let won = 0;
-        for (let i = 1; i < T; i += 1) if (h.data[i * d + k] > h.data[won * d + k]) won = i;
-        parts[won * d + k] = h.data[won * d + k];
-      }
-    }
-    return parts;
-  });
-}
-
-export function readRows(modes, T) {  // sentence_pooling.read_weights > 0: the tokens the pooled vector reads
-  const read = new Array(T).fill(false);
-  for (const mode of modes) {
-    const w = MODE_WEIGHTS[mode] ? MODE_WEIGHTS[mode](T) : new Array(T).fill(1);
-    w.forEach((v, i) => { if (v !== 0) read[i] = true; });
-  }
-  return read.map((r, i) => (r ? i : -1)).filter((i) => i >= 0);
-}
-
-function summed(parts, T, d) {  // each mode's vector (Σ over tokens), concatenated
-  const u = new Float64Array(parts.length * d);
-  parts.forEach((p, m) => { for (let i = 0; i < T; i += 1) for (let k = 0; k < d; k += 1) u[m * d + k] += p[i * d + k]; });
-  return u;
-}
-
-function cosine(u, v) {  // sentence_pooling.cosine, with its guard against a zero vector
-  return dot(u, v) / Math.max(norm(u) * norm(v), 1e-12);
-}
-
-export function vector(way, h, pooler, modes) {  // a sentence's vector the way `way` makes it (similarity.py vectors_of)
-  if (way.from === "pooler") return Float64Array.from(pooler.data);
-  const [T, d] = h.shape;
-  return summed(tokenParts(h, way.from === "pooling" ? modes : ["mean"]), T, d);
-}
-
-function split(a, b, modes) {  // similarity_split.split_vectors: the cells (rows of a's read tokens) and cosine
-  const [n, d] = a.shape, [m] = b.shape;
-  const pa = tokenParts(a, modes), pb = tokenParts(b, modes);
-  const u = summed(pa, n, d), v = summed(pb, m, d);
-  const scale = Math.max(norm(u), 1e-12) * Math.max(norm(v), 1e-12);
-  const rows = readRows(modes, n), columns = readRows(modes, m);
-  const pairs = rows.map((i) => columns.map((j) => {
-    let total = 0;
-    pa.forEach((p, mode) => { for (let k = 0; k < d; k += 1) total += p[i * d + k] * pb[mode][j * d + k]; });
-    return total / scale;
-  }));
-  return { cosine: dot(u, v) / scale, pairs, rows, columns };
-}
-
-function signed(value, decimals) {  // Python's f"{value:+.Nf}"
+/**
+ * Python's f"{value:+.Nf}".
+ * @param {number} value
+ * @param {number} decimals
+ */
+function signed(value, decimals) {
   const text = fixed(value, decimals);
   return text.startsWith("-") ? text : `+${text}`;
 }
 
-function caption(s, tokensA, tokensB, words, pooled) {  // SimilaritySplit.caption, from the same templates
-  const cells = s.pairs.flatMap((row, r) => row.map((value, c) => [value, r, c]));
-  const total = cells.reduce((t, [value]) => t + value, 0);
-  const strongest = [...cells].sort((x, y) => Math.abs(y[0]) - Math.abs(x[0])).slice(0, 3)
-    .map(([value, r, c]) => said(words.pair, { a: tokensA[s.rows[r]], b: tokensB[s.columns[c]], value: signed(value, 3) }));
-  return said(words.caption, { cells: cells.length, total: fixed(total, 4), how: pooled ? "" : words.not_pooled,
-                               cosine: fixed(s.cosine, 4), strongest: strongest.join("; ") });
+/**
+ * SimilaritySplit.caption, from the same templates: the strongest pairs are the graph's order.
+ * @param {Split} split
+ * @param {string[]} tokens the reader's sentence's
+ * @param {Yours} yours
+ */
+function caption(split, tokens, yours) {
+  const w = yours.words, width = split.cells[0].length;
+  const strongest = split.bySize.slice(0, w.strongest).map((flat) => {
+    const r = Math.floor(flat / width), c = flat % width;
+    return said(w.pair, { a: tokens[split.rows[r]], b: split.columns[c], value: signed(split.cells[r][c], 3) });
+  });
+  return said(w.caption, { cells: split.cells.length * width, total: fixed(split.total, 4),
+                           how: yours.pooled ? "" : w.not_pooled, cosine: fixed(split.cosine, 4),
+                           strongest: strongest.join("; ") });
 }
 
-function thousandths(value) {  // figures/outputs.py in_thousandths: ".037", "−.004"
+/**
+ * figures/outputs.py in_thousandths: ".037", "−.004".
+ * @param {number} value
+ */
+function thousandths(value) {
   return fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
 }
 
-// The numbers the section shows: each way's cosine of the reader's sentence with each exported one, and the split
-// with sentence `k` (1-based) where asked
-export function compared(lecture, data, k) {
-  const yours = data.yours, all = lecture.array(site.live.hidden_states);
-  const [layers, T, d] = all.shape;
-  const own = { shape: [T, d], data: all.data.subarray((layers - 1) * T * d, layers * T * d) };
-  const pooler = lecture.arrays[site.live.pooler_output];
-  const theirs = yours.hidden.map((packed) => unpack(packed));
-  const cosines = yours.ways.map((way) => theirs.map((h, j) => cosine(
-    vector(way, own, pooler, yours.modes),
-    vector(way, h, yours.pooler[j] && unpack(yours.pooler[j]), yours.modes))));
-  const modes = yours.pooled ? yours.modes : ["mean"];
-  const pair = k ? split(own, theirs[k - 1], modes) : null;
-  return { cosines, pair, text: pair && caption(pair, lecture.tokens, yours.tokens[k - 1], yours.words, yours.pooled) };
+/**
+ * The numbers the section shows: each way's cosine of the reader's sentence with each exported one, and the split
+ * with sentence `k` (1-based) where asked, with its caption.
+ * @param {Computed} sentence
+ * @param {Yours} yours
+ * @param {number} k
+ * @returns {Promise<{ cosines: number[][], pair: Split | null, text: string | null }>}
+ */
+export async function compared(sentence, yours, k) {
+  const got = await analysed("similarity", sentence), at = (/** @type {string} */ name) => got[`split.${k}.${name}`];
+  const pair = k ? { cells: matrix(at("cells")), rows: Array.from(at("rows").data),
+                     columns: yours.columns[k - 1].map((j) => yours.tokens[k - 1][j]),
+                     bySize: Array.from(at("by_size").data), cosine: at("cosine").data[0],
+                     total: at("total").data[0] } : null;
+  return { cosines: matrix(got.cosines), pair, text: pair && caption(pair, sentence.tokens, yours) };
 }
 
-export function section(view, s, keys, lecture) {  // the reader's sentence against the exported ones, and why with one
-  const data = site.similarity, yours = data.yours;
+/**
+ * The reader's sentence against the exported ones, and why it is similar to one of them (`with=K`).
+ * @param {HTMLElement} view
+ * @param {SiteSentence} s
+ * @param {URLSearchParams} keys
+ * @param {Computed} sentence its run, as the graphs read it
+ * @returns {Promise<void>}
+ */
+export async function section(view, s, keys, sentence) {
+  const data = window.BVL_SITE.similarity, /** @type {Yours} */ yours = data.yours;
+  const texts = /** @type {string[]} */ (data.texts);
   if (s.tokens.length > yours.most_tokens) {
-    view.append(element("p", `Your sentence is ${s.tokens.length} tokens; ${data.source}'s sentence pipeline reads ` +
-                        `the first ${yours.most_tokens}: the app compares it.`, { class: "note" }));
+    view.append(element("p", worded("yours_too_long", { count: s.tokens.length, source: data.source,
+                                                       most: yours.most_tokens }), { class: "note" }));
     return;
   }
   const asked = (keys.get("with") || "").trim();
-  const k = /^\d{1,2}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= data.texts.length ? Number(asked) : 0;
-  const numbers = compared(lecture, data, k);
+  const k = /^\d{1,2}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= texts.length ? Number(asked) : 0;
+  const numbers = await compared(sentence, yours, k);
   const columns = element("div", undefined, { class: "beside" });
   const controls = element("section"), canvas = element("section", undefined, { class: "canvas" });
   columns.append(controls, canvas);
   view.append(columns);
   controls.append(element("p", s.text, { class: "yours-text" }));
-  const pick = element("select", undefined, { "aria-label": "Why is it similar to one of them?", id: "with" });
-  pick.append(element("option", "none: its cosine with each", { value: "" }));
-  data.texts.forEach((text, j) => pick.append(element("option", `sentence ${j + 1}`, { value: String(j + 1) })));
+  const asking = { "aria-label": worded("why_yours"), id: "with" };
+  const pick = /** @type {HTMLSelectElement} */ (element("select", undefined, asking));
+  pick.append(element("option", worded("each_cosine"), { value: "" }));
+  texts.forEach((_, j) => pick.append(element("option", worded("sentence_k", { k: j + 1 }), { value: String(j + 1) })));
   pick.value = k ? String(k) : "";
   pick.addEventListener("change", () => {
     location.hash = link("similarity", { text: s.text, ...(pick.value ? { with: pick.value } : {}) });
   });
-  const label = element("label", "Why is it similar to one of them?", { class: "picker" });
+  const label = element("label", worded("why_yours"), { class: "picker" });
   label.append(pick);
   controls.append(label);
   if (asked && !k) {
-    controls.append(element("p", `with=${asked} does not name one of the ${data.texts.length} sentences (write ` +
-                            "with=1).", { class: "note" }));
+    controls.append(element("p", worded("no_with", { asked, count: texts.length }), { class: "note" }));
   }
   const width = canvas.clientWidth || 600;
   const lectureMode = document.body.classList.contains("lecture");
-  if (k) {
+  if (numbers.pair && numbers.text) {
+    const split = numbers.pair;
     canvas.append(paragraph(numbers.text));
-    const cells = numbers.pair.pairs;
     const div = element("div", undefined, { class: "figure", id: "yours-split", "data-point": "split" });
     canvas.append(div);
     const room = window.innerHeight - div.getBoundingClientRect().top - 6;  // a projector: above the fold
     plot(div, heatmap({
-      z: cells, rows: labelled(numbers.pair.rows.map((i) => s.tokens[i])),
-      columns: labelled(numbers.pair.columns.map((j) => yours.tokens[k - 1][j])),
-      title: `Each pair's share of cosine(yours, ${k}) = ${fixed(numbers.pair.cosine, 3)}`, colorbar: "share",
+      z: split.cells, rows: labelled(split.rows.map((i) => s.tokens[i])), columns: labelled(split.columns),
+      title: worded("split_title", { a: "yours", b: k, cosine: split.cosine }), colorbar: "share",
       axes: ["your sentence", `sentence ${k}`], scale: "signed", width, rotate: true,
       tallest: lectureMode ? Math.max(320, room) : null,
-      text: cells.map((row) => row.map(thousandths)) }));
+      text: split.cells.map((row) => row.map(thousandths)) }));
   }
   yours.ways.forEach((way, w) => {
     const div = element("div", undefined, { class: "figure", id: `yours-cosines-${w}`,
                                             ...(!k && w === 0 ? { "data-point": "cosines" } : {}) });
     canvas.append(div);
     plot(div, heatmap({
-      z: [numbers.cosines[w]], rows: ["yours"], columns: data.texts.map((_, j) => String(j + 1)),
-      title: `cosine of ${way.name}`, colorbar: "cosine", axes: ["", "sentence"], scale: "cosine", width,
+      z: [numbers.cosines[w]], rows: ["yours"], columns: texts.map((_, j) => String(j + 1)),
+      title: worded("cosines_title", { name: way.name }), colorbar: "cosine", axes: ["", "sentence"], scale: "cosine", width, tallest: null,
       text: [numbers.cosines[w].map((c) => fixed(c, 3))] }));
-    if (!way.trained) canvas.append(element("p", `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
+    if (!way.trained) canvas.append(element("p", worded("way_how", { name: capitalized(way.name), how: way.how }),
                                             { class: "explains" }));
   });
 }
-

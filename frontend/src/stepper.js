@@ -1,5 +1,3 @@
-// @ts-nocheck
-// (not typed yet: the graphs' nodes and Plotly's events are the site's untyped data; the "one source" work rewrites it)
 // The site's Layers page: the app's stepper with no server. A block (the embeddings, the positions, a layer, the
 // pooler), its sub-step and head are picked with the app's URL keys (layer, step, head, cell), ◀ ▶ walk the
 // sub-steps, the step's numbers are drawn from the sentence's data, and a clicked cell is explained from the
@@ -8,22 +6,54 @@ import { row, matrix, MASKED_BELOW, fixed, within } from "./numbers.js";
 import { stepName, keyHead, headName } from "./steps.js";
 import { explain } from "./explain.js";
 import { lecture as lectureOf, partOf } from "./lecture.js";
-import { heatmap, labelled, explanationFigure, plot } from "./figures.js";
-import { element, said, sentenceKeys } from "./page.js";
+import { labelled, explanationFigure, plot } from "./figures.js";
+import { heatmap } from "./analysed_page.js";
+import { element, said, sentenceKeys, worded } from "./page.js";
 import { titled } from "./yours.js";
 
-const WINDOW = window.BVL_SITE.views.window;  // dimensions shown at a time, as the app's (figures/charts.py)
+/** @typedef {import("./steps.js").GraphNode} GraphNode */
+/** @typedef {import("./steps.js").GraphBlock} GraphBlock */
+/** @typedef {import("./steps.js").SiteModel} SiteModel */
+/** @typedef {import("./lecture.js").Lecture} Lecture */
+/**
+ * Go to a step: its block, node key, layer and head, and the cell to explain where one is chosen.
+ * @typedef {(block: GraphBlock, key: string, layer: number, head: number, cell?: number[]) => void} Go
+ */
+/**
+ * A step as the figure shows it (`shown`): its rows (a window of WINDOW dimensions; null where masked), their and
+ * the columns' names, the window's first dimension and the dimensions in all, whether it is token by token, the
+ * step's own head (a key or value step's under grouped-query attention) and its heads in all (null: no heads).
+ * @typedef {{ rows: (number | null)[][], rowNames: string[], columns: string[], start: number, count: number,
+ *             tokenByToken: boolean, own: number | null, heads: number | null }} Shown
+ */
+/**
+ * A clicked point of a Plotly heatmap: its trace's type and its [row, column].
+ * @typedef {{ data: { type: string }, pointNumber: [number, number] }} Point
+ */
+/** @typedef {HTMLElement & { on: (event: string, listener: (event: { points: Point[] }) => void) => void }} Plotted */
+
+const WINDOW = /** @type {number} */ (window.BVL_SITE.views.window);  // dimensions shown at a time, as the app's
+// (figures/charts.py)
+/** @type {Record<string, string>} */
 const STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
 
 
-function where(model, keys) {  // the app's keys → the block, its step's node and the head shown
+/**
+ * The app's keys → the block, its step's node (none where the model has no such step) and the head shown (notes
+ * for a layer or head that is not there).
+ * @param {SiteModel} model
+ * @param {URLSearchParams} keys
+ */
+function where(model, keys) {
   const step = keys.get("step") || "attn.probs";
+  /** @type {string[]} */
   const notes = [];
-  const within = (name, count) => {  // a link's layer or head, or the nearest there is, said
+  const within = (/** @type {string} */ name, /** @type {number} */ count) => {  // a link's layer or head, or
+    // the nearest there is, said
     const asked = keys.get(name) || "0";
     const value = /^\d{1,4}$/.test(asked) ? Math.min(Number(asked), count - 1) : 0;
     if (String(value) !== asked) {
-      notes.push(`There is no ${name} '${asked}': this model has ${name}s 0 to ${count - 1}. Showing ${name} ${value}.`);
+      notes.push(worded("no_index", { name, asked, last: count - 1, value }));
     }
     return value;
   };
@@ -32,28 +62,51 @@ function where(model, keys) {  // the app's keys → the block, its step's node 
   const block = model.blocks.find((b) => (global ? step.startsWith(b.block + ".") : b.block === "layers" && b.layer === layer));
   const key = global ? step.slice(block ? block.block.length + 1 : 0) : step;
   const node = block && block.nodes.find((n) => n.key === key);
-  return { block, node, layer, head, step, notes, problem: node ? null : `This model has no step "${step}" here.` };
+  return { block, node, layer, head, step, notes };
 }
 
-function keysFor(block, key, layer, head, cell) {  // the app's keys of a step, as its links write them
+/**
+ * The app's keys of a step, as its links write them.
+ * @param {GraphBlock} block
+ * @param {string} key
+ * @param {number} layer
+ * @param {number} head
+ * @param {number[]} [cell]
+ * @returns {Record<string, string>}
+ */
+function keysFor(block, key, layer, head, cell) {
+  /** @type {Record<string, string>} */
   const keys = { step: block.block === "layers" ? key : `${block.block}.${key}`, layer: String(layer),
                  head: String(head) };
   if (cell) keys.cell = cell.join(",");
   return keys;
 }
 
-function parseCell(text) {  // explaining.parse_cell: whole numbers from 0, separated by commas
+/**
+ * explaining.parse_cell: whole numbers from 0, separated by commas; null for none, undefined for one that is not.
+ * @param {string | null} text
+ * @returns {number[] | null | undefined}
+ */
+function parseCell(text) {
   if (!text) return null;
   const parts = text.split(",").map((p) => p.trim());
   return parts.every((p) => /^\d{1,9}$/.test(p)) ? parts.map(Number) : undefined;
 }
 
-// One sub-step's numbers as a figure: rows × columns, the head chosen, a window of WINDOW dimensions
+/**
+ * One sub-step's numbers as a figure: rows × columns, the head chosen, a window of WINDOW dimensions from `first`.
+ * @param {Lecture} lecture
+ * @param {GraphBlock} block
+ * @param {GraphNode} node
+ * @param {number} head
+ * @param {number} first
+ * @returns {Shown}
+ */
 function shown(lecture, block, node, head, first) {
   const array = lecture.array(stepName(block, node.key));
   const heads = node.headed ? array.shape[0] : null;
-  const own = node.headed ? keyHead(head, lecture.model.num_heads, heads) : null;
-  const lead = node.headed ? [own] : [];
+  const own = heads === null ? null : keyHead(head, lecture.model.num_heads, heads);
+  const lead = own === null ? [] : [own];
   let rows = array.shape.length - lead.length === 1 ? [row(array, ...lead)] : matrix(array, ...lead);
   const tokenByToken = node.axes.slice(-2).join() === "T,T";
   const count = rows[0].length;
@@ -67,6 +120,14 @@ function shown(lecture, block, node, head, first) {
   return { rows: masked, rowNames, columns, start, count, tokenByToken, own, heads };
 }
 
+/**
+ * The figure's title: where the step is, its head, its name.
+ * @param {Lecture} lecture
+ * @param {GraphBlock} block
+ * @param {GraphNode} node
+ * @param {number} head
+ * @param {Shown} s
+ */
 function stepTitle(lecture, block, node, head, s) {
   const what = s.heads === null ? "" : s.heads === lecture.model.num_heads ? ` head ${head}`
     : ` key/value head ${s.own}`;
@@ -74,13 +135,24 @@ function stepTitle(lecture, block, node, head, s) {
   return `${where}${what}: ${node.title}`;
 }
 
+/**
+ * The stages, the layer, head and sub-step pickers.
+ * @param {HTMLElement} host
+ * @param {SiteModel} model
+ * @param {GraphBlock} block
+ * @param {GraphNode} node
+ * @param {number} layer
+ * @param {number} head
+ * @param {Go} go
+ */
 function controls(host, model, block, node, layer, head, go) {
   const row = element("div", undefined, { class: "controls" });
   const stages = element("div", undefined, { class: "stages" });
   for (const name of ["embed", "positions", "layers", "pooler"]) {
     const first = model.blocks.find((b) => b.block === name);
     if (!first) continue;
-    const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) : first;
+    const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) || first
+      : first;
     const key = name === "layers" ? (target.nodes.some((n) => n.key === "attn.probs") ? "attn.probs" : target.nodes[0].key)
       : target.nodes[target.nodes.length - 1].key;
     stages.append(button(STAGES[name], block.block === name, () => go(target, key, layer, head)));
@@ -96,8 +168,10 @@ function controls(host, model, block, node, layer, head, go) {
     const perHead = node.headed || node.op === "merge_heads";  // as the app: a step on whole token vectors has none
     const picker = stepper("Head", heads, head, (h) => go(block, node.key, layer, h));
     if (!perHead) {
-      picker.querySelectorAll("select, button").forEach((control) => { control.disabled = true; });
-      picker.title = "This sub-step has no heads: it works on whole token vectors.";
+      picker.querySelectorAll("select, button").forEach((control) => {
+        /** @type {HTMLSelectElement | HTMLButtonElement} */ (control).disabled = true;
+      });
+      picker.title = worded("no_heads");
     }
     row.append(picker);
   }
@@ -107,20 +181,36 @@ function controls(host, model, block, node, layer, head, go) {
   host.append(row);
 }
 
+/**
+ * A button; `pressed`: the one of its group that is shown.
+ * @param {string} text
+ * @param {boolean} pressed
+ * @param {() => void} onClick
+ * @param {Record<string, string>} [attributes]
+ * @returns {HTMLButtonElement}
+ */
 function button(text, pressed, onClick, attributes) {
-  const b = element("button", text, { type: "button", ...(attributes || {}) });
+  const b = /** @type {HTMLButtonElement} */ (element("button", text, { type: "button", ...(attributes || {}) }));
   if (pressed) b.setAttribute("aria-pressed", "true");
   b.addEventListener("click", onClick);
   return b;
 }
 
-function stepper(label, options, current, choose, name) {  // ◀ a select ▶
+/**
+ * ◀ a select ▶: `options` named, `current` chosen, `choose(i)` on a change; `name`: the buttons' class.
+ * @param {string} label
+ * @param {string[]} options
+ * @param {number} current
+ * @param {(index: number) => void} choose
+ * @param {string} [name]
+ */
+function stepper(label, options, current, choose, name) {
   const box = element("label", undefined, { class: "stepper" });
   box.append(element("span", label));
   const back = button("◀", false, () => choose(current - 1), { title: `previous ${label.toLowerCase()}`,
                                                                class: `back ${name || ""}` });
   back.disabled = current <= 0;
-  const select = element("select", undefined, { "aria-label": label });
+  const select = /** @type {HTMLSelectElement} */ (element("select", undefined, { "aria-label": label }));
   options.forEach((text, i) => select.append(element("option", text, { value: String(i) })));
   select.value = String(current);
   select.addEventListener("change", () => choose(Number(select.value)));
@@ -131,39 +221,54 @@ function stepper(label, options, current, choose, name) {  // ◀ a select ▶
   return box;
 }
 
-// The block's check against the model's own output, in the app's words (stepthrough/words.py, in the model's data)
+/**
+ * The block's check against the model's own output, in the app's words (stepthrough/words.py, in the model's data).
+ * @param {Lecture} lecture
+ * @param {GraphBlock & { against?: string }} block
+ */
 function checkLine(lecture, block) {
-  const check = lecture.checks[block.name], words = lecture.model.words;  // [its largest difference, if it holds]
+  const check = lecture.checks[block.name];  // [its largest difference, if it holds]
+  const words = /** @type {SiteModel & { words: Record<string, string> }} */ (lecture.model).words;
   if (check === undefined || check === null) return element("p", words.shared, { class: "note" });
   const [diff, ok] = check;
   return element("p", `${ok ? "✔" : "✘"} ${said(words.check, { against: block.against, diff })}`,
                  { class: ok ? "ok" : "bad" });
 }
 
-// `head`: the step's own head (a key or value step's under grouped-query attention); `queryHead`: the one picked
+/**
+ * A cell explained beside the figure: its value, formula, the recomputed value's check and its figure.
+ * @param {HTMLElement} host
+ * @param {Lecture} lecture
+ * @param {string} step
+ * @param {number | null} head the step's own head (a key or value step's under grouped-query attention)
+ * @param {number} queryHead the one picked
+ * @param {number[]} cell
+ * @param {string[]} tokens
+ * @param {boolean} lectureMode
+ * @param {() => boolean} alive
+ */
 async function explained(host, lecture, step, head, queryHead, cell, tokens, lectureMode, alive) {
   let e;
-  host.append(element("p", "Reading the numbers…", { class: "note" }));
+  host.append(element("p", worded("reading_numbers"), { class: "note" }));
   try {
     e = await explain(lecture, step, head, cell);
     if (!alive()) return;
   } catch (error) {
-    host.replaceChildren(element("p", error.message, { class: "note" }));
+    host.replaceChildren(element("p", error instanceof Error ? error.message : String(error), { class: "note" }));
     return;
   }
   host.replaceChildren();
-  const labels = Object.entries(e.labels).map(([k, v]) => `${k} ${v}`).join(", ") || e.at.join(",");
+  const labels = Object.entries(/** @type {Record<string, string>} */ (e.labels)).map(([k, v]) => `${k} ${v}`).join(", ") || e.at.join(",");
   const heads = e.head === null ? 0 : lecture.array(e.step).shape[0];
   const which = e.head === null ? "" : `, ${headName(queryHead, lecture.model.num_heads, heads)}`;
   host.append(element("h3", `${e.title}${which}, ${labels} = ${fixed(e.value, 4)}`, { class: "explained" }),
               element("p", `${e.op}: ${e.formula}`, { class: "formula" }));
   if (e.recomputed === null) {
-    host.append(element("p", "Computed by the model's own function when the site was written; the app computes " +
-                        "it again.", { class: "note" }));
+    host.append(element("p", worded("not_recomputed"), { class: "note" }));
   } else {
     const diff = Math.abs(e.recomputed - e.value);
     const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
-    const result = said(lecture.model.words.result, { recomputed: e.recomputed, value: e.value, diff });
+    const result = said(/** @type {SiteModel & { words: Record<string, string> }} */ (lecture.model).words.result, { recomputed: e.recomputed, value: e.value, diff });
     host.append(element("p", `${ok ? "✔" : "✘"} ${result}`,
                         { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
   }
@@ -175,29 +280,43 @@ async function explained(host, lecture, step, head, queryHead, cell, tokens, lec
   }
 }
 
-function ordinal(k) {  // "other", "3rd", "4th", as figures/fit.py says a thinned axis
+/**
+ * "other", "3rd", "4th", as figures/fit.py says a thinned axis.
+ * @param {number} k
+ */
+function ordinal(k) {
   if (k === 2) return "other";
   const last = k % 10, teen = Math.floor(k / 10) % 10 === 1;
   return `${k}${!teen && last === 1 ? "st" : !teen && last === 2 ? "nd" : !teen && last === 3 ? "rd" : "th"}`;
 }
 
-// `alive()`: whether this render is still the page's (the address may change while a part is read)
+/**
+ * The Layers page of sentence `index`; `alive()`: whether this render is still the page's (the address may change
+ * while a part is read).
+ * @param {HTMLElement} view
+ * @param {URLSearchParams} keys
+ * @param {number} index
+ * @param {(page: string, keys: Record<string, string>) => string} link
+ * @param {() => boolean} alive
+ */
 export async function layers(view, keys, index, link, alive) {
   const site = window.BVL_SITE;
   const lecture = await lectureOf(site, index);
   if (!alive()) return;
-  const { block, node, layer, head, notes, problem } = where(site.model, keys);
+  const { block, node, layer, head, step, notes } = where(site.model, keys);
   const cut = site.sentences[index].notice;  // a text past the model's length: what was dropped, said here too
   view.replaceChildren(titled("Layers", site.sentences[index]),
                        ...[cut, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" })));
-  if (problem) {
-    const steps = site.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");
-    view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));
+  if (!block || !node) {
+    const steps = (site.model.blocks.find((/** @type {GraphBlock} */ b) => b.block === "layers") || { nodes: [] })
+      .nodes.map((/** @type {GraphNode} */ n) => n.key).join(", ");
+    view.append(element("p", worded("no_step", { step, steps }), { class: "note" }));
     return;
   }
   await lecture.block(partOf(block.name));
   if (!alive()) return;
   const sentence = site.sentences[index];
+  /** @type {Go} */
   const go = (b, key, l, h, cell) => { location.hash = link("layers", { ...sentenceKeys(sentence), ...keysFor(b, key, l, h, cell) }); };
   controls(view, site.model, block, node, layer, head, go);
   const columns = element("div", undefined, { class: "stepper-columns" });
@@ -216,7 +335,8 @@ export async function layers(view, keys, index, link, alive) {
   const s = shown(lecture, block, node, head, first);
   const chosen = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
   const inView = chosen && chosen[0] < s.rows.length && chosen[1] >= 0 && chosen[1] < s.columns.length;
-  const figure = element("div", undefined, { class: "figure step", id: "step-figure", "data-point": "step" });
+  const figure = /** @type {Plotted} */ (element("div", undefined,
+                                                 { class: "figure step", id: "step-figure", "data-point": "step" }));
   canvas.append(figure);
   const width = canvas.clientWidth || 600;
   const lectureMode = document.body.classList.contains("lecture");
@@ -227,9 +347,9 @@ export async function layers(view, keys, index, link, alive) {
                              scale: lecture.model.ops[node.op].scale, chosen: inView ? chosen : null, width, tallest,
                              rotate: s.tokenByToken });
   plot(figure, drawn);
-  const every = Object.entries(drawn.thinned).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ` +
+  const every = Object.entries(/** @type {Record<string, number>} */ (drawn.thinned)).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ` +
     `${axis === "rows" ? "row" : "column"}`);
-  if (every.length) canvas.append(element("p", `Labelled: ${every.join(", ")}; hover a cell for its token.`,
+  if (every.length) canvas.append(element("p", worded("labelled", { every: every.join(", ") }),
                                           { class: "explains" }));
   figure.on("plotly_click", (event) => {
     const point = event.points.find((p) => p.data.type === "heatmap");
@@ -247,10 +367,10 @@ export async function layers(view, keys, index, link, alive) {
   const explanation = element("div", undefined, { class: "explanation-panel" });
   words.append(explanation);
   if (cell === undefined) {
-    explanation.append(element("p", `The cell ${cellText} is not one: write whole numbers from 0 separated by commas.`,
+    explanation.append(element("p", worded("not_a_cell", { cell: cellText }),
                                { class: "note" }));
   } else if (cell === null) {
-    explanation.append(element("p", "Click a cell of the figure to see where its number comes from.", { class: "note" }));
+    explanation.append(element("p", worded("click_a_cell"), { class: "note" }));
   } else {
     await explained(explanation, lecture, stepName(block, node.key), node.headed ? s.own : null, head, cell,
                     lecture.tokens, lectureMode, alive);

@@ -1,35 +1,22 @@
 // @ts-nocheck
 // (not typed yet: a lecture's arrays, the graphs and the tour's words are the site's untyped data; the "one source"
 // work rewrites it)
-// The guided tour of a sentence computed in this browser, told as the app tells it: the chapters read from the
-// model's graphs (tour/chapters.py), and what is said of each in the package's own templates (export/tour.py
-// tour_words: each narrator's in ops/*.py, by the name the site's data gives it, and tour/narration.py's),
-// filled with the numbers this sentence's narrators find (ported, for now: docs/frontend.md). tests/test_export_live.py holds every chapter's words to the
-// app's on the exported sentences. A chapter's figure is the stepper's own (figures.js), drawn for the screen.
+// The guided tour of a sentence computed in this browser, told as the app tells it: the model's chapters as
+// tour/chapters.py gives them, and what is said of each in the package's own templates (export/tour.py tour_words:
+// each narrator's in ops/*.py, by the name the site's data gives it, and tour/narration.py's), filled with the
+// numbers this sentence's narrators find (ported, for now: docs/frontend.md). tests/test_export_live.py holds every
+// chapter's words to the app's on the exported sentences. A chapter's figure is the stepper's own (figures.js), drawn
+// for the screen, its title tour/views.py's.
 // numbers.js: Python's f"{x:.Nf}", an array's row, Σ and ‖·‖, a matrix's rows, the mask's scores
 import { fixed, at, dot, norm as length, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { heatmap, labelled } from "./figures.js";
 import { wrappedTitle } from "./styled.js";
-import { vector as pooledVector } from "./similar.js";
-import { lastLayer } from "./running.js";
+import { analysed } from "./analysis_graphs.js";
+import { hiddenStatesOf } from "./running.js";
 import { said } from "./page.js";
 
 const site = window.BVL_SITE;
-
-function chapters(model, layer) {  // tour/chapters.py chapters
-  const block = (name, at) => model.blocks.find((b) => b.block === name && (at === undefined || b.layer === at));
-  const step = (b, n, title) => ({ kind: "step", title, step: stepName(b, n.key) });
-  const embed = block("embed"), output = embed.nodes[embed.nodes.length - 1];
-  const out = [{ kind: "tokens", title: "The text becomes tokens", step: null },
-               step(embed, output, `Embeddings: ${output.title}`)];
-  const positions = block("positions");
-  if (positions) out.push(...positions.nodes.map((n) => step(positions, n, `Positions: ${n.title}`)));
-  const own = block("layers", layer);
-  out.push(...own.nodes.filter((n) => n.op !== "input").map((n) => step(own, n, `Layer ${layer}: ${n.title}`)));
-  return [...out, { kind: "stream", title: "The residual stream through every layer", step: null },
-          { kind: "output", title: "What the model gives", step: null }];
-}
 
 // ---- arrays as the narrators read them: {shape, data}, a leading index taken off ----
 const values = (array) => Array.from(array.data);  // float64, exactly the stored numbers
@@ -194,15 +181,16 @@ function streamStory(lecture, token) {
 }
 
 // The sentence vector the model's pipeline makes (the Similarity page's first way, as analyses/similarity.py
-// vectors_of_trace): from this run's last layer, or where the pipeline reads the text otherwise (a pair's first
-// sentence alone, a text past its length cut there), from a run of its own, as the app runs it again
+// vectors_of_trace), by the app's own function as a graph (export/analysis_graphs.py SentenceVector): from this run,
+// or where the pipeline reads the text otherwise (a pair's first sentence alone, a text past its length cut there),
+// from a run of its own, as the app runs it again
 async function sentenceVector(lecture, sentence) {
-  const way = words().vector, states = hiddenStates(lecture);
+  const way = words().vector;
   const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
-  const last = own ? states[states.length - 1] : await lastLayer(sentence.text, way.most_tokens);
-  const u = pooledVector(way, last, null, way.modes);  // never the pooler's
-  const scale = way.normalize && way.from === "pooling" ? Math.max(length(Array.from(u)), 1e-12) : 1;
-  return { way, vector: Array.from(u, (v) => v / scale) };
+  const states = own ? null : await hiddenStatesOf(sentence.text, way.most_tokens);
+  const run = own ? lecture : { array: () => states, ids: {}, weights: async () => ({}) };
+  const { vector } = await analysed("vector", run);
+  return { way, vector: Array.from(vector.data) };
 }
 
 function outputStory(found) {  // tour/narration.py output_sentences, for the sentence vector
@@ -245,14 +233,15 @@ function stepFigure(lecture, chapter, head, token) {
   const row = byToken ? values(at(matrix, Math.min(token, rows.length - 1))) : null;  // the number the words name
   const best = row && argmax(row.map((v) => (Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity)));
   const queryHead = Math.min(head, numHeads - 1);  // tour/views.py chapter_figure's title
-  const headWords = own === null ? "" : array.shape[0] === numHeads ? `, head ${queryHead}`
-    : `, key/value head ${own} (read by query head ${queryHead})`;
+  const titles = words().figure_titles;
+  const title = own === null ? node.title
+    : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
   return (width, tallest) => heatmap({
     z: rows.map((r) => r.map((v) => (v <= MASKED_BELOW ? null : v))),
     rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`)
       : byToken ? labelled(lecture.tokens) : rows.map((_, i) => String(i)),
     columns: tokenByToken ? labelled(lecture.tokens) : rows[0].map((_, k) => String(k)),
-    title: `${node.title}${headWords}`, colorbar: op(lecture, node).gives_probabilities ? "attention" : "value",
+    title, colorbar: op(lecture, node).gives_probabilities ? "attention" : "value",
     axes: tokenByToken ? ["query", "key"] : ["token", "dimension"], width, tallest, rotate: tokenByToken,
     scale: op(lecture, node).scale,
     chosen: best !== null && (tokenByToken || best < site.views.window) ? [token, best] : null });
@@ -265,7 +254,7 @@ function streamFigure(lecture) {  // figures/charts.py stream_changes: darker wh
   const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
   return (width, tallest) => {
     const figure = heatmap({ z: cos, rows: cos.map((_, l) => `layer ${l}`), columns: labelled(lecture.tokens),
-                                 title: "How much each layer turns each token's vector (cosine before/after)",
+                                 title: words().figure_titles.stream,
                                  colorbar: "cosine", axes: ["", "token"], width, tallest, rotate: true, scale: "share",
                                  rowPx: 30,  // as the app's: 30 px a layer
                                  text: cos.map((r) => r.map((v) => fixed(v, 2))) });
@@ -278,7 +267,7 @@ function vectorFigure(found) {  // figures/charts.py vector_bars
   return () => ({ data: [{ type: "bar", x: found.vector.map((_, k) => k), y: found.vector,
                            marker: { color: site.style.blue },
                            hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>" }],
-                  layout: { height: 420, title: { text: `The sentence vector (${found.way.name})` },
+                  layout: { height: 420, title: { text: said(words().figure_titles.vector, { name: found.way.name }) },
                             font: { size: site.style.font }, margin: { l: 10, r: 10, t: 50, b: 10 },
                             xaxis: { title: { text: "dimension" }, automargin: true },
                             yaxis: { title: { text: "value" }, automargin: true } } });
@@ -298,7 +287,7 @@ export async function tourOf(lecture, sentence) {
   const about = site.views.tour;
   const token = Math.min(about.token, lecture.tokens.length - 1);
   const found = await sentenceVector(lecture, sentence);
-  return chapters(lecture.model, about.layer).map((chapter) => {
+  return words().chapters.map((chapter) => {  // the model's chapters, as tour/chapters.py gives them
     const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found));
     const draw = chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token)
       : chapter.kind === "stream" ? streamFigure(lecture) : chapter.kind === "output" ? vectorFigure(found) : null;

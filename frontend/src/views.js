@@ -1,37 +1,48 @@
-// @ts-nocheck
-// (not typed yet: the tour's chapters, the views and Plotly's events are the site's untyped data; the "one source"
-// work rewrites it)
 // The views whose figures the app's own code drew when the site was written (export/tour.py, attention.py,
 // similarity.py), each styled for a browser, a projector and a phone: the guided tour, BertViz's head and model
 // views (for a sentence computed in this browser, built here by attention_views.js), and the sentences'
 // similarity with each pair's split.
 import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./figures.js";
-import { element, link, lectureMode as lecture, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys }
-  from "./page.js";
+import { element, link, lectureMode as lecture, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
+  worded, capitalized } from "./page.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
-import { find, titled } from "./yours.js";
+import { addressed, titled } from "./yours.js";
+
+/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./analysed_page.js").ForScreens} ForScreens */
+/**
+ * A chapter of the tour (export/tour.py tour_chapters, or tour.js tourOf for a sentence computed here): its kind
+ * ("step", "tokens", "stream", "output"), title, step (where it is one), sentences, and its figure: styled in
+ * Python for each screen, or drawn here for the room it is given (`draw`).
+ * @typedef {{ kind: string, title: string, step: string | null, lines: string[], figure: ForScreens | null,
+ *             draw?: ((width: number, tallest: number | null) => Figure) | null }} Chapter
+ */
+/** A view of BertViz's, for each screen; `scrolls` where its rows do not fit a projector (export/attention.py). */
+/** @typedef {ForScreens & { scrolls?: boolean }} AttentionView */
+/** A figure Plotly drew: it tells its clicks (a thumbnail's [layer, head] in `customdata`). */
+/** @typedef {HTMLElement & { on: (event: string, listener: (event: { points: { customdata?: unknown }[] }) => void) => void }} Plotted */
 
 const site = window.BVL_SITE;
 
-function tour(view, keys, current) {  // the guided tour, as the app's tour computed it for this sentence (export/tour.py)
+/** @type {import("./router.js").Page} the guided tour, as the app's tour computed it for this sentence (export/tour.py) */
+function tour(view, keys, current) {
   const s = chosen(keys, view);
   if (!s) return;
   const index = site.sentences.indexOf(s);
-  lectureOf(site, index).then((lecture) => lecture.part("tour")).then((story) => {
+  lectureOf(site, index).then((lecture) => lecture.part("tour")).then((/** @type {Chapter[]} */ story) => {
     if (!current()) return;
     const asked = keys.get("chapter") || "1";
     const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
     view.replaceChildren(titled("Tour", s));
     if (String(number) !== asked) {
-      view.append(element("p", `There is no chapter '${asked}': this tour has chapters 1 to ${story.length}. ` +
-                          "Showing chapter 1.", { class: "note" }));
+      view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
     }
-    const go = (n) => { location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) }); };
+    const go = (/** @type {number} */ n) => { location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) }); };
     const pick = element("div", undefined, { class: "controls" });
     pick.append(stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
-                                   number - 1, (i) => go(i + 1), "chapter"));
+                                   number - 1, (/** @type {number} */ i) => go(i + 1), "chapter"));
     view.append(pick);
     const chapter = story[number - 1];
     const columns = element("div", undefined, { class: "stepper-columns" });
@@ -42,11 +53,10 @@ function tour(view, keys, current) {  // the guided tour, as the app's tour comp
     words.append(element("h2", chapter.title));
     for (const line of chapter.lines) words.append(paragraph(line));
     const about = site.views.tour;
-    words.append(element("p", `This tour is about layer ${about.layer}, head ${about.head} and token ` +
-                         `${about.token}; the app's tour picks any other.`, { class: "note" }));
+    words.append(element("p", worded("tour_about", about), { class: "note" }));
     if (chapter.step) {
       const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
-      words.append(element("a", "Open this step in the stepper", { href: link("layers", { ...sentenceKeys(s), step: key,
+      words.append(element("a", worded("open_step"), { href: link("layers", { ...sentenceKeys(s), step: key,
                                                                                              layer }) }));
     }
     if (chapter.kind === "tokens") canvas.append(chips(s));
@@ -55,20 +65,22 @@ function tour(view, keys, current) {  // the guided tour, as the app's tour comp
       canvas.append(figure);
       const room = lecture() ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
       plot(figure, chapter.figure ? chapter.figure[screen()]  // styled in Python for this screen (figures/screens.py)
-        : chapter.draw(canvas.clientWidth || 600, room));  // a computed sentence's, drawn for this room (tour.js)
+        : chapter.draw && chapter.draw(canvas.clientWidth || 600, room));  // a computed sentence's, drawn for this room (tour.js)
     }
   }).catch((error) => current() && failed(view, "Tour", error));
 }
 
-function attention(view, keys, current) {  // BertViz's head view and model view, as the app draws them (export/attention.py)
+/** @type {import("./router.js").Page} BertViz's head view and model view, as the app draws them (export/attention.py) */
+function attention(view, keys, current) {
   const s = chosen(keys, view);
   if (!s) return;
-  lectureOf(site, site.sentences.indexOf(s)).then((held) => held.part("attention")).then((views) => {
+  lectureOf(site, site.sentences.indexOf(s)).then((held) => held.part("attention")).then((
+    /** @type {{ head: AttentionView[], model: AttentionView }} */ views) => {
     if (!current()) return;
     const layers = views.head.length;
     const model = keys.get("view") === "model";
     const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
-    const go = (changes) => { location.hash = link("attention", { ...sentenceKeys(s), view: model ? "model" : "head",
+    const go = (/** @type {Record<string, string>} */ changes) => { location.hash = link("attention", { ...sentenceKeys(s), view: model ? "model" : "head",
                                                                   layer: String(layer), ...changes }); };
     view.replaceChildren(titled("Attention", s));
     const row = element("div", undefined, { class: "controls" });
@@ -82,19 +94,15 @@ function attention(view, keys, current) {  // BertViz's head view and model view
     row.append(kinds);
     if (!model) {
       row.append(stepperControl("Layer", views.head.map((_, l) => `Layer ${l}`), layer,
-                                    (l) => go({ layer: String(l) }), "layer"));
+                                    (/** @type {number} */ l) => go({ layer: String(l) }), "layer"));
     }
-    view.append(row, element("p", model
-      ? "Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it in Layers."
-      : "A line per attention weight, its opacity the weight. In the legend, click a head to hide it, " +
-        "double-click to show it alone. The app also keeps one token's lines and gives their numbers.",
-      { class: "explains" }));
-    const figure = element("div", undefined, { class: "figure", id: "attention-figure" });
+    view.append(row, element("p", worded(model ? "model_view_help" : "head_view_help"), { class: "explains" }));
+    const figure = /** @type {Plotted} */ (element("div", undefined, { class: "figure", id: "attention-figure" }));
     const shown = model ? views.model : views.head[layer];
     if (shown.scrolls && lecture()) {  // more rows than a projector holds: they scroll in a box of their own
       const box = element("div", undefined, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
       box.append(figure);
-      view.append(element("p", `${s.tokens.length} tokens: the view scrolls in its box.`), box);
+      view.append(element("p", worded("scrolls", { count: s.tokens.length })), box);
       const room = window.innerHeight - box.getBoundingClientRect().top - 2;  // what the screen holds under it
       box.style.maxHeight = `${Math.max(240, Math.min(500, room))}px`;  // (a computed sentence's line above)
     } else {
@@ -114,26 +122,28 @@ function attention(view, keys, current) {  // BertViz's head view and model view
   }).catch((error) => current() && failed(view, "Attention", error));
 }
 
-function similarity(view, keys, current) {  // the sentences' cosines and a pair's split (export/similarity.py):
-  // the sentences and the pair picker beside the figures, as the app's page has them; first, on a live site, a
-  // sentence of the reader's own against them (similar.js)
-  const s = keys.get("text") === null ? null : find(keys.get("text"), keys.get("pair"));
-  view.append(titled("Sentence similarity", s));
+/**
+ * The sentences' cosines and a pair's split (export/similarity.py): the sentences and the pair picker beside the
+ * figures, as the app's page has them; first, on a live site, a sentence of the reader's own against them
+ * (similar.js).
+ * @type {import("./router.js").Page}
+ */
+function similarity(view, keys, current) {
+  const s = addressed(keys);
+  view.append(titled(worded("similarity_title"), s));
   const data = site.similarity;
   if (s && s.live && data && data.yours) {
     const mine = element("div", undefined, { class: "yours-similarity" });
-    view.append(mine, element("h2", "The site's sentences"));
+    view.append(mine, element("h2", worded("site_sentences")));
     if (s.pair) {
-      mine.append(element("p", "The similarity compares single sentences; this is a pair, read as one input.",
-                          { class: "note" }));
+      mine.append(element("p", worded("pair_not_compared"), { class: "note" }));
     } else {
-      lectureOf(site, site.sentences.indexOf(s)).then((held) => current() && section(mine, s, keys, held))
-        .catch((error) => current() && failed(view, "Sentence similarity", error));
+      lectureOf(site, site.sentences.indexOf(s)).then((held) => (current() ? section(mine, s, keys, held) : undefined))
+        .catch((error) => current() && failed(view, worded("similarity_title"), error));
     }
   }
   if (!data) {
-    view.append(element("p", "This site holds fewer than two single sentences: export two or more (--text twice) " +
-                        "to compare them. The app compares any.", { class: "note" }));
+    view.append(element("p", worded("fewer_than_two"), { class: "note" }));
     return;
   }
   const why = (keys.get("why") || "").trim();
@@ -143,18 +153,22 @@ function similarity(view, keys, current) {  // the sentences' cosines and a pair
   columns.append(controls, canvas);
   view.append(columns);
   const list = element("ol", undefined, { class: "sentence-list" });
-  data.texts.forEach((text) => list.append(element("li", text)));  // the single sentences: a pair is one input
-  const pick = element("select", undefined, { "aria-label": "Why are two of them similar?", id: "why" });
-  pick.append(element("option", "none: every pair's cosine", { value: "" }));
-  for (const pair of pairs) pick.append(element("option", `sentences ${pair.replace(",", " and ")}`, { value: pair }));
-  const label = element("label", "Why are two of them similar?", { class: "picker" });
+  data.texts.forEach((/** @type {string} */ text) => list.append(element("li", text)));  // the single sentences: a pair is one input
+  const pick = /** @type {HTMLSelectElement} */ (element("select", undefined,
+                                                         { "aria-label": worded("why_similar"), id: "why" }));
+  pick.append(element("option", worded("every_pair"), { value: "" }));
+  for (const pair of pairs) {
+    const [a, b] = pair.split(",");
+    pick.append(element("option", worded("sentences_pair", { a, b }), { value: pair }));
+  }
+  const label = element("label", worded("why_similar"), { class: "picker" });
   label.append(pick);
   controls.append(list, label);
   if (why && !pairs.includes(why)) {
-    controls.append(element("p", `why=${why} does not name two of the ${data.texts.length} sentences (write ` +
-                            "why=1,2).", { class: "note" }));
+    controls.append(element("p", worded("no_pair", { why, count: data.texts.length }), { class: "note" }));
   }
   pick.value = pairs.includes(why) ? why : "";
+  /** @type {Record<string, string>} */
   const said = s && s.live ? { text: s.text } : {};  // the reader's sentence stays on the page
   pick.addEventListener("change", () => { location.hash = link("similarity", { ...said, ...(pick.value ? { why: pick.value } : {}) }); });
   const chosenPair = data.pairs[pick.value];
@@ -162,20 +176,18 @@ function similarity(view, keys, current) {  // the sentences' cosines and a pair
     canvas.append(paragraph(chosenPair.caption));
     const split = drawn(canvas, chosenPair.figure, "split-figure");
     if (!(s && s.live)) split.dataset.point = "split";
-    controls.append(element("p", "A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the " +
-                            "sentence vectors u and v (for mean pooling h_i / n and g_j / m). Normalizing does not " +
-                            "change a cosine.", { class: "explains" }));
+    controls.append(element("p", worded("cell_is"), { class: "explains" }));
   }
-  data.matrices.forEach((way, k) => {
+  data.matrices.forEach((/** @type {{ name: string, how: string, trained: boolean, figure: ForScreens }} */ way,
+                         /** @type {number} */ k) => {
     const div = drawn(canvas, way.figure, `similarity-${k}`);
     if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";  // the point, unless a
     // sentence of the reader's own is (similar.js, above)
-    if (!way.trained) canvas.append(element("p", `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
+    if (!way.trained) canvas.append(element("p", worded("way_how", { name: capitalized(way.name), how: way.how }),
                                             { class: "explains" }));
   });
   if (!data.matrices[0].trained) {
-    controls.append(element("p", `${data.source} was not trained for sentence similarity: both vectors put almost ` +
-                            "any two sentences close together.", { class: "note" }));
+    controls.append(element("p", worded("not_trained", { source: data.source }), { class: "note" }));
   }
 }
 

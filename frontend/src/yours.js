@@ -1,6 +1,3 @@
-// @ts-nocheck
-// (not typed yet: a computed sentence's arrays and the live manifest are untyped here; the "one source" work
-// rewrites it)
 // A sentence of the reader's own, computed in this browser (a live site: `bertviz-lite export --live`,
 // export/live.py): tokenized as the trace tokenizes (tokenizing.js), then run by the model with every sub-step an
 // output in onnxruntime-web's WebAssembly (running.js), its files fetched once and kept (model_parts.js). The sentence
@@ -9,12 +6,16 @@
 // model views (attention_views.js), the analyses (analysed.js) and Similarity (similar.js).
 import { Lecture, keepLecture, forgetLecture } from "./lecture.js";
 import { cachedAlready, stored, tableRows, forgotten } from "./model_parts.js";
-import { element, link, route, lectureMode, cannot, listed, named as namedLine } from "./page.js";
+import { element, link, route, lectureMode, cannot, listed, named as namedLine, worded } from "./page.js";
 import { attentionViews } from "./attention_views.js";
 import { tourOf } from "./tour.js";
 import { analysed } from "./analysed.js";
 import { within } from "./numbers.js";
 import { MB, begun, computed } from "./running.js";
+
+/** @typedef {import("./numbers.js").Unpacked} Unpacked */
+/** @typedef {import("./lecture.js").SentenceData} SentenceData */
+/** @typedef {import("./router.js").Page} Page */
 
 const site = window.BVL_SITE;
 const live = site.live;
@@ -28,18 +29,39 @@ const phone = () => window.innerWidth < 640;
 const KEPT_BYTES = () => (phone() ? 0 : 250e6);
 
 let consented = false;  // the reader asked for the model (a phone or a slow connection is asked first)
+/** @type {[number, number][]} */
 const held = [];  // [index, bytes] of the computed sentences whose numbers are in memory, oldest first
 
 function servedOverHttp() {
   return /^https?:$/.test(location.protocol);
 }
 
+/**
+ * The site's sentence of this text and pair (an exported one, or one computed here), if it holds it.
+ * @param {string} text
+ * @param {string | null} pair
+ * @returns {SiteSentence | undefined}
+ */
 export function find(text, pair) {
   const b = (pair || "").trim() || null;
   return site.sentences.find((s) => s.text === text.trim() && (s.pair || null) === b);
 }
 
-export function wanted(keys) {  // whether this address names a sentence the browser must compute first
+/**
+ * The sentence the address names, where the site holds it (null where it names none).
+ * @param {URLSearchParams} keys
+ * @returns {SiteSentence | null}
+ */
+export function addressed(keys) {
+  const text = keys.get("text");
+  return text === null ? null : find(text, keys.get("pair")) || null;
+}
+
+/**
+ * Whether this address names a sentence the browser must compute first.
+ * @param {URLSearchParams} keys
+ */
+export function wanted(keys) {
   const text = keys.get("text");
   if (!live || text === null) return false;
   const found = find(text, keys.get("pair"));
@@ -47,50 +69,83 @@ export function wanted(keys) {  // whether this address names a sentence the bro
 }
 
 function shouldAsk() {  // a phone or a slow or metered connection is told the size first
-  const connection = navigator.connection || {};
+  /** @type {{ saveData?: boolean, effectiveType?: string }} the Network Information API, where the browser has it */
+  const connection = /** @type {Navigator & { connection?: object }} */ (navigator).connection || {};
   return phone() || connection.saveData || /(^|-)(2g|3g)$/.test(connection.effectiveType || "");
 }
 
 class Computed extends Lecture {  // a sentence computed here: its sub-steps are the run's outputs
+  /**
+   * @param {number} index
+   * @param {SentenceData} data
+   * @param {Record<string, Unpacked>} arrays
+   */
   constructor(index, data, arrays) {
     super(site, index, data);
     Object.assign(this.arrays, arrays);
   }
-  async part(name) {  // the attention views (attention_views.js), the tour (tour.js) and the analyses
-    // (analysed.js), built here
-    const once = (make) => this.memo(name, () => forgotten(Promise.resolve().then(make),  // a failure is tried again
+  /**
+   * The attention views (attention_views.js), the tour (tour.js) and the analyses (analysed.js), built here.
+   * @param {string} name
+   * @returns {Promise<any>} as an exported sentence's part (Lecture.part)
+   */
+  async part(name) {
+    const once = (/** @type {() => unknown} */ make) => this.memo(name, () => forgotten(Promise.resolve().then(make),  // a failure is tried again
                                                            () => { delete this.decodedParameters[name]; }));
     if (name === "attention") {
       return once(() => attentionViews(this.tokens, this.model.num_layers,
                                            (layer) => this.array(`layers.${layer}.attn.probs`)));
     }
     if (name === "tour") return once(() => tourOf(this, site.sentences[this.index]));
-    if (Object.hasOwn(analysed, name)) return once(() => analysed[name](this));  // the analyses
+    if (name === "heads" || name === "rollout" || name === "contributions" || name === "lens") {
+      return once(() => analysed[name](this));  // the analyses
+    }
     const position = /^lens\.position\.(\d+)$/.exec(name);  // one position's lens, computed when it is shown
     if (position) return once(() => analysed.lensItem(this, Number(position[1])));
     throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
   }
-  async block() { return null; }
-  array(name) {  // a sub-step; a layer's input is the block before's last, as the run read it
+  /** Nothing to read: every sub-step is the run's. */
+  async block() {}
+  /**
+   * A sub-step; a layer's input is the block before's last, as the run read it.
+   * @param {string} name
+   * @returns {Unpacked}
+   */
+  array(name) {
     if (name in live.sources) return this.array(live.sources[name]);
     if (!(name in this.arrays)) throw new Error(`The model computed no ${name}.`);
     return this.arrays[name];
   }
-  given(name) {  // a block's output as the model itself computed it (its hidden state), in the same run
+  /**
+   * A block's output as the model itself computed it (its hidden state), in the same run.
+   * @param {string} name
+   * @returns {Unpacked | null}
+   */
+  given(name) {
     const check = live.checks[name];
     if (!check) return null;
     return this.memo(`given:${name}`, () => {
-      const [own, index] = check, whole = this.arrays[own], size = this.arrays[name].data.length;
+      const [own, index] = /** @type {[string, number | undefined]} */ (check), whole = this.arrays[own], size = this.arrays[name].data.length;
       const start = index === undefined ? 0 : index * size;
       return { shape: this.arrays[name].shape, data: whole.data.subarray(start, start + size) };
     });
   }
-  tableRows(module) {  // the rows the embeddings looked up, read from the model's own table when first asked
+  /**
+   * The rows the embeddings looked up, read from the model's own table when first asked.
+   * @param {string} module
+   */
+  tableRows(module) {
     const key = `rows:${module}`;
     const lookup = this.model.blocks.flatMap((b) => b.nodes).find((n) => n.op === "lookup" && n.module === module);
-    return this.memo(key, () => forgotten(tableRows(module, this.ids[lookup.attrs.ids]),
+    if (!lookup) throw new Error(`The model looks up nothing in ${module}.`);
+    const ids = this.ids[/** @type {string} */ ((lookup.attrs || {}).ids)];
+    return this.memo(key, () => forgotten(tableRows(module, ids),
                                           () => { delete this.decodedParameters[key]; }));
   }
+  /**
+   * A module's W and b from the model's own files (else the site's weights script, as an exported sentence's).
+   * @param {string} module
+   */
   async weights(module) {
     const weight = await stored(module, "weight");
     if (!weight) return super.weights(module);
@@ -98,54 +153,71 @@ class Computed extends Lecture {  // a sentence computed here: its sub-steps are
   }
 }
 
-function checks(lecture) {  // each block's last sub-step against the model's own output, as the trace checks it
+/**
+ * Each block's last sub-step against the model's own output, as the trace checks it: [the worst difference, whether
+ * every element is within the bound].
+ * @param {Computed} lecture
+ * @returns {Record<string, [number, boolean]>}
+ */
+function checks(lecture) {
   return Object.fromEntries(Object.keys(live.checks).map((name) => {
-    const ours = lecture.array(name).data, theirs = lecture.given(name).data;
+    const ours = lecture.array(name).data, given = lecture.given(name);
+    if (!given) throw new Error(`The model's own output for ${name} is missing from the run.`);
+    const theirs = given.data;
     let worst = 0, holds = true;  // what the line says, and whether every element is within the bound
     for (let k = 0; k < ours.length; k += 1) {
       worst = Math.max(worst, Math.abs(ours[k] - theirs[k]));
       holds = holds && within(ours[k], theirs[k], window.BVL_SITE.tolerances.same_sum);
     }
-    return [name, [worst, holds]];
+    return [name, /** @type {[number, boolean]} */ ([worst, holds])];
   }));
 }
 
-function keep(index, arrays) {  // this sentence's numbers in memory; the oldest let go past KEPT_BYTES
+/**
+ * This sentence's numbers in memory; the oldest let go past KEPT_BYTES.
+ * @param {number} index
+ * @param {Record<string, Unpacked>} arrays
+ */
+function keep(index, arrays) {
   const bytes = Object.values(arrays).reduce((n, a) => n + a.data.byteLength, 0);
   const at = held.findIndex(([i]) => i === index);
   if (at >= 0) held.splice(at, 1);
   held.push([index, bytes]);
-  while (held.length > 1 && held.reduce((n, [, b]) => n + b, 0) > KEPT_BYTES()) forgetLecture(held.shift()[0]);
+  while (held.length > 1 && held.reduce((n, [, b]) => n + b, 0) > KEPT_BYTES()) {
+    forgetLecture(/** @type {[number, number]} */ (held.shift())[0]);
+  }
 }
 
-// Before a page draws: compute the sentence its address names. True once it is in the site's sentences; false
-// where the page says why not, or asks before fetching the model (the view keeps the site's links).
+/**
+ * Before a page draws: compute the sentence its address names. True once it is in the site's sentences; false
+ * where the page says why not, or asks before fetching the model (the view keeps the site's links).
+ * @param {HTMLElement} view
+ * @param {URLSearchParams} keys
+ * @param {() => boolean} alive
+ * @returns {Promise<boolean>}
+ */
 export async function ready(view, keys, alive) {
-  const text = keys.get("text").trim(), pair = (keys.get("pair") || "").trim() || null;  // as the export reads them
-  const show = (...nodes) => { if (alive()) view.replaceChildren(...nodes); };
-  const note = (words, error) => element("p", words, { class: "note", ...(error ? { "data-error": "" } : {}) });
+  const text = (keys.get("text") || "").trim(), pair = (keys.get("pair") || "").trim() || null;  // as the export reads them
+  const show = (/** @type {Node[]} */ ...nodes) => { if (alive()) view.replaceChildren(...nodes); };
+  const note = (/** @type {string} */ words, /** @type {boolean} */ error = false) => element("p", words, { class: "note", ...(error ? { "data-error": "" } : {}) });
   if (!text) {
-    show(element("h1", "Your sentence"), note(live.words.empty, true));
+    show(element("h1", worded("your_sentence")), note(live.words.empty, true));
     return false;
   }
   if (!servedOverHttp()) {
-    cannot(view, "This sentence is not in the site, and a page opened from disk cannot read the model's " +
-               "files to compute it: serve this folder (a static Space, or `python -m http.server` in it) and " +
-               "open it there. The site's own sentences:");
+    cannot(view, worded("from_disk"));
     return false;
   }
   if (!begun() && !consented && shouldAsk() && !(await cachedAlready())) {
-    const go = element("button", `Fetch the model (${MB(live.model.bytes + live.runtime.bytes)} MB) and compute`,
-                       { type: "button", class: "fetch-model" });
+    const mb = MB(live.model.bytes + live.runtime.bytes);
+    const go = element("button", worded("fetch", { mb }), { type: "button", class: "fetch-model" });
     go.addEventListener("click", () => { consented = true; window.dispatchEvent(new HashChangeEvent("hashchange")); });
-    show(element("h1", "Your sentence"), element("p", text, { class: "sentence" }),
-         element("p", "This sentence is computed in your browser: it fetches the model once " +
-                 `(${MB(live.model.bytes + live.runtime.bytes)} MB), then any sentence needs nothing more. The ` +
-                 "site's own sentences need no fetch.", { class: "note" }), go);
+    show(element("h1", worded("your_sentence")), element("p", text, { class: "sentence" }),
+         element("p", worded("fetch_note", { mb }), { class: "note" }), go);
     return false;
   }
-  const status = note("Reading the tokenizer…");
-  show(element("h1", "Your sentence"), status);
+  const status = note(worded("reading_tokenizer"));
+  show(element("h1", worded("your_sentence")), status);
   try {
     const { sentence, data, arrays } = await computed(text, pair, (words) => { status.textContent = words; });
     const found = find(text, pair);
@@ -157,7 +229,7 @@ export async function ready(view, keys, alive) {
     keep(index, arrays);
     return alive();
   } catch (error) {
-    show(element("h1", "Your sentence"), note(error.message, true));
+    show(element("h1", worded("your_sentence")), note(error instanceof Error ? error.message : String(error), true));
     return false;
   }
 }
@@ -167,41 +239,48 @@ function listedPages() {  // "Tokens, Tour, …, Contributions and Similarity"
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-// A view that shows the exported sentences only, asked for a sentence the site does not hold (computed here, or
-// not yet): it says so (with no fetch), links the views that show it, and lists the site's own
+/**
+ * A view that shows the exported sentences only, asked for a sentence the site does not hold (computed here, or
+ * not yet): it says so (with no fetch), links the views that show it, and lists the site's own.
+ * @param {HTMLElement} view
+ * @param {string} page the view's name
+ * @param {URLSearchParams} keys
+ */
 export function elsewhere(view, page, keys) {
-  const text = keys.get("text").trim(), pair = (keys.get("pair") || "").trim();
+  const text = (keys.get("text") || "").trim(), pair = (keys.get("pair") || "").trim();
   const named = namedLine({ text, pair: pair || null }), said = { text, ...(pair ? { pair } : {}) };
-  const computed = (find(text, pair) || {}).live;
-  view.append(element("h1", "Not in this site"),
-              element("p", `“${named}” ${computed ? "was computed in this browser" : "is not one of the site's " +
-                      "sentences"}: ${listedPages()} ${computed ? "show" : "compute"} it here; the ` +
-                      `${page} view ` +
-                      "shows the sentences the site was exported with.", { class: "note" }));
+  const computed = (find(text, pair) || { live: false }).live;
+  view.append(element("h1", worded("not_in_site")),
+              element("p", worded(computed ? "elsewhere_computed" : "elsewhere_new",
+                                  { named, pages: listedPages(), page }), { class: "note" }));
   const links = element("div", undefined, { class: "sentences" });
   PAGES.forEach((p) => links.append(element("a", `${p[0].toUpperCase()}${p.slice(1)}: “${named}”`,
                                             { href: link(p, said), class: "yours-link" })));
   view.append(links);
-  listed(view, "The site's own sentences:");
+  listed(view, worded("own_sentences"));
 }
 
-// "Your sentence": Enter opens one of PAGES on it (the one shown, else Tokens). A projector's lecture shows
-// the box where a lecturer takes a sentence from the hall (the overview and Tokens), and keeps the other views'
-// height
+/**
+ * "Your sentence": Enter opens one of PAGES on it (the one shown, else Tokens). A projector's lecture shows the box
+ * where a lecturer takes a sentence from the hall (the overview and Tokens), and keeps the other views' height.
+ * @param {string} page
+ */
 export function placeBox(page) {
-  const form = document.querySelector("form.yours");
+  const form = /** @type {HTMLFormElement | null} */ (document.querySelector("form.yours"));
   if (form) form.hidden = lectureMode() && !["", "overview", "tokens"].includes(page);
 }
 
+/** The box for a sentence of the reader's own, in the header, on a live site. */
 export function box() {
   if (!live) return;
   const form = element("form", undefined, { class: "yours", role: "search" });
-  const input = element("input", undefined, { type: "text", name: "text", "aria-label": "Your sentence",
-                                              placeholder: "Your sentence: type it, then Enter", maxlength: "100000" });
-  form.append(element("label", "Your sentence", { for: "your-sentence" }), input);
+  const input = /** @type {HTMLInputElement} */ (element("input", undefined, {
+    type: "text", name: "text", "aria-label": worded("your_sentence"), placeholder: worded("box_placeholder"),
+    maxlength: "100000" }));
+  form.append(element("label", worded("your_sentence"), { for: "your-sentence" }), input);
   input.id = "your-sentence";
   const { keys } = route();
-  if (wanted(keys)) input.value = keys.get("text");  // a shared link's sentence, there to change
+  if (wanted(keys)) input.value = keys.get("text") || "";  // a shared link's sentence, there to change
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const { page, keys } = route();
@@ -210,16 +289,20 @@ export function box() {
     const kept = target === page ? Object.fromEntries([...keys].filter(([k]) => !dropped.includes(k))) : {};
     location.hash = link(target, { ...kept, text: input.value });
   });
-  document.querySelector("header").append(form);
+  const header = document.querySelector("header");
+  if (header) header.append(form);
 }
 
-export function titled(title, s) {  // a page's title; for a sentence computed here, it says so beside it (no more height)
+/**
+ * A page's title; for a sentence computed here, it says so beside it (no more height).
+ * @param {string} title
+ * @param {SiteSentence | null | undefined} s
+ */
+export function titled(title, s) {
   if (!(s && s.live)) return element("h1", title);
   const h1 = element("h1");
   h1.append(element("span", title, { class: "title-words" }),  // lecture mode hides these, not the badge
-            element("span", "computed in this browser", {
-              class: "computed-here", title: "Not exported: tokenized and run by the site's model in this " +
-                "browser (onnxruntime-web), each block checked against the model's own output of the same run." }));
+            element("span", worded("computed_here"), { class: "computed-here", title: worded("computed_here_title") }));
   return h1;
 }
 

@@ -297,11 +297,11 @@
      * @param {number} index
      * @param {SentenceData} data
      */
-    constructor(site10, index, data) {
-      const sentence = site10.sentences[index];
-      this.site = site10;
+    constructor(site9, index, data) {
+      const sentence = site9.sentences[index];
+      this.site = site9;
       this.index = index;
-      this.model = site10.model;
+      this.model = site9.model;
       this.tokens = sentence.tokens;
       this.ids = data.ids;
       this.mask = data.mask;
@@ -357,9 +357,9 @@
     /**
      * The ids a lookup table read and their rows.
      * @param {string} module
-     * @returns {{ ids: number[], rows: Unpacked }}
+     * @returns {Promise<{ ids: number[], rows: Unpacked }>}
      */
-    tableRows(module) {
+    async tableRows(module) {
       const table = this.data.rows[module];
       return { ids: table.ids, rows: this.memo(`rows:${module}`, () => unpack(table.rows)) };
     }
@@ -411,10 +411,10 @@
   var forgetLecture = (index) => {
     delete lectures[index];
   };
-  var lecture = async function(site10, index) {
+  var lecture = async function(site9, index) {
     if (!lectures[index]) {
       if (!window.BVL_SENTENCES[index]) await script(`sentences/${index}.js`);
-      lectures[index] = new Lecture(site10, index, window.BVL_SENTENCES[index]);
+      lectures[index] = new Lecture(site9, index, window.BVL_SENTENCES[index]);
     }
     return lectures[index];
   };
@@ -1199,7 +1199,7 @@
     if (text === null) return site().sentences[0];
     const pair = (keys.get("pair") || "").trim() || null;
     const found = site().sentences.find((s) => s.text === text.trim() && (s.pair || null) === pair);
-    if (!found) cannot(view, `This site holds ${exported().length} sentence(s), not "${named({ text, pair })}": the app computes any other. Pick one of these:`);
+    if (!found) cannot(view, worded("not_held", { count: exported().length, named: named({ text, pair }) }));
     return found;
   }
   function sentenceKeys(s) {
@@ -1225,7 +1225,10 @@
   function chips(s) {
     const box2 = element("div", void 0, { class: "chips" });
     s.tokens.forEach((token, i) => {
-      const chip = element("span", token, { class: `chip ${s.sentences[i]}`, title: `position ${i}, id ${s.ids[i]}` });
+      const chip = element("span", token, {
+        class: `chip ${s.sentences[i]}`,
+        title: worded("chip", { position: i, id: s.ids[i] })
+      });
       chip.append(element("small", `${i} · ${s.ids[i]}`));
       box2.append(chip);
     });
@@ -1241,8 +1244,16 @@
       return formatted(values2[key], spec);
     });
   }
+  function capitalized(text) {
+    return text ? `${text[0].toUpperCase()}${text.slice(1)}` : text;
+  }
+  function worded(name, values2 = {}) {
+    const template = site().words[name];
+    if (typeof template !== "string") throw new Error(`The site's data has no words "${name}": write the site again.`);
+    return said(template, values2);
+  }
   function cannot(view, why) {
-    view.append(element("h1", "Not in this site"));
+    view.append(element("h1", worded("not_in_site")));
     listed(view, why);
   }
   function exported() {
@@ -1252,7 +1263,7 @@
     view.append(element("p", why));
     const list = element("div", void 0, { class: "sentences" });
     for (const s of exported()) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
-    list.append(element("a", "The overview", { href: link("overview") }));
+    list.append(element("a", worded("overview_link"), { href: link("overview") }));
     view.append(list);
   }
 
@@ -1619,183 +1630,6 @@
     return { head, model };
   }
 
-  // src/similar.js
-  var site2 = window.BVL_SITE;
-  var MODE_WEIGHTS = {
-    // loading/sentence_config.py POOLING_MODES: how much a mode reads each of T tokens
-    cls: (T) => Array.from({ length: T }, (_, i) => i === 0 ? 1 : 0),
-    mean: (T) => new Array(T).fill(1 / T),
-    mean_sqrt_len_tokens: (T) => new Array(T).fill(T ** -0.5),
-    weightedmean: (T) => Array.from({ length: T }, (_, i) => (i + 1) / (T * (T + 1) / 2)),
-    lasttoken: (T) => Array.from({ length: T }, (_, i) => i === T - 1 ? 1 : 0),
-    max: null
-    // each dimension from the token that holds its largest value
-  };
-  function tokenParts(h, modes) {
-    const [T, d] = h.shape;
-    return modes.map((mode) => {
-      const parts = new Float64Array(T * d), weights = MODE_WEIGHTS[mode];
-      if (weights) {
-        const w = weights(T);
-        for (let i = 0; i < T; i += 1) for (let k = 0; k < d; k += 1) parts[i * d + k] = w[i] * h.data[i * d + k];
-      } else {
-        for (let k = 0; k < d; k += 1) {
-          let won = 0;
-          for (let i = 1; i < T; i += 1) if (h.data[i * d + k] > h.data[won * d + k]) won = i;
-          parts[won * d + k] = h.data[won * d + k];
-        }
-      }
-      return parts;
-    });
-  }
-  function readRows(modes, T) {
-    const read2 = new Array(T).fill(false);
-    for (const mode of modes) {
-      const w = MODE_WEIGHTS[mode] ? MODE_WEIGHTS[mode](T) : new Array(T).fill(1);
-      w.forEach((v, i) => {
-        if (v !== 0) read2[i] = true;
-      });
-    }
-    return read2.map((r, i) => r ? i : -1).filter((i) => i >= 0);
-  }
-  function summed(parts, T, d) {
-    const u = new Float64Array(parts.length * d);
-    parts.forEach((p, m) => {
-      for (let i = 0; i < T; i += 1) for (let k = 0; k < d; k += 1) u[m * d + k] += p[i * d + k];
-    });
-    return u;
-  }
-  function cosine(u, v) {
-    return dot(u, v) / Math.max(norm(u) * norm(v), 1e-12);
-  }
-  function vector(way, h, pooler, modes) {
-    if (way.from === "pooler") return Float64Array.from(pooler.data);
-    const [T, d] = h.shape;
-    return summed(tokenParts(h, way.from === "pooling" ? modes : ["mean"]), T, d);
-  }
-  function split(a, b, modes) {
-    const [n, d] = a.shape, [m] = b.shape;
-    const pa = tokenParts(a, modes), pb = tokenParts(b, modes);
-    const u = summed(pa, n, d), v = summed(pb, m, d);
-    const scale = Math.max(norm(u), 1e-12) * Math.max(norm(v), 1e-12);
-    const rows = readRows(modes, n), columns = readRows(modes, m);
-    const pairs = rows.map((i) => columns.map((j) => {
-      let total = 0;
-      pa.forEach((p, mode) => {
-        for (let k = 0; k < d; k += 1) total += p[i * d + k] * pb[mode][j * d + k];
-      });
-      return total / scale;
-    }));
-    return { cosine: dot(u, v) / scale, pairs, rows, columns };
-  }
-  function signed2(value, decimals) {
-    const text = fixed(value, decimals);
-    return text.startsWith("-") ? text : `+${text}`;
-  }
-  function caption(s, tokensA, tokensB, words3, pooled) {
-    const cells = s.pairs.flatMap((row2, r) => row2.map((value, c) => [value, r, c]));
-    const total = cells.reduce((t, [value]) => t + value, 0);
-    const strongest = [...cells].sort((x, y) => Math.abs(y[0]) - Math.abs(x[0])).slice(0, 3).map(([value, r, c]) => said(words3.pair, { a: tokensA[s.rows[r]], b: tokensB[s.columns[c]], value: signed2(value, 3) }));
-    return said(words3.caption, {
-      cells: cells.length,
-      total: fixed(total, 4),
-      how: pooled ? "" : words3.not_pooled,
-      cosine: fixed(s.cosine, 4),
-      strongest: strongest.join("; ")
-    });
-  }
-  function thousandths(value) {
-    return fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
-  }
-  function compared(lecture2, data, k) {
-    const yours = data.yours, all = lecture2.array(site2.live.hidden_states);
-    const [layers3, T, d] = all.shape;
-    const own = { shape: [T, d], data: all.data.subarray((layers3 - 1) * T * d, layers3 * T * d) };
-    const pooler = lecture2.arrays[site2.live.pooler_output];
-    const theirs = yours.hidden.map((packed) => unpack(packed));
-    const cosines = yours.ways.map((way) => theirs.map((h, j) => cosine(
-      vector(way, own, pooler, yours.modes),
-      vector(way, h, yours.pooler[j] && unpack(yours.pooler[j]), yours.modes)
-    )));
-    const modes = yours.pooled ? yours.modes : ["mean"];
-    const pair = k ? split(own, theirs[k - 1], modes) : null;
-    return { cosines, pair, text: pair && caption(pair, lecture2.tokens, yours.tokens[k - 1], yours.words, yours.pooled) };
-  }
-  function section(view, s, keys, lecture2) {
-    const data = site2.similarity, yours = data.yours;
-    if (s.tokens.length > yours.most_tokens) {
-      view.append(element("p", `Your sentence is ${s.tokens.length} tokens; ${data.source}'s sentence pipeline reads the first ${yours.most_tokens}: the app compares it.`, { class: "note" }));
-      return;
-    }
-    const asked = (keys.get("with") || "").trim();
-    const k = /^\d{1,2}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= data.texts.length ? Number(asked) : 0;
-    const numbers = compared(lecture2, data, k);
-    const columns = element("div", void 0, { class: "beside" });
-    const controls2 = element("section"), canvas = element("section", void 0, { class: "canvas" });
-    columns.append(controls2, canvas);
-    view.append(columns);
-    controls2.append(element("p", s.text, { class: "yours-text" }));
-    const pick = element("select", void 0, { "aria-label": "Why is it similar to one of them?", id: "with" });
-    pick.append(element("option", "none: its cosine with each", { value: "" }));
-    data.texts.forEach((text, j) => pick.append(element("option", `sentence ${j + 1}`, { value: String(j + 1) })));
-    pick.value = k ? String(k) : "";
-    pick.addEventListener("change", () => {
-      location.hash = link("similarity", { text: s.text, ...pick.value ? { with: pick.value } : {} });
-    });
-    const label = element("label", "Why is it similar to one of them?", { class: "picker" });
-    label.append(pick);
-    controls2.append(label);
-    if (asked && !k) {
-      controls2.append(element("p", `with=${asked} does not name one of the ${data.texts.length} sentences (write with=1).`, { class: "note" }));
-    }
-    const width = canvas.clientWidth || 600;
-    const lectureMode2 = document.body.classList.contains("lecture");
-    if (k) {
-      canvas.append(paragraph(numbers.text));
-      const cells = numbers.pair.pairs;
-      const div = element("div", void 0, { class: "figure", id: "yours-split", "data-point": "split" });
-      canvas.append(div);
-      const room = window.innerHeight - div.getBoundingClientRect().top - 6;
-      plot(div, matrix2({
-        z: cells,
-        rows: labelled(numbers.pair.rows.map((i) => s.tokens[i])),
-        columns: labelled(numbers.pair.columns.map((j) => yours.tokens[k - 1][j])),
-        title: `Each pair's share of cosine(yours, ${k}) = ${fixed(numbers.pair.cosine, 3)}`,
-        colorbar: "share",
-        axes: ["your sentence", `sentence ${k}`],
-        scale: "signed",
-        width,
-        rotate: true,
-        tallest: lectureMode2 ? Math.max(320, room) : null,
-        text: cells.map((row2) => row2.map(thousandths))
-      }));
-    }
-    yours.ways.forEach((way, w) => {
-      const div = element("div", void 0, {
-        class: "figure",
-        id: `yours-cosines-${w}`,
-        ...!k && w === 0 ? { "data-point": "cosines" } : {}
-      });
-      canvas.append(div);
-      plot(div, matrix2({
-        z: [numbers.cosines[w]],
-        rows: ["yours"],
-        columns: data.texts.map((_, j) => String(j + 1)),
-        title: `cosine of ${way.name}`,
-        colorbar: "cosine",
-        axes: ["", "sentence"],
-        scale: "cosine",
-        width,
-        text: [numbers.cosines[w].map((c) => fixed(c, 3))]
-      }));
-      if (!way.trained) canvas.append(element(
-        "p",
-        `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
-        { class: "explains" }
-      ));
-    });
-  }
-
   // src/model_parts.js
   var live = window.BVL_SITE.live;
   var NOT_LIVE = "This site was written without --live: it holds no model files.";
@@ -2066,7 +1900,7 @@
       let got = 0;
       const done = (n) => {
         got += n;
-        progress(`Fetching the model: ${MB(got)} of ${MB(total)} MB…`);
+        progress(worded("fetching", { got: MB(got), total: MB(total) }));
       };
       forgetOthers().catch(() => null);
       const [tokenizer2, graph, weights] = await Promise.all([
@@ -2075,7 +1909,7 @@
         fetched(live3.model.data, done),
         runtime(done)
       ]);
-      progress("Starting the model…");
+      progress(worded("starting"));
       const session2 = await newSession(graph, [{ path: live3.model.data_name, data: weights }]);
       return { tokenizer: tokenizer2, session: session2 };
     })(), () => {
@@ -2096,7 +1930,7 @@
   }
   async function run(text, pair, progress, most, only) {
     const { tokenizer: tokenizer2, session: session2 } = await start(progress);
-    progress("Computing in this browser…");
+    progress(worded("computing"));
     const e = encoded(tokenizer2, text, pair, most);
     const types = tokenTypes(e.types);
     const tensor = (values2) => new window.ort.Tensor("int64", BigInt64Array.from(values2, BigInt), [values2.length]);
@@ -2104,11 +1938,9 @@
     const outputs = await (only ? session2.run(feeds, only) : session2.run(feeds));
     return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
   }
-  async function lastLayer(text, most) {
+  async function hiddenStatesOf(text, most) {
     if (!live3) throw new Error(NOT_LIVE3);
-    const all = (await run(text, null, () => null, most, [live3.hidden_states])).arrays[live3.hidden_states];
-    const [layers3, T, d] = all.shape;
-    return { shape: [T, d], data: all.data.slice((layers3 - 1) * T * d) };
+    return (await run(text, null, () => null, most, [live3.hidden_states])).arrays[live3.hidden_states];
   }
   async function computed(text, pair, progress) {
     if (!live3) throw new Error(NOT_LIVE3);
@@ -2135,26 +1967,46 @@
     return { sentence, data: { ids, mask: e.ids.map(() => 1), checks: {}, given: {}, rows: {} }, arrays };
   }
 
-  // src/tour.js
-  var site3 = window.BVL_SITE;
-  function chapters(model, layer) {
-    const block = (name, at2) => model.blocks.find((b) => b.block === name && (at2 === void 0 || b.layer === at2));
-    const step = (b, n, title) => ({ kind: "step", title, step: stepName(b, n.key) });
-    const embed = block("embed"), output = embed.nodes[embed.nodes.length - 1];
-    const out = [
-      { kind: "tokens", title: "The text becomes tokens", step: null },
-      step(embed, output, `Embeddings: ${output.title}`)
-    ];
-    const positions = block("positions");
-    if (positions) out.push(...positions.nodes.map((n) => step(positions, n, `Positions: ${n.title}`)));
-    const own = block("layers", layer);
-    out.push(...own.nodes.filter((n) => n.op !== "input").map((n) => step(own, n, `Layer ${layer}: ${n.title}`)));
-    return [
-      ...out,
-      { kind: "stream", title: "The residual stream through every layer", step: null },
-      { kind: "output", title: "What the model gives", step: null }
-    ];
+  // src/analysis_graphs.js
+  var sessions = /* @__PURE__ */ new Map();
+  function analysisGraphs() {
+    const live5 = window.BVL_SITE.live;
+    if (!live5) throw new Error("This site was written without --live: it runs no model in this browser.");
+    return live5.analyses;
   }
+  function session(name) {
+    const started = sessions.get(name);
+    if (started) return started;
+    const starting2 = forgotten(
+      (async () => newSession(await fetched([analysisGraphs()[name].graph], () => null)))(),
+      () => sessions.delete(name)
+    );
+    sessions.set(name, starting2);
+    return starting2;
+  }
+  async function fed(feed, sentence, given) {
+    const ort = window.ort;
+    const whole = (values2, dims) => new ort.Tensor("int64", BigInt64Array.from(values2, BigInt), dims);
+    if (feed[0] === "ids") return whole(sentence.ids[feed[1]], [sentence.ids[feed[1]].length]);
+    if (feed[0] === "given") return whole([given[feed[1]]], []);
+    const array = feed[0] === "step" ? sentence.array(feed[1]) : (await sentence.weights(feed[1]))[feed[2]];
+    if (!array) throw new Error(`The site's live folder holds no ${feed[2]} of ${feed[1]}.`);
+    return new ort.Tensor("float32", array.data, array.shape);
+  }
+  async function analysed(name, sentence, given = {}) {
+    const spec = analysisGraphs()[name], started = await session(name);
+    const feeds = Object.fromEntries(await Promise.all(Object.entries(spec.inputs).map(
+      async ([input, feed]) => [input, await fed(feed, sentence, given)]
+    )));
+    const outputs = await started.run(feeds);
+    return Object.fromEntries(Object.entries(outputs).map(([output, tensor]) => [output, {
+      shape: tensor.dims.slice(),
+      data: tensor.data instanceof BigInt64Array ? Int32Array.from(tensor.data, Number) : tensor.data
+    }]));
+  }
+
+  // src/tour.js
+  var site2 = window.BVL_SITE;
   var values = (array) => Array.from(array.data);
   var argmax = (list) => list.reduce((best, v, k) => v > list[best] ? k : best, 0);
   var argmin = (list) => list.reduce((best, v, k) => v < list[best] ? k : best, 0);
@@ -2179,7 +2031,7 @@
       return this.tok(this.token);
     }
   };
-  var words = () => site3.views.tour.words;
+  var words = () => site2.views.tour.words;
   var quoted = (token) => said(words().telling.token, { token });
   var narrator = (name) => (template, values2) => said(words().narrators[name][template], values2);
   function relation(i, j) {
@@ -2369,18 +2221,18 @@
     })];
   }
   async function sentenceVector(lecture2, sentence) {
-    const way = words().vector, states = hiddenStates(lecture2);
+    const way = words().vector;
     const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
-    const last = own ? states[states.length - 1] : await lastLayer(sentence.text, way.most_tokens);
-    const u = vector(way, last, null, way.modes);
-    const scale = way.normalize && way.from === "pooling" ? Math.max(norm(Array.from(u)), 1e-12) : 1;
-    return { way, vector: Array.from(u, (v) => v / scale) };
+    const states = own ? null : await hiddenStatesOf(sentence.text, way.most_tokens);
+    const run2 = own ? lecture2 : { array: () => states, ids: {}, weights: async () => ({}) };
+    const { vector } = await analysed("vector", run2);
+    return { way, vector: Array.from(vector.data) };
   }
   function outputStory(found) {
-    const { way, vector: vector2 } = found, t = words().stories.output;
+    const { way, vector } = found, t = words().stories.output;
     return [
-      said(t.vector, { size: vector2.length, how: way.how }),
-      said(t.length, { length: norm(vector2) }),
+      said(t.vector, { size: vector.length, how: way.how }),
+      said(t.length, { length: norm(vector) }),
       ...way.trained ? [] : [t.untrained]
     ];
   }
@@ -2409,24 +2261,25 @@
     const matrix3 = own === null ? array : at(array, own);
     if (matrix3.shape.length !== 2) return null;
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
-    const rows = matrix(matrix3).map((r) => tokenByToken ? r : r.slice(0, site3.views.window));
+    const rows = matrix(matrix3).map((r) => tokenByToken ? r : r.slice(0, site2.views.window));
     const byToken = rows.length === lecture2.tokens.length;
     const row2 = byToken ? values(at(matrix3, Math.min(token, rows.length - 1))) : null;
     const best = row2 && argmax(row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity));
     const queryHead = Math.min(head, numHeads - 1);
-    const headWords = own === null ? "" : array.shape[0] === numHeads ? `, head ${queryHead}` : `, key/value head ${own} (read by query head ${queryHead})`;
+    const titles = words().figure_titles;
+    const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
     return (width, tallest) => matrix2({
       z: rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v)),
       rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled(lecture2.tokens) : rows.map((_, i) => String(i)),
       columns: tokenByToken ? labelled(lecture2.tokens) : rows[0].map((_, k) => String(k)),
-      title: `${node.title}${headWords}`,
+      title,
       colorbar: op(lecture2, node).gives_probabilities ? "attention" : "value",
       axes: tokenByToken ? ["query", "key"] : ["token", "dimension"],
       width,
       tallest,
       rotate: tokenByToken,
       scale: op(lecture2, node).scale,
-      chosen: best !== null && (tokenByToken || best < site3.views.window) ? [token, best] : null
+      chosen: best !== null && (tokenByToken || best < site2.views.window) ? [token, best] : null
     });
   }
   var op = (lecture2, node) => lecture2.model.ops[node.op];
@@ -2438,7 +2291,7 @@
         z: cos,
         rows: cos.map((_, l) => `layer ${l}`),
         columns: labelled(lecture2.tokens),
-        title: "How much each layer turns each token's vector (cosine before/after)",
+        title: words().figure_titles.stream,
         colorbar: "cosine",
         axes: ["", "token"],
         width,
@@ -2459,13 +2312,13 @@
         type: "bar",
         x: found.vector.map((_, k) => k),
         y: found.vector,
-        marker: { color: site3.style.blue },
+        marker: { color: site2.style.blue },
         hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>"
       }],
       layout: {
         height: 420,
-        title: { text: `The sentence vector (${found.way.name})` },
-        font: { size: site3.style.font },
+        title: { text: said(words().figure_titles.vector, { name: found.way.name }) },
+        font: { size: site2.style.font },
         margin: { l: 10, r: 10, t: 50, b: 10 },
         xaxis: { title: { text: "dimension" }, automargin: true },
         yaxis: { title: { text: "value" }, automargin: true }
@@ -2481,62 +2334,24 @@
     return figure;
   }
   async function tourOf(lecture2, sentence) {
-    const about = site3.views.tour;
+    const about = site2.views.tour;
     const token = Math.min(about.token, lecture2.tokens.length - 1);
     const found = await sentenceVector(lecture2, sentence);
-    return chapters(lecture2.model, about.layer).map((chapter) => {
+    return words().chapters.map((chapter) => {
       const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found));
       const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2) : chapter.kind === "output" ? vectorFigure(found) : null;
       return { ...chapter, lines: lines2, figure: null, draw: draw && ((width, tallest) => titled(draw(width, tallest), width)) };
     });
   }
 
-  // src/analysis_graphs.js
-  var sessions = /* @__PURE__ */ new Map();
-  function analysisGraphs() {
-    const live5 = window.BVL_SITE.live;
-    if (!live5) throw new Error("This site was written without --live: it runs no model in this browser.");
-    return live5.analyses;
-  }
-  function session(name) {
-    const started = sessions.get(name);
-    if (started) return started;
-    const starting2 = forgotten(
-      (async () => newSession(await fetched([analysisGraphs()[name].graph], () => null)))(),
-      () => sessions.delete(name)
-    );
-    sessions.set(name, starting2);
-    return starting2;
-  }
-  async function fed(feed, sentence, given) {
-    const ort = window.ort;
-    const whole = (values2, dims) => new ort.Tensor("int64", BigInt64Array.from(values2, BigInt), dims);
-    if (feed[0] === "ids") return whole(sentence.ids[feed[1]], [sentence.ids[feed[1]].length]);
-    if (feed[0] === "given") return whole([given[feed[1]]], []);
-    const array = feed[0] === "step" ? sentence.array(feed[1]) : (await sentence.weights(feed[1]))[feed[2]];
-    if (!array) throw new Error(`The site's live folder holds no ${feed[2]} of ${feed[1]}.`);
-    return new ort.Tensor("float32", array.data, array.shape);
-  }
-  async function analysed(name, sentence, given = {}) {
-    const spec = analysisGraphs()[name], started = await session(name);
-    const feeds = Object.fromEntries(await Promise.all(Object.entries(spec.inputs).map(
-      async ([input, feed]) => [input, await fed(feed, sentence, given)]
-    )));
-    const outputs = await started.run(feeds);
-    return Object.fromEntries(Object.entries(outputs).map(([output, tensor]) => [output, {
-      shape: tensor.dims.slice(),
-      data: tensor.data instanceof BigInt64Array ? Int32Array.from(tensor.data, Number) : tensor.data
-    }]));
-  }
-
   // src/analysed_page.js
   var heatmap = (
-    /** @type {(options: HeatmapOptions) => Figure} */
+    /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */
     /** @type {unknown} */
     matrix2
   );
-  var site4 = window.BVL_SITE;
-  var words2 = () => site4.views.analyses;
+  var site3 = window.BVL_SITE;
+  var words2 = () => site3.views.analyses;
   var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
   var picker = (key, options, value, label) => ({
     key,
@@ -2692,8 +2507,8 @@
   }
 
   // src/contributions_lens.js
-  var site5 = window.BVL_SITE;
-  var style2 = () => site5.style;
+  var site4 = window.BVL_SITE;
+  var style2 = () => site4.style;
   function worst(rebuilt, own, tolerance) {
     let most = 0, holds = true;
     for (let k = 0; k < own.data.length; k += 1) {
@@ -2910,10 +2725,132 @@
     lensItem
   };
 
+  // src/similar.js
+  function signed2(value, decimals) {
+    const text = fixed(value, decimals);
+    return text.startsWith("-") ? text : `+${text}`;
+  }
+  function caption(split, tokens2, yours) {
+    const w = yours.words, width = split.cells[0].length;
+    const strongest = split.bySize.slice(0, w.strongest).map((flat) => {
+      const r = Math.floor(flat / width), c = flat % width;
+      return said(w.pair, { a: tokens2[split.rows[r]], b: split.columns[c], value: signed2(split.cells[r][c], 3) });
+    });
+    return said(w.caption, {
+      cells: split.cells.length * width,
+      total: fixed(split.total, 4),
+      how: yours.pooled ? "" : w.not_pooled,
+      cosine: fixed(split.cosine, 4),
+      strongest: strongest.join("; ")
+    });
+  }
+  function thousandths(value) {
+    return fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
+  }
+  async function compared(sentence, yours, k) {
+    const got = await analysed("similarity", sentence), at2 = (name) => got[`split.${k}.${name}`];
+    const pair = k ? {
+      cells: matrix(at2("cells")),
+      rows: Array.from(at2("rows").data),
+      columns: yours.columns[k - 1].map((j) => yours.tokens[k - 1][j]),
+      bySize: Array.from(at2("by_size").data),
+      cosine: at2("cosine").data[0],
+      total: at2("total").data[0]
+    } : null;
+    return { cosines: matrix(got.cosines), pair, text: pair && caption(pair, sentence.tokens, yours) };
+  }
+  async function section(view, s, keys, sentence) {
+    const data = window.BVL_SITE.similarity, yours = data.yours;
+    const texts = (
+      /** @type {string[]} */
+      data.texts
+    );
+    if (s.tokens.length > yours.most_tokens) {
+      view.append(element("p", worded("yours_too_long", {
+        count: s.tokens.length,
+        source: data.source,
+        most: yours.most_tokens
+      }), { class: "note" }));
+      return;
+    }
+    const asked = (keys.get("with") || "").trim();
+    const k = /^\d{1,2}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= texts.length ? Number(asked) : 0;
+    const numbers = await compared(sentence, yours, k);
+    const columns = element("div", void 0, { class: "beside" });
+    const controls2 = element("section"), canvas = element("section", void 0, { class: "canvas" });
+    columns.append(controls2, canvas);
+    view.append(columns);
+    controls2.append(element("p", s.text, { class: "yours-text" }));
+    const asking = { "aria-label": worded("why_yours"), id: "with" };
+    const pick = (
+      /** @type {HTMLSelectElement} */
+      element("select", void 0, asking)
+    );
+    pick.append(element("option", worded("each_cosine"), { value: "" }));
+    texts.forEach((_, j) => pick.append(element("option", worded("sentence_k", { k: j + 1 }), { value: String(j + 1) })));
+    pick.value = k ? String(k) : "";
+    pick.addEventListener("change", () => {
+      location.hash = link("similarity", { text: s.text, ...pick.value ? { with: pick.value } : {} });
+    });
+    const label = element("label", worded("why_yours"), { class: "picker" });
+    label.append(pick);
+    controls2.append(label);
+    if (asked && !k) {
+      controls2.append(element("p", worded("no_with", { asked, count: texts.length }), { class: "note" }));
+    }
+    const width = canvas.clientWidth || 600;
+    const lectureMode2 = document.body.classList.contains("lecture");
+    if (numbers.pair && numbers.text) {
+      const split = numbers.pair;
+      canvas.append(paragraph(numbers.text));
+      const div = element("div", void 0, { class: "figure", id: "yours-split", "data-point": "split" });
+      canvas.append(div);
+      const room = window.innerHeight - div.getBoundingClientRect().top - 6;
+      plot(div, heatmap({
+        z: split.cells,
+        rows: labelled(split.rows.map((i) => s.tokens[i])),
+        columns: labelled(split.columns),
+        title: worded("split_title", { a: "yours", b: k, cosine: split.cosine }),
+        colorbar: "share",
+        axes: ["your sentence", `sentence ${k}`],
+        scale: "signed",
+        width,
+        rotate: true,
+        tallest: lectureMode2 ? Math.max(320, room) : null,
+        text: split.cells.map((row2) => row2.map(thousandths))
+      }));
+    }
+    yours.ways.forEach((way, w) => {
+      const div = element("div", void 0, {
+        class: "figure",
+        id: `yours-cosines-${w}`,
+        ...!k && w === 0 ? { "data-point": "cosines" } : {}
+      });
+      canvas.append(div);
+      plot(div, heatmap({
+        z: [numbers.cosines[w]],
+        rows: ["yours"],
+        columns: texts.map((_, j) => String(j + 1)),
+        title: worded("cosines_title", { name: way.name }),
+        colorbar: "cosine",
+        axes: ["", "sentence"],
+        scale: "cosine",
+        width,
+        tallest: null,
+        text: [numbers.cosines[w].map((c) => fixed(c, 3))]
+      }));
+      if (!way.trained) canvas.append(element(
+        "p",
+        worded("way_how", { name: capitalized(way.name), how: way.how }),
+        { class: "explains" }
+      ));
+    });
+  }
+
   // src/yours.js
-  var site6 = window.BVL_SITE;
-  var live4 = site6.live;
-  var PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"].filter((page2) => page2 !== "lens" || !live4 || site6.views.analyses.lens.mode !== "lens");
+  var site5 = window.BVL_SITE;
+  var live4 = site5.live;
+  var PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"].filter((page2) => page2 !== "lens" || !live4 || site5.views.analyses.lens.mode !== "lens");
   var phone = () => window.innerWidth < 640;
   var KEPT_BYTES = () => phone() ? 0 : 25e7;
   var consented = false;
@@ -2923,24 +2860,41 @@
   }
   function find(text, pair) {
     const b = (pair || "").trim() || null;
-    return site6.sentences.find((s) => s.text === text.trim() && (s.pair || null) === b);
+    return site5.sentences.find((s) => s.text === text.trim() && (s.pair || null) === b);
+  }
+  function addressed(keys) {
+    const text = keys.get("text");
+    return text === null ? null : find(text, keys.get("pair")) || null;
   }
   function wanted(keys) {
     const text = keys.get("text");
     if (!live4 || text === null) return false;
     const found = find(text, keys.get("pair"));
-    return !found || found.live && !held.some(([index]) => index === site6.sentences.indexOf(found));
+    return !found || found.live && !held.some(([index]) => index === site5.sentences.indexOf(found));
   }
   function shouldAsk() {
-    const connection = navigator.connection || {};
+    const connection = (
+      /** @type {Navigator & { connection?: object }} */
+      navigator.connection || {}
+    );
     return phone() || connection.saveData || /(^|-)(2g|3g)$/.test(connection.effectiveType || "");
   }
   var Computed = class extends Lecture {
     // a sentence computed here: its sub-steps are the run's outputs
+    /**
+     * @param {number} index
+     * @param {SentenceData} data
+     * @param {Record<string, Unpacked>} arrays
+     */
     constructor(index, data, arrays) {
-      super(site6, index, data);
+      super(site5, index, data);
       Object.assign(this.arrays, arrays);
     }
+    /**
+     * The attention views (attention_views.js), the tour (tour.js) and the analyses (analysed.js), built here.
+     * @param {string} name
+     * @returns {Promise<any>} as an exported sentence's part (Lecture.part)
+     */
     async part(name) {
       const once = (make) => this.memo(name, () => forgotten(
         Promise.resolve().then(make),
@@ -2956,39 +2910,67 @@
           (layer) => this.array(`layers.${layer}.attn.probs`)
         ));
       }
-      if (name === "tour") return once(() => tourOf(this, site6.sentences[this.index]));
-      if (Object.hasOwn(analysed2, name)) return once(() => analysed2[name](this));
+      if (name === "tour") return once(() => tourOf(this, site5.sentences[this.index]));
+      if (name === "heads" || name === "rollout" || name === "contributions" || name === "lens") {
+        return once(() => analysed2[name](this));
+      }
       const position = /^lens\.position\.(\d+)$/.exec(name);
       if (position) return once(() => analysed2.lensItem(this, Number(position[1])));
       throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
     }
+    /** Nothing to read: every sub-step is the run's. */
     async block() {
-      return null;
     }
+    /**
+     * A sub-step; a layer's input is the block before's last, as the run read it.
+     * @param {string} name
+     * @returns {Unpacked}
+     */
     array(name) {
       if (name in live4.sources) return this.array(live4.sources[name]);
       if (!(name in this.arrays)) throw new Error(`The model computed no ${name}.`);
       return this.arrays[name];
     }
+    /**
+     * A block's output as the model itself computed it (its hidden state), in the same run.
+     * @param {string} name
+     * @returns {Unpacked | null}
+     */
     given(name) {
       const check = live4.checks[name];
       if (!check) return null;
       return this.memo(`given:${name}`, () => {
-        const [own, index] = check, whole = this.arrays[own], size = this.arrays[name].data.length;
+        const [own, index] = (
+          /** @type {[string, number | undefined]} */
+          check
+        ), whole = this.arrays[own], size = this.arrays[name].data.length;
         const start3 = index === void 0 ? 0 : index * size;
         return { shape: this.arrays[name].shape, data: whole.data.subarray(start3, start3 + size) };
       });
     }
+    /**
+     * The rows the embeddings looked up, read from the model's own table when first asked.
+     * @param {string} module
+     */
     tableRows(module) {
       const key = `rows:${module}`;
       const lookup = this.model.blocks.flatMap((b) => b.nodes).find((n) => n.op === "lookup" && n.module === module);
+      if (!lookup) throw new Error(`The model looks up nothing in ${module}.`);
+      const ids = this.ids[
+        /** @type {string} */
+        (lookup.attrs || {}).ids
+      ];
       return this.memo(key, () => forgotten(
-        tableRows(module, this.ids[lookup.attrs.ids]),
+        tableRows(module, ids),
         () => {
           delete this.decodedParameters[key];
         }
       ));
     }
+    /**
+     * A module's W and b from the model's own files (else the site's weights script, as an exported sentence's).
+     * @param {string} module
+     */
     async weights(module) {
       const weight = await stored(module, "weight");
       if (!weight) return super.weights(module);
@@ -2997,13 +2979,19 @@
   };
   function checks(lecture2) {
     return Object.fromEntries(Object.keys(live4.checks).map((name) => {
-      const ours = lecture2.array(name).data, theirs = lecture2.given(name).data;
+      const ours = lecture2.array(name).data, given = lecture2.given(name);
+      if (!given) throw new Error(`The model's own output for ${name} is missing from the run.`);
+      const theirs = given.data;
       let worst2 = 0, holds = true;
       for (let k = 0; k < ours.length; k += 1) {
         worst2 = Math.max(worst2, Math.abs(ours[k] - theirs[k]));
         holds = holds && within(ours[k], theirs[k], window.BVL_SITE.tolerances.same_sum);
       }
-      return [name, [worst2, holds]];
+      return [
+        name,
+        /** @type {[number, boolean]} */
+        [worst2, holds]
+      ];
     }));
   }
   function keep(index, arrays) {
@@ -3011,56 +2999,58 @@
     const at2 = held.findIndex(([i]) => i === index);
     if (at2 >= 0) held.splice(at2, 1);
     held.push([index, bytes]);
-    while (held.length > 1 && held.reduce((n, [, b]) => n + b, 0) > KEPT_BYTES()) forgetLecture(held.shift()[0]);
+    while (held.length > 1 && held.reduce((n, [, b]) => n + b, 0) > KEPT_BYTES()) {
+      forgetLecture(
+        /** @type {[number, number]} */
+        held.shift()[0]
+      );
+    }
   }
   async function ready(view, keys, alive2) {
-    const text = keys.get("text").trim(), pair = (keys.get("pair") || "").trim() || null;
+    const text = (keys.get("text") || "").trim(), pair = (keys.get("pair") || "").trim() || null;
     const show3 = (...nodes) => {
       if (alive2()) view.replaceChildren(...nodes);
     };
-    const note = (words3, error) => element("p", words3, { class: "note", ...error ? { "data-error": "" } : {} });
+    const note = (words3, error = false) => element("p", words3, { class: "note", ...error ? { "data-error": "" } : {} });
     if (!text) {
-      show3(element("h1", "Your sentence"), note(live4.words.empty, true));
+      show3(element("h1", worded("your_sentence")), note(live4.words.empty, true));
       return false;
     }
     if (!servedOverHttp()) {
-      cannot(view, "This sentence is not in the site, and a page opened from disk cannot read the model's files to compute it: serve this folder (a static Space, or `python -m http.server` in it) and open it there. The site's own sentences:");
+      cannot(view, worded("from_disk"));
       return false;
     }
     if (!begun() && !consented && shouldAsk() && !await cachedAlready()) {
-      const go = element(
-        "button",
-        `Fetch the model (${MB(live4.model.bytes + live4.runtime.bytes)} MB) and compute`,
-        { type: "button", class: "fetch-model" }
-      );
+      const mb = MB(live4.model.bytes + live4.runtime.bytes);
+      const go = element("button", worded("fetch", { mb }), { type: "button", class: "fetch-model" });
       go.addEventListener("click", () => {
         consented = true;
         window.dispatchEvent(new HashChangeEvent("hashchange"));
       });
       show3(
-        element("h1", "Your sentence"),
+        element("h1", worded("your_sentence")),
         element("p", text, { class: "sentence" }),
-        element("p", `This sentence is computed in your browser: it fetches the model once (${MB(live4.model.bytes + live4.runtime.bytes)} MB), then any sentence needs nothing more. The site's own sentences need no fetch.`, { class: "note" }),
+        element("p", worded("fetch_note", { mb }), { class: "note" }),
         go
       );
       return false;
     }
-    const status = note("Reading the tokenizer…");
-    show3(element("h1", "Your sentence"), status);
+    const status = note(worded("reading_tokenizer"));
+    show3(element("h1", worded("your_sentence")), status);
     try {
       const { sentence, data, arrays } = await computed(text, pair, (words3) => {
         status.textContent = words3;
       });
       const found = find(text, pair);
-      const index = found ? site6.sentences.indexOf(found) : site6.sentences.push(sentence) - 1;
-      site6.sentences[index] = sentence;
+      const index = found ? site5.sentences.indexOf(found) : site5.sentences.push(sentence) - 1;
+      site5.sentences[index] = sentence;
       const lecture2 = new Computed(index, data, arrays);
       lecture2.checks = checks(lecture2);
       keepLecture(index, lecture2);
       keep(index, arrays);
       return alive2();
     } catch (error) {
-      show3(element("h1", "Your sentence"), note(error.message, true));
+      show3(element("h1", worded("your_sentence")), note(error instanceof Error ? error.message : String(error), true));
       return false;
     }
   }
@@ -3069,12 +3059,15 @@
     return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   }
   function elsewhere(view, page2, keys) {
-    const text = keys.get("text").trim(), pair = (keys.get("pair") || "").trim();
+    const text = (keys.get("text") || "").trim(), pair = (keys.get("pair") || "").trim();
     const named2 = named({ text, pair: pair || null }), said2 = { text, ...pair ? { pair } : {} };
-    const computed2 = (find(text, pair) || {}).live;
+    const computed2 = (find(text, pair) || { live: false }).live;
     view.append(
-      element("h1", "Not in this site"),
-      element("p", `“${named2}” ${computed2 ? "was computed in this browser" : "is not one of the site's sentences"}: ${listedPages()} ${computed2 ? "show" : "compute"} it here; the ${page2} view shows the sentences the site was exported with.`, { class: "note" })
+      element("h1", worded("not_in_site")),
+      element("p", worded(
+        computed2 ? "elsewhere_computed" : "elsewhere_new",
+        { named: named2, pages: listedPages(), page: page2 }
+      ), { class: "note" })
     );
     const links = element("div", void 0, { class: "sentences" });
     PAGES.forEach((p) => links.append(element(
@@ -3083,26 +3076,32 @@
       { href: link(p, said2), class: "yours-link" }
     )));
     view.append(links);
-    listed(view, "The site's own sentences:");
+    listed(view, worded("own_sentences"));
   }
   function placeBox(page2) {
-    const form = document.querySelector("form.yours");
+    const form = (
+      /** @type {HTMLFormElement | null} */
+      document.querySelector("form.yours")
+    );
     if (form) form.hidden = lectureMode() && !["", "overview", "tokens"].includes(page2);
   }
   function box() {
     if (!live4) return;
     const form = element("form", void 0, { class: "yours", role: "search" });
-    const input = element("input", void 0, {
-      type: "text",
-      name: "text",
-      "aria-label": "Your sentence",
-      placeholder: "Your sentence: type it, then Enter",
-      maxlength: "100000"
-    });
-    form.append(element("label", "Your sentence", { for: "your-sentence" }), input);
+    const input = (
+      /** @type {HTMLInputElement} */
+      element("input", void 0, {
+        type: "text",
+        name: "text",
+        "aria-label": worded("your_sentence"),
+        placeholder: worded("box_placeholder"),
+        maxlength: "100000"
+      })
+    );
+    form.append(element("label", worded("your_sentence"), { for: "your-sentence" }), input);
     input.id = "your-sentence";
     const { keys } = route();
-    if (wanted(keys)) input.value = keys.get("text");
+    if (wanted(keys)) input.value = keys.get("text") || "";
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const { page: page2, keys: keys2 } = route();
@@ -3111,7 +3110,8 @@
       const kept = target === page2 ? Object.fromEntries([...keys2].filter(([k]) => !dropped.includes(k))) : {};
       location.hash = link(target, { ...kept, text: input.value });
     });
-    document.querySelector("header").append(form);
+    const header = document.querySelector("header");
+    if (header) header.append(form);
   }
   function titled2(title, s) {
     if (!(s && s.live)) return element("h1", title);
@@ -3119,16 +3119,16 @@
     h1.append(
       element("span", title, { class: "title-words" }),
       // lecture mode hides these, not the badge
-      element("span", "computed in this browser", {
-        class: "computed-here",
-        title: "Not exported: tokenized and run by the site's model in this browser (onnxruntime-web), each block checked against the model's own output of the same run."
-      })
+      element("span", worded("computed_here"), { class: "computed-here", title: worded("computed_here_title") })
     );
     return h1;
   }
 
   // src/stepper.js
-  var WINDOW = window.BVL_SITE.views.window;
+  var WINDOW = (
+    /** @type {number} */
+    window.BVL_SITE.views.window
+  );
   var STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
   function where(model, keys) {
     const step = keys.get("step") || "attn.probs";
@@ -3137,7 +3137,7 @@
       const asked = keys.get(name) || "0";
       const value = /^\d{1,4}$/.test(asked) ? Math.min(Number(asked), count - 1) : 0;
       if (String(value) !== asked) {
-        notes.push(`There is no ${name} '${asked}': this model has ${name}s 0 to ${count - 1}. Showing ${name} ${value}.`);
+        notes.push(worded("no_index", { name, asked, last: count - 1, value }));
       }
       return value;
     };
@@ -3146,7 +3146,7 @@
     const block = model.blocks.find((b) => global ? step.startsWith(b.block + ".") : b.block === "layers" && b.layer === layer);
     const key = global ? step.slice(block ? block.block.length + 1 : 0) : step;
     const node = block && block.nodes.find((n) => n.key === key);
-    return { block, node, layer, head, step, notes, problem: node ? null : `This model has no step "${step}" here.` };
+    return { block, node, layer, head, step, notes };
   }
   function keysFor(block, key, layer, head, cell) {
     const keys = {
@@ -3165,8 +3165,8 @@
   function shown(lecture2, block, node, head, first) {
     const array = lecture2.array(stepName(block, node.key));
     const heads = node.headed ? array.shape[0] : null;
-    const own = node.headed ? keyHead(head, lecture2.model.num_heads, heads) : null;
-    const lead = node.headed ? [own] : [];
+    const own = heads === null ? null : keyHead(head, lecture2.model.num_heads, heads);
+    const lead = own === null ? [] : [own];
     let rows = array.shape.length - lead.length === 1 ? [row(array, ...lead)] : matrix(array, ...lead);
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
     const count = rows[0].length;
@@ -3188,7 +3188,7 @@
     for (const name of ["embed", "positions", "layers", "pooler"]) {
       const first = model.blocks.find((b) => b.block === name);
       if (!first) continue;
-      const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) : first;
+      const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) || first : first;
       const key = name === "layers" ? target.nodes.some((n) => n.key === "attn.probs") ? "attn.probs" : target.nodes[0].key : target.nodes[target.nodes.length - 1].key;
       stages.append(button(STAGES[name], block.block === name, () => go(target, key, layer, head)));
     }
@@ -3206,7 +3206,7 @@
         picker2.querySelectorAll("select, button").forEach((control) => {
           control.disabled = true;
         });
-        picker2.title = "This sub-step has no heads: it works on whole token vectors.";
+        picker2.title = worded("no_heads");
       }
       row2.append(picker2);
     }
@@ -3221,7 +3221,10 @@
     host.append(row2);
   }
   function button(text, pressed, onClick, attributes) {
-    const b = element("button", text, { type: "button", ...attributes || {} });
+    const b = (
+      /** @type {HTMLButtonElement} */
+      element("button", text, { type: "button", ...attributes || {} })
+    );
     if (pressed) b.setAttribute("aria-pressed", "true");
     b.addEventListener("click", onClick);
     return b;
@@ -3234,7 +3237,10 @@
       class: `back ${name || ""}`
     });
     back.disabled = current <= 0;
-    const select = element("select", void 0, { "aria-label": label });
+    const select = (
+      /** @type {HTMLSelectElement} */
+      element("select", void 0, { "aria-label": label })
+    );
     options.forEach((text, i) => select.append(element("option", text, { value: String(i) })));
     select.value = String(current);
     select.addEventListener("change", () => choose(Number(select.value)));
@@ -3247,7 +3253,11 @@
     return box2;
   }
   function checkLine(lecture2, block) {
-    const check = lecture2.checks[block.name], words3 = lecture2.model.words;
+    const check = lecture2.checks[block.name];
+    const words3 = (
+      /** @type {SiteModel & { words: Record<string, string> }} */
+      lecture2.model.words
+    );
     if (check === void 0 || check === null) return element("p", words3.shared, { class: "note" });
     const [diff, ok] = check;
     return element(
@@ -3258,16 +3268,19 @@
   }
   async function explained(host, lecture2, step, head, queryHead, cell, tokens2, lectureMode2, alive2) {
     let e;
-    host.append(element("p", "Reading the numbers…", { class: "note" }));
+    host.append(element("p", worded("reading_numbers"), { class: "note" }));
     try {
       e = await explain(lecture2, step, head, cell);
       if (!alive2()) return;
     } catch (error) {
-      host.replaceChildren(element("p", error.message, { class: "note" }));
+      host.replaceChildren(element("p", error instanceof Error ? error.message : String(error), { class: "note" }));
       return;
     }
     host.replaceChildren();
-    const labels = Object.entries(e.labels).map(([k, v]) => `${k} ${v}`).join(", ") || e.at.join(",");
+    const labels = Object.entries(
+      /** @type {Record<string, string>} */
+      e.labels
+    ).map(([k, v]) => `${k} ${v}`).join(", ") || e.at.join(",");
     const heads = e.head === null ? 0 : lecture2.array(e.step).shape[0];
     const which = e.head === null ? "" : `, ${headName(queryHead, lecture2.model.num_heads, heads)}`;
     host.append(
@@ -3275,11 +3288,15 @@
       element("p", `${e.op}: ${e.formula}`, { class: "formula" })
     );
     if (e.recomputed === null) {
-      host.append(element("p", "Computed by the model's own function when the site was written; the app computes it again.", { class: "note" }));
+      host.append(element("p", worded("not_recomputed"), { class: "note" }));
     } else {
       const diff = Math.abs(e.recomputed - e.value);
       const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
-      const result = said(lecture2.model.words.result, { recomputed: e.recomputed, value: e.value, diff });
+      const result = said(
+        /** @type {SiteModel & { words: Record<string, string> }} */
+        lecture2.model.words.result,
+        { recomputed: e.recomputed, value: e.value, diff }
+      );
       host.append(element(
         "p",
         `${ok ? "✔" : "✘"} ${result}`,
@@ -3299,27 +3316,27 @@
     return `${k}${!teen && last === 1 ? "st" : !teen && last === 2 ? "nd" : !teen && last === 3 ? "rd" : "th"}`;
   }
   async function layers(view, keys, index, link2, alive2) {
-    const site10 = window.BVL_SITE;
-    const lecture2 = await lecture(site10, index);
+    const site9 = window.BVL_SITE;
+    const lecture2 = await lecture(site9, index);
     if (!alive2()) return;
-    const { block, node, layer, head, notes, problem } = where(site10.model, keys);
-    const cut = site10.sentences[index].notice;
+    const { block, node, layer, head, step, notes } = where(site9.model, keys);
+    const cut = site9.sentences[index].notice;
     view.replaceChildren(
-      titled2("Layers", site10.sentences[index]),
+      titled2("Layers", site9.sentences[index]),
       ...[cut, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" }))
     );
-    if (problem) {
-      const steps = site10.model.blocks.find((b) => b.block === "layers").nodes.map((n) => n.key).join(", ");
-      view.append(element("p", `${problem} A layer's steps are: ${steps}.`, { class: "note" }));
+    if (!block || !node) {
+      const steps = (site9.model.blocks.find((b) => b.block === "layers") || { nodes: [] }).nodes.map((n) => n.key).join(", ");
+      view.append(element("p", worded("no_step", { step, steps }), { class: "note" }));
       return;
     }
     await lecture2.block(partOf(block.name));
     if (!alive2()) return;
-    const sentence = site10.sentences[index];
+    const sentence = site9.sentences[index];
     const go = (b, key, l, h, cell2) => {
       location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(b, key, l, h, cell2) });
     };
-    controls(view, site10.model, block, node, layer, head, go);
+    controls(view, site9.model, block, node, layer, head, go);
     const columns = element("div", void 0, { class: "stepper-columns" });
     const words3 = element("section", void 0, { class: "words" });
     const canvas = element("section", void 0, { class: "canvas" });
@@ -3337,12 +3354,19 @@
     const s = shown(lecture2, block, node, head, first);
     const chosen2 = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
     const inView = chosen2 && chosen2[0] < s.rows.length && chosen2[1] >= 0 && chosen2[1] < s.columns.length;
-    const figure = element("div", void 0, { class: "figure step", id: "step-figure", "data-point": "step" });
+    const figure = (
+      /** @type {Plotted} */
+      element(
+        "div",
+        void 0,
+        { class: "figure step", id: "step-figure", "data-point": "step" }
+      )
+    );
     canvas.append(figure);
     const width = canvas.clientWidth || 600;
     const lectureMode2 = document.body.classList.contains("lecture");
     const tallest = lectureMode2 ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
-    const drawn3 = matrix2({
+    const drawn3 = heatmap({
       z: s.rows,
       rows: s.rowNames,
       columns: s.columns,
@@ -3356,10 +3380,13 @@
       rotate: s.tokenByToken
     });
     plot(figure, drawn3);
-    const every = Object.entries(drawn3.thinned).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ${axis === "rows" ? "row" : "column"}`);
+    const every = Object.entries(
+      /** @type {Record<string, number>} */
+      drawn3.thinned
+    ).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ${axis === "rows" ? "row" : "column"}`);
     if (every.length) canvas.append(element(
       "p",
-      `Labelled: ${every.join(", ")}; hover a cell for its token.`,
+      worded("labelled", { every: every.join(", ") }),
       { class: "explains" }
     ));
     figure.on("plotly_click", (event) => {
@@ -3378,11 +3405,11 @@
     if (cell === void 0) {
       explanation2.append(element(
         "p",
-        `The cell ${cellText} is not one: write whole numbers from 0 separated by commas.`,
+        worded("not_a_cell", { cell: cellText }),
         { class: "note" }
       ));
     } else if (cell === null) {
-      explanation2.append(element("p", "Click a cell of the figure to see where its number comes from.", { class: "note" }));
+      explanation2.append(element("p", worded("click_a_cell"), { class: "note" }));
     } else {
       await explained(
         explanation2,
@@ -3399,18 +3426,18 @@
   }
 
   // src/views.js
-  var site7 = window.BVL_SITE;
+  var site6 = window.BVL_SITE;
   function tour(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
-    const index = site7.sentences.indexOf(s);
-    lecture(site7, index).then((lecture2) => lecture2.part("tour")).then((story) => {
+    const index = site6.sentences.indexOf(s);
+    lecture(site6, index).then((lecture2) => lecture2.part("tour")).then((story) => {
       if (!current()) return;
       const asked = keys.get("chapter") || "1";
       const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
       view.replaceChildren(titled2("Tour", s));
       if (String(number) !== asked) {
-        view.append(element("p", `There is no chapter '${asked}': this tour has chapters 1 to ${story.length}. Showing chapter 1.`, { class: "note" }));
+        view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
       }
       const go = (n) => {
         location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) });
@@ -3432,11 +3459,11 @@
       view.append(columns);
       words3.append(element("h2", chapter.title));
       for (const line of chapter.lines) words3.append(paragraph(line));
-      const about = site7.views.tour;
-      words3.append(element("p", `This tour is about layer ${about.layer}, head ${about.head} and token ${about.token}; the app's tour picks any other.`, { class: "note" }));
+      const about = site6.views.tour;
+      words3.append(element("p", worded("tour_about", about), { class: "note" }));
       if (chapter.step) {
         const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
-        words3.append(element("a", "Open this step in the stepper", { href: link("layers", {
+        words3.append(element("a", worded("open_step"), { href: link("layers", {
           ...sentenceKeys(s),
           step: key,
           layer
@@ -3447,14 +3474,14 @@
         const figure = element("div", void 0, { class: "figure", id: "tour-figure" });
         canvas.append(figure);
         const room = lectureMode() ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
-        plot(figure, chapter.figure ? chapter.figure[screen()] : chapter.draw(canvas.clientWidth || 600, room));
+        plot(figure, chapter.figure ? chapter.figure[screen()] : chapter.draw && chapter.draw(canvas.clientWidth || 600, room));
       }
     }).catch((error) => current() && failed(view, "Tour", error));
   }
   function attention(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
-    lecture(site7, site7.sentences.indexOf(s)).then((held2) => held2.part("attention")).then((views) => {
+    lecture(site6, site6.sentences.indexOf(s)).then((held2) => held2.part("attention")).then((views) => {
       if (!current()) return;
       const layers3 = views.head.length;
       const model = keys.get("view") === "model";
@@ -3486,17 +3513,16 @@
           "layer"
         ));
       }
-      view.append(row2, element(
-        "p",
-        model ? "Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open it in Layers." : "A line per attention weight, its opacity the weight. In the legend, click a head to hide it, double-click to show it alone. The app also keeps one token's lines and gives their numbers.",
-        { class: "explains" }
-      ));
-      const figure = element("div", void 0, { class: "figure", id: "attention-figure" });
+      view.append(row2, element("p", worded(model ? "model_view_help" : "head_view_help"), { class: "explains" }));
+      const figure = (
+        /** @type {Plotted} */
+        element("div", void 0, { class: "figure", id: "attention-figure" })
+      );
       const shown2 = model ? views.model : views.head[layer];
       if (shown2.scrolls && lectureMode()) {
         const box2 = element("div", void 0, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
         box2.append(figure);
-        view.append(element("p", `${s.tokens.length} tokens: the view scrolls in its box.`), box2);
+        view.append(element("p", worded("scrolls", { count: s.tokens.length })), box2);
         const room = window.innerHeight - box2.getBoundingClientRect().top - 2;
         box2.style.maxHeight = `${Math.max(240, Math.min(500, room))}px`;
       } else {
@@ -3520,24 +3546,20 @@
     }).catch((error) => current() && failed(view, "Attention", error));
   }
   function similarity(view, keys, current) {
-    const s = keys.get("text") === null ? null : find(keys.get("text"), keys.get("pair"));
-    view.append(titled2("Sentence similarity", s));
-    const data = site7.similarity;
+    const s = addressed(keys);
+    view.append(titled2(worded("similarity_title"), s));
+    const data = site6.similarity;
     if (s && s.live && data && data.yours) {
       const mine = element("div", void 0, { class: "yours-similarity" });
-      view.append(mine, element("h2", "The site's sentences"));
+      view.append(mine, element("h2", worded("site_sentences")));
       if (s.pair) {
-        mine.append(element(
-          "p",
-          "The similarity compares single sentences; this is a pair, read as one input.",
-          { class: "note" }
-        ));
+        mine.append(element("p", worded("pair_not_compared"), { class: "note" }));
       } else {
-        lecture(site7, site7.sentences.indexOf(s)).then((held2) => current() && section(mine, s, keys, held2)).catch((error) => current() && failed(view, "Sentence similarity", error));
+        lecture(site6, site6.sentences.indexOf(s)).then((held2) => current() ? section(mine, s, keys, held2) : void 0).catch((error) => current() && failed(view, worded("similarity_title"), error));
       }
     }
     if (!data) {
-      view.append(element("p", "This site holds fewer than two single sentences: export two or more (--text twice) to compare them. The app compares any.", { class: "note" }));
+      view.append(element("p", worded("fewer_than_two"), { class: "note" }));
       return;
     }
     const why = (keys.get("why") || "").trim();
@@ -3548,14 +3570,24 @@
     view.append(columns);
     const list = element("ol", void 0, { class: "sentence-list" });
     data.texts.forEach((text) => list.append(element("li", text)));
-    const pick = element("select", void 0, { "aria-label": "Why are two of them similar?", id: "why" });
-    pick.append(element("option", "none: every pair's cosine", { value: "" }));
-    for (const pair of pairs) pick.append(element("option", `sentences ${pair.replace(",", " and ")}`, { value: pair }));
-    const label = element("label", "Why are two of them similar?", { class: "picker" });
+    const pick = (
+      /** @type {HTMLSelectElement} */
+      element(
+        "select",
+        void 0,
+        { "aria-label": worded("why_similar"), id: "why" }
+      )
+    );
+    pick.append(element("option", worded("every_pair"), { value: "" }));
+    for (const pair of pairs) {
+      const [a, b] = pair.split(",");
+      pick.append(element("option", worded("sentences_pair", { a, b }), { value: pair }));
+    }
+    const label = element("label", worded("why_similar"), { class: "picker" });
     label.append(pick);
     controls2.append(list, label);
     if (why && !pairs.includes(why)) {
-      controls2.append(element("p", `why=${why} does not name two of the ${data.texts.length} sentences (write why=1,2).`, { class: "note" }));
+      controls2.append(element("p", worded("no_pair", { why, count: data.texts.length }), { class: "note" }));
     }
     pick.value = pairs.includes(why) ? why : "";
     const said2 = s && s.live ? { text: s.text } : {};
@@ -3565,28 +3597,29 @@
     const chosenPair = data.pairs[pick.value];
     if (chosenPair) {
       canvas.append(paragraph(chosenPair.caption));
-      const split2 = drawn(canvas, chosenPair.figure, "split-figure");
-      if (!(s && s.live)) split2.dataset.point = "split";
-      controls2.append(element("p", "A cell is ⟨a_i, b_j⟩ / (‖u‖ · ‖v‖), a_i and b_j the two tokens' parts of the sentence vectors u and v (for mean pooling h_i / n and g_j / m). Normalizing does not change a cosine.", { class: "explains" }));
+      const split = drawn(canvas, chosenPair.figure, "split-figure");
+      if (!(s && s.live)) split.dataset.point = "split";
+      controls2.append(element("p", worded("cell_is"), { class: "explains" }));
     }
     data.matrices.forEach((way, k) => {
       const div = drawn(canvas, way.figure, `similarity-${k}`);
       if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";
       if (!way.trained) canvas.append(element(
         "p",
-        `${way.name[0].toUpperCase()}${way.name.slice(1)}: ${way.how}.`,
+        worded("way_how", { name: capitalized(way.name), how: way.how }),
         { class: "explains" }
       ));
     });
     if (!data.matrices[0].trained) {
-      controls2.append(element("p", `${data.source} was not trained for sentence similarity: both vectors put almost any two sentences close together.`, { class: "note" }));
+      controls2.append(element("p", worded("not_trained", { source: data.source }), { class: "note" }));
     }
   }
 
   // src/analyses.js
-  var site8 = window.BVL_SITE;
+  var site7 = window.BVL_SITE;
   function picked(page2, keys) {
-    const values2 = {}, notes = [];
+    const values2 = {};
+    const notes = [];
     for (const p of page2.pickers) {
       const asked = keys.get(p.key);
       const names = p.options.map(([value]) => value);
@@ -3598,7 +3631,7 @@
       const past = /^\d+$/.test(asked) && /^\d+$/.test(last) && Number(asked) > Number(last);
       values2[p.key] = past ? last : p.value;
       const among = /^\d+$/.test(last) ? `${names[0]} to ${last}` : names.join(", ");
-      notes.push(`There is no ${p.key} "${asked}" here (${p.key} is one of ${among}): showing ${p.label.toLowerCase()} ${values2[p.key]}.`);
+      notes.push(worded("no_value", { key: p.key, asked, among, label: p.label.toLowerCase(), value: values2[p.key] }));
     }
     return { values: values2, notes };
   }
@@ -3621,13 +3654,19 @@
     return function(view, keys, current) {
       const s = chosen(keys, view);
       if (!s) return;
-      view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
-      lecture(site8, site8.sentences.indexOf(s)).then(async (held2) => {
-        const page2 = await held2.part(part);
+      view.append(element("p", worded("reading"), { class: "note" }));
+      lecture(site7, site7.sentences.indexOf(s)).then(async (held2) => {
+        const page2 = (
+          /** @type {Page} */
+          await held2.part(part)
+        );
         const { values: values2, notes } = picked(page2, keys);
         const shown2 = await Promise.all(page2.panels.map(async (panel) => {
           const found = panel.items[panel.by.map((key) => values2[key]).join(",")];
-          return found && found.part ? held2.part(found.part) : found;
+          return (
+            /** @type {Item | undefined} */
+            found && "part" in found ? await held2.part(found.part) : found
+          );
         }));
         if (current()) show(view, page2, part, s, values2, notes, shown2);
       }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
@@ -3657,7 +3696,8 @@
     const canvas = element("section", void 0, { class: "canvas" });
     columns.append(...page2.wide ? [canvas, side] : [side, canvas]);
     view.append(columns);
-    let halves = null, first = true;
+    let halves = null;
+    let first = true;
     page2.panels.forEach((panel, k) => {
       const shown2 = items[k];
       if (!shown2) return;
@@ -3682,7 +3722,8 @@
     });
     lines(side, page2.side, "explains");
     for (const note of page2.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
-    if (first) canvas.lastChild && (canvas.lastChild.dataset.point = part);
+    const last = canvas.lastElementChild;
+    if (first && last instanceof HTMLElement) last.dataset.point = part;
   }
   var headsView = analysisPage("heads");
   var rolloutView = analysisPage("rollout");
@@ -3690,7 +3731,7 @@
   var lensView = analysisPage("lens");
 
   // src/router.js
-  var site9 = window.BVL_SITE;
+  var site8 = window.BVL_SITE;
   var PAGES2 = {
     "": overview,
     overview,
@@ -3718,44 +3759,53 @@
     similarity: "Similarity"
   };
   var WHOLE_SITE = ["", "overview", "architecture"];
-  var APP_ONLY = {
-    // the app's pages that need the model itself, and why
-    contexts: "it runs the model on the word's two sentences, any you type",
-    intervene: "it runs the sentence again through the model with a head switched off, a token masked or a value zeroed",
-    attribute: "it takes gradients through the model",
-    compare: "it runs two models side by side"
-  };
+  var APP_ONLY = ["contexts", "intervene", "attribute", "compare"];
   function following(page2, keys) {
-    const stops = site9.lecture;
+    const stops = (
+      /** @type {Stop[]} */
+      site8.lecture
+    );
     const shows = (stop) => stop.page === page2 && Object.entries(stop.keys).every(([k, v]) => keys.get(k) === v);
     const exact = stops.map((stop, i) => shows(stop) ? i : -1).filter((i) => i >= 0);
     const onPage = stops.map((stop, i) => stop.page === page2 ? i : -1).filter((i) => i >= 0);
     const here = exact.length ? exact[exact.length - 1] : onPage.length ? onPage[0] : -1;
     return stops[here + 1] || null;
   }
+  function frame2(id) {
+    const found = document.getElementById(id);
+    if (!found) throw new Error(`The site's index.html has no #${id}: write the site again.`);
+    return found;
+  }
+  function sentenceOf(keys, empty) {
+    const kept = {};
+    for (const k of ["text", "pair"]) {
+      const value = keys.get(k);
+      if (value !== null && (empty || value)) kept[k] = value;
+    }
+    return kept;
+  }
   function lectureBar(page2, keys) {
-    const bar = document.getElementById("next");
+    const bar = frame2("next");
     bar.replaceChildren();
     if (!lectureMode()) return;
     const ahead = following(page2, keys);
     if (!ahead) return;
-    const said2 = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k)).map((k) => [k, keys.get(k)]));
-    bar.append(element("a", `Next: ${ahead.title} ▶`, {
-      href: link(ahead.page, { ...said2, ...ahead.keys }),
+    bar.append(element("a", worded("next", { title: ahead.title }), {
+      href: link(ahead.page, { ...sentenceOf(keys, false), ...ahead.keys }),
       class: "next-view"
     }));
   }
   function navigation(here, keys) {
-    const nav = document.getElementById("pages");
-    const said2 = Object.fromEntries(["text", "pair"].filter((k) => keys.get(k) !== null).map((k) => [k, keys.get(k)]));
+    const nav = frame2("pages");
+    const said2 = sentenceOf(keys, true);
     nav.replaceChildren(...Object.entries(NAMES).map(([page2, name]) => element("a", name, {
       href: link(page2, page2 === "overview" ? {} : said2),
       class: page2 === here ? "here" : ""
     })));
-    document.getElementById("about").textContent = site9.about;
+    frame2("about").textContent = site8.about;
   }
   function overview(view) {
-    const o = site9.overview;
+    const o = site8.overview;
     view.append(
       element("h1", "Overview"),
       element("p", `${o.architecture}: ${o.total.toLocaleString("en")} parameters.`)
@@ -3764,7 +3814,7 @@
     const tree = element("section");
     tree.append(
       element("h2", "Module tree"),
-      element("p", "Click a line to open it. Repeated blocks are folded; tied tensors count once.")
+      element("p", worded("tree_help"))
     );
     const body = element("div", void 0, { class: "tree" });
     body.innerHTML = o.tree;
@@ -3781,7 +3831,7 @@
   }
   function architecture(view) {
     overview(view);
-    view.children[1].after(element("p", "The app's Architecture page also lists every named parameter and the task heads; its module tree and sunburst are here.", { class: "note" }));
+    view.children[1].after(element("p", worded("architecture_note"), { class: "note" }));
   }
   function tokens(view, keys) {
     const s = chosen(keys, view);
@@ -3792,15 +3842,15 @@
     if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));
     const shown2 = chips(s);
     shown2.dataset.point = "tokens";
-    view.append(element("p", `${s.tokens.length} tokens. Special tokens are grey; ` + (s.pair ? "sentence A is blue, sentence B orange." : "the sentence is blue.")), shown2);
-    if (site9.vocabulary) view.append(element("p", site9.vocabulary, { class: "note" }));
+    view.append(element("p", worded(s.pair ? "tokens_pair" : "tokens_single", { count: s.tokens.length })), shown2);
+    if (site8.vocabulary) view.append(element("p", site8.vocabulary, { class: "note" }));
     if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));
   }
   function layers2(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
-    view.append(element("p", "Reading the sentence's numbers…", { class: "note" }));
-    layers(view, keys, site9.sentences.indexOf(s), link, current).catch((error) => current() && failed(view, "Layers", error));
+    view.append(element("p", worded("reading"), { class: "note" }));
+    layers(view, keys, site8.sentences.indexOf(s), link, current).catch((error) => current() && failed(view, "Layers", error));
   }
   var renders = 0;
   function alive(render) {
@@ -3809,7 +3859,7 @@
   function show2() {
     const render = ++renders;
     const { page: page2, keys } = route();
-    const view = document.getElementById("view");
+    const view = frame2("view");
     view.replaceChildren();
     document.body.classList.toggle("lecture", lectureMode());
     navigation(page2 === "architecture" ? "overview" : page2 || "overview", keys);
@@ -3828,10 +3878,10 @@
     }
     if (draw) return drawn2(draw, view, page2, keys, alive(render));
     const holds = Object.values(NAMES).join(", ");
-    cannot(view, page2 in APP_ONLY ? `The ${page2} view needs the model itself (${APP_ONLY[page2]}): this site shows ${holds}. The app shows it, for any sentence.` : `This site has no page "${page2}". It shows ${holds}.`);
+    cannot(view, APP_ONLY.includes(page2) ? worded("app_only", { page: page2, why: worded(`${page2}_needs`), holds }) : worded("no_page", { page: page2, holds }));
   }
   function drawn2(draw, view, page2, keys, current) {
-    const s = keys.get("text") === null ? null : find(keys.get("text"), keys.get("pair"));
+    const s = addressed(keys);
     if (s && s.live && !PAGES.includes(page2) && !WHOLE_SITE.includes(page2)) {
       return elsewhere(view, NAMES[page2], keys);
     }
@@ -3858,7 +3908,7 @@
     tour: { tourOf },
     tokenizing: { tokenized },
     modelParts: { stored },
-    similar: { tokenParts, readRows, compared },
+    similar: { compared },
     yours: { find }
   };
   start2();
