@@ -55,9 +55,10 @@ def test_deep_links_render_without_exceptions(server, page):
     for link in LINKS:
         page.goto(f"{server}/{link}")
         wait_idle(page)
+        # something shown (lecture mode has no page title): waited for, as a page's figure may be drawn after the
+        # run that wait_idle saw end (a rollout lecture link showed nothing yet, once in a full run, 2026-11-27)
+        page.wait_for_selector("h1, [data-testid='stAlert'], .js-plotly-plot", timeout=60_000)
         assert page.locator("[data-testid='stException']").count() == 0, link
-        shown = ("h1", "[data-testid='stAlert']", ".js-plotly-plot")  # lecture mode has no page title
-        assert sum(page.locator(selector).count() for selector in shown) > 0, link
 
 
 def test_lecture_link_fits_a_projector_and_steps_forward(server, page):

@@ -93,6 +93,7 @@ def test_bench_text_has_exact_length(bert_base):
 
 
 @slow
+@pytest.mark.matrix  # two minutes of CI's sixty: run by hand, with the benchmarks themselves (docs/benchmark.md)
 def test_bench_reports_every_figure():
     """A short run of the benchmark: the figures exist and are consistent (speed itself is not asserted)."""
     result = run(threads=2, tokens=16, long_tokens=64, repeats=1)

@@ -11,8 +11,9 @@ process. Four markers, registered in pyproject.toml, set the rest apart:
 - `server`: the app, replicas behind HAProxy or fresh virtual environments started as processes;
 - `matrix`: what CI samples of a matrix and leaves to a run by hand (`pytest -m matrix`): the readability check's
   views beyond its sample (tests/test_readability.py `sampled`), the site's views at its longer length
-  (tests/test_export_readability.py), and the families beyond SAMPLED_FAMILIES of the tests that export a site or a
-  model per family.
+  (tests/test_export_readability.py), a typed sentence's views at the default lecture's length
+  (tests/test_export_live.py), the families beyond SAMPLED_FAMILIES of the tests that export a site or a model per
+  family, and the benchmark's short run (tests/test_cli.py).
 """
 from __future__ import annotations
 
@@ -35,9 +36,10 @@ def each_family(default: str = "bert") -> list:
     return first_by_default([default, *(name for name in EVERY_FAMILY if name != default)])
 
 
-# The families whose layers differ most from BERT's, and from each other: relative positions (DeBERTa), pre-norm with
-# rotary and local attention and a byte-level vocabulary (ModernBERT), grouped queries (EuroBERT)
-SAMPLED_FAMILIES = ("deberta-v2", "modernbert", "eurobert")
+# The family whose layers differ most from BERT's (relative positions: three score terms, their own position steps);
+# ModernBERT (pre-norm, rotary and local attention, a byte-level vocabulary) and EuroBERT (grouped queries) were
+# sampled too until CI passed its 60 minutes (2026-11-27): they run with the matrix, by hand, as the other families
+SAMPLED_FAMILIES = ("deberta-v2",)
 
 
 def sampled_families(default: str = "bert", skip: tuple[str, ...] = ()) -> list:

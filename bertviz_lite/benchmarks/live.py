@@ -10,6 +10,9 @@ browser.
     median of 3 different sentences each, against 1 s and 5 s;
   - a reload with the model in the browser's cache (Cache API): a new page, the model read from the cache, its
     session started, the 16-token sentence computed and drawn;
+  - the analyses of the last 128-token sentence, its numbers already computed: the address changed to its
+    Contributions page (every layer's norm-based contributions, the graph of the package's functions run here) and
+    to its Similarity with an exported sentence (the cosines and the split), to the page's first figure drawn;
   - the tab's memory (the renderer process's resident set) after the 128-token sentence.
 
 It asserts nothing and prints its figures."""
@@ -27,6 +30,10 @@ from pathlib import Path
 from .site import CHROMIUM, MB, PACK_WORDS, _Quiet, why_no_browser, words
 
 TARGETS = {"typed_16_s": 1.0, "typed_128_s": 5.0}
+ANALYSES = {  # a computed sentence's analysis pages: (view, its keys, its first figure drawn)
+    "contributions_128_s": ("contributions", {}, "#figure-contributions-0 .main-svg"),
+    "similarity_128_s": ("similarity", {"with": "1"}, "#yours-split .main-svg"),
+}
 FIRST = "a student in the back row asks what the word bank means in this sentence today"  # 18 tokens
 
 
@@ -85,6 +92,10 @@ def _browser(site: Path, progress) -> dict:
             short = [_drawn(page, lambda text=sentences[f"short{k}"]: _typed(page, text)) for k in range(3)]
             long = [_drawn(page, lambda text=sentences[f"long{k}"]: _typed(page, text)) for k in range(3)]
             memory = _renderer_rss()
+            progress("the analyses of the last of them")
+            last = sentences["long2"]
+            analyses = {name: _page_drawn(page, f"{index}#/{view}?{urllib.parse.urlencode({'text': last, **keys})}",
+                                          selector) for name, (view, keys, selector) in ANALYSES.items()}
             page.close()
             progress("a reload with the model in the browser's cache")
             again = context.new_page()
@@ -94,7 +105,7 @@ def _browser(site: Path, progress) -> dict:
         server.shutdown()
     return {"first_fetch_s": first, "typed_16_s": statistics.median(short), "typed_16_all": short,
             "typed_128_s": statistics.median(long), "typed_128_all": long, "reload_cached_s": reload,
-            "renderer_rss": memory}
+            "renderer_rss": memory, **analyses}
 
 
 def _typed(page, text: str) -> None:
@@ -109,6 +120,14 @@ def _drawn(page, action) -> float:
     action()
     page.wait_for_selector("h1 .computed-here", timeout=600_000)
     page.wait_for_selector("#step-figure .main-svg", timeout=600_000)
+    return time.perf_counter() - started
+
+
+def _page_drawn(page, url: str, selector: str) -> float:
+    """Seconds from the address changed to `url` until `selector` is drawn."""
+    started = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(selector, timeout=600_000)
     return time.perf_counter() - started
 
 
@@ -138,7 +157,7 @@ def report(r: dict) -> str:
          "each under 10 MB"),
         (f"  the model (every sub-step an output), {s['model_parts']} files", f"{s['model'] / MB:.1f} MB", ""),
         (f"  onnxruntime-web's WebAssembly, {s['wasm_parts']} parts", f"{s['wasm'] / MB:.1f} MB", ""),
-        ("  the runtime's scripts, the tokenizer, the licences", f"{s['other'] / MB:.2f} MB", ""),
+        ("  the runtime's scripts, the tokenizer, the licences, the analyses' graphs", f"{s['other'] / MB:.2f} MB", ""),
     ]
     b = r["browser"]
     if "skipped" in b:
@@ -154,6 +173,10 @@ def report(r: dict) -> str:
              verdict(b["typed_128_s"], "typed_128_s")),
             ("a new page with the model in the browser's cache, to the 16-token stepper drawn",
              f"{b['reload_cached_s']:.2f} s", ""),
+            (f"the {t['long0']}-token sentence's Contributions page, address to figure",
+             f"{b['contributions_128_s']:.2f} s", ""),
+            (f"the {t['long0']}-token sentence's Similarity with sentence 1, address to split",
+             f"{b['similarity_128_s']:.2f} s", ""),
             (f"the tab's memory after the {t['long0']}-token sentence (renderer's resident set)",
              "unknown" if b["renderer_rss"] is None else f"{b['renderer_rss'] / MB:.0f} MB", ""),
         ]
