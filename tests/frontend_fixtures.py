@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from recipe_fixtures import recipes_fixture
+
 # Exact ties (which Python rounds to even, at every spec's last digit), values just off one, signs and zeros, the
 # tiny and the huge, the mask's most negative numbers, and what is not a number
 EDGES = [0.125, 0.375, 2.5, 3.5, 0.5, 1.5, -2.5, -0.125, 0.00025, 0.12345, 0.00005, 0.03125, -0.03125, 12345.0,
@@ -127,13 +129,15 @@ def templates_fixture() -> dict:
 
 
 def write_fixtures(folder: Path) -> Path:
-    """Write numbers.json, packed.json, closeness.json and templates.json into `folder` (made if need be); returns it."""
+    """Write numbers.json, packed.json, closeness.json, templates.json and recipes.json (recipe_fixtures.py) into
+    `folder` (made if need be); returns it."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "numbers.json").write_text(json.dumps(numbers_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "packed.json").write_text(json.dumps(packed_fixture()), encoding="utf-8")
     (folder / "closeness.json").write_text(json.dumps(closeness_fixture()), encoding="utf-8")
     (folder / "templates.json").write_text(json.dumps(templates_fixture(), ensure_ascii=False), encoding="utf-8")
+    (folder / "recipes.json").write_text(json.dumps(recipes_fixture(), ensure_ascii=False), encoding="utf-8")
     return folder
 
 

@@ -1,5 +1,5 @@
-"""The exported site explains a cell in the browser (frontend/src/explain.js, a port of each op's `explain`): here
-it is held equal to the app's own `explain` on every step of every block of every family's tiny model, for cells at
+"""The exported site explains a cell in the browser (frontend/src/explain.js: its op's recipe, ops/recipe.py, worked
+out by frontend/src/recipe.js): here it is held equal to the app's own `explain` on every step of every block of every family's tiny model, for cells at
 the corners and the middle of each step, in the first and the last head: the same formula character for character,
 the same terms, the same value recomputed from the stored inputs, and the same figure of the op's kind (its traces'
 labels and numbers); and each family's stepper draws its scores,

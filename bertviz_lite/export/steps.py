@@ -10,6 +10,7 @@ map is explained: a lecture that never asks pays nothing for them."""
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Iterator
 from functools import partial
 
@@ -18,7 +19,7 @@ import torch
 
 from ..graph.names import BLOCKS
 from ..ops import ACTIVATION, GATED_ACTIVATION, GATHER_BIAS, LINEAR, LOOKUP, NORMS, PARAMETER, ROTARY_ANGLES
-from ..ops.norms import norm_eps
+from ..ops.reading import norm_eps
 from ..stepthrough.blocks import output_name
 from ..stepthrough.words import STEPPER, against
 
@@ -53,16 +54,29 @@ def model_steps(loaded, t, weights: bool = True) -> dict:
                        "reads_weights": n.op.reads_weights, "narrates": n.op.narrate.__name__,
                        "scale": n.op.scale}
            for g in blocks for n in g}
-    return {"blocks": [block_json(g) for g in blocks], "ops": ops, "parameters": small_parameters(loaded, blocks),
+    recipes: dict[str, int] = {}  # a recipe's JSON -> its number: every layer's nodes share their recipes
+    return {"blocks": [block_json(g, loaded, recipes) for g in blocks], "ops": ops,
+            "recipes": [json.loads(r) for r in recipes], "parameters": small_parameters(loaded, blocks),
             "weights": sorted({n.module for g in blocks for n in g if n.op in WEIGHTED}) if weights else [],
             "weights_left_out": not weights,
             "num_heads": t.num_heads, "num_layers": t.num_layers, "words": STEPPER}
 
 
-def block_json(graph) -> dict:
-    nodes = [{**n.to_json(), "axes": list(n.axes), "headed": n.has_head_axis} for n in graph]
+def block_json(graph, loaded, recipes: dict[str, int]) -> dict:
+    nodes = [{**n.to_json(), "axes": list(n.axes), "headed": n.has_head_axis,
+              "recipe": recipe_number(graph, n, loaded, recipes)} for n in graph]
     return {"block": graph.block, "layer": graph.layer, "name": graph.name(graph.output.key), "nodes": nodes,
             "against": None if graph.block == "positions" else against(graph)}  # what its check compares with
+
+
+def recipe_number(graph, node, loaded, recipes: dict[str, int]) -> int | None:
+    """The number of the node's recipe (how its operation explains a cell: ops/recipe.py) in the site's list of
+    them, added where it is new; None for an operation with none (the browser shows the stored number)."""
+    if node.op.recipe is None:
+        return None
+    module = None if node.module is None else loaded.base.get_submodule(node.module)
+    said = json.dumps(node.op.recipe(node, graph, module).to_json(), sort_keys=True)
+    return recipes.setdefault(said, len(recipes))
 
 
 def small_parameters(loaded, blocks) -> dict:

@@ -16,7 +16,8 @@ from torch import nn
 from transformers.models.mpnet.modeling_mpnet import create_position_ids_from_input_ids
 
 from ..graph.nodes import ModuleNames, node
-from ..ops import GATHER_BIAS, MASK, SCALED_DOT, Op, Worked, tells
+from ..ops import GATHER_BIAS, MASK, SCALED_DOT, Op, tells
+from ..ops.recipe import Recipe, call, cell, fmt, var, when
 from .bert_layout import (LAYERS, LayerParts, bert_layer_modules, bert_pooler, child_head, post_norm_layer,
                           roberta_offset, word_and_position_embeddings)
 from .records import Family, LayerShape, Nodes, TokenizerRecipe
@@ -31,23 +32,26 @@ def _buckets(node, inputs, module, tokens) -> torch.Tensor:
     return module.relative_position_bucket(positions[None, :] - positions[:, None])
 
 
-def _explain_bucket(cell) -> Worked:
+def _bucketed(node, graph, module) -> Recipe:
     """One pair's bucket, by the rule of the encoder's own relative_position_bucket (32 buckets, 128 tokens): half
-    the buckets for keys after the query; a distance under 8 is its own bucket, a longer one goes on a log scale."""
-    i, j = cell.at
-    n = i - j  # the function is given j − i and negates it
-    after, distance = n < 0, abs(n)
-    if distance < 8:
-        rule = f"|i − j| = {distance} < 8: exact, {distance}"
-    else:
-        scaled = math.log(distance / 8) / math.log(128 / 8) * 8
-        rule = f"|i − j| = {distance} ≥ 8: 8 + ⌊log({distance}/8) / log(16) × 8⌋ = 8 + ⌊{scaled:.3f}⌋, at most 15"
-    with torch.inference_mode():  # the encoder's own function on this one distance
-        value = int(cell.module.relative_position_bucket(torch.tensor([j - i]))[0])
-    formula = f"{rule}; {'+ 16, as the key comes after the query' if after else 'the key is not after the query'}" \
-              f" = bucket {value}"
-    return Worked(formula, {"query position": i, "key position": j, "i - j": n}, value,
-                  labels={"query": cell.token(i), "key": cell.token(j)})
+    the buckets for keys after the query; a distance under 8 is its own bucket, a longer one goes on a log scale,
+    in float32 as the encoder computes it (the stored bucket, which its function computed, is the check)."""
+    near = var.distance < 8
+    scaled = call("log", var.distance / 8) / call("log", 16.0) * 8  # shown to 3 decimals
+    in_float32 = call("f32", call("f32", call("log", call("f32", var.distance / 8)) / call("f32", call("log", 16.0)))
+                      * 8)
+    return Recipe(
+        let={"i": cell.at(0), "j": cell.at(1), "n": var.i - var.j, "after": var.n < 0, "distance": call("abs", var.n),
+             "scaled": when(near, 0.0, scaled), "logged": when(near, 0.0, in_float32),
+             "bucket": when(near, var.distance, call("int", call("min", 8 + call("floor", var.logged), 15)))
+             + when(var.after, 16, 0)},
+        formula=when(near, fmt("|i − j| = {distance} < 8: exact, {distance}"),
+                     fmt("|i − j| = {distance} ≥ 8: 8 + ⌊log({distance}/8) / log(16) × 8⌋ = 8 + ⌊{scaled:.3f}⌋, "
+                         "at most 15"))
+        + when(var.after, "; + 16, as the key comes after the query", "; the key is not after the query")
+        + fmt(" = bucket {bucket}"),
+        value=var.bucket, inputs={"query position": var.i, "key position": var.j, "i - j": var.n},
+        labels={"query": cell.token(var.i), "key": cell.token(var.j)})
 
 
 @tells(highest="For query {me}, the highest bucket of its row is {bucket}, first reached by {key}, {distance} tokens "
@@ -61,7 +65,7 @@ def _narrate_buckets(s, say) -> list[str]:
 
 
 RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets,
-                      explain=_explain_bucket, narrate=_narrate_buckets, scale="share")  # buckets count from 0
+                      recipe=_bucketed, narrate=_narrate_buckets, scale="share")  # buckets count from 0
 
 
 def _positions_graph(base: nn.Module, names: ModuleNames) -> Nodes:

@@ -1,5 +1,6 @@
 """The operations a sub-step can be, each in one place with its four parts: how it computes a sub-step, how it
-explains one cell, how the tour tells of it, and the figure that explains a cell (`record.Op`). A leaf: it imports
+explains one cell (its `recipe.Recipe`, which the app and a site's browser work out alike), how the tour tells of
+it, and the figure that explains a cell (`record.Op`). A leaf: it imports
 torch and numpy, never a trace, a page or a figure. Grouped by kind: `tables`, `sums`, `attention`, `norms`,
 `activations`, `positions`; the head arithmetic they share is `heads`.
 
@@ -14,7 +15,8 @@ own `Op` in its module (DeBERTa's relative positions, MPNet's buckets).
 from __future__ import annotations
 
 from .activations import ACTIVATION, GATED_ACTIVATION
-from .attention import MASK, SCALED_DOT, SOFTMAX, WEIGHTED_SUM, mask_bias, visible
+from .attention import MASK, SCALED_DOT, SOFTMAX, WEIGHTED_SUM
+from .reading import mask_bias, visible
 from .heads import head_name, key_head, merge_heads, shared_heads, split_heads
 from .norms import LAYER_NORM, NORMS, RMS_NORM
 from .positions import GATHER_BIAS, RELATIVE_DOT, ROTARY_ANGLES, ROTATION

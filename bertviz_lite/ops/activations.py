@@ -2,47 +2,39 @@
 from __future__ import annotations
 
 import numpy as np
-import torch
 
+from .recipe import TOKEN_LABELS, X, Recipe, call, cell, cell_index, fmt, var
 from .record import Figure, Op, apply_module
 from .telling import tells
-from .worked import Worked, num, token_labels
 
 
 def compute_gated(node, inputs, module, tokens):
     return module(inputs[0]) * inputs[1]  # act(input half) ⊙ gate half
 
 
-def explain_activation(cell) -> Worked:
-    """f(pre), with the model's own activation function applied to the shown number."""
-    pre = float(cell.input(0)[cell.index])
-    name = cell.node.attr("function", type(cell.module).__name__)
-    value = apply_function(cell.module, pre)
-    return Worked(f"{name}({num(pre)}) = {num(value)}", {"pre": pre, "function": name}, value,
-                  labels=token_labels(cell), figure=curve(cell.module, pre))
+def _acted(node, gated: bool) -> Recipe:
+    """f(pre) with the model's own activation function, or f(input half) × gate half (GeGLU, SwiGLU); its figure
+    the function over a range around the point."""
+    let = {"pre": cell.input(0)[*cell_index(node)], "name": X(["function"]), "acted": call("act", var.pre),
+           "reach": call("max", 4.0, 1.5 * call("abs", var.pre))}
+    let.update(curve_x=call("linspace", -var.reach, var.reach, 121), curve_y=call("act", var.curve_x))
+    if gated:
+        let.update(gate=cell.input(1)[*cell_index(node)], out=var.acted * var.gate)
+        said, inputs = "{name}({pre:num}) × {gate:num} = {acted:num} × {gate:num} = {out:num}", \
+            {"pre": var.pre, "gate": var.gate, "function": var.name}
+    else:
+        let["out"] = var.acted
+        said, inputs = "{name}({pre:num}) = {out:num}", {"pre": var.pre, "function": var.name}
+    return Recipe(let=let, formula=fmt(said), value=var.out, inputs=inputs, labels=TOKEN_LABELS,
+                  figure={"curve_x": var.curve_x, "curve_y": var.curve_y, "point": var.pre})
 
 
-def explain_gated_activation(cell) -> Worked:
-    """f(input half) × gate half (GeGLU, SwiGLU)."""
-    pre, gate = float(cell.input(0)[cell.index]), float(cell.input(1)[cell.index])
-    name = cell.node.attr("function", type(cell.module).__name__)
-    acted = apply_function(cell.module, pre)
-    formula = f"{name}({num(pre)}) × {num(gate)} = {num(acted)} × {num(gate)} = {num(acted * gate)}"
-    return Worked(formula, {"pre": pre, "gate": gate, "function": name}, acted * gate,
-                  labels=token_labels(cell), figure=curve(cell.module, pre))
+def activated(node, graph, module) -> Recipe:
+    return _acted(node, gated=False)
 
 
-def apply_function(module, value: float) -> float:
-    with torch.inference_mode():
-        return float(module(torch.tensor([value], dtype=torch.float32))[0])
-
-
-def curve(module, pre: float) -> dict:
-    """The activation over a range around the point, for the page's figure."""
-    reach = max(4.0, 1.5 * abs(pre))
-    xs = torch.linspace(-reach, reach, 121)
-    with torch.inference_mode():
-        return {"curve_x": xs.numpy(), "curve_y": module(xs).numpy(), "point": pre}
+def gate_activated(node, graph, module) -> Recipe:
+    return _acted(node, gated=True)
 
 
 @tells(shares="Of {me}'s {size} numbers, {negative:.0f}% were negative; after the activation {near_zero:.0f}% are "
@@ -55,8 +47,8 @@ def narrate_activation(s, say) -> list[str]:
 
 
 ACTIVATION = Op("activation", "a function applied to each number", apply_module,
-                explain=explain_activation, narrate=narrate_activation, drawn_as=Figure.CURVE)
+                recipe=activated, narrate=narrate_activation, drawn_as=Figure.CURVE)
 
 
 GATED_ACTIVATION = Op("gated_activation", "act(input) ⊙ gate", compute_gated,
-                      explain=explain_gated_activation, narrate=narrate_activation, drawn_as=Figure.CURVE)
+                      recipe=gate_activated, narrate=narrate_activation, drawn_as=Figure.CURVE)

@@ -2,36 +2,21 @@
 of each row, and the weighted sum of the values (each query head reading its key/value head)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import torch
 
 from .heads import head_name, key_head, shared_heads
-from .record import Figure, Op, Tokens
+from .reading import mask_bias
+from .recipe import X, Recipe, call, cell, fmt, literal, total, var, when
+from .record import Figure, Op, from_recipe
 from .sums import compute_add
 from .telling import relation, tells
-from .worked import MASKED_BELOW, Worked, as_f64, num, plus
+from .worked import MASKED_BELOW, Worked, as_f64
 
 
 def compute_scaled_dot(node, inputs, module, tokens):
     q, k = inputs  # (h, T, d_h), (h_kv, T, d_h): h_kv < h with grouped-query attention
     return torch.matmul(q, shared_heads(k, q.shape[0]).transpose(-1, -2)) / node.attr("scale")  # (h, T_q, T_k)
-
-
-def visible(node, tokens: Tokens) -> torch.Tensor:
-    """(T, T) booleans: query i may see key j (a real token, within the window of a local layer)."""
-    allowed = tokens.attention_mask.bool()[None, :].expand(tokens.length, -1)
-    window = node.attr("window")
-    if window is not None:
-        positions = torch.arange(tokens.length)
-        allowed = allowed & ((positions[:, None] - positions[None, :]).abs() <= window)
-    return allowed
-
-
-def mask_bias(node, tokens: Tokens, dtype: torch.dtype) -> torch.Tensor:
-    """(T, T): 0 where the query may see the key, the most negative float where it may not."""
-    return torch.where(visible(node, tokens), 0.0, torch.finfo(dtype).min).to(dtype)
 
 
 def compute_mask(node, inputs, module, tokens):
@@ -59,88 +44,112 @@ def compute_weighted_sum(node, inputs, module, tokens):
 
 def shared_head(cell, k: int = 1) -> tuple[int, str]:
     """The head of input k (keys, values) that the cell's query head reads, and words for it where it differs
-    (grouped-query attention: "key head 1 of 2, shared by query heads 2–3")."""
+    (grouped-query attention: "key/value head 1 of 2, shared by query heads 2–3")."""
     heads, shared = cell.input(0).shape[0], cell.input(k).shape[0]
     return key_head(cell.head, heads, shared), "" if shared == heads else f" ({head_name(cell.head, heads, shared)})"
 
 
-def explain_scaled_dot(cell) -> Worked:
+def _read_head(queries: X, keys: X) -> dict:
+    """The key/value head the cell's query head reads (`heads.key_head`), and words for it where it is shared."""
+    return {"kv_head": cell.head // (call("len", queries) // call("len", keys)),
+            "shared": when(call("len", queries) == call("len", keys), "",
+                           fmt(" (") + call("head_name", cell.head, call("len", queries), call("len", keys)) + ")")}
+
+
+def _dot(queries: X, keys: X) -> dict:
+    """q_i · k_j / scale of the cell (i, j), one product per head dimension."""
+    return {**_read_head(queries, keys), "i": cell.at(0), "j": cell.at(1), "qi": queries[cell.head, var.i],
+            "kj": keys[var.kv_head, var.j], "products": var.qi * var.kj / var.scale, "dot": call("dot", var.qi, var.kj),
+            "scaled": var.dot / var.scale}
+
+
+_DOT_SAID = "q_{i} · k_{j}{shared} / {scale:.4g} = {dot:num} / {scale:.4g} = {scaled:num}"
+_DOT_TERM = "q[{k}]·k[{k}]/{scale:.4g}"
+_QUERY_KEY = {"query": cell.token(cell.at(0)), "key": cell.token(cell.at(1))}
+
+
+def scaled_dot(node, graph, module) -> Recipe:
     """q_i · k_j / scale, one term per head dimension; k from the key head this query head reads."""
-    (i, j), h, scale = cell.at, cell.head, cell.node.attr("scale")
-    kh, shared = shared_head(cell)
-    q, k = as_f64(cell.input(0)[h, i]), as_f64(cell.input(1)[kh, j])
-    products = q * k / scale
-    terms = [(f"q[{d}]·k[{d}]/{scale:.4g}", float(p)) for d, p in enumerate(products)]
-    dot = float(q @ k)
-    formula = f"q_{i} · k_{j}{shared} / {scale:.4g} = {num(dot)} / {scale:.4g} = {num(dot / scale)}"
-    return Worked(formula, {"query": q, "key": k, "scale": scale, "key_head": kh}, math.fsum(products), terms,
-                  {"query": cell.token(i), "key": cell.token(j)}, {"row": query_row(cell, h, i)})
+    return Recipe(let={"scale": node.attr("scale"), **_dot(cell.input(0), cell.input(1))}, formula=fmt(_DOT_SAID),
+                  terms=((_DOT_TERM, var.products),),
+                  inputs={"query": var.qi, "key": var.kj, "scale": var.scale, "key_head": var.kv_head},
+                  labels=_QUERY_KEY)
 
 
-def explain_mask(cell) -> Worked:
+def masked(node, graph, module) -> Recipe:
     """The scores: a scaled dot product's terms per dimension, each added step as one term under its key, and the
     mask (0, or the most negative float where the query may not see the key)."""
-    (i, j), h = cell.at, cell.head
-    terms, inputs, said, row = [], {}, [], None
-    for k, source in enumerate(cell.node.inputs):
-        node = cell.input_node(k)
-        if node is not None and node.op is SCALED_DOT:
-            dot = explain_scaled_dot(cell.at_node(node))
-            terms += dot.terms
-            inputs.update(query=dot.inputs["query"], key=dot.inputs["key"], scale=dot.inputs["scale"])
-            said.append(dot.formula)
-            row = dot.figure["row"]
+    let, said, terms, inputs = {}, [], [], {}
+    for k, source in enumerate(node.inputs):
+        made = graph.node(source) if source in graph else None
+        if made is not None and made.op is SCALED_DOT:
+            let.update(scale=made.attr("scale"), **_dot(call("source", made.inputs[0]), call("source", made.inputs[1])))
+            said.append(_DOT_SAID)
+            terms.append((_DOT_TERM, var.products))
+            inputs.update(query=var.qi, key=var.kj, scale=var.scale)
         else:
-            value = float(cell.input(k)[h, i, j])
-            terms.append((source, value))
-            said.append(f"{plus(value) if said else num(value)} ({source.removeprefix('attn.')})")
-    mask = float(mask_bias(cell.node, cell.trace.token_data(), torch.float32)[i, j])
-    terms.append(("mask", mask))
-    inputs["mask"] = mask
-    total = sum(v for _, v in terms) if mask else math.fsum(v for _, v in terms)
-    formula = "; ".join(said) + f"; {plus(mask) if mask > MASKED_BELOW else '+ −∞'} (mask) = {num(total)}"
-    return Worked(formula, inputs, total, terms, {"query": cell.token(i), "key": cell.token(j)},
-                  {"row": row} if row is not None else {})
+            let[f"v{k}"] = cell.input(k)[cell.head, cell.at(0), cell.at(1)]
+            said.append(f"{{v{k}:{'plus' if said else 'num'}}} ({literal(source.removeprefix('attn.'))})")
+            terms.append((source, getattr(var, f"v{k}")))
+    let["mask"] = call("mask_bias", cell.at(0), cell.at(1))
+    return Recipe(let=let, formula=fmt("; ".join(said) + "; ") + when(var.mask == 0, fmt("{mask:plus}"), "+ −∞")
+                  + fmt(" (mask) = {terms_sum:num}"),
+                  terms=(*terms, ("mask", var.mask)), inputs={**inputs, "mask": var.mask}, labels=_QUERY_KEY)
 
 
-def explain_softmax(cell) -> Worked:
+def softmaxed(node, graph, module) -> Recipe:
     """exp(s_ij − max) / Σ_k exp(s_ik − max) over the query's row of scores."""
-    (i, j), h = cell.at, cell.head
-    row = as_f64(cell.input(0)[h, i])
-    top = row.max()
-    exps = np.exp(row - top)
-    p = exps[j] / exps.sum()
-    formula = (f"exp({num(row[j])} − {num(top)}) / Σ_k exp(s_{i},k − {num(top)}) = {num(exps[j])} / "
-               f"{num(exps.sum())} = {num(p)}")
-    inputs = {"scores_row": row, "max": top, "exp_row": exps, "sum_exp": exps.sum()}
-    return Worked(formula, inputs, float(p), labels={"query": cell.token(i), "key": cell.token(j)})
+    return Recipe(
+        let={"i": cell.at(0), "j": cell.at(1), "row": cell.input(0)[cell.head, var.i], "top": call("max_of", var.row),
+             "exps": call("exp", var.row - var.top), "total": total(var.exps), "p": var.exps[var.j] / var.total,
+             "s": var.row[var.j], "e": var.exps[var.j]},
+        formula=fmt("exp({s:num} − {top:num}) / Σ_k exp(s_{i},k − {top:num}) = {e:num} / {total:num} = {p:num}"),
+        value=var.p, inputs={"scores_row": var.row, "max": var.top, "exp_row": var.exps, "sum_exp": var.total},
+        labels=_QUERY_KEY)
 
 
-def explain_weighted_sum(cell) -> Worked:
+def weighted(node, graph, module) -> Recipe:
     """Σ_j p_ij · v_j[d], one term per key; under an intervention, a zeroed value's term is 0 and a head switched
     off gives 0 (the formula says which)."""
-    (i, d), h = cell.at, cell.head
-    vh, shared = shared_head(cell)
-    probs, values = as_f64(cell.input(0)[h, i]), as_f64(cell.input(1)[vh, :, d]).copy()
-    zeroed = list(cell.node.attr("zeroed_values", ()))
-    values[zeroed] = 0.0
-    if h in cell.node.attr("heads_off", ()):
-        return Worked(f"head {h} is switched off in this run: its context is 0 (the weighted sum is not added)",
-                      {"probs_row": probs, "values": values, "value_head": vh}, 0.0,
-                      labels={"query": cell.token(i), "dimension": str(d)})
-    terms = [(f"p[{i},{j}]·v[{j},{d}] ({cell.trace.tokens[j]}{', value zeroed' if j in zeroed else ''})",
-              float(p * v)) for j, (p, v) in enumerate(zip(probs, values))]
+    zeroed, off = list(node.attr("zeroed_values", ())), list(node.attr("heads_off", ()))
+    values = cell.input(1)[var.kv_head, :, var.d]
+    let = {**_read_head(cell.input(0), cell.input(1)), "i": cell.at(0), "d": cell.at(1),
+           "probs": cell.input(0)[cell.head, var.i],
+           "values": call("zeroed", values, call("list", *zeroed)) if zeroed else values,
+           "n": call("len", var.probs), "sum": call("dot", var.probs, var.values),
+           "h": cell.head, "off": call("in", cell.head, call("list", *off)) if off else False}
+    label = (fmt("p[{i},{k}]·v[{k},{d}] (") + call("token_text", var.k)
+             + (when(call("in", var.k, call("list", *zeroed)), ", value zeroed", "") if zeroed else "") + ")")
     zeroed_words = f", the value of token {', '.join(map(str, zeroed))} zeroed in this run" if zeroed else ""
-    formula = (f"Σ_j p[{i}, j] · v[j, {d}]{shared} over {len(probs)} keys{zeroed_words} = "
-               f"{num(float(probs @ values))}")
-    return Worked(formula, {"probs_row": probs, "values": values, "value_head": vh}, math.fsum(v for _, v in terms),
-                  terms,
-                  {"query": cell.token(i), "dimension": str(d)})
+    return Recipe(
+        let=let, formula=when(var.off, fmt("head {h} is switched off in this run: its context is 0 (the "
+                                           "weighted sum is not added)"),
+                              fmt(f"Σ_j p[{{i}}, j] · v[j, {{d}}]{{shared}} over {{n}} keys{zeroed_words} = "
+                                  "{sum:num}")),
+        value=when(var.off, 0.0, call("terms_sum")), terms=((label, when(var.off, None, var.probs * var.values)),),
+        inputs={"probs_row": var.probs, "values": var.values, "value_head": var.kv_head},
+        labels={"query": cell.token(var.i), "dimension": call("str", var.d)})
+
+
+def explain_scaled_dot(c) -> Worked:
+    """The recipe's account, and the query's whole row (BertViz's neuron view) for the app's figure."""
+    worked = from_recipe(c)
+    worked.figure["row"] = query_row(c, c.head, c.at[0])
+    return worked
+
+
+def explain_mask(c) -> Worked:
+    """The recipe's account, and the whole row of the scaled dot product it adds, where it adds one."""
+    worked = from_recipe(c)
+    dots = [c.input_node(k) for k in range(len(c.node.inputs)) if (n := c.input_node(k)) and n.op is SCALED_DOT]
+    if dots:
+        worked.figure["row"] = query_row(c.at_node(dots[0]), c.head, c.at[0])
+    return worked
 
 
 def query_row(cell, head: int, i: int) -> dict:
     """BertViz's neuron view, with numbers: q_i ⊙ k_j / scale for every key j (T, d_h), their sums, and, where the
-    block has them, the query's scores and probabilities (the whole row of the explain_softmax)."""
+    block has them, the query's scores and probabilities (the whole row of the softmax's explanation)."""
     scale = cell.node.attr("scale")
     q, keys = as_f64(cell.input(0)[head, i]), as_f64(cell.input(1)[shared_head(cell)[0]])
     row = {"products": q[None, :] * keys / scale, "dots": keys @ q / scale}
@@ -196,17 +205,17 @@ def narrate_context(s, say) -> list[str]:
 
 
 SCALED_DOT = Op("scaled_dot", "a scaled dot product: q_i · k_j / scale for every query and key", compute_scaled_dot,
-                explain=explain_scaled_dot, narrate=narrate_scores, drawn_as=Figure.TERMS, whole_row=True)
+                recipe=scaled_dot, explain=explain_scaled_dot, narrate=narrate_scores, drawn_as=Figure.TERMS, whole_row=True)
 
 
 MASK = Op("mask", "the sum of its inputs plus the mask: 0 where the query may see the key, the most negative "
                   "number where it may not", compute_mask,
-          explain=explain_mask, narrate=narrate_mask, drawn_as=Figure.TERMS, whole_row=True)
+          recipe=masked, explain=explain_mask, narrate=narrate_mask, drawn_as=Figure.TERMS, whole_row=True)
 
 
 SOFTMAX = Op("softmax", "softmax of each row: exp(s_ij) / Σ_k exp(s_ik)", compute_softmax,
-             explain=explain_softmax, narrate=narrate_softmax, drawn_as=Figure.SOFTMAX_ROW, gives_probabilities=True)
+             recipe=softmaxed, narrate=narrate_softmax, drawn_as=Figure.SOFTMAX_ROW, gives_probabilities=True)
 
 
 WEIGHTED_SUM = Op("weighted_sum", "a weighted sum of the values: Σ_j p_ij v_j", compute_weighted_sum,
-                  explain=explain_weighted_sum, narrate=narrate_context, drawn_as=Figure.TERMS)
+                  recipe=weighted, narrate=narrate_context, drawn_as=Figure.TERMS)

@@ -1,53 +1,44 @@
 """The norms of each token's vector: LayerNorm (centred and scaled) and RMSNorm (scaled only)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import torch
 
+from .reading import norm_eps
+from .recipe import TOKEN_LABELS, X, Recipe, call, cell, fmt, var
 from .record import Figure, Op, Series, apply_module
 from .telling import tells
-from .worked import Worked, as_f64, num, plus, token_labels
 
 
-def explain_layer_norm(cell) -> Worked:
-    """(x[d] − mean) / √(var + ε) · weight[d] + bias[d], mean and (biased) variance over the token's row."""
-    t, d = cell.at
-    module = cell.module
-    x = as_f64(cell.input(0)[t])
-    mean, var = x.mean(), ((x - x.mean()) ** 2).mean()
-    weight = 1.0 if module.weight is None else float(as_f64(module.weight[d]))
-    bias = 0.0 if getattr(module, "bias", None) is None else float(as_f64(module.bias[d]))
-    normed = (x[d] - mean) / math.sqrt(var + module.eps)
-    formula = (f"({num(x[d])} {plus(-mean)}) / √({num(var)} + {module.eps:g}) × {num(weight)} {plus(bias)} = "
-               f"{num(normed)} × {num(weight)} {plus(bias)} = {num(normed * weight + bias)}")
-    inputs = {"x": x, "mean": mean, "var": var, "eps": module.eps, "weight": weight, "bias": bias}
-    return Worked(formula, inputs, normed * weight + bias, labels=token_labels(cell),
-                  figure={"before": x, "after": cell.array[t], "dim": d})
+def _normed(node, module, centred: bool) -> Recipe:
+    """(x[d] − mean) / √(var + ε) · γ[d] + β[d] (LayerNorm: the mean and the biased variance over the token's
+    row),
+    or x[d] / √(mean(x²) + ε) · γ[d] (RMSNorm: no centring, no β)."""
+    gain = 1.0 if module.weight is None else cell.weight()[var.d]
+    shift = cell.weight("bias")[var.d] if centred and getattr(module, "bias", None) is not None else 0.0
+    let = {"t": cell.at(0), "d": cell.at(1), "x": cell.input(0)[var.t], "eps": X(["eps"]), "w": gain, "b": shift}
+    if centred:
+        let.update(mean=call("mean", var.x), spread=call("mean", (var.x - var.mean) * (var.x - var.mean)),
+                   negative_mean=-var.mean, normed=(var.x[var.d] - var.mean) / call("sqrt", var.spread + var.eps))
+        said = ("({xd:num} {negative_mean:plus}) / √({spread:num} + {eps:g}) × {w:num} {b:plus} = {normed:num} × "
+                "{w:num} {b:plus}")
+        inputs = {"x": var.x, "mean": var.mean, "var": var.spread, "eps": var.eps, "weight": var.w, "bias": var.b}
+    else:
+        let.update(mean_square=call("mean", var.x * var.x),
+                   normed=var.x[var.d] / call("sqrt", var.mean_square + var.eps))
+        said = "{xd:num} / √({mean_square:num} + {eps:g}) × {w:num} = {normed:num} × {w:num}"
+        inputs = {"x": var.x, "mean_square": var.mean_square, "eps": var.eps, "weight": var.w}
+    let.update(xd=var.x[var.d], out=var.normed * var.w + var.b)
+    return Recipe(let=let, formula=fmt(said + " = {out:num}"), value=var.out, inputs=inputs, labels=TOKEN_LABELS,
+                  figure={"before": var.x, "after": cell.step[var.t], "dim": var.d})
 
 
-def explain_rms_norm(cell) -> Worked:
-    """x[d] / √(mean(x²) + ε) · weight[d]: the token's row divided by its root mean square, not centred."""
-    t, d = cell.at
-    module = cell.module
-    x = as_f64(cell.input(0)[t])
-    mean_square, eps = (x ** 2).mean(), norm_eps(module)
-    weight = float(as_f64(module.weight[d]))
-    normed = x[d] / math.sqrt(mean_square + eps)
-    formula = (f"{num(x[d])} / √({num(mean_square)} + {eps:g}) × {num(weight)} = {num(normed)} × {num(weight)} = "
-               f"{num(normed * weight)}")
-    inputs = {"x": x, "mean_square": mean_square, "eps": eps, "weight": weight}
-    return Worked(formula, inputs, normed * weight, labels=token_labels(cell),
-                  figure={"before": x, "after": cell.array[t], "dim": d})
+def layer_normed(node, graph, module) -> Recipe:
+    return _normed(node, module, centred=True)
 
 
-def norm_eps(module) -> float:
-    """A norm's ε, whatever the module calls it (torch's RMSNorm: eps; the Llama-style ones: variance_epsilon)."""
-    eps = getattr(module, "eps", None)
-    if eps is None:  # torch's nn.RMSNorm with eps=None uses the dtype's machine epsilon
-        eps = getattr(module, "variance_epsilon", None) or torch.finfo(module.weight.dtype).eps
-    return float(eps)
+def rms_normed(node, graph, module) -> Recipe:
+    return _normed(node, module, centred=False)
 
 
 def centred(op: Op, x: torch.Tensor) -> torch.Tensor:
@@ -83,12 +74,12 @@ def narrate_norm(s, say) -> list[str]:
 
 LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector",
                 apply_module,
-                explain=explain_layer_norm, narrate=narrate_norm, drawn_as=Figure.HISTOGRAMS, series=Series.NORMED)
+                recipe=layer_normed, narrate=narrate_norm, drawn_as=Figure.HISTOGRAMS, series=Series.NORMED)
 
 
 RMS_NORM = Op("rms_norm", "RMSNorm: x / √(mean(x²) + ε) × γ, over each token's vector (no centring, no β)",
               apply_module,
-              explain=explain_rms_norm, narrate=narrate_norm, drawn_as=Figure.HISTOGRAMS, series=Series.NORMED)
+              recipe=rms_normed, narrate=narrate_norm, drawn_as=Figure.HISTOGRAMS, series=Series.NORMED)
 
 
 NORMS = (LAYER_NORM, RMS_NORM)  # the operations that normalise each token's vector

@@ -2,14 +2,12 @@
 a learnt bias per bucket of distance (MPNet)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import torch
 
+from .recipe import Recipe, call, cell, fmt, total, var, when
 from .record import Figure, Op
 from .telling import relation, row_story, tells
-from .worked import Worked, as_f64, num
 
 
 def compute_angles(node, inputs, module, tokens):
@@ -44,70 +42,65 @@ def compute_gather_bias(node, inputs, module, tokens):
     return module(inputs[0]).permute(2, 0, 1)  # a (buckets, h) table at each pair's bucket: (h, T, T)
 
 
-def explain_rotation(cell) -> Worked:
+def rotated(node, graph, module) -> Recipe:
     """x[m] cos θ − x[m + d_h/2] sin θ (first half) or x[m] cos θ + x[m − d_h/2] sin θ (second half), θ the pair's
     angle at this token's position."""
-    (t, m), h, node = cell.at, cell.head, cell.node
-    x, angles = as_f64(cell.input(0)[h, t]), as_f64(cell.input(1))
-    half = x.shape[0] // 2
-    pair = m % half
-    theta, scaling = float(angles[t, pair]), node.attr("scaling", 1.0)
-    cos, sin = math.cos(theta) * scaling, math.sin(theta) * scaling
-    if m < half:
-        partner, sign = m + half, -1.0
-    else:
-        partner, sign = m - half, 1.0
-    terms = [(f"x[{m}]·cos θ", x[m] * cos), (f"{'−' if sign < 0 else '+'}x[{partner}]·sin θ", sign * x[partner] * sin)]
-    formula = (f"θ = {num(theta)} rad: {num(x[m])} × {num(cos)} {'−' if sign < 0 else '+'} {num(x[partner])} × "
-               f"{num(sin)} = {num(terms[0][1] + terms[1][1])}")
-    before = (x[pair], x[pair + half])
-    after = (before[0] * cos - before[1] * sin, before[1] * cos + before[0] * sin)
-    inputs = {"pair": [before[0], before[1]], "angle": theta, "position": t}
-    return Worked(formula, inputs, math.fsum(v for _, v in terms), [(k, float(v)) for k, v in terms],
-                  {"token": cell.token(t), "dimension": f"{m} (pair {pair}: {pair} and {pair + half})"},
-                  {"before": before, "after": after, "angle": theta})
+    let = {"t": cell.at(0), "m": cell.at(1), "x": cell.input(0)[cell.head, var.t], "half": call("len", var.x) // 2,
+           "pair": var.m % var.half, "other": var.pair + var.half, "theta": cell.input(1)[var.t, var.pair],
+           "scaling": node.attr("scaling", 1.0), "cos": call("cos", var.theta) * var.scaling,
+           "sin": call("sin", var.theta) * var.scaling, "first": var.m < var.half,
+           "partner": when(var.first, var.m + var.half, var.m - var.half), "sign": when(var.first, "−", "+"),
+           "xm": var.x[var.m], "xp": var.x[var.partner], "turned": var.xm * var.cos,
+           "added": when(var.first, -1.0, 1.0) * var.xp * var.sin, "sum": var.turned + var.added,
+           "before": call("list", var.x[var.pair], var.x[var.other])}
+    return Recipe(
+        let=let, formula=fmt("θ = {theta:num} rad: {xm:num} × {cos:num} {sign} {xp:num} × {sin:num} = {sum:num}"),
+        terms=((fmt("x[{m}]·cos θ"), var.turned), (fmt("{sign}x[{partner}]·sin θ"), var.added)),
+        inputs={"pair": var.before, "angle": var.theta, "position": var.t},
+        labels={"token": cell.token(var.t), "dimension": fmt("{m} (pair {pair}: {pair} and {other})")},
+        figure={"before": var.before, "angle": var.theta,
+                "after": call("list", var.before[0] * var.cos - var.before[1] * var.sin,
+                              var.before[1] * var.cos + var.before[0] * var.sin)})
 
 
-def explain_rotary_angles(cell) -> Worked:
+def angled(node, graph, module) -> Recipe:
     """position × frequency."""
-    t, m = cell.at
-    frequency = float(as_f64(getattr(cell.module, cell.node.attr("inv_freq"))[m]))
-    return Worked(f"{t} × {frequency:.6g} = {num(t * frequency)} rad", {"position": t, "frequency": frequency},
-                  t * frequency, labels={"token": cell.token(t), "pair": str(m)})
+    return Recipe(let={"t": cell.at(0), "m": cell.at(1), "frequency": call("buffer", node.attr("inv_freq"))[var.m],
+                       "angle": var.t * var.frequency},
+                  formula=fmt("{t} × {frequency:.6g} = {angle:num} rad"), value=var.angle,
+                  inputs={"position": var.t, "frequency": var.frequency},
+                  labels={"token": cell.token(var.t), "pair": call("str", var.m)})
 
 
-def explain_relative_dot(cell) -> Worked:
+def relative(node, graph, module) -> Recipe:
     """DeBERTa's c2p (q_i · Kʳ[δ(i, j)]) and p2c (Qʳ[−δ(j, i)] · k_j), each / scale: the relative vector is
     gathered by the bucketed distance of the pair."""
-    (i, j), h, node = cell.at, cell.head, cell.node
-    content, relative, distance = cell.input(0), cell.input(1), cell.input(2)
-    span, scale = relative.shape[1] // 2, node.attr("scale")
+    content, positions, distance = cell.input(0), cell.input(1), cell.input(2)
+    let = {"i": cell.at(0), "j": cell.at(1), "scale": node.attr("scale"), "span": call("len", positions[0]) // 2}
     if node.attr("direction") == "c2p":
-        delta = int(distance[i, j])
-        row = int(np.clip(delta + span, 0, 2 * span - 1))
-        query, key = as_f64(content[h, i]), as_f64(relative[h, row])
-        said = f"q_{i} · Kʳ[δ = {delta}]"
-    else:
-        delta = int(distance[j, i])
-        row = int(np.clip(-delta + span, 0, 2 * span - 1))
-        query, key = as_f64(relative[h, row]), as_f64(content[h, j])
-        delta = -delta  # the row read is span − δ(j, i): the query's offset from the key
-        said = f"Qʳ[δ = {delta}] · k_{j}"
-    products = query * key / scale
-    terms = [(f"a[{d}]·b[{d}]/{scale:.4g}", float(p)) for d, p in enumerate(products)]
-    formula = f"{said} / {scale:.4g} = {num(float(query @ key))} / {scale:.4g} = {num(float(products.sum()))}"
-    inputs = {"query": query, "key": key, "scale": scale, "distance": delta, "row": row}
-    return Worked(formula, inputs, math.fsum(products), terms, {"query": cell.token(i), "key": cell.token(j)})
+        let.update(delta=distance[var.i, var.j], r=call("clip", var.delta + var.span, 0, 2 * var.span - 1),
+                   a=content[cell.head, var.i], b=positions[cell.head, var.r])
+        said = "q_{i} · Kʳ[δ = {delta}]"
+    else:  # the row read is span − δ(j, i): the query's offset from the key
+        let.update(delta=-distance[var.j, var.i], r=call("clip", var.delta + var.span, 0, 2 * var.span - 1),
+                   a=positions[cell.head, var.r], b=content[cell.head, var.j])
+        said = "Qʳ[δ = {delta}] · k_{j}"
+    let.update(products=var.a * var.b / var.scale, dot=call("dot", var.a, var.b), sum=total(var.products))
+    return Recipe(let=let, formula=fmt(said + " / {scale:.4g} = {dot:num} / {scale:.4g} = {sum:num}"),
+                  terms=(("a[{k}]·b[{k}]/{scale:.4g}", var.products),),
+                  inputs={"query": var.a, "key": var.b, "scale": var.scale, "distance": var.delta, "row": var.r},
+                  labels={"query": cell.token(var.i), "key": cell.token(var.j)})
 
 
-def explain_gather_bias(cell) -> Worked:
+def biased(node, graph, module) -> Recipe:
     """A learnt number per head at the pair's bucket of distance."""
-    (i, j), h = cell.at, cell.head
-    bucket = int(cell.input(0)[i, j])
-    value = float(as_f64(cell.module.weight[bucket, h]))
-    return Worked(f"{cell.node.module}.weight[bucket {bucket}, head {h}] = {num(value)} (key {j} is {j - i:+d} "
-                  f"tokens from query {i})", {"bucket": bucket, "distance": j - i}, value,
-                  labels={"query": cell.token(i), "key": cell.token(j)})
+    return Recipe(let={"module": cell.module, "i": cell.at(0), "j": cell.at(1), "h": cell.head,
+                       "bucket": cell.input(0)[var.i, var.j],
+                       "value": cell.weight()[var.bucket, var.h], "distance": var.j - var.i},
+                  formula=fmt("{module}.weight[bucket {bucket}, head {h}] = {value:num} (key {j} is {distance:+d} "
+                              "tokens from query {i})"),
+                  value=var.value, inputs={"bucket": var.bucket, "distance": var.distance},
+                  labels={"query": cell.token(var.i), "key": cell.token(var.j)})
 
 
 @tells(turned="Each pair of dimensions is turned by an angle that grows with the position: {me} is at position "
@@ -127,18 +120,18 @@ def narrate_relative(s, say) -> list[str]:
 
 ROTARY_ANGLES = Op("rotary_angles", "the rotation angle of each pair of dimensions: position × frequency",
                    compute_angles,
-                   explain=explain_rotary_angles, narrate=narrate_rotation)
+                   recipe=angled, narrate=narrate_rotation)
 
 
 ROTATION = Op("rotation", "a rotation of each pair of dimensions by its angle (rotary positions)", compute_rotate,
-              explain=explain_rotation, narrate=narrate_rotation, drawn_as=Figure.ARROWS)
+              recipe=rotated, narrate=narrate_rotation, drawn_as=Figure.ARROWS)
 
 
 RELATIVE_DOT = Op("relative_dot", "a gather by relative distance: a vector's dot product with the relative "
                                   "vector at the bucketed distance of the pair, scaled", compute_relative_dot,
-                  explain=explain_relative_dot, narrate=narrate_relative, drawn_as=Figure.TERMS)
+                  recipe=relative, narrate=narrate_relative, drawn_as=Figure.TERMS)
 
 
 GATHER_BIAS = Op("gather_bias", "a gather by relative distance: a learnt number per head for each pair's bucket",
                  compute_gather_bias,
-                 explain=explain_gather_bias, narrate=narrate_relative)
+                 recipe=biased, narrate=narrate_relative)

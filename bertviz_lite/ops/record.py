@@ -21,6 +21,7 @@ import torch
 from ..kinds import Figure, Series
 from .telling import plain
 from .worked import Worked, num
+from .working import worked_out
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,11 @@ def recomputed(cell) -> Worked:
     return Worked(f"{cell.node.op.meaning}: {num(value)}", where, value)
 
 
+def from_recipe(cell) -> Worked:
+    """A cell explained by its operation's recipe (`recipe.py`), as a site's browser explains it."""
+    return worked_out(cell.node.op.recipe(cell.node, cell.graph, cell.module), cell)
+
+
 def apply_module(node, inputs, module, tokens):
     """The model's own module (a norm, an activation) on the one input: a computation many ops share."""
     return module(inputs[0])
@@ -68,7 +74,10 @@ class Op:
     name: str
     meaning: str  # one line for people
     compute: Compute
-    explain: Callable[[Any], Worked] = recomputed  # one cell, from the numbers it is made of
+    recipe: Callable[[Any, Any, Any], Any] | None = None  # (node, graph, module) -> recipe.Recipe: how a cell is explained,
+    # as data that the app and a site's browser work out alike
+    explain: Callable[[Any], Worked] | None = None  # one cell, from the numbers it is made of: by default the
+    # recipe's, else the cell computed again
     narrate: Callable[[Any], list[str]] = plain  # the tour's sentences, with the sentence's own numbers
     drawn_as: Figure | None = None  # the figure that explains a cell; None: the formula says it all
     series: Series | None = None  # what its output is as a series of token vectors, where a chart draws one
@@ -80,6 +89,8 @@ class Op:
     # every page, the app's and an exported site's; "" for the usual: shares from 0 for a distribution, else diverging
 
     def __post_init__(self) -> None:
+        if self.explain is None:
+            object.__setattr__(self, "explain", from_recipe if self.recipe else recomputed)
         if not self.scale:
             object.__setattr__(self, "scale", "share" if self.gives_probabilities else "signed")
 

@@ -2,15 +2,13 @@
 dimension and a bias), and the heads put side by side again."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from torch.nn import functional as F
 
 from .heads import merge_heads, split_heads
+from .recipe import TOKEN_LABELS, Recipe, call, cell, cell_index, fmt, literal, total, var
 from .record import Figure, Op, Series
 from .telling import by_distance, row_story, tells
-from .worked import Worked, as_f64, num, plus, token_labels
 
 
 def compute_add(node, inputs, module, tokens):
@@ -38,50 +36,48 @@ def compute_merge(node, inputs, module, tokens):
     return merge_heads(inputs[0])
 
 
-def explain_added(cell) -> Worked:
-    """A residual add or a sum of embeddings: one term per input."""
-    terms = [(source, float(cell.input(k)[cell.index])) for k, source in enumerate(cell.node.inputs)]
-    formula = " + ".join(f"{num(v)} ({label})" for label, v in terms) + f" = {num(math.fsum(v for _, v in terms))}"
-    return Worked(formula, {label: v for label, v in terms}, math.fsum(v for _, v in terms), terms,
-                  token_labels(cell))
+def added(node, graph, module) -> Recipe:
+    """A residual add or a sum of embeddings: one term per input, named by its step."""
+    values = {f"v{k}": cell.input(k)[cell_index(node)] for k in range(len(node.inputs))}
+    said = " + ".join(f"{{v{k}:num}} ({literal(source)})" for k, source in enumerate(node.inputs))
+    return Recipe(let={**values, "total": call("fsum", call("list", *values.values()))},
+                  formula=fmt(said + " = {total:num}"), value=var.total,
+                  terms=tuple((source, values[f"v{k}"]) for k, source in enumerate(node.inputs)),
+                  inputs={source: values[f"v{k}"] for k, source in enumerate(node.inputs)}, labels=TOKEN_LABELS)
 
 
-def explain_linear(cell) -> Worked:
-    """x · W[o, :] + b[o]: the row of the input times one row of the weight (nn.Linear keeps W as out × in)."""
-    node, module = cell.node, cell.module
-    x = cell.input(0)
-    token = node.attr("token")
-    if token is not None:
-        (o,), t = cell.at, token
-    elif cell.head is not None:
-        (t, j), d_h = cell.at, cell.array.shape[-1]
-        o = cell.head * d_h + j
+def linear(node, graph, module) -> Recipe:
+    """x · W[o, :] + b[o]: the row of the input times one row of the weight (nn.Linear keeps W as out × in); the
+    pooler's only token, a head's slice of the outputs, a fused matrix's rows (ModernBERT's Wqkv, Wi) as the node
+    says."""
+    if node.attr("token") is not None:
+        t, o = node.attr("token"), cell.at(0)
+    elif node.has_head_axis:
+        t, o = cell.at(0), cell.head * call("len", cell.step[0, 0]) + cell.at(1)
     else:
-        t, o = cell.at
-    row = (node.attr("rows") or (0,))[0] + o  # the row of a fused matrix (ModernBERT's Wqkv, Wi)
-    x_row, w_row = as_f64(x[t]), as_f64(module.weight[row])
-    products = x_row * w_row
-    terms = [(f"x[{k}]·W[{row},{k}]", float(p)) for k, p in enumerate(products)]
-    bias = None if module.bias is None else float(as_f64(module.bias[row]))
-    if bias is not None:
-        terms.append(("bias", bias))
-    weight = f"{node.module}.weight"
-    formula = (f"Σ_k x[{t}, k] · {weight}[{row}, k] over {len(products)} dimensions = {num(products.sum())}"
-               + (f"; {plus(bias)} (bias) = {num(products.sum() + bias)}" if bias is not None else ""))
-    labels = {"row": cell.row(t, x), "output": f"{row} of {weight}"}
-    inputs = {"x": x_row, "weight": w_row, "bias": 0.0 if bias is None else bias, "token": t, "row": row}
-    return Worked(formula, inputs, math.fsum(v for _, v in terms), terms, labels)
+        t, o = cell.at(0), cell.at(1)
+    biased = module.bias is not None
+    return Recipe(
+        let={"module": cell.module, "t": t, "r": (node.attr("rows") or (0,))[0] + o, "x": cell.input(0)[var.t],
+             "w": cell.weight()[var.r],
+             "b": cell.weight("bias")[var.r] if biased else 0.0, "products": var.x * var.w,
+             "n": call("len", var.products), "sum": total(var.products), "biased": var.sum + var.b},
+        formula=fmt("Σ_k x[{t}, k] · {module}.weight[{r}, k] over {n} dimensions = {sum:num}"
+                    + ("; {b:plus} (bias) = {biased:num}" if biased else "")),
+        terms=(("x[{k}]·W[{r},{k}]", var.products),) + ((("bias", var.b),) if biased else ()),
+        inputs={"x": var.x, "weight": var.w, "bias": var.b, "token": var.t, "row": var.r},
+        labels={"row": cell.row(var.t, cell.input(0)), "output": fmt("{r} of {module}.weight")})
 
 
-def explain_merge_heads(cell) -> Worked:
+def merged(node, graph, module) -> Recipe:
     """Dimension c of the context is dimension c mod d_h of head c // d_h's context."""
-    t, c = cell.at
-    d_h = cell.input(0).shape[-1]
-    head, d = divmod(c, d_h)
-    value = float(cell.input(0)[head, t, d])
-    formula = f"context[{t}, {c}] = head {head}'s context[{t}, {d}] = {num(value)} (head {head} fills " \
-              f"dimensions {head * d_h}–{(head + 1) * d_h - 1})"
-    return Worked(formula, {"head": head, "dim": d}, value, labels=token_labels(cell))
+    return Recipe(
+        let={"t": cell.at(0), "c": cell.at(1), "d_h": call("len", cell.input(0)[0, 0]), "head": var.c // var.d_h,
+             "d": var.c % var.d_h, "value": cell.input(0)[var.head, var.t, var.d], "first": var.head * var.d_h,
+             "last": var.first + var.d_h - 1},
+        formula=fmt("context[{t}, {c}] = head {head}'s context[{t}, {d}] = {value:num} (head {head} fills "
+                    "dimensions {first}–{last})"),
+        value=var.value, inputs={"head": var.head, "dim": var.d}, labels=TOKEN_LABELS)
 
 
 @tells(map="{each} {size} numbers times a learnt matrix{bias}.", token="Each token's",
@@ -109,17 +105,17 @@ def narrate_residual(s, say) -> list[str]:
 
 
 ADD = Op("add", "the sum of its inputs", compute_add,
-         explain=explain_added, drawn_as=Figure.TERMS, series=Series.SUM)
+         recipe=added, drawn_as=Figure.TERMS, series=Series.SUM)
 
 
 RESIDUAL_ADD = Op("residual_add", "a residual add: the block's input carried past it, plus what it computed",
                   compute_add,
-                  explain=explain_added, narrate=narrate_residual, drawn_as=Figure.TERMS, series=Series.SUM)
+                  recipe=added, narrate=narrate_residual, drawn_as=Figure.TERMS, series=Series.SUM)
 
 
 LINEAR = Op("linear", "a linear map: x Wᵀ + b", compute_linear,
-            explain=explain_linear, narrate=narrate_linear, drawn_as=Figure.TERMS, series=Series.COMPUTED)
+            recipe=linear, narrate=narrate_linear, drawn_as=Figure.TERMS, series=Series.COMPUTED)
 
 
 MERGE_HEADS = Op("merge_heads", "the heads side by side again", compute_merge,
-                 explain=explain_merge_heads, narrate=narrate_merge)
+                 recipe=merged, narrate=narrate_merge)

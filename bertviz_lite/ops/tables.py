@@ -2,8 +2,8 @@
 table used whole (DeBERTa's relative embeddings)."""
 from __future__ import annotations
 
+from .recipe import TOKEN_LABELS, Recipe, call, cell, cell_index, fmt, var
 from .record import Op, Series
-from .worked import Worked, as_f64, num, token_labels
 
 
 def compute_given(node, inputs, module, tokens):
@@ -18,41 +18,43 @@ def compute_parameter(node, inputs, module, tokens):
     return module.weight.detach().clone()  # the table itself, copied so the trace does not hold the model
 
 
-def explain_lookup(cell) -> Worked:
+def looked_up(node, graph, module) -> Recipe:
     """Row id of the table."""
-    t, d = cell.at
-    ids = getattr(cell.trace.token_data(), cell.node.attr("ids"))
-    row = int(ids[t])
-    value = float(as_f64(cell.module.weight[row, d]))
-    return Worked(f"{cell.node.module}.weight[{row}, {d}] = {num(value)}",
-                  {"id": row, "token": cell.trace.tokens[t], "table": f"{cell.node.module}.weight"}, value,
-                  labels=token_labels(cell))
+    return Recipe(let={"module": cell.module, "t": cell.at(0), "d": cell.at(1), "id": call("ids", node.attr("ids"))[var.t],
+                       "value": call("table_row", var.id)[var.d]},
+                  formula=fmt("{module}.weight[{id}, {d}] = {value:num}"), value=var.value,
+                  inputs={"id": var.id, "token": call("token_text", var.t), "table": fmt("{module}.weight")},
+                  labels=TOKEN_LABELS)
 
 
-def explain_parameter(cell) -> Worked:
-    value = float(as_f64(cell.module.weight[cell.at]))
-    return Worked(f"{cell.node.module}.weight[{', '.join(map(str, cell.at))}] = {num(value)}",
-                  {"table": f"{cell.node.module}.weight"}, value)
+def read(node, graph, module) -> Recipe:
+    """A learnt table's number, as it is."""
+    at = ", ".join(f"{{a{k}}}" for k in range(len(node.axes)))
+    return Recipe(let={"module": cell.module, **{f"a{k}": cell.at(k) for k in range(len(node.axes))},
+                       "value": cell.weight()[tuple(cell.at(k) for k in range(len(node.axes)))]},
+                  formula=fmt(f"{{module}}.weight[{at}] = {{value:num}}"), value=var.value,
+                  inputs={"table": fmt("{module}.weight")})
 
 
-def explain_given(cell) -> Worked:
+def given(node, graph, module) -> Recipe:
     """A layer's input is the model's own output of the block before (what the step-through is checked against);
     the step-through's own value of that step is shown beside it."""
-    source = cell.node.inputs[0]
-    value = float(cell.input(0)[cell.index])
-    ours = float(cell.trace.cache[source][cell.index])
-    formula = (f"the model's own output of {source} = {num(value)} (the step-through computed {num(ours)}, "
-               f"|Δ| = {abs(value - ours):.1e})")
-    return Worked(formula, {"from": source, "model": value, "step_through": ours}, value, labels=token_labels(cell))
+    return Recipe(let={"source": call("input_name", 0), "value": cell.input(0)[cell_index(node)],
+                       "ours": call("cache", var.source)[cell_index(node)],
+                       "difference": call("abs", var.value - var.ours)},
+                  formula=fmt("the model's own output of {source} = {value:num} (the step-through computed "
+                              "{ours:num}, |Δ| = {difference:.1e})"),
+                  value=var.value, inputs={"from": var.source, "model": var.value, "step_through": var.ours},
+                  labels=TOKEN_LABELS)
 
 
 INPUT = Op("input", "what the block starts from: the previous block's output", compute_given,
-           explain=explain_given, series=Series.INPUT)
+           recipe=given, series=Series.INPUT)
 
 
 LOOKUP = Op("lookup", "a table look-up: the row of a learnt table for each id", compute_lookup,
-            explain=explain_lookup)
+            recipe=looked_up)
 
 
 PARAMETER = Op("parameter", "a learnt table, used as it is", compute_parameter,
-               explain=explain_parameter)
+               recipe=read)

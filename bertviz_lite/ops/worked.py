@@ -37,10 +37,3 @@ def plus(value: float) -> str:
 def as_f64(array) -> np.ndarray:
     """float64 numbers from an array or a model's tensor (the parameters need no gradient here)."""
     return np.asarray(array.detach() if isinstance(array, torch.Tensor) else array, dtype=np.float64)
-
-
-def token_labels(cell) -> dict:
-    """A (row, dimension) cell named: the row by its token (or distance), the dimension by its number."""
-    if len(cell.at) == 2:
-        return {"row": cell.row(cell.at[0]), "dimension": str(cell.at[1])}
-    return {"dimension": str(cell.at[0])} if len(cell.at) == 1 else {}

@@ -78,18 +78,6 @@ export function row(array, ...leading) {
 }
 
 /**
- * array[...leading, :, last]: the second-to-last axis.
- * @param {Unpacked} array
- * @param {number[]} leading
- * @param {number} last
- * @returns {number[]}
- */
-export function column(array, leading, last) {
-  const rows = array.shape[array.shape.length - 2];
-  return Array.from({ length: rows }, (_, r) => get(array, ...leading, r, last));
-}
-
-/**
  * The last two axes at `leading`, as rows of numbers.
  * @param {Unpacked} array
  * @param {...number} leading
@@ -145,16 +133,20 @@ function exponential(size, decimals) {
 
 /**
  * Python's format(value, spec) for the specifications the package's templates use: none (a string, or a whole
- * number, as str() writes it), and a number's ".Nf", ".Ng", "g", ".Ne", with "+" before for a sign always.
+ * number, as str() writes it), and a number's ".Nf", ".Ng", "g", ".Ne", with "+" before for a sign always, "+d";
+ * and a formula's "num" and "plus" (ops/working.py FORMULAS).
  * @param {unknown} value
  * @param {string} spec
  * @returns {string}
  */
 export function formatted(value, spec) {
   if (!spec) return String(value);
+  if (typeof value === "number" && (spec === "num" || spec === "plus" || spec === "+d")) {
+    return spec === "num" ? num(value) : spec === "plus" ? plus(value) : signed(value);  // a formula's (ops/working.py)
+  }
   const parts = /^(\+)?(?:\.(\d+))?([fge])$/.exec(spec);
   if (!parts || typeof value !== "number") {
-    throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g and .Ne of numbers.`);
+    throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g, .Ne, +d, num and plus of numbers.`);
   }
   const [, sign, digits, kind] = parts;
   const text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6))
@@ -209,7 +201,7 @@ export function num(value) {
  * @param {number} value
  * @returns {string}
  */
-export function plus(value) {
+function plus(value) {
   return value < 0 ? `− ${num(-value)}` : `+ ${num(value)}`;
 }
 
@@ -218,7 +210,7 @@ export function plus(value) {
  * @param {number} value
  * @returns {string}
  */
-export function signed(value) {
+function signed(value) {
   return (value >= 0 ? "+" : "-") + Math.abs(value);
 }
 

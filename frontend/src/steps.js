@@ -1,12 +1,14 @@
 // A step of the model's graphs as the site's data gives them (site.model): its global name (graph/names.py), where
 // a name is found, its axes' names (graph/nodes.py), the key/value head a query head reads (ops/heads.py), and a
-// cell of a step with what its explanation reads (explaining/cell.py), for explain.js and the pages.
+// cell of a step with what its explanation reads (explaining/cell.py), for explain.js and the pages. A node's `recipe` is the number of its operation's
+// recipe in the model's `recipes` (ops/recipe.py).
 import { get } from "./numbers.js";
 
 /**
  * A node of a block's graph, as export/steps.py writes it into the site's data.
  * @typedef {{ key: string, op: string, inputs: string[], axes: string[], headed?: boolean, module?: string,
- *             attrs?: Record<string, any>, title: string, explains: string, shape: string }} GraphNode
+ *             attrs?: Record<string, any>, title: string, explains: string, shape: string,
+ *             recipe?: number | null }} GraphNode
  */
 /**
  * A block (the embeddings, the positions, a layer, the pooler) and its graph's nodes.
@@ -16,7 +18,8 @@ import { get } from "./numbers.js";
  * The model as the site's data describes it (the parts these scripts read; `ops` and `parameters` are the app's
  * untyped JSON).
  * @typedef {{ blocks: GraphBlock[], num_heads: number, num_layers: number, ops: Record<string, any>,
- *             parameters: Record<string, any>, weights: string[] }} SiteModel
+ *             parameters: Record<string, any>, weights: string[],
+ *             recipes: import("./recipe.js").Recipe[] }} SiteModel
  */
 
 /**

@@ -29,10 +29,6 @@
     const start3 = offset(array, leading);
     return Array.from(array.data.subarray(start3, start3 + n));
   }
-  function column(array, leading, last) {
-    const rows = array.shape[array.shape.length - 2];
-    return Array.from({ length: rows }, (_, r) => get(array, ...leading, r, last));
-  }
   function matrix(array, ...leading) {
     const rows = array.shape[array.shape.length - 2];
     return Array.from({ length: rows }, (_, r) => row(array, ...leading, r));
@@ -63,9 +59,12 @@
   }
   function formatted(value, spec) {
     if (!spec) return String(value);
+    if (typeof value === "number" && (spec === "num" || spec === "plus" || spec === "+d")) {
+      return spec === "num" ? num(value) : spec === "plus" ? plus(value) : signed(value);
+    }
     const parts = /^(\+)?(?:\.(\d+))?([fge])$/.exec(spec);
     if (!parts || typeof value !== "number") {
-      throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g and .Ne of numbers.`);
+      throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g, .Ne, +d, num and plus of numbers.`);
     }
     const [, sign, digits, kind] = parts;
     const text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6)) : scientific(value, Number(digits ?? 6));
@@ -230,39 +229,6 @@
     }
   };
 
-  // src/activations.js
-  function erf(x) {
-    const a = Math.abs(x);
-    if (a < 2.5) {
-      let term = a, total = a;
-      for (let n = 1; n < 80; n++) {
-        term *= -a * a / n;
-        total += term / (2 * n + 1);
-      }
-      return Math.sign(x) * total * 2 / Math.sqrt(Math.PI);
-    }
-    let fraction = a;
-    for (let n = 60; n >= 1; n--) fraction = a + n / 2 / fraction;
-    return Math.sign(x) * (1 - Math.exp(-a * a) / (Math.sqrt(Math.PI) * fraction));
-  }
-  var tanhGelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
-  var FUNCTIONS = {
-    gelu: (x) => 0.5 * x * (1 + erf(x / Math.SQRT2)),
-    gelu_new: tanhGelu,
-    gelu_fast: tanhGelu,
-    gelu_pytorch_tanh: tanhGelu,
-    quick_gelu: (x) => x / (1 + Math.exp(-1.702 * x)),
-    silu: (x) => x / (1 + Math.exp(-x)),
-    swish: (x) => x / (1 + Math.exp(-x)),
-    relu: (x) => Math.max(0, x),
-    tanh: Math.tanh
-  };
-  function activation(name) {
-    const f = FUNCTIONS[name];
-    if (!f) throw new Error(`The site cannot compute ${name} in the browser: the app explains this cell.`);
-    return f;
-  }
-
   // src/lecture.js
   window.BVL_SENTENCES = window.BVL_SENTENCES || {};
   window.BVL_WEIGHTS = window.BVL_WEIGHTS || {};
@@ -419,360 +385,278 @@
     return lectures[index];
   };
 
-  // src/explain.js
-  function worked(formula, inputs, recomputed, terms, labels, figure) {
-    return { formula, inputs, recomputed, terms: terms || [], labels: labels || {}, figure: figure || {} };
-  }
-  function tokenLabels(cell) {
-    if (cell.at.length === 2) return { row: cell.row(cell.at[0]), dimension: String(cell.at[1]) };
-    return cell.at.length === 1 ? { dimension: String(cell.at[0]) } : {};
-  }
-  function explainGiven(cell) {
-    const source = cell.node.inputs[0];
-    const value = get(cell.input(0), ...cell.index);
-    const ours = get(cell.lecture.array(source), ...cell.index);
-    const formula = `the model's own output of ${source} = ${num(value)} (the step-through computed ${num(ours)}, |Δ| = ${scientific(Math.abs(value - ours), 1)})`;
-    return worked(formula, { from: source, model: value, step_through: ours }, value, [], tokenLabels(cell));
-  }
-  async function explainLookup(cell) {
-    const [t, d] = cell.at;
-    const id = cell.lecture.ids[cell.attrs.ids][t];
-    const table = await cell.lecture.tableRows(cell.node.module);
-    const value = get(table.rows, table.ids.indexOf(id), d);
-    return worked(
-      `${cell.node.module}.weight[${id}, ${d}] = ${num(value)}`,
-      { id, token: cell.lecture.tokens[t], table: `${cell.node.module}.weight` },
-      value,
-      [],
-      tokenLabels(cell)
-    );
-  }
-  async function explainParameter(cell) {
-    const weights = await cell.lecture.weights(cell.node.module);
-    const value = get(weights.weight, ...cell.at);
-    return worked(
-      `${cell.node.module}.weight[${cell.at.join(", ")}] = ${num(value)}`,
-      { table: `${cell.node.module}.weight` },
-      value
-    );
-  }
-  function explainAdded(cell) {
-    const terms = cell.node.inputs.map((source, k) => [source, get(cell.input(k), ...cell.index)]);
-    const total = exactSum(terms.map(([, v]) => v));
-    const formula = terms.map(([label, v]) => `${num(v)} (${label})`).join(" + ") + ` = ${num(total)}`;
-    return worked(formula, Object.fromEntries(terms), total, terms, tokenLabels(cell));
-  }
-  async function explainLinear(cell) {
-    const { node } = cell;
-    const x = cell.input(0);
-    let t, o;
-    if (node.attrs.token !== void 0) {
-      [o] = cell.at;
-      t = node.attrs.token;
-    } else if (cell.head !== null) {
-      const [token, j] = cell.at;
-      t = token;
-      o = cell.head * cell.array.shape[cell.array.shape.length - 1] + j;
-    } else {
-      [t, o] = cell.at;
+  // src/activations.js
+  function erf(x) {
+    const a = Math.abs(x);
+    if (a < 2.5) {
+      let term = a, total = a;
+      for (let n = 1; n < 80; n++) {
+        term *= -a * a / n;
+        total += term / (2 * n + 1);
+      }
+      return Math.sign(x) * total * 2 / Math.sqrt(Math.PI);
     }
-    const first = node.attrs.rows ? node.attrs.rows[0] : 0;
-    const r = first + o;
-    const weights = await cell.lecture.weights(node.module);
-    const xRow = row(x, t), wRow = row(weights.weight, r);
-    const products = xRow.map((v, k) => v * wRow[k]);
-    const terms = products.map((p, k) => [`x[${k}]·W[${r},${k}]`, p]);
-    const bias = weights.bias ? get(weights.bias, r) : null;
-    if (bias !== null) terms.push(["bias", bias]);
-    const weight = `${node.module}.weight`;
-    const sum2 = sumOf(products);
-    const formula = `Σ_k x[${t}, k] · ${weight}[${r}, k] over ${products.length} dimensions = ${num(sum2)}` + (bias !== null ? `; ${plus(bias)} (bias) = ${num(sum2 + bias)}` : "");
-    const labels = { row: cell.row(t, x), output: `${r} of ${weight}` };
-    return worked(
-      formula,
-      { x: xRow, weight: wRow, bias: bias === null ? 0 : bias, token: t, row: r },
-      exactSum(terms.map(([, v]) => v)),
-      terms,
-      labels
-    );
+    let fraction = a;
+    for (let n = 60; n >= 1; n--) fraction = a + n / 2 / fraction;
+    return Math.sign(x) * (1 - Math.exp(-a * a) / (Math.sqrt(Math.PI) * fraction));
   }
-  function explainMergeHeads(cell) {
-    const [t, c] = cell.at;
-    const input = cell.input(0);
-    const dh = input.shape[input.shape.length - 1];
-    const head = Math.floor(c / dh), d = c % dh;
-    const value = get(input, head, t, d);
-    const formula = `context[${t}, ${c}] = head ${head}'s context[${t}, ${d}] = ${num(value)} (head ${head} fills dimensions ${head * dh}–${(head + 1) * dh - 1})`;
-    return worked(formula, { head, dim: d }, value, [], tokenLabels(cell));
+  var tanhGelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
+  var FUNCTIONS = {
+    gelu: (x) => 0.5 * x * (1 + erf(x / Math.SQRT2)),
+    gelu_new: tanhGelu,
+    gelu_fast: tanhGelu,
+    gelu_pytorch_tanh: tanhGelu,
+    quick_gelu: (x) => x / (1 + Math.exp(-1.702 * x)),
+    silu: (x) => x / (1 + Math.exp(-x)),
+    swish: (x) => x / (1 + Math.exp(-x)),
+    relu: (x) => Math.max(0, x),
+    tanh: Math.tanh
+  };
+  function activation(name) {
+    const f = FUNCTIONS[name];
+    if (!f) throw new Error(`The site cannot compute ${name} in the browser: the app explains this cell.`);
+    return f;
   }
-  function sharedHead(cell, k) {
-    const heads = cell.input(0).shape[0], shared = cell.input(k === void 0 ? 1 : k).shape[0];
-    return [keyHead(cell.head, heads, shared), shared === heads ? "" : ` (${headName(cell.head, heads, shared)})`];
+
+  // src/recipe.js
+  function wordsOf(tree, found = /* @__PURE__ */ new Set()) {
+    if (Array.isArray(tree)) {
+      if (typeof tree[0] === "string") found.add(tree[0]);
+      tree.forEach((t) => wordsOf(t, found));
+    }
+    return found;
   }
-  function explainScaledDot(cell) {
-    const [i, j] = cell.at, h = cell.head, scale = cell.attrs.scale;
-    const [kh, shared] = sharedHead(cell);
-    const q = row(cell.input(0), h, i), k = row(cell.input(1), kh, j);
-    const products = q.map((v, d) => v * k[d] / scale);
-    const terms = products.map((p, d) => [`q[${d}]·k[${d}]/${general(scale, 4)}`, p]);
-    const qk = dot(q, k);
-    const formula = `q_${i} · k_${j}${shared} / ${general(scale, 4)} = ${num(qk)} / ${general(scale, 4)} = ${num(qk / scale)}`;
-    return worked(
-      formula,
-      { query: q, key: k, scale, key_head: kh },
-      exactSum(products),
-      terms,
-      { query: cell.token(i), key: cell.token(j) }
-    );
-  }
-  function visible(cell, i, j) {
-    const window2 = cell.attrs.window;
-    return cell.lecture.mask[j] === 1 && (window2 === void 0 || window2 === null || Math.abs(i - j) <= window2);
-  }
-  function explainMask(cell) {
-    const [i, j] = cell.at, h = cell.head;
-    const terms = [], inputs = {}, said2 = [];
-    cell.node.inputs.forEach((source, k) => {
-      const node = cell.inputNode(k);
-      if (node !== null && node.op === "scaled_dot") {
-        const product = explainScaledDot(cell.atNode(node));
-        terms.push(...product.terms);
-        Object.assign(inputs, { query: product.inputs.query, key: product.inputs.key, scale: product.inputs.scale });
-        said2.push(product.formula);
+  function workedOut(recipe, cell) {
+    const env = {};
+    for (const [name, tree] of recipe.let) env[name] = evaluate(tree, cell, env);
+    const terms = [];
+    for (const [label, tree] of recipe.terms) {
+      const value = evaluate(tree, cell, env);
+      if (value === null) continue;
+      if (isArray(value)) {
+        Array.from(value.data).forEach((v, k) => terms.push([labelled(label, cell, { ...env, k }), v]));
       } else {
-        const value = get(cell.input(k), h, i, j);
-        terms.push([source, value]);
-        said2.push(`${said2.length ? plus(value) : num(value)} (${source.replace(/^attn\./, "")})`);
+        terms.push([String(typeof label === "string" ? label : evaluate(label, cell, env)), number(value)]);
+      }
+    }
+    env.terms_sum = exactSum(terms.map(([, v]) => v));
+    const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell, env));
+    const named2 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell, env))]).filter(([, v]) => v !== null));
+    return {
+      formula: String(evaluate(recipe.formula, cell, env)),
+      inputs: named2(recipe.inputs),
+      recomputed,
+      terms,
+      labels: named2(recipe.labels),
+      figure: named2(recipe.figure)
+    };
+  }
+  function labelled(label, cell, env) {
+    return String(typeof label === "string" ? filled(label, env) : evaluate(label, cell, env));
+  }
+  function filled(template, env) {
+    return template.replace(/\{(\w+)(?::([^{}]*))?\}/g, (_, key, spec) => {
+      if (!(key in env)) throw new Error(`The recipe's template "${template}" names {${key}}, which it has not.`);
+      return formatted(
+        /** @type {number | string} */
+        env[key],
+        spec
+      );
+    });
+  }
+  var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
+  function number(value) {
+    if (typeof value === "number") return value;
+    if (typeof value === "boolean") return Number(value);
+    throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
+  }
+  function plain(value) {
+    if (!isArray(value)) return value;
+    if (value.shape.length <= 1) return Array.from(value.data);
+    const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
+    return Array.from(
+      { length: rows },
+      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
+    );
+  }
+  var vector = (values2) => ({ shape: [values2.length], data: Float64Array.from(values2) });
+  function elementwise(f, args) {
+    const arrays = args.filter(isArray);
+    if (!arrays.length) return f(...args);
+    const { shape, data } = arrays[0];
+    const out = new Float64Array(data.length);
+    for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => isArray(a) ? a.data[n] : a)));
+    return { shape, data: out };
+  }
+  function indexed(array, index) {
+    const strides = array.shape.map((_, axis) => array.shape.slice(axis + 1).reduce((a, b) => a * b, 1));
+    let base = 0;
+    const kept = [];
+    array.shape.forEach((size, axis) => {
+      const i = axis < index.length ? index[axis] : null;
+      if (i === null || i === void 0) kept.push(axis);
+      else {
+        if (!(i >= 0 && i < size)) throw new Error(`The index ${i} is outside an axis of ${size}.`);
+        base += i * strides[axis];
       }
     });
-    const mask = visible(cell, i, j) ? 0 : FLOAT32_MIN;
-    terms.push(["mask", mask]);
-    inputs.mask = mask;
-    const total = mask ? terms.reduce((a, [, v]) => a + v, 0) : exactSum(terms.map(([, v]) => v));
-    const formula = said2.join("; ") + `; ${mask > MASKED_BELOW ? plus(mask) : "+ −∞"} (mask) = ${num(total)}`;
-    return worked(formula, inputs, total, terms, { query: cell.token(i), key: cell.token(j) });
-  }
-  function explainSoftmax(cell) {
-    const [i, j] = cell.at, h = cell.head;
-    const scores = row(cell.input(0), h, i);
-    const top = Math.max(...scores);
-    const exps = scores.map((s) => Math.exp(s - top));
-    const total = sumOf(exps);
-    const p = exps[j] / total;
-    const formula = `exp(${num(scores[j])} − ${num(top)}) / Σ_k exp(s_${i},k − ${num(top)}) = ${num(exps[j])} / ${num(total)} = ${num(p)}`;
-    return worked(
-      formula,
-      { scores_row: scores, max: top, exp_row: exps, sum_exp: total },
-      p,
-      [],
-      { query: cell.token(i), key: cell.token(j) }
-    );
-  }
-  function explainWeightedSum(cell) {
-    const [i, d] = cell.at, h = cell.head;
-    const [vh, shared] = sharedHead(cell);
-    const probs = row(cell.input(0), h, i), values2 = column(cell.input(1), [vh], d);
-    const terms = probs.map((p, j) => [`p[${i},${j}]·v[${j},${d}] (${cell.lecture.tokens[j]})`, p * values2[j]]);
-    const formula = `Σ_j p[${i}, j] · v[j, ${d}]${shared} over ${probs.length} keys = ${num(dot(probs, values2))}`;
-    return worked(
-      formula,
-      { probs_row: probs, values: values2, value_head: vh },
-      exactSum(terms.map(([, v]) => v)),
-      terms,
-      { query: cell.token(i), dimension: String(d) }
-    );
-  }
-  function normParameters(cell, d) {
-    const p = cell.lecture.parameter(cell.node.module);
-    return { weight: p.weight ? get(p.weight, d) : 1, bias: p.bias ? get(p.bias, d) : 0, eps: p.eps };
-  }
-  function explainLayerNorm(cell) {
-    const [t, d] = cell.at;
-    const x = row(cell.input(0), t);
-    const mean = sumOf(x) / x.length;
-    const variance = sumOf(x.map((v) => (v - mean) ** 2)) / x.length;
-    const { weight, bias, eps } = normParameters(cell, d);
-    const normed = (x[d] - mean) / Math.sqrt(variance + eps);
-    const formula = `(${num(x[d])} ${plus(-mean)}) / √(${num(variance)} + ${general(eps, 6)}) × ${num(weight)} ${plus(bias)} = ${num(normed)} × ${num(weight)} ${plus(bias)} = ${num(normed * weight + bias)}`;
-    return worked(
-      formula,
-      { x, mean, var: variance, eps, weight, bias },
-      normed * weight + bias,
-      [],
-      tokenLabels(cell),
-      { before: x, after: row(cell.array, t), dim: d }
-    );
-  }
-  function explainRmsNorm(cell) {
-    const [t, d] = cell.at;
-    const x = row(cell.input(0), t);
-    const meanSquare = sumOf(x.map((v) => v * v)) / x.length;
-    const { weight, eps } = normParameters(cell, d);
-    const normed = x[d] / Math.sqrt(meanSquare + eps);
-    const formula = `${num(x[d])} / √(${num(meanSquare)} + ${general(eps, 6)}) × ${num(weight)} = ${num(normed)} × ${num(weight)} = ${num(normed * weight)}`;
-    return worked(
-      formula,
-      { x, mean_square: meanSquare, eps, weight },
-      normed * weight,
-      [],
-      tokenLabels(cell),
-      { before: x, after: row(cell.array, t), dim: d }
-    );
-  }
-  function explainActivation(cell) {
-    const pre = get(cell.input(0), ...cell.index);
-    const name = cell.lecture.parameter(cell.node.module).function;
-    const value = activation(name)(pre);
-    return worked(
-      `${name}(${num(pre)}) = ${num(value)}`,
-      { pre, function: name },
-      value,
-      [],
-      tokenLabels(cell),
-      curve(name, pre)
-    );
-  }
-  function explainGatedActivation(cell) {
-    const pre = get(cell.input(0), ...cell.index), gate = get(cell.input(1), ...cell.index);
-    const name = cell.lecture.parameter(cell.node.module).function;
-    const acted = activation(name)(pre);
-    const formula = `${name}(${num(pre)}) × ${num(gate)} = ${num(acted)} × ${num(gate)} = ${num(acted * gate)}`;
-    return worked(formula, { pre, gate, function: name }, acted * gate, [], tokenLabels(cell), curve(name, pre));
-  }
-  function curve(name, pre) {
-    const reach = Math.max(4, 1.5 * Math.abs(pre));
-    const xs = Array.from({ length: 121 }, (_, k) => -reach + 2 * reach * k / 120);
-    return { curve_x: xs, curve_y: xs.map(activation(name)), point: pre };
-  }
-  function explainRotation(cell) {
-    const [t, m] = cell.at, h = cell.head;
-    const x = row(cell.input(0), h, t), angles = cell.input(1);
-    const half = x.length / 2, pair = m % half;
-    const theta = get(angles, t, pair), scaling = cell.attrs.scaling === void 0 ? 1 : cell.attrs.scaling;
-    const cos = Math.cos(theta) * scaling, sin = Math.sin(theta) * scaling;
-    const [partner, sign] = m < half ? [m + half, -1] : [m - half, 1];
-    const terms = [[`x[${m}]·cos θ`, x[m] * cos], [`${sign < 0 ? "−" : "+"}x[${partner}]·sin θ`, sign * x[partner] * sin]];
-    const formula = `θ = ${num(theta)} rad: ${num(x[m])} × ${num(cos)} ${sign < 0 ? "−" : "+"} ${num(x[partner])} × ${num(sin)} = ${num(terms[0][1] + terms[1][1])}`;
-    const before = [x[pair], x[pair + half]];
-    const after = [before[0] * cos - before[1] * sin, before[1] * cos + before[0] * sin];
-    return worked(
-      formula,
-      { pair: before, angle: theta, position: t },
-      exactSum(terms.map(([, v]) => v)),
-      terms,
-      { token: cell.token(t), dimension: `${m} (pair ${pair}: ${pair} and ${pair + half})` },
-      { before, after, angle: theta }
-    );
-  }
-  function explainRotaryAngles(cell) {
-    const [t, m] = cell.at;
-    const frequencies = cell.lecture.parameter(`${cell.node.module}.${cell.attrs.inv_freq}`);
-    const frequency = get(frequencies, m);
-    return worked(
-      `${t} × ${general(frequency, 6)} = ${num(t * frequency)} rad`,
-      { position: t, frequency },
-      t * frequency,
-      [],
-      { token: cell.token(t), pair: String(m) }
-    );
-  }
-  function explainRelativeDot(cell) {
-    const [i, j] = cell.at, h = cell.head;
-    const content = cell.input(0), relative = cell.input(1), distance = cell.input(2);
-    const span = Math.floor(relative.shape[1] / 2), scale = cell.attrs.scale;
-    const clip = (v) => Math.min(Math.max(v, 0), 2 * span - 1);
-    let delta, r, query, key, said2;
-    if (cell.attrs.direction === "c2p") {
-      delta = get(distance, i, j);
-      r = clip(delta + span);
-      [query, key] = [row(content, h, i), row(relative, h, r)];
-      said2 = `q_${i} · Kʳ[δ = ${delta}]`;
-    } else {
-      delta = get(distance, j, i);
-      r = clip(-delta + span);
-      [query, key] = [row(relative, h, r), row(content, h, j)];
-      delta = -delta;
-      said2 = `Qʳ[δ = ${delta}] · k_${j}`;
+    if (!kept.length) return array.data[base];
+    const shape = kept.map((axis) => array.shape[axis]), total = shape.reduce((a, b) => a * b, 1);
+    const data = new Float64Array(total);
+    for (let n = 0; n < total; n++) {
+      let rest = n, at2 = base;
+      for (let k = kept.length - 1; k >= 0; k--) {
+        at2 += rest % shape[k] * strides[kept[k]];
+        rest = Math.floor(rest / shape[k]);
+      }
+      data[n] = array.data[at2];
     }
-    const products = query.map((v, d) => v * key[d] / scale);
-    const terms = products.map((p, d) => [`a[${d}]·b[${d}]/${general(scale, 4)}`, p]);
-    const formula = `${said2} / ${general(scale, 4)} = ${num(dot(query, key))} / ${general(scale, 4)} = ${num(sumOf(products))}`;
-    return worked(
-      formula,
-      { query, key, scale, distance: delta, row: r },
-      exactSum(products),
-      terms,
-      { query: cell.token(i), key: cell.token(j) }
-    );
+    return { shape, data };
   }
-  async function explainGatherBias(cell) {
-    const [i, j] = cell.at, h = cell.head;
-    const bucket = get(cell.input(0), i, j);
-    const weights = await cell.lecture.weights(cell.node.module);
-    const value = get(weights.weight, bucket, h);
-    return worked(
-      `${cell.node.module}.weight[bucket ${bucket}, head ${h}] = ${num(value)} (key ${j} is ${signed(j - i)} tokens from query ${i})`,
-      { bucket, distance: j - i },
-      value,
-      [],
-      { query: cell.token(i), key: cell.token(j) }
-    );
-  }
-  function explainBucket(cell) {
-    const [i, j] = cell.at;
-    const n = i - j, after = n < 0, distance = Math.abs(n);
-    let rule, bucket;
-    if (distance < 8) {
-      rule = `|i − j| = ${distance} < 8: exact, ${distance}`;
-      bucket = distance;
-    } else {
-      const scaled = Math.fround(Math.fround(Math.log(Math.fround(distance / 8)) / Math.fround(Math.log(16))) * 8);
-      rule = `|i − j| = ${distance} ≥ 8: 8 + ⌊log(${distance}/8) / log(16) × 8⌋ = 8 + ⌊${fixed(scaled, 3)}⌋, at most 15`;
-      bucket = Math.min(8 + Math.floor(scaled), 15);
-    }
-    bucket += after ? 16 : 0;
-    const formula = `${rule}; ${after ? "+ 16, as the key comes after the query" : "the key is not after the query"} = bucket ${bucket}`;
-    return worked(
-      formula,
-      { "query position": i, "key position": j, "i - j": n },
-      bucket,
-      [],
-      { query: cell.token(i), key: cell.token(j) }
-    );
-  }
-  function explainFromModel(cell) {
-    const value = cell.value;
-    const tokens2 = cell.lecture.tokens.length;
-    const shape = cell.array.shape;
-    const where2 = cell.at.length === 2 && shape[shape.length - 1] === tokens2 && shape[shape.length - 2] === tokens2 ? { "query position": cell.at[0], "key position": cell.at[1], "i - j": cell.at[0] - cell.at[1] } : {};
-    return worked(`${cell.lecture.model.ops[cell.node.op].meaning}: ${num(value)}`, where2, null);
-  }
-  function sumOf(values2) {
-    return values2.reduce((a, b) => a + b, 0);
-  }
-  var EXPLAIN = {
-    input: explainGiven,
-    lookup: explainLookup,
-    parameter: explainParameter,
-    add: explainAdded,
-    residual_add: explainAdded,
-    linear: explainLinear,
-    merge_heads: explainMergeHeads,
-    scaled_dot: explainScaledDot,
-    mask: explainMask,
-    softmax: explainSoftmax,
-    weighted_sum: explainWeightedSum,
-    layer_norm: explainLayerNorm,
-    rms_norm: explainRmsNorm,
-    activation: explainActivation,
-    gated_activation: explainGatedActivation,
-    rotation: explainRotation,
-    rotary_angles: explainRotaryAngles,
-    relative_dot: explainRelativeDot,
-    gather_bias: explainGatherBias,
-    relative_buckets: explainBucket,
-    relative_positions: explainFromModel
+  var modulo = (a, b) => (a % b + b) % b;
+  var ARITHMETIC = {
+    "+": (a, b) => a + b,
+    "-": (a, b) => a - b,
+    "*": (a, b) => a * b,
+    "/": (a, b) => a / b,
+    "//": (a, b) => Math.floor(a / b),
+    "%": modulo,
+    "<": (a, b) => a < b,
+    "==": (a, b) => a === b,
+    min: Math.min,
+    max: Math.max,
+    abs: Math.abs,
+    exp: Math.exp,
+    sqrt: Math.sqrt,
+    cos: Math.cos,
+    sin: Math.sin,
+    log: Math.log,
+    floor: Math.floor,
+    f32: Math.fround
   };
+  var numbersOf = (value) => isArray(value) ? Array.from(value.data) : [number(value)];
+  var WORDS = {
+    at_index: (c, k) => c.at[k],
+    rank: (c) => c.at.length,
+    head: (c) => c.head,
+    step: (c) => c.array,
+    input: (c, k) => c.input(k),
+    source: (c, name) => c.source(name),
+    input_name: (c, k) => c.node.inputs[k],
+    attr: (c, name, otherwise) => (
+      /** @type {Value} */
+      c.node.attrs?.[name] ?? otherwise
+    ),
+    module: (c) => c.node.module ?? null,
+    weight: (c, part) => (part === "bias" ? c.module.bias : c.module.weight) ?? null,
+    eps: (c) => c.module.eps ?? null,
+    function: (c) => c.module.function ?? null,
+    buffer: (c, name) => (
+      /** @type {NonNullable<ModuleNumbers["buffer"]>} */
+      c.module.buffer(name)
+    ),
+    ids: (c, name) => vector(c.ids[name]),
+    table_row: (c, id) => (
+      /** @type {NonNullable<ModuleNumbers["tableRow"]>} */
+      c.module.tableRow(id)
+    ),
+    cache: (c, name) => c.step(name),
+    token: (c, i) => c.token(i),
+    token_text: (c, i) => c.tokens[i],
+    row: (c, i, of) => c.row(i, of ?? void 0),
+    mask_bias: (c, i, j) => c.visible(i, j) ? 0 : FLOAT32_MIN,
+    head_name: (c, h, heads, count) => headName(h, heads, count),
+    act: (c, x) => elementwise(activation(String(WORDS.function(c))), [x]),
+    linspace: (c, a, b, n) => {
+      const step = (b - a) / (n - 1), xs = Array.from({ length: n }, (_, k) => a + k * step);
+      xs[n - 1] = b;
+      return vector(xs);
+    },
+    clip: (c, x, low, high) => elementwise((v) => Math.min(Math.max(v, low), high), [x]),
+    sum: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0),
+    fsum: (c, v) => exactSum(numbersOf(v)),
+    mean: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0) / numbersOf(v).length,
+    dot: (c, u, v) => {
+      const a = numbersOf(u), b = numbersOf(v);
+      return a.reduce((s, x, k) => s + x * b[k], 0);
+    },
+    max_of: (c, v) => Math.max(...numbersOf(v)),
+    len: (c, v) => isArray(v) ? v.shape[0] : String(v).length,
+    str: (c, x) => String(x),
+    int: (c, x) => Math.trunc(x),
+    list: (c, ...items) => vector(items),
+    in: (c, x, items) => numbersOf(items).includes(x),
+    zeroed: (c, values2, tokens2) => {
+      const out = vector(numbersOf(values2));
+      numbersOf(tokens2).forEach((t) => {
+        out.data[t] = 0;
+      });
+      return out;
+    }
+  };
+  function evaluate(tree, cell, env) {
+    if (!Array.isArray(tree)) return tree;
+    const [word, ...args] = (
+      /** @type {[string, ...Tree[]]} */
+      tree
+    );
+    if (word === "if") return evaluate(evaluate(args[0], cell, env) ? args[1] : args[2], cell, env);
+    if (word === "fmt") return filled(String(args[0]), env);
+    if (word === "v") return env[String(args[0])];
+    if (word === "terms_sum") return env.terms_sum;
+    const values2 = args.map((a) => evaluate(a, cell, env));
+    if (word === "at") {
+      const [array, ...index] = values2;
+      return array === null ? null : indexed(
+        /** @type {Unpacked} */
+        array,
+        /** @type {(number | null)[]} */
+        index
+      );
+    }
+    if (word === "+" && values2.some((v) => typeof v === "string")) return values2.map(String).join("");
+    if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values2);
+    const said2 = WORDS[word];
+    if (!said2) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
+    return said2(cell, ...values2);
+  }
+
+  // src/explain.js
+  async function moduleNumbers(lecture2, module, words3) {
+    if (!module) return {};
+    const small = lecture2.model.parameters[module];
+    const numbers = {
+      buffer: (name) => (
+        /** @type {import("./numbers.js").Unpacked} */
+        lecture2.parameter(`${module}.${name}`)
+      )
+    };
+    if (small && !small.shape) Object.assign(numbers, lecture2.parameter(module));
+    if (words3.has("weight") && !(small && "weight" in small)) Object.assign(numbers, await lecture2.weights(module));
+    if (words3.has("table_row")) {
+      const table = await lecture2.tableRows(module);
+      numbers.tableRow = (id) => at(table.rows, table.ids.indexOf(id));
+    }
+    return numbers;
+  }
+  function recipeCell(lecture2, cell, module) {
+    const window2 = cell.attrs.window;
+    return {
+      at: cell.at,
+      head: cell.head,
+      node: cell.node,
+      array: cell.array,
+      module,
+      tokens: lecture2.tokens,
+      ids: lecture2.ids,
+      input: (k) => cell.input(k),
+      source: (name) => cell.source(name),
+      token: (i) => cell.token(i),
+      row: (i, of) => cell.row(i, of),
+      step: (name) => lecture2.array(name),
+      visible: (i, j) => lecture2.mask[j] === 1 && (window2 === void 0 || window2 === null || Math.abs(i - j) <= window2)
+    };
+  }
   async function explain(lecture2, step, head, at2) {
     const found = findStep(lecture2.model, step);
     if (!found) throw new Error(`This site has no step ${step}.`);
@@ -780,32 +664,41 @@
     await lecture2.block(partOf(step));
     const array = lecture2.array(step);
     const shape = node.headed ? array.shape.slice(1) : array.shape;
-    if (node.headed && (head === null || head === void 0)) head = 0;
-    if (!node.headed) head = null;
-    if (head !== null && !(head >= 0 && head < array.shape[0])) throw new Error(`There is no head ${head} in ${step}.`);
+    const chosen2 = node.headed ? head ?? 0 : null;
+    if (chosen2 !== null && !(chosen2 >= 0 && chosen2 < array.shape[0])) {
+      throw new Error(`There is no head ${chosen2} in ${step}.`);
+    }
     if (at2.length !== shape.length || at2.some((v, k) => !(Number.isInteger(v) && v >= 0 && v < shape[k]))) {
       const names = axisNames(node, shape.length).map((n, k) => `${n} 0–${shape[k] - 1}`).join(", ");
       throw new Error(`The cell ${at2.join(",")} is not one of this step's (${names}).`);
     }
-    const cell = new Cell(lecture2, block, node, head, at2);
-    const explaining = EXPLAIN[node.op];
-    const w = explaining ? await explaining(cell) : explainFromModel(cell);
+    const cell = new Cell(lecture2, block, node, chosen2, at2);
     const op2 = lecture2.model.ops[node.op];
-    return {
+    const explained2 = {
       step,
       title: node.title,
-      head,
+      head: chosen2,
       at: at2,
       value: cell.value,
       op: node.op,
-      formula: w.formula,
-      inputs: w.inputs,
-      terms: w.terms,
-      recomputed: w.recomputed,
-      labels: w.labels,
-      figure: w.figure,
       drawn_as: op2.drawn_as
     };
+    if (node.recipe === null || node.recipe === void 0) {
+      return { ...explained2, ...storedNumber(cell, op2.meaning) };
+    }
+    const recipe = lecture2.model.recipes[node.recipe];
+    const numbers = await moduleNumbers(lecture2, node.module, wordsOf(
+      /** @type {any} */
+      Object.values(recipe)
+    ));
+    return { ...explained2, ...workedOut(recipe, recipeCell(lecture2, cell, numbers)) };
+  }
+  function storedNumber(cell, meaning) {
+    const tokens2 = cell.lecture.tokens.length, shape = cell.array.shape;
+    const pair = cell.at.length === 2 && shape[shape.length - 1] === tokens2 && shape[shape.length - 2] === tokens2;
+    const [i, j] = cell.at;
+    const inputs = pair ? { "query position": i, "key position": j, "i - j": i - j } : {};
+    return { formula: `${meaning}: ${num(cell.value)}`, inputs, recomputed: null, terms: [], labels: {}, figure: {} };
   }
 
   // src/figures.js
@@ -828,7 +721,7 @@
   function escaped(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
-  function labelled(tokens2) {
+  function labelled2(tokens2) {
     return tokens2.map((token, i) => `${i} ${escaped(token)}`);
   }
   function colourScale(rows, scale) {
@@ -993,7 +886,7 @@
     };
   }
   function softmaxRow(scores, probs, chosen2, tokens2) {
-    const keys = labelled(tokens2), s = style();
+    const keys = labelled2(tokens2), s = style();
     const colours = keys.map((_, j) => j === chosen2 ? s.chosen : s.ink);
     const seen = scores.map((v) => v > MASKED_BELOW);
     const pick = (list) => list.filter((_, j) => seen[j]);
@@ -1067,7 +960,7 @@
       })
     };
   }
-  function curve2(xs, ys, point, name) {
+  function curve(xs, ys, point, name) {
     const s = style();
     const data = [{
       type: "scatter",
@@ -1135,7 +1028,7 @@
       case "histograms":
         return e.figure.before ? histograms(e.figure.before, e.figure.after, e.at[e.at.length - 1]) : null;
       case "curve":
-        return e.figure.curve_x ? curve2(
+        return e.figure.curve_x ? curve(
           e.figure.curve_x,
           e.figure.curve_y,
           e.figure.point,
@@ -1793,7 +1686,7 @@
     const before = new RegExp(`(?=${space.replacement.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})`, "u");
     return (word) => word.split(before).filter(Boolean);
   }
-  function wordsOf(t, text) {
+  function wordsOf2(t, text) {
     if (t.do_lowercase_and_remove_accent) return t.encode_text(text).map((piece) => [piece]);
     const stripped = (parts) => {
       parts.forEach((part, k) => {
@@ -1832,7 +1725,7 @@
   var marks = (n, letter) => Array.from({ length: n }, (_, i) => `\0${letter}${i}`);
   function encoded(t, text, pair, most) {
     if (!live2) throw new Error(NOT_LIVE2);
-    const wordsA = wordsOf(t, text), wordsB = pair ? wordsOf(t, pair) : null;
+    const wordsA = wordsOf2(t, text), wordsB = pair ? wordsOf2(t, pair) : null;
     const a = wordsA.flat(), b = wordsB && wordsB.flat();
     const later = (words3) => words3.flatMap((pieces) => pieces.map((_, k) => k > 0));
     const goesOn = { A: later(wordsA), B: wordsB ? later(wordsB) : [] };
@@ -2060,7 +1953,7 @@
       unit
     })];
   }
-  function plain(s) {
+  function plain2(s) {
     if (s.mine.shape.length === 2) return rowStory(s, s.node.title);
     const shape = s.array.shape;
     return [said(words().telling.shape, { shape: `(${shape.join(", ")}${shape.length === 1 ? "," : ""})` })];
@@ -2080,7 +1973,7 @@
     }), say("next")];
   }
   var NARRATORS = {
-    plain,
+    plain: plain2,
     narrate_linear(s) {
       const say = narrator("narrate_linear"), x = s.input(0);
       return [
@@ -2225,14 +2118,14 @@
     const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
     const states = own ? null : await hiddenStatesOf(sentence.text, way.most_tokens);
     const run2 = own ? lecture2 : { array: () => states, ids: {}, weights: async () => ({}) };
-    const { vector } = await analysed("vector", run2);
-    return { way, vector: Array.from(vector.data) };
+    const { vector: vector2 } = await analysed("vector", run2);
+    return { way, vector: Array.from(vector2.data) };
   }
   function outputStory(found) {
-    const { way, vector } = found, t = words().stories.output;
+    const { way, vector: vector2 } = found, t = words().stories.output;
     return [
-      said(t.vector, { size: vector.length, how: way.how }),
-      said(t.length, { length: norm(vector) }),
+      said(t.vector, { size: vector2.length, how: way.how }),
+      said(t.length, { length: norm(vector2) }),
       ...way.trained ? [] : [t.untrained]
     ];
   }
@@ -2252,7 +2145,7 @@
     const where2 = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
     const what = node.explains[0].toUpperCase() + node.explains.slice(1);
     const step = new Step(lecture2, block, node, array, head, token, where2);
-    return [...lines2, said(told.explains, { what }), ...(NARRATORS[op2.narrates] || plain)(step)];
+    return [...lines2, said(told.explains, { what }), ...(NARRATORS[op2.narrates] || plain2)(step)];
   }
   function stepFigure(lecture2, chapter, head, token) {
     const [, node] = findStep(lecture2.model, chapter.step);
@@ -2270,8 +2163,8 @@
     const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
     return (width, tallest) => matrix2({
       z: rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v)),
-      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled(lecture2.tokens) : rows.map((_, i) => String(i)),
-      columns: tokenByToken ? labelled(lecture2.tokens) : rows[0].map((_, k) => String(k)),
+      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i)),
+      columns: tokenByToken ? labelled2(lecture2.tokens) : rows[0].map((_, k) => String(k)),
       title,
       colorbar: op(lecture2, node).gives_probabilities ? "attention" : "value",
       axes: tokenByToken ? ["query", "key"] : ["token", "dimension"],
@@ -2290,7 +2183,7 @@
       const figure = matrix2({
         z: cos,
         rows: cos.map((_, l) => `layer ${l}`),
-        columns: labelled(lecture2.tokens),
+        columns: labelled2(lecture2.tokens),
         title: words().figure_titles.stream,
         colorbar: "cosine",
         axes: ["", "token"],
@@ -2464,7 +2357,7 @@
     const w = words2().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens;
     const labels = (
       /** @type {string[]} */
-      labelled(tokens2)
+      labelled2(tokens2)
     );
     const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => heatmap({
       z: matrix3,
@@ -2547,7 +2440,7 @@
     const w = words2().contributions, tokens2 = lecture2.tokens, s = words2().screens;
     const labels = (
       /** @type {string[]} */
-      labelled(tokens2)
+      labelled2(tokens2)
     );
     const { results, ratios } = await contributions(lecture2);
     const norms = (
@@ -2808,8 +2701,8 @@
       const room = window.innerHeight - div.getBoundingClientRect().top - 6;
       plot(div, heatmap({
         z: split.cells,
-        rows: labelled(split.rows.map((i) => s.tokens[i])),
-        columns: labelled(split.columns),
+        rows: labelled2(split.rows.map((i) => s.tokens[i])),
+        columns: labelled2(split.columns),
         title: worded("split_title", { a: "yours", b: k, cosine: split.cosine }),
         colorbar: "share",
         axes: ["your sentence", `sentence ${k}`],
@@ -3171,9 +3064,9 @@
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
     const count = rows[0].length;
     const start3 = tokenByToken ? 0 : Math.min(first, Math.max(0, count - WINDOW));
-    const columns = tokenByToken ? labelled(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
+    const columns = tokenByToken ? labelled2(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
     if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW));
-    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled(lecture2.tokens) : rows.map((_, i) => String(i));
+    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i));
     const masked = rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v));
     return { rows: masked, rowNames, columns, start: start3, count, tokenByToken, own, heads };
   }
@@ -3434,9 +3327,9 @@
     lecture(site6, index).then((lecture2) => lecture2.part("tour")).then((story) => {
       if (!current()) return;
       const asked = keys.get("chapter") || "1";
-      const number = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
+      const number2 = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
       view.replaceChildren(titled2("Tour", s));
-      if (String(number) !== asked) {
+      if (String(number2) !== asked) {
         view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
       }
       const go = (n) => {
@@ -3446,12 +3339,12 @@
       pick.append(stepper(
         "Chapter",
         story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
-        number - 1,
+        number2 - 1,
         (i) => go(i + 1),
         "chapter"
       ));
       view.append(pick);
-      const chapter = story[number - 1];
+      const chapter = story[number2 - 1];
       const columns = element("div", void 0, { class: "stepper-columns" });
       const canvas = element("section", void 0, { class: "canvas", "data-point": "chapter" });
       const words3 = element("section", void 0, { class: "words" });

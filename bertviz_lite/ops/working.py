@@ -1,0 +1,167 @@
+"""A recipe (`recipe.py`) worked out on one cell, in float64: the app's explanation of a cell. The browser's
+`frontend/src/recipe.js` is the same evaluator word for word (the front end's unit tests hold the two to the same
+results on every family's recipes), so what a word means is said once, here:
+
+- the cell: `at_index k` (its k-th index), `rank`, `head`, `step` (its step's array), `input k`, `attr name
+  default`, `module` (its name), `weight part` (the module's weight or bias; null where it has none), `eps` (a
+  norm's ε), `function` (an activation's name), `buffer name` (a module's buffer: rotary frequencies), `ids name`
+  (the input's ids), `table_row id` (a row of the looked-up table), `cache name` (a step of the run by its global
+  name), `token i` ("4 bank"), `token_text i`, `row i of` (a row named as the step names its rows);
+- numbers, elementwise on vectors: `+ - * / // % < ==` (Python's floor division and modulo), `min max abs exp
+  sqrt cos sin log floor clip f32` (f32: rounded to float32, as the model computed it), `act` (the module's
+  activation, in float32 as the model applies it), `linspace a b n`;
+- a vector's: `sum` (left to right), `fsum` (exact), `mean` (the sum over the length), `dot`, `max_of`, `len`;
+- `if c a b`, `str x`, `int x`, `list ...`, `fmt template` (the names bound so far; `{x:num}` writes a formula's
+  number, `{x:plus}` a term added), `v name`, `terms_sum` (the exact sum of the terms so far)."""
+from __future__ import annotations
+
+import functools
+import math
+import operator
+import string
+
+import numpy as np
+import torch
+
+from .heads import head_name
+from .reading import mask_bias, norm_eps
+from .recipe import Recipe, tree_of
+from .worked import Worked, as_f64, num, plus
+
+
+class _Formulas(string.Formatter):
+    """str.format, with `num` and `plus`: how a formula writes its numbers (worked.py)."""
+
+    def format_field(self, value, format_spec):
+        if format_spec == "num":
+            return num(value)
+        if format_spec == "plus":
+            return plus(value)
+        return super().format_field(value, format_spec)
+
+
+FORMULAS = _Formulas()
+
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+               "//": operator.floordiv, "%": operator.mod, "<": operator.lt, "==": operator.eq,
+               "min": np.minimum, "max": np.maximum}
+_ELEMENTWISE = {"abs": np.abs, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "sin": np.sin, "log": np.log,
+                "floor": np.floor, "f32": lambda x: np.asarray(x, np.float32).astype(np.float64)}
+
+
+def worked_out(recipe: Recipe, c) -> Worked:
+    """The recipe's account of cell `c` (explaining/cell.py)."""
+    env: dict = {}
+    for name, expression in recipe.let.items():
+        env[name] = _plain(evaluate(tree_of(expression), c, env))
+    terms = []
+    for label, expression in recipe.terms:
+        value = evaluate(tree_of(expression), c, env)
+        if value is None:
+            continue
+        if np.ndim(value):
+            terms += [(_label(label, c, {**env, "k": k}), float(v)) for k, v in enumerate(np.ravel(value))]
+        else:
+            terms.append((label if isinstance(label, str) else evaluate(tree_of(label), c, env), float(value)))
+    env["terms_sum"] = math.fsum(v for _, v in terms)
+    value = env["terms_sum"] if recipe.value is None else evaluate(tree_of(recipe.value), c, env)
+    formula = evaluate(tree_of(recipe.formula), c, env)
+    return Worked(formula, _named(recipe.inputs, c, env), value, terms, _named(recipe.labels, c, env),
+                  _named(recipe.figure, c, env))
+
+
+def _named(expressions: dict, c, env: dict) -> dict:
+    """Named expressions' values, those that are null left out."""
+    values = {name: _plain(evaluate(tree_of(e), c, env)) for name, e in expressions.items()}
+    return {name: v for name, v in values.items() if v is not None}
+
+
+def _label(label, c, env: dict) -> str:
+    """A vector's term's label: a template, or an expression, with `k` its entry."""
+    return FORMULAS.format(label, **env) if isinstance(label, str) else evaluate(tree_of(label), c, env)
+
+
+def evaluate(tree, c, env: dict):
+    """One expression's value: a number, a string, a numpy array, or None."""
+    if not isinstance(tree, list):
+        return tree
+    word, args = tree[0], tree[1:]
+    if word == "if":
+        return evaluate(args[1] if evaluate(args[0], c, env) else args[2], c, env)
+    if word == "fmt":
+        return FORMULAS.format(args[0], **env)
+    if word == "v":
+        return env[args[0]]
+    if word == "terms_sum":
+        return env["terms_sum"]
+    values = [evaluate(a, c, env) for a in args]
+    if word in _ARITHMETIC:
+        return _plain(_ARITHMETIC[word](*values))
+    if word in _ELEMENTWISE:
+        return _plain(_ELEMENTWISE[word](np.asarray(values[0])))
+    return _plain(_WORDS[word](c, *values))
+
+
+def _at(c, array, *indices):
+    if array is None:
+        return None
+    return np.asarray(array)[tuple(slice(None) if i is None else int(i) for i in indices)]
+
+
+def _activation(c, x):
+    with torch.inference_mode():
+        return c.module(torch.as_tensor(np.atleast_1d(x), dtype=torch.float32)).double().numpy().reshape(np.shape(x))
+
+
+def _mask_bias(c, i, j):
+    return float(mask_bias(c.node, c.trace.token_data(), torch.float32)[int(i), int(j)])
+
+
+def _zeroed(c, values, tokens):
+    values = np.array(values, np.float64)
+    values[np.asarray(tokens, int)] = 0.0
+    return values
+
+
+def _left_to_right(values) -> float:
+    return functools.reduce(operator.add, np.ravel(values).tolist(), 0.0)
+
+
+_CELL_WORDS = {  # what the cell reads
+    "at_index": lambda c, k: c.at[k], "rank": lambda c: len(c.at), "head": lambda c: c.head,
+    "step": lambda c: c.array, "input": lambda c, k: c.input(k), "source": lambda c, name: c.source(name),
+    "input_name": lambda c, k: c.node.inputs[k], "attr": lambda c, name, default: c.node.attr(name, default),
+    "module": lambda c: c.node.module, "eps": lambda c: norm_eps(c.module),
+    "weight": lambda c, part: None if getattr(c.module, part, None) is None else as_f64(getattr(c.module, part)),
+    "function": lambda c: c.node.attr("function", type(c.module).__name__),
+    "buffer": lambda c, name: as_f64(getattr(c.module, name)),
+    "ids": lambda c, name: getattr(c.trace.token_data(), name).numpy(),
+    "table_row": lambda c, row: as_f64(c.module.weight[int(row)]), "cache": lambda c, name: c.trace.cache[name],
+    "token": lambda c, i: c.token(int(i)), "token_text": lambda c, i: c.trace.tokens[int(i)],
+    "row": lambda c, i, of=None: c.row(int(i), of), "mask_bias": _mask_bias,
+    "head_name": lambda c, h, heads, count: head_name(h, heads, count),
+}
+_NUMBER_WORDS = {  # what is computed from it
+    "at": _at, "act": _activation, "zeroed": _zeroed, "linspace": lambda c, a, b, n: np.linspace(a, b, int(n)),
+    "clip": lambda c, x, low, high: np.clip(x, low, high), "sum": lambda c, v: _left_to_right(v),
+    "fsum": lambda c, v: math.fsum(np.ravel(v).tolist()), "mean": lambda c, v: _left_to_right(v) / np.size(v),
+    "dot": lambda c, u, v: _left_to_right(np.ravel(u) * np.ravel(v)), "max_of": lambda c, v: float(np.max(v)),
+    "len": lambda c, v: len(v), "str": lambda c, x: str(x), "int": lambda c, x: int(x),
+    "list": lambda c, *items: np.asarray(items, np.float64), "in": lambda c, x, items: x in list(items),
+}
+_WORDS = {**_CELL_WORDS, **_NUMBER_WORDS}
+
+
+def _plain(value):
+    """numpy's scalars as Python's (an int prints as one), arrays as float64 arrays, the rest as it is."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.dtype != np.float64:
+        return value.astype(np.float64)
+    return value

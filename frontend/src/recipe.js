@@ -1,0 +1,268 @@
+// A cell explained from its operation's recipe (bertviz_lite/ops/recipe.py: the numbers it reads, what is computed
+// from them, its terms and its formula, declared once in Python and handed over with the model's data): the same
+// evaluator as bertviz_lite/ops/working.py, word for word, which says what each word means. The app's explanation
+// and this one are one recipe's, held equal by test/recipe.test.js (fixtures the Python side worked out) and
+// tests/test_export_explain.py (every family in a browser).
+import { FLOAT32_MIN, exactSum, formatted } from "./numbers.js";
+import { activation } from "./activations.js";
+import { headName } from "./steps.js";
+
+/** @typedef {import("./numbers.js").Unpacked} Unpacked */
+/** @typedef {number | string | boolean | null | Unpacked} Value */
+/**
+ * An expression: a word and its arguments, or a number or string as it is.
+ * @typedef {number | string | boolean | null | TreeList} Tree
+ */
+/** @typedef {Array<Tree>} TreeList */
+/**
+ * A recipe as ops/recipe.py Recipe.to_json writes it.
+ * @typedef {{ let: [string, Tree][], formula: Tree, value: Tree, terms: [Tree, Tree][],
+ *             inputs: Record<string, Tree>, labels: Record<string, Tree>, figure: Record<string, Tree> }} Recipe
+ */
+/**
+ * What a recipe reads of its cell (steps.js Cell, with its module's numbers fetched: `reads`).
+ * @typedef {{ at: number[], head: number | null, node: { inputs: string[], module?: string | null,
+ *             attrs?: Record<string, unknown> },
+ *             array: Unpacked, input: (k: number) => Unpacked, source: (name: string) => Unpacked,
+ *             token: (i: number) => string, row: (i: number, of?: Unpacked) => string,
+ *             tokens: string[], ids: Record<string, number[]>, visible: (i: number, j: number) => boolean,
+ *             step: (name: string) => Unpacked, module: ModuleNumbers }} RecipeCell
+ */
+/**
+ * A module's numbers, as far as the recipe reads them.
+ * @typedef {{ weight?: Unpacked | null, bias?: Unpacked | null, eps?: number, function?: string,
+ *             buffer?: (name: string) => Unpacked, tableRow?: (id: number) => Unpacked }} ModuleNumbers
+ */
+/**
+ * A cell's account, as ops/worked.py Worked.
+ * @typedef {{ formula: string, inputs: Record<string, unknown>, recomputed: number,
+ *             terms: [string, number][], labels: Record<string, unknown>, figure: Record<string, unknown> }} Worked
+ */
+
+/**
+ * The words a recipe uses, for what must be fetched before it is worked out (the module's weights).
+ * @param {Tree} tree
+ * @param {Set<string>} [found]
+ * @returns {Set<string>}
+ */
+export function wordsOf(tree, found = new Set()) {
+  if (Array.isArray(tree)) {
+    if (typeof tree[0] === "string") found.add(tree[0]);
+    tree.forEach((t) => wordsOf(t, found));
+  }
+  return found;
+}
+
+/**
+ * The recipe's account of the cell.
+ * @param {Recipe} recipe
+ * @param {RecipeCell} cell
+ * @returns {Worked}
+ */
+export function workedOut(recipe, cell) {
+  /** @type {Record<string, Value>} */
+  const env = {};
+  for (const [name, tree] of recipe.let) env[name] = evaluate(tree, cell, env);
+  /** @type {[string, number][]} */
+  const terms = [];
+  for (const [label, tree] of recipe.terms) {
+    const value = evaluate(tree, cell, env);
+    if (value === null) continue;
+    if (isArray(value)) {
+      Array.from(value.data).forEach((v, k) => terms.push([labelled(label, cell, { ...env, k }), v]));
+    } else {
+      terms.push([String(typeof label === "string" ? label : evaluate(label, cell, env)), number(value)]);
+    }
+  }
+  env.terms_sum = exactSum(terms.map(([, v]) => v));
+  const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell, env));
+  /** @param {Record<string, Tree>} trees */
+  const named = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell, env))])
+    .filter(([, v]) => v !== null));
+  return { formula: String(evaluate(recipe.formula, cell, env)), inputs: named(recipe.inputs), recomputed, terms,
+           labels: named(recipe.labels), figure: named(recipe.figure) };
+}
+
+/**
+ * @param {Tree} label
+ * @param {RecipeCell} cell
+ * @param {Record<string, Value>} env
+ */
+function labelled(label, cell, env) {
+  return String(typeof label === "string" ? filled(label, env) : evaluate(label, cell, env));
+}
+
+/**
+ * A template filled as ops/working.py FORMULAS fills it.
+ * @param {string} template
+ * @param {Record<string, Value>} env
+ * @returns {string}
+ */
+function filled(template, env) {
+  return template.replace(/\{(\w+)(?::([^{}]*))?\}/g, (_, key, spec) => {
+    if (!(key in env)) throw new Error(`The recipe's template "${template}" names {${key}}, which it has not.`);
+    return formatted(/** @type {number | string} */ (env[key]), spec);
+  });
+}
+
+/**
+ * @param {Value | undefined} value
+ * @returns {value is Unpacked}
+ */
+const isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
+
+/** @param {Value} value */
+function number(value) {
+  if (typeof value === "number") return value;
+  if (typeof value === "boolean") return Number(value);
+  throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
+}
+
+/**
+ * A value as the page reads it: an array's numbers as a list.
+ * @param {Value} value
+ * @returns {unknown}
+ */
+function plain(value) {
+  if (!isArray(value)) return value;
+  if (value.shape.length <= 1) return Array.from(value.data);
+  const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
+  return Array.from({ length: rows },
+                    (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) }));
+}
+
+/**
+ * A vector of numbers.
+ * @param {ArrayLike<number>} values
+ * @returns {Unpacked}
+ */
+const vector = (values) => ({ shape: [values.length], data: Float64Array.from(values) });
+
+/**
+ * f on numbers, elementwise on arrays (a number beside an array goes with each of its numbers).
+ * @param {(...args: any[]) => Value} f
+ * @param {Value[]} args
+ * @returns {Value}
+ */
+function elementwise(f, args) {
+  const arrays = args.filter(isArray);
+  if (!arrays.length) return f(...args);
+  const { shape, data } = arrays[0];
+  const out = new Float64Array(data.length);
+  for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => (isArray(a) ? a.data[n] : a))));
+  return { shape, data: out };
+}
+
+/**
+ * array[index...], None a whole axis, as numpy indexes.
+ * @param {Unpacked} array
+ * @param {(number | null)[]} index
+ * @returns {Value}
+ */
+function indexed(array, index) {
+  const strides = array.shape.map((_, axis) => array.shape.slice(axis + 1).reduce((a, b) => a * b, 1));
+  let base = 0;
+  /** @type {number[]} */
+  const kept = [];
+  array.shape.forEach((size, axis) => {
+    const i = axis < index.length ? index[axis] : null;
+    if (i === null || i === undefined) kept.push(axis);
+    else {
+      if (!(i >= 0 && i < size)) throw new Error(`The index ${i} is outside an axis of ${size}.`);
+      base += i * strides[axis];
+    }
+  });
+  if (!kept.length) return array.data[base];
+  const shape = kept.map((axis) => array.shape[axis]), total = shape.reduce((a, b) => a * b, 1);
+  const data = new Float64Array(total);
+  for (let n = 0; n < total; n++) {
+    let rest = n, at = base;
+    for (let k = kept.length - 1; k >= 0; k--) {
+      at += (rest % shape[k]) * strides[kept[k]];
+      rest = Math.floor(rest / shape[k]);
+    }
+    data[n] = array.data[at];
+  }
+  return { shape, data };
+}
+
+/**
+ * Python's %: the sign of the divisor.
+ * @param {number} a
+ * @param {number} b
+ */
+const modulo = (a, b) => ((a % b) + b) % b;
+
+/** @type {Record<string, (...args: any[]) => Value>} */
+const ARITHMETIC = {
+  "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b, "/": (a, b) => a / b,
+  "//": (a, b) => Math.floor(a / b), "%": modulo, "<": (a, b) => a < b, "==": (a, b) => a === b,
+  min: Math.min, max: Math.max, abs: Math.abs, exp: Math.exp, sqrt: Math.sqrt, cos: Math.cos, sin: Math.sin,
+  log: Math.log, floor: Math.floor, f32: Math.fround,
+};
+
+/**
+ * @param {Value} value
+ * @returns {number[]}
+ */
+const numbersOf = (value) => (isArray(value) ? Array.from(value.data) : [number(value)]);
+
+/** @type {Record<string, (cell: RecipeCell, ...args: any[]) => Value>} */
+const WORDS = {
+  at_index: (c, k) => c.at[k], rank: (c) => c.at.length, head: (c) => c.head, step: (c) => c.array,
+  input: (c, k) => c.input(k), source: (c, name) => c.source(name), input_name: (c, k) => c.node.inputs[k],
+  attr: (c, name, otherwise) => /** @type {Value} */ (c.node.attrs?.[name] ?? otherwise),
+  module: (c) => c.node.module ?? null,
+  weight: (c, part) => (part === "bias" ? c.module.bias : c.module.weight) ?? null,
+  eps: (c) => c.module.eps ?? null, function: (c) => c.module.function ?? null,
+  buffer: (c, name) => /** @type {NonNullable<ModuleNumbers["buffer"]>} */ (c.module.buffer)(name),
+  ids: (c, name) => vector(c.ids[name]), table_row: (c, id) => /** @type {NonNullable<ModuleNumbers["tableRow"]>} */
+  (c.module.tableRow)(id), cache: (c, name) => c.step(name),
+  token: (c, i) => c.token(i), token_text: (c, i) => c.tokens[i], row: (c, i, of) => c.row(i, of ?? undefined),
+  mask_bias: (c, i, j) => (c.visible(i, j) ? 0 : FLOAT32_MIN),
+  head_name: (c, h, heads, count) => headName(h, heads, count),
+  act: (c, x) => elementwise(activation(String(WORDS.function(c))), [x]),
+  linspace: (c, a, b, n) => {
+    const step = (b - a) / (n - 1), xs = Array.from({ length: n }, (_, k) => a + k * step);
+    xs[n - 1] = b;  // as numpy's linspace ends
+    return vector(xs);
+  },
+  clip: (c, x, low, high) => elementwise((v) => Math.min(Math.max(v, low), high), [x]),
+  sum: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0), fsum: (c, v) => exactSum(numbersOf(v)),
+  mean: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0) / numbersOf(v).length,
+  dot: (c, u, v) => { const a = numbersOf(u), b = numbersOf(v); return a.reduce((s, x, k) => s + x * b[k], 0); },
+  max_of: (c, v) => Math.max(...numbersOf(v)), len: (c, v) => (isArray(v) ? v.shape[0] : String(v).length),
+  str: (c, x) => String(x), int: (c, x) => Math.trunc(x), list: (c, ...items) => vector(items),
+  in: (c, x, items) => numbersOf(items).includes(x),
+  zeroed: (c, values, tokens) => {
+    const out = vector(numbersOf(values));
+    numbersOf(tokens).forEach((t) => { out.data[t] = 0; });
+    return out;
+  },
+};
+
+/**
+ * One expression's value.
+ * @param {Tree} tree
+ * @param {RecipeCell} cell
+ * @param {Record<string, Value>} env
+ * @returns {Value}
+ */
+function evaluate(tree, cell, env) {
+  if (!Array.isArray(tree)) return tree;
+  const [word, ...args] = /** @type {[string, ...Tree[]]} */ (tree);
+  if (word === "if") return evaluate(evaluate(args[0], cell, env) ? args[1] : args[2], cell, env);
+  if (word === "fmt") return filled(String(args[0]), env);
+  if (word === "v") return env[String(args[0])];
+  if (word === "terms_sum") return env.terms_sum;
+  const values = args.map((a) => evaluate(a, cell, env));
+  if (word === "at") {
+    const [array, ...index] = values;
+    return array === null ? null : indexed(/** @type {Unpacked} */ (array), /** @type {(number | null)[]} */ (index));
+  }
+  if (word === "+" && values.some((v) => typeof v === "string")) return values.map(String).join("");
+  if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values);
+  const said = WORDS[word];
+  if (!said) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
+  return said(cell, ...values);
+}
