@@ -1,8 +1,9 @@
-"""Cells explained by the app, for the front end's recipe evaluator (frontend/test/recipe.test.js): for every
-operation that has a recipe (ops/recipe.py), a few cells of its steps on the tiny models that have them, each with
-its recipe, everything the recipe reads of the cell (its indices and head, its node, its arrays, its module's
-numbers, the sentence's tokens, ids and mask) and what the app's evaluator (ops/working.py) worked out. The browser's
-evaluator must work out the same."""
+"""Cells explained and chapters told by the app, for the front end's recipe evaluator (frontend/test/recipe.test.js):
+for every operation that has a recipe (ops/recipe.py), a few cells of its steps on the tiny models that have them,
+each with its recipe, everything the recipe reads of the cell (its indices and head, its node, its arrays, its
+module's numbers, the sentence's tokens, ids and mask) and what the app's evaluator (ops/working.py) worked out; and
+every step's tour chapter of their first layers, each with its narration (ops/telling.py), what it reads of the step
+and the sentences the app tells. The browser's evaluator must work out the same."""
 from __future__ import annotations
 
 import tempfile
@@ -20,7 +21,7 @@ def recipes_fixture() -> dict:
     from bertviz_lite.export.steps import graphs
     from tiny_models import save_tiny_model
 
-    cases = []
+    cases, tellings = [], []
     for family in FAMILIES:
         torch.manual_seed(0)
         t = trace(load_model(save_tiny_model(family, tempfile.mkdtemp(prefix=f"bvl-{family}-"))), TEXT)
@@ -28,7 +29,25 @@ def recipes_fixture() -> dict:
             for node in graph:
                 if node.op.recipe is not None:
                     cases += [_case(t, graph, node, head, at) for head, at in _cells(t, graph, node)]
-    return {"cases": cases, "ops": sorted({c["op"] for c in cases})}
+                tellings += [_telling(t, graph, node, head, token) for head in (0, t.num_heads - 1) for token in (1, 4)]
+    return {"cases": cases, "ops": sorted({c["op"] for c in cases}), "tellings": tellings,
+            "narrators": sorted({c["narrator"] for c in tellings})}
+
+
+def _telling(t, graph, node, head: int, token: int) -> dict:
+    """A step's chapter told, as tour/narration.py narrate tells it, with what its narration reads."""
+    from bertviz_lite.export.steps import packed
+    from bertviz_lite.ops.working import told
+    from bertviz_lite.tour.narration import Step, telling_of
+
+    name = graph.name(node.key)
+    array = t.cache[name]
+    s = Step(t, graph, node, array, head, token, "In layer 0")
+    telling = telling_of(t, graph, node)
+    return {"narrator": node.op.narrate.__name__, "step": name, "telling": telling.to_json(),
+            "array": packed(array), "inputs": [packed(s.input(k)) for k in range(len(node.inputs))],
+            "head": s.head, "chosen": token, "where": s.where, "heads": t.num_heads, "tokens": list(t.tokens),
+            "told": told(telling, s)}
 
 
 def _cells(t, graph, node) -> list:

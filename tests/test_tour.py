@@ -81,6 +81,19 @@ def test_deberta_s_relative_positions_are_said_to_need_no_weights(new_tiny_loade
     assert NO_WEIGHTS not in narrate(t, scores)  # a step that reads the weights is not said to need none
 
 
+def test_a_norm_of_relative_embeddings_tells_of_a_distance_row_for_any_token(new_tiny_loaded):
+    """DeBERTa's relative embeddings' LayerNorm has a row per distance, not per token: its chapter tells of the
+    distance row a row's story tells of, whichever token is chosen (it once read the token's number as a row: the
+    wrong row, and past the rows for a token after them)."""
+    t = trace(new_tiny_loaded["deberta-v2"], "the cat sat on the mat and the dog sat on the log by the door of the "
+                                              "house")
+    (norm,) = [c for c in chapters(t, 0) if c.step == "positions.rel_norm"]
+    rows = t.cache[norm.step].shape[0]
+    assert len(t.tokens) > rows  # a token past the rows
+    said = {token: narrate(t, norm, token=token)[-1] for token in (1, len(t.tokens) - 1)}
+    assert len(set(said.values())) == 1 and said[1].startswith("Distance δ = 1")
+
+
 @pytest.mark.parametrize("chapter", ["0", "999", "abc", "-1", "１"])
 def test_hostile_chapters_get_a_message_and_the_first_chapter(chapter):
     at = open_page("tour", chapter=chapter)

@@ -3,9 +3,9 @@ app's own tour (`bertviz_lite/tour`: chapters, narrate, chapter_figure), so that
 tells. The site's tour is about layer 0, head 0 and token 1 (the app's defaults); the app picks any other.
 
 A sentence computed in the browser (a live site) is told there (frontend/src/tour.js) in the package's own words:
-`tour_words` hands over every narrator's templates (ops/telling.py `tells`), what they share and the chapters'
-stories (tour/narration.py STORIES), which the browser fills with the numbers its narrators find (those are still
-ported: docs/frontend.md); tests/test_export_live.py holds its words to these on the exported sentences, and
+`tour_words` hands over each step's chapter's narration (ops/telling.py: its templates and the numbers they name,
+worked out in the browser by the evaluator the app uses, frontend/src/recipe.js), what narrators share and the
+chapters' stories (tour/narration.py STORIES); tests/test_export_live.py holds its words to these on the exported sentences, and
 tests/test_one_source.py a sentence changed in Python to a typed sentence's tour."""
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from dataclasses import asdict
 from ..analyses.sentence_pooling import pooling_of
 from ..analyses.similarity import sentence_vectors, vectors_of, vectors_of_trace
 from ..tour import NO_CHAPTER, chapter_figure, chapters, narrate
-from ..ops import COMMON_OPS, LINEAR, TELLING
-from ..tour.narration import NO_WEIGHTS, RANDOM, STORIES, output_sentences, vocabulary_words
+from ..ops import TELLING
+from ..tour.narration import NO_WEIGHTS, RANDOM, STORIES, output_sentences, telling_of, vocabulary_words
 from ..tour.views import FIGURE_TITLES, LECTURE_PX
 from .screens import for_screens
 
@@ -37,22 +37,26 @@ def tour_chapters(loaded, t) -> list[dict]:
     return out
 
 
+def _telling(t, chapter) -> dict | None:
+    """What a step's chapter says, as the expressions its narrator's words name (ops/telling.py), for the browser to
+    work out on a sentence typed there."""
+    if chapter.kind != "step":
+        return None
+    graph, key = t.resolve(chapter.step)
+    return telling_of(t, graph, graph.node(key)).to_json()
+
+
 def tour_words(loaded, t) -> dict:
-    """What the browser's tour says that no sentence changes: its chapters (the model's, whatever the sentence), every
-    sentence's template (each narrator's of this model's operations, what they share, the chapters that are no
-    step's), the figures' titles and what a link to no chapter says, random weights' warning, the words for a step
-    that reads no weights, the vocabulary, which linear maps add a bias, and how the model makes a sentence vector
-    (the Similarity page's first way)."""
-    graphs = [g for g in (t.graph("embed"), *(t.graph("layers", i) for i in range(t.num_layers)), t.graph("pooler"),
-                          t.graph("positions")) if g is not None]
-    linear = {n.module for g in graphs for n in g if n.op is LINEAR}
+    """What the browser's tour says that no sentence changes: its chapters (the model's, whatever the sentence), each
+    step's with what its narrator says of it (its templates and the numbers they name, as a `Telling`), what the
+    narrators share, the chapters that are no step's, the figures' titles and what a link to no chapter says, random
+    weights' warning, the words for a step that reads no weights, the vocabulary, and how the model makes a
+    sentence vector (the Similarity page's first way)."""
     way, pooling = vectors_of(loaded, [t])[0], pooling_of(loaded)
-    ops = {*COMMON_OPS, *(n.op for g in graphs for n in g)}  # (a narrator may tell in another's words: the mask's)
-    narrators = {op.narrate.__name__: op.narrate.said for op in ops if hasattr(op.narrate, "said")}
-    return {"narrators": narrators, "telling": TELLING, "stories": STORIES,  # the sentences' templates
+    return {"telling": TELLING, "stories": STORIES,  # the sentences' templates
             "random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
-            "biased": {m: loaded.base.get_submodule(m).bias is not None for m in sorted(linear)},
-            "chapters": [asdict(chapter) for chapter in chapters(t, LAYER)], "no_chapter": NO_CHAPTER,
+            "chapters": [{**asdict(chapter), "telling": _telling(t, chapter)} for chapter in chapters(t, LAYER)],
+            "no_chapter": NO_CHAPTER,
             "figure_titles": FIGURE_TITLES,
             "vector": {"name": way.name, "how": way.how, "trained": way.trained_for_similarity,
                        "pooled": loaded.sentence_pooling is not None,  # else the trace's own vectors, however long

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
 from torch import nn
 from transformers.models.mpnet.modeling_mpnet import create_position_ids_from_input_ids
 
 from ..graph.nodes import ModuleNames, node
 from ..ops import GATHER_BIAS, MASK, SCALED_DOT, Op, tells
+from ..ops.telling import Telling, step
 from ..ops.recipe import Recipe, call, cell, fmt, var, when
 from .bert_layout import (LAYERS, LayerParts, bert_layer_modules, bert_pooler, child_head, post_norm_layer,
                           roberta_offset, word_and_position_embeddings)
@@ -57,11 +57,12 @@ def _bucketed(node, graph, module) -> Recipe:
 @tells(highest="For query {me}, the highest bucket of its row is {bucket}, first reached by {key}, {distance} tokens "
                 "{side} it; keys within 7 tokens each have a bucket of their own, farther ones share buckets on a "
                 "log scale.", before="before", after="after")
-def _narrate_buckets(s, say) -> list[str]:
-    row = s.array[s.token]  # (T,): the bucket of each key's distance from this query
-    top = int(np.argmax(row))  # the number the figure outlines: the row's largest, its first key
-    return [say("highest", me=s.me, bucket=int(row[top]), key=s.tok(top), distance=abs(top - s.token),
-                side=say("after" if top > s.token else "before"))]
+def _narrate_buckets(node, graph, module, say) -> Telling:
+    row = step.array[step.token]  # (T,): the bucket of each key's distance from this query
+    top = call("argmax", row)  # the number the figure outlines: the row's largest, its first key
+    return Telling({}, (say("highest", me=step.me, bucket=call("int", row[top]), key=step.tok(top),
+                            distance=call("abs", top - step.token),
+                            side=when(step.token < top, say("after"), say("before"))),))
 
 
 RELATIVE_BUCKETS = Op("relative_buckets", "a relative distance put into its bucket", _buckets,

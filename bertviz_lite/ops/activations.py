@@ -1,11 +1,10 @@
 """Activations: the model's own function applied to each number, alone or times a gate (GeGLU, SwiGLU)."""
 from __future__ import annotations
 
-import numpy as np
 
 from .recipe import TOKEN_LABELS, X, Recipe, call, cell, cell_index, fmt, var
 from .record import Figure, Op, apply_module
-from .telling import tells
+from .telling import Telling, step, tells
 
 
 def compute_gated(node, inputs, module, tokens):
@@ -39,11 +38,10 @@ def gate_activated(node, graph, module) -> Recipe:
 
 @tells(shares="Of {me}'s {size} numbers, {negative:.0f}% were negative; after the activation {near_zero:.0f}% are "
                "within 0.05 of zero.")
-def narrate_activation(s, say) -> list[str]:
-    pre = np.asarray(s.input(0), dtype=np.float64)[s.token]
-    after = np.asarray(s.array, dtype=np.float64)[s.token]
-    return [say("shares", me=s.me, size=pre.size, negative=100 * (pre < 0).mean(),
-                near_zero=100 * (np.abs(after) < 0.05).mean())]
+def narrate_activation(node, graph, module, say) -> Telling:
+    pre, after = step.input(0)[step.token], step.array[step.token]
+    return Telling({}, (say("shares", me=step.me, size=call("size", pre), negative=100 * call("mean", pre < 0),
+                            near_zero=100 * call("mean", call("abs", after) < 0.05)),))
 
 
 ACTIVATION = Op("activation", "a function applied to each number", apply_module,

@@ -2,7 +2,6 @@
 of each row, and the weighted sum of the values (each query head reading its key/value head)."""
 from __future__ import annotations
 
-import numpy as np
 import torch
 
 from .heads import head_name, key_head, shared_heads
@@ -10,7 +9,7 @@ from .reading import mask_bias
 from .recipe import X, Recipe, call, cell, fmt, literal, total, var, when
 from .record import Figure, Op, from_recipe
 from .sums import compute_add
-from .telling import relation, tells
+from .telling import Telling, relation, step, tells
 from .worked import MASKED_BELOW, Worked, as_f64
 
 
@@ -163,45 +162,48 @@ def query_row(cell, head: int, i: int) -> dict:
     return row
 
 
-@tells(highest="{where}, query {me} scores key {best} highest ({high:.2f}) and {worst} lowest ({low:.2f}).",
-       next="The softmax that follows turns these scores into weights.")
-def narrate_scores(s, say) -> list[str]:
-    row = np.asarray(s.mine[s.token], dtype=np.float64)
-    seen = np.isfinite(row) & (row > MASKED_BELOW)
-    best, worst = int(np.argmax(np.where(seen, row, -np.inf))), int(np.argmin(np.where(seen, row, np.inf)))
-    return [say("highest", where=s.where, me=s.me, best=s.tok(best), high=row[best], worst=s.tok(worst),
-                low=row[worst]), say("next")]
+def _highest(say) -> X:
+    """The chosen query's highest and lowest score among the keys it may see."""
+    row, seen = step.mine[step.token], call("seen", step.mine[step.token])
+    best, worst = call("argmax", row, seen), call("argmin", row, seen)
+    return say("highest", where=step.where, me=step.me, best=step.tok(best), high=row[best], worst=step.tok(worst),
+               low=row[worst])
+
+
+_HIGHEST = "{where}, query {me} scores key {best} highest ({high:.2f}) and {worst} lowest ({low:.2f})."
+
+
+@tells(highest=_HIGHEST, next="The softmax that follows turns these scores into weights.")
+def narrate_scores(node, graph, module, say) -> Telling:
+    return Telling({}, (_highest(say), say("next")))
 
 
 @tells(none="Nothing is masked here: every one of the {total} query–key pairs may be seen.",
        some="{masked} of the {total} query–key pairs are masked (blank in the figure): those keys are out of the "
-            "query's sight.")
-def narrate_mask(s, say) -> list[str]:
-    masked = int((np.asarray(s.mine) <= MASKED_BELOW).sum())
-    total = int(np.prod(s.mine.shape))
-    said = say("none", total=total) if masked == 0 else say("some", masked=masked, total=total)
-    return [said] + narrate_scores(s)[:1]
+            "query's sight.", highest=_HIGHEST)
+def narrate_mask(node, graph, module, say) -> Telling:
+    let = {"masked": call("int", call("sum", step.mine <= MASKED_BELOW)), "total": call("size", step.mine)}
+    return Telling(let, (when(var.masked == 0, say("none"), say("some")), _highest(say)))
 
 
 @tells(row="{where}, {me} puts {weight:.2f} of its attention on {best}{relation}; its row adds up to {total:.2f}.",
        strongest="The strongest weight of this head: {query} → {key}, {weight:.2f}.")
-def narrate_softmax(s, say) -> list[str]:
-    row = np.asarray(s.mine[s.token], dtype=np.float64)
-    best = int(np.argmax(row))
-    strongest = np.unravel_index(int(np.argmax(s.mine)), s.mine.shape)
-    return [say("row", where=s.where, me=s.me, weight=row[best], best=s.tok(best), relation=relation(s.token, best),
-                total=row.sum()),
-            say("strongest", query=s.tok(strongest[0]), key=s.tok(strongest[1]), weight=s.mine[strongest])]
+def narrate_softmax(node, graph, module, say) -> Telling:
+    row = step.mine[step.token]
+    let = {"best": call("argmax", row), "strongest": call("argmax", step.mine), "keys": call("width", step.mine)}
+    query, key = var.strongest // var.keys, var.strongest % var.keys
+    return Telling(let, (say("row", where=step.where, me=step.me, weight=row[var.best], best=step.tok(var.best),
+                             relation=relation(step.token, var.best), total=call("sum", row)),
+                         say("strongest", query=step.tok(query), key=step.tok(key), weight=step.mine[query, key])))
 
 
 @tells(context="{where}, the context of {me} is Σ p v over every key: {terms} + … ({keys} keys).",
        term="{weight:.2f} × v({key})", between=" + ")
-def narrate_context(s, say) -> list[str]:
-    probs = s.trace.cache[s.graph.name(s.node.inputs[0])]
-    row = np.asarray(probs[s.head][s.token], dtype=np.float64)  # (T,)
-    top = np.argsort(-row, kind="stable")[:3]  # equal weights: the earlier key first
-    terms = say("between").join(say("term", weight=row[j], key=s.tok(j)) for j in top)
-    return [say("context", where=s.where, me=s.me, terms=terms, keys=len(row))]
+def narrate_context(node, graph, module, say) -> Telling:
+    let = {"probs": step.input(0)[step.head, step.token]}  # (T,): the chosen head's row
+    terms = call("joined", say("between"), call("top", var.probs, 3),  # equal weights: the earlier key first
+                 say("term", weight=var.probs[var.k], key=step.tok(var.k)))
+    return Telling(let, (say("context", where=step.where, me=step.me, terms=terms, keys=call("len", var.probs)),))
 
 
 SCALED_DOT = Op("scaled_dot", "a scaled dot product: q_i · k_j / scale for every query and key", compute_scaled_dot,

@@ -1,13 +1,12 @@
 """The norms of each token's vector: LayerNorm (centred and scaled) and RMSNorm (scaled only)."""
 from __future__ import annotations
 
-import numpy as np
 import torch
 
 from .reading import norm_eps
-from .recipe import TOKEN_LABELS, X, Recipe, call, cell, fmt, var
+from .recipe import TOKEN_LABELS, X, Recipe, call, cell, fmt, var, when
 from .record import Figure, Op, Series, apply_module
-from .telling import tells
+from .telling import ROW_STORY, Telling, by_distance, step, tells, told_row
 
 
 def _normed(node, module, centred: bool) -> Recipe:
@@ -65,11 +64,14 @@ def gain_and_shift(module, d: int) -> tuple[torch.Tensor, torch.Tensor]:
 
 @tells(norm="{me} came in with mean {mean:.2f} and standard deviation {std:.2f} over its {size} numbers (length "
              "{before:.1f}); after the norm its length is {after:.1f}.")
-def narrate_norm(s, say) -> list[str]:
-    x = np.asarray(s.input(0), dtype=np.float64)[s.token]
-    after = np.asarray(s.array, dtype=np.float64)[s.token]
-    return [say("norm", me=s.me, mean=x.mean(), std=x.std(), size=x.size, before=np.linalg.norm(x),
-                after=np.linalg.norm(after))]
+def narrate_norm(node, graph, module, say) -> Telling:
+    """Of the chosen token's row, or where the rows are distances (DeBERTa's relative embeddings), of the distance
+    row that a row's story tells of."""
+    x = step.input(0)[told_row()]
+    distance = ROW_STORY["distance"][:1].upper() + ROW_STORY["distance"][1:]  # it starts the sentence
+    me = when(by_distance(), distance, step.me)
+    return Telling({}, (say("norm", me=me, mean=call("mean", x), std=call("std", x), size=call("size", x),
+                            before=call("norm", x), after=call("norm", step.array[told_row()])),))
 
 
 LAYER_NORM = Op("layer_norm", "LayerNorm: (x − mean) / √(variance + ε) × γ + β, over each token's vector",

@@ -2,12 +2,11 @@
 a learnt bias per bucket of distance (MPNet)."""
 from __future__ import annotations
 
-import numpy as np
 import torch
 
 from .recipe import Recipe, call, cell, fmt, total, var, when
 from .record import Figure, Op
-from .telling import relation, row_story, tells
+from .telling import Telling, relation, row_story, step, tells
 
 
 def compute_angles(node, inputs, module, tokens):
@@ -105,17 +104,17 @@ def biased(node, graph, module) -> Recipe:
 
 @tells(turned="Each pair of dimensions is turned by an angle that grows with the position: {me} is at position "
                "{position}.")
-def narrate_rotation(s, say) -> list[str]:
-    return [say("turned", me=s.me, position=s.token)] + row_story(s, s.node.title)
+def narrate_rotation(node, graph, module, say) -> Telling:
+    return Telling({}, (say("turned", me=step.me, position=step.token), row_story(node.title)))
 
 
 @tells(largest="{where}, for query {me} the largest term is with key {best}{relation} ({term:.2f}); it depends on "
                "how far apart they are, not on what they say.")
-def narrate_relative(s, say) -> list[str]:
-    row = np.asarray(s.mine[s.token], dtype=np.float64)
-    best = int(np.argmax(row))
-    return [say("largest", where=s.where, me=s.me, best=s.tok(best), relation=relation(s.token, best),
-                term=row[best])]
+def narrate_relative(node, graph, module, say) -> Telling:
+    row = step.mine[step.token]
+    best = call("argmax", row)
+    return Telling({}, (say("largest", where=step.where, me=step.me, best=step.tok(best),
+                            relation=relation(step.token, best), term=row[best]),))
 
 
 ROTARY_ANGLES = Op("rotary_angles", "the rotation angle of each pair of dimensions: position × frequency",

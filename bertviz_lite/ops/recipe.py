@@ -41,7 +41,9 @@ class X:
     def __mod__(self, other): return self._with("%", other)
     def __neg__(self): return X(["-", 0, self.tree])
     def __lt__(self, other): return self._with("<", other)
+    def __le__(self, other): return self._with("<=", other)
     def __eq__(self, other): return self._with("==", other)  # type: ignore[override]
+    def __ne__(self, other): return self._with("!=", other)  # type: ignore[override]
 
     def __getitem__(self, index) -> X:
         """Indexing, numpy's way: a number per axis, or `:` for the whole axis."""

@@ -2,13 +2,12 @@
 dimension and a bias), and the heads put side by side again."""
 from __future__ import annotations
 
-import numpy as np
 from torch.nn import functional as F
 
 from .heads import merge_heads, split_heads
-from .recipe import TOKEN_LABELS, Recipe, call, cell, cell_index, fmt, literal, total, var
+from .recipe import TOKEN_LABELS, Recipe, call, cell, cell_index, fmt, literal, total, var, when
 from .record import Figure, Op, Series
-from .telling import by_distance, row_story, tells
+from .telling import Telling, by_distance, row_story, step, tells
 
 
 def compute_add(node, inputs, module, tokens):
@@ -82,26 +81,24 @@ def merged(node, graph, module) -> Recipe:
 
 @tells(map="{each} {size} numbers times a learnt matrix{bias}.", token="Each token's",
        distance="Each relative distance's", biased=", plus a bias", unbiased=" (no bias)")
-def narrate_linear(s, say) -> list[str]:
-    x = np.asarray(s.input(0))
-    linear = s.trace.loaded.base.get_submodule(s.node.module)
-    bias = say("biased" if linear.bias is not None else "unbiased")
-    each = say("distance" if by_distance(s) else "token")
-    return [say("map", each=each, size=x.shape[-1], bias=bias)] + row_story(s, s.node.title)
+def narrate_linear(node, graph, module, say) -> Telling:
+    bias = say("biased" if module.bias is not None else "unbiased")
+    each = when(by_distance(), say("distance"), say("token"))
+    return Telling({}, (say("map", each=each, size=call("width", step.input(0)), bias=bias), row_story(node.title)))
 
 
 @tells(merged="{heads} heads × {each} numbers = {width} numbers per token.")
-def narrate_merge(s, say) -> list[str]:
-    heads = s.trace.num_heads
-    return [say("merged", heads=heads, each=s.array.shape[-1] // heads, width=s.array.shape[-1])]
+def narrate_merge(node, graph, module, say) -> Telling:
+    width = call("width", step.array)
+    return Telling({}, (say("merged", heads=step.heads, each=width // step.heads, width=width),))
 
 
 @tells(lengths="For {me}: the vector carried past has length {carried:.1f}, the sub-layer adds one of length "
                "{added:.1f}, and their sum has length {total:.1f}.")
-def narrate_residual(s, say) -> list[str]:
-    carried, added = (np.linalg.norm(np.asarray(s.input(i), np.float64)[s.token]) for i in range(2))  # in float64,
-    total = np.linalg.norm(np.asarray(s.array, np.float64)[s.token])  # as a live site's browser computes them
-    return [say("lengths", me=s.me, carried=carried, added=added, total=total)]
+def narrate_residual(node, graph, module, say) -> Telling:
+    length = lambda array: call("norm", array[step.token])  # noqa: E731 (in float64, as a live site's browser)
+    return Telling({}, (say("lengths", me=step.me, carried=length(step.input(0)), added=length(step.input(1)),
+                            total=length(step.array)),))
 
 
 ADD = Op("add", "the sum of its inputs", compute_add,

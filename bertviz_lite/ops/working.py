@@ -26,7 +26,8 @@ import torch
 from .heads import head_name
 from .reading import mask_bias, norm_eps
 from .recipe import Recipe, tree_of
-from .worked import Worked, as_f64, num, plus
+from .telling import Telling
+from .worked import MASKED_BELOW, Worked, as_f64, num, plus
 
 
 class _Formulas(string.Formatter):
@@ -43,7 +44,8 @@ class _Formulas(string.Formatter):
 FORMULAS = _Formulas()
 
 _ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-               "//": operator.floordiv, "%": operator.mod, "<": operator.lt, "==": operator.eq,
+               "//": operator.floordiv, "%": operator.mod, "<": operator.lt, "<=": operator.le, "==": operator.eq,
+               "!=": operator.ne,
                "min": np.minimum, "max": np.maximum}
 _ELEMENTWISE = {"abs": np.abs, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "sin": np.sin, "log": np.log,
                 "floor": np.floor, "f32": lambda x: np.asarray(x, np.float32).astype(np.float64)}
@@ -76,6 +78,14 @@ def _named(expressions: dict, c, env: dict) -> dict:
     return {name: v for name, v in values.items() if v is not None}
 
 
+def told(telling: Telling, s) -> list[str]:
+    """A narrator's sentences (`telling.Telling`) worked out on a chapter's step `s` (tour/narration.py Step)."""
+    env: dict = {}
+    for name, expression in telling.let.items():
+        env[name] = _plain(evaluate(tree_of(expression), s, env))
+    return [said for sentence in telling.sentences if (said := evaluate(tree_of(sentence), s, env)) is not None]
+
+
 def _label(label, c, env: dict) -> str:
     """A vector's term's label: a template, or an expression, with `k` its entry."""
     return FORMULAS.format(label, **env) if isinstance(label, str) else evaluate(tree_of(label), c, env)
@@ -88,8 +98,12 @@ def evaluate(tree, c, env: dict):
     word, args = tree[0], tree[1:]
     if word == "if":
         return evaluate(args[1] if evaluate(args[0], c, env) else args[2], c, env)
-    if word == "fmt":
-        return FORMULAS.format(args[0], **env)
+    if word == "fmt":  # a template, with the fields it is given (if any) over the names bound so far
+        fields = {k: _plain(evaluate(v, c, env)) for k, v in (args[1] if len(args) > 1 else {}).items()}
+        return FORMULAS.format(args[0], **{**env, **fields})
+    if word == "joined":  # separator, items, what each item k says
+        return str(evaluate(args[0], c, env)).join(
+            str(evaluate(args[2], c, {**env, "k": int(k)})) for k in np.ravel(evaluate(args[1], c, env)))
     if word == "v":
         return env[args[0]]
     if word == "terms_sum":
@@ -149,7 +163,28 @@ _NUMBER_WORDS = {  # what is computed from it
     "len": lambda c, v: len(v), "str": lambda c, x: str(x), "int": lambda c, x: int(x),
     "list": lambda c, *items: np.asarray(items, np.float64), "in": lambda c, x, items: x in list(items),
 }
-_WORDS = {**_CELL_WORDS, **_NUMBER_WORDS}
+_STEP_WORDS = {  # what a tour chapter's step reads (tour/narration.py Step)
+    "mine": lambda s: s.mine, "chosen": lambda s: s.token, "where": lambda s: s.where,
+    "heads": lambda s: s.trace.num_heads, "length": lambda s: len(s.trace.tokens), "tok": lambda s, i: s.tok(int(i)),
+}
+_VECTOR_WORDS = {  # what a narrator finds in a row or a step
+    "argmax": lambda c, v, allowed=None: _first(v, allowed, np.argmax, -np.inf),
+    "argmin": lambda c, v, allowed=None: _first(v, allowed, np.argmin, np.inf),
+    "top": lambda c, v, k: np.argsort(-np.ravel(v), kind="stable")[:int(k)],
+    "seen": lambda c, v: np.isfinite(v) & (np.asarray(v) > MASKED_BELOW),
+    "std": lambda c, v: float(np.std(np.asarray(v, np.float64))),
+    "norm": lambda c, v: float(np.linalg.norm(np.asarray(v, np.float64))), "size": lambda c, v: int(np.size(v)),
+    "ndim": lambda c, v: int(np.ndim(v)), "flat": lambda c, v: np.ravel(np.asarray(v, np.float64)),
+    "min_of": lambda c, v: float(np.min(v)), "width": lambda c, v: int(np.shape(v)[-1]),
+    "shape_text": lambda c, v: str(tuple(np.shape(v))),
+}
+_WORDS = {**_CELL_WORDS, **_NUMBER_WORDS, **_STEP_WORDS, **_VECTOR_WORDS}
+
+
+def _first(values, allowed, find, fill) -> int:
+    """The first index of the largest (or smallest) of `values`, flattened, among those `allowed` (all if None)."""
+    values = np.ravel(np.asarray(values, np.float64))
+    return int(find(values if allowed is None else np.where(np.ravel(allowed), values, fill)))
 
 
 def _plain(value):

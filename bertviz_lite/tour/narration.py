@@ -15,7 +15,8 @@ from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
 from ..graph.names import parse_step_name
 from ..ops import head_name, key_head
-from ..ops.telling import quoted
+from ..ops.telling import Telling, quoted
+from ..ops.working import told
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
@@ -69,8 +70,14 @@ def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
     where = _where(trace, chapter.step, head_name(query_head, trace.num_heads, array.shape[0])
                    if node.has_head_axis else None)
     what = node.explains[:1].upper() + node.explains[1:]
-    return lines + [STORIES["step"]["explains"].format(what=what)] + node.op.narrate(
-        Step(trace, graph, node, array, head, token, where))
+    return lines + [STORIES["step"]["explains"].format(what=what)] + told(
+        telling_of(trace, graph, node), Step(trace, graph, node, array, head, token, where))
+
+
+def telling_of(trace: Trace, graph, node) -> Telling:
+    """What the step's operation says of it, as the expressions its words name (ops/telling.py)."""
+    module = None if node.module is None else trace.loaded.base.get_submodule(node.module)
+    return node.op.narrate(node, graph, module)
 
 
 class Step:

@@ -3,7 +3,7 @@
 // evaluator as bertviz_lite/ops/working.py, word for word, which says what each word means. The app's explanation
 // and this one are one recipe's, held equal by test/recipe.test.js (fixtures the Python side worked out) and
 // tests/test_export_explain.py (every family in a browser).
-import { FLOAT32_MIN, exactSum, formatted } from "./numbers.js";
+import { FLOAT32_MIN, MASKED_BELOW, exactSum, formatted, norm } from "./numbers.js";
 import { activation } from "./activations.js";
 import { headName } from "./steps.js";
 
@@ -20,13 +20,23 @@ import { headName } from "./steps.js";
  *             inputs: Record<string, Tree>, labels: Record<string, Tree>, figure: Record<string, Tree> }} Recipe
  */
 /**
- * What a recipe reads of its cell (steps.js Cell, with its module's numbers fetched: `reads`).
+ * What a recipe reads of its cell (steps.js Cell, with its module's numbers fetched: explain.js).
  * @typedef {{ at: number[], head: number | null, node: { inputs: string[], module?: string | null,
  *             attrs?: Record<string, unknown> },
  *             array: Unpacked, input: (k: number) => Unpacked, source: (name: string) => Unpacked,
  *             token: (i: number) => string, row: (i: number, of?: Unpacked) => string,
  *             tokens: string[], ids: Record<string, number[]>, visible: (i: number, j: number) => boolean,
  *             step: (name: string) => Unpacked, module: ModuleNumbers }} RecipeCell
+ */
+/**
+ * What a narration reads of its chapter's step (tour.js, as tour/narration.py Step): its array and inputs, the
+ * chosen head's part of it (`mine`) and that head, the chosen token, where it is, the numbers of heads and tokens.
+ * @typedef {{ array: Unpacked, input: (k: number) => Unpacked, head: number | null, mine: Unpacked, chosen: number,
+ *             where: string, heads: number, length: number, tok: (i: number) => string }} StepContext
+ */
+/**
+ * A chapter's narration, as ops/telling.py Telling.to_json writes it.
+ * @typedef {{ let: [string, Tree][], sentences: Tree[] }} Telling
  */
 /**
  * A module's numbers, as far as the recipe reads them.
@@ -81,6 +91,20 @@ export function workedOut(recipe, cell) {
     .filter(([, v]) => v !== null));
   return { formula: String(evaluate(recipe.formula, cell, env)), inputs: named(recipe.inputs), recomputed, terms,
            labels: named(recipe.labels), figure: named(recipe.figure) };
+}
+
+/**
+ * A narrator's sentences worked out on a chapter's step (ops/working.py told).
+ * @param {Telling} telling
+ * @param {StepContext} context
+ * @returns {string[]}
+ */
+export function toldOf(telling, context) {
+  const s = /** @type {any} */ (context);  // the words a narration uses are the step's (STEP_WORDS)
+  /** @type {Record<string, Value>} */
+  const env = {};
+  for (const [name, tree] of telling.let) env[name] = evaluate(tree, s, env);
+  return telling.sentences.map((tree) => evaluate(tree, s, env)).filter((v) => v !== null).map(String);
 }
 
 /**
@@ -196,7 +220,8 @@ const modulo = (a, b) => ((a % b) + b) % b;
 /** @type {Record<string, (...args: any[]) => Value>} */
 const ARITHMETIC = {
   "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b, "/": (a, b) => a / b,
-  "//": (a, b) => Math.floor(a / b), "%": modulo, "<": (a, b) => a < b, "==": (a, b) => a === b,
+  "//": (a, b) => Math.floor(a / b), "%": modulo, "<": (a, b) => a < b, "<=": (a, b) => a <= b,
+  "==": (a, b) => a === b, "!=": (a, b) => a !== b,
   min: Math.min, max: Math.max, abs: Math.abs, exp: Math.exp, sqrt: Math.sqrt, cos: Math.cos, sin: Math.sin,
   log: Math.log, floor: Math.floor, f32: Math.fround,
 };
@@ -242,6 +267,46 @@ const WORDS = {
 };
 
 /**
+ * The first index of the largest (`sign` 1) or smallest (-1) number, flattened, among those allowed (all where
+ * `allowed` is not given; numpy's argmax over the others set to ∓∞).
+ * @param {Value} values
+ * @param {Value | undefined} allowed
+ * @param {number} sign
+ */
+function first(values, allowed, sign) {
+  const v = numbersOf(values), ok = allowed === undefined || allowed === null ? null : numbersOf(allowed);
+  const at = (/** @type {number} */ k) => (ok && !ok[k] ? -Infinity : sign * v[k]);
+  let best = 0;
+  for (let k = 1; k < v.length; k++) if (at(k) > at(best)) best = k;
+  return best;
+}
+
+/** @type {Record<string, (s: StepContext, ...args: any[]) => Value>} */
+const STEP_WORDS = {  // what a tour chapter's step reads
+  mine: (s) => s.mine, chosen: (s) => s.chosen, where: (s) => s.where, heads: (s) => s.heads,
+  length: (s) => s.length, tok: (s, i) => s.tok(i),
+};
+
+/** @type {Record<string, (c: unknown, ...args: any[]) => Value>} */
+const VECTOR_WORDS = {  // what a narrator finds in a row or a step
+  argmax: (c, v, allowed) => first(v, allowed, 1), argmin: (c, v, allowed) => first(v, allowed, -1),
+  top: (c, v, k) => vector(numbersOf(v).map((x, j) => [x, j]).sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, k).map(([, j]) => j)),
+  seen: (c, v) => elementwise((x) => Number.isFinite(x) && x > MASKED_BELOW, [v]),
+  std: (c, v) => {
+    const x = numbersOf(v), mean = x.reduce((a, b) => a + b, 0) / x.length;
+    return Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / x.length);
+  },
+  norm: (c, v) => norm(numbersOf(v)), size: (c, v) => numbersOf(v).length,
+  ndim: (c, v) => (isArray(v) ? v.shape.length : 0), flat: (c, v) => vector(numbersOf(v)),
+  min_of: (c, v) => Math.min(...numbersOf(v)), width: (c, v) => /** @type {Unpacked} */ (v).shape.at(-1) ?? 1,
+  shape_text: (c, v) => {
+    const shape = isArray(v) ? v.shape : [];
+    return `(${shape.join(", ")}${shape.length === 1 ? "," : ""})`;  // as Python writes a tuple
+  },
+};
+
+/**
  * One expression's value.
  * @param {Tree} tree
  * @param {RecipeCell} cell
@@ -252,7 +317,15 @@ function evaluate(tree, cell, env) {
   if (!Array.isArray(tree)) return tree;
   const [word, ...args] = /** @type {[string, ...Tree[]]} */ (tree);
   if (word === "if") return evaluate(evaluate(args[0], cell, env) ? args[1] : args[2], cell, env);
-  if (word === "fmt") return filled(String(args[0]), env);
+  if (word === "fmt") {  // a template, with the fields it is given (if any) over the names bound so far
+    const given = /** @type {Record<string, Tree>} */ (/** @type {unknown} */ (args[1] ?? {}));
+    const fields = Object.fromEntries(Object.entries(given).map(([k, t]) => [k, evaluate(t, cell, env)]));
+    return filled(String(args[0]), { ...env, ...fields });
+  }
+  if (word === "joined") {  // separator, items, what each item k says
+    const items = numbersOf(evaluate(args[1], cell, env));
+    return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
+  }
   if (word === "v") return env[String(args[0])];
   if (word === "terms_sum") return env.terms_sum;
   const values = args.map((a) => evaluate(a, cell, env));
@@ -262,7 +335,8 @@ function evaluate(tree, cell, env) {
   }
   if (word === "+" && values.some((v) => typeof v === "string")) return values.map(String).join("");
   if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values);
-  const said = WORDS[word];
+  /** @type {((c: any, ...a: any[]) => Value) | undefined} */
+  const said = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
   if (!said) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
   return said(cell, ...values);
 }

@@ -2,13 +2,13 @@
 // (not typed yet: a lecture's arrays, the graphs and the tour's words are the site's untyped data; the "one source"
 // work rewrites it)
 // The guided tour of a sentence computed in this browser, told as the app tells it: the model's chapters as
-// tour/chapters.py gives them, and what is said of each in the package's own templates (export/tour.py tour_words:
-// each narrator's in ops/*.py, by the name the site's data gives it, and tour/narration.py's), filled with the
-// numbers this sentence's narrators find (ported, for now: docs/frontend.md). tests/test_export_live.py holds every
-// chapter's words to the app's on the exported sentences. A chapter's figure is the stepper's own (figures.js), drawn
-// for the screen, its title tour/views.py's.
+// tour/chapters.py gives them, and what is said of each in the package's own templates (export/tour.py tour_words).
+// tests/test_export_live.py holds every chapter's words to the app's on the exported sentences. A chapter's figure is the stepper's own (figures.js), drawn
+// for the screen, its title tour/views.py's. A step's chapter is told by its narrator's `telling` (ops/telling.py:
+// its templates and the numbers they name), worked out by recipe.js as the app works it out.
 // numbers.js: Python's f"{x:.Nf}", an array's row, Σ and ‖·‖, a matrix's rows, the mask's scores
 import { fixed, at, dot, norm as length, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
+import { toldOf } from "./recipe.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { heatmap, labelled } from "./figures.js";
 import { wrappedTitle } from "./styled.js";
@@ -18,134 +18,28 @@ import { said } from "./page.js";
 
 const site = window.BVL_SITE;
 
-// ---- arrays as the narrators read them: {shape, data}, a leading index taken off ----
+// ---- arrays as the stories read them: {shape, data}, a leading index taken off ----
 const values = (array) => Array.from(array.data);  // float64, exactly the stored numbers
 const argmax = (list) => list.reduce((best, v, k) => (v > list[best] ? k : best), 0);  // the first, as numpy's
 const argmin = (list) => list.reduce((best, v, k) => (v < list[best] ? k : best), 0);
-const sum = (list) => list.reduce((a, b) => a + b, 0);
 
-class Step {  // tour/narration.py Step: what a narrator reads
-  constructor(lecture, block, node, array, head, token, where) {
-    const numHeads = lecture.model.num_heads;
-    Object.assign(this, { lecture, block, node, array, token, where });
-    this.head = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
-    this.mine = this.head === null ? array : at(array, this.head);  // (T, ...) for this head
-  }
-  input(i) {
-    const key = this.node.inputs[i];
-    const inside = this.block.nodes.some((n) => n.key === key);
-    return this.lecture.array(inside ? stepName(this.block, key) : key);
-  }
-  tok(i) { return quoted(this.lecture.tokens[i]); }
-  get me() { return this.tok(this.token); }
+// A chapter's step as its narration reads it (tour/narration.py Step; recipe.js StepContext)
+function stepContext(lecture, block, node, array, head, token, where) {
+  const heads = lecture.model.num_heads;
+  const own = node.headed ? keyHead(Math.min(head, heads - 1), heads, array.shape[0]) : null;
+  return {
+    array, head: own, mine: own === null ? array : at(array, own), chosen: token, where, heads,
+    length: lecture.tokens.length, tok: (i) => quoted(lecture.tokens[i]),
+    input: (k) => {
+      const key = node.inputs[k];
+      return lecture.array(block.nodes.some((n) => n.key === key) ? stepName(block, key) : key);
+    },
+  };
 }
 
-// ---- the package's templates (ops/telling.py, each narrator's `said`, tour/narration.py STORIES: export/tour.py
-// tour_words), filled here with this sentence's numbers as the app fills them ----
+// ---- the package's templates (tour/narration.py STORIES, what narrators share: export/tour.py tour_words) ----
 const words = () => site.views.tour.words;
 const quoted = (token) => said(words().telling.token, { token });
-const narrator = (name) => (template, values) => said(words().narrators[name][template], values);
-
-function relation(i, j) {  // ops/telling.py relation: which of its words say where key j lies from query i
-  const t = words().telling.relation;
-  if (j === i) return t.itself;
-  if (j === i - 1) return t.before;
-  if (j === i + 1) return t.after;
-  return said(t[j < i ? "far_before" : "far_after"], { distance: Math.abs(i - j) });
-}
-
-function byDistance(s) {  // rows that are relative distances (DeBERTa's position queries and keys), not tokens
-  return s.mine.shape.length === 2 && s.mine.shape[0] !== s.lecture.tokens.length;
-}
-
-function rowStory(s, what, unit = "") {
-  const t = words().telling.row_story, distance = byDistance(s);
-  const row = values(at(s.mine, distance ? Math.floor(s.mine.shape[0] / 2) + 1 : s.token));
-  const top = argmax(row);
-  return [said(t.row, { where: s.where, what, whose: distance ? t.distance : s.me, size: row.length,
-                        low: Math.min(...row), high: Math.max(...row), top, largest: row[top], unit })];
-}
-
-function plain(s) {
-  if (s.mine.shape.length === 2) return rowStory(s, s.node.title);
-  const shape = s.array.shape;  // as Python writes a tuple
-  return [said(words().telling.shape, { shape: `(${shape.join(", ")}${shape.length === 1 ? "," : ""})` })];
-}
-
-// ---- each operation's narrator (ops/sums.py, attention.py, activations.py, norms.py, positions.py; a family's
-// own operation's, families/mpnet.py), by its Python name: the numbers its words name ----
-function scoresStory(s) {
-  const say = narrator("narrate_scores"), row = values(at(s.mine, s.token));
-  const seen = row.map((v) => Number.isFinite(v) && v > MASKED_BELOW);
-  const best = argmax(row.map((v, j) => (seen[j] ? v : -Infinity)));
-  const worst = argmin(row.map((v, j) => (seen[j] ? v : Infinity)));
-  return [say("highest", { where: s.where, me: s.me, best: s.tok(best), high: row[best], worst: s.tok(worst),
-                           low: row[worst] }), say("next")];
-}
-
-const NARRATORS = {
-  plain,
-  narrate_linear(s) {
-    const say = narrator("narrate_linear"), x = s.input(0);
-    return [say("map", { each: say(byDistance(s) ? "distance" : "token"), size: x.shape[x.shape.length - 1],
-                         bias: say(words().biased[s.node.module] ? "biased" : "unbiased") }),
-            ...rowStory(s, s.node.title)];
-  },
-  narrate_merge(s) {
-    const heads = s.lecture.model.num_heads, width = s.array.shape[s.array.shape.length - 1];
-    return [narrator("narrate_merge")("merged", { heads, each: Math.floor(width / heads), width })];
-  },
-  narrate_residual(s) {
-    const [carried, added] = [0, 1].map((i) => length(values(at(s.input(i), s.token))));
-    const total = length(values(at(s.array, s.token)));
-    return [narrator("narrate_residual")("lengths", { me: s.me, carried, added, total })];
-  },
-  narrate_activation(s) {
-    const pre = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
-    const share = (list, test) => (100 * list.filter(test).length) / list.length;
-    return [narrator("narrate_activation")("shares", { me: s.me, size: pre.length, negative: share(pre, (v) => v < 0),
-                                                       near_zero: share(after, (v) => Math.abs(v) < 0.05) })];
-  },
-  narrate_scores: scoresStory,
-  narrate_mask(s) {
-    const say = narrator("narrate_mask"), all = values(s.mine), masked = all.filter((v) => v <= MASKED_BELOW).length;
-    return [masked === 0 ? say("none", { total: all.length }) : say("some", { masked, total: all.length }),
-            scoresStory(s)[0]];
-  },
-  narrate_softmax(s) {
-    const say = narrator("narrate_softmax"), row = values(at(s.mine, s.token)), best = argmax(row);
-    const all = values(s.mine), strongest = argmax(all), T = s.mine.shape[1];
-    return [say("row", { where: s.where, me: s.me, weight: row[best], best: s.tok(best),
-                         relation: relation(s.token, best), total: sum(row) }),
-            say("strongest", { query: s.tok(Math.floor(strongest / T)), key: s.tok(strongest % T),
-                               weight: all[strongest] })];
-  },
-  narrate_context(s) {
-    const say = narrator("narrate_context"), probs = s.input(0), row = values(at(at(probs, s.head), s.token));
-    const top = row.map((_, j) => j).sort((a, b) => row[b] - row[a] || a - b).slice(0, 3);
-    const terms = top.map((j) => say("term", { weight: row[j], key: s.tok(j) })).join(say("between"));
-    return [say("context", { where: s.where, me: s.me, terms, keys: row.length })];
-  },
-  narrate_norm(s) {
-    const x = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
-    const mean = sum(x) / x.length, std = Math.sqrt(sum(x.map((v) => (v - mean) ** 2)) / x.length);
-    return [narrator("narrate_norm")("norm", { me: s.me, mean, std, size: x.length, before: length(x),
-                                               after: length(after) })];
-  },
-  narrate_rotation(s) {
-    return [narrator("narrate_rotation")("turned", { me: s.me, position: s.token }), ...rowStory(s, s.node.title)];
-  },
-  _narrate_buckets(s) {  // families/mpnet.py: the bucket of each key's distance from the query
-    const say = narrator("_narrate_buckets"), row = values(at(s.array, s.token)), top = argmax(row);
-    return [say("highest", { me: s.me, bucket: row[top], key: s.tok(top), distance: Math.abs(top - s.token),
-                             side: say(top > s.token ? "after" : "before") })];
-  },
-  narrate_relative(s) {
-    const row = values(at(s.mine, s.token)), best = argmax(row);
-    return [narrator("narrate_relative")("largest", { where: s.where, me: s.me, best: s.tok(best),
-                                                      relation: relation(s.token, best), term: row[best] })];
-  },
-};
 
 // ---- the chapters that are not a step (tour/narration.py) ----
 function tokensStory(lecture, sentence) {
@@ -215,9 +109,8 @@ function narrate(lecture, sentence, chapter, head, token, outputs) {
   const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
   const where = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
   const what = node.explains[0].toUpperCase() + node.explains.slice(1);
-  const step = new Step(lecture, block, node, array, head, token, where);
-  return [...lines, said(told.explains, { what }), ...(NARRATORS[op.narrates] || plain)(step)];  // (every family's
-  // are ported)
+  const step = stepContext(lecture, block, node, array, head, token, where);
+  return [...lines, said(told.explains, { what }), ...toldOf(chapter.telling, step)];  // the narrator's own words
 }
 
 // ---- each chapter's figure, drawn by the stepper's figures for the width it is drawn at ----

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unpack, at } from "../src/numbers.js";
-import { workedOut } from "../src/recipe.js";
+import { workedOut, toldOf } from "../src/recipe.js";
 
 /** @typedef {import("../src/numbers.js").Unpacked} Unpacked */
 
@@ -77,6 +77,20 @@ test("every operation's recipe is worked out as the app works it out", () => {
       assert.deepEqual(Object.keys(ours[part]).sort(), Object.keys(apps[part]).sort(), `${where} ${part}`);
       for (const key of Object.keys(apps[part])) close(ours[part][key], apps[part][key], `${where} ${part}.${key}`, bound);
     }
+  }
+});
+
+test("every narrator tells a step's chapter as the app tells it", () => {
+  const folder = /** @type {string} */ (process.env.BVL_FIXTURES);
+  const { tellings, narrators } = JSON.parse(readFileSync(join(folder, "recipes.json"), "utf8"));
+  assert.ok(narrators.length >= 12 && tellings.length > 100);
+  for (const c of tellings) {
+    const array = unpack(c.array), inputs = c.inputs.map((/** @type {any} */ p) => unpack(p));
+    const context = { array, head: c.head, mine: c.head === null ? array : at(array, c.head), chosen: c.chosen,
+                      where: c.where, heads: c.heads, length: c.tokens.length,
+                      tok: (/** @type {number} */ i) => `'${c.tokens[i]}'`,
+                      input: (/** @type {number} */ k) => inputs[k] };
+    assert.deepEqual(toldOf(c.telling, context), c.told, `${c.narrator} ${c.step} head ${c.head} token ${c.chosen}`);
   }
 });
 

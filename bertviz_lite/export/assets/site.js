@@ -49,11 +49,11 @@
     const [mantissa, exponent] = size.toExponential(decimals).split("e");
     const exact = size >= 1e21 ? BigInt(size).toString() : Number.isInteger(size * 2 ** 100) ? size.toFixed(100) : "";
     const whole = exact.indexOf(".") < 0 ? exact.length : exact.indexOf(".");
-    const digits = exact.replace(".", ""), first = digits.search(/[1-9]/);
-    const significant = first < 0 ? "" : digits.slice(first);
+    const digits = exact.replace(".", ""), first2 = digits.search(/[1-9]/);
+    const significant = first2 < 0 ? "" : digits.slice(first2);
     if (new RegExp(`^\\d{${decimals + 1}}50*$`).test(significant) && Number(significant[decimals]) % 2 === 0) {
       const kept = significant.slice(0, decimals + 1);
-      return [kept[0] + (decimals ? "." + kept.slice(1) : ""), whole - 1 - first];
+      return [kept[0] + (decimals ? "." + kept.slice(1) : ""), whole - 1 - first2];
     }
     return [mantissa, Number(exponent)];
   }
@@ -451,6 +451,15 @@
       figure: named2(recipe.figure)
     };
   }
+  function toldOf(telling, context) {
+    const s = (
+      /** @type {any} */
+      context
+    );
+    const env = {};
+    for (const [name, tree] of telling.let) env[name] = evaluate(tree, s, env);
+    return telling.sentences.map((tree) => evaluate(tree, s, env)).filter((v) => v !== null).map(String);
+  }
   function labelled(label, cell, env) {
     return String(typeof label === "string" ? filled(label, env) : evaluate(label, cell, env));
   }
@@ -522,7 +531,9 @@
     "//": (a, b) => Math.floor(a / b),
     "%": modulo,
     "<": (a, b) => a < b,
+    "<=": (a, b) => a <= b,
     "==": (a, b) => a === b,
+    "!=": (a, b) => a !== b,
     min: Math.min,
     max: Math.max,
     abs: Math.abs,
@@ -594,6 +605,46 @@
       return out;
     }
   };
+  function first(values2, allowed, sign) {
+    const v = numbersOf(values2), ok = allowed === void 0 || allowed === null ? null : numbersOf(allowed);
+    const at2 = (k) => ok && !ok[k] ? -Infinity : sign * v[k];
+    let best = 0;
+    for (let k = 1; k < v.length; k++) if (at2(k) > at2(best)) best = k;
+    return best;
+  }
+  var STEP_WORDS = {
+    // what a tour chapter's step reads
+    mine: (s) => s.mine,
+    chosen: (s) => s.chosen,
+    where: (s) => s.where,
+    heads: (s) => s.heads,
+    length: (s) => s.length,
+    tok: (s, i) => s.tok(i)
+  };
+  var VECTOR_WORDS = {
+    // what a narrator finds in a row or a step
+    argmax: (c, v, allowed) => first(v, allowed, 1),
+    argmin: (c, v, allowed) => first(v, allowed, -1),
+    top: (c, v, k) => vector(numbersOf(v).map((x, j) => [x, j]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, k).map(([, j]) => j)),
+    seen: (c, v) => elementwise((x) => Number.isFinite(x) && x > MASKED_BELOW, [v]),
+    std: (c, v) => {
+      const x = numbersOf(v), mean = x.reduce((a, b) => a + b, 0) / x.length;
+      return Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / x.length);
+    },
+    norm: (c, v) => norm(numbersOf(v)),
+    size: (c, v) => numbersOf(v).length,
+    ndim: (c, v) => isArray(v) ? v.shape.length : 0,
+    flat: (c, v) => vector(numbersOf(v)),
+    min_of: (c, v) => Math.min(...numbersOf(v)),
+    width: (c, v) => (
+      /** @type {Unpacked} */
+      v.shape.at(-1) ?? 1
+    ),
+    shape_text: (c, v) => {
+      const shape = isArray(v) ? v.shape : [];
+      return `(${shape.join(", ")}${shape.length === 1 ? "," : ""})`;
+    }
+  };
   function evaluate(tree, cell, env) {
     if (!Array.isArray(tree)) return tree;
     const [word, ...args] = (
@@ -601,7 +652,19 @@
       tree
     );
     if (word === "if") return evaluate(evaluate(args[0], cell, env) ? args[1] : args[2], cell, env);
-    if (word === "fmt") return filled(String(args[0]), env);
+    if (word === "fmt") {
+      const given = (
+        /** @type {Record<string, Tree>} */
+        /** @type {unknown} */
+        args[1] ?? {}
+      );
+      const fields = Object.fromEntries(Object.entries(given).map(([k, t]) => [k, evaluate(t, cell, env)]));
+      return filled(String(args[0]), { ...env, ...fields });
+    }
+    if (word === "joined") {
+      const items = numbersOf(evaluate(args[1], cell, env));
+      return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
+    }
     if (word === "v") return env[String(args[0])];
     if (word === "terms_sum") return env.terms_sum;
     const values2 = args.map((a) => evaluate(a, cell, env));
@@ -616,7 +679,7 @@
     }
     if (word === "+" && values2.some((v) => typeof v === "string")) return values2.map(String).join("");
     if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values2);
-    const said2 = WORDS[word];
+    const said2 = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
     if (!said2) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
     return said2(cell, ...values2);
   }
@@ -1903,176 +1966,26 @@
   var values = (array) => Array.from(array.data);
   var argmax = (list) => list.reduce((best, v, k) => v > list[best] ? k : best, 0);
   var argmin = (list) => list.reduce((best, v, k) => v < list[best] ? k : best, 0);
-  var sum = (list) => list.reduce((a, b) => a + b, 0);
-  var Step = class {
-    // tour/narration.py Step: what a narrator reads
-    constructor(lecture2, block, node, array, head, token, where2) {
-      const numHeads = lecture2.model.num_heads;
-      Object.assign(this, { lecture: lecture2, block, node, array, token, where: where2 });
-      this.head = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
-      this.mine = this.head === null ? array : at(array, this.head);
-    }
-    input(i) {
-      const key = this.node.inputs[i];
-      const inside = this.block.nodes.some((n) => n.key === key);
-      return this.lecture.array(inside ? stepName(this.block, key) : key);
-    }
-    tok(i) {
-      return quoted(this.lecture.tokens[i]);
-    }
-    get me() {
-      return this.tok(this.token);
-    }
-  };
+  function stepContext(lecture2, block, node, array, head, token, where2) {
+    const heads = lecture2.model.num_heads;
+    const own = node.headed ? keyHead(Math.min(head, heads - 1), heads, array.shape[0]) : null;
+    return {
+      array,
+      head: own,
+      mine: own === null ? array : at(array, own),
+      chosen: token,
+      where: where2,
+      heads,
+      length: lecture2.tokens.length,
+      tok: (i) => quoted(lecture2.tokens[i]),
+      input: (k) => {
+        const key = node.inputs[k];
+        return lecture2.array(block.nodes.some((n) => n.key === key) ? stepName(block, key) : key);
+      }
+    };
+  }
   var words = () => site2.views.tour.words;
   var quoted = (token) => said(words().telling.token, { token });
-  var narrator = (name) => (template, values2) => said(words().narrators[name][template], values2);
-  function relation(i, j) {
-    const t = words().telling.relation;
-    if (j === i) return t.itself;
-    if (j === i - 1) return t.before;
-    if (j === i + 1) return t.after;
-    return said(t[j < i ? "far_before" : "far_after"], { distance: Math.abs(i - j) });
-  }
-  function byDistance(s) {
-    return s.mine.shape.length === 2 && s.mine.shape[0] !== s.lecture.tokens.length;
-  }
-  function rowStory(s, what, unit = "") {
-    const t = words().telling.row_story, distance = byDistance(s);
-    const row2 = values(at(s.mine, distance ? Math.floor(s.mine.shape[0] / 2) + 1 : s.token));
-    const top = argmax(row2);
-    return [said(t.row, {
-      where: s.where,
-      what,
-      whose: distance ? t.distance : s.me,
-      size: row2.length,
-      low: Math.min(...row2),
-      high: Math.max(...row2),
-      top,
-      largest: row2[top],
-      unit
-    })];
-  }
-  function plain2(s) {
-    if (s.mine.shape.length === 2) return rowStory(s, s.node.title);
-    const shape = s.array.shape;
-    return [said(words().telling.shape, { shape: `(${shape.join(", ")}${shape.length === 1 ? "," : ""})` })];
-  }
-  function scoresStory(s) {
-    const say = narrator("narrate_scores"), row2 = values(at(s.mine, s.token));
-    const seen = row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW);
-    const best = argmax(row2.map((v, j) => seen[j] ? v : -Infinity));
-    const worst2 = argmin(row2.map((v, j) => seen[j] ? v : Infinity));
-    return [say("highest", {
-      where: s.where,
-      me: s.me,
-      best: s.tok(best),
-      high: row2[best],
-      worst: s.tok(worst2),
-      low: row2[worst2]
-    }), say("next")];
-  }
-  var NARRATORS = {
-    plain: plain2,
-    narrate_linear(s) {
-      const say = narrator("narrate_linear"), x = s.input(0);
-      return [
-        say("map", {
-          each: say(byDistance(s) ? "distance" : "token"),
-          size: x.shape[x.shape.length - 1],
-          bias: say(words().biased[s.node.module] ? "biased" : "unbiased")
-        }),
-        ...rowStory(s, s.node.title)
-      ];
-    },
-    narrate_merge(s) {
-      const heads = s.lecture.model.num_heads, width = s.array.shape[s.array.shape.length - 1];
-      return [narrator("narrate_merge")("merged", { heads, each: Math.floor(width / heads), width })];
-    },
-    narrate_residual(s) {
-      const [carried, added] = [0, 1].map((i) => norm(values(at(s.input(i), s.token))));
-      const total = norm(values(at(s.array, s.token)));
-      return [narrator("narrate_residual")("lengths", { me: s.me, carried, added, total })];
-    },
-    narrate_activation(s) {
-      const pre = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
-      const share = (list, test) => 100 * list.filter(test).length / list.length;
-      return [narrator("narrate_activation")("shares", {
-        me: s.me,
-        size: pre.length,
-        negative: share(pre, (v) => v < 0),
-        near_zero: share(after, (v) => Math.abs(v) < 0.05)
-      })];
-    },
-    narrate_scores: scoresStory,
-    narrate_mask(s) {
-      const say = narrator("narrate_mask"), all = values(s.mine), masked = all.filter((v) => v <= MASKED_BELOW).length;
-      return [
-        masked === 0 ? say("none", { total: all.length }) : say("some", { masked, total: all.length }),
-        scoresStory(s)[0]
-      ];
-    },
-    narrate_softmax(s) {
-      const say = narrator("narrate_softmax"), row2 = values(at(s.mine, s.token)), best = argmax(row2);
-      const all = values(s.mine), strongest = argmax(all), T = s.mine.shape[1];
-      return [
-        say("row", {
-          where: s.where,
-          me: s.me,
-          weight: row2[best],
-          best: s.tok(best),
-          relation: relation(s.token, best),
-          total: sum(row2)
-        }),
-        say("strongest", {
-          query: s.tok(Math.floor(strongest / T)),
-          key: s.tok(strongest % T),
-          weight: all[strongest]
-        })
-      ];
-    },
-    narrate_context(s) {
-      const say = narrator("narrate_context"), probs = s.input(0), row2 = values(at(at(probs, s.head), s.token));
-      const top = row2.map((_, j) => j).sort((a, b) => row2[b] - row2[a] || a - b).slice(0, 3);
-      const terms = top.map((j) => say("term", { weight: row2[j], key: s.tok(j) })).join(say("between"));
-      return [say("context", { where: s.where, me: s.me, terms, keys: row2.length })];
-    },
-    narrate_norm(s) {
-      const x = values(at(s.input(0), s.token)), after = values(at(s.array, s.token));
-      const mean = sum(x) / x.length, std = Math.sqrt(sum(x.map((v) => (v - mean) ** 2)) / x.length);
-      return [narrator("narrate_norm")("norm", {
-        me: s.me,
-        mean,
-        std,
-        size: x.length,
-        before: norm(x),
-        after: norm(after)
-      })];
-    },
-    narrate_rotation(s) {
-      return [narrator("narrate_rotation")("turned", { me: s.me, position: s.token }), ...rowStory(s, s.node.title)];
-    },
-    _narrate_buckets(s) {
-      const say = narrator("_narrate_buckets"), row2 = values(at(s.array, s.token)), top = argmax(row2);
-      return [say("highest", {
-        me: s.me,
-        bucket: row2[top],
-        key: s.tok(top),
-        distance: Math.abs(top - s.token),
-        side: say(top > s.token ? "after" : "before")
-      })];
-    },
-    narrate_relative(s) {
-      const row2 = values(at(s.mine, s.token)), best = argmax(row2);
-      return [narrator("narrate_relative")("largest", {
-        where: s.where,
-        me: s.me,
-        best: s.tok(best),
-        relation: relation(s.token, best),
-        term: row2[best]
-      })];
-    }
-  };
   function tokensStory(lecture2, sentence) {
     const t = words().stories.tokens;
     const special = lecture2.tokens.filter((_, i) => sentence.sentences[i] === "special");
@@ -2144,8 +2057,8 @@
     const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
     const where2 = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
     const what = node.explains[0].toUpperCase() + node.explains.slice(1);
-    const step = new Step(lecture2, block, node, array, head, token, where2);
-    return [...lines2, said(told.explains, { what }), ...(NARRATORS[op2.narrates] || plain2)(step)];
+    const step = stepContext(lecture2, block, node, array, head, token, where2);
+    return [...lines2, said(told.explains, { what }), ...toldOf(chapter.telling, step)];
   }
   function stepFigure(lecture2, chapter, head, token) {
     const [, node] = findStep(lecture2.model, chapter.step);
@@ -3055,7 +2968,7 @@
     const parts = text.split(",").map((p) => p.trim());
     return parts.every((p) => /^\d{1,9}$/.test(p)) ? parts.map(Number) : void 0;
   }
-  function shown(lecture2, block, node, head, first) {
+  function shown(lecture2, block, node, head, first2) {
     const array = lecture2.array(stepName(block, node.key));
     const heads = node.headed ? array.shape[0] : null;
     const own = heads === null ? null : keyHead(head, lecture2.model.num_heads, heads);
@@ -3063,7 +2976,7 @@
     let rows = array.shape.length - lead.length === 1 ? [row(array, ...lead)] : matrix(array, ...lead);
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
     const count = rows[0].length;
-    const start3 = tokenByToken ? 0 : Math.min(first, Math.max(0, count - WINDOW));
+    const start3 = tokenByToken ? 0 : Math.min(first2, Math.max(0, count - WINDOW));
     const columns = tokenByToken ? labelled2(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
     if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW));
     const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i));
@@ -3079,9 +2992,9 @@
     const row2 = element("div", void 0, { class: "controls" });
     const stages = element("div", void 0, { class: "stages" });
     for (const name of ["embed", "positions", "layers", "pooler"]) {
-      const first = model.blocks.find((b) => b.block === name);
-      if (!first) continue;
-      const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) || first : first;
+      const first2 = model.blocks.find((b) => b.block === name);
+      if (!first2) continue;
+      const target = name === "layers" ? model.blocks.find((b) => b.block === "layers" && b.layer === layer) || first2 : first2;
       const key = name === "layers" ? target.nodes.some((n) => n.key === "attn.probs") ? "attn.probs" : target.nodes[0].key : target.nodes[target.nodes.length - 1].key;
       stages.append(button(STAGES[name], block.block === name, () => go(target, key, layer, head)));
     }
@@ -3243,8 +3156,8 @@
     );
     const cellText = keys.get("cell");
     const cell = parseCell(cellText);
-    const first = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
-    const s = shown(lecture2, block, node, head, first);
+    const first2 = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
+    const s = shown(lecture2, block, node, head, first2);
     const chosen2 = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
     const inView = chosen2 && chosen2[0] < s.rows.length && chosen2[1] >= 0 && chosen2[1] < s.columns.length;
     const figure = (
@@ -3530,9 +3443,9 @@
   }
   function lines(host, said2, kind) {
     for (const line of said2) {
-      const [first, ...items] = line.split("\n- ");
-      if (first.trim()) {
-        const p = paragraph(first.replace(/\n$/, ""));
+      const [first2, ...items] = line.split("\n- ");
+      if (first2.trim()) {
+        const p = paragraph(first2.replace(/\n$/, ""));
         if (kind) p.className = kind;
         host.append(p);
       }
@@ -3590,7 +3503,7 @@
     columns.append(...page2.wide ? [canvas, side] : [side, canvas]);
     view.append(columns);
     let halves = null;
-    let first = true;
+    let first2 = true;
     page2.panels.forEach((panel, k) => {
       const shown2 = items[k];
       if (!shown2) return;
@@ -3598,8 +3511,8 @@
       if (shown2.figure) {
         const host = panel.half ? halves = halves || canvas.appendChild(element("div", void 0, { class: "halves" })) : canvas;
         const div = drawn(host, shown2.figure, `figure-${part}-${k}`);
-        if (first) (panel.half ? host : div).dataset.point = part;
-        first = false;
+        if (first2) (panel.half ? host : div).dataset.point = part;
+        first2 = false;
       }
       if (!panel.half) halves = null;
       lines(side, shown2.lines);
@@ -3614,9 +3527,9 @@
       }
     });
     lines(side, page2.side, "explains");
-    for (const note of page2.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
+    for (const note of page2.notes) (first2 ? canvas : side).append(element("p", note, { class: "note" }));
     const last = canvas.lastElementChild;
-    if (first && last instanceof HTMLElement) last.dataset.point = part;
+    if (first2 && last instanceof HTMLElement) last.dataset.point = part;
   }
   var headsView = analysisPage("heads");
   var rolloutView = analysisPage("rollout");
