@@ -12,7 +12,7 @@ import pytest
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.analyses.all_layers import all_layers
 from bertviz_lite.analyses.contributions import layer_contributions
-from bertviz_lite.analyses.head_fingerprints import STATS
+from bertviz_lite.analyses.head_fingerprints import STATS, STRIKING, striking_heads
 from bertviz_lite.analyses.nearest_pieces import narrower_table, nearest_pieces
 from bertviz_lite.analyses.pieces import piece_names
 from bertviz_lite.analyses.similarity import vectors_of
@@ -83,6 +83,10 @@ def check_against_the_app(loaded, tmp_path) -> None:
     for k, stat in enumerate(STATS):
         ANOTHER_ROUTE.assert_close(got["fingerprints"][k], app.fingerprints.stats[stat], stat)
     ANOTHER_ROUTE.assert_close(got["rollout"], app.rollout, "rollout")
+    heads = got["fingerprints"].shape[2]  # the heads in order of their strongest statistic: the striking ones first
+    striking = [(int(i) // heads, int(i) % heads, STATS[s]) for i, s, v in
+                zip(got["striking_order"], got["striking_stat"], got["striking_value"]) if v >= STRIKING][:12]
+    assert striking == [(layer, head, stat) for layer, head, stat, _ in striking_heads(app.fingerprints, most=12)]
 
     spec = manifest["contributions"]
     got = run(loaded, spec, tmp_path, values)

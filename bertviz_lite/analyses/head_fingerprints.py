@@ -94,15 +94,29 @@ def head_fingerprints(trace: Trace) -> HeadFingerprints:
 
 def striking_heads(fingerprints: HeadFingerprints, most: int = 8) -> list[tuple[int, int, str, float]]:
     """(layer, head, statistic, value) of the heads with at least STRIKING of their attention on one kind of
-    token, strongest first, at most `most`; each head once, under its strongest statistic."""
-    found = {}
-    for stat in STATS[1:]:
-        for layer, head in zip(*np.nonzero(fingerprints.stats[stat] >= STRIKING)):
-            value = float(fingerprints.stats[stat][layer, head])
-            if value > found.get((layer, head), ("", 0.0))[1]:
-                found[(int(layer), int(head))] = (stat, value)
-    ranked = sorted(found.items(), key=lambda item: -item[1][1])[:most]
-    return [(layer, head, stat, value) for (layer, head), (stat, value) in ranked]
+    token, strongest first, at most `most`; each head once, under its strongest statistic (`strongest_first`)."""
+    stats = torch.from_numpy(np.stack([fingerprints.stats[s] for s in STATS]).astype(np.float32))  # (7, L, H)
+    order, stat, value = (t.tolist() for t in strongest_first(stats))
+    heads = stats.shape[2]
+    return [(index // heads, index % heads, STATS[s], v) for index, s, v in zip(order, stat, value)
+            if v >= STRIKING][:most]
+
+
+def strongest_first(stats: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Every head (flat: layer · H + head) in order of its strongest statistic but the entropy, largest first, equal
+    values in the order of the heads; with that statistic (its index in STATS) and value. stats: (7, L, H). In
+    torch, without a sort (the exporter writes none that keeps equal values in order): a head's place is how many
+    heads come before it, so a live site's browser runs this very function (export/analysis_graphs.py). A statistic
+    that is nan (prev and next of one token) is no head's strongest."""
+    kinds = stats[1:].flatten(1)  # (6, N)
+    kinds = torch.where(torch.isnan(kinds), torch.full_like(kinds, -1.0), kinds)
+    value, stat = kinds.max(dim=0)  # (N,): the first of equal statistics
+    n = value.shape[0]
+    index = torch.arange(n)
+    before = (value[None, :] > value[:, None]) | ((value[None, :] == value[:, None]) & (index[None, :] < index[:, None]))
+    place = before.sum(dim=1)  # (N,): how many heads come before each
+    order = torch.zeros_like(index).scatter(0, place, index)
+    return order, stat[order] + 1, value[order]
 
 
 def describe(layer: int, head: int, stat: str, value: float) -> str:

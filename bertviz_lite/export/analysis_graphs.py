@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from ..analyses.contributions import MIXING, block_nodes, contribution_tensors, mixing_of
-from ..analyses.head_fingerprints import is_punctuation, statistics
+from ..analyses.head_fingerprints import is_punctuation, statistics, strongest_first
 from ..analyses.logit_lens import TOP
 from ..analyses.nearest_pieces import narrower_table, nearest_rows, unit_rows
 from ..analyses.rollout import rollout_steps
@@ -38,8 +38,9 @@ def _layers(loaded) -> list:
 
 
 class AttentionAnalyses(nn.Module):
-    """forward(input_ids (T,), each layer's attention (H, T, T)) -> the fingerprints (7, L, H), in STATS' order, and
-    the rollout after each layer (L, T, T). Which ids are the separator and which punctuation is decided here, for
+    """forward(input_ids (T,), each layer's attention (H, T, T)) -> the fingerprints (7, L, H), in STATS' order, the
+    rollout after each layer (L, T, T), and the heads by their strongest statistic (head_fingerprints.py
+    strongest_first: the striking heads are the first of them). Which ids are the separator and which punctuation is decided here, for
     the whole vocabulary, by the app's own rules on the pieces as the app shows them."""
 
     def __init__(self, loaded):
@@ -49,10 +50,10 @@ class AttentionAnalyses(nn.Module):
         self.register_buffer("is_sep", torch.tensor([p == tokenizer.sep_token for p in pieces]))  # (V,)
         self.register_buffer("is_punct", torch.tensor([is_punctuation(p) for p in pieces]))  # (V,)
 
-    def forward(self, input_ids: torch.Tensor, *probs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, input_ids: torch.Tensor, *probs: torch.Tensor) -> tuple[torch.Tensor, ...]:
         sep, punct = self.is_sep[input_ids], self.is_punct[input_ids]  # (T,) each
         stats = torch.stack([statistics(p, sep, punct) for p in probs], dim=1)  # (7, L, H)
-        return stats, rollout_of_layers(probs)
+        return stats, rollout_of_layers(probs), *strongest_first(stats)
 
 
 def rollout_of_layers(probs: tuple[torch.Tensor, ...]) -> torch.Tensor:
@@ -222,7 +223,8 @@ def graphs(loaded, compared: list = ()) -> dict[str, tuple[nn.Module, list[Input
     """Each analysis graph a live site holds for `loaded`: its module, inputs and outputs' names. The nearest pieces
     only where the word table and the layers are in one space (nearest_pieces.narrower_table); the similarity
     where the site has sentences to compare (`compared`: their traces, as the sentence pipeline reads them)."""
-    found = {"attention": (AttentionAnalyses(loaded), attention_inputs(loaded), ["fingerprints", "rollout"]),
+    found = {"attention": (AttentionAnalyses(loaded), attention_inputs(loaded),
+                           ["fingerprints", "rollout", "striking_order", "striking_stat", "striking_value"]),
              "contributions": (Contributions(loaded), contribution_inputs(loaded), contribution_outputs(loaded)),
              "vector": (SentenceVector(loaded), [step(HIDDEN_STATES, 1)], ["vector"])}
     if narrower_table(loaded) is None:

@@ -20,34 +20,21 @@ import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap }
 /** @typedef {[number, number, string, number]} Striking */
 
 /**
- * The numbers: the fingerprints (7, L, H) and the rollout (L, T, T), by the package's own functions as a graph
- * (export/analysis_graphs.py AttentionAnalyses) that runs here on the run's attention.
+ * The numbers: the fingerprints (7, L, H), the rollout (L, T, T) and the striking heads, by the package's own
+ * functions as a graph (export/analysis_graphs.py AttentionAnalyses) that runs here on the run's attention: the
+ * heads come in order of their strongest statistic (head_fingerprints.py strongest_first), the striking ones first.
  * @param {Computed} lecture
- * @returns {Promise<{ stats: Fingerprints, R: number[][][] }>}
+ * @returns {Promise<{ stats: Fingerprints, R: number[][][], found: Striking[] }>}
  */
 async function attentionAnalyses(lecture) {
-  const { fingerprints, rollout } = await analysed("attention", lecture);
-  return { stats: Object.fromEntries(words().stats.map((stat, k) => [stat, matrix(fingerprints, k)])),
-           R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)) };
-}
-
-/**
- * head_fingerprints.striking_heads: [layer, head, stat, value], strongest first.
- * @param {Fingerprints} stats
- * @returns {Striking[]}
- */
-function strikingHeads(stats) {
-  const { least, most } = words().striking, found = /** @type {Map<string, Striking>} */ (new Map());
-  for (const stat of words().stats.slice(1)) {
-    stats[stat].forEach((row, layer) => row.forEach((value, head) => {
-      const key = `${layer},${head}`;
-      if (value >= least && value > (found.get(key) || [0, 0, "", 0])[3]) {
-        const place = /** @type {[number, number]} */ ((found.get(key) || [layer, head]).slice(0, 2));
-        found.set(key, [...place, stat, value]);
-      }
-    }));
-  }
-  return [...found.values()].sort((a, b) => b[3] - a[3]).slice(0, most);
+  const found = await analysed("attention", lecture), { least, most } = words().striking;
+  const { fingerprints, rollout } = found, heads = fingerprints.shape[2];
+  const [order, stat, value] = ["striking_order", "striking_stat", "striking_value"].map((k) => Array.from(found[k].data));
+  /** @type {Striking[]} */
+  const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words().stats[stat[k]], value[k]]);
+  return { stats: Object.fromEntries(words().stats.map((name, k) => [name, matrix(fingerprints, k)])),
+           R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)),
+           found: striking.filter(([, , , v]) => v >= least).slice(0, most) };  // as striking_heads takes them
 }
 
 /**
@@ -56,7 +43,7 @@ function strikingHeads(stats) {
  * @returns {Promise<Page & { numbers: Fingerprints }>}
  */
 export async function headsPage(lecture) {
-  const w = words(), { stats } = await attentionAnalyses(lecture), found = strikingHeads(stats);
+  const w = words(), { stats, found } = await attentionAnalyses(lecture);
   const layers = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
   const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens((width, tallest) => heatmap({
     z: stats[stat], rows: layers, columns: heads, title: w.stat_titles[stat], colorbar: w.stat_units[stat],

@@ -2206,33 +2206,18 @@
 
   // src/heads_rollout.js
   async function attentionAnalyses(lecture2) {
-    const { fingerprints, rollout } = await analysed("attention", lecture2);
+    const found = await analysed("attention", lecture2), { least, most } = words2().striking;
+    const { fingerprints, rollout } = found, heads = fingerprints.shape[2];
+    const [order, stat, value] = ["striking_order", "striking_stat", "striking_value"].map((k) => Array.from(found[k].data));
+    const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words2().stats[stat[k]], value[k]]);
     return {
-      stats: Object.fromEntries(words2().stats.map((stat, k) => [stat, matrix(fingerprints, k)])),
-      R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l))
+      stats: Object.fromEntries(words2().stats.map((name, k) => [name, matrix(fingerprints, k)])),
+      R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)),
+      found: striking.filter(([, , , v]) => v >= least).slice(0, most)
     };
   }
-  function strikingHeads(stats) {
-    const { least, most } = words2().striking, found = (
-      /** @type {Map<string, Striking>} */
-      /* @__PURE__ */ new Map()
-    );
-    for (const stat of words2().stats.slice(1)) {
-      stats[stat].forEach((row2, layer) => row2.forEach((value, head) => {
-        const key = `${layer},${head}`;
-        if (value >= least && value > (found.get(key) || [0, 0, "", 0])[3]) {
-          const place = (
-            /** @type {[number, number]} */
-            (found.get(key) || [layer, head]).slice(0, 2)
-          );
-          found.set(key, [...place, stat, value]);
-        }
-      }));
-    }
-    return [...found.values()].sort((a, b) => b[3] - a[3]).slice(0, most);
-  }
   async function headsPage(lecture2) {
-    const w = words2(), { stats } = await attentionAnalyses(lecture2), found = strikingHeads(stats);
+    const w = words2(), { stats, found } = await attentionAnalyses(lecture2);
     const layers3 = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
     const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => heatmap({
       z: stats[stat],
