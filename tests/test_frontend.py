@@ -62,7 +62,7 @@ def test_the_modules_unit_tests_pass_against_the_numbers_python_writes(frontend,
     assert "# fail 0" in out and "# pass 0" not in out, out[-3000:]
 
 
-UNTYPED = {"figures.js", "tour.js"}  # still `// @ts-nocheck`
+UNTYPED = {"figures.js"}  # still `// @ts-nocheck`
 # (2026-11-27): ported or glue code that issue 54's one-source work rewrites or types (docs/frontend.md); the list only shrinks
 
 

@@ -1,36 +1,66 @@
-// @ts-nocheck
-// (not typed yet: a lecture's arrays, the graphs and the tour's words are the site's untyped data; the "one source"
-// work rewrites it)
 // The guided tour of a sentence computed in this browser, told as the app tells it: the model's chapters as
 // tour/chapters.py gives them, and what is said of each in the package's own templates (export/tour.py tour_words).
-// tests/test_export_live.py holds every chapter's words to the app's on the exported sentences. A chapter's figure is the stepper's own (figures.js), drawn
-// for the screen, its title tour/views.py's. A step's chapter is told by its narrator's `telling` (ops/telling.py:
-// its templates and the numbers they name), worked out by recipe.js as the app works it out.
+// tests/test_export_live.py holds every chapter's words to the app's on the exported sentences. A chapter's figure
+// is the stepper's own (figures.js), drawn for the screen, its title tour/views.py's. A step's chapter is told by its
+// narrator's `telling` (ops/telling.py: its templates and the numbers they name), worked out by recipe.js as the app
+// works it out.
 // numbers.js: Python's f"{x:.Nf}", an array's row, Σ and ‖·‖, a matrix's rows, the mask's scores
 import { fixed, at, dot, norm as length, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
 import { toldOf } from "./recipe.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
-import { heatmap, labelled } from "./figures.js";
+import { labelled } from "./figures.js";
+import { heatmap } from "./analysed_page.js";
 import { wrappedTitle } from "./styled.js";
 import { analysed } from "./analysis_graphs.js";
 import { hiddenStatesOf } from "./running.js";
 import { said } from "./page.js";
 
+/** @typedef {import("./numbers.js").Unpacked} Unpacked */
+/** @typedef {import("./lecture.js").Lecture} Lecture */
+/** @typedef {import("./steps.js").GraphBlock} GraphBlock */
+/** @typedef {import("./steps.js").GraphNode} GraphNode */
+/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./recipe.js").StepContext} StepContext */
+/**
+ * A chapter as the tour's words give it (export/tour.py tour_words: tour/chapters.py Chapter, and a step's telling).
+ * @typedef {{ kind: "step" | "tokens" | "stream" | "output", title: string, step: string | null,
+ *             telling: import("./recipe.js").Telling | null }} ChapterWords
+ */
+/** @typedef {(width: number, tallest: number | null) => Figure} Draw */
+/**
+ * The sentence vector of the model's first way of making one (export/tour.py tour_words `vector`), and its numbers.
+ * @typedef {{ way: { name: string, how: string, trained: boolean, pooled: boolean, most_tokens: number },
+ *             vector: number[] }} Found
+ */
+
 const site = window.BVL_SITE;
 
 // ---- arrays as the stories read them: {shape, data}, a leading index taken off ----
+/** @param {Unpacked} array */
 const values = (array) => Array.from(array.data);  // float64, exactly the stored numbers
+/** @param {number[]} list */
 const argmax = (list) => list.reduce((best, v, k) => (v > list[best] ? k : best), 0);  // the first, as numpy's
+/** @param {number[]} list */
 const argmin = (list) => list.reduce((best, v, k) => (v < list[best] ? k : best), 0);
 
-// A chapter's step as its narration reads it (tour/narration.py Step; recipe.js StepContext)
+/**
+ * A chapter's step as its narration reads it (tour/narration.py Step).
+ * @param {Lecture} lecture
+ * @param {GraphBlock} block
+ * @param {GraphNode} node
+ * @param {Unpacked} array
+ * @param {number} head
+ * @param {number} token
+ * @param {string} where
+ * @returns {StepContext}
+ */
 function stepContext(lecture, block, node, array, head, token, where) {
   const heads = lecture.model.num_heads;
   const own = node.headed ? keyHead(Math.min(head, heads - 1), heads, array.shape[0]) : null;
   return {
     array, head: own, mine: own === null ? array : at(array, own), chosen: token, where, heads,
-    length: lecture.tokens.length, tok: (i) => quoted(lecture.tokens[i]),
-    input: (k) => {
+    length: lecture.tokens.length, tok: (/** @type {number} */ i) => quoted(lecture.tokens[i]),
+    input: (/** @type {number} */ k) => {
       const key = node.inputs[k];
       return lecture.array(block.nodes.some((n) => n.key === key) ? stepName(block, key) : key);
     },
@@ -38,26 +68,43 @@ function stepContext(lecture, block, node, array, head, token, where) {
 }
 
 // ---- the package's templates (tour/narration.py STORIES, what narrators share: export/tour.py tour_words) ----
+/** @returns {any} the tour's words, the site's untyped JSON */
 const words = () => site.views.tour.words;
+/** @param {string} token */
 const quoted = (token) => said(words().telling.token, { token });
 
 // ---- the chapters that are not a step (tour/narration.py) ----
+/**
+ * @param {Lecture} lecture
+ * @param {SiteSentence} sentence
+ * @returns {string[]}
+ */
 function tokensStory(lecture, sentence) {
   const t = words().stories.tokens;
   const special = lecture.tokens.filter((_, i) => sentence.sentences[i] === "special");
-  const pieces = lecture.tokens.filter((_, i) => sentence.continues[i]);
+  const pieces = lecture.tokens.filter((_, i) => sentence.continues?.[i]);
   return [said(t.cut, { tokens: lecture.tokens.length, special: special.length, names: [...new Set(special)].join(t.between),
                         vocabulary: words().vocabulary }),
           pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole];
 }
 
-function hiddenStates(lecture) {  // the model's own vectors: the embeddings' output, then each layer's
+/**
+ * The model's own vectors: the embeddings' output, then each layer's.
+ * @param {Lecture} lecture
+ * @returns {Unpacked[]}
+ */
+function hiddenStates(lecture) {
   const outputs = lecture.model.blocks.filter((b) => b.block === "embed" || b.block === "layers")
     .map((b) => stepName(b, b.nodes[b.nodes.length - 1].key));
-  return outputs.map((name) => lecture.given(name));
+  return outputs.map((name) => /** @type {Unpacked} */ (lecture.given(name)));
 }
 
-function layerChanges(lecture) {  // analyses/residual_stream.py layer_changes: (L, T) cosines before/after
+/**
+ * analyses/residual_stream.py layer_changes: (L, T) cosines before/after.
+ * @param {Lecture} lecture
+ * @returns {number[][]}
+ */
+function layerChanges(lecture) {
   const h = hiddenStates(lecture), T = lecture.tokens.length;
   return h.slice(1).map((after, l) => Array.from({ length: T }, (_, t) => {
     const u = values(at(h[l], t)), v = values(at(after, t));
@@ -65,6 +112,11 @@ function layerChanges(lecture) {  // analyses/residual_stream.py layer_changes: 
   }));
 }
 
+/**
+ * @param {Lecture} lecture
+ * @param {number} token
+ * @returns {string[]}
+ */
 function streamStory(lecture, token) {
   const t = words().stories.stream;
   const cos = layerChanges(lecture).map((row) => row[token]);
@@ -78,22 +130,41 @@ function streamStory(lecture, token) {
 // vectors_of_trace), by the app's own function as a graph (export/analysis_graphs.py SentenceVector): from this run,
 // or where the pipeline reads the text otherwise (a pair's first sentence alone, a text past its length cut there),
 // from a run of its own, as the app runs it again
+/**
+ * @param {Lecture} lecture
+ * @param {SiteSentence} sentence
+ * @returns {Promise<Found>}
+ */
 async function sentenceVector(lecture, sentence) {
   const way = words().vector;
   const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
   const states = own ? null : await hiddenStatesOf(sentence.text, way.most_tokens);
-  const run = own ? lecture : { array: () => states, ids: {}, weights: async () => ({}) };
+  const run = own ? lecture : { array: () => /** @type {Unpacked} */ (states), ids: {}, weights: async () => ({}) };
   const { vector } = await analysed("vector", run);
   return { way, vector: Array.from(vector.data) };
 }
 
-function outputStory(found) {  // tour/narration.py output_sentences, for the sentence vector
+/**
+ * tour/narration.py output_sentences, for the sentence vector.
+ * @param {Found} found
+ * @returns {string[]}
+ */
+function outputStory(found) {
   const { way, vector } = found, t = words().stories.output;
   return [said(t.vector, { size: vector.length, how: way.how }), said(t.length, { length: length(vector) }),
           ...(way.trained ? [] : [t.untrained])];
 }
 
-// tour/narration.py narrate: the chapter's sentences about `head` and `token`
+/**
+ * tour/narration.py narrate: the chapter's sentences about `head` and `token`.
+ * @param {Lecture} lecture
+ * @param {SiteSentence} sentence
+ * @param {ChapterWords} chapter
+ * @param {number} head
+ * @param {number} token
+ * @param {string[]} outputs
+ * @returns {string[]}
+ */
 function narrate(lecture, sentence, chapter, head, token, outputs) {
   const w = words(), told = w.stories.step;
   token = Math.min(Math.max(token, 0), lecture.tokens.length - 1);
@@ -101,22 +172,30 @@ function narrate(lecture, sentence, chapter, head, token, outputs) {
   if (chapter.kind === "tokens") return [...lines, ...tokensStory(lecture, sentence)];
   if (chapter.kind === "stream") return [...lines, ...streamStory(lecture, token)];
   if (chapter.kind === "output") return [...lines, ...outputs];
-  const [block, node] = findStep(lecture.model, chapter.step);
+  const [block, node] = /** @type {[GraphBlock, GraphNode]} */ (findStep(lecture.model, String(chapter.step)));
   const op = lecture.model.ops[node.op];
   if (!op.reads_weights) lines = [w.no_weights];
-  const array = lecture.array(chapter.step);
+  const array = lecture.array(String(chapter.step));
   const numHeads = lecture.model.num_heads, queryHead = Math.min(head, numHeads - 1);
   const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
   const where = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
   const what = node.explains[0].toUpperCase() + node.explains.slice(1);
   const step = stepContext(lecture, block, node, array, head, token, where);
-  return [...lines, said(told.explains, { what }), ...toldOf(chapter.telling, step)];  // the narrator's own words
+  const telling = /** @type {import("./recipe.js").Telling} */ (chapter.telling);
+  return [...lines, said(told.explains, { what }), ...toldOf(telling, step)];  // the narrator's own words
 }
 
 // ---- each chapter's figure, drawn by the stepper's figures for the width it is drawn at ----
+/**
+ * @param {Lecture} lecture
+ * @param {ChapterWords} chapter
+ * @param {number} head
+ * @param {number} token
+ * @returns {Draw | null}
+ */
 function stepFigure(lecture, chapter, head, token) {
-  const [, node] = findStep(lecture.model, chapter.step);
-  const array = lecture.array(chapter.step), numHeads = lecture.model.num_heads;
+  const [, node] = /** @type {[GraphBlock, GraphNode]} */ (findStep(lecture.model, String(chapter.step)));
+  const array = lecture.array(String(chapter.step)), numHeads = lecture.model.num_heads;
   const own = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
   const matrix = own === null ? array : at(array, own);
   if (matrix.shape.length !== 2) return null;
@@ -124,7 +203,7 @@ function stepFigure(lecture, chapter, head, token) {
   const rows = matrixRows(matrix).map((r) => (tokenByToken ? r : r.slice(0, site.views.window)));
   const byToken = rows.length === lecture.tokens.length;
   const row = byToken ? values(at(matrix, Math.min(token, rows.length - 1))) : null;  // the number the words name
-  const best = row && argmax(row.map((v) => (Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity)));
+  const best = row ? argmax(row.map((v) => (Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity))) : null;
   const queryHead = Math.min(head, numHeads - 1);  // tour/views.py chapter_figure's title
   const titles = words().figure_titles;
   const title = own === null ? node.title
@@ -140,9 +219,18 @@ function stepFigure(lecture, chapter, head, token) {
     chosen: best !== null && (tokenByToken || best < site.views.window) ? [token, best] : null });
 }
 
+/**
+ * @param {Lecture} lecture
+ * @param {GraphNode} node
+ */
 const op = (lecture, node) => lecture.model.ops[node.op];
 
-function streamFigure(lecture) {  // figures/charts.py stream_changes: darker where a layer turned a vector more
+/**
+ * figures/charts.py stream_changes: darker where a layer turned a vector more.
+ * @param {Lecture} lecture
+ * @returns {Draw}
+ */
+function streamFigure(lecture) {
   const cos = layerChanges(lecture);
   const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
   return (width, tallest) => {
@@ -156,7 +244,12 @@ function streamFigure(lecture) {  // figures/charts.py stream_changes: darker wh
   };
 }
 
-function vectorFigure(found) {  // figures/charts.py vector_bars
+/**
+ * figures/charts.py vector_bars.
+ * @param {Found} found
+ * @returns {Draw}
+ */
+function vectorFigure(found) {
   return () => ({ data: [{ type: "bar", x: found.vector.map((_, k) => k), y: found.vector,
                            marker: { color: site.style.blue },
                            hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>" }],
@@ -166,25 +259,38 @@ function vectorFigure(found) {  // figures/charts.py vector_bars
                             yaxis: { title: { text: "value" }, automargin: true } } });
 }
 
-export function titled(figure, width) {  // its title on as many lines as the width needs (a phone's), as fit.py wraps
-  // it, where Plotly sets a title (in the middle of the room above the plot, which grows by the lines added)
+/**
+ * A figure with its title on as many lines as the width needs (a phone's), as fit.py wraps it, where Plotly sets a
+ * title (in the middle of the room above the plot, which grows by the lines added).
+ * @param {Figure} figure
+ * @param {number} width
+ * @returns {Figure}
+ */
+export function titled(figure, width) {
   const layout = figure.layout, wrap = wrappedTitle(layout, width, (layout.font && layout.font.size) || 16);
   if (wrap) Object.assign(layout, { title: { ...layout.title, text: wrap.text },
-                                    margin: { ...layout.margin, t: (layout.margin.t || 0) + wrap.added } });
+                                    margin: { ...layout.margin, t: (layout.margin?.t || 0) + wrap.added } });
   return figure;
 }
 
-// The tour of a computed sentence, as export/tour.py tour_chapters gives an exported one's, each chapter's figure
-// a function of the width and height it is drawn in (`draw`)
+/**
+ * The tour of a computed sentence, as export/tour.py tour_chapters gives an exported one's, each chapter's figure a
+ * function of the width and height it is drawn in (`draw`).
+ * @param {Lecture} lecture
+ * @param {SiteSentence} sentence
+ * @returns {Promise<import("./views.js").Chapter[]>}
+ */
 export async function tourOf(lecture, sentence) {
   const about = site.views.tour;
   const token = Math.min(about.token, lecture.tokens.length - 1);
   const found = await sentenceVector(lecture, sentence);
-  return words().chapters.map((chapter) => {  // the model's chapters, as tour/chapters.py gives them
+  return words().chapters.map((/** @type {ChapterWords} */ chapter) => {  // the model's chapters (tour/chapters.py)
     const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found));
     const draw = chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token)
       : chapter.kind === "stream" ? streamFigure(lecture) : chapter.kind === "output" ? vectorFigure(found) : null;
-    return { ...chapter, lines, figure: null, draw: draw && ((width, tallest) => titled(draw(width, tallest), width)) };
+    return { ...chapter, lines, figure: null,
+             draw: draw && ((/** @type {number} */ width, /** @type {number | null} */ tallest) =>
+               titled(draw(width, tallest), width)) };
   });
 }
 

@@ -1586,6 +1586,60 @@
     return { head, model };
   }
 
+  // src/analysed_page.js
+  var heatmap = (
+    /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */
+    /** @type {unknown} */
+    matrix2
+  );
+  var site2 = window.BVL_SITE;
+  var words = () => site2.views.analyses;
+  var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
+  var picker = (key, options, value, label) => ({
+    key,
+    label: label || words().labels[key],
+    options,
+    value
+  });
+  function numbered(key, names, label) {
+    return picker(
+      key,
+      names.map((name, i) => [String(i), name]),
+      String(Math.min(words().defaults[key], names.length - 1)),
+      label
+    );
+  }
+  var page = (name, pickers, panels, side = [], wide = false) => ({
+    title: words().titles[name],
+    pickers,
+    panels,
+    side,
+    notes: [],
+    wide
+  });
+  var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
+  function forScreens2(draw, wide) {
+    const s = words().screens, made = (
+      /** @type {Partial<Record<Screen, Figure>>} */
+      {}
+    );
+    const get2 = (screen2) => made[screen2] || (made[screen2] = draw(
+      screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
+      screen2 === "lecture" ? s.tallest : null
+    ));
+    return {
+      get browse() {
+        return get2("browse");
+      },
+      get lecture() {
+        return get2("lecture");
+      },
+      get phone() {
+        return get2("phone");
+      }
+    };
+  }
+
   // src/model_parts.js
   var live = window.BVL_SITE.live;
   var NOT_LIVE = "This site was written without --live: it holds no model files.";
@@ -1962,7 +2016,7 @@
   }
 
   // src/tour.js
-  var site2 = window.BVL_SITE;
+  var site3 = window.BVL_SITE;
   var values = (array) => Array.from(array.data);
   var argmax = (list) => list.reduce((best, v, k) => v > list[best] ? k : best, 0);
   var argmin = (list) => list.reduce((best, v, k) => v < list[best] ? k : best, 0);
@@ -1984,25 +2038,28 @@
       }
     };
   }
-  var words = () => site2.views.tour.words;
-  var quoted = (token) => said(words().telling.token, { token });
+  var words2 = () => site3.views.tour.words;
+  var quoted = (token) => said(words2().telling.token, { token });
   function tokensStory(lecture2, sentence) {
-    const t = words().stories.tokens;
+    const t = words2().stories.tokens;
     const special = lecture2.tokens.filter((_, i) => sentence.sentences[i] === "special");
-    const pieces = lecture2.tokens.filter((_, i) => sentence.continues[i]);
+    const pieces = lecture2.tokens.filter((_, i) => sentence.continues?.[i]);
     return [
       said(t.cut, {
         tokens: lecture2.tokens.length,
         special: special.length,
         names: [...new Set(special)].join(t.between),
-        vocabulary: words().vocabulary
+        vocabulary: words2().vocabulary
       }),
       pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole
     ];
   }
   function hiddenStates(lecture2) {
     const outputs = lecture2.model.blocks.filter((b) => b.block === "embed" || b.block === "layers").map((b) => stepName(b, b.nodes[b.nodes.length - 1].key));
-    return outputs.map((name) => lecture2.given(name));
+    return outputs.map((name) => (
+      /** @type {Unpacked} */
+      lecture2.given(name)
+    ));
   }
   function layerChanges(lecture2) {
     const h = hiddenStates(lecture2), T = lecture2.tokens.length;
@@ -2012,7 +2069,7 @@
     }));
   }
   function streamStory(lecture2, token) {
-    const t = words().stories.stream;
+    const t = words2().stories.stream;
     const cos = layerChanges(lecture2).map((row2) => row2[token]);
     const norms = hiddenStates(lecture2).map((h) => norm(values(at(h, token))));
     const most = argmin(cos), least = argmax(cos);
@@ -2027,15 +2084,18 @@
     })];
   }
   async function sentenceVector(lecture2, sentence) {
-    const way = words().vector;
+    const way = words2().vector;
     const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
     const states = own ? null : await hiddenStatesOf(sentence.text, way.most_tokens);
-    const run2 = own ? lecture2 : { array: () => states, ids: {}, weights: async () => ({}) };
+    const run2 = own ? lecture2 : { array: () => (
+      /** @type {Unpacked} */
+      states
+    ), ids: {}, weights: async () => ({}) };
     const { vector: vector2 } = await analysed("vector", run2);
     return { way, vector: Array.from(vector2.data) };
   }
   function outputStory(found) {
-    const { way, vector: vector2 } = found, t = words().stories.output;
+    const { way, vector: vector2 } = found, t = words2().stories.output;
     return [
       said(t.vector, { size: vector2.length, how: way.how }),
       said(t.length, { length: norm(vector2) }),
@@ -2043,38 +2103,48 @@
     ];
   }
   function narrate(lecture2, sentence, chapter, head, token, outputs) {
-    const w = words(), told = w.stories.step;
+    const w = words2(), told = w.stories.step;
     token = Math.min(Math.max(token, 0), lecture2.tokens.length - 1);
     let lines2 = w.random ? [w.random] : [];
     if (chapter.kind === "tokens") return [...lines2, ...tokensStory(lecture2, sentence)];
     if (chapter.kind === "stream") return [...lines2, ...streamStory(lecture2, token)];
     if (chapter.kind === "output") return [...lines2, ...outputs];
-    const [block, node] = findStep(lecture2.model, chapter.step);
+    const [block, node] = (
+      /** @type {[GraphBlock, GraphNode]} */
+      findStep(lecture2.model, String(chapter.step))
+    );
     const op2 = lecture2.model.ops[node.op];
     if (!op2.reads_weights) lines2 = [w.no_weights];
-    const array = lecture2.array(chapter.step);
+    const array = lecture2.array(String(chapter.step));
     const numHeads = lecture2.model.num_heads, queryHead = Math.min(head, numHeads - 1);
     const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
     const where2 = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
     const what = node.explains[0].toUpperCase() + node.explains.slice(1);
     const step = stepContext(lecture2, block, node, array, head, token, where2);
-    return [...lines2, said(told.explains, { what }), ...toldOf(chapter.telling, step)];
+    const telling = (
+      /** @type {import("./recipe.js").Telling} */
+      chapter.telling
+    );
+    return [...lines2, said(told.explains, { what }), ...toldOf(telling, step)];
   }
   function stepFigure(lecture2, chapter, head, token) {
-    const [, node] = findStep(lecture2.model, chapter.step);
-    const array = lecture2.array(chapter.step), numHeads = lecture2.model.num_heads;
+    const [, node] = (
+      /** @type {[GraphBlock, GraphNode]} */
+      findStep(lecture2.model, String(chapter.step))
+    );
+    const array = lecture2.array(String(chapter.step)), numHeads = lecture2.model.num_heads;
     const own = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
     const matrix3 = own === null ? array : at(array, own);
     if (matrix3.shape.length !== 2) return null;
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
-    const rows = matrix(matrix3).map((r) => tokenByToken ? r : r.slice(0, site2.views.window));
+    const rows = matrix(matrix3).map((r) => tokenByToken ? r : r.slice(0, site3.views.window));
     const byToken = rows.length === lecture2.tokens.length;
     const row2 = byToken ? values(at(matrix3, Math.min(token, rows.length - 1))) : null;
-    const best = row2 && argmax(row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity));
+    const best = row2 ? argmax(row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity)) : null;
     const queryHead = Math.min(head, numHeads - 1);
-    const titles = words().figure_titles;
+    const titles = words2().figure_titles;
     const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
-    return (width, tallest) => matrix2({
+    return (width, tallest) => heatmap({
       z: rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v)),
       rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i)),
       columns: tokenByToken ? labelled2(lecture2.tokens) : rows[0].map((_, k) => String(k)),
@@ -2085,7 +2155,7 @@
       tallest,
       rotate: tokenByToken,
       scale: op(lecture2, node).scale,
-      chosen: best !== null && (tokenByToken || best < site2.views.window) ? [token, best] : null
+      chosen: best !== null && (tokenByToken || best < site3.views.window) ? [token, best] : null
     });
   }
   var op = (lecture2, node) => lecture2.model.ops[node.op];
@@ -2093,11 +2163,11 @@
     const cos = layerChanges(lecture2);
     const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
     return (width, tallest) => {
-      const figure = matrix2({
+      const figure = heatmap({
         z: cos,
         rows: cos.map((_, l) => `layer ${l}`),
         columns: labelled2(lecture2.tokens),
-        title: words().figure_titles.stream,
+        title: words2().figure_titles.stream,
         colorbar: "cosine",
         axes: ["", "token"],
         width,
@@ -2118,13 +2188,13 @@
         type: "bar",
         x: found.vector.map((_, k) => k),
         y: found.vector,
-        marker: { color: site2.style.blue },
+        marker: { color: site3.style.blue },
         hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>"
       }],
       layout: {
         height: 420,
-        title: { text: said(words().figure_titles.vector, { name: found.way.name }) },
-        font: { size: site2.style.font },
+        title: { text: said(words2().figure_titles.vector, { name: found.way.name }) },
+        font: { size: site3.style.font },
         margin: { l: 10, r: 10, t: 50, b: 10 },
         xaxis: { title: { text: "dimension" }, automargin: true },
         yaxis: { title: { text: "value" }, automargin: true }
@@ -2135,89 +2205,40 @@
     const layout2 = figure.layout, wrap = wrappedTitle(layout2, width, layout2.font && layout2.font.size || 16);
     if (wrap) Object.assign(layout2, {
       title: { ...layout2.title, text: wrap.text },
-      margin: { ...layout2.margin, t: (layout2.margin.t || 0) + wrap.added }
+      margin: { ...layout2.margin, t: (layout2.margin?.t || 0) + wrap.added }
     });
     return figure;
   }
   async function tourOf(lecture2, sentence) {
-    const about = site2.views.tour;
+    const about = site3.views.tour;
     const token = Math.min(about.token, lecture2.tokens.length - 1);
     const found = await sentenceVector(lecture2, sentence);
-    return words().chapters.map((chapter) => {
+    return words2().chapters.map((chapter) => {
       const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found));
       const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2) : chapter.kind === "output" ? vectorFigure(found) : null;
-      return { ...chapter, lines: lines2, figure: null, draw: draw && ((width, tallest) => titled(draw(width, tallest), width)) };
+      return {
+        ...chapter,
+        lines: lines2,
+        figure: null,
+        draw: draw && ((width, tallest) => titled(draw(width, tallest), width))
+      };
     });
-  }
-
-  // src/analysed_page.js
-  var heatmap = (
-    /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */
-    /** @type {unknown} */
-    matrix2
-  );
-  var site3 = window.BVL_SITE;
-  var words2 = () => site3.views.analyses;
-  var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
-  var picker = (key, options, value, label) => ({
-    key,
-    label: label || words2().labels[key],
-    options,
-    value
-  });
-  function numbered(key, names, label) {
-    return picker(
-      key,
-      names.map((name, i) => [String(i), name]),
-      String(Math.min(words2().defaults[key], names.length - 1)),
-      label
-    );
-  }
-  var page = (name, pickers, panels, side = [], wide = false) => ({
-    title: words2().titles[name],
-    pickers,
-    panels,
-    side,
-    notes: [],
-    wide
-  });
-  var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
-  function forScreens2(draw, wide) {
-    const s = words2().screens, made = (
-      /** @type {Partial<Record<Screen, Figure>>} */
-      {}
-    );
-    const get2 = (screen2) => made[screen2] || (made[screen2] = draw(
-      screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
-      screen2 === "lecture" ? s.tallest : null
-    ));
-    return {
-      get browse() {
-        return get2("browse");
-      },
-      get lecture() {
-        return get2("lecture");
-      },
-      get phone() {
-        return get2("phone");
-      }
-    };
   }
 
   // src/heads_rollout.js
   async function attentionAnalyses(lecture2) {
-    const found = await analysed("attention", lecture2), { least, most } = words2().striking;
+    const found = await analysed("attention", lecture2), { least, most } = words().striking;
     const { fingerprints, rollout } = found, heads = fingerprints.shape[2];
     const [order, stat, value] = ["striking_order", "striking_stat", "striking_value"].map((k) => Array.from(found[k].data));
-    const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words2().stats[stat[k]], value[k]]);
+    const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words().stats[stat[k]], value[k]]);
     return {
-      stats: Object.fromEntries(words2().stats.map((name, k) => [name, matrix(fingerprints, k)])),
+      stats: Object.fromEntries(words().stats.map((name, k) => [name, matrix(fingerprints, k)])),
       R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)),
       found: striking.filter(([, , , v]) => v >= least).slice(0, most)
     };
   }
   async function headsPage(lecture2) {
-    const w = words2(), { stats, found } = await attentionAnalyses(lecture2);
+    const w = words(), { stats, found } = await attentionAnalyses(lecture2);
     const layers3 = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
     const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => heatmap({
       z: stats[stat],
@@ -2252,7 +2273,7 @@
     );
   }
   async function rolloutPage(lecture2) {
-    const w = words2().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens;
+    const w = words().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens;
     const labels = (
       /** @type {string[]} */
       labelled2(tokens2)
@@ -2286,7 +2307,7 @@
       page(
         "rollout",
         [
-          numbered("layer", R.map((_, l) => String(l)), words2().labels.rollout_layer),
+          numbered("layer", R.map((_, l) => String(l)), words().labels.rollout_layer),
           numbered("token", tokenOption(tokens2))
         ],
         [{ by: ["layer"], items: layers3 }, { by: ["token"], items: mixtures }],
@@ -2314,7 +2335,7 @@
       analysisGraphs().contributions
     );
     const out = await analysed("contributions", lecture2);
-    const tolerance = words2().contributions.tolerance;
+    const tolerance = words().contributions.tolerance;
     const layers3 = spec.checks.map(([[rebuiltOut, attnOut], [rebuiltNorm, normed]], layer) => ({
       ...Object.fromEntries(spec.matrices.map((name) => [name, matrix(out[`contributions.${layer}.${name}`])])),
       norm_residual_ln: spec.matrices.includes("norm_residual_ln") ? matrix(out[`contributions.${layer}.norm_residual_ln`]) : null,
@@ -2335,7 +2356,7 @@
   var percent = (value) => `${fixed(100 * value, 0)}%`;
   var PANEL_PX = 470;
   async function contributionsPage(lecture2) {
-    const w = words2().contributions, tokens2 = lecture2.tokens, s = words2().screens;
+    const w = words().contributions, tokens2 = lecture2.tokens, s = words().screens;
     const labels = (
       /** @type {string[]} */
       labelled2(tokens2)
@@ -2464,7 +2485,7 @@
   function lensFigure(layers3, position, token) {
     const w = (
       /** @type {NearestWords} */
-      words2().lens
+      words().lens
     );
     return forScreens2((width, tallest) => {
       const shown2 = width < 560 ? layers3.map((top) => top.slice(0, w.phone_top)) : layers3;
@@ -2488,7 +2509,7 @@
     return Object.assign(item(lensFigure(layers3, position, lecture2.tokens[position])), { numbers: layers3 });
   }
   async function lensPage(lecture2) {
-    const w = words2().lens;
+    const w = words().lens;
     if (w.mode === "lens") throw new Error("This checkpoint's Lens needs its masked-LM head, which the site's live files do not hold: the app shows it.");
     if (w.mode === "notes") return Object.assign(page("lens", [], []), { notes: w.notes });
     const masks = lecture2.ids.input_ids.flatMap((id, i) => id === w.mask_id ? [i] : []);
