@@ -12,6 +12,7 @@ import pytest
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.analyses.all_layers import all_layers
 from bertviz_lite.analyses.contributions import layer_contributions
+from bertviz_lite.analyses.residual_stream import layer_changes
 from bertviz_lite.analyses.head_fingerprints import STATS, STRIKING, striking_heads
 from bertviz_lite.analyses.nearest_pieces import narrower_table, nearest_pieces
 from bertviz_lite.analyses.pieces import piece_names
@@ -83,6 +84,10 @@ def check_against_the_app(loaded, tmp_path) -> None:
     for k, stat in enumerate(STATS):
         ANOTHER_ROUTE.assert_close(got["fingerprints"][k], app.fingerprints.stats[stat], stat)
     ANOTHER_ROUTE.assert_close(got["rollout"], app.rollout, "rollout")
+    stream = run(loaded, manifest["stream"], tmp_path, values)  # the tour's residual stream
+    ANOTHER_ROUTE.assert_close(stream["cosines"], layer_changes(t), "how much each layer turns each vector")
+    ANOTHER_ROUTE.assert_close(stream["lengths"], np.linalg.norm(t.hidden_states.astype(np.float64), axis=-1),
+                               "each vector's length")
     heads = got["fingerprints"].shape[2]  # the heads in order of their strongest statistic: the striking ones first
     striking = [(int(i) // heads, int(i) % heads, STATS[s]) for i, s, v in
                 zip(got["striking_order"], got["striking_stat"], got["striking_value"]) if v >= STRIKING][:12]

@@ -7,13 +7,21 @@ its direction: 1 is not at all.
 from __future__ import annotations
 
 import numpy as np
+import torch
 
 from ..stepthrough.trace import Trace
 
 
 def layer_changes(trace: Trace) -> np.ndarray:
     """(L, T): the cosine between each token's vector before and after each layer."""
-    h = trace.hidden_states.astype(np.float64)  # (L + 1, T, d)
-    before, after = h[:-1], h[1:]
-    lengths = np.linalg.norm(before, axis=-1) * np.linalg.norm(after, axis=-1)  # (L, T)
-    return (np.sum(before * after, axis=-1) / np.maximum(lengths, 1e-12)).astype(np.float32)
+    return turns(torch.from_numpy(trace.hidden_states))[0].numpy()
+
+
+def turns(hidden_states: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """hidden_states (L + 1, T, d) -> the cosine between each token's vector before and after each layer (L, T),
+    computed in float64 and given in float32, and each vector's length (L + 1, T), in float64. In torch, so that a
+    live site's browser runs this very function (export/analysis_graphs.py)."""
+    h = hidden_states.double()
+    lengths = torch.sqrt((h * h).sum(dim=-1))  # (L + 1, T)
+    cosines = (h[:-1] * h[1:]).sum(dim=-1) / torch.clamp(lengths[:-1] * lengths[1:], min=1e-12)  # (L, T)
+    return cosines.float(), lengths

@@ -23,6 +23,7 @@ from ..analyses.contributions import MIXING, block_nodes, contribution_tensors, 
 from ..analyses.head_fingerprints import is_punctuation, statistics, strongest_first
 from ..analyses.logit_lens import TOP
 from ..analyses.nearest_pieces import narrower_table, nearest_rows, unit_rows
+from ..analyses.residual_stream import turns
 from ..analyses.rollout import rollout_steps
 from ..analyses.sentence_pooling import pooling_of, read_positions
 from ..analyses.similarity import WAY_FROM, cosine_matrix, vectors_of, way_vector
@@ -115,6 +116,14 @@ class SentenceVector(nn.Module):
 
     def forward(self, hidden_states: torch.Tensor) -> torch.Tensor:
         return way_vector(self.way, hidden_states[-1], None, self.pooling)
+
+
+class Stream(nn.Module):
+    """forward(hidden states (L + 1, T, d)) -> how much each layer turns each token's vector (L, T) and each vector's
+    length (L + 1, T): the tour's residual stream (analyses/residual_stream.py turns)."""
+
+    def forward(self, hidden_states: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return turns(hidden_states)
 
 
 class Similarity(nn.Module):
@@ -226,7 +235,8 @@ def graphs(loaded, compared: list = ()) -> dict[str, tuple[nn.Module, list[Input
     found = {"attention": (AttentionAnalyses(loaded), attention_inputs(loaded),
                            ["fingerprints", "rollout", "striking_order", "striking_stat", "striking_value"]),
              "contributions": (Contributions(loaded), contribution_inputs(loaded), contribution_outputs(loaded)),
-             "vector": (SentenceVector(loaded), [step(HIDDEN_STATES, 1)], ["vector"])}
+             "vector": (SentenceVector(loaded), [step(HIDDEN_STATES, 1)], ["vector"]),
+             "stream": (Stream(), [step(HIDDEN_STATES, 1)], ["cosines", "lengths"])}
     if narrower_table(loaded) is None:
         found["nearest"] = (NearestPieces(), nearest_inputs(loaded), ["ids", "cosines"])
     if compared:

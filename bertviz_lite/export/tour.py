@@ -15,7 +15,8 @@ from ..analyses.sentence_pooling import pooling_of
 from ..analyses.similarity import sentence_vectors, vectors_of, vectors_of_trace
 from ..tour import NO_CHAPTER, chapter_figure, chapters, narrate
 from ..ops import TELLING
-from ..tour.narration import NO_WEIGHTS, RANDOM, STORIES, output_sentences, telling_of, vocabulary_words
+from ..tour.narration import (NO_WEIGHTS, RANDOM, STORIES, output_sentences, stream_telling, telling_of,
+                              vocabulary_words)
 from ..tour.views import FIGURE_TITLES, LECTURE_PX
 from .screens import for_screens
 
@@ -38,8 +39,10 @@ def tour_chapters(loaded, t) -> list[dict]:
 
 
 def _telling(t, chapter) -> dict | None:
-    """What a step's chapter says, as the expressions its narrator's words name (ops/telling.py), for the browser to
-    work out on a sentence typed there."""
+    """What a step's chapter (or the residual stream's) says, as the expressions its words name (ops/telling.py), for
+    the browser to work out on a sentence typed there."""
+    if chapter.kind == "stream":
+        return stream_telling().to_json()
     if chapter.kind != "step":
         return None
     graph, key = t.resolve(chapter.step)

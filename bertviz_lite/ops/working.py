@@ -143,7 +143,7 @@ def _zeroed(c, values, tokens):
     return values
 
 
-_WHOLE = {"weight", "buffer", "input", "source", "step", "cache", "mine"}  # words that give a whole array
+_WHOLE = {"weight", "buffer", "input", "source", "step", "cache", "mine", "cosines", "lengths"}  # words that give a whole array
 
 
 def _numpy(tensor) -> np.ndarray:
@@ -180,6 +180,7 @@ _NUMBER_WORDS = {  # what is computed from it
 _STEP_WORDS = {  # what a tour chapter's step reads (tour/narration.py Step)
     "mine": lambda s: s.mine, "chosen": lambda s: s.token, "where": lambda s: s.where,
     "heads": lambda s: s.trace.num_heads, "length": lambda s: len(s.trace.tokens), "tok": lambda s, i: s.tok(int(i)),
+    "cosines": lambda s: s.cosines, "lengths": lambda s: s.lengths,  # the residual stream's (tour/narration.py)
 }
 _VECTOR_WORDS = {  # what a narrator finds in a row or a step
     "argmax": lambda c, v, allowed=None: _first(v, allowed, np.argmax, -np.inf),

@@ -11,11 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..analyses.logit_lens import LogitLens
-from ..analyses.residual_stream import layer_changes
+import torch
+
+from ..analyses.residual_stream import turns
 from ..analyses.similarity import SentenceVectors
 from ..graph.names import parse_step_name
 from ..ops import head_name, key_head
-from ..ops.telling import Telling, quoted
+from ..ops.recipe import X, call, var
+from ..ops.telling import Telling, quoted, said, step
 from ..ops.working import told
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
@@ -137,10 +140,27 @@ def vocabulary_words(trace: Trace) -> str:
 
 
 def stream_story(trace: Trace, token: int) -> list[str]:
-    cos = layer_changes(trace)[:, token]  # (L,)
-    norms = np.linalg.norm(trace.hidden_states[:, token].astype(np.float64), axis=-1)  # (L + 1,)
-    most = int(np.argmin(cos))
-    said = STORIES["stream"]
-    return [said["adds"], said["turns"].format(token=quoted(trace.tokens[token]), most=most, lowest=cos[most],
-                                               least=int(np.argmax(cos)), highest=cos.max(), first=norms[0],
-                                               last=norms[-1])]
+    return told(stream_telling(), Stream(trace, token))
+
+
+def stream_telling() -> Telling:
+    """The residual stream's chapter: which layer turns the chosen token's vector most and least, and how long the
+    vector grows, from `Stream`'s numbers (a live site's browser runs the same function as a graph)."""
+    words = STORIES["stream"]
+    let = {"cos": X(["cosines"])[:, step.token], "lengths": X(["lengths"])[:, step.token],
+           "most": call("argmin", var.cos), "least": call("argmax", var.cos)}
+    return Telling(let, (words["adds"], said(words["turns"], token=step.me, most=var.most, lowest=var.cos[var.most],
+                                             least=var.least, highest=call("max_of", var.cos), first=var.lengths[0],
+                                             last=var.lengths[call("len", var.lengths) - 1])))
+
+
+class Stream:
+    """What the residual stream's chapter reads (analyses/residual_stream.py turns): how much each layer turns each
+    token's vector (L, T), each vector's length (L + 1, T), the chosen token."""
+
+    def __init__(self, trace: Trace, token: int):
+        cosines, lengths = turns(torch.from_numpy(trace.hidden_states))
+        self.trace, self.token, self.cosines, self.lengths = trace, token, cosines.numpy(), lengths.numpy()
+
+    def tok(self, i: int) -> str:
+        return quoted(self.trace.tokens[i])

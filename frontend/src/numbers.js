@@ -264,7 +264,7 @@ export function at(array, i) {
  * @param {ArrayLike<number>} b
  * @returns {number}
  */
-export function dot(a, b) {
+function dot(a, b) {
   let total = 0;
   for (let k = 0; k < a.length; k += 1) total += a[k] * b[k];
   return total;

@@ -285,6 +285,8 @@ function first(values, allowed, sign) {
 const STEP_WORDS = {  // what a tour chapter's step reads
   mine: (s) => s.mine, chosen: (s) => s.chosen, where: (s) => s.where, heads: (s) => s.heads,
   length: (s) => s.length, tok: (s, i) => s.tok(i),
+  cosines: (s) => /** @type {any} */ (s).cosines, lengths: (s) => /** @type {any} */ (s).lengths,  // the residual
+  // stream's chapter's (tour/narration.py Stream)
 };
 
 /** @type {Record<string, (c: unknown, ...args: any[]) => Value>} */

@@ -4,8 +4,8 @@
 // is the stepper's own (figures.js), drawn for the screen, its title tour/views.py's. A step's chapter is told by its
 // narrator's `telling` (ops/telling.py: its templates and the numbers they name), worked out by recipe.js as the app
 // works it out.
-// numbers.js: Python's f"{x:.Nf}", an array's row, Σ and ‖·‖, a matrix's rows, the mask's scores
-import { fixed, at, dot, norm as length, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
+// numbers.js: Python's f"{x:.Nf}", an array's row, ‖·‖, a matrix's rows, the mask's scores
+import { fixed, at, norm as length, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
 import { toldOf } from "./recipe.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { labelled } from "./figures.js";
@@ -40,8 +40,6 @@ const site = window.BVL_SITE;
 const values = (array) => Array.from(array.data);  // float64, exactly the stored numbers
 /** @param {number[]} list */
 const argmax = (list) => list.reduce((best, v, k) => (v > list[best] ? k : best), 0);  // the first, as numpy's
-/** @param {number[]} list */
-const argmin = (list) => list.reduce((best, v, k) => (v < list[best] ? k : best), 0);
 
 /**
  * A chapter's step as its narration reads it (tour/narration.py Step).
@@ -89,41 +87,22 @@ function tokensStory(lecture, sentence) {
 }
 
 /**
- * The model's own vectors: the embeddings' output, then each layer's.
- * @param {Lecture} lecture
- * @returns {Unpacked[]}
+ * The residual stream's numbers (analyses/residual_stream.py turns, as a graph that runs on the run's hidden
+ * states): how much each layer turns each token's vector (L, T), and each vector's length (L + 1, T).
+ * @typedef {{ cosines: Unpacked, lengths: Unpacked }} Stream
  */
-function hiddenStates(lecture) {
-  const outputs = lecture.model.blocks.filter((b) => b.block === "embed" || b.block === "layers")
-    .map((b) => stepName(b, b.nodes[b.nodes.length - 1].key));
-  return outputs.map((name) => /** @type {Unpacked} */ (lecture.given(name)));
-}
 
 /**
- * analyses/residual_stream.py layer_changes: (L, T) cosines before/after.
+ * The residual stream's chapter, told by its telling (tour/narration.py stream_telling) on the graph's numbers.
  * @param {Lecture} lecture
- * @returns {number[][]}
- */
-function layerChanges(lecture) {
-  const h = hiddenStates(lecture), T = lecture.tokens.length;
-  return h.slice(1).map((after, l) => Array.from({ length: T }, (_, t) => {
-    const u = values(at(h[l], t)), v = values(at(after, t));
-    return Math.fround(dot(u, v) / Math.max(length(u) * length(v), 1e-12));  // float32
-  }));
-}
-
-/**
- * @param {Lecture} lecture
+ * @param {ChapterWords} chapter
+ * @param {Stream} stream
  * @param {number} token
  * @returns {string[]}
  */
-function streamStory(lecture, token) {
-  const t = words().stories.stream;
-  const cos = layerChanges(lecture).map((row) => row[token]);
-  const norms = hiddenStates(lecture).map((h) => length(values(at(h, token))));
-  const most = argmin(cos), least = argmax(cos);
-  return [t.adds, said(t.turns, { token: quoted(lecture.tokens[token]), most, lowest: cos[most], least,
-                                  highest: cos[least], first: norms[0], last: norms[norms.length - 1] })];
+function streamStory(lecture, chapter, stream, token) {
+  const context = { ...stream, chosen: token, tok: (/** @type {number} */ i) => quoted(lecture.tokens[i]) };
+  return toldOf(/** @type {import("./recipe.js").Telling} */ (chapter.telling), /** @type {any} */ (context));
 }
 
 // The sentence vector the model's pipeline makes (the Similarity page's first way, as analyses/similarity.py
@@ -163,14 +142,15 @@ function outputStory(found) {
  * @param {number} head
  * @param {number} token
  * @param {string[]} outputs
+ * @param {Stream} stream
  * @returns {string[]}
  */
-function narrate(lecture, sentence, chapter, head, token, outputs) {
+function narrate(lecture, sentence, chapter, head, token, outputs, stream) {
   const w = words(), told = w.stories.step;
   token = Math.min(Math.max(token, 0), lecture.tokens.length - 1);
   let lines = w.random ? [w.random] : [];
   if (chapter.kind === "tokens") return [...lines, ...tokensStory(lecture, sentence)];
-  if (chapter.kind === "stream") return [...lines, ...streamStory(lecture, token)];
+  if (chapter.kind === "stream") return [...lines, ...streamStory(lecture, chapter, stream, token)];
   if (chapter.kind === "output") return [...lines, ...outputs];
   const [block, node] = /** @type {[GraphBlock, GraphNode]} */ (findStep(lecture.model, String(chapter.step)));
   const op = lecture.model.ops[node.op];
@@ -228,10 +208,11 @@ const op = (lecture, node) => lecture.model.ops[node.op];
 /**
  * figures/charts.py stream_changes: darker where a layer turned a vector more.
  * @param {Lecture} lecture
+ * @param {Stream} stream
  * @returns {Draw}
  */
-function streamFigure(lecture) {
-  const cos = layerChanges(lecture);
+function streamFigure(lecture, stream) {
+  const cos = matrixRows(stream.cosines);
   const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
   return (width, tallest) => {
     const figure = heatmap({ z: cos, rows: cos.map((_, l) => `layer ${l}`), columns: labelled(lecture.tokens),
@@ -284,10 +265,12 @@ export async function tourOf(lecture, sentence) {
   const about = site.views.tour;
   const token = Math.min(about.token, lecture.tokens.length - 1);
   const found = await sentenceVector(lecture, sentence);
+  const { cosines, lengths } = await analysed("stream", lecture);
   return words().chapters.map((/** @type {ChapterWords} */ chapter) => {  // the model's chapters (tour/chapters.py)
-    const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found));
+    const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
     const draw = chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token)
-      : chapter.kind === "stream" ? streamFigure(lecture) : chapter.kind === "output" ? vectorFigure(found) : null;
+      : chapter.kind === "stream" ? streamFigure(lecture, { cosines, lengths })
+        : chapter.kind === "output" ? vectorFigure(found) : null;
     return { ...chapter, lines, figure: null,
              draw: draw && ((/** @type {number} */ width, /** @type {number | null} */ tallest) =>
                titled(draw(width, tallest), width)) };

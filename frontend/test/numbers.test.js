@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  unpack, get, row, matrix, at, fixed, general, scientific, num, pyRound, exactSum, dot, norm,
+  unpack, get, row, matrix, at, fixed, general, scientific, num, pyRound, exactSum, norm,
   within, formatted,
 } from "../src/numbers.js";
 
@@ -92,8 +92,8 @@ test("exactSum is math.fsum", () => {
   }
 });
 
-test("dot and norm sum in float64, in order", () => {
-  assert.equal(dot([1, 2, 3], new Float32Array([4, 5, 6])), 32);
+test("norm sums in float64, in order", () => {
+  assert.equal(norm(new Float32Array([1, 2, 2])), 3);
   assert.equal(norm([3, 4]), 5);
 });
 

@@ -619,7 +619,17 @@
     where: (s) => s.where,
     heads: (s) => s.heads,
     length: (s) => s.length,
-    tok: (s, i) => s.tok(i)
+    tok: (s, i) => s.tok(i),
+    cosines: (s) => (
+      /** @type {any} */
+      s.cosines
+    ),
+    lengths: (s) => (
+      /** @type {any} */
+      s.lengths
+    )
+    // the residual
+    // stream's chapter's (tour/narration.py Stream)
   };
   var VECTOR_WORDS = {
     // what a narrator finds in a row or a step
@@ -2019,7 +2029,6 @@
   var site3 = window.BVL_SITE;
   var values = (array) => Array.from(array.data);
   var argmax = (list) => list.reduce((best, v, k) => v > list[best] ? k : best, 0);
-  var argmin = (list) => list.reduce((best, v, k) => v < list[best] ? k : best, 0);
   function stepContext(lecture2, block, node, array, head, token, where2) {
     const heads = lecture2.model.num_heads;
     const own = node.headed ? keyHead(Math.min(head, heads - 1), heads, array.shape[0]) : null;
@@ -2054,34 +2063,14 @@
       pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole
     ];
   }
-  function hiddenStates(lecture2) {
-    const outputs = lecture2.model.blocks.filter((b) => b.block === "embed" || b.block === "layers").map((b) => stepName(b, b.nodes[b.nodes.length - 1].key));
-    return outputs.map((name) => (
-      /** @type {Unpacked} */
-      lecture2.given(name)
-    ));
-  }
-  function layerChanges(lecture2) {
-    const h = hiddenStates(lecture2), T = lecture2.tokens.length;
-    return h.slice(1).map((after, l) => Array.from({ length: T }, (_, t) => {
-      const u = values(at(h[l], t)), v = values(at(after, t));
-      return Math.fround(dot(u, v) / Math.max(norm(u) * norm(v), 1e-12));
-    }));
-  }
-  function streamStory(lecture2, token) {
-    const t = words2().stories.stream;
-    const cos = layerChanges(lecture2).map((row2) => row2[token]);
-    const norms = hiddenStates(lecture2).map((h) => norm(values(at(h, token))));
-    const most = argmin(cos), least = argmax(cos);
-    return [t.adds, said(t.turns, {
-      token: quoted(lecture2.tokens[token]),
-      most,
-      lowest: cos[most],
-      least,
-      highest: cos[least],
-      first: norms[0],
-      last: norms[norms.length - 1]
-    })];
+  function streamStory(lecture2, chapter, stream, token) {
+    const context = { ...stream, chosen: token, tok: (i) => quoted(lecture2.tokens[i]) };
+    return toldOf(
+      /** @type {import("./recipe.js").Telling} */
+      chapter.telling,
+      /** @type {any} */
+      context
+    );
   }
   async function sentenceVector(lecture2, sentence) {
     const way = words2().vector;
@@ -2102,12 +2091,12 @@
       ...way.trained ? [] : [t.untrained]
     ];
   }
-  function narrate(lecture2, sentence, chapter, head, token, outputs) {
+  function narrate(lecture2, sentence, chapter, head, token, outputs, stream) {
     const w = words2(), told = w.stories.step;
     token = Math.min(Math.max(token, 0), lecture2.tokens.length - 1);
     let lines2 = w.random ? [w.random] : [];
     if (chapter.kind === "tokens") return [...lines2, ...tokensStory(lecture2, sentence)];
-    if (chapter.kind === "stream") return [...lines2, ...streamStory(lecture2, token)];
+    if (chapter.kind === "stream") return [...lines2, ...streamStory(lecture2, chapter, stream, token)];
     if (chapter.kind === "output") return [...lines2, ...outputs];
     const [block, node] = (
       /** @type {[GraphBlock, GraphNode]} */
@@ -2159,8 +2148,8 @@
     });
   }
   var op = (lecture2, node) => lecture2.model.ops[node.op];
-  function streamFigure(lecture2) {
-    const cos = layerChanges(lecture2);
+  function streamFigure(lecture2, stream) {
+    const cos = matrix(stream.cosines);
     const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
     return (width, tallest) => {
       const figure = heatmap({
@@ -2213,9 +2202,10 @@
     const about = site3.views.tour;
     const token = Math.min(about.token, lecture2.tokens.length - 1);
     const found = await sentenceVector(lecture2, sentence);
+    const { cosines, lengths } = await analysed("stream", lecture2);
     return words2().chapters.map((chapter) => {
-      const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found));
-      const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2) : chapter.kind === "output" ? vectorFigure(found) : null;
+      const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
+      const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2, { cosines, lengths }) : chapter.kind === "output" ? vectorFigure(found) : null;
       return {
         ...chapter,
         lines: lines2,
