@@ -1,4 +1,5 @@
-"""A recipe (`recipe.py`) worked out on one cell, in float64: the app's explanation of a cell. The browser's
+"""A recipe (`recipe.py`) worked out on one cell, in float64: the app's explanation of a cell; and a narrator's
+`telling.Telling` worked out on a tour chapter's step (`told`). The browser's
 `frontend/src/recipe.js` is the same evaluator word for word (the front end's unit tests hold the two to the same
 results on every family's recipes), so what a word means is said once, here:
 
@@ -11,8 +12,15 @@ results on every family's recipes), so what a word means is said once, here:
   sqrt cos sin log floor clip f32` (f32: rounded to float32, as the model computed it), `act` (the module's
   activation, in float32 as the model applies it), `linspace a b n`;
 - a vector's: `sum` (left to right), `fsum` (exact), `mean` (the sum over the length), `dot`, `max_of`, `len`;
-- `if c a b`, `str x`, `int x`, `list ...`, `fmt template` (the names bound so far; `{x:num}` writes a formula's
-  number, `{x:plus}` a term added), `v name`, `terms_sum` (the exact sum of the terms so far)."""
+- a tour chapter's step (`told`, on tour/narration.py's Step or Stream): `mine` (the chosen head's part of the
+  step), `chosen` (the token), `where`, `heads`, `length` (how many tokens), `tok i` ("'bank'"), `cosines` and
+  `lengths` (the residual stream's);
+- a row's or a step's: `argmax v [allowed]` and `argmin` (the first, numpy's way), `top v k` (the k largest, equal
+  ones in order), `seen` (not masked), `std`, `norm`, `size`, `ndim`, `flat`, `min_of`, `width` (the last axis's
+  size), `shape_text` (a Python tuple), `<=`, `!=`;
+- `if c a b`, `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so far, and the fields given;
+  `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
+  item `k`, joined), `v name`, `terms_sum` (the exact sum of the terms so far)."""
 from __future__ import annotations
 
 import functools
