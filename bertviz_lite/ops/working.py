@@ -63,9 +63,7 @@ _ELEMENTWISE = {"abs": np.abs, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "s
 
 def worked_out(recipe: Recipe, c) -> Worked:
     """The recipe's account of cell `c` (explaining/cell.py)."""
-    env: dict = {}
-    for name, expression in recipe.let.items():
-        env[name] = _plain(evaluate(tree_of(expression), c, env))
+    env = _bound(recipe.let, c)
     terms = []
     for label, expression in recipe.terms:
         value = evaluate(tree_of(expression), c, env)
@@ -92,10 +90,16 @@ def _named(expressions: dict, c, env: dict) -> dict:
 
 def told(telling: Telling, s) -> list[str]:
     """A narrator's sentences (`telling.Telling`) worked out on a chapter's step `s` (tour/narration.py Step)."""
-    env: dict = {}
-    for name, expression in telling.let.items():
-        env[name] = _plain(evaluate(tree_of(expression), s, env))
+    env = _bound(telling.let, s)
     return [said for sentence in telling.sentences if (said := evaluate(tree_of(sentence), s, env)) is not None]
+
+
+def _bound(let: dict, c) -> dict:
+    """The names a recipe or a telling binds, in order, each able to use those before it."""
+    env: dict = {}
+    for name, expression in let.items():
+        env[name] = _plain(evaluate(tree_of(expression), c, env))
+    return env
 
 
 def _label(label, c, env: dict) -> str:

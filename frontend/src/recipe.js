@@ -3,7 +3,8 @@
 // evaluator as bertviz_lite/ops/working.py, word for word, which says what each word means. The app's explanation
 // and this one are one recipe's, held equal by test/recipe.test.js (fixtures the Python side worked out) and
 // tests/test_export_explain.py (every family in a browser).
-import { FLOAT32_MIN, MASKED_BELOW, exactSum, formatted, norm } from "./numbers.js";
+import { FLOAT32_MIN, MASKED_BELOW, exactSum, norm } from "./numbers.js";
+import { said } from "./page.js";  // a template filled as Python fills it (`num` and `plus` too: numbers.js formatted)
 import { activation } from "./activations.js";
 import { headName } from "./steps.js";
 
@@ -64,15 +65,26 @@ export function wordsOf(tree, found = new Set()) {
 }
 
 /**
+ * The names a recipe or a telling binds, in order, each able to use those before it.
+ * @param {[string, Tree][]} lets
+ * @param {RecipeCell} cell
+ * @returns {Record<string, Value>}
+ */
+function bound(lets, cell) {
+  /** @type {Record<string, Value>} */
+  const env = {};
+  for (const [name, tree] of lets) env[name] = evaluate(tree, cell, env);
+  return env;
+}
+
+/**
  * The recipe's account of the cell.
  * @param {Recipe} recipe
  * @param {RecipeCell} cell
  * @returns {Worked}
  */
 export function workedOut(recipe, cell) {
-  /** @type {Record<string, Value>} */
-  const env = {};
-  for (const [name, tree] of recipe.let) env[name] = evaluate(tree, cell, env);
+  const env = bound(recipe.let, cell);
   /** @type {[string, number][]} */
   const terms = [];
   for (const [label, tree] of recipe.terms) {
@@ -101,9 +113,7 @@ export function workedOut(recipe, cell) {
  */
 export function toldOf(telling, context) {
   const s = /** @type {any} */ (context);  // the words a narration uses are the step's (STEP_WORDS)
-  /** @type {Record<string, Value>} */
-  const env = {};
-  for (const [name, tree] of telling.let) env[name] = evaluate(tree, s, env);
+  const env = bound(telling.let, s);
   return telling.sentences.map((tree) => evaluate(tree, s, env)).filter((v) => v !== null).map(String);
 }
 
@@ -113,20 +123,7 @@ export function toldOf(telling, context) {
  * @param {Record<string, Value>} env
  */
 function labelled(label, cell, env) {
-  return String(typeof label === "string" ? filled(label, env) : evaluate(label, cell, env));
-}
-
-/**
- * A template filled as ops/working.py FORMULAS fills it.
- * @param {string} template
- * @param {Record<string, Value>} env
- * @returns {string}
- */
-function filled(template, env) {
-  return template.replace(/\{(\w+)(?::([^{}]*))?\}/g, (_, key, spec) => {
-    if (!(key in env)) throw new Error(`The recipe's template "${template}" names {${key}}, which it has not.`);
-    return formatted(/** @type {number | string} */ (env[key]), spec);
-  });
+  return String(typeof label === "string" ? said(label, env) : evaluate(label, cell, env));
 }
 
 /**
@@ -322,7 +319,7 @@ function evaluate(tree, cell, env) {
   if (word === "fmt") {  // a template, with the fields it is given (if any) over the names bound so far
     const given = /** @type {Record<string, Tree>} */ (/** @type {unknown} */ (args[1] ?? {}));
     const fields = Object.fromEntries(Object.entries(given).map(([k, t]) => [k, evaluate(t, cell, env)]));
-    return filled(String(args[0]), { ...env, ...fields });
+    return said(String(args[0]), { ...env, ...fields });
   }
   if (word === "joined") {  // separator, items, what each item k says
     const items = numbersOf(evaluate(args[1], cell, env));
@@ -338,7 +335,7 @@ function evaluate(tree, cell, env) {
   if (word === "+" && values.some((v) => typeof v === "string")) return values.map(String).join("");
   if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values);
   /** @type {((c: any, ...a: any[]) => Value) | undefined} */
-  const said = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
-  if (!said) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
-  return said(cell, ...values);
+  const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
+  if (!meaning) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
+  return meaning(cell, ...values);
 }

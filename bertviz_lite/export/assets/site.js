@@ -385,395 +385,6 @@
     return lectures[index];
   };
 
-  // src/activations.js
-  function erf(x) {
-    const a = Math.abs(x);
-    if (a < 2.5) {
-      let term = a, total = a;
-      for (let n = 1; n < 80; n++) {
-        term *= -a * a / n;
-        total += term / (2 * n + 1);
-      }
-      return Math.sign(x) * total * 2 / Math.sqrt(Math.PI);
-    }
-    let fraction = a;
-    for (let n = 60; n >= 1; n--) fraction = a + n / 2 / fraction;
-    return Math.sign(x) * (1 - Math.exp(-a * a) / (Math.sqrt(Math.PI) * fraction));
-  }
-  var tanhGelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
-  var FUNCTIONS = {
-    gelu: (x) => 0.5 * x * (1 + erf(x / Math.SQRT2)),
-    gelu_new: tanhGelu,
-    gelu_fast: tanhGelu,
-    gelu_pytorch_tanh: tanhGelu,
-    quick_gelu: (x) => x / (1 + Math.exp(-1.702 * x)),
-    silu: (x) => x / (1 + Math.exp(-x)),
-    swish: (x) => x / (1 + Math.exp(-x)),
-    relu: (x) => Math.max(0, x),
-    tanh: Math.tanh
-  };
-  function activation(name) {
-    const f = FUNCTIONS[name];
-    if (!f) throw new Error(`The site cannot compute ${name} in the browser: the app explains this cell.`);
-    return f;
-  }
-
-  // src/recipe.js
-  function wordsOf(tree, found = /* @__PURE__ */ new Set()) {
-    if (Array.isArray(tree)) {
-      if (typeof tree[0] === "string") found.add(tree[0]);
-      tree.forEach((t) => wordsOf(t, found));
-    }
-    return found;
-  }
-  function workedOut(recipe, cell) {
-    const env = {};
-    for (const [name, tree] of recipe.let) env[name] = evaluate(tree, cell, env);
-    const terms = [];
-    for (const [label, tree] of recipe.terms) {
-      const value = evaluate(tree, cell, env);
-      if (value === null) continue;
-      if (isArray(value)) {
-        Array.from(value.data).forEach((v, k) => terms.push([labelled(label, cell, { ...env, k }), v]));
-      } else {
-        terms.push([String(typeof label === "string" ? label : evaluate(label, cell, env)), number(value)]);
-      }
-    }
-    env.terms_sum = exactSum(terms.map(([, v]) => v));
-    const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell, env));
-    const named2 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell, env))]).filter(([, v]) => v !== null));
-    return {
-      formula: String(evaluate(recipe.formula, cell, env)),
-      inputs: named2(recipe.inputs),
-      recomputed,
-      terms,
-      labels: named2(recipe.labels),
-      figure: named2(recipe.figure)
-    };
-  }
-  function toldOf(telling, context) {
-    const s = (
-      /** @type {any} */
-      context
-    );
-    const env = {};
-    for (const [name, tree] of telling.let) env[name] = evaluate(tree, s, env);
-    return telling.sentences.map((tree) => evaluate(tree, s, env)).filter((v) => v !== null).map(String);
-  }
-  function labelled(label, cell, env) {
-    return String(typeof label === "string" ? filled(label, env) : evaluate(label, cell, env));
-  }
-  function filled(template, env) {
-    return template.replace(/\{(\w+)(?::([^{}]*))?\}/g, (_, key, spec) => {
-      if (!(key in env)) throw new Error(`The recipe's template "${template}" names {${key}}, which it has not.`);
-      return formatted(
-        /** @type {number | string} */
-        env[key],
-        spec
-      );
-    });
-  }
-  var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
-  function number(value) {
-    if (typeof value === "number") return value;
-    if (typeof value === "boolean") return Number(value);
-    throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
-  }
-  function plain(value) {
-    if (!isArray(value)) return value;
-    if (value.shape.length <= 1) return Array.from(value.data);
-    const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
-    return Array.from(
-      { length: rows },
-      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
-    );
-  }
-  var vector = (values2) => ({ shape: [values2.length], data: Float64Array.from(values2) });
-  function elementwise(f, args) {
-    const arrays = args.filter(isArray);
-    if (!arrays.length) return f(...args);
-    const { shape, data } = arrays[0];
-    const out = new Float64Array(data.length);
-    for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => isArray(a) ? a.data[n] : a)));
-    return { shape, data: out };
-  }
-  function indexed(array, index) {
-    const strides = array.shape.map((_, axis) => array.shape.slice(axis + 1).reduce((a, b) => a * b, 1));
-    let base = 0;
-    const kept = [];
-    array.shape.forEach((size, axis) => {
-      const i = axis < index.length ? index[axis] : null;
-      if (i === null || i === void 0) kept.push(axis);
-      else {
-        if (!(i >= 0 && i < size)) throw new Error(`The index ${i} is outside an axis of ${size}.`);
-        base += i * strides[axis];
-      }
-    });
-    if (!kept.length) return array.data[base];
-    const shape = kept.map((axis) => array.shape[axis]), total = shape.reduce((a, b) => a * b, 1);
-    const data = new Float64Array(total);
-    for (let n = 0; n < total; n++) {
-      let rest = n, at2 = base;
-      for (let k = kept.length - 1; k >= 0; k--) {
-        at2 += rest % shape[k] * strides[kept[k]];
-        rest = Math.floor(rest / shape[k]);
-      }
-      data[n] = array.data[at2];
-    }
-    return { shape, data };
-  }
-  var modulo = (a, b) => (a % b + b) % b;
-  var ARITHMETIC = {
-    "+": (a, b) => a + b,
-    "-": (a, b) => a - b,
-    "*": (a, b) => a * b,
-    "/": (a, b) => a / b,
-    "//": (a, b) => Math.floor(a / b),
-    "%": modulo,
-    "<": (a, b) => a < b,
-    "<=": (a, b) => a <= b,
-    "==": (a, b) => a === b,
-    "!=": (a, b) => a !== b,
-    min: Math.min,
-    max: Math.max,
-    abs: Math.abs,
-    exp: Math.exp,
-    sqrt: Math.sqrt,
-    cos: Math.cos,
-    sin: Math.sin,
-    log: Math.log,
-    floor: Math.floor,
-    f32: Math.fround
-  };
-  var numbersOf = (value) => isArray(value) ? Array.from(value.data) : [number(value)];
-  var WORDS = {
-    at_index: (c, k) => c.at[k],
-    rank: (c) => c.at.length,
-    head: (c) => c.head,
-    step: (c) => c.array,
-    input: (c, k) => c.input(k),
-    source: (c, name) => c.source(name),
-    input_name: (c, k) => c.node.inputs[k],
-    attr: (c, name, otherwise) => (
-      /** @type {Value} */
-      c.node.attrs?.[name] ?? otherwise
-    ),
-    module: (c) => c.node.module ?? null,
-    weight: (c, part) => (part === "bias" ? c.module.bias : c.module.weight) ?? null,
-    eps: (c) => c.module.eps ?? null,
-    function: (c) => c.module.function ?? null,
-    buffer: (c, name) => (
-      /** @type {NonNullable<ModuleNumbers["buffer"]>} */
-      c.module.buffer(name)
-    ),
-    ids: (c, name) => vector(c.ids[name]),
-    table_row: (c, id) => (
-      /** @type {NonNullable<ModuleNumbers["tableRow"]>} */
-      c.module.tableRow(id)
-    ),
-    cache: (c, name) => c.step(name),
-    token: (c, i) => c.token(i),
-    token_text: (c, i) => c.tokens[i],
-    row: (c, i, of) => c.row(i, of ?? void 0),
-    mask_bias: (c, i, j) => c.visible(i, j) ? 0 : FLOAT32_MIN,
-    head_name: (c, h, heads, count) => headName(h, heads, count),
-    act: (c, x) => elementwise(activation(String(WORDS.function(c))), [x]),
-    linspace: (c, a, b, n) => {
-      const step = (b - a) / (n - 1), xs = Array.from({ length: n }, (_, k) => a + k * step);
-      xs[n - 1] = b;
-      return vector(xs);
-    },
-    clip: (c, x, low, high) => elementwise((v) => Math.min(Math.max(v, low), high), [x]),
-    sum: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0),
-    fsum: (c, v) => exactSum(numbersOf(v)),
-    mean: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0) / numbersOf(v).length,
-    dot: (c, u, v) => {
-      const a = numbersOf(u), b = numbersOf(v);
-      return a.reduce((s, x, k) => s + x * b[k], 0);
-    },
-    max_of: (c, v) => Math.max(...numbersOf(v)),
-    len: (c, v) => isArray(v) ? v.shape[0] : String(v).length,
-    str: (c, x) => String(x),
-    int: (c, x) => Math.trunc(x),
-    list: (c, ...items) => vector(items),
-    in: (c, x, items) => numbersOf(items).includes(x),
-    zeroed: (c, values2, tokens2) => {
-      const out = vector(numbersOf(values2));
-      numbersOf(tokens2).forEach((t) => {
-        out.data[t] = 0;
-      });
-      return out;
-    }
-  };
-  function first(values2, allowed, sign) {
-    const v = numbersOf(values2), ok = allowed === void 0 || allowed === null ? null : numbersOf(allowed);
-    const at2 = (k) => ok && !ok[k] ? -Infinity : sign * v[k];
-    let best = 0;
-    for (let k = 1; k < v.length; k++) if (at2(k) > at2(best)) best = k;
-    return best;
-  }
-  var STEP_WORDS = {
-    // what a tour chapter's step reads
-    mine: (s) => s.mine,
-    chosen: (s) => s.chosen,
-    where: (s) => s.where,
-    heads: (s) => s.heads,
-    length: (s) => s.length,
-    tok: (s, i) => s.tok(i),
-    cosines: (s) => (
-      /** @type {any} */
-      s.cosines
-    ),
-    lengths: (s) => (
-      /** @type {any} */
-      s.lengths
-    )
-    // the residual
-    // stream's chapter's (tour/narration.py Stream)
-  };
-  var VECTOR_WORDS = {
-    // what a narrator finds in a row or a step
-    argmax: (c, v, allowed) => first(v, allowed, 1),
-    argmin: (c, v, allowed) => first(v, allowed, -1),
-    top: (c, v, k) => vector(numbersOf(v).map((x, j) => [x, j]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, k).map(([, j]) => j)),
-    seen: (c, v) => elementwise((x) => Number.isFinite(x) && x > MASKED_BELOW, [v]),
-    std: (c, v) => {
-      const x = numbersOf(v), mean = x.reduce((a, b) => a + b, 0) / x.length;
-      return Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / x.length);
-    },
-    norm: (c, v) => norm(numbersOf(v)),
-    size: (c, v) => numbersOf(v).length,
-    ndim: (c, v) => isArray(v) ? v.shape.length : 0,
-    flat: (c, v) => vector(numbersOf(v)),
-    min_of: (c, v) => Math.min(...numbersOf(v)),
-    width: (c, v) => (
-      /** @type {Unpacked} */
-      v.shape.at(-1) ?? 1
-    ),
-    shape_text: (c, v) => {
-      const shape = isArray(v) ? v.shape : [];
-      return `(${shape.join(", ")}${shape.length === 1 ? "," : ""})`;
-    }
-  };
-  function evaluate(tree, cell, env) {
-    if (!Array.isArray(tree)) return tree;
-    const [word, ...args] = (
-      /** @type {[string, ...Tree[]]} */
-      tree
-    );
-    if (word === "if") return evaluate(evaluate(args[0], cell, env) ? args[1] : args[2], cell, env);
-    if (word === "fmt") {
-      const given = (
-        /** @type {Record<string, Tree>} */
-        /** @type {unknown} */
-        args[1] ?? {}
-      );
-      const fields = Object.fromEntries(Object.entries(given).map(([k, t]) => [k, evaluate(t, cell, env)]));
-      return filled(String(args[0]), { ...env, ...fields });
-    }
-    if (word === "joined") {
-      const items = numbersOf(evaluate(args[1], cell, env));
-      return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
-    }
-    if (word === "v") return env[String(args[0])];
-    if (word === "terms_sum") return env.terms_sum;
-    const values2 = args.map((a) => evaluate(a, cell, env));
-    if (word === "at") {
-      const [array, ...index] = values2;
-      return array === null ? null : indexed(
-        /** @type {Unpacked} */
-        array,
-        /** @type {(number | null)[]} */
-        index
-      );
-    }
-    if (word === "+" && values2.some((v) => typeof v === "string")) return values2.map(String).join("");
-    if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values2);
-    const said2 = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
-    if (!said2) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
-    return said2(cell, ...values2);
-  }
-
-  // src/explain.js
-  async function moduleNumbers(lecture2, module, words3) {
-    if (!module) return {};
-    const small = lecture2.model.parameters[module];
-    const numbers = {
-      buffer: (name) => (
-        /** @type {import("./numbers.js").Unpacked} */
-        lecture2.parameter(`${module}.${name}`)
-      )
-    };
-    if (small && !small.shape) Object.assign(numbers, lecture2.parameter(module));
-    if (words3.has("weight") && !(small && "weight" in small)) Object.assign(numbers, await lecture2.weights(module));
-    if (words3.has("table_row")) {
-      const table = await lecture2.tableRows(module);
-      numbers.tableRow = (id) => at(table.rows, table.ids.indexOf(id));
-    }
-    return numbers;
-  }
-  function recipeCell(lecture2, cell, module) {
-    const window2 = cell.attrs.window;
-    return {
-      at: cell.at,
-      head: cell.head,
-      node: cell.node,
-      array: cell.array,
-      module,
-      tokens: lecture2.tokens,
-      ids: lecture2.ids,
-      input: (k) => cell.input(k),
-      source: (name) => cell.source(name),
-      token: (i) => cell.token(i),
-      row: (i, of) => cell.row(i, of),
-      step: (name) => lecture2.array(name),
-      visible: (i, j) => lecture2.mask[j] === 1 && (window2 === void 0 || window2 === null || Math.abs(i - j) <= window2)
-    };
-  }
-  async function explain(lecture2, step, head, at2) {
-    const found = findStep(lecture2.model, step);
-    if (!found) throw new Error(`This site has no step ${step}.`);
-    const [block, node] = found;
-    await lecture2.block(partOf(step));
-    const array = lecture2.array(step);
-    const shape = node.headed ? array.shape.slice(1) : array.shape;
-    const chosen2 = node.headed ? head ?? 0 : null;
-    if (chosen2 !== null && !(chosen2 >= 0 && chosen2 < array.shape[0])) {
-      throw new Error(`There is no head ${chosen2} in ${step}.`);
-    }
-    if (at2.length !== shape.length || at2.some((v, k) => !(Number.isInteger(v) && v >= 0 && v < shape[k]))) {
-      const names = axisNames(node, shape.length).map((n, k) => `${n} 0–${shape[k] - 1}`).join(", ");
-      throw new Error(`The cell ${at2.join(",")} is not one of this step's (${names}).`);
-    }
-    const cell = new Cell(lecture2, block, node, chosen2, at2);
-    const op2 = lecture2.model.ops[node.op];
-    const explained2 = {
-      step,
-      title: node.title,
-      head: chosen2,
-      at: at2,
-      value: cell.value,
-      op: node.op,
-      drawn_as: op2.drawn_as
-    };
-    if (node.recipe === null || node.recipe === void 0) {
-      return { ...explained2, ...storedNumber(cell, op2.meaning) };
-    }
-    const recipe = lecture2.model.recipes[node.recipe];
-    const numbers = await moduleNumbers(lecture2, node.module, wordsOf(
-      /** @type {any} */
-      Object.values(recipe)
-    ));
-    return { ...explained2, ...workedOut(recipe, recipeCell(lecture2, cell, numbers)) };
-  }
-  function storedNumber(cell, meaning) {
-    const tokens2 = cell.lecture.tokens.length, shape = cell.array.shape;
-    const pair = cell.at.length === 2 && shape[shape.length - 1] === tokens2 && shape[shape.length - 2] === tokens2;
-    const [i, j] = cell.at;
-    const inputs = pair ? { "query position": i, "key position": j, "i - j": i - j } : {};
-    return { formula: `${meaning}: ${num(cell.value)}`, inputs, recomputed: null, terms: [], labels: {}, figure: {} };
-  }
-
   // src/figures.js
   var FONT_FAMILY = '"Source Sans", sans-serif';
   function style() {
@@ -794,7 +405,7 @@
   function escaped(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
-  function labelled2(tokens2) {
+  function labelled(tokens2) {
     return tokens2.map((token, i) => `${i} ${escaped(token)}`);
   }
   function colourScale(rows, scale) {
@@ -804,8 +415,8 @@
     const values2 = rows.flat().filter((v) => Number.isFinite(v));
     const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);
     if (named2.signed) {
-      const bound = largest(values2.map(Math.abs)) || 1;
-      return { colorscale: named2.colours, zmin: -bound, zmax: bound };
+      const bound2 = largest(values2.map(Math.abs)) || 1;
+      return { colorscale: named2.colours, zmin: -bound2, zmax: bound2 };
     }
     const top = largest(values2);
     return { colorscale: named2.colours, zmin: 0, zmax: top <= 1 ? 1 : top };
@@ -959,7 +570,7 @@
     };
   }
   function softmaxRow(scores, probs, chosen2, tokens2) {
-    const keys = labelled2(tokens2), s = style();
+    const keys = labelled(tokens2), s = style();
     const colours = keys.map((_, j) => j === chosen2 ? s.chosen : s.ink);
     const seen = scores.map((v) => v > MASKED_BELOW);
     const pick = (list) => list.filter((_, j) => seen[j]);
@@ -1231,6 +842,388 @@
     for (const s of exported()) list.append(element("a", named(s), { href: link("tokens", sentenceKeys(s)) }));
     list.append(element("a", worded("overview_link"), { href: link("overview") }));
     view.append(list);
+  }
+
+  // src/activations.js
+  function erf(x) {
+    const a = Math.abs(x);
+    if (a < 2.5) {
+      let term = a, total = a;
+      for (let n = 1; n < 80; n++) {
+        term *= -a * a / n;
+        total += term / (2 * n + 1);
+      }
+      return Math.sign(x) * total * 2 / Math.sqrt(Math.PI);
+    }
+    let fraction = a;
+    for (let n = 60; n >= 1; n--) fraction = a + n / 2 / fraction;
+    return Math.sign(x) * (1 - Math.exp(-a * a) / (Math.sqrt(Math.PI) * fraction));
+  }
+  var tanhGelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
+  var FUNCTIONS = {
+    gelu: (x) => 0.5 * x * (1 + erf(x / Math.SQRT2)),
+    gelu_new: tanhGelu,
+    gelu_fast: tanhGelu,
+    gelu_pytorch_tanh: tanhGelu,
+    quick_gelu: (x) => x / (1 + Math.exp(-1.702 * x)),
+    silu: (x) => x / (1 + Math.exp(-x)),
+    swish: (x) => x / (1 + Math.exp(-x)),
+    relu: (x) => Math.max(0, x),
+    tanh: Math.tanh
+  };
+  function activation(name) {
+    const f = FUNCTIONS[name];
+    if (!f) throw new Error(`The site cannot compute ${name} in the browser: the app explains this cell.`);
+    return f;
+  }
+
+  // src/recipe.js
+  function wordsOf(tree, found = /* @__PURE__ */ new Set()) {
+    if (Array.isArray(tree)) {
+      if (typeof tree[0] === "string") found.add(tree[0]);
+      tree.forEach((t) => wordsOf(t, found));
+    }
+    return found;
+  }
+  function bound(lets, cell) {
+    const env = {};
+    for (const [name, tree] of lets) env[name] = evaluate(tree, cell, env);
+    return env;
+  }
+  function workedOut(recipe, cell) {
+    const env = bound(recipe.let, cell);
+    const terms = [];
+    for (const [label, tree] of recipe.terms) {
+      const value = evaluate(tree, cell, env);
+      if (value === null) continue;
+      if (isArray(value)) {
+        Array.from(value.data).forEach((v, k) => terms.push([labelled2(label, cell, { ...env, k }), v]));
+      } else {
+        terms.push([String(typeof label === "string" ? label : evaluate(label, cell, env)), number(value)]);
+      }
+    }
+    env.terms_sum = exactSum(terms.map(([, v]) => v));
+    const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell, env));
+    const named2 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell, env))]).filter(([, v]) => v !== null));
+    return {
+      formula: String(evaluate(recipe.formula, cell, env)),
+      inputs: named2(recipe.inputs),
+      recomputed,
+      terms,
+      labels: named2(recipe.labels),
+      figure: named2(recipe.figure)
+    };
+  }
+  function toldOf(telling, context) {
+    const s = (
+      /** @type {any} */
+      context
+    );
+    const env = bound(telling.let, s);
+    return telling.sentences.map((tree) => evaluate(tree, s, env)).filter((v) => v !== null).map(String);
+  }
+  function labelled2(label, cell, env) {
+    return String(typeof label === "string" ? said(label, env) : evaluate(label, cell, env));
+  }
+  var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
+  function number(value) {
+    if (typeof value === "number") return value;
+    if (typeof value === "boolean") return Number(value);
+    throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
+  }
+  function plain(value) {
+    if (!isArray(value)) return value;
+    if (value.shape.length <= 1) return Array.from(value.data);
+    const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
+    return Array.from(
+      { length: rows },
+      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
+    );
+  }
+  var vector = (values2) => ({ shape: [values2.length], data: Float64Array.from(values2) });
+  function elementwise(f, args) {
+    const arrays = args.filter(isArray);
+    if (!arrays.length) return f(...args);
+    const { shape, data } = arrays[0];
+    const out = new Float64Array(data.length);
+    for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => isArray(a) ? a.data[n] : a)));
+    return { shape, data: out };
+  }
+  function indexed(array, index) {
+    const strides = array.shape.map((_, axis) => array.shape.slice(axis + 1).reduce((a, b) => a * b, 1));
+    let base = 0;
+    const kept = [];
+    array.shape.forEach((size, axis) => {
+      const i = axis < index.length ? index[axis] : null;
+      if (i === null || i === void 0) kept.push(axis);
+      else {
+        if (!(i >= 0 && i < size)) throw new Error(`The index ${i} is outside an axis of ${size}.`);
+        base += i * strides[axis];
+      }
+    });
+    if (!kept.length) return array.data[base];
+    const shape = kept.map((axis) => array.shape[axis]), total = shape.reduce((a, b) => a * b, 1);
+    const data = new Float64Array(total);
+    for (let n = 0; n < total; n++) {
+      let rest = n, at2 = base;
+      for (let k = kept.length - 1; k >= 0; k--) {
+        at2 += rest % shape[k] * strides[kept[k]];
+        rest = Math.floor(rest / shape[k]);
+      }
+      data[n] = array.data[at2];
+    }
+    return { shape, data };
+  }
+  var modulo = (a, b) => (a % b + b) % b;
+  var ARITHMETIC = {
+    "+": (a, b) => a + b,
+    "-": (a, b) => a - b,
+    "*": (a, b) => a * b,
+    "/": (a, b) => a / b,
+    "//": (a, b) => Math.floor(a / b),
+    "%": modulo,
+    "<": (a, b) => a < b,
+    "<=": (a, b) => a <= b,
+    "==": (a, b) => a === b,
+    "!=": (a, b) => a !== b,
+    min: Math.min,
+    max: Math.max,
+    abs: Math.abs,
+    exp: Math.exp,
+    sqrt: Math.sqrt,
+    cos: Math.cos,
+    sin: Math.sin,
+    log: Math.log,
+    floor: Math.floor,
+    f32: Math.fround
+  };
+  var numbersOf = (value) => isArray(value) ? Array.from(value.data) : [number(value)];
+  var WORDS = {
+    at_index: (c, k) => c.at[k],
+    rank: (c) => c.at.length,
+    head: (c) => c.head,
+    step: (c) => c.array,
+    input: (c, k) => c.input(k),
+    source: (c, name) => c.source(name),
+    input_name: (c, k) => c.node.inputs[k],
+    attr: (c, name, otherwise) => (
+      /** @type {Value} */
+      c.node.attrs?.[name] ?? otherwise
+    ),
+    module: (c) => c.node.module ?? null,
+    weight: (c, part) => (part === "bias" ? c.module.bias : c.module.weight) ?? null,
+    eps: (c) => c.module.eps ?? null,
+    function: (c) => c.module.function ?? null,
+    buffer: (c, name) => (
+      /** @type {NonNullable<ModuleNumbers["buffer"]>} */
+      c.module.buffer(name)
+    ),
+    ids: (c, name) => vector(c.ids[name]),
+    table_row: (c, id) => (
+      /** @type {NonNullable<ModuleNumbers["tableRow"]>} */
+      c.module.tableRow(id)
+    ),
+    cache: (c, name) => c.step(name),
+    token: (c, i) => c.token(i),
+    token_text: (c, i) => c.tokens[i],
+    row: (c, i, of) => c.row(i, of ?? void 0),
+    mask_bias: (c, i, j) => c.visible(i, j) ? 0 : FLOAT32_MIN,
+    head_name: (c, h, heads, count) => headName(h, heads, count),
+    act: (c, x) => elementwise(activation(String(WORDS.function(c))), [x]),
+    linspace: (c, a, b, n) => {
+      const step = (b - a) / (n - 1), xs = Array.from({ length: n }, (_, k) => a + k * step);
+      xs[n - 1] = b;
+      return vector(xs);
+    },
+    clip: (c, x, low, high) => elementwise((v) => Math.min(Math.max(v, low), high), [x]),
+    sum: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0),
+    fsum: (c, v) => exactSum(numbersOf(v)),
+    mean: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0) / numbersOf(v).length,
+    dot: (c, u, v) => {
+      const a = numbersOf(u), b = numbersOf(v);
+      return a.reduce((s, x, k) => s + x * b[k], 0);
+    },
+    max_of: (c, v) => Math.max(...numbersOf(v)),
+    len: (c, v) => isArray(v) ? v.shape[0] : String(v).length,
+    str: (c, x) => String(x),
+    int: (c, x) => Math.trunc(x),
+    list: (c, ...items) => vector(items),
+    in: (c, x, items) => numbersOf(items).includes(x),
+    zeroed: (c, values2, tokens2) => {
+      const out = vector(numbersOf(values2));
+      numbersOf(tokens2).forEach((t) => {
+        out.data[t] = 0;
+      });
+      return out;
+    }
+  };
+  function first(values2, allowed, sign) {
+    const v = numbersOf(values2), ok = allowed === void 0 || allowed === null ? null : numbersOf(allowed);
+    const at2 = (k) => ok && !ok[k] ? -Infinity : sign * v[k];
+    let best = 0;
+    for (let k = 1; k < v.length; k++) if (at2(k) > at2(best)) best = k;
+    return best;
+  }
+  var STEP_WORDS = {
+    // what a tour chapter's step reads
+    mine: (s) => s.mine,
+    chosen: (s) => s.chosen,
+    where: (s) => s.where,
+    heads: (s) => s.heads,
+    length: (s) => s.length,
+    tok: (s, i) => s.tok(i),
+    cosines: (s) => (
+      /** @type {any} */
+      s.cosines
+    ),
+    lengths: (s) => (
+      /** @type {any} */
+      s.lengths
+    )
+    // the residual
+    // stream's chapter's (tour/narration.py Stream)
+  };
+  var VECTOR_WORDS = {
+    // what a narrator finds in a row or a step
+    argmax: (c, v, allowed) => first(v, allowed, 1),
+    argmin: (c, v, allowed) => first(v, allowed, -1),
+    top: (c, v, k) => vector(numbersOf(v).map((x, j) => [x, j]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, k).map(([, j]) => j)),
+    seen: (c, v) => elementwise((x) => Number.isFinite(x) && x > MASKED_BELOW, [v]),
+    std: (c, v) => {
+      const x = numbersOf(v), mean = x.reduce((a, b) => a + b, 0) / x.length;
+      return Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / x.length);
+    },
+    norm: (c, v) => norm(numbersOf(v)),
+    size: (c, v) => numbersOf(v).length,
+    ndim: (c, v) => isArray(v) ? v.shape.length : 0,
+    flat: (c, v) => vector(numbersOf(v)),
+    min_of: (c, v) => Math.min(...numbersOf(v)),
+    width: (c, v) => (
+      /** @type {Unpacked} */
+      v.shape.at(-1) ?? 1
+    ),
+    shape_text: (c, v) => {
+      const shape = isArray(v) ? v.shape : [];
+      return `(${shape.join(", ")}${shape.length === 1 ? "," : ""})`;
+    }
+  };
+  function evaluate(tree, cell, env) {
+    if (!Array.isArray(tree)) return tree;
+    const [word, ...args] = (
+      /** @type {[string, ...Tree[]]} */
+      tree
+    );
+    if (word === "if") return evaluate(evaluate(args[0], cell, env) ? args[1] : args[2], cell, env);
+    if (word === "fmt") {
+      const given = (
+        /** @type {Record<string, Tree>} */
+        /** @type {unknown} */
+        args[1] ?? {}
+      );
+      const fields = Object.fromEntries(Object.entries(given).map(([k, t]) => [k, evaluate(t, cell, env)]));
+      return said(String(args[0]), { ...env, ...fields });
+    }
+    if (word === "joined") {
+      const items = numbersOf(evaluate(args[1], cell, env));
+      return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
+    }
+    if (word === "v") return env[String(args[0])];
+    if (word === "terms_sum") return env.terms_sum;
+    const values2 = args.map((a) => evaluate(a, cell, env));
+    if (word === "at") {
+      const [array, ...index] = values2;
+      return array === null ? null : indexed(
+        /** @type {Unpacked} */
+        array,
+        /** @type {(number | null)[]} */
+        index
+      );
+    }
+    if (word === "+" && values2.some((v) => typeof v === "string")) return values2.map(String).join("");
+    if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values2);
+    const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
+    if (!meaning) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
+    return meaning(cell, ...values2);
+  }
+
+  // src/explain.js
+  async function moduleNumbers(lecture2, module, words3) {
+    if (!module) return {};
+    const small = lecture2.model.parameters[module];
+    const numbers = {
+      buffer: (name) => (
+        /** @type {import("./numbers.js").Unpacked} */
+        lecture2.parameter(`${module}.${name}`)
+      )
+    };
+    if (small && !small.shape) Object.assign(numbers, lecture2.parameter(module));
+    if (words3.has("weight") && !(small && "weight" in small)) Object.assign(numbers, await lecture2.weights(module));
+    if (words3.has("table_row")) {
+      const table = await lecture2.tableRows(module);
+      numbers.tableRow = (id) => at(table.rows, table.ids.indexOf(id));
+    }
+    return numbers;
+  }
+  function recipeCell(lecture2, cell, module) {
+    const window2 = cell.attrs.window;
+    return {
+      at: cell.at,
+      head: cell.head,
+      node: cell.node,
+      array: cell.array,
+      module,
+      tokens: lecture2.tokens,
+      ids: lecture2.ids,
+      input: (k) => cell.input(k),
+      source: (name) => cell.source(name),
+      token: (i) => cell.token(i),
+      row: (i, of) => cell.row(i, of),
+      step: (name) => lecture2.array(name),
+      visible: (i, j) => lecture2.mask[j] === 1 && (window2 === void 0 || window2 === null || Math.abs(i - j) <= window2)
+    };
+  }
+  async function explain(lecture2, step, head, at2) {
+    const found = findStep(lecture2.model, step);
+    if (!found) throw new Error(`This site has no step ${step}.`);
+    const [block, node] = found;
+    await lecture2.block(partOf(step));
+    const array = lecture2.array(step);
+    const shape = node.headed ? array.shape.slice(1) : array.shape;
+    const chosen2 = node.headed ? head ?? 0 : null;
+    if (chosen2 !== null && !(chosen2 >= 0 && chosen2 < array.shape[0])) {
+      throw new Error(`There is no head ${chosen2} in ${step}.`);
+    }
+    if (at2.length !== shape.length || at2.some((v, k) => !(Number.isInteger(v) && v >= 0 && v < shape[k]))) {
+      const names = axisNames(node, shape.length).map((n, k) => `${n} 0–${shape[k] - 1}`).join(", ");
+      throw new Error(`The cell ${at2.join(",")} is not one of this step's (${names}).`);
+    }
+    const cell = new Cell(lecture2, block, node, chosen2, at2);
+    const op2 = lecture2.model.ops[node.op];
+    const explained2 = {
+      step,
+      title: node.title,
+      head: chosen2,
+      at: at2,
+      value: cell.value,
+      op: node.op,
+      drawn_as: op2.drawn_as
+    };
+    if (node.recipe === null || node.recipe === void 0) {
+      return { ...explained2, ...storedNumber(cell, op2.meaning) };
+    }
+    const recipe = lecture2.model.recipes[node.recipe];
+    const numbers = await moduleNumbers(lecture2, node.module, wordsOf(
+      /** @type {any} */
+      Object.values(recipe)
+    ));
+    return { ...explained2, ...workedOut(recipe, recipeCell(lecture2, cell, numbers)) };
+  }
+  function storedNumber(cell, meaning) {
+    const tokens2 = cell.lecture.tokens.length, shape = cell.array.shape;
+    const pair = cell.at.length === 2 && shape[shape.length - 1] === tokens2 && shape[shape.length - 2] === tokens2;
+    const [i, j] = cell.at;
+    const inputs = pair ? { "query position": i, "key position": j, "i - j": i - j } : {};
+    return { formula: `${meaning}: ${num(cell.value)}`, inputs, recomputed: null, terms: [], labels: {}, figure: {} };
   }
 
   // src/styled.js
@@ -2135,8 +2128,8 @@
     const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
     return (width, tallest) => heatmap({
       z: rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v)),
-      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i)),
-      columns: tokenByToken ? labelled2(lecture2.tokens) : rows[0].map((_, k) => String(k)),
+      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled(lecture2.tokens) : rows.map((_, i) => String(i)),
+      columns: tokenByToken ? labelled(lecture2.tokens) : rows[0].map((_, k) => String(k)),
       title,
       colorbar: op(lecture2, node).gives_probabilities ? "attention" : "value",
       axes: tokenByToken ? ["query", "key"] : ["token", "dimension"],
@@ -2155,7 +2148,7 @@
       const figure = heatmap({
         z: cos,
         rows: cos.map((_, l) => `layer ${l}`),
-        columns: labelled2(lecture2.tokens),
+        columns: labelled(lecture2.tokens),
         title: words2().figure_titles.stream,
         colorbar: "cosine",
         axes: ["", "token"],
@@ -2266,7 +2259,7 @@
     const w = words().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens;
     const labels = (
       /** @type {string[]} */
-      labelled2(tokens2)
+      labelled(tokens2)
     );
     const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => heatmap({
       z: matrix3,
@@ -2349,7 +2342,7 @@
     const w = words().contributions, tokens2 = lecture2.tokens, s = words().screens;
     const labels = (
       /** @type {string[]} */
-      labelled2(tokens2)
+      labelled(tokens2)
     );
     const { results, ratios } = await contributions(lecture2);
     const norms = (
@@ -2610,8 +2603,8 @@
       const room = window.innerHeight - div.getBoundingClientRect().top - 6;
       plot(div, heatmap({
         z: split.cells,
-        rows: labelled2(split.rows.map((i) => s.tokens[i])),
-        columns: labelled2(split.columns),
+        rows: labelled(split.rows.map((i) => s.tokens[i])),
+        columns: labelled(split.columns),
         title: worded("split_title", { a: "yours", b: k, cosine: split.cosine }),
         colorbar: "share",
         axes: ["your sentence", `sentence ${k}`],
@@ -2973,9 +2966,9 @@
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
     const count = rows[0].length;
     const start3 = tokenByToken ? 0 : Math.min(first2, Math.max(0, count - WINDOW));
-    const columns = tokenByToken ? labelled2(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
+    const columns = tokenByToken ? labelled(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
     if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW));
-    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i));
+    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled(lecture2.tokens) : rows.map((_, i) => String(i));
     const masked = rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v));
     return { rows: masked, rowNames, columns, start: start3, count, tokenByToken, own, heads };
   }
