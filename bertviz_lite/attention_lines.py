@@ -1,10 +1,13 @@
 """The head view's lines: one per attention weight α^h_ij, from query i to key j, for the chosen heads, as a short
-list that a page can send at any length. A leaf (numpy only): the analyses choose the lines from a trace, the
-figures draw them, and neither needs the other.
+list that a page can send at any length. A leaf (numpy and torch): the analyses choose the lines from a trace, the
+figures draw them, and neither needs the other. The rules are torch code (`kept_lines`, `opacity_tenths`,
+`line_segments`), which a live site's browser runs as the `views` graph (export/analysis_graphs.py), so that a typed
+sentence's head view is drawn by the app's own rules.
 
 A weight below `MIN_WEIGHT` is not drawn (its line would be all but transparent). Above `FULL_LENGTH` tokens only
 the strongest `MOST_PER_QUERY` lines of each query and head are kept, so that a 512-token view stays small; how
-many were left out is counted, and the page says so. Both thresholds are our choice (BertViz draws every weight).
+many were left out is counted, and the page says so (equal weights at the cut: the earlier key first). Both
+thresholds are our choice (BertViz draws every weight).
 
 >>> probs = np.array([[[0.9, 0.1], [0.02, 0.98]]])   # one head, two tokens
 >>> lines = attention_lines(probs, heads=[0])
@@ -18,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 MIN_WEIGHT = 0.05  # lines fainter than this are not drawn
 FULL_LENGTH = 64  # up to this many tokens, every line of at least MIN_WEIGHT
@@ -43,14 +47,43 @@ def attention_lines(probs: np.ndarray, heads: list[int], queries: np.ndarray | N
     queries = np.ones(n, bool) if queries is None else queries
     keys = np.ones(n, bool) if keys is None else keys
     chosen = probs[heads] * queries[None, :, None] * keys[None, None, :]  # (H', T, T), zero where filtered out
-    strong = chosen >= min_weight
-    cap = MOST_PER_QUERY if n > FULL_LENGTH else None
-    kept = strong
-    if cap is not None:
-        strongest = np.argpartition(-chosen, cap - 1, axis=-1)[..., :cap]  # (H', T, cap): each row's strongest
-        top = np.zeros_like(strong)
-        np.put_along_axis(top, strongest, True, axis=-1)
-        kept = strong & top
+    kept = kept_lines(torch.from_numpy(np.ascontiguousarray(chosen, np.float32)), min_weight).numpy()
     h, i, j = np.nonzero(kept)
     return Lines(head=np.asarray(heads)[h], query=i, key=j, weight=chosen[h, i, j].astype(np.float32),
-                 left_out=int(strong.sum() - kept.sum()), most_per_query=cap)
+                 left_out=int((chosen >= min_weight).sum() - kept.sum()),
+                 most_per_query=MOST_PER_QUERY if n > FULL_LENGTH else None)
+
+
+def kept_lines(weights: torch.Tensor, min_weight: float = MIN_WEIGHT) -> torch.Tensor:
+    """Which weights (..., T, T) make a line: at least `min_weight`, and past FULL_LENGTH tokens among their row's
+    MOST_PER_QUERY strongest, the earlier key first among equals. Written without the token count as a Python
+    number, so that a graph traced from it takes any length."""
+    strong = weights >= min_weight
+    most = MOST_PER_QUERY
+    filler = torch.full_like(weights[..., :1], -1.0)  # (..., T, 1)
+    padded = torch.cat([weights, *[filler] * most], dim=-1)  # a row shorter than `most` still has `most`
+    least = padded.topk(most, dim=-1).values[..., -1:]  # (..., T, 1): the weakest of the row's strongest
+    above, tied = weights > least, weights == least
+    quota = most - above.sum(dim=-1, keepdim=True)  # room left for weights equal to it, the earlier first
+    top = above | (tied & (tied.long().cumsum(dim=-1) <= quota))
+    length = torch.ones_like(weights[..., :1, :]).sum(dim=-1, keepdim=True)  # (..., 1, 1): T, as a tensor
+    return strong & (top | (length <= FULL_LENGTH))
+
+
+def opacity_tenths(weights: torch.Tensor) -> torch.Tensor:
+    """A line's opacity in tenths, its weight rounded (in float32): 0.05 -> 1, 1.0 -> 10."""
+    return torch.clamp(torch.floor(weights.float() * 10 + 0.5), 1, 10)
+
+
+def line_segments(tenths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The head view's lines as Plotly draws them: tenths (H, T, T), each line's opacity tenth (0: no line) ->
+    (x, y, points): for each head and tenth, strongest first, its lines from query to key in order, each as three
+    points (the query's side, the key's, a break: x 0, 1, NaN; y the query, the key, NaN), and how many points each
+    (head, tenth) has, (H, 10): a trace each, whose points follow one another in x and y."""
+    levels = torch.arange(10, 0, -1, dtype=tenths.dtype)  # 10, 9, ..., 1
+    at = tenths.unsqueeze(1) == levels.view(1, 10, 1, 1)  # (H, 10, T, T)
+    where = torch.nonzero(at).float()  # (n, 4): head, tenth's place, query, key, in that order
+    gap = torch.full_like(where[:, :1], float("nan"))
+    y = torch.cat([where[:, 2:4], gap], dim=1).reshape(-1)  # (3n,)
+    x = torch.cat([torch.zeros_like(gap), torch.ones_like(gap), gap], dim=1).reshape(-1)
+    return x, y, at.sum(dim=(2, 3)) * 3

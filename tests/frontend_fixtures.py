@@ -128,9 +128,49 @@ def templates_fixture() -> dict:
     return {"cases": cases}
 
 
+def figures_fixture() -> dict:
+    """The head and model views' templates (export/attention.py attention_templates) of a made-up model of 2 layers
+    and 3 heads, and each filled by figures/template.py `filled` with what the `views` graph's module (export/
+    analysis_graphs.py Views) computes on made-up attention of 5 and of 130 tokens (lines cut to each query's
+    strongest, thumbnails pooled): template.js must fill each alike, leaf for leaf. NaN is written as null."""
+    from types import SimpleNamespace
+
+    import torch
+
+    from bertviz_lite.export.analysis_graphs import Views, views_outputs
+    from bertviz_lite.export.attention import attention_templates
+    from bertviz_lite.export.steps import packed
+    from bertviz_lite.figures.template import filled
+
+    config = SimpleNamespace(num_hidden_layers=2, num_attention_heads=3)
+    model = SimpleNamespace(base=SimpleNamespace(config=config))
+    templates, rng, cases = attention_templates(2, 3), np.random.default_rng(5), []
+    for tokens in (5, 130):
+        probs = [torch.from_numpy(rng.dirichlet(np.ones(tokens) * 0.2, size=(3, tokens)).astype(np.float32))
+                 for _ in range(2)]
+        with torch.no_grad():
+            found = dict(zip(views_outputs(2), (o.numpy() for o in Views(model)(*probs))))
+        names = {"n": tokens, "labels": [f"<t{k}>" for k in range(tokens)], "layer": 1, "side": float(found["side"]),
+                 **{k: found[f"{k}.1"] for k in ("x", "y", "points")}, "canvas": found["canvas"],
+                 "placing": found["placing"]}
+        cases.append({"names": {k: packed(v) if isinstance(v, np.ndarray) else v for k, v in names.items()},
+                      "head": {s: _nulls(filled(templates["head"][s], names)) for s in templates["head"]},
+                      "model": {s: _nulls(filled(templates["model"][s], names)) for s in templates["model"]}})
+    return {"templates": templates, "cases": cases}
+
+
+def _nulls(value):
+    """NaN as null, as a browser's JSON writes it."""
+    if isinstance(value, dict):
+        return {k: _nulls(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nulls(v) for v in value]
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
 def write_fixtures(folder: Path) -> Path:
-    """Write numbers.json, packed.json, closeness.json, templates.json and recipes.json (recipe_fixtures.py) into
-    `folder` (made if need be); returns it."""
+    """Write numbers.json, packed.json, closeness.json, templates.json, recipes.json (recipe_fixtures.py) and
+    figures.json into `folder` (made if need be); returns it."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "numbers.json").write_text(json.dumps(numbers_fixture(), ensure_ascii=False), encoding="utf-8")
@@ -138,6 +178,7 @@ def write_fixtures(folder: Path) -> Path:
     (folder / "closeness.json").write_text(json.dumps(closeness_fixture()), encoding="utf-8")
     (folder / "templates.json").write_text(json.dumps(templates_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "recipes.json").write_text(json.dumps(recipes_fixture(), ensure_ascii=False), encoding="utf-8")
+    (folder / "figures.json").write_text(json.dumps(figures_fixture(), ensure_ascii=False), encoding="utf-8")
     return folder
 
 

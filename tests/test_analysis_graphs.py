@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.analyses.all_layers import all_layers
@@ -20,7 +21,12 @@ from bertviz_lite.analyses.similarity import vectors_of
 from bertviz_lite.analyses.similarity_split import split_traces
 from bertviz_lite.closeness import ANOTHER_ROUTE
 from bertviz_lite.export.analysis_graphs import write_graphs
+from bertviz_lite.export.attention import attention_templates, attention_views
+from bertviz_lite.export.screens import SCREENS
+from bertviz_lite.figures.style import plotly_text
+from bertviz_lite.figures.template import filled, value_of
 from bertviz_lite.export.every_step import run_values
+from figure_json import differences, plain_figure
 from tiers import each_family, slow
 
 ort = pytest.importorskip("onnxruntime")
@@ -114,6 +120,29 @@ def check_against_the_app(loaded, tmp_path) -> None:
     else:
         assert "nearest" not in manifest
     check_similarity(loaded, tmp_path)
+    own = {feed[1]: torch.from_numpy(t.attention(layer))  # the trace's own attention: the figures' numbers exactly
+           for layer, feed in enumerate(manifest["views"]["inputs"].values())}
+    check_views(loaded, t, run(loaded, manifest["views"], tmp_path, own))
+
+
+def check_views(loaded, t, got: dict) -> None:
+    """A typed sentence's head and model views, their templates (export/attention.py attention_templates) filled in
+    Python with what the `views` graph gives, are the figures the app draws for an exported sentence: leaf for leaf,
+    for every screen and layer. The browser's filling is test_export_live.py's."""
+    views, config = attention_views(t), loaded.base.config
+    templates = attention_templates(config.num_hidden_layers, config.num_attention_heads)
+    names = {"n": len(t.tokens), "labels": [plotly_text(token) for token in t.tokens]}
+    for screen in SCREENS:
+        for layer, drawn in enumerate(views["head"]):
+            lines = {name: got[f"{name}.{layer}"] for name in ("x", "y", "points")}
+            found = differences(plain_figure(filled(templates["head"][screen], {**names, "layer": layer, **lines})),
+                                plain_figure(drawn[screen]))
+            assert not found, (screen, layer, found[:8])
+            assert value_of(templates["scrolls"], names) == drawn["scrolls"]
+        thumbnails = {"canvas": got["canvas"], "placing": got["placing"], "side": float(got["side"])}
+        found = differences(plain_figure(filled(templates["model"][screen], {**names, **thumbnails})),
+                            plain_figure(views["model"][screen]))
+        assert not found, (screen, found[:8])
 
 
 @pytest.mark.parametrize("family", each_family())

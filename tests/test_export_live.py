@@ -27,6 +27,7 @@ from bertviz_lite.export.attention import attention_views
 from bertviz_lite.export.content import continues_a_word
 from bertviz_lite.export.tour import tour_chapters
 from bertviz_lite.loading.readable_pieces import readable_pieces
+from figure_json import differences, plain_figure
 from readability import PHONE, problems
 from test_export import MARKUP, data_of
 from test_export_every_step import block_graphs, trace_steps
@@ -365,45 +366,17 @@ def test_your_sentence_beside_the_exported_ones_is_the_apps_similarity_and_split
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
-def plain_figure(figure) -> object:
-    """A figure's JSON as plain lists: Plotly's packed arrays ({"dtype", "bdata", "shape"}) unpacked, NaN as None
-    (as JSON writes a browser's NaN)."""
-    if isinstance(figure, dict) and "bdata" in figure:
-        array = np.frombuffer(base64.b64decode(figure["bdata"]), figure["dtype"])
-        if "shape" in figure:
-            array = array.reshape([int(n) for n in str(figure["shape"]).split(",")])
-        return plain_figure(array.tolist())
-    if isinstance(figure, dict):
-        return {key: plain_figure(value) for key, value in figure.items()}
-    if isinstance(figure, list):
-        return [plain_figure(value) for value in figure]
-    return None if isinstance(figure, float) and np.isnan(figure) else figure
-
-
-def differences(ours, theirs, where: str = "") -> list[str]:
-    """Where two figures' JSON differ: a key, a length, a text, or a number by more than float32's rounding."""
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        return ([f"{where}.{key}: only in {'the browser' if key in ours else 'Python'}'s"
-                 for key in set(ours) ^ set(theirs)]
-                + [d for key in set(ours) & set(theirs) for d in differences(ours[key], theirs[key], f"{where}.{key}")])
-    if isinstance(ours, list) and isinstance(theirs, list):
-        if len(ours) != len(theirs):
-            return [f"{where}: {len(ours)} items, not {len(theirs)}"]
-        return [d for k, (a, b) in enumerate(zip(ours, theirs)) for d in differences(a, b, f"{where}[{k}]")]
-    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (ours, theirs))
-    if numbers and abs(ours - theirs) <= 1e-6 * max(1.0, abs(theirs)):
-        return []
-    return [] if ours == theirs else [f"{where}: {ours!r}, not {theirs!r}"]
-
-
 def views_in_the_browser(page, t) -> dict:
-    """attention_views.js's views of the trace `t`, built from its own attention, each screen's figure as JSON."""
+    """attention_views.js's views of the trace `t`: its templates filled from the `views` graph run in the browser
+    on the trace's own attention, each screen's figure as JSON."""
     probs = [base64.b64encode(np.ascontiguousarray(t.attention(layer), "<f4").tobytes()).decode()
              for layer in range(t.num_layers)]
-    return page.evaluate("""([tokens, probs, shape]) => {
+    return page.evaluate("""async ([tokens, probs, shape]) => {
       const arrays = probs.map((b64) => ({ shape, data: new Float32Array(Uint8Array.from(atob(b64),
                                                                                           (c) => c.charCodeAt(0)).buffer) }));
-      const views = BVL.attentionViews(tokens, arrays.length, (layer) => arrays[layer]);
+      const sentence = { tokens, ids: {}, weights: async () => ({}),
+                         array: (name) => arrays[Number(/^layers[.](\\d+)[.]attn[.]probs$/.exec(name)[1])] };
+      const views = await BVL.attentionViews(sentence);
       const plain = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
       const screens = (v) => ({ browse: plain(v.browse), lecture: plain(v.lecture), phone: plain(v.phone) });
       return { head: views.head.map((v) => ({ ...screens(v), scrolls: v.scrolls })), model: screens(views.model) };
@@ -411,9 +384,9 @@ def views_in_the_browser(page, t) -> dict:
 
 
 def test_a_computed_sentences_head_and_model_views_are_the_apps_figures(tab, served, loaded):
-    """attention_views.js, handed the trace's own attention, builds every layer's head view and the model view, for
-    a browser, a projector and a phone, as export/attention.py builds an exported sentence's (the same JSON within
-    float32's rounding): a short sentence, a pair, and 100+ tokens (lines kept to each query's strongest,
+    """attention_views.js, handed the trace's own attention, draws every layer's head view and the model view, for
+    a browser, a projector and a phone, as export/attention.py draws an exported sentence's (the same JSON within
+    float32's rounding): the app's templates filled from the `views` graph: a short sentence, a pair, and 100+ tokens (lines kept to each query's strongest,
     thumbnails pooled). Then the Attention page of a typed sentence draws both, and a thumbnail opens Layers."""
     page = tab.page
     open_link(page, served, "overview", {}, "h1")

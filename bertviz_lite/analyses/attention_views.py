@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from ..attention_lines import Lines, attention_lines
 from ..stepthrough.trace import Trace
@@ -37,22 +38,26 @@ def pair_masks(sentences: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray
 def pooled_shares(probs: np.ndarray, side: int) -> np.ndarray:
     """(..., T, T) attention -> (..., n, n) with n ≤ side, for a thumbnail: queries in blocks of ⌈T / side⌉,
     a block's row the mean of its queries' rows, a key block's share the sum over its keys (as `merge_to_words`
-    does for words), so that every row still sums to 1 and the scale stays 0–1.
+    does for words), so that every row still sums to 1 and the scale stays 0–1 (`pooled`, in float32).
 
     >>> pooled_shares(np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]), side=2)
     array([[0.75, 0.25],
            [0.  , 1.  ]], dtype=float32)
     """
-    n = probs.shape[-1]
-    step = -(-n // side)
-    if step == 1:
-        return probs.astype(np.float32)
-    blocks = -(-n // step)
-    padded = np.zeros((*probs.shape[:-2], blocks * step, blocks * step), np.float32)
-    padded[..., :n, :n] = probs
-    summed = padded.reshape(*probs.shape[:-2], blocks, step, blocks, step).sum(axis=(-3, -1))  # (..., n', n')
-    queries = np.minimum(step, n - step * np.arange(blocks))  # real queries in each block (the last may be short)
-    return (summed / queries[:, None]).astype(np.float32)
+    return pooled(torch.from_numpy(np.asarray(probs, np.float32)), side).numpy()
+
+
+def pooled(probs: torch.Tensor, side) -> torch.Tensor:
+    """`pooled_shares` in torch, the token count read as a tensor so that a graph traced from it (the live site's
+    `views`, export/analysis_graphs.py) takes any length; `side` a number or a tensor. Each block's sums as one
+    (T, n) indicator matrix on either side of the attention: a row of ones times a row is its sum."""
+    tokens = probs.shape[-1]
+    length = torch.ones_like(probs.reshape(-1, tokens)[0]).sum()  # T, as a tensor
+    step = torch.ceil(length / torch.as_tensor(side, dtype=length.dtype))
+    blocks = torch.ceil(length / step)
+    block_of = torch.floor(torch.arange(tokens, dtype=probs.dtype) / step)  # (T,)
+    member = (block_of[:, None] == torch.arange(blocks.long(), dtype=probs.dtype)[None, :]).to(probs.dtype)  # (T, n)
+    return (member.T @ probs @ member) / member.sum(dim=0)[:, None]  # (..., n, n): key blocks summed, queries averaged
 
 
 @dataclass(frozen=True)
@@ -94,8 +99,13 @@ THUMBNAIL_CELLS = 120_000  # all thumbnails together: bert-large's 384 at 14 × 
 
 def thumbnail_side(tokens: int, layers: int, heads: int) -> int:
     """How many cells a side each of the model view's layers × heads thumbnails has: the tokens, or fewer where
-    all of them together would pass THUMBNAIL_CELLS."""
-    return max(4, min(tokens, int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)))
+    all of them together would pass THUMBNAIL_CELLS, and at least 4."""
+    return max(4, min(tokens, most_thumbnail_side(layers, heads)))
+
+
+def most_thumbnail_side(layers: int, heads: int) -> int:
+    """The longest side that keeps all the thumbnails within THUMBNAIL_CELLS."""
+    return int((THUMBNAIL_CELLS / (layers * heads)) ** 0.5 * 5 / 6)
 
 
 MODEL_VIEW_TITLE = "Every layer (rows) × head (columns)"

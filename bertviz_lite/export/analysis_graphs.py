@@ -2,7 +2,8 @@
 functions, the ones the app calls: each head's fingerprint (analyses/head_fingerprints.py `statistics`), the rollout
 (rollout.py `rollout_steps`), the norm-based contributions and mixing ratios (contributions.py
 `contribution_tensors`, `mixing_of`), the nearest pieces (nearest_pieces.py `nearest_rows`), the sentence vector
-(similarity.py `way_vector`) and, on a site with sentences to compare, their cosines and splits with a typed one
+(similarity.py `way_vector`), the head and model views' lines and thumbnails (attention_lines.py, analyses/
+attention_views.py, figures/attention_views.py) and, on a site with sentences to compare, their cosines and splits with a typed one
 (`cosine_matrix`, similarity_split.py `split_tensors`). The browser feeds a
 graph from its run of the model and from the model's own weights, runs it with onnxruntime-web as it runs the model,
 and draws what it gives: the numbers have one source (issue 54; docs/frontend.md says why graphs and not Python in
@@ -19,6 +20,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from ..analyses.attention_views import most_thumbnail_side, pooled
 from ..analyses.contributions import MIXING, block_nodes, contribution_tensors, mixing_of
 from ..analyses.head_fingerprints import is_punctuation, statistics, strongest_first
 from ..analyses.logit_lens import TOP
@@ -28,6 +30,8 @@ from ..analyses.rollout import rollout_steps
 from ..analyses.sentence_pooling import pooling_of, read_positions
 from ..analyses.similarity import WAY_FROM, cosine_matrix, vectors_of, way_vector
 from ..analyses.similarity_split import by_size, split_tensors
+from ..attention_lines import kept_lines, line_segments, opacity_tenths
+from ..figures.attention_views import tiled
 from ..loading.readable_pieces import readable_pieces
 from ..ops import LOOKUP, shared_heads
 from .every_step import HIDDEN_STATES, POOLER_OUTPUT, block_graphs
@@ -60,6 +64,30 @@ class AttentionAnalyses(nn.Module):
 def rollout_of_layers(probs: tuple[torch.Tensor, ...]) -> torch.Tensor:
     """The rollout after each layer from each layer's attention (H, T, T), as analyses/all_layers.py takes it."""
     return rollout_steps(torch.stack([p.mean(dim=0) for p in probs]))  # (L, T, T)
+
+
+class Views(nn.Module):
+    """forward(each layer's attention (H, T, T)) -> for each layer its head view's lines as Plotly draws them (x, y,
+    points: attention_lines.py line_segments of the lines kept_lines keeps), then the model view's canvas and its
+    placing (figures/attention_views.py tiled) of every layer's and head's thumbnail (analyses/attention_views.py
+    pooled, at most_thumbnail_side a side), and that side: what export/attention.py's templates fill."""
+
+    def __init__(self, loaded):
+        super().__init__()
+        config = loaded.base.config
+        self.most_side = most_thumbnail_side(config.num_hidden_layers, config.num_attention_heads)
+
+    def forward(self, *probs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        lines = [part for p in probs for part in line_segments(torch.where(kept_lines(p), opacity_tenths(p), 0.0))]
+        length = torch.ones_like(probs[0][0, 0]).sum()  # T, as a tensor
+        side = torch.clamp(length, min=4, max=max(4, self.most_side))  # thumbnail_side's rule
+        canvas, placing = tiled(torch.stack([pooled(p, side) for p in probs]))
+        return *lines, canvas, placing, side
+
+
+def views_outputs(layers: int) -> list[str]:
+    """Views' outputs' names: "x.0", "y.0", "points.0" (layer 0's lines), ..., then the model view's."""
+    return [*(f"{name}.{layer}" for layer in range(layers) for name in ("x", "y", "points")), "canvas", "placing", "side"]
 
 
 class Contributions(nn.Module):
@@ -173,7 +201,7 @@ def weight(module: str, kind: str) -> Input:
 
 
 def attention_inputs(loaded) -> list[Input]:
-    """AttentionAnalyses' inputs: the ids, then each layer's attention (H, T, T)."""
+    """AttentionAnalyses' inputs: the ids, then each layer's attention (H, T, T) (Views': the attention alone)."""
     return [("input_ids", ["ids", "input_ids"], (0,)), *(step(g.name("attn.probs"), 1, 2) for g in _layers(loaded))]
 
 
@@ -234,6 +262,7 @@ def graphs(loaded, compared: list = ()) -> dict[str, tuple[nn.Module, list[Input
     where the site has sentences to compare (`compared`: their traces, as the sentence pipeline reads them)."""
     found = {"attention": (AttentionAnalyses(loaded), attention_inputs(loaded),
                            ["fingerprints", "rollout", "striking_order", "striking_stat", "striking_value"]),
+             "views": (Views(loaded), attention_inputs(loaded)[1:], views_outputs(len(_layers(loaded)))),
              "contributions": (Contributions(loaded), contribution_inputs(loaded), contribution_outputs(loaded)),
              "vector": (SentenceVector(loaded), [step(HIDDEN_STATES, 1)], ["vector"]),
              "stream": (Stream(), [step(HIDDEN_STATES, 1)], ["cosines", "lengths"])}

@@ -19,7 +19,7 @@ from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .analyses import analyses_words, contributions_page, lens_words, heads_page, lens_page, page as analyses_page, rollout_page
-from .attention import attention_settings, attention_views
+from .attention import attention_templates, attention_views
 from .live import can_go_live, write_live
 from .screens import drawn, templates
 from .similarity import similarity, similarity_traces
@@ -69,7 +69,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
                                              "words": tour_words(loaded, traces[0]) if live else None},
                   "analyses": {**analyses_words(traces[0]), "lens": lens_words(lens_model())} if live else None,
-                  "attention": attention_settings(traces[0].num_heads) if live else None},
+                  "attention": attention_templates(traces[0].num_layers, traces[0].num_heads) if live else None},
         "style": site_style(),
         "tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()},  # the checks' bounds
         "templates": templates(),
@@ -148,9 +148,9 @@ def site_style() -> dict:
     """The app's visual language (figures/style.py) for the site's figures: one source for both."""
     from plotly.colors import get_colorscale
 
-    from ..figures import style
+    from ..figures import room, style
 
-    return {"font": style.FONT["size"], "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
+    return {"font": style.FONT["size"], "title_wrap": {"char_em": room.CHAR_EM, "line_em": room.LINE_EM}, "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
             "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
             "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED,
             "scales": {name: {"colours": get_colorscale(scale.colours), "signed": scale.colours == style.SIGNED,

@@ -10,6 +10,7 @@ import plotly.io as pio
 
 from ..figures.screens import LECTURE_CHART_PX, styled
 
+SCREENS = ("browse", "lecture", "phone")  # the screens a site draws each figure for
 CANVAS_PX, PHONE_PX = 720, 358  # the site's figure column at 1280 px; a phone's 390 px less its margins
 WIDE_PX = 1200  # a figure across a 1280-px page (its words under it)
 HALF_PX = 560  # one of two figures side by side across a 1280-px page (a phone stacks them)

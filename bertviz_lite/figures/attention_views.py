@@ -9,15 +9,17 @@ hover name every head. A line's opacity is its weight, rounded to tenths (one tr
 512-token view small)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import plotly.graph_objects as go
 
-from ..attention_lines import MIN_WEIGHT, Lines
+import torch
+
+from ..attention_lines import MIN_WEIGHT, Lines, line_segments, opacity_tenths
+from ..ops.recipe import call, var
 from .charts import FONT, _layout, _pool
 from .fit import KEEPS_HEIGHT
 from .style import CANVAS, CANVAS_TEXT, INVISIBLE, LIT, SHARE, TOL_RAINBOW, plotly_text
+from .template import value_of
 
 TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 23; fewer heads use the 12-set)
     12: [2, 5, 8, 9, 11, 13, 14, 16, 17, 20, 23, 25], 13: [2, 5, 8, 9, 11, 13, 14, 15, 16, 17, 20, 23, 25],
@@ -44,22 +46,58 @@ def head_colours(num_heads: int) -> list[str]:
     return [palette[h % len(palette)] for h in range(num_heads)]
 
 
+N = var.n  # the rows a head view draws: its tokens (or words)
+
+
+def row_pitch(most_px: int | None):
+    """A row's height: ROW_PX, or within a screen `most_px` high the rows closer, down to LEAST_ROW_PX. These rules
+    are expressions (ops/recipe.py) over `n`, which `head_view` works out and a live site's template fills
+    (`head_view_template`): one rule for an exported sentence and a typed one."""
+    return ROW_PX if most_px is None else call("max", LEAST_ROW_PX, call("min", ROW_PX, (most_px - 120) / N))
+
+
+def label_px(pitch):
+    """A token's label: as large as its row allows, at most the figure's type."""
+    return call("int", call("min", FONT["size"], call("floor", pitch / 1.25)))
+
+
+def view_px(pitch):
+    """The head view's height: its rows and room for the title, at least SHORT_PX."""
+    return call("max", SHORT_PX, call("round", 120 + pitch * N))
+
+
 def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int, title: str,
               horizontal: bool = False, focus: tuple[str, int] | None = None, numbers: bool = False,
-              most_px: int | None = None) -> go.Figure:
+              most_px: int | None = None, heads: list[int] | None = None) -> go.Figure:
     """Queries in one column and keys in the other (or in two rows, `horizontal`), a line per weight in its head's
     colour. Every token is a click target (customdata [side, index], side "q" or "k"); `focus` marks the token
     whose lines these are, and `numbers` writes each line's weight at its far end (for one head). `most_px`: the
     height to keep within (a projector's screen), the rows closer and their labels smaller to fit, down to
-    LEAST_ROW_PX a row (`rows_fit` says whether they do)."""
+    LEAST_ROW_PX a row (`rows_fit` says whether they do). `heads`: those in the legend (else those with a line)."""
+    fig = _head_view(lines, queries, keys, num_heads, title, horizontal, focus, numbers, most_px, heads)
+    fig.data = [trace for trace in fig.data if trace.mode != "lines" or len(trace.x)]  # a tenth with no line
+    return fig
+
+
+def _head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int, title: str, horizontal: bool,
+               focus: tuple[str, int] | None, numbers: bool, most_px: int | None,
+               heads: list[int] | None) -> go.Figure:
+    """The head view with every head's ten traces, a tenth with no line too (`head_view_template` fills them)."""
     colours = head_colours(num_heads)
     queries, keys = [plotly_text(q) for q in queries], [plotly_text(k) for k in keys]  # `<s>` would vanish
-    traces = [trace for head in sorted(set(lines.head.tolist()))
-              for trace in (_legend_entry(head, colours[head]), *_head_lines(lines, head, colours[head], horizontal))]
+    shown = sorted(set(lines.head.tolist())) if heads is None else list(heads)
+    x, y, points = _segments(lines, shown, len(queries), len(keys))
+    starts = np.concatenate([[0], np.cumsum(points)])
+    traces = []
+    for place, head in enumerate(shown):
+        traces.append(_legend_entry(head, colours[head]))
+        for tenth in range(10):  # the strongest first
+            run = slice(starts[place * 10 + tenth], starts[place * 10 + tenth + 1])
+            traces.append(_tenth(x[run], y[run], head, colours[head], (10 - tenth) / 10, horizontal))
     labels = []  # annotations, given to Plotly at once: one by one, their cost grows with the square of their number
     n = max(len(queries), len(keys))
-    pitch = ROW_PX if horizontal or most_px is None else max(LEAST_ROW_PX, min(ROW_PX, (most_px - 120) / n))
-    size = min(FONT["size"], math.floor(pitch / 1.25))
+    pitch = ROW_PX if horizontal else value_of(row_pitch(most_px), {"n": n})
+    size = value_of(label_px(pitch), {})
     for side, tokens in (("q", queries), ("k", keys)):
         marks, upright = _tokens(tokens, side, horizontal, focus, size)
         traces.append(marks)
@@ -71,9 +109,51 @@ def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int,
     return _style(go.Figure(traces, layout=dict(annotations=labels)), n, title, horizontal, pitch)
 
 
+def _segments(lines: Lines, shown: list[int], queries: int, keys: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The lines of the heads `shown` as attention_lines.line_segments draws them: x, y and each (head, tenth)'s
+    points, flattened."""
+    tenths = torch.zeros(len(shown), queries, keys)
+    place = np.searchsorted(np.asarray(shown), lines.head) if len(shown) else lines.head
+    tenths[place, lines.query, lines.key] = opacity_tenths(torch.from_numpy(lines.weight))
+    x, y, points = line_segments(tenths)
+    return x.numpy(), y.numpy(), points.reshape(-1).numpy()
+
+
+def head_view_template(num_heads: int, title: str, most_px: int | None = None) -> tuple[go.Figure, dict, dict]:
+    """The site's head view (every head, queries left) as a template (figures/template.py): the figure for an empty
+    two-token sentence, and the fills and drops that make it a sentence's from its names: `n`, `labels` (its tokens)
+    and the `views` graph's `x`, `y`, `points` of one layer (export/analysis_graphs.py: line_segments)."""
+    empty = Lines(*(np.zeros(0, int),) * 3, np.zeros(0, np.float32), 0, None)
+    fig = _head_view(empty, ["", ""], ["", ""], num_heads, title, False, None, False, most_px, list(range(num_heads)))
+    fills, drops = {}, {}
+    for place in range(num_heads):
+        for tenth in range(10):
+            at = 11 * place + 1 + tenth  # its legend entry, then its ten tenths
+            fills[("data", at, "x")] = call("part", var.x, var.points, 10 * place + tenth)
+            fills[("data", at, "y")] = call("part", var.y, var.points, 10 * place + tenth)
+            drops[("data", at)] = call("at", var.points, place, tenth) == 0
+    size = label_px(row_pitch(most_px))
+    for at, side in ((11 * num_heads, "q"), (11 * num_heads + 1, "k")):
+        fills.update({("data", at, "x"): call("repeat", 0.0 if side == "q" else 1.0, N),
+                      ("data", at, "y"): call("range", N), ("data", at, "text"): var.labels,
+                      ("data", at, "textfont", "color"): call("repeat", CANVAS_TEXT, N),
+                      ("data", at, "textfont", "size"): size, ("data", at, "marker", "size"): call("min", 12, size),
+                      ("data", at, "marker", "color"): call("repeat", CANVAS_TEXT, N),
+                      ("data", at, "customdata"): call("zip", call("repeat", side, N), call("range", N))})
+    fills[("layout", "yaxis", "range")] = call("list", N - 0.5, -0.8)
+    fills[("layout", "annotations", 0, "y")] = (N - 1) / 2
+    drops[("layout", "annotations", 0)] = call("<", 0, call("sum", var.points))
+    return fig, fills, drops
+
+
 def rows_fit(tokens: int, most_px: int) -> bool:
     """Whether a head view of `tokens` rows keeps within `most_px` (else it is drawn taller, to scroll in a box)."""
-    return 120 + LEAST_ROW_PX * tokens <= most_px
+    return not value_of(scrolls(most_px), {"n": tokens})
+
+
+def scrolls(most_px: int):
+    """Whether a head view's rows pass `most_px` at their closest, over `n`."""
+    return call("<", most_px, 120 + LEAST_ROW_PX * N)
 
 
 def _legend_entry(head: int, colour: str) -> go.Scatter:
@@ -84,22 +164,13 @@ def _legend_entry(head: int, colour: str) -> go.Scatter:
                       name=f"head {head}", legendgroup=f"head {head}")
 
 
-def _head_lines(lines: Lines, head: int, colour: str, horizontal: bool) -> list[go.Scatter]:
-    """One trace per tenth of opacity, each a run of segments split by NaN, in the head's legend group."""
-    mine = lines.head == head
-    tenths = np.clip(np.floor(lines.weight[mine] * 10 + 0.5), 1, 10).astype(int)  # 0.05 -> 1, 1.0 -> 10
-    query, key = lines.query[mine], lines.key[mine]
-    traces = []
-    for tenth in sorted(set(tenths.tolist()), reverse=True):
-        at = tenths == tenth
-        n = int(at.sum())
-        ends = np.tile(np.array([0.0, 1.0, np.nan], np.float32), n)  # query side, key side, break
-        places = np.stack([query[at], key[at], np.full(n, np.nan)], axis=1).ravel().astype(np.float32)
-        x, y = (places, ends) if horizontal else (ends, places)
-        traces.append(go.Scatter(x=x, y=y, mode="lines", line=dict(color=colour, width=3), opacity=tenth / 10,
-                                 hoverinfo="skip", name=f"head {head}", legendgroup=f"head {head}",
-                                 showlegend=False))
-    return traces
+def _tenth(ends: np.ndarray, places: np.ndarray, head: int, colour: str, opacity: float,
+           horizontal: bool) -> go.Scatter:
+    """A head's lines of one tenth of opacity: a run of segments split by NaN (`ends` the sides, `places` the
+    tokens), in the head's legend group."""
+    x, y = (places, ends) if horizontal else (ends, places)
+    return go.Scatter(x=x, y=y, mode="lines", line=dict(color=colour, width=3), opacity=opacity, hoverinfo="skip",
+                      name=f"head {head}", legendgroup=f"head {head}", showlegend=False)
 
 
 def _tokens(tokens: list[str], side: str, horizontal: bool, focus: tuple[str, int] | None,
@@ -155,7 +226,7 @@ def _style(fig: go.Figure, n: int, title: str, horizontal: bool, pitch: float = 
     else:
         fig.update_xaxes(axis, range=[-0.9, 1.9])
         fig.update_yaxes(axis, range=[n - 0.5, -0.8])
-        height = max(SHORT_PX, round(120 + pitch * n))
+        height = value_of(view_px(pitch), {"n": n})
     fig.update_layout(plot_bgcolor=CANVAS, paper_bgcolor=CANVAS, font_color=CANVAS_TEXT, hovermode="closest",
                       clickmode="event+select", dragmode=False,
                       legend=dict(title="heads", itemclick="toggle", itemdoubleclick="toggleothers",
@@ -176,33 +247,45 @@ def model_view_px(layers: int, heads: int, most_px: int | None = None) -> int:
 
 def model_view(shares: np.ndarray, title: str, most_px: int | None = None) -> go.Figure:
     """Every layer × head as a thumbnail of its (pooled) attention, shares (L, H, n, n) on one 0–1 scale: one
-    tiled heatmap (a subplot per head would cost seconds for bert-large's 384), a click target on each tile
-    (customdata [layer, head])."""
-    layers, heads, side = shares.shape[:3]
-    gap = max(1, side // 5)
-    step = side + gap
-    z = np.full((layers * step - gap, heads * step - gap), np.nan, np.float32)
-    for layer in range(layers):
-        for head in range(heads):
-            z[layer * step: layer * step + side, head * step: head * step + side] = shares[layer, head]
-    centre = (side - 1) / 2
-    fig = go.Figure(go.Heatmap(z=z, colorscale=SHARE, zmin=0, zmax=1, hoverinfo="skip",
-                               colorbar=dict(title="attention", thickness=14)))
+    tiled heatmap (a subplot per head would cost seconds for bert-large's 384), placed so that a tile's centre is
+    at (head, layer) whatever its size (`tiled`), a click target on each tile (customdata [layer, head])."""
+    layers, heads = shares.shape[:2]
+    canvas, placing = tiled(torch.from_numpy(np.asarray(shares, np.float32)))
+    start, spacing = placing.tolist()
+    fig = go.Figure(go.Heatmap(z=canvas.numpy(), x0=start, dx=spacing, y0=start, dy=spacing, colorscale=SHARE,
+                               zmin=0, zmax=1, hoverinfo="skip", colorbar=dict(title="attention", thickness=14)))
     tiles = [(layer, head) for layer in range(layers) for head in range(heads)]
-    fig.add_trace(go.Scatter(x=[h * step + centre for _, h in tiles], y=[lay * step + centre for lay, _ in tiles],
+    fig.add_trace(go.Scatter(x=[h for _, h in tiles], y=[lay for lay, _ in tiles],
                              mode="markers", marker=dict(symbol="square", size=26, opacity=0.01, color=INVISIBLE),
                              customdata=[[lay, h] for lay, h in tiles], showlegend=False,
                              hovertemplate="layer %{customdata[0]}, head %{customdata[1]}<br>click to open it"
                                            "<extra></extra>"))
-    fig.update_xaxes(tickvals=[h * step + centre for h in range(heads)], ticktext=[str(h) for h in range(heads)],
+    fig.update_xaxes(tickvals=list(range(heads)), ticktext=[str(h) for h in range(heads)],
                      side="top", tickangle=0, constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
-    fig.update_yaxes(tickvals=[lay * step + centre for lay in range(layers)],
-                     ticktext=[str(lay) for lay in range(layers)], title="layer", autorange="reversed",
-                     scaleanchor="x", constrain="domain", showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_yaxes(tickvals=list(range(layers)), ticktext=[str(lay) for lay in range(layers)], title="layer",
+                     autorange="reversed", scaleanchor="x", constrain="domain", showgrid=False, zeroline=False,
+                     fixedrange=True)
     fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
     fig = _layout(fig, model_view_px(layers, heads, most_px), title)
     lines = title.count("<br>") + 1
     return fig.update_layout(margin_t=60 + 30 * lines, meta=KEEPS_HEIGHT)  # the title, then the heads' numbers
+
+
+def tiled(shares: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Thumbnails (L, H, n, n) -> one canvas (L·s - g, H·s - g), each tile a gap g = max(1, n // 5) of NaN from
+    the next (s = n + g a tile's step), and where its cells sit: [the first cell's centre, a cell's width], in
+    units of tiles, so that tile (layer, head) is centred on (head, layer). Torch, the tile's side read as a
+    tensor: the live site's `views` graph draws a typed sentence's thumbnails so (export/analysis_graphs.py)."""
+    layers, heads, side = shares.shape[0], shares.shape[1], shares.shape[2]
+    length = torch.ones_like(shares[0, 0, 0]).sum()  # n, as a tensor
+    gap = torch.clamp(torch.floor(length / 5), min=1)
+    step = length + gap
+    g = gap.long()
+    wide = torch.cat([shares, torch.full((layers, heads, side, g), float("nan"))], dim=3)  # (L, H, n, s)
+    square = torch.cat([wide, torch.full((layers, heads, g, side + g), float("nan"))], dim=2)  # (L, H, s, s)
+    rows, columns = layers * (side + g), heads * (side + g)
+    canvas = square.permute(0, 2, 1, 3).reshape(rows, columns)[: rows - g, : columns - g]
+    return canvas, torch.stack([-(length - 1) / 2 / step, 1 / step])
 
 
 def head_grid(probs: np.ndarray, selected: int, width: int = 560, max_side: int = 48) -> go.Figure:

@@ -37,6 +37,7 @@ class X:
     def __mul__(self, other): return self._with("*", other)
     def __rmul__(self, other): return X(["*", tree_of(other), self.tree])
     def __truediv__(self, other): return self._with("/", other)
+    def __rtruediv__(self, other): return X(["/", tree_of(other), self.tree])
     def __floordiv__(self, other): return self._with("//", other)
     def __mod__(self, other): return self._with("%", other)
     def __neg__(self): return X(["-", 0, self.tree])

@@ -18,7 +18,10 @@ results on every family's recipes), so what a word means is said once, here:
 - a row's or a step's: `argmax v [allowed]` and `argmin` (the first, numpy's way), `top v k` (the k largest, equal
   ones in order), `seen` (not masked), `std`, `norm`, `size`, `ndim`, `flat`, `min_of`, `width` (the last axis's
   size), `shape_text` (a Python tuple), `<=`, `!=`;
-- `if c a b`, `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so far, and the fields given;
+- a figure's leaves (figures/template.py): `round x` (Python's, to even), `range n`, `repeat value n`, `zip a b`
+  (pairs), `pick k a b ...` (the k-th), `part flat counts k` (the k-th run of a flat array cut into runs of
+  `counts`);
+- `if c a b`, `quote value` (as it is), `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so far, and the fields given;
   `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
   item `k`, joined), `v name`, `terms_sum` (the exact sum of the terms so far)."""
 from __future__ import annotations
@@ -122,6 +125,8 @@ def evaluate(tree, c, env: dict):
             str(evaluate(args[2], c, {**env, "k": int(k)})) for k in np.ravel(evaluate(args[1], c, env)))
     if word == "v":
         return env[args[0]]
+    if word == "quote":  # a value as it is (a figure's part: its lists are not expressions)
+        return args[0]
     if word == "terms_sum":
         return env["terms_sum"]
     values = [evaluate(a, c, env) for a in args]
@@ -155,7 +160,7 @@ def _zeroed(c, values, tokens):
     return values
 
 
-_WHOLE = {"weight", "buffer", "input", "source", "step", "cache", "mine", "cosines", "lengths"}  # words that give a whole array
+_WHOLE = {"weight", "buffer", "input", "source", "step", "cache", "mine", "cosines", "lengths", "part"}  # words that give a whole array
 
 
 def _numpy(tensor) -> np.ndarray:
@@ -205,7 +210,20 @@ _VECTOR_WORDS = {  # what a narrator finds in a row or a step
     "min_of": lambda c, v: float(np.min(v)), "width": lambda c, v: int(np.shape(v)[-1]),
     "shape_text": lambda c, v: str(tuple(np.shape(v))),
 }
-_WORDS = {**_CELL_WORDS, **_NUMBER_WORDS, **_STEP_WORDS, **_VECTOR_WORDS}
+_FIGURE_WORDS = {  # what a figure's template fills its leaves with (figures/template.py)
+    "round": lambda c, x: round(x), "range": lambda c, n: np.arange(int(n)),
+    "repeat": lambda c, value, n: [value] * int(n), "pick": lambda c, k, *options: options[int(k)],
+    "zip": lambda c, a, b: [[x, y] for x, y in zip(np.asarray(a).tolist(), np.asarray(b).tolist())],
+    "part": lambda c, flat, counts, k: _part(flat, counts, int(k)),
+}
+_WORDS = {**_CELL_WORDS, **_NUMBER_WORDS, **_STEP_WORDS, **_VECTOR_WORDS, **_FIGURE_WORDS}
+
+
+def _part(flat, counts, k: int) -> np.ndarray:
+    """The k-th run of `flat`, cut into runs of `counts` (flattened) one after another."""
+    counts = np.ravel(np.asarray(counts)).astype(int)
+    start = int(counts[:k].sum())
+    return np.asarray(flat)[start: start + counts[k]]
 
 
 def _first(values, allowed, find, fill) -> int:

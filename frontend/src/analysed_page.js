@@ -2,8 +2,9 @@
 // words the app's Python hands over (export/analyses.py analyses_words) and a page in the shape export/analyses.py
 // gives an exported sentence's (which analyses.js draws).
 import { heatmap as drawnHeatmap } from "./figures.js";
+import { eachScreen } from "./page.js";
 
-/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./figure_types.js").Figure} Figure */
 /** @typedef {import("./page.js").Screen} Screen */
 /** @typedef {import("./numbers.js").Tolerance} Tolerance */
 /** @typedef {import("./analysis_graphs.js").Sentence} Sentence */
@@ -151,10 +152,7 @@ export const tokenOption = (tokens) => tokens.map((token, i) => `${i} ${token}`)
  * @returns {ForScreens}
  */
 export function forScreens(draw, wide) {
-  const s = words().screens, made = /** @type {Partial<Record<Screen, Figure>>} */ ({});
-  /** @param {Screen} screen */
-  const get = (screen) => made[screen] || (made[screen] = draw(
-    screen === "phone" ? s.phone : wide ? s.wide : s.browse, screen === "lecture" ? s.tallest : null));
-  return { get browse() { return get("browse"); }, get lecture() { return get("lecture"); },
-           get phone() { return get("phone"); } };
+  const s = words().screens;
+  return eachScreen((screen) => draw(screen === "phone" ? s.phone : wide ? s.wide : s.browse,
+                                     screen === "lecture" ? s.tallest : null));
 }

@@ -14,7 +14,7 @@ import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap }
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
 /** @typedef {import("./numbers.js").Tolerance} Tolerance */
-/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./figure_types.js").Figure} Figure */
 /** @typedef {import("./analysis_graphs.js").AnalysisGraph} AnalysisGraph */
 /** @typedef {import("./analysed_page.js").Computed} Computed */
 /** @typedef {import("./analysed_page.js").Page} Page */

@@ -6,6 +6,21 @@ import { plot } from "./figures.js";
 import { formatted } from "./numbers.js";
 
 /** @typedef {"browse" | "lecture" | "phone"} Screen */
+
+/**
+ * A figure for each screen (export/screens.py for_screens' shape), each made when first drawn.
+ * @template T
+ * @param {(screen: Screen) => T} make
+ * @returns {Record<Screen, T>}
+ */
+export function eachScreen(make) {
+  /** @type {Partial<Record<Screen, T>>} */
+  const made = {};
+  /** @param {Screen} screen @returns {T} */
+  const get = (screen) => (screen in made ? /** @type {T} */ (made[screen]) : (made[screen] = make(screen)));
+  return { get browse() { return get("browse"); }, get lecture() { return get("lecture"); },
+           get phone() { return get("phone"); } };
+}
 /** A sentence as a link names it: its text and, for a pair, sentence B. */
 /** @typedef {{ text: string, pair?: string | null }} Named */
 

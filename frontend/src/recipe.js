@@ -3,13 +3,13 @@
 // evaluator as bertviz_lite/ops/working.py, word for word, which says what each word means. The app's explanation
 // and this one are one recipe's, held equal by test/recipe.test.js (fixtures the Python side worked out) and
 // tests/test_export_explain.py (every family in a browser).
-import { FLOAT32_MIN, MASKED_BELOW, exactSum, norm } from "./numbers.js";
+import { FLOAT32_MIN, MASKED_BELOW, exactSum, norm, pyRound } from "./numbers.js";
 import { said } from "./page.js";  // a template filled as Python fills it (`num` and `plus` too: numbers.js formatted)
 import { activation } from "./activations.js";
 import { headName } from "./steps.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
-/** @typedef {number | string | boolean | null | Unpacked} Value */
+/** @typedef {number | string | boolean | null | Unpacked | unknown[] | Record<string, unknown>} Value */
 /**
  * An expression: a word and its arguments, or a number or string as it is.
  * @typedef {number | string | boolean | null | TreeList} Tree
@@ -305,6 +305,34 @@ const VECTOR_WORDS = {  // what a narrator finds in a row or a step
   },
 };
 
+/** @type {Record<string, (c: unknown, ...args: any[]) => Value>} */
+const FIGURE_WORDS = {  // what a figure's template fills its leaves with (figures/template.py)
+  round: (c, x) => pyRound(x), range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
+  repeat: (c, value, n) => Array(n).fill(value), pick: (c, k, ...options) => options[Number(k)],
+  zip: (c, a, b) => { const second = listOf(b); return listOf(a).map((x, k) => [x, second[k]]); },
+  part: (c, flat, counts, k) => {
+    const runs = numbersOf(counts), start = runs.slice(0, k).reduce((s, n) => s + n, 0);
+    return { shape: [runs[k]], data: /** @type {Unpacked} */ (flat).data.subarray(start, start + runs[k]) };
+  },
+};
+
+/**
+ * A list's items, or an array's numbers.
+ * @param {Value} value
+ * @returns {unknown[]}
+ */
+const listOf = (value) => (isArray(value) ? Array.from(value.data) : /** @type {unknown[]} */ (value));
+
+/**
+ * An expression's value over `names` alone (a figure's template: template.js).
+ * @param {Tree} tree
+ * @param {Record<string, Value>} names
+ * @returns {unknown}
+ */
+export function valueOf(tree, names) {
+  return plain(evaluate(tree, /** @type {any} */ (null), names));
+}
+
 /**
  * One expression's value.
  * @param {Tree} tree
@@ -326,6 +354,7 @@ function evaluate(tree, cell, env) {
     return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
   }
   if (word === "v") return env[String(args[0])];
+  if (word === "quote") return /** @type {Value} */ (args[0]);  // a value as it is (a figure's part)
   if (word === "terms_sum") return env.terms_sum;
   const values = args.map((a) => evaluate(a, cell, env));
   if (word === "at") {
@@ -335,7 +364,7 @@ function evaluate(tree, cell, env) {
   if (word === "+" && values.some((v) => typeof v === "string")) return values.map(String).join("");
   if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values);
   /** @type {((c: any, ...a: any[]) => Value) | undefined} */
-  const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
+  const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word] ?? FIGURE_WORDS[word];
   if (!meaning) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
   return meaning(cell, ...values);
 }

@@ -10,7 +10,7 @@ import { toldOf } from "./recipe.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { labelled } from "./figures.js";
 import { heatmap } from "./analysed_page.js";
-import { wrappedTitle } from "./styled.js";
+import { wrappedTitle } from "./titles.js";
 import { analysed } from "./analysis_graphs.js";
 import { hiddenStatesOf } from "./running.js";
 import { said } from "./page.js";
@@ -19,7 +19,7 @@ import { said } from "./page.js";
 /** @typedef {import("./lecture.js").Lecture} Lecture */
 /** @typedef {import("./steps.js").GraphBlock} GraphBlock */
 /** @typedef {import("./steps.js").GraphNode} GraphNode */
-/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./figure_types.js").Figure} Figure */
 /** @typedef {import("./recipe.js").StepContext} StepContext */
 /**
  * A chapter as the tour's words give it (export/tour.py tour_words: tour/chapters.py Chapter, and a step's telling).

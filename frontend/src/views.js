@@ -1,6 +1,6 @@
 // The views whose figures the app's own code drew when the site was written (export/tour.py, attention.py,
 // similarity.py), each styled for a browser, a projector and a phone: the guided tour, BertViz's head and model
-// views (for a sentence computed in this browser, built here by attention_views.js), and the sentences'
+// views (for a sentence computed in this browser, the app's figures filled here: attention_views.js), and the sentences'
 // similarity with each pair's split.
 import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./figures.js";
@@ -10,7 +10,7 @@ import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
 import { addressed, titled } from "./yours.js";
 
-/** @typedef {import("./styled.js").Figure} Figure */
+/** @typedef {import("./figure_types.js").Figure} Figure */
 /** @typedef {import("./analysed_page.js").ForScreens} ForScreens */
 /**
  * A chapter of the tour (export/tour.py tour_chapters, or tour.js tourOf for a sentence computed here): its kind

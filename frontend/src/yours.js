@@ -3,7 +3,7 @@
 // output in onnxruntime-web's WebAssembly (running.js), its files fetched once and kept (model_parts.js). The sentence
 // then joins the site's sentences, and every view shows it as it shows an exported one: Tokens, the tour (tour.js),
 // the stepper (each block checked against the model's own hidden states, computed in the same run), the head and
-// model views (attention_views.js), the analyses (analysed.js) and Similarity (similar.js).
+// model views (attention_views.js: the app's figures filled), the analyses (analysed.js) and Similarity (similar.js).
 import { Lecture, keepLecture, forgetLecture } from "./lecture.js";
 import { cachedAlready, stored, tableRows, forgotten } from "./model_parts.js";
 import { element, link, route, lectureMode, cannot, listed, named as namedLine, worded } from "./page.js";
@@ -93,8 +93,7 @@ class Computed extends Lecture {  // a sentence computed here: its sub-steps are
     const once = (/** @type {() => unknown} */ make) => this.memo(name, () => forgotten(Promise.resolve().then(make),  // a failure is tried again
                                                            () => { delete this.decodedParameters[name]; }));
     if (name === "attention") {
-      return once(() => attentionViews(this.tokens, this.model.num_layers,
-                                           (layer) => this.array(`layers.${layer}.attn.probs`)));
+      return once(() => attentionViews(this));
     }
     if (name === "tour") return once(() => tourOf(this, site.sentences[this.index]));
     if (name === "heads" || name === "rollout" || name === "contributions" || name === "lens") {

@@ -19,7 +19,9 @@ function exportsOf(text) {
   const found = new Set();
   for (const [, name] of text.matchAll(/^export (?:async )?(?:function|class|const|let) (\w+)/gm)) found.add(name);
   for (const [, list] of text.matchAll(/^export \{([^}]*)\}/gm)) {
-    for (const item of list.split(",")) found.add(item.trim().split(/\s+as\s+/).pop() || "");
+    for (const item of list.split(",").filter((text) => text.trim())) {  // `export {}`: a module of types exports none
+      found.add(item.trim().split(/\s+as\s+/).pop() || "");
+    }
   }
   return found;
 }

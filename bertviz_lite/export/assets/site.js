@@ -15,11 +15,11 @@
     return { shape: packed.shape, data: new Kind(bytes.buffer) };
   }
   function offset(array, index) {
-    let at2 = 0;
+    let at3 = 0;
     array.shape.forEach((size, axis) => {
-      at2 = at2 * size + (index[axis] || 0);
+      at3 = at3 * size + (index[axis] || 0);
     });
-    return at2;
+    return at3;
   }
   function get(array, ...index) {
     return array.data[offset(array, index)];
@@ -163,12 +163,12 @@
      * @param {number | null} head
      * @param {number[]} at
      */
-    constructor(lecture2, block, node, head, at2) {
+    constructor(lecture2, block, node, head, at3) {
       this.lecture = lecture2;
       this.block = block;
       this.node = node;
       this.head = head;
-      this.at = at2;
+      this.at = at3;
     }
     get name() {
       return stepName(this.block, this.node.key);
@@ -221,8 +221,8 @@
      * @param {GraphNode} node
      * @param {number[]} [at]
      */
-    atNode(node, at2) {
-      return new _Cell(this.lecture, this.block, node, this.head, at2 || this.at);
+    atNode(node, at3) {
+      return new _Cell(this.lecture, this.block, node, this.head, at3 || this.at);
     }
     get attrs() {
       return this.node.attrs || {};
@@ -431,7 +431,7 @@
     columns,
     title,
     colorbar,
-    axes: axes2,
+    axes,
     scale,
     chosen: chosen2,
     width,
@@ -475,7 +475,7 @@
         yanchor: "bottom",
         len: 0.9
       } : { title: { text: colorbar }, thickness: 14 },
-      hovertemplate: `${axes2[0]} %{y}<br>${axes2[1]} %{x}<br>%{z:.4f}<extra></extra>`
+      hovertemplate: `${axes[0]} %{y}<br>${axes[1]} %{x}<br>%{z:.4f}<extra></extra>`
     };
     if (written) {
       const size = sizeFor(shorter ? 4 : 5);
@@ -503,7 +503,7 @@
     const thinned = { rows: Math.ceil((rowTick + 4) / cellHeight), columns: rotate ? Math.ceil((columnTick + 4) / cellWidth) : 1 };
     const figure = layout(height, title, {
       xaxis: {
-        title: { text: axes2[1] },
+        title: { text: axes[1] },
         type: "category",
         tickangle: rotate ? -60 : 0,
         ...rotate ? { tick0: 0, dtick: thinned.columns } : spaced(columns, cellWidth, columnTick),
@@ -514,7 +514,7 @@
         tickfont: { size: columnTick }
       },
       yaxis: {
-        title: { text: axes2[0] },
+        title: { text: axes[0] },
         type: "category",
         tick0: 0,
         dtick: thinned.rows,
@@ -656,8 +656,8 @@
     }];
     if (xs[0] <= point && point <= xs[xs.length - 1]) {
       const k = Math.min(xs.length - 2, Math.floor((point - xs[0]) / (xs[xs.length - 1] - xs[0]) * (xs.length - 1)));
-      const at2 = ys[k] + (ys[k + 1] - ys[k]) * (point - xs[k]) / (xs[k + 1] - xs[k]);
-      data.push({ type: "scatter", x: [point], y: [at2], mode: "markers", marker: { size: 16, color: s.chosen } });
+      const at3 = ys[k] + (ys[k + 1] - ys[k]) * (point - xs[k]) / (xs[k + 1] - xs[k]);
+      data.push({ type: "scatter", x: [point], y: [at3], mode: "markers", marker: { size: 16, color: s.chosen } });
     }
     return { data, layout: layout(340, `${name}, at this number's input`, {
       xaxis: { title: { text: "pre-activation" }, zeroline: true },
@@ -744,6 +744,24 @@
   }
 
   // src/page.js
+  function eachScreen(make) {
+    const made = {};
+    const get2 = (screen2) => screen2 in made ? (
+      /** @type {T} */
+      made[screen2]
+    ) : made[screen2] = make(screen2);
+    return {
+      get browse() {
+        return get2("browse");
+      },
+      get lecture() {
+        return get2("lecture");
+      },
+      get phone() {
+        return get2("phone");
+      }
+    };
+  }
   function site() {
     return window.BVL_SITE;
   }
@@ -965,12 +983,12 @@
     const shape = kept.map((axis) => array.shape[axis]), total = shape.reduce((a, b) => a * b, 1);
     const data = new Float64Array(total);
     for (let n = 0; n < total; n++) {
-      let rest = n, at2 = base;
+      let rest = n, at3 = base;
       for (let k = kept.length - 1; k >= 0; k--) {
-        at2 += rest % shape[k] * strides[kept[k]];
+        at3 += rest % shape[k] * strides[kept[k]];
         rest = Math.floor(rest / shape[k]);
       }
-      data[n] = array.data[at2];
+      data[n] = array.data[at3];
     }
     return { shape, data };
   }
@@ -1059,9 +1077,9 @@
   };
   function first(values2, allowed, sign) {
     const v = numbersOf(values2), ok = allowed === void 0 || allowed === null ? null : numbersOf(allowed);
-    const at2 = (k) => ok && !ok[k] ? -Infinity : sign * v[k];
+    const at3 = (k) => ok && !ok[k] ? -Infinity : sign * v[k];
     let best = 0;
-    for (let k = 1; k < v.length; k++) if (at2(k) > at2(best)) best = k;
+    for (let k = 1; k < v.length; k++) if (at3(k) > at3(best)) best = k;
     return best;
   }
   var STEP_WORDS = {
@@ -1107,6 +1125,36 @@
       return `(${shape.join(", ")}${shape.length === 1 ? "," : ""})`;
     }
   };
+  var FIGURE_WORDS = {
+    // what a figure's template fills its leaves with (figures/template.py)
+    round: (c, x) => pyRound(x),
+    range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
+    repeat: (c, value, n) => Array(n).fill(value),
+    pick: (c, k, ...options) => options[Number(k)],
+    zip: (c, a, b) => {
+      const second = listOf(b);
+      return listOf(a).map((x, k) => [x, second[k]]);
+    },
+    part: (c, flat, counts, k) => {
+      const runs = numbersOf(counts), start3 = runs.slice(0, k).reduce((s, n) => s + n, 0);
+      return { shape: [runs[k]], data: (
+        /** @type {Unpacked} */
+        flat.data.subarray(start3, start3 + runs[k])
+      ) };
+    }
+  };
+  var listOf = (value) => isArray(value) ? Array.from(value.data) : (
+    /** @type {unknown[]} */
+    value
+  );
+  function valueOf(tree, names) {
+    return plain(evaluate(
+      tree,
+      /** @type {any} */
+      null,
+      names
+    ));
+  }
   function evaluate(tree, cell, env) {
     if (!Array.isArray(tree)) return tree;
     const [word, ...args] = (
@@ -1128,6 +1176,10 @@
       return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
     }
     if (word === "v") return env[String(args[0])];
+    if (word === "quote") return (
+      /** @type {Value} */
+      args[0]
+    );
     if (word === "terms_sum") return env.terms_sum;
     const values2 = args.map((a) => evaluate(a, cell, env));
     if (word === "at") {
@@ -1141,7 +1193,7 @@
     }
     if (word === "+" && values2.some((v) => typeof v === "string")) return values2.map(String).join("");
     if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values2);
-    const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word];
+    const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word] ?? FIGURE_WORDS[word];
     if (!meaning) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
     return meaning(cell, ...values2);
   }
@@ -1182,7 +1234,7 @@
       visible: (i, j) => lecture2.mask[j] === 1 && (window2 === void 0 || window2 === null || Math.abs(i - j) <= window2)
     };
   }
-  async function explain(lecture2, step, head, at2) {
+  async function explain(lecture2, step, head, at3) {
     const found = findStep(lecture2.model, step);
     if (!found) throw new Error(`This site has no step ${step}.`);
     const [block, node] = found;
@@ -1193,17 +1245,17 @@
     if (chosen2 !== null && !(chosen2 >= 0 && chosen2 < array.shape[0])) {
       throw new Error(`There is no head ${chosen2} in ${step}.`);
     }
-    if (at2.length !== shape.length || at2.some((v, k) => !(Number.isInteger(v) && v >= 0 && v < shape[k]))) {
+    if (at3.length !== shape.length || at3.some((v, k) => !(Number.isInteger(v) && v >= 0 && v < shape[k]))) {
       const names = axisNames(node, shape.length).map((n, k) => `${n} 0–${shape[k] - 1}`).join(", ");
-      throw new Error(`The cell ${at2.join(",")} is not one of this step's (${names}).`);
+      throw new Error(`The cell ${at3.join(",")} is not one of this step's (${names}).`);
     }
-    const cell = new Cell(lecture2, block, node, chosen2, at2);
+    const cell = new Cell(lecture2, block, node, chosen2, at3);
     const op2 = lecture2.model.ops[node.op];
     const explained2 = {
       step,
       title: node.title,
       head: chosen2,
-      at: at2,
+      at: at3,
       value: cell.value,
       op: node.op,
       drawn_as: op2.drawn_as
@@ -1226,432 +1278,15 @@
     return { formula: `${meaning}: ${num(cell.value)}`, inputs, recomputed: null, terms: [], labels: {}, figure: {} };
   }
 
-  // src/styled.js
-  var screens = () => window.BVL_SITE.views.attention.screens;
-  function styled(figure, screen2, tallest) {
-    const s = screens(), layout2 = figure.layout;
-    if (screen2 === "lecture") {
-      const height = layout2.height || tallest;
-      layout2.font = { ...layout2.font, size: s.lecture_font };
-      layout2.height = layout2.meta && layout2.meta.keeps_height ? height : Math.min(height, tallest);
-      for (const name of axes(layout2)) {
-        const axis = (
-          /** @type {Axis} */
-          layout2[name]
-        );
-        axis.tickfont = { ...axis.tickfont, size: s.lecture_font - 2 };
-        axis.title = { ...axis.title, font: { ...(axis.title || {}).font, size: s.lecture_font } };
-      }
-      for (const trace of figure.data.filter((t) => t.type === "heatmap")) {
-        trace.textfont = { ...trace.textfont, size: s.lecture_font - 2 };
-      }
-    }
-    const width = screen2 === "phone" ? s.phone : s.browse;
-    const base = layout2.font && layout2.font.size || 12;
-    fitColourBars(figure, base);
-    fitTitle(layout2, width, base);
-    fitLegend(figure, width, base);
-    return figure;
-  }
-  function axes(layout2) {
-    return Object.keys(layout2).filter((name) => /^[xy]axis\d*$/.test(name));
-  }
-  function fitTitle(layout2, width, base) {
-    const wrap = wrappedTitle(layout2, width, base);
-    if (wrap && layout2.title) {
-      Object.assign(layout2.title, {
-        text: wrap.text,
-        yref: "container",
-        y: 1,
-        yanchor: "top",
-        pad: { ...layout2.title.pad, t: 8 }
-      });
-      layout2.margin = { ...layout2.margin, t: ((layout2.margin || {}).t || 0) + wrap.added };
-    }
-  }
-  function wrappedTitle(layout2, width, base) {
-    const title = layout2.title && layout2.title.text;
-    if (!title || !layout2.title) return null;
-    const { char_em: em, line_em: line } = screens();
-    const size = layout2.title.font && layout2.title.font.size || base * 1.1;
-    const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
-    const given = title.split("<br>");
-    const lines2 = given.flatMap((text) => wrapped(unescaped(text), perLine));
-    return lines2.length > given.length ? {
-      text: lines2.map(escaped).join("<br>"),
-      added: pyRound(line * size) * (lines2.length - given.length)
-    } : null;
-  }
-  function wrapped(text, width) {
-    const lines2 = [];
-    for (const word of text.split(/\s+/).filter(Boolean)) {
-      const last = lines2.length - 1;
-      if (last >= 0 && lines2[last].length + 1 + word.length <= width) lines2[last] += ` ${word}`;
-      else lines2.push(word);
-    }
-    return lines2.length ? lines2 : [""];
-  }
-  function unescaped(text) {
-    return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  }
-  function fitColourBars(figure, base) {
-    const s = screens(), layout2 = figure.layout;
-    const bars = figure.data.filter((t) => t.type === "heatmap" && t.showscale !== false && !t.coloraxis);
-    if (!bars.length) return;
-    const xaxis = layout2.xaxis || {}, size = xaxis.tickfont && xaxis.tickfont.size || base;
-    const angle = Math.abs(xaxis.tickangle || 0) * Math.PI / 180;
-    if (angle) throw new Error("styled.js: a colour bar beside rotated column labels is not fitted here");
-    const titleLines = xaxis.title && xaxis.title.text ? xaxis.title.text.split("<br>").length : 0;
-    const labels = size * s.line_em + s.tick_gap + s.title_line_em * base * titleLines;
-    const margin = layout2.margin || {};
-    const length = Math.max(1, (layout2.height || 450) - (margin.t || 0) - (margin.b || 0) - labels);
-    const upright = Math.max(2, Math.trunc(length / (s.line_em * 1.5 * base)));
-    for (const trace of bars) {
-      const bar = trace.colorbar || {};
-      trace.colorbar = {
-        ...bar,
-        nticks: Math.min(bar.nticks || upright, upright),
-        thickness: Math.min(bar.thickness || s.bar_thickness, s.bar_thickness),
-        title: { ...bar.title, side: "right" }
-      };
-    }
-  }
-  function fitLegend(figure, width, base) {
-    const s = screens(), layout2 = figure.layout;
-    if (width >= s.narrow || layout2.showlegend === false) return;
-    const entries = figure.data.filter((t) => t.showlegend !== false && t.name).length;
-    if (entries < 2) return;
-    layout2.legend = { ...layout2.legend, orientation: "h", x: 0, xanchor: "left", y: -0.15, yanchor: "top" };
-    layout2.height = (layout2.height || 450) + pyRound(s.line_em * base * entries) + 40;
-  }
-
-  // src/attention_views.js
-  function settings() {
-    const given = window.BVL_SITE.views.attention;
-    if (!given) throw new Error("This site was written without --live: it builds no attention view in the browser.");
-    return given;
-  }
-  function attentionLines(probs, heads) {
-    const { min_weight: least, full_length: full, most_per_query: most } = settings().lines;
-    const n = probs.shape[2], capped = n > full;
-    const head = [], query = [], key = [], weight = [];
-    for (const h of heads) {
-      for (let i = 0; i < n; i += 1) {
-        const row2 = probs.data.subarray((h * n + i) * n, (h * n + i + 1) * n);
-        let kept = null;
-        if (capped) {
-          kept = new Set(Array.from(row2.keys()).sort((a, b) => row2[b] - row2[a] || a - b).slice(0, most));
-        }
-        for (let j = 0; j < n; j += 1) {
-          if (row2[j] >= least && (!kept || kept.has(j))) {
-            head.push(h);
-            query.push(i);
-            key.push(j);
-            weight.push(row2[j]);
-          }
-        }
-      }
-    }
-    return { head, query, key, weight };
-  }
-  function headView(lines2, labels, numHeads, title, mostPx) {
-    const { head: s, marks: marks2 } = settings(), font = settings().screens.font;
-    const colours = s.colours, tokens2 = labels.map(escaped);
-    const traces = [];
-    for (const h of [...new Set(lines2.head)].sort((a, b) => a - b)) {
-      traces.push(legendEntry(h, colours[h]), ...headLines(lines2, h, colours[h]));
-    }
-    const n = tokens2.length;
-    const pitch = mostPx === null ? s.row_px : Math.max(s.least_row_px, Math.min(s.row_px, (mostPx - 120) / n));
-    const size = Math.min(font, Math.floor(pitch / 1.25));
-    traces.push(tokenMarks(tokens2, "q", size), tokenMarks(tokens2, "k", size));
-    const annotations = lines2.weight.length ? [] : [{
-      // said in the canvas: an empty dark canvas looks broken
-      x: 0.5,
-      y: (n - 1) / 2,
-      showarrow: false,
-      font: { color: marks2.lit, size: font },
-      text: said(s.nothing, { weight: String(settings().lines.min_weight) }).replace(" reaches", "<br>reaches").replace(": ", ":<br>")
-    }];
-    const axis = { visible: false, fixedrange: true };
-    return { data: traces, layout: {
-      ...annotations.length ? { annotations } : {},
-      xaxis: { ...axis, range: [-0.9, 1.9] },
-      yaxis: { ...axis, range: [n - 0.5, -0.8] },
-      plot_bgcolor: marks2.canvas,
-      paper_bgcolor: marks2.canvas,
-      font: { color: marks2.canvas_text, size: font },
-      hovermode: "closest",
-      clickmode: "event+select",
-      dragmode: false,
-      legend: {
-        title: { text: "heads", font: { color: marks2.canvas_text } },
-        itemclick: "toggle",
-        itemdoubleclick: "toggleothers",
-        font: { color: marks2.canvas_text }
-      },
-      ...frame(Math.max(s.short_px, pyRound(120 + pitch * n)), title),
-      title: { text: title, font: { color: marks2.canvas_text } },
-      meta: { keeps_height: true }
-    } };
-  }
-  function frame(height, title) {
-    const lines2 = title ? title.split("<br>").length - 1 : 0;
-    return { height, margin: { l: 10, r: 10, t: title ? 50 + 26 * lines2 : 10, b: 10 } };
-  }
-  function legendEntry(head, colour) {
-    return {
-      x: [null],
-      y: [null],
-      mode: "lines",
-      line: { color: colour, width: 3 },
-      hoverinfo: "skip",
-      name: `head ${head}`,
-      legendgroup: `head ${head}`,
-      type: "scatter"
-    };
-  }
-  function headLines(lines2, head, colour) {
-    const tenths = /* @__PURE__ */ new Map();
-    lines2.head.forEach((h, k) => {
-      if (h !== head) return;
-      const w = Math.fround(Math.fround(Math.fround(lines2.weight[k]) * 10) + 0.5);
-      const tenth = Math.min(10, Math.max(1, Math.floor(w)));
-      let ends = tenths.get(tenth);
-      if (!ends) {
-        ends = [];
-        tenths.set(tenth, ends);
-      }
-      ends.push([lines2.query[k], lines2.key[k]]);
-    });
-    return [...tenths.entries()].sort(([a], [b]) => b - a).map(([tenth, ends]) => {
-      const x = new Float32Array(3 * ends.length), y = new Float32Array(3 * ends.length);
-      ends.forEach(([q, k], e) => {
-        x.set([0, 1, NaN], 3 * e);
-        y.set([q, k, NaN], 3 * e);
-      });
-      return {
-        x,
-        y,
-        mode: "lines",
-        line: { color: colour, width: 3 },
-        opacity: tenth / 10,
-        hoverinfo: "skip",
-        name: `head ${head}`,
-        legendgroup: `head ${head}`,
-        showlegend: false,
-        type: "scatter"
-      };
-    });
-  }
-  function tokenMarks(tokens2, side, size) {
-    const colours = tokens2.map(() => settings().marks.canvas_text), where2 = side === "q" ? 0 : 1;
-    return {
-      x: tokens2.map(() => where2),
-      y: tokens2.map((_, i) => i),
-      mode: "markers+text",
-      text: tokens2,
-      textposition: side === "q" ? "middle left" : "middle right",
-      textfont: { color: colours, size },
-      marker: { size: Math.min(12, size), color: colours, symbol: "circle" },
-      customdata: tokens2.map((_, i) => [side, i]),
-      showlegend: false,
-      type: "scatter",
-      hovertemplate: `${side === "q" ? "query" : "key"} %{customdata[1]} %{text}<br>click to keep only its lines<extra></extra>`
-    };
-  }
-  function thumbnailSide(tokens2, layers3, heads) {
-    return Math.max(4, Math.min(tokens2, Math.trunc(Math.sqrt(settings().model.thumbnail_cells / (layers3 * heads)) * 5 / 6)));
-  }
-  function pooledShares(probs, head, side) {
-    const T = probs.shape[2], step = Math.ceil(T / side), blocks = Math.ceil(T / step);
-    const rows = Array.from({ length: blocks }, () => new Float64Array(blocks));
-    for (let i = 0; i < T; i += 1) {
-      const row2 = probs.data.subarray((head * T + i) * T, (head * T + i + 1) * T);
-      for (let j = 0; j < T; j += 1) rows[Math.floor(i / step)][Math.floor(j / step)] += row2[j];
-    }
-    return rows.map((row2, b) => Float32Array.from(row2, (v) => v / Math.min(step, T - step * b)));
-  }
-  function modelView(shares, title, mostPx) {
-    const layers3 = shares.length, heads = shares[0].length, side = shares[0][0].length;
-    const gap = Math.max(1, Math.floor(side / 5)), step = side + gap, centre = (side - 1) / 2;
-    const z = Array.from({ length: layers3 * step - gap }, () => new Float32Array(heads * step - gap).fill(NaN));
-    shares.forEach((byHead, layer) => byHead.forEach((rows, head) => rows.forEach((row2, r) => {
-      z[layer * step + r].set(row2, head * step);
-    })));
-    const tiles = shares.flatMap((byHead, layer) => byHead.map((_, head) => [layer, head]));
-    const ticks = (count) => Array.from({ length: count }, (_, k) => k * step + centre);
-    const model = settings().model, font = settings().screens.font;
-    const tall = Math.min(1400, 160 + Math.floor(640 * layers3 / heads));
-    const height = mostPx === null ? tall : Math.max(Math.min(tall, mostPx), 160 + model.least_tile_px * layers3);
-    return {
-      data: [
-        {
-          type: "heatmap",
-          z,
-          colorscale: model.scale,
-          zmin: 0,
-          zmax: 1,
-          hoverinfo: "skip",
-          colorbar: { title: { text: "attention" }, thickness: 14 }
-        },
-        {
-          type: "scatter",
-          x: tiles.map(([, h]) => h * step + centre),
-          y: tiles.map(([l]) => l * step + centre),
-          mode: "markers",
-          marker: { symbol: "square", size: 26, opacity: 0.01, color: settings().marks.invisible },
-          customdata: tiles,
-          showlegend: false,
-          hovertemplate: "layer %{customdata[0]}, head %{customdata[1]}<br>click to open it<extra></extra>"
-        }
-      ],
-      layout: {
-        xaxis: {
-          tickvals: ticks(heads),
-          ticktext: ticks(heads).map((_, h) => String(h)),
-          side: "top",
-          tickangle: 0,
-          constrain: "domain",
-          showgrid: false,
-          zeroline: false,
-          fixedrange: true
-        },
-        yaxis: {
-          tickvals: ticks(layers3),
-          ticktext: ticks(layers3).map((_, l) => String(l)),
-          title: { text: "layer" },
-          autorange: "reversed",
-          scaleanchor: "x",
-          constrain: "domain",
-          showgrid: false,
-          zeroline: false,
-          fixedrange: true
-        },
-        clickmode: "event+select",
-        dragmode: false,
-        hovermode: "closest",
-        font: { size: font },
-        height,
-        margin: { l: 10, r: 10, t: 60 + 30 * title.split("<br>").length, b: 10 },
-        // the title, then the heads' numbers
-        title: { text: title },
-        meta: { keeps_height: true }
-      }
-    };
-  }
-  function forScreens(build, phone2) {
-    const made = {};
-    const get2 = (screen2) => made[screen2] || (made[screen2] = {
-      // in the template Python's figures are drawn in
-      ...styled(
-        screen2 === "phone" && phone2 ? phone2() : build(screen2 === "lecture"),
-        screen2,
-        settings().head.most_px
-      ),
-      template: settings().template
-    });
-    return {
-      get browse() {
-        return get2("browse");
-      },
-      get lecture() {
-        return get2("lecture");
-      },
-      get phone() {
-        return get2("phone");
-      }
-    };
-  }
-  function attentionViews(tokens2, layers3, attention2) {
-    const s = settings(), font = s.screens.font, most = s.head.most_px;
-    const numHeads = attention2(0).shape[0], heads = Array.from({ length: numHeads }, (_, h) => h);
-    const head = Array.from({ length: layers3 }, (_, layer) => {
-      const title2 = said(s.head.title, { layer, heads: numHeads });
-      let lines2 = null;
-      const build = (lecture2) => {
-        lines2 = lines2 || attentionLines(attention2(layer), heads);
-        const figure = headView(lines2, tokens2, numHeads, title2, lecture2 ? most : null);
-        if (lecture2) Object.assign(figure.layout.legend, { font: { ...figure.layout.legend.font, size: font }, tracegroupgap: 2 });
-        return figure;
-      };
-      return Object.assign(forScreens(build), { scrolls: 120 + s.head.least_row_px * tokens2.length > most });
-    });
-    const side = thumbnailSide(tokens2.length, layers3, numHeads);
-    const title = s.model.title + (tokens2.length > side ? said(s.model.pooled, { side }) : "");
-    let shares = null;
-    const thumbnails = () => shares = shares || Array.from({ length: layers3 }, (_, layer) => heads.map((h) => pooledShares(attention2(layer), h, side)));
-    const model = forScreens((lecture2) => modelView(thumbnails(), title, lecture2 ? most : null), () => {
-      const figure = modelView(thumbnails(), title, 0);
-      figure.layout.xaxis.tickfont = { size: s.screens.smallest };
-      return figure;
-    });
-    return { head, model };
-  }
-
-  // src/analysed_page.js
-  var heatmap = (
-    /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */
-    /** @type {unknown} */
-    matrix2
-  );
-  var site2 = window.BVL_SITE;
-  var words = () => site2.views.analyses;
-  var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
-  var picker = (key, options, value, label) => ({
-    key,
-    label: label || words().labels[key],
-    options,
-    value
-  });
-  function numbered(key, names, label) {
-    return picker(
-      key,
-      names.map((name, i) => [String(i), name]),
-      String(Math.min(words().defaults[key], names.length - 1)),
-      label
-    );
-  }
-  var page = (name, pickers, panels, side = [], wide = false) => ({
-    title: words().titles[name],
-    pickers,
-    panels,
-    side,
-    notes: [],
-    wide
-  });
-  var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
-  function forScreens2(draw, wide) {
-    const s = words().screens, made = (
-      /** @type {Partial<Record<Screen, Figure>>} */
-      {}
-    );
-    const get2 = (screen2) => made[screen2] || (made[screen2] = draw(
-      screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
-      screen2 === "lecture" ? s.tallest : null
-    ));
-    return {
-      get browse() {
-        return get2("browse");
-      },
-      get lecture() {
-        return get2("lecture");
-      },
-      get phone() {
-        return get2("phone");
-      }
-    };
-  }
-
   // src/model_parts.js
   var live = window.BVL_SITE.live;
   var NOT_LIVE = "This site was written without --live: it holds no model files.";
   var CACHE = `bertviz-lite-live:${location.pathname}`;
   var address = (part) => `${part.path}?${part.hash}`;
   var everyPart = () => live ? [live.model.graph, ...live.model.data, ...live.runtime.wasm] : [];
-  var weightFiles = (at2) => {
+  var weightFiles = (at3) => {
     if (!live) throw new Error(NOT_LIVE);
-    return at2.in === "extra" ? live.extra : live.model.data;
+    return at3.in === "extra" ? live.extra : live.model.data;
   };
   function cache() {
     return window.caches ? caches.open(CACHE).catch(() => null) : Promise.resolve(null);
@@ -1685,9 +1320,9 @@
     }));
     if (read2.length === 1) return read2[0];
     const whole = new Uint8Array(read2.reduce((n, b) => n + b.length, 0));
-    read2.reduce((at2, b) => {
-      whole.set(b, at2);
-      return at2 + b.length;
+    read2.reduce((at3, b) => {
+      whole.set(b, at3);
+      return at3 + b.length;
     }, 0);
     return whole;
   }
@@ -1703,10 +1338,10 @@
     for (const request of await kept.keys()) if (!current.has(request.url)) await kept.delete(request);
   }
   function partsOver(parts, start3, length) {
-    let at2 = 0;
+    let at3 = 0;
     return parts.map((part) => {
-      const begins = at2;
-      at2 += part.bytes;
+      const begins = at3;
+      at3 += part.bytes;
       return { part, begins };
     }).filter(({ part, begins }) => begins < start3 + length && begins + part.bytes > start3);
   }
@@ -1738,8 +1373,8 @@
   var weightsRead = /* @__PURE__ */ new Map();
   function stored(module, kind) {
     if (!live) throw new Error(NOT_LIVE);
-    const at2 = (live.weights[module] || {})[kind];
-    if (!at2) return Promise.resolve(null);
+    const at3 = (live.weights[module] || {})[kind];
+    if (!at3) return Promise.resolve(null);
     const key = `${module}/${kind}`;
     const kept = weightsRead.get(key);
     if (kept) {
@@ -1747,8 +1382,8 @@
       weightsRead.set(key, kept);
       return kept;
     }
-    const count = at2.shape.reduce((n, k) => n * k, 1);
-    const read2 = bytesAt(weightFiles(at2), at2.offset, 4 * count, reader()).then((bytes) => ({ shape: at2.shape, data: new Float32Array(bytes.buffer) }));
+    const count = at3.shape.reduce((n, k) => n * k, 1);
+    const read2 = bytesAt(weightFiles(at3), at3.offset, 4 * count, reader()).then((bytes) => ({ shape: at3.shape, data: new Float32Array(bytes.buffer) }));
     weightsRead.set(key, forgotten(read2, () => weightsRead.delete(key)));
     const oldest = weightsRead.keys().next().value;
     if (weightsRead.size > WEIGHTS_KEPT && oldest !== void 0) weightsRead.delete(oldest);
@@ -1852,18 +1487,18 @@
     const processor = t.post_processor;
     const specials = processor ? processor([], b ? [] : null).tokens.length : 0;
     const [n1, n2] = longestFirst(a.length, b ? b.length : null, (most || live2.max_tokens) - specials);
-    const placed = processor ? processor(marks(n1, "A"), b ? marks(n2 ?? 0, "B") : null) : { tokens: [...marks(n1, "A"), ...b ? marks(n2 ?? 0, "B") : []] };
+    const placed2 = processor ? processor(marks(n1, "A"), b ? marks(n2 ?? 0, "B") : null) : { tokens: [...marks(n1, "A"), ...b ? marks(n2 ?? 0, "B") : []] };
     const own = { A: a, B: b || [] };
-    const sentences = placed.tokens.map((p) => p[0] === "\0" ? p[1] : "special");
-    const tokens2 = placed.tokens.map((p) => p[0] === "\0" ? own[p[1]][Number(p.slice(2))] : p);
+    const sentences = placed2.tokens.map((p) => p[0] === "\0" ? p[1] : "special");
+    const tokens2 = placed2.tokens.map((p) => p[0] === "\0" ? own[p[1]][Number(p.slice(2))] : p);
     const ids = tokens2.map((p) => {
       const id = t.added_tokens_map.get(p)?.id ?? t.model.tokens_to_ids.get(p) ?? t.model.unk_token_id;
       if (id === void 0) throw new Error(`The tokenizer has no id for "${p}", and no unknown token.`);
       return id;
     });
     const shown2 = tokens2.map((p) => Object.hasOwn(t.readable, p) ? t.readable[p] : p);
-    const types = placed.token_type_ids || sentences.map((s) => s === "B" ? 1 : 0);
-    const continues = placed.tokens.map((p) => p[0] === "\0" && goesOn[p[1]][Number(p.slice(2))]);
+    const types = placed2.token_type_ids || sentences.map((s) => s === "B" ? 1 : 0);
+    const continues = placed2.tokens.map((p) => p[0] === "\0" && goesOn[p[1]][Number(p.slice(2))]);
     return {
       tokens: shown2,
       ids,
@@ -2016,6 +1651,130 @@
       shape: tensor.dims.slice(),
       data: tensor.data instanceof BigInt64Array ? Int32Array.from(tensor.data, Number) : tensor.data
     }]));
+  }
+
+  // src/template.js
+  function filled(template, names) {
+    const figure = structuredClone(template.figure);
+    for (const [path, tree] of template.fills) placed(figure, path, valueOf(tree, names));
+    const dropped = template.drops.filter(([, tree]) => valueOf(tree, names)).map(([path]) => path);
+    dropped.sort((a, b) => Number(b.at(-1)) - Number(a.at(-1)));
+    for (const path of dropped) {
+      const items = (
+        /** @type {unknown[]} */
+        at2(figure, path.slice(0, -1))
+      );
+      items.splice(Number(path.at(-1)), 1);
+      if (!items.length) delete at2(figure, path.slice(0, -2))[String(path.at(-2))];
+    }
+    return figure;
+  }
+  function at2(figure, path) {
+    return path.reduce((part, key) => part[key], figure);
+  }
+  function placed(figure, path, value) {
+    const parent = path.slice(0, -1).reduce((part, key) => part[key] ?? (part[key] = {}), figure);
+    parent[
+      /** @type {string | number} */
+      path.at(-1)
+    ] = value;
+  }
+
+  // src/attention_views.js
+  function templates() {
+    const given = window.BVL_SITE.views.attention;
+    if (!given) throw new Error("This site was written without --live: it builds no attention view in the browser.");
+    return given;
+  }
+  var forScreens = (screens, names) => eachScreen((screen2) => filled(screens[screen2], names));
+  async function attentionViews(sentence) {
+    const found = await analysed("views", sentence), t = templates();
+    const names = { n: sentence.tokens.length, labels: sentence.tokens.map(escaped) };
+    const layers3 = Object.keys(found).filter((name) => name.startsWith("points.")).length;
+    const head = Array.from({ length: layers3 }, (_, layer) => Object.assign(
+      forScreens(t.head, {
+        ...names,
+        layer,
+        x: found[`x.${layer}`],
+        y: found[`y.${layer}`],
+        points: found[`points.${layer}`]
+      }),
+      { scrolls: Boolean(valueOf(t.scrolls, names)) }
+    ));
+    const model = forScreens(t.model, {
+      ...names,
+      canvas: found.canvas,
+      placing: found.placing,
+      side: found.side.data[0]
+    });
+    return { head, model };
+  }
+
+  // src/analysed_page.js
+  var heatmap = (
+    /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */
+    /** @type {unknown} */
+    matrix2
+  );
+  var site2 = window.BVL_SITE;
+  var words = () => site2.views.analyses;
+  var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
+  var picker = (key, options, value, label) => ({
+    key,
+    label: label || words().labels[key],
+    options,
+    value
+  });
+  function numbered(key, names, label) {
+    return picker(
+      key,
+      names.map((name, i) => [String(i), name]),
+      String(Math.min(words().defaults[key], names.length - 1)),
+      label
+    );
+  }
+  var page = (name, pickers, panels, side = [], wide = false) => ({
+    title: words().titles[name],
+    pickers,
+    panels,
+    side,
+    notes: [],
+    wide
+  });
+  var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
+  function forScreens2(draw, wide) {
+    const s = words().screens;
+    return eachScreen((screen2) => draw(
+      screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
+      screen2 === "lecture" ? s.tallest : null
+    ));
+  }
+
+  // src/titles.js
+  function wrappedTitle(layout2, width, base) {
+    const title = layout2.title && layout2.title.text;
+    if (!title || !layout2.title) return null;
+    const { char_em: em, line_em: line } = window.BVL_SITE.style.title_wrap;
+    const size = layout2.title.font && layout2.title.font.size || base * 1.1;
+    const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
+    const given = title.split("<br>");
+    const lines2 = given.flatMap((text) => wrapped(unescaped(text), perLine));
+    return lines2.length > given.length ? {
+      text: lines2.map(escaped).join("<br>"),
+      added: pyRound(line * size) * (lines2.length - given.length)
+    } : null;
+  }
+  function wrapped(text, width) {
+    const lines2 = [];
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      const last = lines2.length - 1;
+      if (last >= 0 && lines2[last].length + 1 + word.length <= width) lines2[last] += ` ${word}`;
+      else lines2.push(word);
+    }
+    return lines2.length ? lines2 : [""];
+  }
+  function unescaped(text) {
+    return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   }
 
   // src/tour.js
@@ -2543,14 +2302,14 @@
     return fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
   }
   async function compared(sentence, yours, k) {
-    const got = await analysed("similarity", sentence), at2 = (name) => got[`split.${k}.${name}`];
+    const got = await analysed("similarity", sentence), at3 = (name) => got[`split.${k}.${name}`];
     const pair = k ? {
-      cells: matrix(at2("cells")),
-      rows: Array.from(at2("rows").data),
+      cells: matrix(at3("cells")),
+      rows: Array.from(at3("rows").data),
       columns: yours.columns[k - 1].map((j) => yours.tokens[k - 1][j]),
-      bySize: Array.from(at2("by_size").data),
-      cosine: at2("cosine").data[0],
-      total: at2("total").data[0]
+      bySize: Array.from(at3("by_size").data),
+      cosine: at3("cosine").data[0],
+      total: at3("total").data[0]
     } : null;
     return { cosines: matrix(got.cosines), pair, text: pair && caption(pair, sentence.tokens, yours) };
   }
@@ -2699,11 +2458,7 @@
         }
       ));
       if (name === "attention") {
-        return once(() => attentionViews(
-          this.tokens,
-          this.model.num_layers,
-          (layer) => this.array(`layers.${layer}.attn.probs`)
-        ));
+        return once(() => attentionViews(this));
       }
       if (name === "tour") return once(() => tourOf(this, site5.sentences[this.index]));
       if (name === "heads" || name === "rollout" || name === "contributions" || name === "lens") {
@@ -2791,8 +2546,8 @@
   }
   function keep(index, arrays) {
     const bytes = Object.values(arrays).reduce((n, a) => n + a.data.byteLength, 0);
-    const at2 = held.findIndex(([i]) => i === index);
-    if (at2 >= 0) held.splice(at2, 1);
+    const at3 = held.findIndex(([i]) => i === index);
+    if (at3 >= 0) held.splice(at3, 1);
     held.push([index, bytes]);
     while (held.length > 1 && held.reduce((n, [, b]) => n + b, 0) > KEPT_BYTES()) {
       forgetLecture(
@@ -3566,7 +3321,7 @@
     const here = exact.length ? exact[exact.length - 1] : onPage.length ? onPage[0] : -1;
     return stops[here + 1] || null;
   }
-  function frame2(id) {
+  function frame(id) {
     const found = document.getElementById(id);
     if (!found) throw new Error(`The site's index.html has no #${id}: write the site again.`);
     return found;
@@ -3580,7 +3335,7 @@
     return kept;
   }
   function lectureBar(page2, keys) {
-    const bar = frame2("next");
+    const bar = frame("next");
     bar.replaceChildren();
     if (!lectureMode()) return;
     const ahead = following(page2, keys);
@@ -3591,13 +3346,13 @@
     }));
   }
   function navigation(here, keys) {
-    const nav = frame2("pages");
+    const nav = frame("pages");
     const said2 = sentenceOf(keys, true);
     nav.replaceChildren(...Object.entries(NAMES).map(([page2, name]) => element("a", name, {
       href: link(page2, page2 === "overview" ? {} : said2),
       class: page2 === here ? "here" : ""
     })));
-    frame2("about").textContent = site8.about;
+    frame("about").textContent = site8.about;
   }
   function overview(view) {
     const o = site8.overview;
@@ -3654,7 +3409,7 @@
   function show2() {
     const render = ++renders;
     const { page: page2, keys } = route();
-    const view = frame2("view");
+    const view = frame("view");
     view.replaceChildren();
     document.body.classList.toggle("lecture", lectureMode());
     navigation(page2 === "architecture" ? "overview" : page2 || "overview", keys);
