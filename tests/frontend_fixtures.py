@@ -132,11 +132,14 @@ def figures_fixture() -> dict:
     """The head and model views' templates (export/attention.py attention_templates) of a made-up model of 2 layers
     and 3 heads, and each filled by figures/template.py `filled` with what the `views` graph's module (export/
     analysis_graphs.py Views) computes on made-up attention of 5 and of 130 tokens (lines cut to each query's
-    strongest, thumbnails pooled): template.js must fill each alike, leaf for leaf. NaN is written as null."""
+    strongest, thumbnails pooled), and the Heads page's grids (export/analyses.py heads_templates) filled with
+    made-up numbers (past 1, negative, all NaN: the colour rule's every branch): template.js must fill each alike,
+    leaf for leaf. NaN is written as null."""
     from types import SimpleNamespace
 
     import torch
 
+    from bertviz_lite.export.analyses import heads_templates
     from bertviz_lite.export.analysis_graphs import Views, views_outputs
     from bertviz_lite.export.attention import attention_templates
     from bertviz_lite.export.steps import packed
@@ -153,10 +156,16 @@ def figures_fixture() -> dict:
         names = {"n": tokens, "labels": [f"<t{k}>" for k in range(tokens)], "layer": 1, "side": float(found["side"]),
                  **{k: found[f"{k}.1"] for k in ("x", "y", "points")}, "canvas": found["canvas"],
                  "placing": found["placing"]}
-        cases.append({"names": {k: packed(v) if isinstance(v, np.ndarray) else v for k, v in names.items()},
-                      "head": {s: _nulls(filled(templates["head"][s], names)) for s in templates["head"]},
-                      "model": {s: _nulls(filled(templates["model"][s], names)) for s in templates["model"]}})
-    return {"templates": templates, "cases": cases}
+        packed_names = {k: packed(v) if isinstance(v, np.ndarray) else v for k, v in names.items()}
+        cases += [{"names": packed_names, "view": [view], **{s: _nulls(filled(templates[view][s], names))
+                                                             for s in templates[view]}} for view in ("head", "model")]
+    heads = heads_templates(2, 3)  # the Heads page's grids: coloured by the app's rule over their numbers
+    grids = [("entropy", rng.random((2, 3)) * 3), ("cls", rng.random((2, 3))), ("self", rng.normal(size=(2, 3))),
+             ("prev", np.full((2, 3), np.nan))]
+    cases += [{"names": {"z": packed(z.astype(np.float32))}, "view": ["heads", stat],
+               **{screen: _nulls(filled(heads[stat][screen], {"z": z.astype(np.float32)})) for screen in heads[stat]}}
+              for stat, z in grids]
+    return {"templates": {**templates, "heads": heads}, "cases": cases}
 
 
 def _nulls(value):

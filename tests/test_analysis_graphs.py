@@ -22,7 +22,9 @@ from bertviz_lite.analyses.similarity_split import split_traces
 from bertviz_lite.closeness import ANOTHER_ROUTE
 from bertviz_lite.export.analysis_graphs import write_graphs
 from bertviz_lite.export.attention import attention_templates, attention_views
-from bertviz_lite.export.screens import SCREENS
+from bertviz_lite.analyses.page_views import fingerprint_grid
+from bertviz_lite.export.analyses import heads_templates
+from bertviz_lite.export.screens import SCREENS, for_screens
 from bertviz_lite.figures.style import plotly_text
 from bertviz_lite.figures.template import filled, value_of
 from bertviz_lite.export.every_step import run_values
@@ -123,6 +125,20 @@ def check_against_the_app(loaded, tmp_path) -> None:
     own = {feed[1]: torch.from_numpy(t.attention(layer))  # the trace's own attention: the figures' numbers exactly
            for layer, feed in enumerate(manifest["views"]["inputs"].values())}
     check_views(loaded, t, run(loaded, manifest["views"], tmp_path, own))
+    check_heads_figures(t, run(loaded, manifest["attention"], tmp_path, {**values, **own})["fingerprints"], app)
+
+
+def check_heads_figures(t, fingerprints: np.ndarray, app) -> None:
+    """A typed sentence's Heads grids, their templates (export/analyses.py heads_templates) filled in Python with
+    the attention graph's fingerprints (7, L, H), are the figures the app draws for each statistic, on every screen
+    (colour range included: the entropy's runs past 1)."""
+    templates = heads_templates(t.num_layers, t.num_heads)
+    for k, stat in enumerate(STATS):
+        drawn = for_screens(lambda lecture: fingerprint_grid(app.fingerprints, stat))
+        for screen in SCREENS:
+            found = differences(plain_figure(filled(templates[stat][screen], {"z": fingerprints[k]})),
+                                plain_figure(drawn[screen]))
+            assert not found, (stat, screen, found[:8])
 
 
 def check_views(loaded, t, got: dict) -> None:

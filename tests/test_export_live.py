@@ -467,7 +467,11 @@ def analysed_in_the_browser(page, t) -> dict:
       const lecture = { tokens, ids: { input_ids: ids }, model: BVL_SITE.model,
                         array: (name) => arrays[Number(name.split(".")[1])] };
       const plain = (page) => JSON.parse(JSON.stringify(page, (key, value) => (key === "figure" && value ? "drawn" : value)));
-      return { heads: plain(await BVL.analysed.heads(lecture)), rollout: plain(await BVL.analysed.rollout(lecture)) };
+      const figure = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
+      const heads = await BVL.analysed.heads(lecture);
+      const grids = Object.fromEntries(Object.entries(heads.panels[0].items).map(([stat, item]) => [stat,
+        { browse: figure(item.figure.browse), lecture: figure(item.figure.lecture), phone: figure(item.figure.phone) }]));
+      return { heads: plain(heads), rollout: plain(await BVL.analysed.rollout(lecture)), grids };
     }""", [t.tokens, t.input_ids.tolist(), probs, list(t.attention(0).shape)])
 
 
@@ -486,7 +490,8 @@ def test_a_computed_sentences_heads_and_rollout_are_the_apps(tab, served, loaded
     """analysed.js, handed the trace's own attention, gives the Heads page (each head's fingerprint, Clark et al.
     2019) and the Rollout page (Abnar & Zuidema 2020) as export/analyses.py gives an exported sentence's: every
     statistic and rollout within float32's rounding, the pages' pickers, words and links the same, a figure where
-    the app has one. Then both pages of a typed sentence draw."""
+    the app has one, and each statistic's grid the app's own figure (a template filled) on every screen. Then both
+    pages of a typed sentence draw."""
     page = tab.page
     open_link(page, served, "overview", {}, "h1")
     for text, pair in ((EXPORTED, None), PAIR, (YOURS[1], None)):
@@ -499,6 +504,11 @@ def test_a_computed_sentences_heads_and_rollout_are_the_apps(tab, served, loaded
         for name, make in (("heads", heads_page), ("rollout", rollout_page)):
             ours = {k: v for k, v in got[name].items() if k != "numbers"}
             assert ours == without_figures(*make(t, layerwise)), f"{len(t.tokens)} tokens: {name}"
+        exported = heads_page(t, layerwise)[0]["panels"][0]["items"]  # the app's grids, as an exported sentence's
+        for stat, screens in got["grids"].items():
+            for screen, figure in screens.items():
+                found = differences(figure, plain_figure(exported[stat]["figure"][screen]))
+                assert not found, (stat, screen, found[:8])
     for name, drawn in (("heads", "#figure-heads-0 .main-svg"), ("rollout", "#figure-rollout-1 .main-svg")):
         page.goto(f"{served}#/{name}?" + urllib.parse.urlencode({"text": YOURS[0]}))
         page.wait_for_selector(drawn, timeout=180_000)

@@ -2,6 +2,7 @@
 share one scale and one colour bar, a series has one colour by what it is."""
 import numpy as np
 import pytest
+from plotly.colors import get_colorscale
 
 from bertviz_lite import trace
 from bertviz_lite.figures import attention_heatmap, matrices_side_by_side, token_norms
@@ -9,18 +10,19 @@ from bertviz_lite.figures.style import SERIES_COLOURS, SHARE, SIGNED, colour_sca
 from bertviz_lite.ops import LAYER_NORM, RESIDUAL_ADD, Series
 
 TOKENS = ["[CLS]", "the", "cat", "[SEP]"]
+DIVERGING, SEQUENTIAL = get_colorscale(SIGNED), get_colorscale(SHARE)  # as Plotly writes them in a figure
 
 
 def test_a_signed_quantity_is_drawn_on_a_diverging_scale_symmetric_about_zero():
     scale = colour_scale(np.array([[-0.5, 2.0], [1.0, 0.0]]))
-    assert scale == dict(colorscale=SIGNED, zmin=-2.0, zmax=2.0)
-    assert colour_scale(np.array([0.2, 0.4]), signed=True) == dict(colorscale=SIGNED, zmin=-0.4, zmax=0.4)
+    assert scale == dict(colorscale=DIVERGING, zmin=-2.0, zmax=2.0)
+    assert colour_scale(np.array([0.2, 0.4]), signed=True) == dict(colorscale=DIVERGING, zmin=-0.4, zmax=0.4)
 
 
 def test_shares_start_at_zero_and_end_at_one_when_they_are_shares_of_one():
-    assert colour_scale(np.array([0.1, 0.3])) == dict(colorscale=SHARE, zmin=0, zmax=1.0)
-    assert colour_scale(np.array([0.0, 7.5])) == dict(colorscale=SHARE, zmin=0, zmax=7.5)
-    assert colour_scale(np.array([np.nan, 0.5])) == dict(colorscale=SHARE, zmin=0, zmax=1.0)  # masked cells
+    assert colour_scale(np.array([0.1, 0.3])) == dict(colorscale=SEQUENTIAL, zmin=0, zmax=1.0)
+    assert colour_scale(np.array([0.0, 7.5])) == dict(colorscale=SEQUENTIAL, zmin=0, zmax=7.5)
+    assert colour_scale(np.array([np.nan, 0.5])) == dict(colorscale=SEQUENTIAL, zmin=0, zmax=1.0)  # masked cells
 
 
 def test_scores_diverge_and_probabilities_share_one_scale_with_their_values_written_in_small_matrices():

@@ -54,7 +54,12 @@ def fingerprint_unit(stat: str) -> str:
 
 
 def fingerprint_grid(fingerprints: HeadFingerprints, stat: str) -> go.Figure:
-    return layer_head_grid(fingerprints.stats[stat], fingerprint_title(stat), fingerprint_unit(stat))
+    return stat_grid(fingerprints.stats[stat], stat)
+
+
+def stat_grid(grid: np.ndarray, stat: str) -> go.Figure:
+    """One statistic's (L, H) grid, titled and scaled as the Heads page draws it."""
+    return layer_head_grid(grid, fingerprint_title(stat), fingerprint_unit(stat))
 
 
 STRIKING_SAID = "**Striking heads** (at least half of their attention on one kind of token):\n"

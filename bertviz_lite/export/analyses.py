@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+
 from ..analyses.all_layers import LayerwiseAnalyses
 from ..analyses.contributions import attention_block, layer_contributions
 from ..analyses.head_fingerprints import STAT_WORDS, STATS, STRIKING as STRIKING_SHARE
@@ -35,8 +37,11 @@ from ..analyses.page_views import (CHECKS, CONTRIBUTION_PANEL_PX, CONTRIBUTION_V
                                    contribution_checks, contribution_notes, contribution_panel, fingerprint_caption,
                                    fingerprint_grid, fingerprint_title, fingerprint_unit, lens_check, lens_figure,
                                    mixing_figure, mixing_said, nearest_figure, nearest_note, norms_of, open_head_label,
-                                   position_note, rollout_matrix, rollout_mixture, striking, token_option)
+                                   position_note, rollout_matrix, rollout_mixture, stat_grid, striking, token_option)
 from ..errors import LoadError
+from ..figures.style import colour_rule
+from ..figures.template import template_of
+from ..ops.recipe import var
 from ..figures.screens import LECTURE_CHART_PX, LECTURE_NUMBERS_PX
 from .screens import CANVAS_PX, HALF_PX, PHONE_PX, WIDE_PX, for_screens
 
@@ -50,8 +55,7 @@ def analyses_words(t) -> dict:
     the captions."""
     return {"titles": TITLES, "labels": LABELS, "defaults": DEFAULTS, "stats": list(STATS),
             "stat_buttons": STAT_BUTTONS, "captions": {stat: fingerprint_caption(stat) for stat in STATS},
-            "stat_titles": {stat: fingerprint_title(stat) for stat in STATS},
-            "stat_units": {stat: fingerprint_unit(stat) for stat in STATS}, "stat_words": STAT_WORDS,
+            "stat_words": STAT_WORDS,
             "striking": {"least": STRIKING_SHARE, "most": STRIKING, "said": STRIKING_SAID, "none": NONE_STRIKING,
                          "open": OPEN_HEAD},
             "screens": {"browse": CANVAS_PX, "wide": WIDE_PX, "phone": PHONE_PX, "tallest": LECTURE_CHART_PX,
@@ -61,7 +65,19 @@ def analyses_words(t) -> dict:
                               "notes": contribution_notes(t.num_heads, t.num_key_value_heads, t.loaded.family.name,
                                                           pre_norm=is_pre_norm(t))},
             "rollout": {"caption": ROLLOUT_CAPTION, "title": ROLLOUT_TITLE, "scale": ROLLOUT_SCALE,
-                        "axes": list(ROLLOUT_AXES), "mixture": MIXTURE_TITLE}}
+                        "axes": list(ROLLOUT_AXES), "mixture": MIXTURE_TITLE},
+            "figures": {"heads": heads_templates(t.num_layers, t.num_heads)}}
+
+
+def heads_templates(layers: int, heads: int) -> dict:
+    """Each statistic's grid as the Heads page draws it (`stat_grid`), for each screen, as a template
+    (figures/template.py) that a typed sentence's (L, H) numbers `z` fill, coloured by the app's rule over them
+    (figures/style.py colour_rule): heads_rollout.js draws a typed sentence's Heads page so."""
+    filled = {("data", 0, "z"): var.z, **{("data", 0, name): rule for name, rule in colour_rule(values=var.z).items()}}
+    sample = np.zeros((layers, heads), np.float32)
+    return {stat: {screen: template_of([figure], 0, filled)
+                   for screen, figure in for_screens(lambda lecture, stat=stat: stat_grid(sample, stat)).items()}
+            for stat in STATS}
 
 
 def lens_words(masked_lm) -> dict:

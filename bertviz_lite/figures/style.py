@@ -17,8 +17,11 @@ import html
 from dataclasses import dataclass
 
 import numpy as np
+from plotly.colors import get_colorscale
 
 from ..kinds import Series
+from ..ops.recipe import call, var, when
+from .template import value_of
 
 FONT = dict(size=16)  # readable from the back of a lecture hall
 SHARE = "Blues"
@@ -107,20 +110,30 @@ SCALES = {
 def colour_scale(*arrays: np.ndarray, signed: bool | None = None, scale: str | None = None) -> dict:
     """Heatmap colour settings shared by `arrays`: `scale`'s (a name in SCALES) where given; else diverging and
     symmetric about 0 for a signed quantity (`signed`; None: where any value is negative), else sequential from
-    0, to 1 where every value lies in [0, 1]."""
+    0, to 1 where every value lies in [0, 1] (`colour_rule`)."""
     if scale is not None and SCALES[scale].ends is not None:
         low, high = SCALES[scale].ends
-        return dict(colorscale=SCALES[scale].colours, zmin=low, zmax=high)
+        return dict(colorscale=get_colorscale(SCALES[scale].colours), zmin=low, zmax=high)
     if scale is not None:
         signed = SCALES[scale].colours == SIGNED
-    finite = [a[np.isfinite(a)] for a in (np.asarray(x, dtype=np.float64) for x in arrays)]
-    values = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(1)
-    values = values if values.size else np.zeros(1)
-    if signed or (signed is None and values.min() < 0):
-        bound = float(np.abs(values).max()) or 1.0
-        return dict(colorscale=SIGNED, zmin=-bound, zmax=bound)
-    top = float(values.max())
-    return dict(colorscale=SHARE, zmin=0, zmax=1.0 if top <= 1 else top)
+    values = np.concatenate([np.ravel(np.asarray(x, dtype=np.float64)) for x in arrays]) if arrays else np.zeros(0)
+    return {name: value_of(rule, {"values": values}) for name, rule in colour_rule(signed).items()}
+
+
+def colour_rule(signed: bool | None = None, values=var.values) -> dict:
+    """`colour_scale`'s choice from the numbers, as expressions (ops/recipe.py) over `values`: the colours (as
+    Plotly writes them) and the ends. One rule for the app's figures and a template's (figures/template.py), which a
+    live site fills for a typed sentence: its numbers are coloured as an exported sentence's."""
+    seen = call("finite", values)  # what is not NaN (a masked cell), or 0 where nothing is
+    bound = call("max_of", call("abs", seen))
+    bound = when(bound == 0, 1.0, bound)
+    top = call("max_of", seen)
+    diverging = {"colorscale": call("quote", get_colorscale(SIGNED)), "zmin": -bound, "zmax": bound}
+    sequential = {"colorscale": call("quote", get_colorscale(SHARE)), "zmin": 0, "zmax": when(top <= 1, 1.0, top)}
+    if signed is not None:
+        return diverging if signed else sequential
+    negative = call("<", call("min_of", seen), 0)
+    return {name: when(negative, diverging[name], sequential[name]) for name in diverging}
 
 
 def as_colour_axis(scale: dict, title: str) -> dict:

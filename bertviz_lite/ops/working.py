@@ -16,8 +16,8 @@ results on every family's recipes), so what a word means is said once, here:
   step), `chosen` (the token), `where`, `heads`, `length` (how many tokens), `tok i` ("'bank'"), `cosines` and
   `lengths` (the residual stream's);
 - a row's or a step's: `argmax v [allowed]` and `argmin` (the first, numpy's way), `top v k` (the k largest, equal
-  ones in order), `seen` (not masked), `std`, `norm`, `size`, `ndim`, `flat`, `min_of`, `width` (the last axis's
-  size), `shape_text` (a Python tuple), `<=`, `!=`;
+  ones in order), `seen` (not masked), `finite` (the finite numbers, flat), `std`, `norm`, `size`, `ndim`, `flat`,
+  `min_of`, `width` (the last axis's size), `shape_text` (a Python tuple), `<=`, `!=`;
 - a figure's leaves (figures/template.py): `round x` (Python's, to even), `range n`, `repeat value n`, `zip a b`
   (pairs), `pick k a b ...` (the k-th), `part flat counts k` (the k-th run of a flat array cut into runs of
   `counts`);
@@ -208,6 +208,7 @@ _VECTOR_WORDS = {  # what a narrator finds in a row or a step
     "norm": lambda c, v: float(np.linalg.norm(np.asarray(v, np.float64))), "size": lambda c, v: int(np.size(v)),
     "ndim": lambda c, v: int(np.ndim(v)), "flat": lambda c, v: np.ravel(np.asarray(v, np.float64)),
     "min_of": lambda c, v: float(np.min(v)), "width": lambda c, v: int(np.shape(v)[-1]),
+    "finite": lambda c, v: _finite(v),
     "shape_text": lambda c, v: str(tuple(np.shape(v))),
 }
 _FIGURE_WORDS = {  # what a figure's template fills its leaves with (figures/template.py)
@@ -217,6 +218,13 @@ _FIGURE_WORDS = {  # what a figure's template fills its leaves with (figures/tem
     "part": lambda c, flat, counts, k: _part(flat, counts, int(k)),
 }
 _WORDS = {**_CELL_WORDS, **_NUMBER_WORDS, **_STEP_WORDS, **_VECTOR_WORDS, **_FIGURE_WORDS}
+
+
+def _finite(values) -> np.ndarray:
+    """The numbers that are not NaN or infinite, flat (a single 0 where there are none)."""
+    flat = np.ravel(np.asarray(values, np.float64))
+    flat = flat[np.isfinite(flat)]
+    return flat if flat.size else np.zeros(1)
 
 
 def _part(flat, counts, k: int) -> np.ndarray:

@@ -32,21 +32,20 @@ import { eachScreen } from "./page.js";
 /**
  * The words of the analyses' pages (export/analyses.py analyses_words, with `lens` from lens_words: the site's
  * `views.analyses`): the pages' titles, the pickers' labels and defaults, the fingerprints' statistics (their
- * buttons, captions, titles, units and words), the striking heads' rule (at least `least`, `most` of them) and
+ * buttons, captions and words), the striking heads' rule (at least `least`, `most` of them) and
  * words, the figures' widths and heights (export/screens.py; `numbers`: a lecture's numbers' size), and the
  * Contributions', Rollout's and Lens's words (the contributions' checks' templates and their bound among them).
  * @typedef {{
  *   titles: Record<PageName, string>, labels: Record<string, string>,
  *   defaults: Record<NumberedKey, number> & { stat: string }, stats: string[],
- *   stat_buttons: Record<string, string>, captions: Record<string, string>, stat_titles: Record<string, string>,
- *   stat_units: Record<string, string>, stat_words: Record<string, string>,
+ *   stat_buttons: Record<string, string>, captions: Record<string, string>, stat_words: Record<string, string>,
  *   striking: { least: number, most: number, said: string, none: string, open: string },
  *   screens: { browse: number, wide: number, phone: number, tallest: number, numbers: number },
  *   contributions: { views: Record<string, string>, caption: string, said: string,
  *                    checks: { out: string, pre_norm: string, post_norm: string, said: string },
  *                    tolerance: Tolerance, mixing: string, notes: string[] },
  *   rollout: { caption: string, title: string, scale: string, axes: string[], mixture: string },
- *   lens: LensWords,
+ *   lens: LensWords, figures: { heads: Record<string, Record<Screen, import("./template.js").Template>> },
  * }} AnalysesWords
  */
 /**

@@ -1,14 +1,17 @@
 // The Heads and Rollout pages of a sentence computed in this browser, from the run's attention: each head's
 // fingerprint (Clark et al. 2019, analyses/head_fingerprints.py) and the attention rollout (Abnar & Zuidema 2020,
 // analyses/rollout.py), computed by the app's own functions as a graph (analysis_graphs.js), worded as the app's
-// Python words them (export/analyses.py heads_page, rollout_page). tests/test_export_live.py holds the numbers and the
-// pages' words to the app's.
-import { fixed, matrix } from "./numbers.js";
+// Python words them (export/analyses.py heads_page, rollout_page); the Heads page's grids are the app's own figures
+// (export/analyses.py heads_templates), filled. tests/test_export_live.py holds the numbers and the pages' words to the
+// app's.
+import { at, fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
 import { labelled, escaped } from "./figures.js";
-import { said } from "./page.js";
+import { eachScreen, said } from "./page.js";
+import { filled } from "./template.js";
 import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap } from "./analysed_page.js";
 
+/** @typedef {import("./numbers.js").Unpacked} Unpacked */
 /** @typedef {import("./analysed_page.js").Computed} Computed */
 /** @typedef {import("./analysed_page.js").Page} Page */
 /**
@@ -24,7 +27,7 @@ import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap }
  * functions as a graph (export/analysis_graphs.py AttentionAnalyses) that runs here on the run's attention: the
  * heads come in order of their strongest statistic (head_fingerprints.py strongest_first), the striking ones first.
  * @param {Computed} lecture
- * @returns {Promise<{ stats: Fingerprints, R: number[][][], found: Striking[] }>}
+ * @returns {Promise<{ fingerprints: Unpacked, stats: Fingerprints, R: number[][][], found: Striking[] }>}
  */
 async function attentionAnalyses(lecture) {
   const found = await analysed("attention", lecture), { least, most } = words().striking;
@@ -32,7 +35,7 @@ async function attentionAnalyses(lecture) {
   const [order, stat, value] = ["striking_order", "striking_stat", "striking_value"].map((k) => Array.from(found[k].data));
   /** @type {Striking[]} */
   const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words().stats[stat[k]], value[k]]);
-  return { stats: Object.fromEntries(words().stats.map((name, k) => [name, matrix(fingerprints, k)])),
+  return { fingerprints, stats: Object.fromEntries(words().stats.map((name, k) => [name, matrix(fingerprints, k)])),
            R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)),
            found: striking.filter(([, , , v]) => v >= least).slice(0, most) };  // as striking_heads takes them
 }
@@ -43,12 +46,9 @@ async function attentionAnalyses(lecture) {
  * @returns {Promise<Page & { numbers: Fingerprints }>}
  */
 export async function headsPage(lecture) {
-  const w = words(), { stats, found } = await attentionAnalyses(lecture);
-  const layers = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
-  const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens((width, tallest) => heatmap({
-    z: stats[stat], rows: layers, columns: heads, title: w.stat_titles[stat], colorbar: w.stat_units[stat],
-    axes: ["layer", "head"], scale: "share", width, tallest, rowPx: 36,
-    text: stats[stat].map((row) => row.map((v) => fixed(v, 2))) })), [w.captions[stat]])]));
+  const w = words(), { fingerprints, stats, found } = await attentionAnalyses(lecture);
+  const grids = Object.fromEntries(w.stats.map((stat, k) => [stat, item(eachScreen((screen) =>  // the app's figure
+    filled(w.figures.heads[stat][screen], { z: at(fingerprints, k) })), [w.captions[stat]])]));
   const named = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) =>
     `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${fixed(value, 2)}`).join("\n") : w.striking.none);
   const links = found.map(([layer, head]) => ({ text: said(w.striking.open, { layer, head }), page: "layers",

@@ -253,7 +253,9 @@ const WORDS = {
   sum: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0), fsum: (c, v) => exactSum(numbersOf(v)),
   mean: (c, v) => numbersOf(v).reduce((a, b) => a + b, 0) / numbersOf(v).length,
   dot: (c, u, v) => { const a = numbersOf(u), b = numbersOf(v); return a.reduce((s, x, k) => s + x * b[k], 0); },
-  max_of: (c, v) => Math.max(...numbersOf(v)), len: (c, v) => (isArray(v) ? v.shape[0] : String(v).length),
+  max_of: (c, v) => numbersOf(v).reduce((a, b) => Math.max(a, b), -Infinity),  // (not Math.max(...): 512² numbers
+  // would pass the engine's limit on a call's arguments)
+  len: (c, v) => (isArray(v) ? v.shape[0] : String(v).length),
   str: (c, x) => String(x), int: (c, x) => Math.trunc(x), list: (c, ...items) => vector(items),
   in: (c, x, items) => numbersOf(items).includes(x),
   zeroed: (c, values, tokens) => {
@@ -298,7 +300,9 @@ const VECTOR_WORDS = {  // what a narrator finds in a row or a step
   },
   norm: (c, v) => norm(numbersOf(v)), size: (c, v) => numbersOf(v).length,
   ndim: (c, v) => (isArray(v) ? v.shape.length : 0), flat: (c, v) => vector(numbersOf(v)),
-  min_of: (c, v) => Math.min(...numbersOf(v)), width: (c, v) => /** @type {Unpacked} */ (v).shape.at(-1) ?? 1,
+  min_of: (c, v) => numbersOf(v).reduce((a, b) => Math.min(a, b), Infinity),
+  finite: (c, v) => { const seen = numbersOf(v).filter(Number.isFinite); return vector(seen.length ? seen : [0]); },
+  width: (c, v) => /** @type {Unpacked} */ (v).shape.at(-1) ?? 1,
   shape_text: (c, v) => {
     const shape = isArray(v) ? v.shape : [];
     return `(${shape.join(", ")}${shape.length === 1 ? "," : ""})`;  // as Python writes a tuple

@@ -1061,7 +1061,9 @@
       const a = numbersOf(u), b = numbersOf(v);
       return a.reduce((s, x, k) => s + x * b[k], 0);
     },
-    max_of: (c, v) => Math.max(...numbersOf(v)),
+    max_of: (c, v) => numbersOf(v).reduce((a, b) => Math.max(a, b), -Infinity),
+    // (not Math.max(...): 512² numbers
+    // would pass the engine's limit on a call's arguments)
     len: (c, v) => isArray(v) ? v.shape[0] : String(v).length,
     str: (c, x) => String(x),
     int: (c, x) => Math.trunc(x),
@@ -1115,7 +1117,11 @@
     size: (c, v) => numbersOf(v).length,
     ndim: (c, v) => isArray(v) ? v.shape.length : 0,
     flat: (c, v) => vector(numbersOf(v)),
-    min_of: (c, v) => Math.min(...numbersOf(v)),
+    min_of: (c, v) => numbersOf(v).reduce((a, b) => Math.min(a, b), Infinity),
+    finite: (c, v) => {
+      const seen = numbersOf(v).filter(Number.isFinite);
+      return vector(seen.length ? seen : [0]);
+    },
     width: (c, v) => (
       /** @type {Unpacked} */
       v.shape.at(-1) ?? 1
@@ -1974,27 +1980,18 @@
     const [order, stat, value] = ["striking_order", "striking_stat", "striking_value"].map((k) => Array.from(found[k].data));
     const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words().stats[stat[k]], value[k]]);
     return {
+      fingerprints,
       stats: Object.fromEntries(words().stats.map((name, k) => [name, matrix(fingerprints, k)])),
       R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)),
       found: striking.filter(([, , , v]) => v >= least).slice(0, most)
     };
   }
   async function headsPage(lecture2) {
-    const w = words(), { stats, found } = await attentionAnalyses(lecture2);
-    const layers3 = stats.cls.map((_, l) => String(l)), heads = stats.cls[0].map((_, h) => String(h));
-    const grids = Object.fromEntries(w.stats.map((stat) => [stat, item(forScreens2((width, tallest) => heatmap({
-      z: stats[stat],
-      rows: layers3,
-      columns: heads,
-      title: w.stat_titles[stat],
-      colorbar: w.stat_units[stat],
-      axes: ["layer", "head"],
-      scale: "share",
-      width,
-      tallest,
-      rowPx: 36,
-      text: stats[stat].map((row2) => row2.map((v) => fixed(v, 2)))
-    })), [w.captions[stat]])]));
+    const w = words(), { fingerprints, stats, found } = await attentionAnalyses(lecture2);
+    const grids = Object.fromEntries(w.stats.map((stat, k) => [stat, item(eachScreen((screen2) => (
+      // the app's figure
+      filled(w.figures.heads[stat][screen2], { z: at(fingerprints, k) })
+    )), [w.captions[stat]])]));
     const named2 = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) => `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${fixed(value, 2)}`).join("\n") : w.striking.none);
     const links = found.map(([layer, head]) => ({
       text: said(w.striking.open, { layer, head }),
