@@ -428,8 +428,10 @@ def told_in_the_browser(page, t) -> list[dict]:
         array: (name) => (name === site.live.hidden_states ? states : arrays[site.live.sources[name] || name]),
         given: (name) => { const i = outputs.indexOf(name);
                            return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; } };
+      const plain = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
       return (await BVL.tour.tourOf(lecture, sentence)).map((c) => ({ kind: c.kind, title: c.title, step: c.step,
-                                                                     lines: c.lines, drawn: Boolean(c.draw) }));
+        lines: c.lines, drawn: Boolean(c.draw || c.figure),
+        figure: c.figure && { browse: plain(c.figure.browse), lecture: plain(c.figure.lecture), phone: plain(c.figure.phone) } }));
     }""", [sentence, read, packed_array(t.hidden_states)])
 
 
@@ -437,7 +439,8 @@ def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loa
     """tour.js, handed the trace's own numbers, gives every chapter of the tour with the words and numbers the app's
     tour gives (export/tour.py tour_chapters), word for word: a short sentence, one with accents and emoji, a pair
     (whose sentence vector is its first sentence's, run again in the browser) and 100+ tokens; each chapter with a
-    figure in the app's has one here. Then the Tour page of a typed sentence tells and draws a chapter."""
+    figure in the app's has one here (the output chapter's, the app's own figure filled, on every screen). Then the
+    Tour page of a typed sentence tells and draws a chapter."""
     page = tab.page
     open_link(page, served, "overview", {}, "h1")
     for text, pair in ((EXPORTED, None), (YOURS[0], None), PAIR, (YOURS[1], None)):
@@ -446,8 +449,14 @@ def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loa
                      "drawn": c["figure"] is not None} for c in tour_chapters(loaded, t)]
         got = told_in_the_browser(page, t)
         assert len(got) == len(expected)
-        for ours, theirs in zip(got, expected):
+        figures = [c["figure"] for c in tour_chapters(loaded, t)]
+        for ours, theirs, figure in zip(got, expected, figures):
+            drawn = ours.pop("figure")  # the output chapter's: the app's own figure (a template filled)
             assert ours == theirs, f"{len(t.tokens)} tokens, {theirs['title']}"
+            if drawn:
+                found = [d for screen in drawn
+                         for d in differences(plain_figure(drawn[screen]), plain_figure(figure[screen]))]
+                assert not found, (theirs["title"], found[:8])
     softmax = next(i for i, c in enumerate(expected) if c["step"] == "layers.0.attn.probs") + 1
     page.goto(f"{served}#/tour?" + urllib.parse.urlencode({"text": YOURS[0], "chapter": str(softmax)}))
     page.wait_for_selector("#tour-figure .main-svg", timeout=180_000)

@@ -5,11 +5,14 @@ tells. The site's tour is about layer 0, head 0 and token 1 (the app's defaults)
 A sentence computed in the browser (a live site) is told there (frontend/src/tour.js) in the package's own words:
 `tour_words` hands over each step's chapter's narration (ops/telling.py: its templates and the numbers they name,
 worked out in the browser by the evaluator the app uses, frontend/src/recipe.js), what narrators share and the
-chapters' stories (tour/narration.py STORIES); tests/test_export_live.py holds its words to these on the exported sentences, and
+chapters' stories (tour/narration.py STORIES), and the output chapter's figure as the app's, a template to fill
+(figures/template.py); tests/test_export_live.py holds its words to these on the exported sentences, and
 tests/test_one_source.py a sentence changed in Python to a typed sentence's tour."""
 from __future__ import annotations
 
 from dataclasses import asdict
+
+import numpy as np
 
 from ..analyses.sentence_pooling import pooling_of
 from ..analyses.similarity import sentence_vectors, vectors_of, vectors_of_trace
@@ -17,6 +20,9 @@ from ..tour import NO_CHAPTER, chapter_figure, chapters, narrate
 from ..ops import TELLING
 from ..tour.narration import (NO_WEIGHTS, RANDOM, STORIES, output_sentences, stream_telling, telling_of,
                               vocabulary_words)
+from ..figures import vector_bars
+from ..figures.template import template_of
+from ..ops.recipe import var
 from ..tour.views import FIGURE_TITLES, LECTURE_PX
 from .screens import for_screens
 
@@ -49,6 +55,14 @@ def _telling(t, chapter) -> dict | None:
     return telling_of(t, graph, graph.node(key)).to_json()
 
 
+def _vector_template(way) -> dict:
+    """The output chapter's figure, the sentence vector's bars as the app draws them, for each screen, as a template
+    (figures/template.py) that a typed sentence's `vector` fills."""
+    bars = lambda lecture: vector_bars(np.zeros_like(way.vectors[0]), FIGURE_TITLES["vector"].format(name=way.name))  # noqa: E731
+    return {screen: template_of([figure], 0, {("data", 0, "y"): var.vector})
+            for screen, figure in for_screens(bars, LECTURE_PX).items()}
+
+
 def tour_words(loaded, t) -> dict:
     """What the browser's tour says that no sentence changes: its chapters (the model's, whatever the sentence), each
     step's with what its narrator says of it (its templates and the numbers they name, as a `Telling`), what the
@@ -61,6 +75,7 @@ def tour_words(loaded, t) -> dict:
             "chapters": [{**asdict(chapter), "telling": _telling(t, chapter)} for chapter in chapters(t, LAYER)],
             "no_chapter": NO_CHAPTER,
             "figure_titles": FIGURE_TITLES,
+            "vector_figure": _vector_template(way),
             "vector": {"name": way.name, "how": way.how, "trained": way.trained_for_similarity,
                        "pooled": loaded.sentence_pooling is not None,  # else the trace's own vectors, however long
                        "most_tokens": min(pooling.max_tokens or loaded.max_tokens, loaded.max_tokens)}}

@@ -13,7 +13,8 @@ import { heatmap } from "./analysed_page.js";
 import { wrappedTitle } from "./titles.js";
 import { analysed } from "./analysis_graphs.js";
 import { hiddenStatesOf } from "./running.js";
-import { said } from "./page.js";
+import { eachScreen, said } from "./page.js";
+import { filled } from "./template.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
 /** @typedef {import("./lecture.js").Lecture} Lecture */
@@ -226,21 +227,6 @@ function streamFigure(lecture, stream) {
 }
 
 /**
- * figures/charts.py vector_bars.
- * @param {Found} found
- * @returns {Draw}
- */
-function vectorFigure(found) {
-  return () => ({ data: [{ type: "bar", x: found.vector.map((_, k) => k), y: found.vector,
-                           marker: { color: site.style.blue },
-                           hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>" }],
-                  layout: { height: 420, title: { text: said(words().figure_titles.vector, { name: found.way.name }) },
-                            font: { size: site.style.font }, margin: { l: 10, r: 10, t: 50, b: 10 },
-                            xaxis: { title: { text: "dimension" }, automargin: true },
-                            yaxis: { title: { text: "value" }, automargin: true } } });
-}
-
-/**
  * A figure with its title on as many lines as the width needs (a phone's), as fit.py wraps it, where Plotly sets a
  * title (in the middle of the room above the plot, which grows by the lines added).
  * @param {Figure} figure
@@ -269,9 +255,10 @@ export async function tourOf(lecture, sentence) {
   return words().chapters.map((/** @type {ChapterWords} */ chapter) => {  // the model's chapters (tour/chapters.py)
     const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
     const draw = chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token)
-      : chapter.kind === "stream" ? streamFigure(lecture, { cosines, lengths })
-        : chapter.kind === "output" ? vectorFigure(found) : null;
-    return { ...chapter, lines, figure: null,
+      : chapter.kind === "stream" ? streamFigure(lecture, { cosines, lengths }) : null;
+    const figure = chapter.kind === "output"  // the app's figure (export/tour.py _vector_template), filled
+      ? eachScreen((screen) => filled(words().vector_figure[screen], { vector: found.vector })) : null;
+    return { ...chapter, lines, figure,
              draw: draw && ((/** @type {number} */ width, /** @type {number | null} */ tallest) =>
                titled(draw(width, tallest), width)) };
   });

@@ -1929,25 +1929,6 @@
       return figure;
     };
   }
-  function vectorFigure(found) {
-    return () => ({
-      data: [{
-        type: "bar",
-        x: found.vector.map((_, k) => k),
-        y: found.vector,
-        marker: { color: site3.style.blue },
-        hovertemplate: "dimension %{x}<br>%{y:.4f}<extra></extra>"
-      }],
-      layout: {
-        height: 420,
-        title: { text: said(words2().figure_titles.vector, { name: found.way.name }) },
-        font: { size: site3.style.font },
-        margin: { l: 10, r: 10, t: 50, b: 10 },
-        xaxis: { title: { text: "dimension" }, automargin: true },
-        yaxis: { title: { text: "value" }, automargin: true }
-      }
-    });
-  }
   function titled(figure, width) {
     const layout2 = figure.layout, wrap = wrappedTitle(layout2, width, layout2.font && layout2.font.size || 16);
     if (wrap) Object.assign(layout2, {
@@ -1963,11 +1944,12 @@
     const { cosines, lengths } = await analysed("stream", lecture2);
     return words2().chapters.map((chapter) => {
       const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
-      const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2, { cosines, lengths }) : chapter.kind === "output" ? vectorFigure(found) : null;
+      const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2, { cosines, lengths }) : null;
+      const figure = chapter.kind === "output" ? eachScreen((screen2) => filled(words2().vector_figure[screen2], { vector: found.vector })) : null;
       return {
         ...chapter,
         lines: lines2,
-        figure: null,
+        figure,
         draw: draw && ((width, tallest) => titled(draw(width, tallest), width))
       };
     });
