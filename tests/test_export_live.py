@@ -386,8 +386,8 @@ def views_in_the_browser(page, t) -> dict:
 def test_a_computed_sentences_head_and_model_views_are_the_apps_figures(tab, served, loaded):
     """attention_views.js, handed the trace's own attention, draws every layer's head view and the model view, for
     a browser, a projector and a phone, as export/attention.py draws an exported sentence's (the same JSON within
-    float32's rounding): the app's templates filled from the `views` graph: a short sentence, a pair, and 100+ tokens (lines kept to each query's strongest,
-    thumbnails pooled). Then the Attention page of a typed sentence draws both, and a thumbnail opens Layers."""
+    float32's rounding): the app's templates filled from the `views` graph: a short sentence, a pair, and 100+
+    tokens (lines kept to each query's strongest, thumbnails pooled). Then the Attention page of a typed sentence draws both, and a thumbnail opens Layers."""
     page = tab.page
     open_link(page, served, "overview", {}, "h1")
     for text, pair in ((EXPORTED, None), PAIR, (YOURS[1], None)):
@@ -431,7 +431,8 @@ def told_in_the_browser(page, t) -> list[dict]:
       const plain = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
       return (await BVL.tour.tourOf(lecture, sentence)).map((c) => ({ kind: c.kind, title: c.title, step: c.step,
         lines: c.lines, drawn: Boolean(c.draw || c.figure),
-        figure: c.figure && { browse: plain(c.figure.browse), lecture: plain(c.figure.lecture), phone: plain(c.figure.phone) } }));
+        figure: c.figure && { browse: plain(c.figure.browse), lecture: plain(c.figure.lecture),
+                              phone: plain(c.figure.phone) } }));
     }""", [sentence, read, packed_array(t.hidden_states)])
 
 
@@ -479,7 +480,8 @@ def analysed_in_the_browser(page, t) -> dict:
       const figure = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
       const heads = await BVL.analysed.heads(lecture);
       const grids = Object.fromEntries(Object.entries(heads.panels[0].items).map(([stat, item]) => [stat,
-        { browse: figure(item.figure.browse), lecture: figure(item.figure.lecture), phone: figure(item.figure.phone) }]));
+        { browse: figure(item.figure.browse), lecture: figure(item.figure.lecture),
+          phone: figure(item.figure.phone) }]));
       return { heads: plain(heads), rollout: plain(await BVL.analysed.rollout(lecture)), grids };
     }""", [t.tokens, t.input_ids.tolist(), probs, list(t.attention(0).shape)])
 
