@@ -35,7 +35,7 @@ from ..analyses.page_views import (CHECKS, CONTRIBUTION_PANEL_PX, CONTRIBUTION_V
                                    NEAREST_TITLE, NONE_STRIKING, OPEN_HEAD, PHONE_TOP, ROLLOUT_AXES, ROLLOUT_CAPTION,
                                    ROLLOUT_SCALE, ROLLOUT_TITLE, STAT_BUTTONS, STRIKING, STRIKING_SAID, TITLES,
                                    contribution_checks, contribution_notes, contribution_panel, fingerprint_caption,
-                                   fingerprint_grid, fingerprint_title, fingerprint_unit, lens_check, lens_figure,
+                                   fingerprint_grid, lens_check, lens_figure,
                                    mixing_figure, mixing_said, nearest_figure, nearest_note, norms_of, open_head_label,
                                    position_note, rollout_matrix, rollout_mixture, stat_grid, striking, token_option)
 from ..errors import LoadError

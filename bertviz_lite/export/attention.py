@@ -14,7 +14,8 @@ import plotly.graph_objects as go
 
 from ..analyses.attention_views import head_view_of, model_view_title, most_thumbnail_side, thumbnail_side, thumbnails
 from ..figures import FONT, head_view, model_view
-from ..figures.attention_views import (HEAD_VIEW_PX, head_view_template, row_pitch, rows_fit, scrolls, view_px)
+from ..figures.attention_views import (HEAD_VIEW_PX, head_view_fills, head_view_template, row_pitch, rows_fit, scrolls,
+                                       view_px)
 from ..figures.fit import SMALLEST
 from ..figures.template import template_of, value_of
 from ..ops.recipe import call, tree_of, var
@@ -72,11 +73,11 @@ def attention_templates(layers: int, heads: int) -> dict:
     thumbnails are pooled, and the title says so). frontend/src/template.js fills them; tests/test_export_live.py
     holds a typed sentence's views to export's, screen by screen."""
     titles = [HEAD_VIEW_TITLE.format(layer=layer, heads=heads) for layer in range(layers)]
-    built = [_head_view_screens(lambda most, title=title: head_view_template(heads, title, most)[0]) for title in titles]
+    built = [_head_view_screens(lambda most, title=title: head_view_template(heads, title, most)) for title in titles]
     head = {}
     for screen in SCREENS:
         most = SITE_HEAD_VIEW_PX if screen == "lecture" else None
-        _, fills, drops = head_view_template(heads, titles[0], most)
+        fills, drops = head_view_fills(heads, most)
         height = view_px(row_pitch(most))  # as drawn, plus what styling adds (a phone's legend): the same for any n
         added = built[0][screen]["layout"]["height"] - value_of(height, {"n": 2})
         fills[("layout", "height")] = height + added

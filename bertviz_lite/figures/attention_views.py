@@ -119,12 +119,16 @@ def _segments(lines: Lines, shown: list[int], queries: int, keys: int) -> tuple[
     return x.numpy(), y.numpy(), points.reshape(-1).numpy()
 
 
-def head_view_template(num_heads: int, title: str, most_px: int | None = None) -> tuple[go.Figure, dict, dict]:
-    """The site's head view (every head, queries left) as a template (figures/template.py): the figure for an empty
-    two-token sentence, and the fills and drops that make it a sentence's from its names: `n`, `labels` (its tokens)
-    and the `views` graph's `x`, `y`, `points` of one layer (export/analysis_graphs.py: line_segments)."""
+def head_view_template(num_heads: int, title: str, most_px: int | None = None) -> go.Figure:
+    """The site's head view (every head, queries left) as a template's figure (figures/template.py): the figure for an
+    empty two-token sentence, which `head_view_fills` makes a sentence's."""
     empty = Lines(*(np.zeros(0, int),) * 3, np.zeros(0, np.float32), 0, None)
-    fig = _head_view(empty, ["", ""], ["", ""], num_heads, title, False, None, False, most_px, list(range(num_heads)))
+    return _head_view(empty, ["", ""], ["", ""], num_heads, title, False, None, False, most_px, list(range(num_heads)))
+
+
+def head_view_fills(num_heads: int, most_px: int | None = None) -> tuple[dict, dict]:
+    """The fills and drops that make `head_view_template`'s figure a sentence's, from its names: `n`, `labels` (its
+    tokens) and the `views` graph's `x`, `y`, `points` of one layer (export/analysis_graphs.py: line_segments)."""
     fills, drops = {}, {}
     for place in range(num_heads):
         for tenth in range(10):
@@ -143,7 +147,7 @@ def head_view_template(num_heads: int, title: str, most_px: int | None = None) -
     fills[("layout", "yaxis", "range")] = call("list", N - 0.5, -0.8)
     fills[("layout", "annotations", 0, "y")] = (N - 1) / 2
     drops[("layout", "annotations", 0)] = call("<", 0, call("sum", var.points))
-    return fig, fills, drops
+    return fills, drops
 
 
 def rows_fit(tokens: int, most_px: int) -> bool:
