@@ -47,9 +47,10 @@ def attention_lines(probs: np.ndarray, heads: list[int], queries: np.ndarray | N
     queries = np.ones(n, bool) if queries is None else queries
     keys = np.ones(n, bool) if keys is None else keys
     chosen = probs[heads] * queries[None, :, None] * keys[None, None, :]  # (H', T, T), zero where filtered out
-    kept = kept_lines(torch.from_numpy(np.ascontiguousarray(chosen, np.float32)), min_weight).numpy()
+    chosen = np.ascontiguousarray(chosen, np.float32)  # the numbers the lines are drawn from
+    kept = kept_lines(torch.from_numpy(chosen), min_weight).numpy()
     h, i, j = np.nonzero(kept)
-    return Lines(head=np.asarray(heads)[h], query=i, key=j, weight=chosen[h, i, j].astype(np.float32),
+    return Lines(head=np.asarray(heads)[h], query=i, key=j, weight=chosen[h, i, j],
                  left_out=int((chosen >= min_weight).sum() - kept.sum()),
                  most_per_query=MOST_PER_QUERY if n > FULL_LENGTH else None)
 

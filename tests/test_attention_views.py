@@ -9,7 +9,8 @@ from bertviz_lite import BUNDLED_MODEL, load_model
 from bertviz_lite.analyses.attention_views import pair_masks, pooled_shares, sentence_of
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT, MOST_PER_QUERY, attention_lines
 from bertviz_lite.figures import head_view, model_view
-from bertviz_lite.figures.attention_views import head_colours, head_grid, model_view_px
+from bertviz_lite.figures.attention_views import head_colours, head_grid, model_view_px, tiled
+from bertviz_lite.figures.template import template_of
 
 from apptest import decode_typed_array, open_page, payload_bytes, specs
 from tiers import each_family, slow
@@ -57,6 +58,47 @@ def test_pair_filters_split_where_bertviz_does(tiny_loaded):
     queries, keys = pair_masks(sentences, "A→B")
     lines = attention_lines(t.attention(0), [0], queries, keys)
     assert (lines.query < first_b).all() and (lines.key >= first_b).all()
+
+
+def test_equal_weights_at_a_long_rows_cut_keep_the_earlier_keys():
+    """Past FULL_LENGTH tokens a query keeps its MOST_PER_QUERY strongest lines; where weights tie at the cut, the
+    earlier keys (one rule in the app and in a live site's graph: attention_lines.kept_lines)."""
+    n = FULL_LENGTH + 6
+    probs = np.zeros((1, n, n), np.float32)
+    probs[0, :, :] = 0.1  # every key alike
+    probs[0, 3, 40] = 0.3  # one stronger key for query 3
+    lines = attention_lines(probs, [0])
+    assert lines.key[lines.query == 0].tolist() == list(range(MOST_PER_QUERY))
+    assert lines.key[lines.query == 3].tolist() == [*range(MOST_PER_QUERY - 1), 40]
+    assert lines.left_out == n * (n - MOST_PER_QUERY)
+
+
+def test_each_thumbnail_is_centred_on_its_head_and_layer():
+    """The model view's canvas (figures/attention_views.py tiled) places tile (layer, head) with its middle cell's
+    centre at x = head, y = layer, whatever the tiles' side, so that the axes' numbers mark every tile."""
+    for side in (1, 3, 4, 12, 34):
+        shares = torch.rand(2, 3, side, side)
+        canvas, (start, spacing) = tiled(shares)
+        step = side + max(1, side // 5)
+        assert canvas.shape == (2 * step - (step - side), 3 * step - (step - side))
+        for layer, head in ((0, 0), (1, 2)):
+            first = (layer * step, head * step)  # the tile's first cell in the canvas
+            assert torch.equal(canvas[first[0]: first[0] + side, first[1]: first[1] + side], shares[layer, head])
+            centre = [float(start + (f + (side - 1) / 2) * spacing) for f in first]
+            assert centre == pytest.approx([layer, head], abs=1e-5)
+        assert torch.isnan(canvas[side: step, :]).all()  # the gap between the first and second layer's tiles
+
+
+def test_a_template_picks_by_case_and_refuses_to_lose_a_fill():
+    """figures/template.py template_of: a leaf that differs between the cases' figures is picked by the case; a part
+    whose shape differs is picked whole; a part that differs in shape where a leaf is filled is an error."""
+    cases = [{"layout": {"title": {"text": "a"}, "height": 1}, "data": [{"y": []}]},
+             {"layout": {"title": {"text": "b", "y": 1}, "height": 1}, "data": [{"y": []}]}]
+    made = template_of(cases, ["v", "k"], {("data", 0, "y"): ["v", "y"]})
+    assert made["fills"][0] == [["layout", "title"], ["pick", ["v", "k"], ["quote", {"text": "a"}],
+                                                     ["quote", {"text": "b", "y": 1}]]]
+    with pytest.raises(ValueError, match="filled"):
+        template_of(cases, ["v", "k"], {("layout", "title", "text"): "x"})
 
 
 def test_pooled_thumbnails_keep_rows_summing_to_one():

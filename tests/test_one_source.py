@@ -30,7 +30,8 @@ CHANGES = {  # file in the package: (what it says today, what the copy says inst
     "tour/chapters.py": ('TITLES = {"tokens": "The text becomes tokens"',
                          'TITLES = {"tokens": "Changed in Python: the text becomes tokens"'),
     "export/site_words.py": ('"tour_about": "This tour is about layer', '"tour_about": "Changed in Python: this tour is about layer'),
-    "figures/attention_views.py": ("SHORT_PX = 460", "SHORT_PX = 777"),  # a figure's size: the head view's least height
+    "figures/attention_views.py": ('call("round", 120 + pitch * N)', 'call("round", 200 + pitch * N)'),  # a figure's size:
+    # the head view's height, a rule the browser once had its own copy of
 }
 
 pytestmark = [browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")]
@@ -49,7 +50,7 @@ def changed_copy(folder: Path) -> Path:
 
 def test_words_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tmp_path, chromium):
     """A narrator's sentence, a chapter's story and title, the stepper's check line, the similarity split's caption,
-    a note of the site's own, the cosines' colour range and a figure's size (the head view's least height)."""
+    a note of the site's own, the cosines' colour range and a figure's size (the head view's height)."""
     root = changed_copy(tmp_path / "copy")
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "bertviz_lite", "export", "sentence-transformers/all-MiniLM-L6-v2",
@@ -91,8 +92,10 @@ def test_words_and_a_colour_range_changed_in_python_show_for_a_typed_sentence(tm
         assert softmax and "Changed in Python: every layer adds to the residual stream" in said
         open_link(page, f"{origin}/index.html", "attention", {"text": YOURS[0], "layer": "0"},
                   "#attention-figure .main-svg")  # a short sentence's head view, as tall as the copy's rule says
-        assert page.evaluate("() => document.querySelector('#attention-figure .js-plotly-plot, "
-                             "#attention-figure.js-plotly-plot').layout.height") == 777
+        height, rows = page.evaluate("() => { const f = document.querySelector('#attention-figure .js-plotly-plot, "
+                                     "#attention-figure.js-plotly-plot'); return [f.layout.height, "
+                                     "f.data[f.data.length - 1].text.length]; }")
+        assert height == 200 + 24 * rows > 460  # the copy's rule: 200 px and a 24-px row a token
         assert not watched.errors, watched.errors
     finally:
         watched.context.close()

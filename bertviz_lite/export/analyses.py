@@ -73,9 +73,10 @@ def heads_templates(layers: int, heads: int) -> dict:
     """Each statistic's grid as the Heads page draws it (`stat_grid`), for each screen, as a template
     (figures/template.py) that a typed sentence's (L, H) numbers `z` fill, coloured by the app's rule over them
     (figures/style.py colour_rule): heads_rollout.js draws a typed sentence's Heads page so."""
-    filled = {("data", 0, "z"): var.z, **{("data", 0, name): rule for name, rule in colour_rule(values=var.z).items()}}
-    sample = np.zeros((layers, heads), np.float32)
-    return {stat: {screen: template_of([figure], 0, filled)
+    fills = {("data", 0, "z"): var.z, **{("data", 0, name): rule for name, rule in colour_rule(values=var.z).items()}}
+    sample = np.zeros((layers, heads), np.float32)  # (the cells' numbers are written as for any statistic's: each is
+    # under 10 and none negative, as fit's cell_numbers.py takes zeros; test_analysis_graphs.py fills real ones)
+    return {stat: {screen: template_of([figure], 0, fills)
                    for screen, figure in for_screens(lambda lecture, stat=stat: stat_grid(sample, stat)).items()}
             for stat in STATS}
 

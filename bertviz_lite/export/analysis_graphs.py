@@ -3,8 +3,8 @@ functions, the ones the app calls: each head's fingerprint (analyses/head_finger
 (rollout.py `rollout_steps`), the norm-based contributions and mixing ratios (contributions.py
 `contribution_tensors`, `mixing_of`), the nearest pieces (nearest_pieces.py `nearest_rows`), the sentence vector
 (similarity.py `way_vector`), the head and model views' lines and thumbnails (attention_lines.py, analyses/
-attention_views.py, figures/attention_views.py) and, on a site with sentences to compare, their cosines and splits with a typed one
-(`cosine_matrix`, similarity_split.py `split_tensors`). The browser feeds a
+attention_views.py, figures/attention_views.py) and, on a site with sentences to compare, their cosines and splits
+with a typed one (`cosine_matrix`, similarity_split.py `split_tensors`). The browser feeds a
 graph from its run of the model and from the model's own weights, runs it with onnxruntime-web as it runs the model,
 and draws what it gives: the numbers have one source (issue 54; docs/frontend.md says why graphs and not Python in
 the browser).
@@ -87,7 +87,8 @@ class Views(nn.Module):
 
 def views_outputs(layers: int) -> list[str]:
     """Views' outputs' names: "x.0", "y.0", "points.0" (layer 0's lines), ..., then the model view's."""
-    return [*(f"{name}.{layer}" for layer in range(layers) for name in ("x", "y", "points")), "canvas", "placing", "side"]
+    lines = (f"{name}.{layer}" for layer in range(layers) for name in ("x", "y", "points"))
+    return [*lines, "canvas", "placing", "side"]
 
 
 class Contributions(nn.Module):

@@ -79,7 +79,9 @@ def attention_templates(layers: int, heads: int) -> dict:
         most = SITE_HEAD_VIEW_PX if screen == "lecture" else None
         fills, drops = head_view_fills(heads, most)
         height = view_px(row_pitch(most))  # as drawn, plus what styling adds (a phone's legend): the same for any n
-        added = built[0][screen]["layout"]["height"] - value_of(height, {"n": 2})
+        added = {b[screen]["layout"]["height"] - value_of(height, {"n": 2}) for b in built}
+        assert len(added) == 1, f"a head view's styling adds {added} px by its layer's title: fill it by layer"
+        added = added.pop()
         fills[("layout", "height")] = height + added
         head[screen] = template_of([b[screen] for b in built], var.layer, fills, drops)
     side = most_thumbnail_side(layers, heads)

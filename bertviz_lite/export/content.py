@@ -150,7 +150,8 @@ def site_style() -> dict:
 
     from ..figures import room, style
 
-    return {"font": style.FONT["size"], "title_wrap": {"char_em": room.CHAR_EM, "line_em": room.LINE_EM}, "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
+    return {"font": style.FONT["size"], "title_wrap": {"char_em": room.CHAR_EM, "line_em": room.LINE_EM},
+            "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
             "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
             "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED,
             "scales": {name: {"colours": get_colorscale(scale.colours), "signed": scale.colours == style.SIGNED,

@@ -58,9 +58,9 @@ def _telling(t, chapter) -> dict | None:
 def _vector_template(way) -> dict:
     """The output chapter's figure, the sentence vector's bars as the app draws them, for each screen, as a template
     (figures/template.py) that a typed sentence's `vector` fills."""
-    bars = lambda lecture: vector_bars(np.zeros_like(way.vectors[0]), FIGURE_TITLES["vector"].format(name=way.name))  # noqa: E731
-    return {screen: template_of([figure], 0, {("data", 0, "y"): var.vector})
-            for screen, figure in for_screens(bars, LECTURE_PX).items()}
+    title = FIGURE_TITLES["vector"].format(name=way.name)
+    drawn = for_screens(lambda lecture: vector_bars(np.zeros_like(way.vectors[0]), title), LECTURE_PX)
+    return {screen: template_of([figure], 0, {("data", 0, "y"): var.vector}) for screen, figure in drawn.items()}
 
 
 def tour_words(loaded, t) -> dict:

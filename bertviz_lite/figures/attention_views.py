@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-
 import torch
 
 from ..attention_lines import MIN_WEIGHT, Lines, line_segments, opacity_tenths
@@ -46,7 +45,7 @@ def head_colours(num_heads: int) -> list[str]:
     return [palette[h % len(palette)] for h in range(num_heads)]
 
 
-N = var.n  # the rows a head view draws: its tokens (or words)
+N = var.n  # an expression: the rows a head view draws, its tokens (or words)
 
 
 def row_pitch(most_px: int | None):
@@ -82,7 +81,7 @@ def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int,
 def _head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int, title: str, horizontal: bool,
                focus: tuple[str, int] | None, numbers: bool, most_px: int | None,
                heads: list[int] | None) -> go.Figure:
-    """The head view with every head's ten traces, a tenth with no line too (`head_view_template` fills them)."""
+    """The head view with every head's ten traces, a tenth with no line too (a template's: `head_view_fills`)."""
     colours = head_colours(num_heads)
     queries, keys = [plotly_text(q) for q in queries], [plotly_text(k) for k in keys]  # `<s>` would vanish
     shown = sorted(set(lines.head.tolist())) if heads is None else list(heads)

@@ -5,8 +5,9 @@ leaves (frontend/src/template.js) with the evaluator that works out explanations
 
 A template is {"figure": ..., "fills": [[path, tree]], "drops": [[path, tree]]}: each fill sets the leaf at its
 path (keys and list indices) to its expression's value; then each drop whose expression is true leaves its list
-item out (a line trace with no line, a note that is not needed), and a list so emptied is left out. `filled` does it in Python, as the browser does:
-the tests hold a filled template to the figure the app builds for the same sentence, leaf for leaf.
+item out (a line trace with no line, a note that is not needed), and a list so emptied is left out. `filled` does
+it in Python, as the browser does: the tests hold a filled template to the figure the app builds for the same
+sentence, leaf for leaf. A value quoted in a template is copied into each figure filled, never shared.
 
 >>> t = {"figure": {"layout": {"height": 0}, "data": [{"y": []}, {"y": []}]},
 ...      "fills": [[["layout", "height"], ["*", 10, ["v", "n"]]], [["data", 0, "y"], ["range", ["v", "n"]]]],
@@ -36,7 +37,7 @@ def filled(template: dict, names: dict) -> dict:
     """The template's figure with its leaves set from `names` and its drops left out (a new figure, as JSON)."""
     figure = copy.deepcopy(template["figure"])
     for path, tree in template["fills"]:
-        _set(figure, path, _json(value_of(tree, names)))
+        _set(figure, path, _json(copy.deepcopy(value_of(tree, names))))  # a quoted part: the figure's own copy
     for path in sorted((p for p, tree in template["drops"] if value_of(tree, names)), reverse=True):
         items = _get(figure, path[:-1])
         del items[path[-1]]  # the last first: an earlier item's index stays true
@@ -50,12 +51,12 @@ def template_of(cases: list[dict], which, fills: dict[Path, Any], drops: dict[Pa
     every leaf on which they differ picks its value by `which` (an expression giving the case's number); `fills`
     and `drops` by path."""
     picks: dict[Path, Any] = {}
-    _differing(cases, (), set(fills), picks, which)
+    _differing(cases, (), set(fills), picks, which, {*fills, *(drops or {})})
     return {"figure": cases[0], "fills": [[list(p), tree_of(t)] for p, t in {**picks, **fills}.items()],
             "drops": [[list(p), tree_of(t)] for p, t in (drops or {}).items()]}
 
 
-def _differing(cases: list, path: Path, filled_paths: set, picks: dict, which) -> None:
+def _differing(cases: list, path: Path, filled_paths: set, picks: dict, which, guarded: set) -> None:
     """Where the cases differ: the deepest dicts and lists of one shape in all of them, and the leaves; a part whose
     shape differs (a title wrapped in one case only) is picked whole."""
     first = cases[0]
@@ -63,14 +64,14 @@ def _differing(cases: list, path: Path, filled_paths: set, picks: dict, which) -
         return
     if all(isinstance(c, dict) and c.keys() == first.keys() for c in cases):
         for key in first:
-            _differing([c[key] for c in cases], (*path, key), filled_paths, picks, which)
+            _differing([c[key] for c in cases], (*path, key), filled_paths, picks, which, guarded)
     elif (all(isinstance(c, list) and len(c) == len(first) for c in cases)
           and any(isinstance(v, (dict, list)) for v in first)):
         for k in range(len(first)):
-            _differing([c[k] for c in cases], (*path, k), filled_paths, picks, which)
+            _differing([c[k] for c in cases], (*path, k), filled_paths, picks, which, guarded)
     elif any(c != first for c in cases[1:]):
-        if any(p[: len(path)] == path for p in filled_paths):
-            raise ValueError(f"The cases' figures differ in shape at {list(path)}, where a leaf is filled")
+        if any(p[: len(path)] == path for p in guarded):  # a part picked whole would lose them
+            raise ValueError(f"The cases' figures differ in shape at {list(path)}, where a leaf is filled or dropped")
         picks[path] = ["pick", tree_of(which), *(["quote", c] for c in cases)]
 
 

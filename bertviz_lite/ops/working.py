@@ -21,8 +21,8 @@ results on every family's recipes), so what a word means is said once, here:
 - a figure's leaves (figures/template.py): `round x` (Python's, to even), `range n`, `repeat value n`, `zip a b`
   (pairs), `pick k a b ...` (the k-th), `part flat counts k` (the k-th run of a flat array cut into runs of
   `counts`);
-- `if c a b`, `quote value` (as it is), `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so far, and the fields given;
-  `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
+- `if c a b`, `quote value` (as it is), `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so
+  far, and the fields given; `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
   item `k`, joined), `v name`, `terms_sum` (the exact sum of the terms so far)."""
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ import { valueOf } from "./recipe.js";
 import { eachScreen } from "./page.js";
 import { filled } from "./template.js";
 
-/** @typedef {import("./numbers.js").Unpacked} Unpacked */
 /** @typedef {import("./page.js").Screen} Screen */
 /** @typedef {import("./template.js").Template} Template */
 /** @typedef {import("./analysis_graphs.js").Sentence} Sentence */
@@ -33,7 +32,7 @@ function templates() {
  * @param {Record<Screen, Template>} screens
  * @param {Record<string, Value>} names
  */
-const forScreens = (screens, names) => eachScreen((screen) => filled(screens[screen], names));
+const filledForScreens = (screens, names) => eachScreen((screen) => filled(screens[screen], names));
 
 /**
  * A sentence's views, as export/attention.py attention_views gives an exported one's: each layer's head view and
@@ -44,10 +43,10 @@ export async function attentionViews(sentence) {
   const found = await analysed("views", sentence), t = templates();
   const names = { n: sentence.tokens.length, labels: sentence.tokens.map(escaped) };
   const layers = Object.keys(found).filter((name) => name.startsWith("points.")).length;
-  const head = Array.from({ length: layers }, (_, layer) => Object.assign(forScreens(t.head, {
+  const head = Array.from({ length: layers }, (_, layer) => Object.assign(filledForScreens(t.head, {
     ...names, layer, x: found[`x.${layer}`], y: found[`y.${layer}`], points: found[`points.${layer}`] }),
   { scrolls: Boolean(valueOf(t.scrolls, names)) }));
-  const model = forScreens(t.model, { ...names, canvas: found.canvas, placing: found.placing,
+  const model = filledForScreens(t.model, { ...names, canvas: found.canvas, placing: found.placing,
                                       side: found.side.data[0] });
   return { head, model };
 }

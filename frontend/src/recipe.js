@@ -358,7 +358,8 @@ function evaluate(tree, cell, env) {
     return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
   }
   if (word === "v") return env[String(args[0])];
-  if (word === "quote") return /** @type {Value} */ (args[0]);  // a value as it is (a figure's part)
+  if (word === "quote") return /** @type {Value} */ (structuredClone(args[0]));  // a value as it is (a figure's part),
+  // copied: Plotly may change the figure it draws, and the template is filled again
   if (word === "terms_sum") return env.terms_sum;
   const values = args.map((a) => evaluate(a, cell, env));
   if (word === "at") {

@@ -1184,7 +1184,7 @@
     if (word === "v") return env[String(args[0])];
     if (word === "quote") return (
       /** @type {Value} */
-      args[0]
+      structuredClone(args[0])
     );
     if (word === "terms_sum") return env.terms_sum;
     const values2 = args.map((a) => evaluate(a, cell, env));
@@ -1692,13 +1692,13 @@
     if (!given) throw new Error("This site was written without --live: it builds no attention view in the browser.");
     return given;
   }
-  var forScreens = (screens, names) => eachScreen((screen2) => filled(screens[screen2], names));
+  var filledForScreens = (screens, names) => eachScreen((screen2) => filled(screens[screen2], names));
   async function attentionViews(sentence) {
     const found = await analysed("views", sentence), t = templates();
     const names = { n: sentence.tokens.length, labels: sentence.tokens.map(escaped) };
     const layers3 = Object.keys(found).filter((name) => name.startsWith("points.")).length;
     const head = Array.from({ length: layers3 }, (_, layer) => Object.assign(
-      forScreens(t.head, {
+      filledForScreens(t.head, {
         ...names,
         layer,
         x: found[`x.${layer}`],
@@ -1707,7 +1707,7 @@
       }),
       { scrolls: Boolean(valueOf(t.scrolls, names)) }
     ));
-    const model = forScreens(t.model, {
+    const model = filledForScreens(t.model, {
       ...names,
       canvas: found.canvas,
       placing: found.placing,
@@ -1748,7 +1748,7 @@
     wide
   });
   var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
-  function forScreens2(draw, wide) {
+  function forScreens(draw, wide) {
     const s = words().screens;
     return eachScreen((screen2) => draw(
       screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
@@ -1999,7 +1999,7 @@
       /** @type {string[]} */
       labelled(tokens2)
     );
-    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens2((width, tallest) => heatmap({
+    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens((width, tallest) => heatmap({
       z: matrix3,
       rows: labels,
       columns: labels,
@@ -2011,7 +2011,7 @@
       tallest,
       rotate: true
     }), true))]));
-    const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(forScreens2((width, tallest) => heatmap({
+    const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(forScreens((width, tallest) => heatmap({
       z: R.map((matrix3) => matrix3[i]),
       rows: R.map((_, l) => `after layer ${l}`),
       columns: labels,
@@ -2088,7 +2088,7 @@
       ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null)
     );
     const fullest = norms[norms.length - 1];
-    const panel = (name, matrix3) => forScreens2((width, tallest) => heatmap({
+    const panel = (name, matrix3) => forScreens((width, tallest) => heatmap({
       z: matrix3,
       rows: labels,
       columns: labels,
@@ -2141,7 +2141,7 @@
         ));
       }
     });
-    const mixing = item(forScreens2(
+    const mixing = item(forScreens(
       (width) => titled(mixingLines(ratios, w.views, w.mixing, width), width),
       true
     ));
@@ -2208,7 +2208,7 @@
       /** @type {NearestWords} */
       words().lens
     );
-    return forScreens2((width, tallest) => {
+    return forScreens((width, tallest) => {
       const shown2 = width < 560 ? layers3.map((top) => top.slice(0, w.phone_top)) : layers3;
       return heatmap({
         z: shown2.map((top) => top.map(([, c]) => c)),
