@@ -80,11 +80,15 @@ def line_segments(tenths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, tor
     """The head view's lines as Plotly draws them: tenths (H, T, T), each line's opacity tenth (0: no line) ->
     (x, y, points): for each head and tenth, strongest first, its lines from query to key in order, each as three
     points (the query's side, the key's, a break: x 0, 1, NaN; y the query, the key, NaN), and how many points each
-    (head, tenth) has, (H, 10): a trace each, whose points follow one another in x and y."""
-    levels = torch.arange(10, 0, -1, dtype=tenths.dtype)  # 10, 9, ..., 1
-    at = tenths.unsqueeze(1) == levels.view(1, 10, 1, 1)  # (H, 10, T, T)
-    where = torch.nonzero(at).float()  # (n, 4): head, tenth's place, query, key, in that order
+    (head, tenth) has, (H, 10): a trace each, whose points follow one another in x and y. Sorted on the lines alone
+    (a key unique to each), not on a (H, 10, T, T) mask: 512 tokens' lines cost what they hold."""
+    where = torch.nonzero(tenths)  # (n, 3): head, query, key, in that order
+    tenth = tenths[where[:, 0], where[:, 1], where[:, 2]].long()  # (n,)
+    group = where[:, 0] * 10 + (10 - tenth)  # each line's (head, tenth), the strongest tenth first
+    rank = group * where.shape[0] + torch.arange(where.shape[0])  # unique: within a group, the lines' order
+    where = where[torch.argsort(rank)].float()
+    points = torch.zeros(tenths.shape[0] * 10, dtype=torch.long).scatter_add(0, group, torch.full_like(group, 3))
     gap = torch.full_like(where[:, :1], float("nan"))
-    y = torch.cat([where[:, 2:4], gap], dim=1).reshape(-1)  # (3n,)
+    y = torch.cat([where[:, 1:3], gap], dim=1).reshape(-1)  # (3n,)
     x = torch.cat([torch.zeros_like(gap), torch.ones_like(gap), gap], dim=1).reshape(-1)
-    return x, y, at.sum(dim=(2, 3)) * 3
+    return x, y, points.reshape(-1, 10)
