@@ -168,6 +168,45 @@ def figures_fixture() -> dict:
     return {"templates": {**templates, "heads": heads}, "cases": cases}
 
 
+def explanations_fixture() -> dict:
+    """Explanations of each kind of figure (made up, as a cell's recipe works them out: a sum of few terms and of
+    many, a masked score, an activation's point inside its curve and outside it, histograms whose panel titles wrap
+    on a phone), with the templates a site holds (export/explanations.py) and the app's own figure for each screen
+    (figures/explanation.py, styled as the Layers page styles it): explanation_figure.js must draw each alike."""
+    from types import SimpleNamespace
+
+    from bertviz_lite.export.explanations import WIDTHS, explanation_templates
+    from bertviz_lite.export.screens import drawn
+    from bertviz_lite.figures.explanation import LECTURE_TOP, TOP, explanation_figure
+    from bertviz_lite.figures.screens import styled
+    from bertviz_lite.ops import Figure
+    from figure_json import plain_figure
+
+    rng = np.random.default_rng(3)
+    terms = [(f"q_1[{k}]·k_2[{k}]", float(v)) for k, v in enumerate(rng.normal(size=20))] + [("bias", 0.25)]
+    curve = {"curve_x": np.linspace(-3, 3, 41).tolist(), "curve_y": np.tanh(np.linspace(-3, 3, 41)).tolist()}
+    made = [(Figure.TERMS, terms[:3] + [("bias", 0.25)], {}, {}), (Figure.TERMS, terms, {}, {}),
+            (Figure.TERMS, terms + [("mask", -3.4e38)], {}, {}),
+            (Figure.SOFTMAX_ROW, [], {"scores_row": [1.5, -3.4e38, 0.25, 2.0], "exp_row": [0.6, 0.0, 0.2, 1.0],
+                                      "sum_exp": 1.8}, {}),
+            (Figure.HISTOGRAMS, [], {}, {"before": [-12345.5, 100000.25, 3.0], "after": [-1.0, 1.25, -0.25]}),
+            (Figure.CURVE, [], {"function": "gelu_pytorch_tanh"}, {**curve, "point": 0.7}),
+            (Figure.CURVE, [], {"function": "gelu"}, {**curve, "point": 7.5}),
+            (Figure.ARROWS, [], {}, {"before": [0.5, -0.25], "after": [0.1, 0.54], "angle": -2.5})]
+    cases = []
+    for kind, said, inputs, figure in made:
+        e = SimpleNamespace(drawn_as=kind, terms=said, value=-3.4e38 if said and said[-1][0] == "mask" else 0.75,
+                            inputs=inputs, figure={k: np.asarray(v) if isinstance(v, list) else v
+                                                   for k, v in figure.items()}, at=(1, 2))
+        screens = {}
+        for screen in ("browse", "lecture", "phone"):
+            fig = explanation_figure(e, ["[CLS]", "the", "<s>", "bank"], LECTURE_TOP if screen == "lecture" else TOP)
+            screens[screen] = _nulls(plain_figure(drawn(styled(fig, WIDTHS[screen], lecture=screen == "lecture"))))
+        cases.append({"e": {"drawn_as": kind.value, "terms": said, "value": e.value, "inputs": inputs,
+                            "figure": figure, "at": [1, 2]}, **screens})
+    return {"explanations": explanation_templates(), "tokens": ["[CLS]", "the", "<s>", "bank"], "cases": cases}
+
+
 def _nulls(value):
     """NaN as null, as a browser's JSON writes it."""
     if isinstance(value, dict):
@@ -178,8 +217,8 @@ def _nulls(value):
 
 
 def write_fixtures(folder: Path) -> Path:
-    """Write numbers.json, packed.json, closeness.json, templates.json, recipes.json (recipe_fixtures.py) and
-    figures.json into `folder` (made if need be); returns it."""
+    """Write numbers.json, packed.json, closeness.json, templates.json, recipes.json (recipe_fixtures.py),
+    figures.json and explanations.json into `folder` (made if need be); returns it."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "numbers.json").write_text(json.dumps(numbers_fixture(), ensure_ascii=False), encoding="utf-8")
@@ -188,6 +227,7 @@ def write_fixtures(folder: Path) -> Path:
     (folder / "templates.json").write_text(json.dumps(templates_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "recipes.json").write_text(json.dumps(recipes_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "figures.json").write_text(json.dumps(figures_fixture(), ensure_ascii=False), encoding="utf-8")
+    (folder / "explanations.json").write_text(json.dumps(explanations_fixture(), ensure_ascii=False), encoding="utf-8")
     return folder
 
 

@@ -1,8 +1,9 @@
 """The exported site explains a cell in the browser (frontend/src/explain.js: its op's recipe, ops/recipe.py, worked
 out by frontend/src/recipe.js): here it is held equal to the app's own `explain` on every step of every block of every family's tiny model, for cells at
 the corners and the middle of each step, in the first and the last head: the same formula character for character,
-the same terms, the same value recomputed from the stored inputs, and the same figure of the op's kind (its traces'
-labels and numbers); and each family's stepper draws its scores,
+the same terms, the same value recomputed from the stored inputs, and the app's own figure of the op's kind, as the
+app styles it on each screen, leaf for leaf (export/explanations.py's templates, filled in the page); and each
+family's stepper draws its scores,
 its attention and its layer's output, a cell's value recomputed equal."""
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ import pytest
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
 from bertviz_lite.explaining import explain
 from bertviz_lite.export import site_content, write_site
+from bertviz_lite.export.explanations import WIDTHS
+from bertviz_lite.export.screens import drawn
 from bertviz_lite.figures import explanation_figure
+from bertviz_lite.figures.explanation import LECTURE_TOP, TOP
+from bertviz_lite.figures.screens import styled
+from figure_json import differences, plain_figure
 from tiers import sampled_families
 
 CHROMIUM = "/usr/bin/chromium"
@@ -26,32 +32,28 @@ EXPLAIN_IN_PAGE = """async (cells) => {
   for (const c of cells) {
     try {
       const e = await BVL.explain(lecture, c.step, c.head, c.at);
-      const figure = BVL.explanationFigure(e, lecture.tokens, 12);
+      const figures = Object.fromEntries(["browse", "lecture", "phone"].map((screen) => [
+        screen, BVL.explanationFigure(e, lecture.tokens, screen)]));
       out.push({formula: e.formula, value: e.value, recomputed: e.recomputed, terms: e.terms, labels: e.labels,
-                figure: figure && figure.data.map((d) => ({type: d.type, x: Array.from(d.x || []),
-                                                           y: Array.from(d.y || [])}))});
+                figures});
     } catch (error) { out.push({error: String(error)}); }
   }
   return out;
 }"""
 
 
-def same_figure(js, fig, where: str) -> None:
-    """The browser's explanation figure (figures.js) draws the app's (figures/explanation.py): the same traces, each
-    with the same labels and numbers (an activation's curve to float32's precision: the model computed it so)."""
-    if fig is None:
-        assert js is None, where
-        return
-    assert js is not None and [d["type"] for d in js] == [d.type for d in fig.data], where
-    for shown, trace in zip(js, fig.data):
-        for axis in ("x", "y"):
-            ours, apps = shown[axis], [] if trace[axis] is None else list(np.asarray(trace[axis]).tolist())
-            assert len(ours) == len(apps), (where, axis)
-            if apps and isinstance(apps[0], str):
-                assert ours == apps, (where, axis)
-            else:
-                np.testing.assert_allclose(np.asarray(ours, dtype=np.float64), np.asarray(apps, dtype=np.float64),
-                                           rtol=1e-5, atol=1e-6, err_msg=f"{where} {axis}")
+def same_figures(shown: dict, e, tokens: list[str], where: str) -> None:
+    """The browser's explanation figure on each screen is the app's, styled as the app's Layers page styles it
+    (figures/explanation.py explanation_figure, figures/screens.py styled), leaf for leaf, to float32's precision."""
+    for screen, js in shown.items():
+        lecture = screen == "lecture"
+        fig = explanation_figure(e, tokens, LECTURE_TOP if lecture else TOP)
+        if fig is None:
+            assert js is None, (where, screen)
+            continue
+        apps = plain_figure(drawn(styled(fig, WIDTHS[screen], lecture=lecture)))
+        assert js is not None and not differences(plain_figure(js), apps), (where, screen,
+                                                                           differences(plain_figure(js), apps)[:5])
 
 
 def sample_cells(t) -> list[dict]:
@@ -112,7 +114,7 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
         assert [label for label, _ in js["terms"]] == [label for label, _ in e.terms], where
         np.testing.assert_allclose([v for _, v in js["terms"]], [v for _, v in e.terms], rtol=1e-9, atol=1e-12,
                                    err_msg=where)
-        same_figure(js["figure"], explanation_figure(e, t.tokens, 12), where)
+        same_figures(js["figures"], e, t.tokens, where)
         if js["recomputed"] is None:  # computed by the model's own function at export: the page says so, no check
             assert e.op == "relative_positions", where
         else:

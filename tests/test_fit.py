@@ -66,10 +66,10 @@ def test_tokens_plotly_would_read_as_html_are_escaped_in_figures_and_plain_in_cs
 
 
 def test_a_long_escaped_label_is_cut_on_its_characters_not_inside_an_entity():
-    from bertviz_lite.figures.fit import _cut
+    from bertviz_lite.ops.figure_words import cut
 
-    assert _cut("12 &lt;E6 9D AC&gt;x") == "12 &lt;E6 9D AC&gt;x"  # 14 characters as drawn: whole
-    assert _cut("12 &lt;E6 9D AC&gt; xyz") == "12 &lt;E6 9D AC&gt;…"  # 17: 13 of them and …
+    assert cut("12 &lt;E6 9D AC&gt;x", 14) == "12 &lt;E6 9D AC&gt;x"  # 14 characters as drawn: whole
+    assert cut("12 &lt;E6 9D AC&gt; xyz", 14) == "12 &lt;E6 9D AC&gt;…"  # 17: 13 of them and …
 
 
 def test_a_long_special_token_is_written_whole_on_the_rows_and_cut_on_the_rotated_columns():

@@ -9,6 +9,7 @@ from bertviz_lite import BertvizLiteError
 from bertviz_lite.explaining import explain, parse_cell
 from bertviz_lite.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
+from bertviz_lite.figures.explanation import LECTURE_TOP, TOP
 from bertviz_lite.stepthrough.words import RESULT, RESULT_IN_FULL
 from app_pages.shell import charts, lecture, state
 
@@ -106,7 +107,7 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
         text = RESULT_IN_FULL.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
         (st.success if ok else st.error)(text, icon=":material/calculate:")
     figure_key = s.view_key("explain", name, e.head, e.at)
-    top = 5 if state.lecture_mode() else 12
+    top = LECTURE_TOP if state.lecture_mode() else TOP
     charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
     if steps.node(key).op.whole_row and "row" in e.figure:
         if st.toggle("The query's whole row (neuron view)", key="neuron_view",

@@ -20,6 +20,7 @@ from ..tour.lecture import LECTURE_STOPS
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .analyses import analyses_words, contributions_page, lens_words, heads_page, lens_page, page as analyses_page, rollout_page
 from .attention import attention_templates, attention_views
+from .explanations import explanation_templates
 from .live import can_go_live, write_live
 from .screens import drawn, templates
 from .similarity import similarity, similarity_traces
@@ -69,7 +70,8 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
                                              "words": tour_words(loaded, traces[0]) if live else None},
                   "analyses": {**analyses_words(traces[0]), "lens": lens_words(lens_model())} if live else None,
-                  "attention": attention_templates(traces[0].num_layers, traces[0].num_heads) if live else None},
+                  "attention": attention_templates(traces[0].num_layers, traces[0].num_heads) if live else None,
+                  "explanations": explanation_templates()},
         "style": site_style(),
         "tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()},  # the checks' bounds
         "templates": templates(),
@@ -149,8 +151,11 @@ def site_style() -> dict:
     from plotly.colors import get_colorscale
 
     from ..figures import room, style
+    from ..figures.charts import TOKEN_LABELS
+    from ..ops.recipe import tree_of
 
     return {"font": style.FONT["size"], "title_wrap": {"char_em": room.CHAR_EM, "line_em": room.LINE_EM},
+            "token_labels": tree_of(TOKEN_LABELS),  # a token's label, "3 bank", as an expression
             "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
             "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
             "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED,

@@ -13,6 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..kinds import Series
+from ..ops.recipe import call, fmt, var
+from .template import value_of
 from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, colour_scale, columns_of_panels,
                     every_token, module_colour, plotly_text, series_colour, written_in_cells)
 
@@ -35,10 +37,17 @@ def layout_of(height: int, title: str | None = None) -> dict:
                 title=title)
 
 
+TOKEN_LABELS = call("each", call("range", call("len", var.tokens)), fmt("{k} {t}", t=call("escaped", var.tokens[var.k])))
+# a figure's labels of `tokens`, as an expression (ops/recipe.py): the app's (`labelled`) and a template's
+
+
 def labelled(tokens: list[str], for_figure: bool = True) -> list[str]:
     """Axis labels that stay unique when a token repeats ("the" twice): the position goes first. For a figure,
-    escaped as Plotly must have them (`style.plotly_text`); `for_figure=False` gives them plain (a CSV)."""
-    return [f"{i} {plotly_text(t) if for_figure else t}" for i, t in enumerate(tokens)]
+    escaped as Plotly must have them (`style.plotly_text`: TOKEN_LABELS); `for_figure=False` gives them plain (a
+    CSV)."""
+    if not for_figure:
+        return [f"{i} {t}" for i, t in enumerate(tokens)]
+    return list(value_of(TOKEN_LABELS, {"tokens": list(tokens)})) if len(tokens) else []
 
 
 def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:

@@ -18,18 +18,18 @@ readability check in the browser (tests/test_readability.py) is what says they h
 """
 from __future__ import annotations
 
-import html
 import math
 import re
-import textwrap
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
+from ..ops.figure_words import cut, escaped, unescaped, wrapped
+from ..ops.recipe import X, call, var, when
+
 from .cell_numbers import fit_numbers, room_for_numbers
 from .colour_bars import NARROW_PX, colour_bars_under, fit_colour_bars, place_bars_under
-from .room import (KEEPS_HEIGHT, CHAR_EM, LABELLED_TRACES, LINE_EM, LONGEST_LABEL, axis_length, keeps_height,
-                   longest_label)
+from .room import KEEPS_HEIGHT, CHAR_EM, LABELLED_TRACES, LINE_EM, axis_length, keeps_height, longest_label
 
 __all__ = ["KEEPS_HEIGHT", "SMALLEST", "fit", "keeps_height"]
 
@@ -95,40 +95,82 @@ def _fit_legend(fig: go.Figure, width: float, base: float) -> None:
                       height=(fig.layout.height or 450) + round(LINE_EM * base * lines) + 40)
 
 
+WRAPPED_TITLE = dict(yref="container", y=1, yanchor="top", pad=dict(t=8))  # a wrapped title's lines set from the
+# figure's top, going down into the room made for them
+
+
+def title_chars(width: float, size: float) -> int:
+    """The characters a line of a title `size` px holds across a figure `width` px wide."""
+    return max(12, int((width - 20) / (size * CHAR_EM)))
+
+
+def title_size(fig: go.Figure, base: float) -> float:
+    """A title's type: a little larger than the figure's."""
+    return fig.layout.title.font.size or base * 1.1
+
+
 def _fit_title(fig: go.Figure, width: float, base: float) -> None:
     """A title too long for the figure's width (a phone's) on as many lines as it needs, broken between words, each
     line taking its room above the plot: Plotly never wraps a title, and cuts it at the figure's edge."""
     title = fig.layout.title.text
     if not title:
         return
-    size = (fig.layout.title.font.size or base * 1.1)  # a title is set a little larger than the figure's type
-    per_line = max(12, int((width - 20) / (size * CHAR_EM)))
+    size = title_size(fig, base)
     given = title.split("<br>")
-    lines = [wrapped for line in given for wrapped in textwrap.wrap(html.unescape(line), per_line) or [""]]
-    if len(lines) > len(given):  # at the figure's top, the lines going down into the room made for them
-        fig.update_layout(title=dict(text="<br>".join(html.escape(line, quote=False) for line in lines),
-                                     yref="container", y=1, yanchor="top", pad_t=8),
+    lines = [line for text in given for line in wrapped(unescaped(text), title_chars(width, size))]
+    if len(lines) > len(given):
+        fig.update_layout(title=dict(text="<br>".join(map(escaped, lines)), **WRAPPED_TITLE),
                           margin_t=(fig.layout.margin.t or 0) + round(LINE_EM * size) * (len(lines) - len(given)))
 
 
-def _fit_panel_titles(fig: go.Figure, width: float, height: float, base: float) -> None:
-    """A panel's title (an annotation centred over its panel, as `grid_of_panels` sets it) longer than its panel is
-    wide, on as many lines as it needs: on a phone, "attention of layer 1 (mean over heads)" ran past the figure's
-    edge. The figure's top grows by the lines added to its first row."""
+def title_leaves(title: dict, text, width: float, size: float, margin_t) -> dict[tuple, X]:
+    """`_fit_title`'s rule, as expressions (ops/recipe.py) over a title of one line, `text`, that depends on the
+    sentence (a template's, figures/template.py): the title's part (`title`, as the figure has it unwrapped), its
+    text and the figure's top margin (`margin_t`, as the figure has it)."""
+    lines = call("wrapped", call("unescaped", text), title_chars(width, size))
+    wraps = call("<", 1, call("len", lines))
+    return {("layout", "title"): when(wraps, call("quote", {**title, **WRAPPED_TITLE}), call("quote", title)),
+            ("layout", "title", "text"): when(wraps, _lines_joined(lines), text),
+            ("layout", "margin", "t"): margin_t + when(wraps, round(LINE_EM * size) * (call("len", lines) - 1), 0)}
+
+
+def panel_title_rule(text, per_line: int, size: float) -> tuple[X, X]:
+    """`_fit_panel_titles`'s rule for one panel's title `text` (an expression), as expressions: its text, and the
+    height its lines add."""
+    lines = call("wrapped", call("unescaped", text), per_line)
+    wraps = when(call("<", 1, call("len", lines)), call("==", call("has", text, "<"), 0), False)
+    return when(wraps, _lines_joined(lines), text), when(wraps, round(LINE_EM * size) * (call("len", lines) - 1), 0)
+
+
+def _lines_joined(lines: X) -> X:
+    return call("joined", "<br>", call("range", call("len", lines)), call("escaped", lines[var.k]))
+
+
+def panel_titles(fig: go.Figure, width: float, height: float, base: float) -> list[tuple[int, int]]:
+    """Each panel's title (an annotation centred over its panel, as `grid_of_panels` sets it): its place among the
+    annotations and the characters a line of it holds across its panel."""
     panels = {round(sum(fig.layout[name].domain or (0, 1)) / 2, 6): fig.layout[name]
               for name in fig.layout if re.fullmatch(r"xaxis\d*", name)}
-    added = 0
-    for note in fig.layout.annotations:
+    found = []
+    for k, note in enumerate(fig.layout.annotations):
         axis = panels.get(round(note.x, 6)) if note.xref == "paper" and note.yanchor == "bottom" else None
-        if axis is None or not note.text:
-            continue
-        size = note.font.size or base
-        per_line = max(8, int(axis_length(fig, axis, width, height, True, base) / (size * CHAR_EM)))
-        lines = textwrap.wrap(html.unescape(note.text), per_line) or [""]
+        if axis is not None and note.text:
+            size = note.font.size or base
+            found.append((k, max(8, int(axis_length(fig, axis, width, height, True, base) / (size * CHAR_EM)))))
+    return found
+
+
+def _fit_panel_titles(fig: go.Figure, width: float, height: float, base: float) -> None:
+    """A panel's title longer than its panel is wide, on as many lines as it needs: on a phone, "attention of layer
+    1 (mean over heads)" ran past the figure's edge. The figure's top grows by the lines added to its first row."""
+    added = 0
+    for k, per_line in panel_titles(fig, width, height, base):
+        note = fig.layout.annotations[k]
+        lines = wrapped(unescaped(note.text), per_line)
         if len(lines) > 1 and "<" not in note.text:  # plain words only: a marked title ("<b>▸ …") is short
-            note.text = "<br>".join(html.escape(line, quote=False) for line in lines)
+            note.text = "<br>".join(map(escaped, lines))
             if note.y >= 1:
-                added = max(added, round(LINE_EM * size) * (len(lines) - 1))
+                added = max(added, round(LINE_EM * (note.font.size or base)) * (len(lines) - 1))
     if added:
         fig.update_layout(margin_t=(fig.layout.margin.t or 0) + added)
 
@@ -180,8 +222,8 @@ def _fit_axis(axis, ticks: Ticks, pitch: float, horizontal: bool, size: float, s
         return across / LINE_EM
 
     stated = ticks.every if axis.tickmode != "array" else 0  # an array is the figure's own choice, said by it
-    if any(len(html.unescape(t)) > longest_label(horizontal) for t in ticks.texts):
-        texts = [_cut(t, longest_label(horizontal)) for t in ticks.texts]
+    if any(len(unescaped(t)) > longest_label(horizontal) for t in ticks.texts):
+        texts = [cut(t, longest_label(horizontal)) for t in ticks.texts]
         ticks = Ticks(ticks.values, texts, ticks.places, ticks.categories, ticks.every)
         axis.update(tickmode="array", tickvals=ticks.values, ticktext=texts, dtick=None)
     spacing = pitch * ticks.every
@@ -233,12 +275,5 @@ def _say_thinned(fig: go.Figure, steps: dict[str, int], width: float, height: fl
         return
     per_line = max(12, int(axis_length(fig, axis, width, height, True, base)
                            / ((axis.title.font.size or base) * CHAR_EM)))
-    note = "<br>".join(textwrap.wrap(_thinned_note(x, y), per_line))
+    note = "<br>".join(wrapped(_thinned_note(x, y), per_line))
     axis.title.text = f"{axis.title.text}<br>{note}" if axis.title.text else note
-
-
-def _cut(label: str, longest: int = LONGEST_LABEL) -> str:
-    """A label of more than `longest` characters cut with "…", counted and cut as drawn: a token escaped for
-    Plotly ("&lt;F0 9F&gt;", style.plotly_text) is cut on its characters, never inside an entity."""
-    shown = html.unescape(label)
-    return label if len(shown) <= longest else html.escape(shown[:longest - 1], quote=False) + "…"

@@ -3,9 +3,10 @@ sentence named as expressions (ops/recipe.py's, over the sentence's names: its l
 outputs), so that a live site draws a sentence typed there by the app's own figure code and rules, filling the
 leaves (frontend/src/template.js) with the evaluator that works out explanations (recipe.js), and nothing of its own.
 
-A template is {"figure": ..., "fills": [[path, tree]], "drops": [[path, tree]]}: each fill sets the leaf at its
-path (keys and list indices) to its expression's value; then each drop whose expression is true leaves its list
-item out (a line trace with no line, a note that is not needed), and a list so emptied is left out. `filled` does
+A template is {"figure": ..., "lets": [[name, tree]], "fills": [[path, tree]], "drops": [[path, tree]]}: the lets
+(optional) bind names that several leaves read, once; each fill sets the leaf at its path (keys and list indices)
+to its expression's value; then each drop whose expression is true leaves its list item or key out (a line trace
+with no line, a note that is not needed), and a part so emptied is left out. `filled` does
 it in Python, as the browser does: the tests hold a filled template to the figure the app builds for the same
 sentence, leaf for leaf. A value quoted in a template is copied into each figure filled, never shared.
 
@@ -34,14 +35,18 @@ def value_of(expression, names: dict) -> Any:
 
 
 def filled(template: dict, names: dict) -> dict:
-    """The template's figure with its leaves set from `names` and its drops left out (a new figure, as JSON)."""
+    """The template's figure with its leaves set from `names` (and the names its `lets` bind from them first, each
+    once, in order) and its drops left out (a new figure, as JSON)."""
     figure = copy.deepcopy(template["figure"])
+    names = dict(names)
+    for name, tree in template.get("lets", []):
+        names[name] = value_of(tree, names)
     for path, tree in template["fills"]:
         _set(figure, path, _json(copy.deepcopy(value_of(tree, names))))  # a quoted part: the figure's own copy
     for path in sorted((p for p, tree in template["drops"] if value_of(tree, names)), reverse=True):
         items = _get(figure, path[:-1])
         del items[path[-1]]  # the last first: an earlier item's index stays true
-        if not items:  # as Plotly's JSON leaves out an empty list
+        if not items:  # as Plotly leaves out an emptied part
             del _get(figure, path[:-2])[path[-2]]
     return figure
 

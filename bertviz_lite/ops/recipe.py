@@ -109,10 +109,10 @@ class _Cell:
 cell = _Cell()
 
 
-def fmt(template: str) -> X:
-    """A template filled with the recipe's names (`str.format` fields; `num` and `plus` write a formula's
-    numbers: `working.py`)."""
-    return X(["fmt", template])
+def fmt(template: str, **fields) -> X:
+    """A template filled with the recipe's names and `fields` (expressions) (`str.format` fields; `num` and `plus`
+    write a formula's numbers: `working.py`)."""
+    return X(["fmt", template, {k: tree_of(v) for k, v in fields.items()}] if fields else ["fmt", template])
 
 
 def when(condition, then, otherwise=None) -> X:

@@ -18,9 +18,12 @@ results on every family's recipes), so what a word means is said once, here:
 - a row's or a step's: `argmax v [allowed]` and `argmin` (the first, numpy's way), `top v k` (the k largest, equal
   ones in order), `seen` (not masked), `finite` (the finite numbers, flat), `std`, `norm`, `size`, `ndim`, `flat`,
   `min_of`, `width` (the last axis's size), `shape_text` (a Python tuple), `<=`, `!=`;
-- a figure's leaves (figures/template.py): `round x` (Python's, to even), `range n`, `repeat value n`, `zip a b`
-  (pairs), `pick k a b ...` (the k-th), `part flat counts k` (the k-th run of a flat array cut into runs of
-  `counts`);
+- a figure's leaves (figures/template.py; ops/figure_words.py says each): `round x` (Python's, to even), `ceil`,
+  `range n`, `repeat value n`, `zip a b` (pairs), `pick k a b ...` (the k-th), `part flat counts k` (the k-th run of
+  a flat array cut into runs of `counts`), `cat a b ...` (one after another), `slice v start stop`, `which mask`
+  (the indices where it is true), `taken v indices`, `has texts part` (1 where a text, or each text, holds `part`), `each items say` (what `say` gives
+  for each item `k`), `chars text` (as drawn), `escaped text`, `unescaped text`, `cut label longest`, `wrapped text width` (its
+  lines), `interp x xs ys`;
 - `if c a b`, `quote value` (as it is), `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so
   far, and the fields given; `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
   item `k`, joined), `v name`, `terms_sum` (the exact sum of the terms so far)."""
@@ -35,6 +38,7 @@ import string
 import numpy as np
 import torch
 
+from .figure_words import FIGURE_WORDS, each_of
 from .heads import head_name
 from .reading import mask_bias, norm_eps
 from .recipe import Recipe, tree_of
@@ -61,7 +65,7 @@ _ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": ope
                "!=": operator.ne,
                "min": np.minimum, "max": np.maximum}
 _ELEMENTWISE = {"abs": np.abs, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "sin": np.sin, "log": np.log,
-                "floor": np.floor, "f32": lambda x: np.asarray(x, np.float32).astype(np.float64)}
+                "floor": np.floor, "ceil": np.ceil, "f32": lambda x: np.asarray(x, np.float32).astype(np.float64)}
 
 
 def worked_out(recipe: Recipe, c) -> Worked:
@@ -123,6 +127,9 @@ def evaluate(tree, c, env: dict):
     if word == "joined":  # separator, items, what each item k says
         return str(evaluate(args[0], c, env)).join(
             str(evaluate(args[2], c, {**env, "k": int(k)})) for k in np.ravel(evaluate(args[1], c, env)))
+    if word == "each":  # items, what each item k gives: a list (numbers: an array)
+        return each_of([_plain(evaluate(args[1], c, {**env, "k": int(k)}))
+                        for k in np.ravel(evaluate(args[0], c, env))])
     if word == "v":
         return env[args[0]]
     if word == "quote":  # a value as it is (a figure's part: its lists are not expressions)
@@ -142,6 +149,8 @@ def evaluate(tree, c, env: dict):
 def _at(c, array, *indices):
     if array is None:
         return None
+    if isinstance(array, list) and len(indices) == 1:  # a list's item (a label), not a copy of it as an array
+        return array[int(indices[0])]
     return np.asarray(array)[tuple(slice(None) if i is None else int(i) for i in indices)]
 
 
@@ -211,12 +220,8 @@ _VECTOR_WORDS = {  # what a narrator finds in a row or a step
     "finite": lambda c, v: _finite(v),
     "shape_text": lambda c, v: str(tuple(np.shape(v))),
 }
-_FIGURE_WORDS = {  # what a figure's template fills its leaves with (figures/template.py)
-    "round": lambda c, x: round(x), "range": lambda c, n: np.arange(int(n)),
-    "repeat": lambda c, value, n: [value] * int(n), "pick": lambda c, k, *options: options[int(k)],
-    "zip": lambda c, a, b: [[x, y] for x, y in zip(np.asarray(a).tolist(), np.asarray(b).tolist())],
-    "part": lambda c, flat, counts, k: _part(flat, counts, int(k)),
-}
+_FIGURE_WORDS = {**FIGURE_WORDS,  # what a figure's template fills its leaves with (figures/template.py)
+                 "part": lambda c, flat, counts, k: _part(flat, counts, int(k))}
 _WORDS = {**_CELL_WORDS, **_NUMBER_WORDS, **_STEP_WORDS, **_VECTOR_WORDS, **_FIGURE_WORDS}
 
 

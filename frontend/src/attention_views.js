@@ -4,7 +4,7 @@
 // app's rules (export/analysis_graphs.py Views: attention_lines.py, analyses/ and figures/attention_views.py).
 // tests/test_export_live.py holds these figures to the ones export/attention.py draws, screen by screen.
 import { analysed } from "./analysis_graphs.js";
-import { escaped } from "./figures.js";
+import { escaped } from "./figure_words.js";
 import { valueOf } from "./recipe.js";
 import { eachScreen } from "./page.js";
 import { filled } from "./template.js";

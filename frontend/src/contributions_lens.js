@@ -6,7 +6,8 @@
 // numbers and the pages' words to the app's.
 import { fixed, get, matrix, row, scientific, within } from "./numbers.js";
 import { analysed, analysisGraphs } from "./analysis_graphs.js";
-import { labelled, escaped } from "./figures.js";
+import { labelled } from "./figures.js";
+import { escaped } from "./figure_words.js";
 import { said } from "./page.js";
 import { tokenizer } from "./tokenizing.js";
 import { titled as titledToWidth } from "./tour.js";

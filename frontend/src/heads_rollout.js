@@ -6,7 +6,8 @@
 // app's.
 import { at, fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
-import { labelled, escaped } from "./figures.js";
+import { labelled } from "./figures.js";
+import { escaped } from "./figure_words.js";
 import { eachScreen, said } from "./page.js";
 import { filled } from "./template.js";
 import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap } from "./analysed_page.js";

@@ -9,7 +9,7 @@ import { fixed, general, num } from "./numbers.js";
 import { stepName } from "./steps.js";
 import { explain } from "./explain.js";
 import { lecture, Lecture } from "./lecture.js";
-import { explanationFigure } from "./figures.js";
+import { explanationFigure } from "./explanation_figure.js";
 import { attentionViews } from "./attention_views.js";
 import { tourOf } from "./tour.js";
 import { analysed } from "./analysed.js";

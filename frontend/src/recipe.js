@@ -3,13 +3,15 @@
 // evaluator as bertviz_lite/ops/working.py, word for word, which says what each word means. The app's explanation
 // and this one are one recipe's, held equal by test/recipe.test.js (fixtures the Python side worked out) and
 // tests/test_export_explain.py (every family in a browser).
-import { FLOAT32_MIN, MASKED_BELOW, exactSum, norm, pyRound } from "./numbers.js";
+import { FLOAT32_MIN, MASKED_BELOW, exactSum, norm } from "./numbers.js";
 import { said } from "./page.js";  // a template filled as Python fills it (`num` and `plus` too: numbers.js formatted)
 import { activation } from "./activations.js";
 import { headName } from "./steps.js";
+import { isArray, number, plain, vector, elementwise, numbersOf } from "./values.js";
+import { FIGURE_WORDS, asValue } from "./figure_words.js";
 
-/** @typedef {import("./numbers.js").Unpacked} Unpacked */
-/** @typedef {number | string | boolean | null | Unpacked | unknown[] | Record<string, unknown>} Value */
+/** @typedef {import("./values.js").Unpacked} Unpacked */
+/** @typedef {import("./values.js").Value} Value */
 /**
  * An expression: a word and its arguments, or a number or string as it is.
  * @typedef {number | string | boolean | null | TreeList} Tree
@@ -127,54 +129,6 @@ function labelled(label, cell, env) {
 }
 
 /**
- * @param {Value | undefined} value
- * @returns {value is Unpacked}
- */
-const isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
-
-/** @param {Value} value */
-function number(value) {
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return Number(value);
-  throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
-}
-
-/**
- * A value as the page reads it: an array's numbers as a list.
- * @param {Value} value
- * @returns {unknown}
- */
-function plain(value) {
-  if (!isArray(value)) return value;
-  if (value.shape.length <= 1) return Array.from(value.data);
-  const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
-  return Array.from({ length: rows },
-                    (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) }));
-}
-
-/**
- * A vector of numbers.
- * @param {ArrayLike<number>} values
- * @returns {Unpacked}
- */
-const vector = (values) => ({ shape: [values.length], data: Float64Array.from(values) });
-
-/**
- * f on numbers, elementwise on arrays (a number beside an array goes with each of its numbers).
- * @param {(...args: any[]) => Value} f
- * @param {Value[]} args
- * @returns {Value}
- */
-function elementwise(f, args) {
-  const arrays = args.filter(isArray);
-  if (!arrays.length) return f(...args);
-  const { shape, data } = arrays[0];
-  const out = new Float64Array(data.length);
-  for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => (isArray(a) ? a.data[n] : a))));
-  return { shape, data: out };
-}
-
-/**
  * array[index...], None a whole axis, as numpy indexes.
  * @param {Unpacked} array
  * @param {(number | null)[]} index
@@ -220,14 +174,8 @@ const ARITHMETIC = {
   "//": (a, b) => Math.floor(a / b), "%": modulo, "<": (a, b) => a < b, "<=": (a, b) => a <= b,
   "==": (a, b) => a === b, "!=": (a, b) => a !== b,
   min: Math.min, max: Math.max, abs: Math.abs, exp: Math.exp, sqrt: Math.sqrt, cos: Math.cos, sin: Math.sin,
-  log: Math.log, floor: Math.floor, f32: Math.fround,
+  log: Math.log, floor: Math.floor, ceil: Math.ceil, f32: Math.fround,
 };
-
-/**
- * @param {Value} value
- * @returns {number[]}
- */
-const numbersOf = (value) => (isArray(value) ? Array.from(value.data) : [number(value)]);
 
 /** @type {Record<string, (cell: RecipeCell, ...args: any[]) => Value>} */
 const WORDS = {
@@ -255,7 +203,7 @@ const WORDS = {
   dot: (c, u, v) => { const a = numbersOf(u), b = numbersOf(v); return a.reduce((s, x, k) => s + x * b[k], 0); },
   max_of: (c, v) => numbersOf(v).reduce((a, b) => Math.max(a, b), -Infinity),  // (not Math.max(...): 512² numbers
   // would pass the engine's limit on a call's arguments)
-  len: (c, v) => (isArray(v) ? v.shape[0] : String(v).length),
+  len: (c, v) => (isArray(v) ? v.shape[0] : Array.isArray(v) ? v.length : Array.from(String(v)).length),
   str: (c, x) => String(x), int: (c, x) => Math.trunc(x), list: (c, ...items) => vector(items),
   in: (c, x, items) => numbersOf(items).includes(x),
   zeroed: (c, values, tokens) => {
@@ -309,24 +257,6 @@ const VECTOR_WORDS = {  // what a narrator finds in a row or a step
   },
 };
 
-/** @type {Record<string, (c: unknown, ...args: any[]) => Value>} */
-const FIGURE_WORDS = {  // what a figure's template fills its leaves with (figures/template.py)
-  round: (c, x) => pyRound(x), range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
-  repeat: (c, value, n) => Array(n).fill(value), pick: (c, k, ...options) => options[Number(k)],
-  zip: (c, a, b) => { const second = listOf(b); return listOf(a).map((x, k) => [x, second[k]]); },
-  part: (c, flat, counts, k) => {
-    const runs = numbersOf(counts), start = runs.slice(0, k).reduce((s, n) => s + n, 0);
-    return { shape: [runs[k]], data: /** @type {Unpacked} */ (flat).data.subarray(start, start + runs[k]) };
-  },
-};
-
-/**
- * A list's items, or an array's numbers.
- * @param {Value} value
- * @returns {unknown[]}
- */
-const listOf = (value) => (isArray(value) ? Array.from(value.data) : /** @type {unknown[]} */ (value));
-
 /**
  * An expression's value over `names` alone (a figure's template: template.js).
  * @param {Tree} tree
@@ -334,7 +264,17 @@ const listOf = (value) => (isArray(value) ? Array.from(value.data) : /** @type {
  * @returns {unknown}
  */
 export function valueOf(tree, names) {
-  return plain(evaluate(tree, /** @type {any} */ (null), names));
+  return plain(valueIn(tree, names));
+}
+
+/**
+ * An expression's value over `names` alone, as the words give it (an array of numbers as one: a template's names).
+ * @param {Tree} tree
+ * @param {Record<string, Value>} names
+ * @returns {Value}
+ */
+export function valueIn(tree, names) {
+  return evaluate(tree, /** @type {any} */ (null), names);
 }
 
 /**
@@ -357,6 +297,9 @@ function evaluate(tree, cell, env) {
     const items = numbersOf(evaluate(args[1], cell, env));
     return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
   }
+  if (word === "each") {  // items, what each item k gives: a list (numbers: an array)
+    return asValue(numbersOf(evaluate(args[0], cell, env)).map((k) => evaluate(args[1], cell, { ...env, k })));
+  }
   if (word === "v") return env[String(args[0])];
   if (word === "quote") return /** @type {Value} */ (structuredClone(args[0]));  // a value as it is (a figure's part),
   // copied: Plotly may change the figure it draws, and the template is filled again
@@ -364,6 +307,7 @@ function evaluate(tree, cell, env) {
   const values = args.map((a) => evaluate(a, cell, env));
   if (word === "at") {
     const [array, ...index] = values;
+    if (Array.isArray(array)) return /** @type {Value} */ (array[Number(index[0])]);  // a list's item (a label)
     return array === null ? null : indexed(/** @type {Unpacked} */ (array), /** @type {(number | null)[]} */ (index));
   }
   if (word === "+" && values.some((v) => typeof v === "string")) return values.map(String).join("");

@@ -6,9 +6,10 @@ import { row, matrix, MASKED_BELOW, fixed, within } from "./numbers.js";
 import { stepName, keyHead, headName } from "./steps.js";
 import { explain } from "./explain.js";
 import { lecture as lectureOf, partOf } from "./lecture.js";
-import { labelled, explanationFigure, plot } from "./figures.js";
+import { labelled, plot } from "./figures.js";
+import { explanationFigure } from "./explanation_figure.js";
 import { heatmap } from "./analysed_page.js";
-import { element, said, sentenceKeys, worded } from "./page.js";
+import { element, said, sentenceKeys, worded, screen } from "./page.js";
 import { titled } from "./yours.js";
 
 /** @typedef {import("./steps.js").GraphNode} GraphNode */
@@ -272,7 +273,7 @@ async function explained(host, lecture, step, head, queryHead, cell, tokens, lec
     host.append(element("p", `${ok ? "✔" : "✘"} ${result}`,
                         { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
   }
-  const figure = explanationFigure(e, tokens, lectureMode ? 5 : 12);
+  const figure = explanationFigure(e, tokens, lectureMode ? "lecture" : screen());
   if (figure) {
     const div = element("div", undefined, { class: "figure explanation" });
     host.append(div);

@@ -1,7 +1,7 @@
 // A title too long for its figure's width on as many lines as it needs, as figures/fit.py _fit_title wraps the
 // app's (its measures handed over with the site's style: room.py CHAR_EM, LINE_EM), for the figures the browser still
 // builds itself (the tour's, the Contributions' mixing lines).
-import { escaped } from "./figures.js";
+import { escaped } from "./figure_words.js";
 import { pyRound } from "./numbers.js";
 
 /** @typedef {import("./figure_types.js").Figure} Figure */

@@ -39,8 +39,8 @@
     let text = size < 1e21 ? size.toFixed(decimals) : BigInt(size).toString() + (decimals ? "." + "0".repeat(decimals) : "");
     const exact = size < 1e21 ? size.toFixed(100) : "";
     if (new RegExp(`\\.\\d{${decimals}}50*$`).test(exact)) {
-      const cut = exact.slice(0, exact.indexOf(".") + (decimals ? 1 + decimals : 0));
-      if (Number(cut[cut.length - 1]) % 2 === 0) text = cut;
+      const cut2 = exact.slice(0, exact.indexOf(".") + (decimals ? 1 + decimals : 0));
+      if (Number(cut2[cut2.length - 1]) % 2 === 0) text = cut2;
     }
     const negative = value < 0 || Object.is(value, -0);
     return (negative ? "-" : "") + text;
@@ -143,9 +143,9 @@
     const symbols = node.headed ? node.axes.slice(1) : node.axes.slice();
     if (symbols.filter((s) => s === "T").length === 2) return ["query", "key"];
     const names = { T: "token", "2k": "relative distance row" };
-    const named2 = symbols.map((s) => names[s] || "dimension").slice(0, count);
-    while (named2.length < count) named2.push("index");
-    return named2;
+    const named3 = symbols.map((s) => names[s] || "dimension").slice(0, count);
+    while (named3.length < count) named3.push("index");
+    return named3;
   }
   function keyHead(queryHead, heads, keyHeads) {
     return Math.floor(queryHead / Math.floor(heads / keyHeads));
@@ -402,24 +402,24 @@
       ...extra || {}
     };
   }
-  function escaped(text) {
-    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  }
   function labelled(tokens2) {
-    return tokens2.map((token, i) => `${i} ${escaped(token)}`);
+    return (
+      /** @type {string[]} */
+      valueOf(style().token_labels, { tokens: tokens2 })
+    );
   }
   function colourScale(rows, scale) {
-    const named2 = style().scales[scale];
-    if (!named2) throw new Error(`No colour scale ${scale}: the figure names one of figures/style.py SCALES.`);
-    if (named2.ends) return { colorscale: named2.colours, zmin: named2.ends[0], zmax: named2.ends[1] };
+    const named3 = style().scales[scale];
+    if (!named3) throw new Error(`No colour scale ${scale}: the figure names one of figures/style.py SCALES.`);
+    if (named3.ends) return { colorscale: named3.colours, zmin: named3.ends[0], zmax: named3.ends[1] };
     const values2 = rows.flat().filter((v) => Number.isFinite(v));
     const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);
-    if (named2.signed) {
+    if (named3.signed) {
       const bound2 = largest(values2.map(Math.abs)) || 1;
-      return { colorscale: named2.colours, zmin: -bound2, zmax: bound2 };
+      return { colorscale: named3.colours, zmin: -bound2, zmax: bound2 };
     }
     const top = largest(values2);
-    return { colorscale: named2.colours, zmin: 0, zmax: top <= 1 ? 1 : top };
+    return { colorscale: named3.colours, zmin: 0, zmax: top <= 1 ? 1 : top };
   }
   function spaced(labels, cellWidth, size) {
     const room = 0.6 * size * Math.max(...labels.map((l) => l.length)) + 8;
@@ -454,7 +454,7 @@
       cellHeight = Math.max(4, Math.min(cellHeight, (tallest - top - columnRoom) / rows.length));
     }
     const few = Math.max(rows.length, columns.length) <= s.max_written;
-    const sizeFor = (chars) => Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * chars)));
+    const sizeFor = (chars2) => Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * chars2)));
     const shorter = Boolean(least && !text && few && cellHeight >= 18 && sizeFor(5) < least && sizeFor(4) >= least);
     const written = shorter || few && cellWidth >= 34 && cellHeight >= 18;
     const heatmap2 = {
@@ -528,202 +528,6 @@
     figure.margin = { l: 10, r: 10, t: top, b: 10 };
     return { data: traces, layout: figure, thinned };
   }
-  function waterfall(terms, value, top) {
-    const named2 = terms.filter(([label]) => !(label.includes("[") && label.includes("]")));
-    const many = terms.filter((t) => !named2.includes(t)).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
-    let shown2 = many.slice(0, top);
-    if (many.length > top) {
-      shown2.push([`the other ${many.length - top} terms`, many.slice(top).reduce((a, [, v]) => a + v, 0)]);
-    }
-    const masked = named2.filter(([, v]) => v <= MASKED_BELOW);
-    shown2 = shown2.concat(named2.filter((t) => !masked.includes(t)));
-    const labels = shown2.map(([label]) => escaped(label)), values2 = shown2.map(([, v]) => v);
-    const total = masked.length ? value : values2.reduce((a, b) => a + b, 0);
-    const sign = (v) => (v < 0 ? "-" : "+") + fixed(Math.abs(v), 4);
-    const written = labels.map((label, k) => `${label}  ${sign(values2[k])}`).concat(masked.length ? "= value  −∞ (masked)" : `= value  ${fixed(value, 4)}`);
-    const s = style();
-    return {
-      data: [{
-        type: "waterfall",
-        orientation: "h",
-        y: [...labels, "= value"],
-        x: [...values2, total],
-        measure: [...values2.map(() => "relative"), "total"],
-        connector: { line: { color: s.faint, width: 1 } },
-        increasing: { marker: { color: s.rise } },
-        decreasing: { marker: { color: s.fall } },
-        totals: { marker: { color: s.ink } },
-        hovertemplate: "%{y}: %{x:.6f}<extra></extra>"
-      }],
-      layout: layout(120 + 26 * (labels.length + 1), masked.length ? "the mask adds the most negative number: softmax gives this key 0" : null, {
-        yaxis: {
-          autorange: "reversed",
-          type: "category",
-          tickfont: { size: s.font - 3 },
-          tickmode: "array",
-          tickvals: [...labels, "= value"],
-          ticktext: written,
-          automargin: true
-        },
-        xaxis: { zeroline: true, automargin: true }
-      })
-    };
-  }
-  function softmaxRow(scores, probs, chosen2, tokens2) {
-    const keys = labelled(tokens2), s = style();
-    const colours = keys.map((_, j) => j === chosen2 ? s.chosen : s.ink);
-    const seen = scores.map((v) => v > MASKED_BELOW);
-    const pick = (list) => list.filter((_, j) => seen[j]);
-    return {
-      data: [
-        {
-          type: "bar",
-          orientation: "h",
-          y: pick(keys),
-          x: pick(scores),
-          marker: { color: pick(colours) },
-          hovertemplate: "%{y}: %{x:.4f}<extra></extra>",
-          xaxis: "x",
-          yaxis: "y"
-        },
-        {
-          type: "bar",
-          orientation: "h",
-          y: keys,
-          x: probs,
-          marker: { color: colours },
-          hovertemplate: "%{y}: %{x:.4f}<extra></extra>",
-          xaxis: "x2",
-          yaxis: "y"
-        }
-      ],
-      layout: layout(Math.min(560, 110 + 24 * keys.length), null, {
-        grid: { rows: 1, columns: 2, pattern: "independent" },
-        xaxis: { domain: [0, 0.48], title: { text: "score s_ij" } },
-        xaxis2: { domain: [0.52, 1], title: { text: "softmax p_ij" } },
-        yaxis: { autorange: "reversed", type: "category", tickfont: { size: s.font - 3 }, automargin: true }
-      })
-    };
-  }
-  function histograms(before, after, dim) {
-    const s = style(), stats = (v) => {
-      const mean = v.reduce((a, b) => a + b, 0) / v.length;
-      return [mean, Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length)];
-    };
-    const [mb, sb] = stats(before), [ma, sa] = stats(after);
-    const bar = (x, axis) => ({
-      type: "histogram",
-      x,
-      nbinsx: 40,
-      marker: { color: s.pale },
-      xaxis: `x${axis}`,
-      yaxis: `y${axis}`,
-      hovertemplate: "%{x}: %{y} numbers<extra></extra>"
-    });
-    const line = (x, axis) => ({
-      type: "line",
-      x0: x,
-      x1: x,
-      y0: 0,
-      y1: 1,
-      xref: `x${axis}`,
-      yref: `y${axis} domain`,
-      line: { color: s.chosen, width: 3 }
-    });
-    return {
-      data: [bar(before, ""), bar(after, "2")],
-      layout: layout(380, `${before.length} numbers; dimension ${dim} in orange`, {
-        grid: { rows: 2, columns: 1, pattern: "independent" },
-        yaxis: { domain: [0.6, 1] },
-        yaxis2: { domain: [0, 0.4] },
-        shapes: [line(before[dim], ""), line(after[dim], "2")],
-        annotations: [
-          [`before: mean ${fixed(mb, 3)}, std ${fixed(sb, 3)}`, 1],
-          [`after: mean ${fixed(ma, 3)}, std ${fixed(sa, 3)}`, 0.44]
-        ].map(([text, y]) => ({ text, x: 0.5, y, xref: "paper", yref: "paper", showarrow: false, yanchor: "bottom" }))
-      })
-    };
-  }
-  function curve(xs, ys, point, name) {
-    const s = style();
-    const data = [{
-      type: "scatter",
-      x: xs,
-      y: ys,
-      mode: "lines",
-      line: { color: s.ink, width: 3 },
-      hovertemplate: `${name}(%{x:.3f}) = %{y:.3f}<extra></extra>`
-    }];
-    if (xs[0] <= point && point <= xs[xs.length - 1]) {
-      const k = Math.min(xs.length - 2, Math.floor((point - xs[0]) / (xs[xs.length - 1] - xs[0]) * (xs.length - 1)));
-      const at3 = ys[k] + (ys[k + 1] - ys[k]) * (point - xs[k]) / (xs[k + 1] - xs[k]);
-      data.push({ type: "scatter", x: [point], y: [at3], mode: "markers", marker: { size: 16, color: s.chosen } });
-    }
-    return { data, layout: layout(340, `${name}, at this number's input`, {
-      xaxis: { title: { text: "pre-activation" }, zeroline: true },
-      yaxis: { title: { text: name }, zeroline: true }
-    }) };
-  }
-  function arrows(before, after, angle) {
-    const s = style(), reach = 1.2 * Math.max(Math.hypot(...before), 1e-6);
-    const pairs = [[before, s.pale, "before"], [after, s.ink, "after"]];
-    return {
-      data: pairs.map(([[x, y], colour, name]) => ({
-        type: "scatter",
-        x: [x],
-        y: [y],
-        mode: "markers+text",
-        text: [name],
-        textposition: "top center",
-        marker: { color: colour, size: 8 }
-      })),
-      layout: layout(380, `turned by θ = ${fixed(angle, 3)} rad (${fixed(angle * 180 / Math.PI % 360, 1)}°)`, {
-        annotations: pairs.map(([[x, y], colour]) => ({
-          x,
-          y,
-          ax: 0,
-          ay: 0,
-          xref: "x",
-          yref: "y",
-          axref: "x",
-          ayref: "y",
-          showarrow: true,
-          arrowhead: 2,
-          arrowwidth: 3,
-          arrowcolor: colour,
-          text: ""
-        })),
-        xaxis: { range: [-reach, reach], zeroline: true, title: { text: "first of the pair" } },
-        yaxis: { range: [-reach, reach], zeroline: true, scaleanchor: "x", title: { text: "second of the pair" } }
-      })
-    };
-  }
-  function explanation(e, tokens2, top) {
-    switch (e.drawn_as) {
-      case "terms":
-        return e.terms.length ? waterfall(e.terms, e.value, top) : null;
-      case "softmax row":
-        return softmaxRow(
-          e.inputs.scores_row,
-          e.inputs.exp_row.map((v) => v / e.inputs.sum_exp),
-          e.at[1],
-          tokens2
-        );
-      case "histograms":
-        return e.figure.before ? histograms(e.figure.before, e.figure.after, e.at[e.at.length - 1]) : null;
-      case "curve":
-        return e.figure.curve_x ? curve(
-          e.figure.curve_x,
-          e.figure.curve_y,
-          e.figure.point,
-          e.inputs.function
-        ) : null;
-      case "arrows":
-        return arrows(e.figure.before, e.figure.after, e.figure.angle);
-      default:
-        return null;
-    }
-  }
   function plot(div, figure) {
     const size = figure.layout.font && figure.layout.font.size || style().font;
     const title = figure.layout.title;
@@ -773,8 +577,8 @@
   }
   function route() {
     const address2 = location.hash.replace(/^#\/?/, "");
-    const cut = address2.indexOf("?");
-    const [page2, query] = cut < 0 ? [address2, ""] : [address2.slice(0, cut), address2.slice(cut + 1)];
+    const cut2 = address2.indexOf("?");
+    const [page2, query] = cut2 < 0 ? [address2, ""] : [address2.slice(0, cut2), address2.slice(cut2 + 1)];
     let name = page2;
     try {
       name = decodeURIComponent(page2);
@@ -895,6 +699,111 @@
     return f;
   }
 
+  // src/values.js
+  var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
+  function number(value) {
+    if (typeof value === "number") return value;
+    if (typeof value === "boolean") return Number(value);
+    throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
+  }
+  function plain(value) {
+    if (!isArray(value)) return value;
+    if (value.shape.length <= 1) return Array.from(value.data);
+    const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
+    return Array.from(
+      { length: rows },
+      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
+    );
+  }
+  var vector = (values2) => ({ shape: [values2.length], data: Float64Array.from(values2) });
+  function elementwise(f, args) {
+    const arrays = args.filter(isArray);
+    if (!arrays.length) return f(...args);
+    const { shape, data } = arrays[0];
+    const out = new Float64Array(data.length);
+    for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => isArray(a) ? a.data[n] : a)));
+    return { shape, data: out };
+  }
+  var numbersOf = (value) => isArray(value) ? Array.from(value.data) : Array.isArray(value) ? value.map((x) => number(
+    /** @type {Value} */
+    x
+  )) : [number(value)];
+  var listOf = (value) => isArray(value) ? Array.from(value.data) : (
+    /** @type {unknown[]} */
+    value
+  );
+
+  // src/figure_words.js
+  var escaped = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  var unescaped = (text) => String(text).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  var chars = (text) => Array.from(text);
+  function cut(label, longest) {
+    const shown2 = chars(unescaped(label));
+    return shown2.length <= longest ? label : `${escaped(shown2.slice(0, longest - 1).join(""))}…`;
+  }
+  function wrapped(text, width) {
+    const lines2 = [];
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      const last = lines2.length - 1;
+      if (last >= 0 && chars(lines2[last]).length + 1 + chars(word).length <= width) lines2[last] += ` ${word}`;
+      else lines2.push(word);
+    }
+    return lines2.length ? lines2 : [""];
+  }
+  function interp(x, xs, ys) {
+    const last = xs.length - 1;
+    if (x < xs[0]) return ys[0];
+    if (x >= xs[last]) return ys[last];
+    let j = 0;
+    while (j + 1 < last && xs[j + 1] <= x) j++;
+    if (xs[j] === x) return ys[j];
+    const slope = (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]);
+    return slope * (x - xs[j]) + ys[j];
+  }
+  var sliced = (v, start3, stop) => isArray(v) ? vector(v.data.subarray(start3, Math.max(start3, stop))) : (
+    /** @type {unknown[]} */
+    v.slice(start3, stop)
+  );
+  var asValue = (items) => items.every((x) => typeof x === "number") ? vector(
+    /** @type {number[]} */
+    items
+  ) : items;
+  var itemsOf = (part) => isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part];
+  var FIGURE_WORDS = {
+    round: (c, x) => pyRound(x),
+    range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
+    repeat: (c, value, n) => Array(n).fill(value),
+    pick: (c, k, ...options) => options[Number(k)],
+    zip: (c, a, b) => {
+      const second = listOf(b);
+      return listOf(a).map((x, k) => [x, second[k]]);
+    },
+    part: (c, flat, counts, k) => {
+      const runs = numbersOf(counts), start3 = runs.slice(0, k).reduce((s, n) => s + n, 0);
+      return { shape: [runs[k]], data: (
+        /** @type {Unpacked} */
+        flat.data.subarray(start3, start3 + runs[k])
+      ) };
+    },
+    cat: (c, ...parts) => asValue(parts.flatMap(itemsOf)),
+    slice: (c, v, start3, stop) => sliced(v, start3, stop),
+    taken: (c, v, indices) => {
+      const at3 = numbersOf(indices);
+      return isArray(v) ? vector(at3.map((i) => v.data[i])) : at3.map((i) => (
+        /** @type {unknown[]} */
+        v[i]
+      ));
+    },
+    which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => x ? [k] : [])),
+    has: (c, texts, part) => typeof texts === "string" ? Number(texts.includes(part)) : vector(listOf(texts).map((t) => Number(String(t).includes(part)))),
+    chars: (c, text) => chars(unescaped(text)).length,
+    escaped: (c, text) => escaped(text),
+    unescaped: (c, text) => unescaped(text),
+    cut: (c, label, longest) => cut(String(label), longest),
+    wrapped: (c, text, width) => wrapped(String(text), width),
+    interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys))
+  };
+
   // src/recipe.js
   function wordsOf(tree, found = /* @__PURE__ */ new Set()) {
     if (Array.isArray(tree)) {
@@ -922,14 +831,14 @@
     }
     env.terms_sum = exactSum(terms.map(([, v]) => v));
     const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell, env));
-    const named2 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell, env))]).filter(([, v]) => v !== null));
+    const named3 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell, env))]).filter(([, v]) => v !== null));
     return {
       formula: String(evaluate(recipe.formula, cell, env)),
-      inputs: named2(recipe.inputs),
+      inputs: named3(recipe.inputs),
       recomputed,
       terms,
-      labels: named2(recipe.labels),
-      figure: named2(recipe.figure)
+      labels: named3(recipe.labels),
+      figure: named3(recipe.figure)
     };
   }
   function toldOf(telling, context) {
@@ -942,30 +851,6 @@
   }
   function labelled2(label, cell, env) {
     return String(typeof label === "string" ? said(label, env) : evaluate(label, cell, env));
-  }
-  var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
-  function number(value) {
-    if (typeof value === "number") return value;
-    if (typeof value === "boolean") return Number(value);
-    throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
-  }
-  function plain(value) {
-    if (!isArray(value)) return value;
-    if (value.shape.length <= 1) return Array.from(value.data);
-    const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
-    return Array.from(
-      { length: rows },
-      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
-    );
-  }
-  var vector = (values2) => ({ shape: [values2.length], data: Float64Array.from(values2) });
-  function elementwise(f, args) {
-    const arrays = args.filter(isArray);
-    if (!arrays.length) return f(...args);
-    const { shape, data } = arrays[0];
-    const out = new Float64Array(data.length);
-    for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => isArray(a) ? a.data[n] : a)));
-    return { shape, data: out };
   }
   function indexed(array, index) {
     const strides = array.shape.map((_, axis) => array.shape.slice(axis + 1).reduce((a, b) => a * b, 1));
@@ -1013,9 +898,9 @@
     sin: Math.sin,
     log: Math.log,
     floor: Math.floor,
+    ceil: Math.ceil,
     f32: Math.fround
   };
-  var numbersOf = (value) => isArray(value) ? Array.from(value.data) : [number(value)];
   var WORDS = {
     at_index: (c, k) => c.at[k],
     rank: (c) => c.at.length,
@@ -1064,7 +949,7 @@
     max_of: (c, v) => numbersOf(v).reduce((a, b) => Math.max(a, b), -Infinity),
     // (not Math.max(...): 512² numbers
     // would pass the engine's limit on a call's arguments)
-    len: (c, v) => isArray(v) ? v.shape[0] : String(v).length,
+    len: (c, v) => isArray(v) ? v.shape[0] : Array.isArray(v) ? v.length : Array.from(String(v)).length,
     str: (c, x) => String(x),
     int: (c, x) => Math.trunc(x),
     list: (c, ...items) => vector(items),
@@ -1131,35 +1016,16 @@
       return `(${shape.join(", ")}${shape.length === 1 ? "," : ""})`;
     }
   };
-  var FIGURE_WORDS = {
-    // what a figure's template fills its leaves with (figures/template.py)
-    round: (c, x) => pyRound(x),
-    range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
-    repeat: (c, value, n) => Array(n).fill(value),
-    pick: (c, k, ...options) => options[Number(k)],
-    zip: (c, a, b) => {
-      const second = listOf(b);
-      return listOf(a).map((x, k) => [x, second[k]]);
-    },
-    part: (c, flat, counts, k) => {
-      const runs = numbersOf(counts), start3 = runs.slice(0, k).reduce((s, n) => s + n, 0);
-      return { shape: [runs[k]], data: (
-        /** @type {Unpacked} */
-        flat.data.subarray(start3, start3 + runs[k])
-      ) };
-    }
-  };
-  var listOf = (value) => isArray(value) ? Array.from(value.data) : (
-    /** @type {unknown[]} */
-    value
-  );
   function valueOf(tree, names) {
-    return plain(evaluate(
+    return plain(valueIn(tree, names));
+  }
+  function valueIn(tree, names) {
+    return evaluate(
       tree,
       /** @type {any} */
       null,
       names
-    ));
+    );
   }
   function evaluate(tree, cell, env) {
     if (!Array.isArray(tree)) return tree;
@@ -1181,6 +1047,9 @@
       const items = numbersOf(evaluate(args[1], cell, env));
       return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
     }
+    if (word === "each") {
+      return asValue(numbersOf(evaluate(args[0], cell, env)).map((k) => evaluate(args[1], cell, { ...env, k })));
+    }
     if (word === "v") return env[String(args[0])];
     if (word === "quote") return (
       /** @type {Value} */
@@ -1190,6 +1059,10 @@
     const values2 = args.map((a) => evaluate(a, cell, env));
     if (word === "at") {
       const [array, ...index] = values2;
+      if (Array.isArray(array)) return (
+        /** @type {Value} */
+        array[Number(index[0])]
+      );
       return array === null ? null : indexed(
         /** @type {Unpacked} */
         array,
@@ -1282,6 +1155,66 @@
     const [i, j] = cell.at;
     const inputs = pair ? { "query position": i, "key position": j, "i - j": i - j } : {};
     return { formula: `${meaning}: ${num(cell.value)}`, inputs, recomputed: null, terms: [], labels: {}, figure: {} };
+  }
+
+  // src/template.js
+  function filled(template, names) {
+    const figure = structuredClone(template.figure);
+    const bound2 = { ...names };
+    for (const [name, tree] of template.lets ?? []) bound2[name] = valueIn(tree, bound2);
+    for (const [path, tree] of template.fills) placed(figure, path, valueOf(tree, bound2));
+    const dropped = template.drops.filter(([, tree]) => valueOf(tree, bound2)).map(([path]) => path);
+    dropped.sort((a, b) => later(b, a));
+    for (const path of dropped) {
+      const part = at2(figure, path.slice(0, -1)), key = path.at(-1);
+      if (Array.isArray(part)) part.splice(Number(key), 1);
+      else delete part[String(key)];
+      if (!Object.keys(part).length) delete at2(figure, path.slice(0, -2))[String(path.at(-2))];
+    }
+    return figure;
+  }
+  function later(a, b) {
+    for (let k = 0; k < Math.min(a.length, b.length); k++) {
+      if (a[k] !== b[k]) return typeof a[k] === "number" ? Number(a[k]) - Number(b[k]) : String(a[k]) < String(b[k]) ? -1 : 1;
+    }
+    return a.length - b.length;
+  }
+  function at2(figure, path) {
+    return path.reduce((part, key) => part[key], figure);
+  }
+  function placed(figure, path, value) {
+    const parent = path.slice(0, -1).reduce((part, key) => part[key] ?? (part[key] = {}), figure);
+    parent[
+      /** @type {string | number} */
+      path.at(-1)
+    ] = value;
+  }
+
+  // src/explanation_figure.js
+  var named2 = (value) => Array.isArray(value) && value.every((x) => typeof x === "number") ? vector(value) : (
+    /** @type {Value} */
+    value
+  );
+  function namesOf(e, tokens2) {
+    const given = Object.entries({ ...e.inputs, ...e.figure }).map(([k, v]) => [k, named2(v)]);
+    return {
+      ...Object.fromEntries(given),
+      labels: e.terms.map(([label]) => label),
+      values: vector(e.terms.map(([, v]) => v)),
+      value: e.value,
+      cell: vector(e.at),
+      tokens: tokens2
+    };
+  }
+  function explanationFigure(e, tokens2, screen2) {
+    const kind = (
+      /** @type {Record<string, Kind>} */
+      window.BVL_SITE.views.explanations[e.drawn_as ?? ""]
+    );
+    if (!kind) return null;
+    const names = namesOf(e, tokens2);
+    if (kind.needs.some((name) => names[name] === void 0 || names[name] === null)) return null;
+    return valueOf(kind.drawn, names) ? filled(kind[screen2], names) : null;
   }
 
   // src/model_parts.js
@@ -1488,8 +1421,8 @@
     if (!live2) throw new Error(NOT_LIVE2);
     const wordsA = wordsOf2(t, text), wordsB = pair ? wordsOf2(t, pair) : null;
     const a = wordsA.flat(), b = wordsB && wordsB.flat();
-    const later = (words3) => words3.flatMap((pieces) => pieces.map((_, k) => k > 0));
-    const goesOn = { A: later(wordsA), B: wordsB ? later(wordsB) : [] };
+    const later2 = (words3) => words3.flatMap((pieces) => pieces.map((_, k) => k > 0));
+    const goesOn = { A: later2(wordsA), B: wordsB ? later2(wordsB) : [] };
     const processor = t.post_processor;
     const specials = processor ? processor([], b ? [] : null).tokens.length : 0;
     const [n1, n2] = longestFirst(a.length, b ? b.length : null, (most || live2.max_tokens) - specials);
@@ -1659,33 +1592,6 @@
     }]));
   }
 
-  // src/template.js
-  function filled(template, names) {
-    const figure = structuredClone(template.figure);
-    for (const [path, tree] of template.fills) placed(figure, path, valueOf(tree, names));
-    const dropped = template.drops.filter(([, tree]) => valueOf(tree, names)).map(([path]) => path);
-    dropped.sort((a, b) => Number(b.at(-1)) - Number(a.at(-1)));
-    for (const path of dropped) {
-      const items = (
-        /** @type {unknown[]} */
-        at2(figure, path.slice(0, -1))
-      );
-      items.splice(Number(path.at(-1)), 1);
-      if (!items.length) delete at2(figure, path.slice(0, -2))[String(path.at(-2))];
-    }
-    return figure;
-  }
-  function at2(figure, path) {
-    return path.reduce((part, key) => part[key], figure);
-  }
-  function placed(figure, path, value) {
-    const parent = path.slice(0, -1).reduce((part, key) => part[key] ?? (part[key] = {}), figure);
-    parent[
-      /** @type {string | number} */
-      path.at(-1)
-    ] = value;
-  }
-
   // src/attention_views.js
   function templates() {
     const given = window.BVL_SITE.views.attention;
@@ -1764,13 +1670,13 @@
     const size = layout2.title.font && layout2.title.font.size || base * 1.1;
     const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
     const given = title.split("<br>");
-    const lines2 = given.flatMap((text) => wrapped(unescaped(text), perLine));
+    const lines2 = given.flatMap((text) => wrapped2(unescaped2(text), perLine));
     return lines2.length > given.length ? {
       text: lines2.map(escaped).join("<br>"),
       added: pyRound(line * size) * (lines2.length - given.length)
     } : null;
   }
-  function wrapped(text, width) {
+  function wrapped2(text, width) {
     const lines2 = [];
     for (const word of text.split(/\s+/).filter(Boolean)) {
       const last = lines2.length - 1;
@@ -1779,7 +1685,7 @@
     }
     return lines2.length ? lines2 : [""];
   }
-  function unescaped(text) {
+  function unescaped2(text) {
     return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   }
 
@@ -1974,7 +1880,7 @@
       // the app's figure
       filled(w.figures.heads[stat][screen2], { z: at(fingerprints, k) })
     )), [w.captions[stat]])]));
-    const named2 = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) => `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${fixed(value, 2)}`).join("\n") : w.striking.none);
+    const named3 = w.striking.said + (found.length ? found.map(([layer, head, stat, value]) => `- layer ${layer}, head ${head} ${w.stat_words[stat]}: ${fixed(value, 2)}`).join("\n") : w.striking.none);
     const links = found.map(([layer, head]) => ({
       text: said(w.striking.open, { layer, head }),
       page: "layers",
@@ -1988,7 +1894,7 @@
       page(
         "heads",
         [picker("stat", w.stats.map((s) => [s, w.stat_buttons[s]]), w.defaults.stat)],
-        [{ by: ["stat"], items: grids }, { by: [], items: { "": item(null, [named2], links) } }]
+        [{ by: ["stat"], items: grids }, { by: [], items: { "": item(null, [named3], links) } }]
       ),
       { numbers: stats }
     );
@@ -2589,19 +2495,19 @@
   }
   function elsewhere(view, page2, keys) {
     const text = (keys.get("text") || "").trim(), pair = (keys.get("pair") || "").trim();
-    const named2 = named({ text, pair: pair || null }), said2 = { text, ...pair ? { pair } : {} };
+    const named3 = named({ text, pair: pair || null }), said2 = { text, ...pair ? { pair } : {} };
     const computed2 = (find(text, pair) || { live: false }).live;
     view.append(
       element("h1", worded("not_in_site")),
       element("p", worded(
         computed2 ? "elsewhere_computed" : "elsewhere_new",
-        { named: named2, pages: listedPages(), page: page2 }
+        { named: named3, pages: listedPages(), page: page2 }
       ), { class: "note" })
     );
     const links = element("div", void 0, { class: "sentences" });
     PAGES.forEach((p) => links.append(element(
       "a",
-      `${p[0].toUpperCase()}${p.slice(1)}: “${named2}”`,
+      `${p[0].toUpperCase()}${p.slice(1)}: “${named3}”`,
       { href: link(p, said2), class: "yours-link" }
     )));
     view.append(links);
@@ -2832,7 +2738,7 @@
         { class: `result ${ok ? "ok" : "bad"}`, ...lectureMode2 ? { "data-point": "result" } : {} }
       ));
     }
-    const figure = explanation(e, tokens2, lectureMode2 ? 5 : 12);
+    const figure = explanationFigure(e, tokens2, lectureMode2 ? "lecture" : screen());
     if (figure) {
       const div = element("div", void 0, { class: "figure explanation" });
       host.append(div);
@@ -2849,10 +2755,10 @@
     const lecture2 = await lecture(site9, index);
     if (!alive2()) return;
     const { block, node, layer, head, step, notes } = where(site9.model, keys);
-    const cut = site9.sentences[index].notice;
+    const cut2 = site9.sentences[index].notice;
     view.replaceChildren(
       titled2("Layers", site9.sentences[index]),
-      ...[cut, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" }))
+      ...[cut2, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" }))
     );
     if (!block || !node) {
       const steps = (site9.model.blocks.find((b) => b.block === "layers") || { nodes: [] }).nodes.map((n) => n.key).join(", ");
@@ -2929,19 +2835,19 @@
         location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(block, node.key, layer, head), dims: String(k * WINDOW) });
       }, "dims"));
     }
-    const explanation2 = element("div", void 0, { class: "explanation-panel" });
-    words3.append(explanation2);
+    const explanation = element("div", void 0, { class: "explanation-panel" });
+    words3.append(explanation);
     if (cell === void 0) {
-      explanation2.append(element(
+      explanation.append(element(
         "p",
         worded("not_a_cell", { cell: cellText }),
         { class: "note" }
       ));
     } else if (cell === null) {
-      explanation2.append(element("p", worded("click_a_cell"), { class: "note" }));
+      explanation.append(element("p", worded("click_a_cell"), { class: "note" }));
     } else {
       await explained(
-        explanation2,
+        explanation,
         lecture2,
         stepName(block, node.key),
         node.headed ? s.own : null,
@@ -3431,7 +3337,7 @@
     explain,
     lecture,
     Lecture,
-    explanationFigure: explanation,
+    explanationFigure,
     attentionViews,
     analysed: analysed2,
     tour: { tourOf },

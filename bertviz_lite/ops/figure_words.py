@@ -1,0 +1,81 @@
+"""The words a figure's template fills its leaves with (figures/template.py), beside the recipes' (working.py, whose
+docstring lists them all): lists cut, joined and picked, and text laid out as figures/fit.py lays it out (a label cut
+with "…", a title wrapped). The rules that fit a figure to its screen use them in Python too, so that an exported
+figure and a typed sentence's (frontend/src/figure_words.js, word for word) are laid out by one definition.
+
+A text here is as Plotly reads it: HTML, with `&`, `<` and `>` escaped (style.plotly_text); its length is counted
+as drawn, in characters (code points).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def escaped(text: str) -> str:
+    """Plotly's text for `text`: `&`, `<`, `>` escaped (html.escape without quotes: style.plotly_text)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def unescaped(text: str) -> str:
+    """What `escaped` escaped, as drawn."""
+    return str(text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def cut(label: str, longest: int) -> str:
+    """A label of more than `longest` characters (as drawn) cut with "…" (its hover keeps it whole), never inside
+    an escape."""
+    shown = unescaped(label)
+    return label if len(shown) <= longest else escaped(shown[:longest - 1]) + "…"
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """`text` (as drawn) on lines of at most `width` characters, broken between words (at white space, a run of it
+    one space); a word longer than a line on a line of its own. Python's textwrap also breaks at hyphens and inside
+    long words: a figure's title keeps "Feed-forward" whole."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def joined_up(*parts):
+    """Lists, arrays and single items one after another: numbers as an array, else a list."""
+    items = [x for part in parts for x in (np.ravel(part).tolist() if isinstance(part, np.ndarray)
+                                            else part if isinstance(part, list) else [part])]
+    return np.asarray(items, np.float64) if all(_is_number(x) for x in items) else items
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+
+def _taken(values, indices):
+    """The items of `values` at `indices`, in their order: a list's as a list, an array's as an array."""
+    if isinstance(values, list):
+        return [values[int(i)] for i in np.ravel(indices)]
+    return np.asarray(values, np.float64)[np.ravel(np.asarray(indices)).astype(int)]
+
+
+def each_of(values: list):
+    """What `each` gives: numbers as an array, else a list."""
+    return np.asarray(values, np.float64) if values and all(_is_number(x) for x in values) else values
+
+
+FIGURE_WORDS = {
+    "round": lambda c, x: round(x), "range": lambda c, n: np.arange(int(n)),
+    "repeat": lambda c, value, n: [value] * int(n), "pick": lambda c, k, *options: options[int(k)],
+    "zip": lambda c, a, b: [[x, y] for x, y in zip(np.asarray(a).tolist(), np.asarray(b).tolist())],
+    "cat": lambda c, *parts: joined_up(*parts),
+    "slice": lambda c, v, start, stop: v[int(start): int(stop)],
+    "taken": lambda c, v, indices: _taken(v, indices),
+    "which": lambda c, mask: np.flatnonzero(np.ravel(np.asarray(mask, np.float64)) != 0),
+    "has": lambda c, texts, part: (float(str(part) in texts) if isinstance(texts, str)
+                                   else np.asarray([float(str(part) in str(t)) for t in texts], np.float64)),
+    "chars": lambda c, text: len(unescaped(text)),
+    "escaped": lambda c, text: escaped(text), "unescaped": lambda c, text: unescaped(text), "cut": lambda c, label, longest: cut(label, int(longest)),
+    "wrapped": lambda c, text, width: wrapped(str(text), int(width)),
+    "interp": lambda c, x, xs, ys: float(np.interp(x, np.asarray(xs, np.float64), np.asarray(ys, np.float64))),
+}

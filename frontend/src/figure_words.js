@@ -1,0 +1,107 @@
+// The words a figure's template fills its leaves with (bertviz_lite/ops/figure_words.py, which says each, word for
+// word): lists cut, joined and picked, and text laid out as the app's figures/fit.py lays it out (a label cut with
+// "…", a title wrapped). A text is as Plotly reads it (`&`, `<`, `>` escaped); its length is counted as drawn, in
+// characters (code points, as Python counts them).
+import { pyRound } from "./numbers.js";
+import { isArray, vector, numbersOf, listOf } from "./values.js";
+
+/** @typedef {import("./values.js").Value} Value */
+/** @typedef {import("./values.js").Unpacked} Unpacked */
+
+/** @param {unknown} text */
+export const escaped = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** @param {unknown} text */
+const unescaped = (text) => String(text).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** @param {string} text */
+const chars = (text) => Array.from(text);
+
+/**
+ * figure_words.py cut: a label of more than `longest` characters (as drawn) cut with "…".
+ * @param {string} label
+ * @param {number} longest
+ */
+function cut(label, longest) {
+  const shown = chars(unescaped(label));
+  return shown.length <= longest ? label : `${escaped(shown.slice(0, longest - 1).join(""))}…`;
+}
+
+/**
+ * figure_words.py wrapped: lines of at most `width` characters, broken between words.
+ * @param {string} text
+ * @param {number} width
+ */
+function wrapped(text, width) {
+  /** @type {string[]} */
+  const lines = [];
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const last = lines.length - 1;
+    if (last >= 0 && chars(lines[last]).length + 1 + chars(word).length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.length ? lines : [""];
+}
+
+/**
+ * numpy's interp at one point (its compiled loop: the segment's slope times the distance from its start).
+ * @param {number} x
+ * @param {number[]} xs increasing
+ * @param {number[]} ys
+ */
+function interp(x, xs, ys) {
+  const last = xs.length - 1;
+  if (x < xs[0]) return ys[0];
+  if (x >= xs[last]) return ys[last];
+  let j = 0;
+  while (j + 1 < last && xs[j + 1] <= x) j++;
+  if (xs[j] === x) return ys[j];
+  const slope = (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]);
+  return slope * (x - xs[j]) + ys[j];
+}
+
+/**
+ * A list's or an array's items from `start` to `stop` (Python's slice).
+ * @param {Value} v
+ * @param {number} start
+ * @param {number} stop
+ */
+const sliced = (v, start, stop) => (isArray(v) ? vector(v.data.subarray(start, Math.max(start, stop)))
+  : /** @type {unknown[]} */ (v).slice(start, stop));
+
+/**
+ * Items one after another: all numbers, an array; else a list.
+ * @param {unknown[]} items
+ * @returns {Value}
+ */
+export const asValue = (items) => (items.every((x) => typeof x === "number") ? vector(/** @type {number[]} */ (items))
+  : items);
+
+/** @param {Value} part */
+const itemsOf = (part) => (isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part]);
+
+/** @type {Record<string, (c: unknown, ...args: any[]) => Value>} */
+export const FIGURE_WORDS = {
+  round: (c, x) => pyRound(x),
+  range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
+  repeat: (c, value, n) => Array(n).fill(value), pick: (c, k, ...options) => options[Number(k)],
+  zip: (c, a, b) => { const second = listOf(b); return listOf(a).map((x, k) => [x, second[k]]); },
+  part: (c, flat, counts, k) => {
+    const runs = numbersOf(counts), start = runs.slice(0, k).reduce((s, n) => s + n, 0);
+    return { shape: [runs[k]], data: /** @type {Unpacked} */ (flat).data.subarray(start, start + runs[k]) };
+  },
+  cat: (c, ...parts) => asValue(parts.flatMap(itemsOf)),
+  slice: (c, v, start, stop) => sliced(v, start, stop),
+  taken: (c, v, indices) => {
+    const at = numbersOf(indices);
+    return isArray(v) ? vector(at.map((i) => v.data[i])) : at.map((i) => /** @type {unknown[]} */ (v)[i]);
+  },
+  which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => (x ? [k] : []))),
+  has: (c, texts, part) => (typeof texts === "string" ? Number(texts.includes(part))
+    : vector(listOf(texts).map((t) => Number(String(t).includes(part))))),
+  chars: (c, text) => chars(unescaped(text)).length,
+  escaped: (c, text) => escaped(text), unescaped: (c, text) => unescaped(text),
+  cut: (c, label, longest) => cut(String(label), longest),
+  wrapped: (c, text, width) => wrapped(String(text), width),
+  interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
+};
