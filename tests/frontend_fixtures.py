@@ -204,7 +204,29 @@ def explanations_fixture() -> dict:
             screens[screen] = _nulls(plain_figure(drawn(styled(fig, WIDTHS[screen], lecture=screen == "lecture"))))
         cases.append({"e": {"drawn_as": kind.value, "terms": said, "value": e.value, "inputs": inputs,
                             "figure": figure, "at": [1, 2]}, **screens})
-    return {"explanations": explanation_templates(), "tokens": ["[CLS]", "the", "<s>", "bank"], "cases": cases}
+    return {"explanations": explanation_templates(), "tokens": ["[CLS]", "the", "<s>", "bank"], "cases": cases,
+            "titles": titles_fixture()}
+
+
+def titles_fixture() -> dict:
+    """Titles wrapped to their figure's width by fit.py (`_fit_title`), and the rule a site's browser wraps the
+    titles of its own figures by (TITLE_RULE): short and long, escaped, at a phone's and a browser's width, in a
+    figure's type and a lecture's, with a title's own size."""
+    import plotly.graph_objects as go
+
+    from bertviz_lite.figures.fit import TITLE_RULE, _fit_title
+
+    cases = []
+    for text in ("layer 2, head 0: Attention (softmax)", "Mixing ratio: the share of what reaches a token that comes "
+                 "from other tokens", "&lt;s&gt; attends to &amp; and a very-long-hyphenated-word here"):
+        for width, base, own in ((358, 16, None), (720, 20, None), (358, 16, 24)):
+            layout = {"title": {"text": text, **({"font": {"size": own}} if own else {})}, "font": {"size": base},
+                      "margin": {"t": 50}}
+            fig = go.Figure(layout=layout)
+            _fit_title(fig, width, base)
+            cases.append({"layout": layout, "width": width, "wrapped": {
+                "title": fig.layout.title.to_plotly_json(), "margin_t": fig.layout.margin.t}})
+    return {"rule": TITLE_RULE, "cases": cases}
 
 
 def _nulls(value):

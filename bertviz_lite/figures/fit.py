@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from ..ops.figure_words import cut, escaped, unescaped, wrapped
-from ..ops.recipe import X, call, var, when
+from ..ops.recipe import X, call, tree_of, var, when
+from .template import value_of
 
 from .cell_numbers import fit_numbers, room_for_numbers
 from .colour_bars import NARROW_PX, colour_bars_under, fit_colour_bars, place_bars_under
@@ -99,9 +100,9 @@ WRAPPED_TITLE = dict(yref="container", y=1, yanchor="top", pad=dict(t=8))  # a w
 # figure's top, going down into the room made for them
 
 
-def title_chars(width: float, size: float) -> int:
-    """The characters a line of a title `size` px holds across a figure `width` px wide."""
-    return max(12, int((width - 20) / (size * CHAR_EM)))
+def title_chars(width, size) -> X:
+    """The characters a line of a title `size` px holds across a figure `width` px wide, as an expression."""
+    return call("max", 12, call("int", (width - 20) / (size * CHAR_EM)))
 
 
 def title_size(fig: go.Figure, base: float) -> float:
@@ -117,21 +118,35 @@ def _fit_title(fig: go.Figure, width: float, base: float) -> None:
         return
     size = title_size(fig, base)
     given = title.split("<br>")
-    lines = [line for text in given for line in wrapped(unescaped(text), title_chars(width, size))]
+    lines = [line for text in given for line in wrapped(unescaped(text), value_of(title_chars(width, size), {}))]
     if len(lines) > len(given):
         fig.update_layout(title=dict(text="<br>".join(map(escaped, lines)), **WRAPPED_TITLE),
                           margin_t=(fig.layout.margin.t or 0) + round(LINE_EM * size) * (len(lines) - len(given)))
 
 
-def title_leaves(title: dict, text, width: float, size: float, margin_t) -> dict[tuple, X]:
+def _lines_joined(lines: X) -> X:
+    return call("joined", "<br>", call("range", call("len", lines)), call("escaped", lines[var.k]))
+
+
+def title_leaves(title, text, width, size, margin_t) -> dict[tuple, X]:
     """`_fit_title`'s rule, as expressions (ops/recipe.py) over a title of one line, `text`, that depends on the
-    sentence (a template's, figures/template.py): the title's part (`title`, as the figure has it unwrapped), its
-    text and the figure's top margin (`margin_t`, as the figure has it)."""
+    sentence (a template's, figures/template.py): the title's part (`title`, as the figure has it unwrapped, less its
+    text), its text and the figure's top margin (`margin_t`, as the figure has it). Any of them, the width and the
+    type's size may be expressions: a site's browser wraps the titles of the figures it still builds by this rule
+    (TITLE_RULE)."""
+    part = title if isinstance(title, X) else call("quote", title)
     lines = call("wrapped", call("unescaped", text), title_chars(width, size))
     wraps = call("<", 1, call("len", lines))
-    return {("layout", "title"): when(wraps, call("quote", {**title, **WRAPPED_TITLE}), call("quote", title)),
+    return {("layout", "title"): when(wraps, call("merged", part, call("quote", WRAPPED_TITLE)), part),
             ("layout", "title", "text"): when(wraps, _lines_joined(lines), text),
-            ("layout", "margin", "t"): margin_t + when(wraps, round(LINE_EM * size) * (call("len", lines) - 1), 0)}
+            ("layout", "margin", "t"): margin_t + when(wraps, call("round", LINE_EM * size) * (call("len", lines) - 1),
+                                                       0)}
+
+
+TITLE_RULE = {"fills": [[list(path), tree_of(leaf)] for path, leaf in title_leaves(
+    var.title, var.text, var.width, when(var.title_font, var.title_font, var.base * 1.1), var.margin_t).items()],
+    "drops": []}  # a figure's title of one line wrapped to its width, as a template's leaves: over its text, the rest
+# of its part, the figure's width, type size (`base`), title's own type size (`title_font`) and top margin
 
 
 def panel_title_rule(text, per_line: int, size: float) -> tuple[X, X]:
@@ -140,10 +155,6 @@ def panel_title_rule(text, per_line: int, size: float) -> tuple[X, X]:
     lines = call("wrapped", call("unescaped", text), per_line)
     wraps = when(call("<", 1, call("len", lines)), call("==", call("has", text, "<"), 0), False)
     return when(wraps, _lines_joined(lines), text), when(wraps, round(LINE_EM * size) * (call("len", lines) - 1), 0)
-
-
-def _lines_joined(lines: X) -> X:
-    return call("joined", "<br>", call("range", call("len", lines)), call("escaped", lines[var.k]))
 
 
 def panel_titles(fig: go.Figure, width: float, height: float, base: float) -> list[tuple[int, int]]:

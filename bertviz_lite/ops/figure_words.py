@@ -77,5 +77,6 @@ FIGURE_WORDS = {
     "chars": lambda c, text: len(unescaped(text)),
     "escaped": lambda c, text: escaped(text), "unescaped": lambda c, text: unescaped(text), "cut": lambda c, label, longest: cut(label, int(longest)),
     "wrapped": lambda c, text, width: wrapped(str(text), int(width)),
+    "merged": lambda c, part, more: {**part, **more},
     "interp": lambda c, x, xs, ys: float(np.interp(x, np.asarray(xs, np.float64), np.asarray(ys, np.float64))),
 }

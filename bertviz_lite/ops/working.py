@@ -23,7 +23,7 @@ results on every family's recipes), so what a word means is said once, here:
   a flat array cut into runs of `counts`), `cat a b ...` (one after another), `slice v start stop`, `which mask`
   (the indices where it is true), `taken v indices`, `has texts part` (1 where a text, or each text, holds `part`), `each items say` (what `say` gives
   for each item `k`), `chars text` (as drawn), `escaped text`, `unescaped text`, `cut label longest`, `wrapped text width` (its
-  lines), `interp x xs ys`;
+  lines), `merged part more` (a figure's part with more keys), `interp x xs ys`;
 - `if c a b`, `quote value` (as it is), `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so
   far, and the fields given; `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
   item `k`, joined), `v name`, `terms_sum` (the exact sum of the terms so far)."""

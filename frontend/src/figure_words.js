@@ -103,5 +103,6 @@ export const FIGURE_WORDS = {
   escaped: (c, text) => escaped(text), unescaped: (c, text) => unescaped(text),
   cut: (c, label, longest) => cut(String(label), longest),
   wrapped: (c, text, width) => wrapped(String(text), width),
+  merged: (c, part, more) => ({ ...part, ...more }),
   interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
 };

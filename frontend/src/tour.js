@@ -10,7 +10,6 @@ import { toldOf } from "./recipe.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { labelled } from "./figures.js";
 import { heatmap } from "./analysed_page.js";
-import { wrappedTitle } from "./titles.js";
 import { analysed } from "./analysis_graphs.js";
 import { hiddenStatesOf } from "./running.js";
 import { eachScreen, said } from "./page.js";
@@ -227,17 +226,19 @@ function streamFigure(lecture, stream) {
 }
 
 /**
- * A figure with its title on as many lines as the width needs (a phone's), as fit.py wraps it, where Plotly sets a
- * title (in the middle of the room above the plot, which grows by the lines added).
+ * A figure with its title on as many lines as the width needs (a phone's), by the app's rule (figures/fit.py
+ * TITLE_RULE, in the site's style): the lines set from the figure's top, the room above the plot grown by them.
  * @param {Figure} figure
  * @param {number} width
  * @returns {Figure}
  */
 export function titled(figure, width) {
-  const layout = figure.layout, wrap = wrappedTitle(layout, width, (layout.font && layout.font.size) || 16);
-  if (wrap) Object.assign(layout, { title: { ...layout.title, text: wrap.text },
-                                    margin: { ...layout.margin, t: (layout.margin?.t || 0) + wrap.added } });
-  return figure;
+  const { title, font, margin } = figure.layout;
+  if (!title || !title.text) return figure;
+  const { text, ...part } = title;
+  return filled({ figure, ...window.BVL_SITE.style.title_rule }, {
+    text, title: part, width, base: font?.size ?? window.BVL_SITE.style.font, title_font: title.font?.size ?? null,
+    margin_t: margin?.t ?? 0 });
 }
 
 /**

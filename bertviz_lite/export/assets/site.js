@@ -801,6 +801,7 @@
     unescaped: (c, text) => unescaped(text),
     cut: (c, label, longest) => cut(String(label), longest),
     wrapped: (c, text, width) => wrapped(String(text), width),
+    merged: (c, part, more) => ({ ...part, ...more }),
     interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys))
   };
 
@@ -1662,33 +1663,6 @@
     ));
   }
 
-  // src/titles.js
-  function wrappedTitle(layout2, width, base) {
-    const title = layout2.title && layout2.title.text;
-    if (!title || !layout2.title) return null;
-    const { char_em: em, line_em: line } = window.BVL_SITE.style.title_wrap;
-    const size = layout2.title.font && layout2.title.font.size || base * 1.1;
-    const perLine = Math.max(12, Math.trunc((width - 20) / (size * em)));
-    const given = title.split("<br>");
-    const lines2 = given.flatMap((text) => wrapped2(unescaped2(text), perLine));
-    return lines2.length > given.length ? {
-      text: lines2.map(escaped).join("<br>"),
-      added: pyRound(line * size) * (lines2.length - given.length)
-    } : null;
-  }
-  function wrapped2(text, width) {
-    const lines2 = [];
-    for (const word of text.split(/\s+/).filter(Boolean)) {
-      const last = lines2.length - 1;
-      if (last >= 0 && lines2[last].length + 1 + word.length <= width) lines2[last] += ` ${word}`;
-      else lines2.push(word);
-    }
-    return lines2.length ? lines2 : [""];
-  }
-  function unescaped2(text) {
-    return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  }
-
   // src/tour.js
   var site3 = window.BVL_SITE;
   var values = (array) => Array.from(array.data);
@@ -1836,12 +1810,17 @@
     };
   }
   function titled(figure, width) {
-    const layout2 = figure.layout, wrap = wrappedTitle(layout2, width, layout2.font && layout2.font.size || 16);
-    if (wrap) Object.assign(layout2, {
-      title: { ...layout2.title, text: wrap.text },
-      margin: { ...layout2.margin, t: (layout2.margin?.t || 0) + wrap.added }
+    const { title, font, margin } = figure.layout;
+    if (!title || !title.text) return figure;
+    const { text, ...part } = title;
+    return filled({ figure, ...window.BVL_SITE.style.title_rule }, {
+      text,
+      title: part,
+      width,
+      base: font?.size ?? window.BVL_SITE.style.font,
+      title_font: title.font?.size ?? null,
+      margin_t: margin?.t ?? 0
     });
-    return figure;
   }
   async function tourOf(lecture2, sentence) {
     const about = site3.views.tour;
