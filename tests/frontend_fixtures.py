@@ -225,7 +225,7 @@ def titles_fixture() -> dict:
             fig = go.Figure(layout=layout)
             _fit_title(fig, width, base)
             cases.append({"layout": layout, "width": width, "wrapped": {
-                "title": fig.layout.title.to_plotly_json(), "margin_t": fig.layout.margin.t}})
+                "text": fig.layout.title.text, "margin_t": fig.layout.margin.t}})
     return {"rule": TITLE_RULE, "cases": cases}
 
 

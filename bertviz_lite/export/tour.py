@@ -18,8 +18,8 @@ from ..analyses.sentence_pooling import pooling_of
 from ..analyses.similarity import sentence_vectors, vectors_of, vectors_of_trace
 from ..tour import NO_CHAPTER, chapter_figure, chapters, narrate
 from ..ops import TELLING
-from ..tour.narration import (NO_WEIGHTS, RANDOM, STORIES, output_sentences, stream_telling, telling_of,
-                              vocabulary_words)
+from ..tour.narration import (NO_WEIGHTS, RANDOM, STORIES, TOKENS_TELLING, VECTOR_TELLING, output_sentences,
+                              stream_telling, telling_of, vocabulary_words)
 from ..figures import vector_bars
 from ..figures.template import template_of
 from ..ops.recipe import var
@@ -71,6 +71,7 @@ def tour_words(loaded, t) -> dict:
     sentence vector (the Similarity page's first way)."""
     way, pooling = vectors_of(loaded, [t])[0], pooling_of(loaded)
     return {"telling": TELLING, "stories": STORIES,  # the sentences' templates
+            "tokens_telling": TOKENS_TELLING.to_json(), "vector_telling": VECTOR_TELLING.to_json(),
             "random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
             "chapters": [{**asdict(chapter), "telling": _telling(t, chapter)} for chapter in chapters(t, LAYER)],
             "no_chapter": NO_CHAPTER,

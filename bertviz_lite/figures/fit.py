@@ -144,9 +144,12 @@ def title_leaves(title, text, width, size, margin_t) -> dict[tuple, X]:
 
 
 TITLE_RULE = {"fills": [[list(path), tree_of(leaf)] for path, leaf in title_leaves(
-    var.title, var.text, var.width, when(var.title_font, var.title_font, var.base * 1.1), var.margin_t).items()],
-    "drops": []}  # a figure's title of one line wrapped to its width, as a template's leaves: over its text, the rest
-# of its part, the figure's width, type size (`base`), title's own type size (`title_font`) and top margin
+    var.title, var.text, var.width, when(var.title_font, var.title_font, var.base * 1.1), var.margin_t).items()
+    if path != ("layout", "title")], "drops": []}  # a figure's title of one line wrapped to its width, as a
+# template's leaves (its lines and the room they take) over its text, the figure's width, type size (`base`), the
+# title's own (`title_font`) and top margin: for the figures a site's browser still builds, whose colour bar lies
+# across the top, where Plotly places a title set from the figure's top above the figure (issue 55), so their
+# title keeps Plotly's place in the room above the plot
 
 
 def panel_title_rule(text, per_line: int, size: float) -> tuple[X, X]:

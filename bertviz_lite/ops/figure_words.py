@@ -78,5 +78,6 @@ FIGURE_WORDS = {
     "escaped": lambda c, text: escaped(text), "unescaped": lambda c, text: unescaped(text), "cut": lambda c, label, longest: cut(label, int(longest)),
     "wrapped": lambda c, text, width: wrapped(str(text), int(width)),
     "merged": lambda c, part, more: {**part, **more},
+    "unique": lambda c, items: list(dict.fromkeys(items)),
     "interp": lambda c, x, xs, ys: float(np.interp(x, np.asarray(xs, np.float64), np.asarray(ys, np.float64))),
 }

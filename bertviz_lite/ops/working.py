@@ -23,7 +23,7 @@ results on every family's recipes), so what a word means is said once, here:
   a flat array cut into runs of `counts`), `cat a b ...` (one after another), `slice v start stop`, `which mask`
   (the indices where it is true), `taken v indices`, `has texts part` (1 where a text, or each text, holds `part`), `each items say` (what `say` gives
   for each item `k`), `chars text` (as drawn), `escaped text`, `unescaped text`, `cut label longest`, `wrapped text width` (its
-  lines), `merged part more` (a figure's part with more keys), `interp x xs ys`;
+  lines), `merged part more` (a figure's part with more keys), `unique items` (each once, in order), `interp x xs ys`;
 - `if c a b`, `quote value` (as it is), `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so
   far, and the fields given; `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
   item `k`, joined), `v name`, `terms_sum` (the exact sum of the terms so far)."""
@@ -99,6 +99,15 @@ def told(telling: Telling, s) -> list[str]:
     """A narrator's sentences (`telling.Telling`) worked out on a chapter's step `s` (tour/narration.py Step)."""
     env = _bound(telling.let, s)
     return [said for sentence in telling.sentences if (said := evaluate(tree_of(sentence), s, env)) is not None]
+
+
+def told_over(telling: Telling, names: dict) -> list[str]:
+    """A telling worked out over named values alone (a chapter that is no step's: the tokens', the sentence
+    vector's)."""
+    env = dict(names)
+    for name, expression in telling.let.items():
+        env[name] = _plain(evaluate(tree_of(expression), None, env))
+    return [said for sentence in telling.sentences if (said := evaluate(tree_of(sentence), None, env)) is not None]
 
 
 def _bound(let: dict, c) -> dict:

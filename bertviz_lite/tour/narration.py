@@ -17,9 +17,9 @@ from ..analyses.residual_stream import turns
 from ..analyses.similarity import SentenceVectors
 from ..graph.names import parse_step_name
 from ..ops import head_name, key_head
-from ..ops.recipe import X, call, var
+from ..ops.recipe import X, call, var, when
 from ..ops.telling import Telling, quoted, said, step
-from ..ops.working import told
+from ..ops.working import told, told_over
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
@@ -118,20 +118,41 @@ def output_sentences(trace: Trace, vectors: SentenceVectors | None = None, lens:
         then = ", ".join(said["then"].format(token=token, p=p) for token, p in top[1:3])
         return [said["predicts"].format(token=top[0][0], p=top[0][1], position=lens.position,
                                         at=trace.tokens[lens.position], then=then), said["layers"]]
-    vector = vectors.vectors[0]
-    trained = [] if vectors.trained_for_similarity else [said["untrained"]]
-    return [said["vector"].format(size=vector.size, how=vectors.how),
-            said["length"].format(length=np.linalg.norm(vector.astype(np.float64))), *trained]
+    return told_over(VECTOR_TELLING, {"vector": vectors.vectors[0].astype(np.float64), "how": vectors.how,
+                                      "trained": vectors.trained_for_similarity})
 
 
 def tokens_story(trace: Trace) -> list[str]:
-    special = [t for t, s in zip(trace.tokens, trace.sequence_ids) if s is None]
-    pieces = [t for t, s, w, prev in zip(trace.tokens[1:], trace.sequence_ids[1:], trace.word_ids[1:],
-                                         trace.word_ids[:-1]) if s is not None and w is not None and w == prev]
-    said = STORIES["tokens"]
-    return [said["cut"].format(tokens=len(trace.tokens), special=len(special), vocabulary=vocabulary_words(trace),
-                               names=said["between"].join(dict.fromkeys(special))),
-            said["pieces"].format(pieces=len(pieces), first=pieces[0]) if pieces else said["whole"]]
+    return told_over(TOKENS_TELLING, tokens_named(trace))
+
+
+def tokens_named(trace: Trace) -> dict:
+    """What the tokens' chapter reads: the tokens, which are special (1: no sentence's), which continue a word cut
+    into pieces (1), and the vocabulary's words (a site's browser names a typed sentence's alike: tour.js)."""
+    ids, words = trace.sequence_ids, trace.word_ids
+    pieces = [0.0] + [float(s is not None and w is not None and w == prev)
+                      for s, w, prev in zip(ids[1:], words[1:], words[:-1])]
+    return {"tokens": list(trace.tokens), "special": np.asarray([float(s is None) for s in ids]),
+            "pieces": np.asarray(pieces), "vocabulary": vocabulary_words(trace)}
+
+
+def _stories_tellings() -> tuple[Telling, Telling]:
+    """The tokens' chapter and the sentence vector's, as tellings over named numbers (`told_over`): the special
+    tokens counted and named once each, the first word cut into pieces; the vector's size and length."""
+    tokens, output = STORIES["tokens"], STORIES["output"]
+    special = call("unique", call("taken", var.tokens, var.special_at))
+    said_tokens = Telling({"special_at": call("which", var.special), "pieces_at": call("which", var.pieces)}, (
+        said(tokens["cut"], tokens=call("len", var.tokens), special=call("len", var.special_at),
+             names=call("joined", tokens["between"], call("range", call("len", special)), special[var.k])),
+        when(call("<", 0, call("len", var.pieces_at)), said(tokens["pieces"], pieces=call("len", var.pieces_at),
+                                                             first=var.tokens[var.pieces_at[0]]), tokens["whole"])))
+    said_output = Telling({}, (said(output["vector"], size=call("len", var.vector)),
+                               said(output["length"], length=call("norm", var.vector)),
+                               when(var.trained, None, output["untrained"])))
+    return said_tokens, said_output
+
+
+TOKENS_TELLING, VECTOR_TELLING = _stories_tellings()
 
 
 def vocabulary_words(trace: Trace) -> str:

@@ -104,5 +104,6 @@ export const FIGURE_WORDS = {
   cut: (c, label, longest) => cut(String(label), longest),
   wrapped: (c, text, width) => wrapped(String(text), width),
   merged: (c, part, more) => ({ ...part, ...more }),
+  unique: (c, items) => [...new Set(listOf(items))],
   interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
 };

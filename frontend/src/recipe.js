@@ -120,6 +120,20 @@ export function toldOf(telling, context) {
 }
 
 /**
+ * A telling worked out over named values alone (ops/working.py told_over: a chapter that is no step's).
+ * @param {Telling} telling
+ * @param {Record<string, Value>} names
+ * @returns {string[]}
+ */
+export function toldOver(telling, names) {
+  /** @type {Record<string, Value>} */
+  const env = { ...names };
+  for (const [name, tree] of telling.let) env[name] = evaluate(tree, /** @type {any} */ (null), env);
+  return telling.sentences.map((tree) => evaluate(tree, /** @type {any} */ (null), env)).filter((v) => v !== null)
+    .map(String);
+}
+
+/**
  * @param {Tree} label
  * @param {RecipeCell} cell
  * @param {Record<string, Value>} env

@@ -5,8 +5,9 @@
 // narrator's `telling` (ops/telling.py: its templates and the numbers they name), worked out by recipe.js as the app
 // works it out.
 // numbers.js: Python's f"{x:.Nf}", an array's row, ‖·‖, a matrix's rows, the mask's scores
-import { fixed, at, norm as length, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
-import { toldOf } from "./recipe.js";
+import { fixed, at, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
+import { toldOf, toldOver } from "./recipe.js";
+import { vector } from "./values.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { labelled } from "./figures.js";
 import { heatmap } from "./analysed_page.js";
@@ -73,17 +74,16 @@ const quoted = (token) => said(words().telling.token, { token });
 
 // ---- the chapters that are not a step (tour/narration.py) ----
 /**
+ * The tokens' chapter, told by its telling (tour/narration.py TOKENS_TELLING) on what it names of the sentence.
  * @param {Lecture} lecture
  * @param {SiteSentence} sentence
  * @returns {string[]}
  */
 function tokensStory(lecture, sentence) {
-  const t = words().stories.tokens;
-  const special = lecture.tokens.filter((_, i) => sentence.sentences[i] === "special");
-  const pieces = lecture.tokens.filter((_, i) => sentence.continues?.[i]);
-  return [said(t.cut, { tokens: lecture.tokens.length, special: special.length, names: [...new Set(special)].join(t.between),
-                        vocabulary: words().vocabulary }),
-          pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole];
+  return toldOver(words().tokens_telling, {
+    tokens: lecture.tokens, vocabulary: words().vocabulary,
+    special: vector(lecture.tokens.map((_, i) => Number(sentence.sentences[i] === "special"))),
+    pieces: vector(lecture.tokens.map((_, i) => Number(Boolean(sentence.continues?.[i])))) });
 }
 
 /**
@@ -124,14 +124,13 @@ async function sentenceVector(lecture, sentence) {
 }
 
 /**
- * tour/narration.py output_sentences, for the sentence vector.
+ * The sentence vector's chapter, told by its telling (tour/narration.py VECTOR_TELLING).
  * @param {Found} found
  * @returns {string[]}
  */
 function outputStory(found) {
-  const { way, vector } = found, t = words().stories.output;
-  return [said(t.vector, { size: vector.length, how: way.how }), said(t.length, { length: length(vector) }),
-          ...(way.trained ? [] : [t.untrained])];
+  return toldOver(words().vector_telling, { vector: vector(found.vector), how: found.way.how,
+                                            trained: found.way.trained });
 }
 
 /**
@@ -227,7 +226,7 @@ function streamFigure(lecture, stream) {
 
 /**
  * A figure with its title on as many lines as the width needs (a phone's), by the app's rule (figures/fit.py
- * TITLE_RULE, in the site's style): the lines set from the figure's top, the room above the plot grown by them.
+ * TITLE_RULE, in the site's style): the room above the plot grown by the lines added.
  * @param {Figure} figure
  * @param {number} width
  * @returns {Figure}

@@ -35,7 +35,7 @@ test("a title the site wraps is wrapped by the app's rule", () => {
     const figure = filled({ figure: { layout: c.layout }, ...titles.rule }, {
       text, title: part, width: c.width, base: c.layout.font.size, title_font: part.font?.size ?? null,
       margin_t: c.layout.margin.t });
-    assert.deepEqual(figure.layout.title, c.wrapped.title, `${text} at ${c.width}`);
+    assert.equal(figure.layout.title.text, c.wrapped.text, `${text} at ${c.width}`);
     assert.equal(figure.layout.margin.t, c.wrapped.margin_t, `${text} at ${c.width}`);
     wrapped += Number(figure.layout.title.text.includes("<br>"));
   }

@@ -802,6 +802,7 @@
     cut: (c, label, longest) => cut(String(label), longest),
     wrapped: (c, text, width) => wrapped(String(text), width),
     merged: (c, part, more) => ({ ...part, ...more }),
+    unique: (c, items) => [...new Set(listOf(items))],
     interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys))
   };
 
@@ -849,6 +850,21 @@
     );
     const env = bound(telling.let, s);
     return telling.sentences.map((tree) => evaluate(tree, s, env)).filter((v) => v !== null).map(String);
+  }
+  function toldOver(telling, names) {
+    const env = { ...names };
+    for (const [name, tree] of telling.let) env[name] = evaluate(
+      tree,
+      /** @type {any} */
+      null,
+      env
+    );
+    return telling.sentences.map((tree) => evaluate(
+      tree,
+      /** @type {any} */
+      null,
+      env
+    )).filter((v) => v !== null).map(String);
   }
   function labelled2(label, cell, env) {
     return String(typeof label === "string" ? said(label, env) : evaluate(label, cell, env));
@@ -1688,18 +1704,12 @@
   var words2 = () => site3.views.tour.words;
   var quoted = (token) => said(words2().telling.token, { token });
   function tokensStory(lecture2, sentence) {
-    const t = words2().stories.tokens;
-    const special = lecture2.tokens.filter((_, i) => sentence.sentences[i] === "special");
-    const pieces = lecture2.tokens.filter((_, i) => sentence.continues?.[i]);
-    return [
-      said(t.cut, {
-        tokens: lecture2.tokens.length,
-        special: special.length,
-        names: [...new Set(special)].join(t.between),
-        vocabulary: words2().vocabulary
-      }),
-      pieces.length ? said(t.pieces, { pieces: pieces.length, first: pieces[0] }) : t.whole
-    ];
+    return toldOver(words2().tokens_telling, {
+      tokens: lecture2.tokens,
+      vocabulary: words2().vocabulary,
+      special: vector(lecture2.tokens.map((_, i) => Number(sentence.sentences[i] === "special"))),
+      pieces: vector(lecture2.tokens.map((_, i) => Number(Boolean(sentence.continues?.[i]))))
+    });
   }
   function streamStory(lecture2, chapter, stream, token) {
     const context = { ...stream, chosen: token, tok: (i) => quoted(lecture2.tokens[i]) };
@@ -1722,12 +1732,11 @@
     return { way, vector: Array.from(vector2.data) };
   }
   function outputStory(found) {
-    const { way, vector: vector2 } = found, t = words2().stories.output;
-    return [
-      said(t.vector, { size: vector2.length, how: way.how }),
-      said(t.length, { length: norm(vector2) }),
-      ...way.trained ? [] : [t.untrained]
-    ];
+    return toldOver(words2().vector_telling, {
+      vector: vector(found.vector),
+      how: found.way.how,
+      trained: found.way.trained
+    });
   }
   function narrate(lecture2, sentence, chapter, head, token, outputs, stream) {
     const w = words2(), told = w.stories.step;
