@@ -151,12 +151,12 @@ def site_style() -> dict:
     from plotly.colors import get_colorscale
 
     from ..figures import style
-    from ..figures.charts import TOKEN_LABELS
+    from ..figures.style import AXIS_LABELS
     from ..figures.fit import TITLE_RULE
     from ..ops.recipe import tree_of
 
     return {"font": style.FONT["size"],
-            "token_labels": tree_of(TOKEN_LABELS),  # a token's label, "3 bank", as an expression
+            "token_labels": tree_of(AXIS_LABELS),  # a token's label, "3 bank", as an expression
             "title_rule": TITLE_RULE,  # a title wrapped to its figure's width (figures/fit.py), as a template's leaves
             "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
             "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,

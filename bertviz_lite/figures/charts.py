@@ -13,9 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..kinds import Series
-from ..ops.recipe import call, fmt, var
-from .template import value_of
-from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, colour_scale, columns_of_panels,
+from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, colour_scale, columns_of_panels, labelled,
                     every_token, module_colour, plotly_text, series_colour, written_in_cells)
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
@@ -35,19 +33,6 @@ def layout_of(height: int, title: str | None = None) -> dict:
     lines = title.count("<br>") if title else 0  # a title of two lines takes a line more above the plot
     return dict(height=height, font=FONT, margin=dict(l=10, r=10, t=50 + 26 * lines if title else 10, b=10),
                 title=title)
-
-
-TOKEN_LABELS = call("each", call("range", call("len", var.tokens)), fmt("{k} {t}", t=call("escaped", var.tokens[var.k])))
-# a figure's labels of `tokens`, as an expression (ops/recipe.py): the app's (`labelled`) and a template's
-
-
-def labelled(tokens: list[str], for_figure: bool = True) -> list[str]:
-    """Axis labels that stay unique when a token repeats ("the" twice): the position goes first. For a figure,
-    escaped as Plotly must have them (`style.plotly_text`: TOKEN_LABELS); `for_figure=False` gives them plain (a
-    CSV)."""
-    if not for_figure:
-        return [f"{i} {t}" for i, t in enumerate(tokens)]
-    return list(value_of(TOKEN_LABELS, {"tokens": list(tokens)})) if len(tokens) else []
 
 
 def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:

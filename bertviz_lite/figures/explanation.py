@@ -19,7 +19,8 @@ from plotly.subplots import make_subplots
 
 from ..ops import MASKED_BELOW, Figure
 from ..ops.recipe import X, call, fmt, tree_of, var, when
-from .charts import FONT, TOKEN_LABELS, labelled
+from .charts import FONT, labelled
+from .style import AXIS_LABELS
 from .style import CHOSEN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale
 from .template import Path, filled, value_of
 
@@ -151,7 +152,7 @@ def _softmax_skeleton() -> go.Figure:
 
 def _softmax_leaves() -> dict[Path, X]:
     """The query's scores and their softmax, key by key; the chosen key in orange, masked keys left out."""
-    keys, scores = TOKEN_LABELS, var.scores_row
+    keys, scores = AXIS_LABELS, var.scores_row
     colours = call("each", call("range", call("len", keys)), when(var.k == var.cell[1], CHOSEN, INK))
     shown = call("which", call("<", MASKED_BELOW, scores))
     return {("data", 0, "y"): call("taken", keys, shown), ("data", 0, "x"): call("taken", scores, shown),

@@ -20,7 +20,7 @@ import numpy as np
 from plotly.colors import get_colorscale
 
 from ..kinds import Series
-from ..ops.recipe import call, var, when
+from ..ops.recipe import call, fmt, var, when
 from .template import value_of
 
 FONT = dict(size=16)  # readable from the back of a lecture hall
@@ -73,6 +73,19 @@ def plotly_text(text: str) -> str:
     """A token as Plotly draws it: Plotly reads its text as HTML, so `<s>` (MPNet's, RoBERTa's first token) would
     start a strike-through and vanish, and `&lt;` would become `<`. Escaped, every token shows as it is."""
     return html.escape(str(text), quote=False)
+
+
+AXIS_LABELS = call("each", call("range", call("len", var.tokens)), fmt("{k} {t}", t=call("escaped", var.tokens[var.k])))
+# a figure's labels of `tokens`, as an expression (ops/recipe.py): the app's (`labelled`) and a template's
+
+
+def labelled(tokens: list[str], for_figure: bool = True) -> list[str]:
+    """Axis labels that stay unique when a token repeats ("the" twice): the position goes first. For a figure,
+    escaped as Plotly must have them (`plotly_text`: AXIS_LABELS); `for_figure=False` gives them plain (a
+    CSV)."""
+    if not for_figure:
+        return [f"{i} {t}" for i, t in enumerate(tokens)]
+    return list(value_of(AXIS_LABELS, {"tokens": list(tokens)})) if len(tokens) else []
 
 
 def module_colour(path: str, class_name: str = "") -> str:

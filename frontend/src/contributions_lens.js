@@ -6,7 +6,7 @@
 // numbers and the pages' words to the app's.
 import { fixed, get, matrix, row, scientific, within } from "./numbers.js";
 import { analysed, analysisGraphs } from "./analysis_graphs.js";
-import { labelled } from "./figures.js";
+import { labelled } from "./labels.js";
 import { escaped } from "./figure_words.js";
 import { said } from "./page.js";
 import { tokenizer } from "./tokenizing.js";
@@ -112,7 +112,7 @@ const PANEL_PX = 470;
  */
 export async function contributionsPage(lecture) {
   const w = words().contributions, tokens = lecture.tokens, s = words().screens;
-  const labels = /** @type {string[]} */ (labelled(tokens));  // (figures.js is not typed yet)
+  const labels = labelled(tokens);
   const { results, ratios } = await contributions(lecture);
   const norms = /** @type {Norm[]} */ (["norm", "norm_residual", "norm_residual_ln"])
     .filter((name) => results[0][name] !== null);

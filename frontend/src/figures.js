@@ -4,7 +4,6 @@
 // with the site as `site.style`: the type size, the colour scales, the marks), as figures/charts.py draws it; and
 // `plot`, which draws any figure as the app's page does. (A clicked cell's figure is the app's own:
 // explanation_figure.js.)
-import { valueOf } from "./recipe.js";
 const FONT_FAMILY = '"Source Sans", sans-serif';  // the app's (fonts.css, from the installed Streamlit)
 
 function style() { return window.BVL_SITE.style; }
@@ -13,15 +12,6 @@ function layout(height, title, extra) {
   return { height, title: title ? { text: title, font: { size: style().font } } : undefined,
            font: { size: style().font }, margin: { l: 10, r: 10, t: title ? 60 : 10, b: 10 },
            showlegend: false, paper_bgcolor: "white", plot_bgcolor: "white", ...(extra || {}) };
-}
-
-/**
- * figures/charts.py labelled ("3 bank", unique per position): its rule, TOKEN_LABELS, in the site's style.
- * @param {string[]} tokens
- * @returns {string[]}
- */
-export function labelled(tokens) {
-  return /** @type {string[]} */ (valueOf(style().token_labels, { tokens }));
 }
 
 // figures/style.py colour_scale for `scale`, a name in its SCALES (handed over with the style): its colours, and its

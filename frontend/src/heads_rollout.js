@@ -6,7 +6,7 @@
 // app's.
 import { at, fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
-import { labelled } from "./figures.js";
+import { labelled } from "./labels.js";
 import { escaped } from "./figure_words.js";
 import { eachScreen, said } from "./page.js";
 import { filled } from "./template.js";
@@ -68,7 +68,7 @@ export async function headsPage(lecture) {
  */
 export async function rolloutPage(lecture) {
   const w = words().rollout, { R } = await attentionAnalyses(lecture), tokens = lecture.tokens;
-  const labels = /** @type {string[]} */ (labelled(tokens));  // (figures.js is not typed yet)
+  const labels = labelled(tokens);
   const layers = Object.fromEntries(R.map((matrix, l) => [String(l), item(forScreens((width, tallest) => heatmap({
     z: matrix, rows: labels, columns: labels, title: said(w.title, { layer: l }), colorbar: w.scale,
     axes: w.axes, scale: "share", width, tallest, rotate: true }), true))]));

@@ -5,7 +5,8 @@
 // templates (export/similarity.py `yours`). tests/test_export_live.py holds both to the app's own numbers.
 import { fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
-import { labelled, plot } from "./figures.js";
+import { plot } from "./figures.js";
+import { labelled } from "./labels.js";
 import { heatmap } from "./analysed_page.js";
 import { element, link, paragraph, said, worded, capitalized } from "./page.js";
 

@@ -9,7 +9,7 @@ import { fixed, at, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
 import { toldOf, toldOver } from "./recipe.js";
 import { vector } from "./values.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
-import { labelled } from "./figures.js";
+import { labelled } from "./labels.js";
 import { heatmap } from "./analysed_page.js";
 import { analysed } from "./analysis_graphs.js";
 import { hiddenStatesOf } from "./running.js";

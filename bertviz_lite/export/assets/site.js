@@ -402,12 +402,6 @@
       ...extra || {}
     };
   }
-  function labelled(tokens2) {
-    return (
-      /** @type {string[]} */
-      valueOf(style().token_labels, { tokens: tokens2 })
-    );
-  }
   function colourScale(rows, scale) {
     const named3 = style().scales[scale];
     if (!named3) throw new Error(`No colour scale ${scale}: the figure names one of figures/style.py SCALES.`);
@@ -826,7 +820,7 @@
       const value = evaluate(tree, cell, env);
       if (value === null) continue;
       if (isArray(value)) {
-        Array.from(value.data).forEach((v, k) => terms.push([labelled2(label, cell, { ...env, k }), v]));
+        Array.from(value.data).forEach((v, k) => terms.push([labelled(label, cell, { ...env, k }), v]));
       } else {
         terms.push([String(typeof label === "string" ? label : evaluate(label, cell, env)), number(value)]);
       }
@@ -866,7 +860,7 @@
       env
     )).filter((v) => v !== null).map(String);
   }
-  function labelled2(label, cell, env) {
+  function labelled(label, cell, env) {
     return String(typeof label === "string" ? said(label, env) : evaluate(label, cell, env));
   }
   function indexed(array, index) {
@@ -1639,6 +1633,14 @@
     return { head, model };
   }
 
+  // src/labels.js
+  function labelled2(tokens2) {
+    return (
+      /** @type {string[]} */
+      valueOf(window.BVL_SITE.style.token_labels, { tokens: tokens2 })
+    );
+  }
+
   // src/analysed_page.js
   var heatmap = (
     /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */
@@ -1782,8 +1784,8 @@
     const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
     return (width, tallest) => heatmap({
       z: rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v)),
-      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled(lecture2.tokens) : rows.map((_, i) => String(i)),
-      columns: tokenByToken ? labelled(lecture2.tokens) : rows[0].map((_, k) => String(k)),
+      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i)),
+      columns: tokenByToken ? labelled2(lecture2.tokens) : rows[0].map((_, k) => String(k)),
       title,
       colorbar: op(lecture2, node).gives_probabilities ? "attention" : "value",
       axes: tokenByToken ? ["query", "key"] : ["token", "dimension"],
@@ -1802,7 +1804,7 @@
       const figure = heatmap({
         z: cos,
         rows: cos.map((_, l) => `layer ${l}`),
-        columns: labelled(lecture2.tokens),
+        columns: labelled2(lecture2.tokens),
         title: words2().figure_titles.stream,
         colorbar: "cosine",
         axes: ["", "token"],
@@ -1889,10 +1891,7 @@
   }
   async function rolloutPage(lecture2) {
     const w = words().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens;
-    const labels = (
-      /** @type {string[]} */
-      labelled(tokens2)
-    );
+    const labels = labelled2(tokens2);
     const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens((width, tallest) => heatmap({
       z: matrix3,
       rows: labels,
@@ -1972,10 +1971,7 @@
   var PANEL_PX = 470;
   async function contributionsPage(lecture2) {
     const w = words().contributions, tokens2 = lecture2.tokens, s = words().screens;
-    const labels = (
-      /** @type {string[]} */
-      labelled(tokens2)
-    );
+    const labels = labelled2(tokens2);
     const { results, ratios } = await contributions(lecture2);
     const norms = (
       /** @type {Norm[]} */
@@ -2235,8 +2231,8 @@
       const room = window.innerHeight - div.getBoundingClientRect().top - 6;
       plot(div, heatmap({
         z: split.cells,
-        rows: labelled(split.rows.map((i) => s.tokens[i])),
-        columns: labelled(split.columns),
+        rows: labelled2(split.rows.map((i) => s.tokens[i])),
+        columns: labelled2(split.columns),
         title: worded("split_title", { a: "yours", b: k, cosine: split.cosine }),
         colorbar: "share",
         axes: ["your sentence", `sentence ${k}`],
@@ -2594,9 +2590,9 @@
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
     const count = rows[0].length;
     const start3 = tokenByToken ? 0 : Math.min(first2, Math.max(0, count - WINDOW));
-    const columns = tokenByToken ? labelled(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
+    const columns = tokenByToken ? labelled2(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
     if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW));
-    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled(lecture2.tokens) : rows.map((_, i) => String(i));
+    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i));
     const masked = rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v));
     return { rows: masked, rowNames, columns, start: start3, count, tokenByToken, own, heads };
   }
