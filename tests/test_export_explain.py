@@ -114,7 +114,9 @@ def test_the_browsers_explanation_of_a_cell_is_the_apps(family, every_tiny_dir, 
         assert [label for label, _ in js["terms"]] == [label for label, _ in e.terms], where
         np.testing.assert_allclose([v for _, v in js["terms"]], [v for _, v in e.terms], rtol=1e-9, atol=1e-12,
                                    err_msg=where)
-        same_figures(js["figures"], e, t.tokens, where)
+        first = not any(cell["at"])  # a step's first cell on every screen, the others on a browser's (each styled
+        # figure costs the test tens of ms in Python)
+        same_figures({k: v for k, v in js["figures"].items() if first or k == "browse"}, e, t.tokens, where)
         if js["recomputed"] is None:  # computed by the model's own function at export: the page says so, no check
             assert e.op == "relative_positions", where
         else:
