@@ -13,13 +13,13 @@ from here, so that a colour means the same thing on every page and from the back
 """
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 import numpy as np
 from plotly.colors import get_colorscale
 
 from ..kinds import Series
+from ..ops.figure_words import escaped
 from ..ops.recipe import call, fmt, var, when
 from .template import value_of
 
@@ -72,7 +72,7 @@ CHIP_TEXT, CHIP_ID = "#111111", "#555555"  # a chip's piece and its id below
 def plotly_text(text: str) -> str:
     """A token as Plotly draws it: Plotly reads its text as HTML, so `<s>` (MPNet's, RoBERTa's first token) would
     start a strike-through and vanish, and `&lt;` would become `<`. Escaped, every token shows as it is."""
-    return html.escape(str(text), quote=False)
+    return escaped(text)  # the words' own (ops/figure_words.py), which a site's browser has too
 
 
 AXIS_LABELS = call("each", call("range", call("len", var.tokens)), fmt("{k} {t}", t=call("escaped", var.tokens[var.k])))

@@ -12,7 +12,8 @@ import numpy as np
 
 
 def escaped(text: str) -> str:
-    """Plotly's text for `text`: `&`, `<`, `>` escaped (html.escape without quotes: style.plotly_text)."""
+    """Plotly's text for `text`: `&`, `<`, `>` escaped, as html.escape without quotes (figures/style.py plotly_text
+    is this)."""
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
