@@ -208,13 +208,50 @@ def explanations_fixture() -> dict:
             "titles": titles_fixture()}
 
 
+def matrices_fixture() -> dict:
+    """The stepper's matrices (export/matrices.py templates) with the names a site gives them and the app's own
+    figure for each screen (figures/charts.py, styled as the Layers page styles it): a short head's matrix with a
+    masked cell, escaped tokens and a chosen cell; a middling one, a long signed one; a window of dimensions from
+    64 and a long one. matrix_figure.js must draw each alike."""
+    from bertviz_lite.export.matrices import WIDTHS, matrix_templates
+    from bertviz_lite.export.screens import drawn
+    from bertviz_lite.export.steps import packed
+    from bertviz_lite.figures.charts import attention_heatmap, matrix_window
+    from bertviz_lite.figures.screens import LECTURE_CHART_PX, styled
+    from bertviz_lite.figures.style import labelled
+    from figure_json import plain_figure
+
+    rng, cases = np.random.default_rng(7), []
+    tokens = lambda n: ["[CLS]", "<s>", *(f"Ġword{i}" for i in range(n - 3)), "[SEP]"][:n]  # noqa: E731
+    for n, scale, chosen in ((5, None, (1, 3)), (20, "share", None), (40, "signed", (39, 0))):
+        z = rng.random((n, n)).astype(np.float32) - (0.5 if scale == "signed" else 0.0)
+        z[0, 1] = np.nan  # a masked score
+        names = {"z": z, "labels": labelled(tokens(n)), "title": f"layer 1, head 2: step of {n}",
+                 "colorbar": "score", "scale": scale, "chosen": None if chosen is None else list(chosen)}
+        figures = {screen: plain_figure(drawn(styled(
+            attention_heatmap(z, tokens(n), names["title"], "score", chosen=chosen, scale=scale), WIDTHS[screen],
+            LECTURE_CHART_PX, lecture=screen == "lecture"))) for screen in WIDTHS}
+        cases.append({"kind": "token", "names": {**names, "z": packed(z)}, **figures})
+    for n, first, chosen in ((3, 64, (2, 70)), (40, 0, None)):
+        array = rng.normal(size=(n, 384)).astype(np.float32)
+        window = np.ascontiguousarray(array[:, first:first + 64])
+        names = {"z": packed(window), "labels": labelled(tokens(n)), "title": "layer 0: output", "first": first,
+                 "count": 384, "chosen": None if chosen is None else [chosen[0], chosen[1] - first]}
+        figures = {screen: plain_figure(drawn(styled(matrix_window(array, tokens(n), first, "layer 0: output",
+                                                                   chosen=chosen), WIDTHS[screen], LECTURE_CHART_PX,
+                                                      lecture=screen == "lecture"))) for screen in WIDTHS}
+        cases.append({"kind": "window", "names": names, **figures})
+    return {"matrices": matrix_templates(), "cases": cases}
+
+
 def titles_fixture() -> dict:
-    """Titles wrapped to their figure's width by fit.py (`_fit_title`), and the rule a site's browser wraps the
+    """Titles wrapped to their figure's width by titles.py (`fit_title`), and the rule a site's browser wraps the
     titles of its own figures by (TITLE_RULE): short and long, escaped, at a phone's and a browser's width, in a
     figure's type and a lecture's, with a title's own size."""
     import plotly.graph_objects as go
 
-    from bertviz_lite.figures.fit import TITLE_RULE, _fit_title
+    from bertviz_lite.figures.sheet import Sheet
+    from bertviz_lite.figures.titles import TITLE_RULE, fit_title
 
     cases = []
     for text in ("layer 2, head 0: Attention (softmax)", "Mixing ratio: the share of what reaches a token that comes "
@@ -223,7 +260,7 @@ def titles_fixture() -> dict:
             layout = {"title": {"text": text, **({"font": {"size": own}} if own else {})}, "font": {"size": base},
                       "margin": {"t": 50}}
             fig = go.Figure(layout=layout)
-            _fit_title(fig, width, base)
+            fit_title(Sheet(fig), width, base)
             cases.append({"layout": layout, "width": width, "wrapped": {
                 "text": fig.layout.title.text, "margin_t": fig.layout.margin.t}})
     return {"rule": TITLE_RULE, "cases": cases}
@@ -240,7 +277,7 @@ def _nulls(value):
 
 def write_fixtures(folder: Path) -> Path:
     """Write numbers.json, packed.json, closeness.json, templates.json, recipes.json (recipe_fixtures.py),
-    figures.json and explanations.json into `folder` (made if need be); returns it."""
+    figures.json, explanations.json and matrices.json into `folder` (made if need be); returns it."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "numbers.json").write_text(json.dumps(numbers_fixture(), ensure_ascii=False), encoding="utf-8")
@@ -250,6 +287,7 @@ def write_fixtures(folder: Path) -> Path:
     (folder / "recipes.json").write_text(json.dumps(recipes_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "figures.json").write_text(json.dumps(figures_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "explanations.json").write_text(json.dumps(explanations_fixture(), ensure_ascii=False), encoding="utf-8")
+    (folder / "matrices.json").write_text(json.dumps(matrices_fixture(), ensure_ascii=False), encoding="utf-8")
     return folder
 
 

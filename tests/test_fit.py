@@ -154,12 +154,13 @@ def test_a_phone_lays_a_colour_bar_across_under_the_labels_and_gives_the_plot_it
     assert phone.layout.height == heatmap().layout.height + BAR_UNDER_PX
     assert fit(heatmap(), 358, tallest=heatmap().layout.height).layout.height == heatmap().layout.height
     from bertviz_lite.figures.room import label_room
+    from bertviz_lite.figures.sheet import Sheet
     two_rows = fit(matrices_side_by_side({"a": np.eye(12), "b": np.eye(12)}, [f"t{i}" for i in range(12)],
                                          axes=("receives", "gives"), per_row=1), 358)  # a phone's before/after
-    bottom = label_room(two_rows, "x", two_rows.layout.font.size or 12, "xaxis2")  # the lower panel's labels, title
+    bottom = Sheet(two_rows).value(label_room(Sheet(two_rows), "x", two_rows.layout.font.size or 12, "xaxis2"))  # the lower panel's labels, title
     layout = two_rows.layout
     plot = layout.height - BAR_UNDER_PX - layout.margin.t - layout.margin.b - bottom
-    upper = label_room(two_rows, "x", two_rows.layout.font.size or 12, "xaxis")  # no title, no labels shown
+    upper = Sheet(two_rows).value(label_room(Sheet(two_rows), "x", two_rows.layout.font.size or 12, "xaxis"))  # no title, no labels shown
     assert bottom > upper + 12  # so the bar's place says which panel's labels it was set under: the lower's
     assert abs(-layout.coloraxis.colorbar.y * plot - (bottom + 12)) < 1
 

@@ -21,6 +21,7 @@ from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .analyses import analyses_words, contributions_page, lens_words, heads_page, lens_page, page as analyses_page, rollout_page
 from .attention import attention_templates, attention_views
 from .explanations import explanation_templates
+from .matrices import matrix_templates
 from .live import can_go_live, write_live
 from .screens import drawn, templates
 from .similarity import similarity, similarity_traces
@@ -71,7 +72,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
                                              "words": tour_words(loaded, traces[0]) if live else None},
                   "analyses": {**analyses_words(traces[0]), "lens": lens_words(lens_model())} if live else None,
                   "attention": attention_templates(traces[0].num_layers, traces[0].num_heads) if live else None,
-                  "explanations": explanation_templates()},
+                  "explanations": explanation_templates(), "matrices": matrix_templates()},
         "style": site_style(),
         "tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()},  # the checks' bounds
         "templates": templates(),
@@ -152,7 +153,7 @@ def site_style() -> dict:
 
     from ..figures import style
     from ..figures.style import AXIS_LABELS
-    from ..figures.fit import TITLE_RULE
+    from ..figures.titles import TITLE_RULE
     from ..ops.recipe import tree_of
 
     return {"font": style.FONT["size"],

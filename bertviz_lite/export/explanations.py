@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..figures.explanation import DRAWN, LECTURE_TOP, TOP, Drawn
-from ..figures.fit import WRAPPED_TITLE, panel_title_rule, panel_titles, title_leaves, title_size
+from ..figures.sheet import Sheet, most
+from ..figures.titles import WRAPPED_TITLE, panel_title_rule, panel_titles, title_leaves, title_size
 from ..figures.screens import CHART_WIDTH_PX, LECTURE_CHART_PX, styled
 from ..ops import Figure
 from ..ops.recipe import call, tree_of
@@ -56,14 +57,14 @@ def _styled_leaves(figure: Drawn, fig, width: int, lecture: bool) -> dict:
         leaves = title_leaves(plain, title, width, title_size(fig, base), margin)
         margin = leaves[("layout", "margin", "t")]
     added = []
-    for k, per_line in panel_titles(fig, width, fig.layout.height, base):
+    for k, per_line in panel_titles(Sheet(fig), width, base):
         text = figure.leaves.get(("layout", "annotations", k, "text"))
         if text is not None:
             note = fig.layout.annotations[k]
             leaves[("layout", "annotations", k, "text")], more = panel_title_rule(text, per_line, note.font.size or base)
             added += [more] if note.y >= 1 else []  # the first row's lines: the figure's top grows
     if added:
-        leaves[("layout", "margin", "t")] = margin + (added[0] if len(added) == 1 else call("max", *added))
+        leaves[("layout", "margin", "t")] = margin + most(*added)
     height = figure.leaves.get(("layout", "height"))
     if lecture and height is not None:
         leaves[("layout", "height")] = call("min", height, LECTURE_CHART_PX)

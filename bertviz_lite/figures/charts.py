@@ -13,13 +13,17 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..kinds import Series
-from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, colour_scale, columns_of_panels, labelled,
-                    every_token, module_colour, plotly_text, series_colour, written_in_cells)
+from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, category_edges, colour_scale,
+                    columns_of_panels, every_token, labelled, matrix_height, module_colour, plotly_text, series_colour,
+                    written_in_cells)
+from .template import value_of
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_BARS = 64  # bars in one chart before a dot per value reads better (token_norms)
 WINDOW = 64  # dimensions a matrix window shows at a time (the stepper's, the app's and an exported site's)
 MAX_CLICKABLE = 4_096  # cells that get a click target (64 x 64); beyond, the page's selectors pick a cell
+TOKEN_MATRIX_PX, WINDOW_PX = 260, 200  # a token-by-token matrix's room beside its rows (rotated column labels), a
+# window of dimensions' (its numbers across)
 
 
 def _layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
@@ -71,8 +75,7 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     fig.update_xaxes(title=axes[1], type="category", tickangle=-60, **every_token(len(labels)))
     if step == 1:
         _mark_and_click(fig, z, labels, labels, clickable, chosen, "query %{y}<br>key %{x}")
-    size = min(900, 260 + 22 * len(labels))
-    return _layout(fig, size, title)
+    return _layout(fig, int(value_of(matrix_height(len(labels), TOKEN_MATRIX_PX), {})), title)
 
 
 def _written(z: np.ndarray) -> dict:
@@ -101,7 +104,7 @@ def _edges(values: list) -> list[float]:
     value for numbers (a window's dimensions, 64 to 127)."""
     if values and not isinstance(values[0], str):
         return [values[0] - 0.5, values[-1] + 0.5]
-    return [-0.5, len(values) - 0.5]
+    return value_of(category_edges(len(values)), {}).tolist()
 
 
 def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: int = 0) -> go.Scatter:
@@ -158,7 +161,7 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
     shown = None if chosen is None or not first_dim <= chosen[1] < first_dim + window.shape[1] else \
         (chosen[0], chosen[1] - first_dim)
     _mark_and_click(fig, window, dims, rows, clickable, shown, "token %{y}<br>dim %{x}", first_dim)
-    return _layout(fig, min(900, 200 + 22 * len(tokens)), title)
+    return _layout(fig, int(value_of(matrix_height(len(tokens), WINDOW_PX), {})), title)
 
 
 def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,

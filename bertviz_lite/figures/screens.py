@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .fit import fit, keeps_height
+from .fit import fitted, keeps_height
+from .room import or_else
+from .sheet import Sheet, call
 
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_NUMBERS_PX = 14  # a cell's number in lecture mode, where a decimal fewer allows: read from the back row
@@ -20,11 +22,20 @@ def styled(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_C
     """The figure for a screen: in `lecture` mode larger text and at most `tallest` px high; its labels and cell
     numbers fitted to its size (`width` px wide), never under 12 px (a lecture's numbers at 14 where a decimal
     fewer allows). Changed in place and returned."""
+    styled_sheet(Sheet(fig), width, tallest, lecture)
+    return fig
+
+
+def styled_sheet(s: Sheet, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX,
+                 lecture: bool = False) -> Sheet:
+    """`styled`'s rules on a sheet (figures/sheet.py): the app's figure, or a template's for a site's browser."""
+    fig = s.fig
     if lecture:
-        height = fig.layout.height or tallest
-        fig.update_layout(font_size=LECTURE_FONT_PX, height=height if keeps_height(fig) else min(height, tallest))
+        fig.update_layout(font_size=LECTURE_FONT_PX)
+        if not keeps_height(fig):
+            s.set(("layout", "height"), call("min", or_else(s.get("layout", "height"), tallest), tallest))
         for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
             axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
         fig.update_traces(textfont_size=LECTURE_FONT_PX - 2, selector=dict(type="heatmap"))  # fit makes it smaller
-        return fit(fig, width, numbers=LECTURE_NUMBERS_PX, tallest=tallest)
-    return fit(fig, width)
+        return fitted(s, width, numbers=LECTURE_NUMBERS_PX, tallest=tallest)
+    return fitted(s, width)

@@ -20,7 +20,7 @@ from plotly.colors import get_colorscale
 
 from ..kinds import Series
 from ..ops.figure_words import escaped
-from ..ops.recipe import call, fmt, var, when
+from ..ops.recipe import X, call, fmt, var, when
 from .template import value_of
 
 FONT = dict(size=16)  # readable from the back of a lecture hall
@@ -124,13 +124,29 @@ def colour_scale(*arrays: np.ndarray, signed: bool | None = None, scale: str | N
     """Heatmap colour settings shared by `arrays`: `scale`'s (a name in SCALES) where given; else diverging and
     symmetric about 0 for a signed quantity (`signed`; None: where any value is negative), else sequential from
     0, to 1 where every value lies in [0, 1] (`colour_rule`)."""
-    if scale is not None and SCALES[scale].ends is not None:
-        low, high = SCALES[scale].ends
-        return dict(colorscale=get_colorscale(SCALES[scale].colours), zmin=low, zmax=high)
-    if scale is not None:
-        signed = SCALES[scale].colours == SIGNED
     values = np.concatenate([np.ravel(np.asarray(x, dtype=np.float64)) for x in arrays]) if arrays else np.zeros(0)
-    return {name: value_of(rule, {"values": values}) for name, rule in colour_rule(signed).items()}
+    rule = colour_rule(signed) if scale is None else scale_rule(scale)
+    return {name: value_of(leaf, {"values": values}) for name, leaf in rule.items()}
+
+
+def scale_rule(scale, values=var.values) -> dict:
+    """The colours and ends of the scale named `scale` (a name in SCALES, or an expression giving one, or None:
+    from the numbers, as `colour_rule` says), as expressions over `values`: a template's figure of any step takes
+    its step's scale as a name."""
+    found = colour_rule(None, values)
+    for name, chosen in SCALES.items():
+        if chosen.ends is not None:
+            rule = {"colorscale": call("quote", get_colorscale(chosen.colours)), "zmin": chosen.ends[0],
+                    "zmax": chosen.ends[1]}
+        else:
+            rule = colour_rule(chosen.colours == SIGNED, values)
+        if not isinstance(scale, X) and scale == name:
+            return rule
+        if isinstance(scale, X):
+            found = {key: when(call("==", scale, name), rule[key], found[key]) for key in found}
+    if scale is not None and not isinstance(scale, X):
+        raise KeyError(f"No colour scale {scale}: figures/style.py SCALES names share, signed and cosine.")
+    return found
 
 
 def colour_rule(signed: bool | None = None, values=var.values) -> dict:
@@ -158,7 +174,23 @@ def every_token(count: int) -> dict:
     """Axis settings that label every token up to MAX_LABELLED (so that a lecturer can point at "bank"), and beyond
     every k-th from the first, k the smallest step that keeps MAX_LABELLED labels or fewer (figures/fit.py says
     which step under the plot, and takes a larger one where the chart is too small for those)."""
-    return dict(dtick=1) if count <= MAX_LABELLED else dict(tick0=0, dtick=-(-count // MAX_LABELLED))
+    return dict(dtick=1) if count <= MAX_LABELLED else dict(tick0=0, dtick=int(value_of(label_step(count), {})))
+
+
+def label_step(count) -> X:
+    """`every_token`'s step from one labelled token to the next, as an expression over the tokens' `count`."""
+    return when(count <= MAX_LABELLED, 1, call("ceil", count / MAX_LABELLED))
+
+
+def matrix_height(rows, room: int) -> X:
+    """A matrix figure's height: 22 px a row and `room` for its title, labels and colour bar, at most 900, as an
+    expression over its `rows` (the app's figures and a typed sentence's alike)."""
+    return call("min", 900, room + 22 * rows)
+
+
+def category_edges(count) -> X:
+    """A category axis's range from its first cell's edge to its last's, as an expression over its `count`."""
+    return call("cat", -0.5, count - 0.5)
 
 
 def columns_of_panels(labels: list[str], panels: int) -> dict:

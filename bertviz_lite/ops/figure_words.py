@@ -22,6 +22,22 @@ def unescaped(text: str) -> str:
     return str(text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
+def each_text(word):
+    """`word` on a text, or on each of a list's texts (a list out): a figure's labels are laid out alike."""
+    return lambda c, texts, *args: ([word(t, *args) for t in texts] if isinstance(texts, (list, tuple))
+                                    else word(texts, *args))
+
+
+def lines(texts) -> list[str]:
+    """Each text's lines (Plotly's `<br>` between them), one list: a label on two lines is as wide as its longer."""
+    return [line for text in texts for line in _text(text).split("<br>")]
+
+
+def _text(value) -> str:
+    """A label as text: a whole number without its ".0" (as a browser writes it)."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
 def cut(label: str, longest: int) -> str:
     """A label of more than `longest` characters (as drawn) cut with "…" (its hover keeps it whole), never inside
     an escape."""
@@ -29,17 +45,20 @@ def cut(label: str, longest: int) -> str:
     return label if len(shown) <= longest else escaped(shown[:longest - 1]) + "…"
 
 
-def wrapped(text: str, width: int) -> list[str]:
+def wrapped(text: str | list, width: int) -> list[str]:
     """`text` (as drawn) on lines of at most `width` characters, broken between words (at white space, a run of it
-    one space); a word longer than a line on a line of its own. Python's textwrap also breaks at hyphens and inside
-    long words: a figure's title keeps "Feed-forward" whole."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
+    one space); a word longer than a line on a line of its own; a list of texts (a title's given lines) each so,
+    one after another. Python's textwrap also breaks at hyphens and inside long words: a figure's title keeps
+    "Feed-forward" whole."""
+    if isinstance(text, (list, tuple)):
+        return [line for part in text for line in wrapped(part, width)]
+    found: list[str] = []
+    for word in str(text).split():
+        if found and len(found[-1]) + 1 + len(word) <= width:
+            found[-1] += " " + word
         else:
-            lines.append(word)
-    return lines or [""]
+            found.append(word)
+    return found or [""]
 
 
 def joined_up(*parts):
@@ -75,9 +94,12 @@ FIGURE_WORDS = {
     "which": lambda c, mask: np.flatnonzero(np.ravel(np.asarray(mask, np.float64)) != 0),
     "has": lambda c, texts, part: (float(str(part) in texts) if isinstance(texts, str)
                                    else np.asarray([float(str(part) in str(t)) for t in texts], np.float64)),
-    "chars": lambda c, text: len(unescaped(text)),
-    "escaped": lambda c, text: escaped(text), "unescaped": lambda c, text: unescaped(text), "cut": lambda c, label, longest: cut(label, int(longest)),
-    "wrapped": lambda c, text, width: wrapped(str(text), int(width)),
+    "chars": lambda c, texts: (np.asarray([len(unescaped(t)) for t in texts], np.float64)
+                               if isinstance(texts, (list, tuple)) else len(unescaped(texts))),
+    "escaped": each_text(escaped), "unescaped": each_text(unescaped),
+    "cut": lambda c, labels, longest: each_text(cut)(c, labels, int(longest)),
+    "lines": lambda c, texts: lines(texts),
+    "wrapped": lambda c, text, width: wrapped(text, int(width)),
     "merged": lambda c, part, more: {**part, **more},
     "unique": lambda c, items: list(dict.fromkeys(items)),
     "interp": lambda c, x, xs, ys: float(np.interp(x, np.asarray(xs, np.float64), np.asarray(ys, np.float64))),

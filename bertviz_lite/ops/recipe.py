@@ -43,6 +43,8 @@ class X:
     def __neg__(self): return X(["-", 0, self.tree])
     def __lt__(self, other): return self._with("<", other)
     def __le__(self, other): return self._with("<=", other)
+    def __gt__(self, other): return X(["<", tree_of(other), self.tree])
+    def __ge__(self, other): return X(["<=", tree_of(other), self.tree])
     def __eq__(self, other): return self._with("==", other)  # type: ignore[override]
     def __ne__(self, other): return self._with("!=", other)  # type: ignore[override]
 

@@ -65,7 +65,7 @@ _ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": ope
                "!=": operator.ne,
                "min": np.minimum, "max": np.maximum}
 _ELEMENTWISE = {"abs": np.abs, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "sin": np.sin, "log": np.log,
-                "floor": np.floor, "ceil": np.ceil, "f32": lambda x: np.asarray(x, np.float32).astype(np.float64)}
+                "floor": np.floor, "ceil": np.ceil, "log10": np.log10, "f32": lambda x: np.asarray(x, np.float32).astype(np.float64)}
 
 
 def worked_out(recipe: Recipe, c) -> Worked:

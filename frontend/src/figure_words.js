@@ -28,14 +28,16 @@ function cut(label, longest) {
 }
 
 /**
- * figure_words.py wrapped: lines of at most `width` characters, broken between words.
- * @param {string} text
+ * figure_words.py wrapped: lines of at most `width` characters, broken between words; a list of texts each so.
+ * @param {unknown} text
  * @param {number} width
+ * @returns {string[]}
  */
 function wrapped(text, width) {
+  if (Array.isArray(text)) return text.flatMap((part) => wrapped(part, width));
   /** @type {string[]} */
   const lines = [];
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of String(text).split(/\s+/).filter(Boolean)) {
     const last = lines.length - 1;
     if (last >= 0 && chars(lines[last]).length + 1 + chars(word).length <= width) lines[last] += ` ${word}`;
     else lines.push(word);
@@ -80,6 +82,20 @@ export const asValue = (items) => (items.every((x) => typeof x === "number") ? v
 /** @param {Value} part */
 const itemsOf = (part) => (isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part]);
 
+/**
+ * figure_words.py each_text: `word` on a text, or on each of a list's texts.
+ * @param {(text: string, ...args: any[]) => Value} word
+ * @returns {(c: unknown, texts: unknown, ...args: any[]) => Value}
+ */
+const eachText = (word) => (c, texts, ...args) => (Array.isArray(texts) ? texts.map((t) => word(String(t), ...args))
+  : word(String(texts), ...args));
+
+/**
+ * figure_words.py lines: each text's lines, one list.
+ * @param {Value} texts
+ */
+const linesOf = (texts) => listOf(texts).flatMap((t) => String(t).split("<br>"));
+
 /** @type {Record<string, (c: unknown, ...args: any[]) => Value>} */
 export const FIGURE_WORDS = {
   round: (c, x) => pyRound(x),
@@ -99,10 +115,11 @@ export const FIGURE_WORDS = {
   which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => (x ? [k] : []))),
   has: (c, texts, part) => (typeof texts === "string" ? Number(texts.includes(part))
     : vector(listOf(texts).map((t) => Number(String(t).includes(part))))),
-  chars: (c, text) => chars(unescaped(text)).length,
-  escaped: (c, text) => escaped(text), unescaped: (c, text) => unescaped(text),
-  cut: (c, label, longest) => cut(String(label), longest),
-  wrapped: (c, text, width) => wrapped(String(text), width),
+  chars: (c, texts) => (Array.isArray(texts) ? vector(texts.map((t) => chars(unescaped(t)).length))
+    : chars(unescaped(texts)).length),
+  escaped: eachText(escaped), unescaped: eachText(unescaped), cut: eachText(cut),
+  lines: (c, texts) => linesOf(texts),
+  wrapped: (c, text, width) => wrapped(text, width),
   merged: (c, part, more) => ({ ...part, ...more }),
   unique: (c, items) => [...new Set(listOf(items))],
   interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),

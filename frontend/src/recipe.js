@@ -188,7 +188,7 @@ const ARITHMETIC = {
   "//": (a, b) => Math.floor(a / b), "%": modulo, "<": (a, b) => a < b, "<=": (a, b) => a <= b,
   "==": (a, b) => a === b, "!=": (a, b) => a !== b,
   min: Math.min, max: Math.max, abs: Math.abs, exp: Math.exp, sqrt: Math.sqrt, cos: Math.cos, sin: Math.sin,
-  log: Math.log, floor: Math.floor, ceil: Math.ceil, f32: Math.fround,
+  log: Math.log, log10: Math.log10, floor: Math.floor, ceil: Math.ceil, f32: Math.fround,
 };
 
 /** @type {Record<string, (cell: RecipeCell, ...args: any[]) => Value>} */

@@ -9,7 +9,7 @@ import { lecture as lectureOf, partOf } from "./lecture.js";
 import { plot } from "./figures.js";
 import { labelled } from "./labels.js";
 import { explanationFigure } from "./explanation_figure.js";
-import { heatmap } from "./analysed_page.js";
+import { asMatrix, matrixFigure } from "./matrix_figure.js";
 import { element, said, sentenceKeys, worded, screen } from "./page.js";
 import { titled } from "./yours.js";
 
@@ -22,9 +22,9 @@ import { titled } from "./yours.js";
  * @typedef {(block: GraphBlock, key: string, layer: number, head: number, cell?: number[]) => void} Go
  */
 /**
- * A step as the figure shows it (`shown`): its rows (a window of WINDOW dimensions; null where masked), their and
- * the columns' names, the window's first dimension and the dimensions in all, whether it is token by token, the
- * step's own head (a key or value step's under grouped-query attention) and its heads in all (null: no heads).
+ * A step as the figure shows it (`shown`): its rows (a window of WINDOW dimensions; null where masked), their
+ * names (tokens, distances or numbers, as the app names them before it labels them) and the columns', the window's
+ * first dimension and the dimensions in all, whether it is token by token, the step's own head (a key or value step's under grouped-query attention) and its heads in all (null: no heads).
  * @typedef {{ rows: (number | null)[][], rowNames: string[], columns: string[], start: number, count: number,
  *             tokenByToken: boolean, own: number | null, heads: number | null }} Shown
  */
@@ -117,7 +117,7 @@ function shown(lecture, block, node, head, first) {
     : Array.from({ length: Math.min(WINDOW, count - start) }, (_, k) => String(start + k));
   if (!tokenByToken) rows = rows.map((r) => r.slice(start, start + WINDOW));
   const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`)
-    : rows.length === lecture.tokens.length ? labelled(lecture.tokens) : rows.map((_, i) => String(i));
+    : rows.length === lecture.tokens.length ? lecture.tokens : rows.map((_, i) => String(i));
   const masked = rows.map((r) => r.map((v) => (v <= MASKED_BELOW ? null : v)));
   return { rows: masked, rowNames, columns, start, count, tokenByToken, own, heads };
 }
@@ -283,16 +283,6 @@ async function explained(host, lecture, step, head, queryHead, cell, tokens, lec
 }
 
 /**
- * "other", "3rd", "4th", as figures/fit.py says a thinned axis.
- * @param {number} k
- */
-function ordinal(k) {
-  if (k === 2) return "other";
-  const last = k % 10, teen = Math.floor(k / 10) % 10 === 1;
-  return `${k}${!teen && last === 1 ? "st" : !teen && last === 2 ? "nd" : !teen && last === 3 ? "rd" : "th"}`;
-}
-
-/**
  * The Layers page of sentence `index`; `alive()`: whether this render is still the page's (the address may change
  * while a part is read).
  * @param {HTMLElement} view
@@ -340,19 +330,14 @@ export async function layers(view, keys, index, link, alive) {
   const figure = /** @type {Plotted} */ (element("div", undefined,
                                                  { class: "figure step", id: "step-figure", "data-point": "step" }));
   canvas.append(figure);
-  const width = canvas.clientWidth || 600;
   const lectureMode = document.body.classList.contains("lecture");
-  const tallest = lectureMode ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
-  const drawn = heatmap({ z: s.rows, rows: s.rowNames, columns: s.columns, title: stepTitle(lecture, block, node, head, s),
-                             colorbar: node.op === "softmax" ? "attention" : "value",
-                             axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
-                             scale: lecture.model.ops[node.op].scale, chosen: inView ? chosen : null, width, tallest,
-                             rotate: s.tokenByToken });
-  plot(figure, drawn);
-  const every = Object.entries(/** @type {Record<string, number>} */ (drawn.thinned)).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ` +
-    `${axis === "rows" ? "row" : "column"}`);
-  if (every.length) canvas.append(element("p", worded("labelled", { every: every.join(", ") }),
-                                          { class: "explains" }));
+  const drawn = matrixFigure(s.tokenByToken ? "token" : "window", {
+    z: asMatrix(s.rows), labels: s.tokenByToken ? s.columns : labelled(s.rowNames),
+    title: stepTitle(lecture, block, node, head, s), colorbar: node.op === "softmax" ? "attention" : "score",
+    scale: lecture.model.ops[node.op].scale ?? null, chosen: inView ? chosen : null, first: s.start, count: s.count,
+  }, screen());
+  if (drawn) plot(figure, drawn);
+  else figure.append(element("p", worded("too_long"), { class: "note" }));
   figure.on("plotly_click", (event) => {
     const point = event.points.find((p) => p.data.type === "heatmap");
     if (!point) return;

@@ -736,8 +736,9 @@
     return shown2.length <= longest ? label : `${escaped(shown2.slice(0, longest - 1).join(""))}…`;
   }
   function wrapped(text, width) {
+    if (Array.isArray(text)) return text.flatMap((part) => wrapped(part, width));
     const lines2 = [];
-    for (const word of text.split(/\s+/).filter(Boolean)) {
+    for (const word of String(text).split(/\s+/).filter(Boolean)) {
       const last = lines2.length - 1;
       if (last >= 0 && chars(lines2[last]).length + 1 + chars(word).length <= width) lines2[last] += ` ${word}`;
       else lines2.push(word);
@@ -763,6 +764,8 @@
     items
   ) : items;
   var itemsOf = (part) => isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part];
+  var eachText = (word) => (c, texts, ...args) => Array.isArray(texts) ? texts.map((t) => word(String(t), ...args)) : word(String(texts), ...args);
+  var linesOf = (texts) => listOf(texts).flatMap((t) => String(t).split("<br>"));
   var FIGURE_WORDS = {
     round: (c, x) => pyRound(x),
     range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
@@ -790,11 +793,12 @@
     },
     which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => x ? [k] : [])),
     has: (c, texts, part) => typeof texts === "string" ? Number(texts.includes(part)) : vector(listOf(texts).map((t) => Number(String(t).includes(part)))),
-    chars: (c, text) => chars(unescaped(text)).length,
-    escaped: (c, text) => escaped(text),
-    unescaped: (c, text) => unescaped(text),
-    cut: (c, label, longest) => cut(String(label), longest),
-    wrapped: (c, text, width) => wrapped(String(text), width),
+    chars: (c, texts) => Array.isArray(texts) ? vector(texts.map((t) => chars(unescaped(t)).length)) : chars(unescaped(texts)).length,
+    escaped: eachText(escaped),
+    unescaped: eachText(unescaped),
+    cut: eachText(cut),
+    lines: (c, texts) => linesOf(texts),
+    wrapped: (c, text, width) => wrapped(text, width),
     merged: (c, part, more) => ({ ...part, ...more }),
     unique: (c, items) => [...new Set(listOf(items))],
     interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys))
@@ -908,6 +912,7 @@
     cos: Math.cos,
     sin: Math.sin,
     log: Math.log,
+    log10: Math.log10,
     floor: Math.floor,
     ceil: Math.ceil,
     f32: Math.fround
@@ -2543,6 +2548,24 @@
     return h1;
   }
 
+  // src/matrix_figure.js
+  function asMatrix(rows) {
+    const columns = rows.length ? rows[0].length : 0;
+    const data = new Float64Array(rows.length * columns);
+    rows.forEach((r, i) => r.forEach((v, j) => {
+      data[i * columns + j] = v === null ? NaN : v;
+    }));
+    return { shape: [rows.length, columns], data };
+  }
+  function matrixFigure(kind, names, screen2) {
+    const forms = (
+      /** @type {Record<string, Form[]>} */
+      window.BVL_SITE.views.matrices[kind]
+    );
+    const form = forms.find((f) => valueOf(f.when, names));
+    return form ? filled(form[screen2], names) : null;
+  }
+
   // src/stepper.js
   var WINDOW = (
     /** @type {number} */
@@ -2592,7 +2615,7 @@
     const start3 = tokenByToken ? 0 : Math.min(first2, Math.max(0, count - WINDOW));
     const columns = tokenByToken ? labelled2(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
     if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW));
-    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i));
+    const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? lecture2.tokens : rows.map((_, i) => String(i));
     const masked = rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v));
     return { rows: masked, rowNames, columns, start: start3, count, tokenByToken, own, heads };
   }
@@ -2729,11 +2752,6 @@
       plot(div, figure);
     }
   }
-  function ordinal(k) {
-    if (k === 2) return "other";
-    const last = k % 10, teen = Math.floor(k / 10) % 10 === 1;
-    return `${k}${!teen && last === 1 ? "st" : !teen && last === 2 ? "nd" : !teen && last === 3 ? "rd" : "th"}`;
-  }
   async function layers(view, keys, index, link2, alive2) {
     const site9 = window.BVL_SITE;
     const lecture2 = await lecture(site9, index);
@@ -2782,32 +2800,19 @@
       )
     );
     canvas.append(figure);
-    const width = canvas.clientWidth || 600;
     const lectureMode2 = document.body.classList.contains("lecture");
-    const tallest = lectureMode2 ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
-    const drawn3 = heatmap({
-      z: s.rows,
-      rows: s.rowNames,
-      columns: s.columns,
+    const drawn3 = matrixFigure(s.tokenByToken ? "token" : "window", {
+      z: asMatrix(s.rows),
+      labels: s.tokenByToken ? s.columns : labelled2(s.rowNames),
       title: stepTitle(lecture2, block, node, head, s),
-      colorbar: node.op === "softmax" ? "attention" : "value",
-      axes: s.tokenByToken ? ["query", "key"] : [node.axes.includes("2k") ? "distance" : "token", "dimension"],
-      scale: lecture2.model.ops[node.op].scale,
+      colorbar: node.op === "softmax" ? "attention" : "score",
+      scale: lecture2.model.ops[node.op].scale ?? null,
       chosen: inView ? chosen2 : null,
-      width,
-      tallest,
-      rotate: s.tokenByToken
-    });
-    plot(figure, drawn3);
-    const every = Object.entries(
-      /** @type {Record<string, number>} */
-      drawn3.thinned
-    ).filter(([, k]) => k > 1).map(([axis, k]) => `every ${ordinal(k)} ${axis === "rows" ? "row" : "column"}`);
-    if (every.length) canvas.append(element(
-      "p",
-      worded("labelled", { every: every.join(", ") }),
-      { class: "explains" }
-    ));
+      first: s.start,
+      count: s.count
+    }, screen());
+    if (drawn3) plot(figure, drawn3);
+    else figure.append(element("p", worded("too_long"), { class: "note" }));
     figure.on("plotly_click", (event) => {
       const point = event.points.find((p) => p.data.type === "heatmap");
       if (!point) return;

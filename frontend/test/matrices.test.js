@@ -1,0 +1,27 @@
+/// <reference types="node" />
+// matrix_figure.js draws a step's matrix as the app draws it: the template of the form its length takes (export/
+// matrices.py), filled with the names a site gives it, is the app's figure (figures/charts.py attention_heatmap,
+// matrix_window), styled for each screen as the Layers page styles it, leaf for leaf (tests/frontend_fixtures.py
+// matrices_fixture: short, middling and long head's matrices with a masked cell, escaped tokens and a chosen cell;
+// windows of dimensions).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { unpack } from "../src/numbers.js";
+import { matrixFigure } from "../src/matrix_figure.js";
+
+test("a step's matrix is the app's own, on every screen and at every length", () => {
+  const folder = process.env.BVL_FIXTURES;
+  if (!folder) throw new Error("BVL_FIXTURES is not set: run tests/test_frontend.py, or see numbers.test.js.");
+  const { matrices, cases } = JSON.parse(readFileSync(join(folder, "matrices.json"), "utf8"));
+  /** @type {any} */ (globalThis).window = { BVL_SITE: { views: { matrices } } };
+  assert.equal(cases.length, 5);
+  for (const c of cases) {
+    const names = { ...c.names, z: unpack(c.names.z) };
+    for (const screen of /** @type {const} */ (["browse", "lecture", "phone"])) {
+      const drawn = JSON.parse(JSON.stringify(matrixFigure(c.kind, names, screen)));
+      assert.deepEqual(drawn, c[screen], `${c.kind} of ${c.names.labels.length}: ${screen}`);
+    }
+  }
+});
