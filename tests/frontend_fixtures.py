@@ -236,7 +236,7 @@ def matrices_fixture() -> dict:
         array = rng.normal(size=(n, 384)).astype(np.float32)
         window = np.ascontiguousarray(array[:, first:first + 64])
         names = {"z": packed(window), "labels": labelled(tokens(n)), "title": "layer 0: output", "first": first,
-                 "count": 384, "chosen": None if chosen is None else [chosen[0], chosen[1] - first]}
+                 "count": 384, "chosen": None if chosen is None else list(chosen)}
         figures = {screen: plain_figure(drawn(styled(matrix_window(array, tokens(n), first, "layer 0: output",
                                                                    chosen=chosen), WIDTHS[screen], LECTURE_CHART_PX,
                                                       lecture=screen == "lecture"))) for screen in WIDTHS}

@@ -1,14 +1,14 @@
 """A step's matrix on a site is the app's own figure (export/matrices.py): each form's template, filled in Python
 as a site's browser fills it (frontend/test/matrices.test.js holds the browser's filling to these), is the figure
 the app draws and styles for the same sentence, leaf for leaf, on a browser's screen, a projector and a phone, at
-every length a form draws (its ends and between), whatever the step's scale and chosen cell, with escaped, long
-and special tokens."""
+every length a form draws (its ends and between), whatever the step's scale and chosen cell (in a window or out of
+it), with escaped, long and special tokens; and on a projector under the tour's controls."""
 import json
 
 import numpy as np
 import pytest
 
-from bertviz_lite.export.matrices import LONGEST, WIDTHS, matrix_templates
+from bertviz_lite.export.matrices import LONGEST, TALLEST, WIDTHS, matrix_templates
 from bertviz_lite.export.screens import drawn
 from bertviz_lite.figures.charts import attention_heatmap, matrix_window
 from bertviz_lite.figures.screens import LECTURE_CHART_PX, styled
@@ -46,22 +46,22 @@ def test_a_heads_matrix_is_the_apps_at_every_length(n):
         form = form_for("token", names)
         for screen, width in WIDTHS.items():
             app = styled(attention_heatmap(z, tokens(n), names["title"], "score", chosen=chosen, scale=scale),
-                         width, LECTURE_CHART_PX, lecture=screen == "lecture")
+                         width, TALLEST.get(screen, LECTURE_CHART_PX), lecture=screen in TALLEST)
             assert not same(filled(form[screen], names), app), (n, scale, screen)
 
 
 @pytest.mark.parametrize("n", [1, 3, 32, 33, 200])
 def test_a_window_of_dimensions_is_the_apps_at_every_length(n):
     rng = np.random.default_rng(n)
-    for count, first, chosen in ((384, 0, None), (384, 320, (n - 1, 330)), (100, 64, (0, 99))):
+    for count, first, chosen in ((384, 0, None), (384, 320, (n - 1, 330)), (100, 64, (0, 99)), (384, 64, (0, 5))):
         array = (rng.standard_normal((n, count)) * 30).astype(np.float32)
         window = array[:, first:first + 64]
         names = {"z": window.astype(np.float64), "labels": labelled(tokens(n)), "title": "layer 0: Feed-forward",
-                 "first": first, "count": count, "chosen": None if chosen is None else [chosen[0], chosen[1] - first]}
+                 "first": first, "count": count, "chosen": None if chosen is None else list(chosen)}
         form = form_for("window", names)
         for screen, width in WIDTHS.items():
             app = styled(matrix_window(array, tokens(n), first, names["title"], chosen=chosen), width,
-                         LECTURE_CHART_PX, lecture=screen == "lecture")
+                         TALLEST.get(screen, LECTURE_CHART_PX), lecture=screen in TALLEST)
             assert not same(filled(form[screen], names), app), (n, count, first, screen)
 
 

@@ -18,9 +18,12 @@ from ..figures.screens import LECTURE_CHART_PX, styled_sheet
 from ..figures.sheet import Sheet
 from ..figures.style import MAX_LABELLED, MAX_WRITTEN, category_edges, label_step, matrix_height, scale_rule
 from ..ops.recipe import X, call, fmt, tree_of, var, when
-from .screens import CANVAS_PX, PHONE_PX, SCREENS, drawn
+from ..tour.views import LECTURE_PX
+from .screens import CANVAS_PX, PHONE_PX, drawn
 
-WIDTHS = {"browse": CANVAS_PX, "lecture": CANVAS_PX, "phone": PHONE_PX}
+WIDTHS = {"browse": CANVAS_PX, "lecture": CANVAS_PX, "phone": PHONE_PX, "tour_lecture": CANVAS_PX}  # the screens,
+# and a projector's under the tour's controls (export/tour.py styles an exported sentence's chapter so)
+TALLEST = {"lecture": LECTURE_CHART_PX, "tour_lecture": LECTURE_PX}
 LONGEST = 256  # tokens a matrix template draws one cell each (charts.MAX_CELLS's side); a longer sentence's is
 # averaged over blocks, which no template does yet
 FORMS = ((MAX_WRITTEN, 4), (MAX_LABELLED, 20), (LONGEST, 40))  # the longest length of each form, and a sample's
@@ -35,21 +38,24 @@ def matrix_templates() -> dict:
 
 def _form(build, longest: int, sample: int) -> dict:
     return {"when": tree_of(call("len", var.labels) <= longest),
-            **{screen: build(sample, screen) for screen in SCREENS}}
+            **{screen: build(sample, screen) for screen in WIDTHS}}
 
 
 def _styled(fig, named: dict, screen: str, drops: dict) -> dict:
     """`fig` (a sample's) styled for `screen` as the app styles it, its `named` leaves the sentence's."""
     sheet = Sheet(fig, named)
-    styled_sheet(sheet, WIDTHS[screen], LECTURE_CHART_PX, lecture=screen == "lecture")
+    styled_sheet(sheet, WIDTHS[screen], TALLEST.get(screen, LECTURE_CHART_PX), lecture=screen in TALLEST)
     return sheet.template(drawn(sheet.fig), drops)
 
 
-def _chosen_marker(rows: X, columns: X) -> dict:
-    """The chosen cell's outline (the second trace), at `var.chosen` (row, column), or left out where none is."""
-    none = call("==", var.chosen, None)
-    at = lambda labels, k: when(none, call("quote", []), call("taken", labels, call("cat", var.chosen[k])))  # noqa: E731
-    return {("data", 1, "x"): at(columns, 1), ("data", 1, "y"): at(rows, 0)}
+def _chosen_marker(rows: X, columns: X, first=0) -> tuple[dict, dict]:
+    """The chosen cell's outline (the second trace), at `var.chosen` (row, column: the column from `first`, where
+    the figure's first column is), and its drop where no cell is chosen or it lies outside the figure."""
+    column = var.chosen[1] - first
+    outside = when(call("==", var.chosen, None), True, when(column < 0, True, when(
+        call("len", columns) <= column, True, call("len", rows) <= var.chosen[0])))
+    at = lambda labels, k: when(outside, call("quote", []), call("taken", labels, call("cat", k)))  # noqa: E731
+    return {("data", 1, "x"): at(columns, column), ("data", 1, "y"): at(rows, var.chosen[0])}, {("data", 1): outside}
 
 
 def _token_matrix(sample: int, screen: str) -> dict:
@@ -59,23 +65,26 @@ def _token_matrix(sample: int, screen: str) -> dict:
     fig = attention_heatmap(np.full((sample, sample), 1 / sample, np.float32), tokens, "title", chosen=(0, 0))
     n = call("len", var.labels)
     edges = category_edges(n)
+    marker, drop = _chosen_marker(var.labels, var.labels)
     named = {("data", 0, "z"): var.z, ("data", 0, "x"): var.labels, ("data", 0, "y"): var.labels,
              **{("data", 0, key): leaf for key, leaf in scale_rule(var.scale, var.z).items()},
              ("data", 0, "colorbar", "title", "text"): var.colorbar,
              ("layout", "xaxis", "dtick"): label_step(n), ("layout", "yaxis", "dtick"): label_step(n),
              ("layout", "xaxis", "range"): edges, ("layout", "yaxis", "range"): call("cat", edges[1], edges[0]),
              ("layout", "height"): matrix_height(n, TOKEN_MATRIX_PX), ("layout", "title", "text"): var.title,
-             **_chosen_marker(var.labels, var.labels)}
-    return _styled(fig, named, screen, {("data", 1): call("==", var.chosen, None)})
+             **marker}
+    return _styled(fig, named, screen, drop)
 
 
 def _window(sample: int, screen: str) -> dict:
     """A window of up to 64 dimensions of a (rows, n) array: names `z` (the window), `labels` (the rows'),
-    `first` (its first dimension), `count` (the array's dimensions), `title` and `chosen` (in the window)."""
+    `first` (its first dimension), `count` (the array's dimensions), `title` and `chosen` (a cell of the whole
+    array: outlined where it lies in the window)."""
     fig = matrix_window(np.zeros((sample, WINDOW), np.float32), [f"t{i}" for i in range(sample)], 0, "title",
                         chosen=(0, 0))
     n, width = call("len", var.labels), call("width", var.z)
     dims = call("range", width) + var.first
+    marker, drop = _chosen_marker(var.labels, dims, var.first)
     named = {("data", 0, "z"): var.z, ("data", 0, "x"): dims, ("data", 0, "y"): var.labels,
              **{("data", 0, key): leaf for key, leaf in scale_rule("signed", var.z).items()},
              ("layout", "yaxis", "dtick"): label_step(n),
@@ -84,5 +93,5 @@ def _window(sample: int, screen: str) -> dict:
              ("layout", "xaxis", "title", "text"): fmt("dimension ({first}–{last} of {count})", first=var.first,
                                                        last=var.first + width - 1, count=var.count),
              ("layout", "height"): matrix_height(n, WINDOW_PX), ("layout", "title", "text"): var.title,
-             **_chosen_marker(var.labels, dims)}
-    return _styled(fig, named, screen, {("data", 1): call("==", var.chosen, None)})
+             **marker}
+    return _styled(fig, named, screen, drop)

@@ -23,7 +23,8 @@ from ..tour.narration import (NO_WEIGHTS, RANDOM, STORIES, TOKENS_TELLING, VECTO
 from ..figures import vector_bars
 from ..figures.template import template_of
 from ..ops.recipe import var
-from ..tour.views import FIGURE_TITLES, LECTURE_PX
+from ..ops.recipe import tree_of
+from ..tour.views import FIGURE_TITLES, LARGEST, LECTURE_PX
 from .screens import for_screens
 
 LAYER, HEAD, TOKEN = 0, 0, 1  # the app's defaults (app_pages/shell/pages.py)
@@ -75,7 +76,7 @@ def tour_words(loaded, t) -> dict:
             "random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
             "chapters": [{**asdict(chapter), "telling": _telling(t, chapter)} for chapter in chapters(t, LAYER)],
             "no_chapter": NO_CHAPTER,
-            "figure_titles": FIGURE_TITLES,
+            "figure_titles": FIGURE_TITLES, "largest": tree_of(LARGEST),  # the cell a step's figure outlines
             "vector_figure": _vector_template(way),
             "vector": {"name": way.name, "how": way.how, "trained": way.trained_for_similarity,
                        "pooled": loaded.sentence_pooling is not None,  # else the trace's own vectors, however long

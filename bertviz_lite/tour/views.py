@@ -9,8 +9,10 @@ import plotly.graph_objects as go
 from ..analyses.logit_lens import LogitLens
 from ..analyses.residual_stream import layer_changes
 from ..analyses.similarity import SentenceVectors
-from ..ops import MASKED_BELOW, key_head
+from ..ops import key_head
+from ..ops.recipe import call, var, when
 from ..figures import attention_heatmap, lens_grid, matrix_window, stream_changes, vector_bars
+from ..figures.template import value_of
 from ..stepthrough.trace import Trace
 from .chapters import Chapter
 
@@ -60,10 +62,14 @@ def chapter_figure(trace: Trace, chapter: Chapter, head: int = 0, vectors: Sente
     return None
 
 
+_ROW = var.z[var.token, :]
+LARGEST = when(call("==", var.token, None), None, when(var.token < call("len", var.z), call(
+    "cat", var.token, call("argmax", _ROW, call("seen", _ROW))), None))  # (token, the column of its largest number,
+# masked ones aside) in the matrix `z`: the cell the narration names, outlined; a typed sentence's tour on a live
+# site outlines the same
+
+
 def _largest(array: np.ndarray, token: int | None) -> tuple[int, int] | None:
-    """(token, the column of its largest number, masked ones aside): the cell the narration names."""
-    if token is None or not 0 <= token < array.shape[0]:
-        return None
-    row = np.asarray(array[token], dtype=np.float64)
-    row = np.where(np.isfinite(row) & (row > MASKED_BELOW), row, -np.inf)
-    return token, int(np.argmax(row))
+    """LARGEST in `array`: the cell the narration names."""
+    found = value_of(LARGEST, {"z": np.asarray(array, np.float64), "token": token})
+    return None if found is None else (int(found[0]), int(found[1]))

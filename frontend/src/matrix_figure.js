@@ -10,8 +10,12 @@ import { filled } from "./template.js";
 /** @typedef {import("./recipe.js").Tree} Tree */
 /** @typedef {import("./values.js").Value} Value */
 /**
- * One form of a kind of matrix: the condition on its names that picks it, and its template for each screen.
- * @typedef {Record<Screen, Template> & { when: Tree }} Form
+ * Where a matrix is drawn: a screen, or a projector under the tour's controls (export/matrices.py TALLEST).
+ * @typedef {Screen | "tour_lecture"} Place
+ */
+/**
+ * One form of a kind of matrix: the condition on its names that picks it, and its template for each place.
+ * @typedef {Record<Place, Template> & { when: Tree }} Form
  */
 
 /**
@@ -27,15 +31,15 @@ export function asMatrix(rows) {
 }
 
 /**
- * The matrix of `kind` ("token": a head's token-by-token matrix; "window": a window of dimensions) for `screen`,
+ * The matrix of `kind` ("token": a head's token-by-token matrix; "window": a window of dimensions) for `place`,
  * or null where the sentence is longer than any form draws.
  * @param {"token" | "window"} kind
  * @param {Record<string, Value>} names
- * @param {Screen} screen
+ * @param {Place} place
  * @returns {any} Plotly's figure
  */
-export function matrixFigure(kind, names, screen) {
+export function matrixFigure(kind, names, place) {
   const forms = /** @type {Record<string, Form[]>} */ (window.BVL_SITE.views.matrices)[kind];
   const form = forms.find((f) => valueOf(f.when, names));
-  return form ? filled(form[screen], names) : null;
+  return form ? filled(form[place], names) : null;
 }

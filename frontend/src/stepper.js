@@ -325,8 +325,7 @@ export async function layers(view, keys, index, link, alive) {
   const first = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW
     : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
   const s = shown(lecture, block, node, head, first);
-  const chosen = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
-  const inView = chosen && chosen[0] < s.rows.length && chosen[1] >= 0 && chosen[1] < s.columns.length;
+  const chosen = cell && cell.length === 2 ? cell : null;  // outlined where the figure shows it
   const figure = /** @type {Plotted} */ (element("div", undefined,
                                                  { class: "figure step", id: "step-figure", "data-point": "step" }));
   canvas.append(figure);
@@ -334,7 +333,7 @@ export async function layers(view, keys, index, link, alive) {
   const drawn = matrixFigure(s.tokenByToken ? "token" : "window", {
     z: asMatrix(s.rows), labels: s.tokenByToken ? s.columns : labelled(s.rowNames),
     title: stepTitle(lecture, block, node, head, s), colorbar: node.op === "softmax" ? "attention" : "score",
-    scale: lecture.model.ops[node.op].scale ?? null, chosen: inView ? chosen : null, first: s.start, count: s.count,
+    scale: lecture.model.ops[node.op].scale ?? null, chosen, first: s.start, count: s.count,
   }, screen());
   if (drawn) plot(figure, drawn);
   else figure.append(element("p", worded("too_long"), { class: "note" }));

@@ -7,7 +7,7 @@ import { get } from "./numbers.js";
 /**
  * A node of a block's graph, as export/steps.py writes it into the site's data.
  * @typedef {{ key: string, op: string, inputs: string[], axes: string[], headed?: boolean, module?: string,
- *             attrs?: Record<string, any>, title: string, explains: string, shape: string,
+ *             attrs?: Record<string, any>, title: string, short: string, explains: string, shape: string,
  *             recipe?: number | null }} GraphNode
  */
 /**

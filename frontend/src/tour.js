@@ -5,8 +5,8 @@
 // narrator's `telling` (ops/telling.py: its templates and the numbers they name), worked out by recipe.js as the app
 // works it out.
 // numbers.js: Python's f"{x:.Nf}", an array's row, ‖·‖, a matrix's rows, the mask's scores
-import { fixed, at, matrix as matrixRows, MASKED_BELOW } from "./numbers.js";
-import { toldOf, toldOver } from "./recipe.js";
+import { fixed, at, matrix as matrixRows } from "./numbers.js";
+import { toldOf, toldOver, valueOf } from "./recipe.js";
 import { vector } from "./values.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { labelled } from "./labels.js";
@@ -14,6 +14,7 @@ import { heatmap } from "./analysed_page.js";
 import { analysed } from "./analysis_graphs.js";
 import { hiddenStatesOf } from "./running.js";
 import { eachScreen, said } from "./page.js";
+import { asMatrix, matrixFigure } from "./matrix_figure.js";
 import { filled } from "./template.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
@@ -35,12 +36,6 @@ import { filled } from "./template.js";
  */
 
 const site = window.BVL_SITE;
-
-// ---- arrays as the stories read them: {shape, data}, a leading index taken off ----
-/** @param {Unpacked} array */
-const values = (array) => Array.from(array.data);  // float64, exactly the stored numbers
-/** @param {number[]} list */
-const argmax = (list) => list.reduce((best, v, k) => (v > list[best] ? k : best), 0);  // the first, as numpy's
 
 /**
  * A chapter's step as its narration reads it (tour/narration.py Step).
@@ -164,13 +159,16 @@ function narrate(lecture, sentence, chapter, head, token, outputs, stream) {
   return [...lines, said(told.explains, { what }), ...toldOf(telling, step)];  // the narrator's own words
 }
 
-// ---- each chapter's figure, drawn by the stepper's figures for the width it is drawn at ----
+// ---- each chapter's figure ----
 /**
+ * A step's chapter's figure, as tour/views.py chapter_figure draws it: the stepper's matrix (matrix_figure.js: the
+ * app's, for each screen; on a projector, as short as the tour's controls leave room for), the chosen head's,
+ * the cell the narration names outlined (tour/views.py LARGEST, worked out as the app works it out).
  * @param {Lecture} lecture
  * @param {ChapterWords} chapter
  * @param {number} head
  * @param {number} token
- * @returns {Draw | null}
+ * @returns {import("./views.js").ForScreens | null}
  */
 function stepFigure(lecture, chapter, head, token) {
   const [, node] = /** @type {[GraphBlock, GraphNode]} */ (findStep(lecture.model, String(chapter.step)));
@@ -179,23 +177,21 @@ function stepFigure(lecture, chapter, head, token) {
   const matrix = own === null ? array : at(array, own);
   if (matrix.shape.length !== 2) return null;
   const tokenByToken = node.axes.slice(-2).join() === "T,T";
-  const rows = matrixRows(matrix).map((r) => (tokenByToken ? r : r.slice(0, site.views.window)));
-  const byToken = rows.length === lecture.tokens.length;
-  const row = byToken ? values(at(matrix, Math.min(token, rows.length - 1))) : null;  // the number the words name
-  const best = row ? argmax(row.map((v) => (Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity))) : null;
+  const byToken = matrix.shape[0] === lecture.tokens.length;
+  const largest = /** @type {import("./values.js").Value} */ (valueOf(words().largest,
+                                                                     { z: matrix, token: byToken ? token : null }));
   const queryHead = Math.min(head, numHeads - 1);  // tour/views.py chapter_figure's title
   const titles = words().figure_titles;
   const title = own === null ? node.title
     : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
-  return (width, tallest) => heatmap({
-    z: rows.map((r) => r.map((v) => (v <= MASKED_BELOW ? null : v))),
-    rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`)
-      : byToken ? labelled(lecture.tokens) : rows.map((_, i) => String(i)),
-    columns: tokenByToken ? labelled(lecture.tokens) : rows[0].map((_, k) => String(k)),
-    title, colorbar: op(lecture, node).gives_probabilities ? "attention" : "value",
-    axes: tokenByToken ? ["query", "key"] : ["token", "dimension"], width, tallest, rotate: tokenByToken,
-    scale: op(lecture, node).scale,
-    chosen: best !== null && (tokenByToken || best < site.views.window) ? [token, best] : null });
+  const span = Math.floor(matrix.shape[0] / 2);
+  const rows = byToken ? lecture.tokens : matrixRows(matrix).map((_, i) => `δ = ${i - span}`);
+  const shown = tokenByToken ? matrix : asMatrix(matrixRows(matrix).map((r) => r.slice(0, site.views.window)));
+  const names = { z: shown, labels: labelled(rows), title, scale: op(lecture, node).scale ?? null,
+                  colorbar: node.headed ? (op(lecture, node).gives_probabilities ? "attention" : "score") : node.short,
+                  chosen: largest, first: 0, count: matrix.shape[1] };
+  const kind = tokenByToken ? "token" : "window";
+  return eachScreen((screen) => matrixFigure(kind, names, screen === "lecture" ? "tour_lecture" : screen));
 }
 
 /**
@@ -254,10 +250,10 @@ export async function tourOf(lecture, sentence) {
   const { cosines, lengths } = await analysed("stream", lecture);
   return words().chapters.map((/** @type {ChapterWords} */ chapter) => {  // the model's chapters (tour/chapters.py)
     const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
-    const draw = chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token)
-      : chapter.kind === "stream" ? streamFigure(lecture, { cosines, lengths }) : null;
+    const draw = chapter.kind === "stream" ? streamFigure(lecture, { cosines, lengths }) : null;
     const figure = chapter.kind === "output"  // the app's figure (export/tour.py _vector_template), filled
-      ? eachScreen((screen) => filled(words().vector_figure[screen], { vector: found.vector })) : null;
+      ? eachScreen((screen) => filled(words().vector_figure[screen], { vector: found.vector }))
+      : chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token) : null;
     return { ...chapter, lines, figure,
              draw: draw && ((/** @type {number} */ width, /** @type {number | null} */ tallest) =>
                titled(draw(width, tallest), width)) };

@@ -102,9 +102,9 @@
     const r = Math.round(x);
     return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
   }
-  function exactSum(values2) {
+  function exactSum(values) {
     const partials = [];
-    for (let x of values2) {
+    for (let x of values) {
       let i = 0;
       for (let y of partials) {
         if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
@@ -406,13 +406,13 @@
     const named3 = style().scales[scale];
     if (!named3) throw new Error(`No colour scale ${scale}: the figure names one of figures/style.py SCALES.`);
     if (named3.ends) return { colorscale: named3.colours, zmin: named3.ends[0], zmax: named3.ends[1] };
-    const values2 = rows.flat().filter((v) => Number.isFinite(v));
+    const values = rows.flat().filter((v) => Number.isFinite(v));
     const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);
     if (named3.signed) {
-      const bound2 = largest(values2.map(Math.abs)) || 1;
+      const bound2 = largest(values.map(Math.abs)) || 1;
       return { colorscale: named3.colours, zmin: -bound2, zmax: bound2 };
     }
-    const top = largest(values2);
+    const top = largest(values);
     return { colorscale: named3.colours, zmin: 0, zmax: top <= 1 ? 1 : top };
   }
   function spaced(labels, cellWidth, size) {
@@ -631,19 +631,19 @@
     console.error(error.stack || error);
     view.replaceChildren(element("h1", title), element("p", error.message, { class: "note", "data-error": "" }));
   }
-  function said(template, values2 = {}) {
+  function said(template, values = {}) {
     return template.replace(/\{(\w+)(?::([^{}]*))?\}/g, (_, key, spec) => {
-      if (!(key in values2)) throw new Error(`The template "${template}" names {${key}}, which was not given.`);
-      return formatted(values2[key], spec);
+      if (!(key in values)) throw new Error(`The template "${template}" names {${key}}, which was not given.`);
+      return formatted(values[key], spec);
     });
   }
   function capitalized(text) {
     return text ? `${text[0].toUpperCase()}${text.slice(1)}` : text;
   }
-  function worded(name, values2 = {}) {
+  function worded(name, values = {}) {
     const template = site().words[name];
     if (typeof template !== "string") throw new Error(`The site's data has no words "${name}": write the site again.`);
-    return said(template, values2);
+    return said(template, values);
   }
   function cannot(view, why) {
     view.append(element("h1", worded("not_in_site")));
@@ -709,7 +709,7 @@
       (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
     );
   }
-  var vector = (values2) => ({ shape: [values2.length], data: Float64Array.from(values2) });
+  var vector = (values) => ({ shape: [values.length], data: Float64Array.from(values) });
   function elementwise(f, args) {
     const arrays = args.filter(isArray);
     if (!arrays.length) return f(...args);
@@ -970,16 +970,16 @@
     int: (c, x) => Math.trunc(x),
     list: (c, ...items) => vector(items),
     in: (c, x, items) => numbersOf(items).includes(x),
-    zeroed: (c, values2, tokens2) => {
-      const out = vector(numbersOf(values2));
+    zeroed: (c, values, tokens2) => {
+      const out = vector(numbersOf(values));
       numbersOf(tokens2).forEach((t) => {
         out.data[t] = 0;
       });
       return out;
     }
   };
-  function first(values2, allowed, sign) {
-    const v = numbersOf(values2), ok = allowed === void 0 || allowed === null ? null : numbersOf(allowed);
+  function first(values, allowed, sign) {
+    const v = numbersOf(values), ok = allowed === void 0 || allowed === null ? null : numbersOf(allowed);
     const at3 = (k) => ok && !ok[k] ? -Infinity : sign * v[k];
     let best = 0;
     for (let k = 1; k < v.length; k++) if (at3(k) > at3(best)) best = k;
@@ -1072,9 +1072,9 @@
       structuredClone(args[0])
     );
     if (word === "terms_sum") return env.terms_sum;
-    const values2 = args.map((a) => evaluate(a, cell, env));
+    const values = args.map((a) => evaluate(a, cell, env));
     if (word === "at") {
-      const [array, ...index] = values2;
+      const [array, ...index] = values;
       if (Array.isArray(array)) return (
         /** @type {Value} */
         array[Number(index[0])]
@@ -1086,11 +1086,11 @@
         index
       );
     }
-    if (word === "+" && values2.some((v) => typeof v === "string")) return values2.map(String).join("");
-    if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values2);
+    if (word === "+" && values.some((v) => typeof v === "string")) return values.map(String).join("");
+    if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values);
     const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word] ?? FIGURE_WORDS[word];
     if (!meaning) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
-    return meaning(cell, ...values2);
+    return meaning(cell, ...values);
   }
 
   // src/explain.js
@@ -1536,7 +1536,7 @@
     progress(worded("computing"));
     const e = encoded(tokenizer2, text, pair, most);
     const types = tokenTypes(e.types);
-    const tensor = (values2) => new window.ort.Tensor("int64", BigInt64Array.from(values2, BigInt), [values2.length]);
+    const tensor = (values) => new window.ort.Tensor("int64", BigInt64Array.from(values, BigInt), [values.length]);
     const feeds = { input_ids: tensor(e.ids), token_type_ids: tensor(types), attention_mask: tensor(e.ids.map(() => 1)) };
     const outputs = await (only ? session2.run(feeds, only) : session2.run(feeds));
     return { e, types, arrays: Object.fromEntries(Object.entries(outputs).map(([name, t]) => [name, asArray(t)])) };
@@ -1589,7 +1589,7 @@
   }
   async function fed(feed, sentence, given) {
     const ort = window.ort;
-    const whole = (values2, dims) => new ort.Tensor("int64", BigInt64Array.from(values2, BigInt), dims);
+    const whole = (values, dims) => new ort.Tensor("int64", BigInt64Array.from(values, BigInt), dims);
     if (feed[0] === "ids") return whole(sentence.ids[feed[1]], [sentence.ids[feed[1]].length]);
     if (feed[0] === "given") return whole([given[feed[1]]], []);
     const array = feed[0] === "step" ? sentence.array(feed[1]) : (await sentence.weights(feed[1]))[feed[2]];
@@ -1686,10 +1686,26 @@
     ));
   }
 
+  // src/matrix_figure.js
+  function asMatrix(rows) {
+    const columns = rows.length ? rows[0].length : 0;
+    const data = new Float64Array(rows.length * columns);
+    rows.forEach((r, i) => r.forEach((v, j) => {
+      data[i * columns + j] = v === null ? NaN : v;
+    }));
+    return { shape: [rows.length, columns], data };
+  }
+  function matrixFigure(kind, names, place) {
+    const forms = (
+      /** @type {Record<string, Form[]>} */
+      window.BVL_SITE.views.matrices[kind]
+    );
+    const form = forms.find((f) => valueOf(f.when, names));
+    return form ? filled(form[place], names) : null;
+  }
+
   // src/tour.js
   var site3 = window.BVL_SITE;
-  var values = (array) => Array.from(array.data);
-  var argmax = (list) => list.reduce((best, v, k) => v > list[best] ? k : best, 0);
   function stepContext(lecture2, block, node, array, head, token, where2) {
     const heads = lecture2.model.num_heads;
     const own = node.headed ? keyHead(Math.min(head, heads - 1), heads, array.shape[0]) : null;
@@ -1780,26 +1796,32 @@
     const matrix3 = own === null ? array : at(array, own);
     if (matrix3.shape.length !== 2) return null;
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
-    const rows = matrix(matrix3).map((r) => tokenByToken ? r : r.slice(0, site3.views.window));
-    const byToken = rows.length === lecture2.tokens.length;
-    const row2 = byToken ? values(at(matrix3, Math.min(token, rows.length - 1))) : null;
-    const best = row2 ? argmax(row2.map((v) => Number.isFinite(v) && v > MASKED_BELOW ? v : -Infinity)) : null;
+    const byToken = matrix3.shape[0] === lecture2.tokens.length;
+    const largest = (
+      /** @type {import("./values.js").Value} */
+      valueOf(
+        words2().largest,
+        { z: matrix3, token: byToken ? token : null }
+      )
+    );
     const queryHead = Math.min(head, numHeads - 1);
     const titles = words2().figure_titles;
     const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
-    return (width, tallest) => heatmap({
-      z: rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v)),
-      rows: node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : byToken ? labelled2(lecture2.tokens) : rows.map((_, i) => String(i)),
-      columns: tokenByToken ? labelled2(lecture2.tokens) : rows[0].map((_, k) => String(k)),
+    const span = Math.floor(matrix3.shape[0] / 2);
+    const rows = byToken ? lecture2.tokens : matrix(matrix3).map((_, i) => `δ = ${i - span}`);
+    const shown2 = tokenByToken ? matrix3 : asMatrix(matrix(matrix3).map((r) => r.slice(0, site3.views.window)));
+    const names = {
+      z: shown2,
+      labels: labelled2(rows),
       title,
-      colorbar: op(lecture2, node).gives_probabilities ? "attention" : "value",
-      axes: tokenByToken ? ["query", "key"] : ["token", "dimension"],
-      width,
-      tallest,
-      rotate: tokenByToken,
-      scale: op(lecture2, node).scale,
-      chosen: best !== null && (tokenByToken || best < site3.views.window) ? [token, best] : null
-    });
+      scale: op(lecture2, node).scale ?? null,
+      colorbar: node.headed ? op(lecture2, node).gives_probabilities ? "attention" : "score" : node.short,
+      chosen: largest,
+      first: 0,
+      count: matrix3.shape[1]
+    };
+    const kind = tokenByToken ? "token" : "window";
+    return eachScreen((screen2) => matrixFigure(kind, names, screen2 === "lecture" ? "tour_lecture" : screen2));
   }
   var op = (lecture2, node) => lecture2.model.ops[node.op];
   function streamFigure(lecture2, stream) {
@@ -1845,8 +1867,8 @@
     const { cosines, lengths } = await analysed("stream", lecture2);
     return words2().chapters.map((chapter) => {
       const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
-      const draw = chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : chapter.kind === "stream" ? streamFigure(lecture2, { cosines, lengths }) : null;
-      const figure = chapter.kind === "output" ? eachScreen((screen2) => filled(words2().vector_figure[screen2], { vector: found.vector })) : null;
+      const draw = chapter.kind === "stream" ? streamFigure(lecture2, { cosines, lengths }) : null;
+      const figure = chapter.kind === "output" ? eachScreen((screen2) => filled(words2().vector_figure[screen2], { vector: found.vector })) : chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : null;
       return {
         ...chapter,
         lines: lines2,
@@ -2058,14 +2080,14 @@
   function mixingLines(ratios, labels, title, width) {
     const s = style2(), lines2 = (
       /** @type {[string, number[]][]} */
-      Object.entries(ratios).filter(([, values2]) => values2 !== null)
+      Object.entries(ratios).filter(([, values]) => values !== null)
     );
     const narrow = width < 560, under = 40 + 26 * lines2.length;
     return {
-      data: lines2.map(([name, values2]) => ({
+      data: lines2.map(([name, values]) => ({
         type: "scatter",
-        x: values2.map((_, l) => l),
-        y: values2,
+        x: values.map((_, l) => l),
+        y: values,
         mode: "lines+markers",
         name: labels[name],
         hovertemplate: `${labels[name]}<br>layer %{x}: %{y:.3f}<extra></extra>`
@@ -2548,24 +2570,6 @@
     return h1;
   }
 
-  // src/matrix_figure.js
-  function asMatrix(rows) {
-    const columns = rows.length ? rows[0].length : 0;
-    const data = new Float64Array(rows.length * columns);
-    rows.forEach((r, i) => r.forEach((v, j) => {
-      data[i * columns + j] = v === null ? NaN : v;
-    }));
-    return { shape: [rows.length, columns], data };
-  }
-  function matrixFigure(kind, names, screen2) {
-    const forms = (
-      /** @type {Record<string, Form[]>} */
-      window.BVL_SITE.views.matrices[kind]
-    );
-    const form = forms.find((f) => valueOf(f.when, names));
-    return form ? filled(form[screen2], names) : null;
-  }
-
   // src/stepper.js
   var WINDOW = (
     /** @type {number} */
@@ -2789,8 +2793,7 @@
     const cell = parseCell(cellText);
     const first2 = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
     const s = shown(lecture2, block, node, head, first2);
-    const chosen2 = cell && cell.length === 2 ? [cell[0], cell[1] - (s.tokenByToken ? 0 : s.start)] : null;
-    const inView = chosen2 && chosen2[0] < s.rows.length && chosen2[1] >= 0 && chosen2[1] < s.columns.length;
+    const chosen2 = cell && cell.length === 2 ? cell : null;
     const figure = (
       /** @type {Plotted} */
       element(
@@ -2807,7 +2810,7 @@
       title: stepTitle(lecture2, block, node, head, s),
       colorbar: node.op === "softmax" ? "attention" : "score",
       scale: lecture2.model.ops[node.op].scale ?? null,
-      chosen: inView ? chosen2 : null,
+      chosen: chosen2,
       first: s.start,
       count: s.count
     }, screen());
@@ -3042,22 +3045,22 @@
   // src/analyses.js
   var site7 = window.BVL_SITE;
   function picked(page2, keys) {
-    const values2 = {};
+    const values = {};
     const notes = [];
     for (const p of page2.pickers) {
       const asked = keys.get(p.key);
       const names = p.options.map(([value]) => value);
       if (asked === null || names.includes(asked)) {
-        values2[p.key] = asked === null ? p.value : asked;
+        values[p.key] = asked === null ? p.value : asked;
         continue;
       }
       const last = names[names.length - 1];
       const past = /^\d+$/.test(asked) && /^\d+$/.test(last) && Number(asked) > Number(last);
-      values2[p.key] = past ? last : p.value;
+      values[p.key] = past ? last : p.value;
       const among = /^\d+$/.test(last) ? `${names[0]} to ${last}` : names.join(", ");
-      notes.push(worded("no_value", { key: p.key, asked, among, label: p.label.toLowerCase(), value: values2[p.key] }));
+      notes.push(worded("no_value", { key: p.key, asked, among, label: p.label.toLowerCase(), value: values[p.key] }));
     }
-    return { values: values2, notes };
+    return { values, notes };
   }
   function lines(host, said2, kind) {
     for (const line of said2) {
@@ -3084,27 +3087,27 @@
           /** @type {Page} */
           await held2.part(part)
         );
-        const { values: values2, notes } = picked(page2, keys);
+        const { values, notes } = picked(page2, keys);
         const shown2 = await Promise.all(page2.panels.map(async (panel) => {
-          const found = panel.items[panel.by.map((key) => values2[key]).join(",")];
+          const found = panel.items[panel.by.map((key) => values[key]).join(",")];
           return (
             /** @type {Item | undefined} */
             found && "part" in found ? await held2.part(found.part) : found
           );
         }));
-        if (current()) show(view, page2, part, s, values2, notes, shown2);
+        if (current()) show(view, page2, part, s, values, notes, shown2);
       }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
     };
   }
-  function show(view, page2, part, s, values2, notes, items) {
+  function show(view, page2, part, s, values, notes, items) {
     const go = (key, value) => {
-      location.hash = link(part, { ...sentenceKeys(s), ...values2, [key]: value });
+      location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value });
     };
     view.replaceChildren(titled2(page2.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
     if (page2.pickers.length) {
       const row2 = element("div", void 0, { class: "controls labelled" });
       for (const p of page2.pickers) {
-        const index = p.options.findIndex(([value]) => value === values2[p.key]);
+        const index = p.options.findIndex(([value]) => value === values[p.key]);
         row2.append(stepper(
           p.label,
           p.options.map(([, label]) => label),
