@@ -32,6 +32,13 @@ def site(tmp_path_factory, content) -> Path:
     return write_site(tmp_path_factory.mktemp("export") / "site", content)
 
 
+@pytest.fixture
+def light(content) -> dict:
+    """The content without its sentences' parts and weights: a site that is written in a second, for the tests of
+    how a site is swapped in (which write it again and again, whatever it holds)."""
+    return {**content, "steps": lambda: iter(()), "weights": lambda: iter(())}
+
+
 def data_of(site: Path) -> dict:
     script = (site / "data.js").read_text(encoding="utf-8")
     return json.loads(script.removeprefix("window.BVL_SITE = ").rstrip().removesuffix(";"))
@@ -71,11 +78,11 @@ def test_the_sites_numbers_are_the_traces_and_markup_cannot_end_its_script(site)
     assert "\n    " + data["about"] + "\n" in readme  # a Space's README shows the line in a code block, as typed
 
 
-def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(content, monkeypatch, tmp_path):
+def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(light, monkeypatch, tmp_path):
     from bertviz_lite.export import writing
 
     out = tmp_path / "site"
-    write_site(out, content)
+    write_site(out, light)
     before = (out / "data.js").read_bytes()
 
     def broken(folder, content, most_bytes=None):
@@ -84,17 +91,17 @@ def test_an_interrupted_export_leaves_the_earlier_site_and_no_half_written_one(c
 
     monkeypatch.setattr(writing, "_fill", broken)
     with pytest.raises(KeyboardInterrupt):
-        write_site(out, content)
+        write_site(out, light)
     assert (out / "data.js").read_bytes() == before and (out / "index.html").read_text() != "half"
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no staging folder left behind
 
 
-def test_a_site_is_swapped_in_by_renames_and_an_interrupted_swap_puts_the_earlier_one_back(content, monkeypatch,
+def test_a_site_is_swapped_in_by_renames_and_an_interrupted_swap_puts_the_earlier_one_back(light, monkeypatch,
                                                                                            tmp_path):
     from bertviz_lite.export import writing
 
     out = tmp_path / "site"
-    write_site(out, content)
+    write_site(out, light)
     before = (out / "data.js").read_bytes()
     renames = []
 
@@ -106,7 +113,7 @@ def test_a_site_is_swapped_in_by_renames_and_an_interrupted_swap_puts_the_earlie
 
     monkeypatch.setattr(writing.os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_site(out, content)
+        write_site(out, light)
     monkeypatch.undo()
     assert (out / "data.js").read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["site"]
     assert len(renames) == 3  # the earlier site aside, the new one (cut short), the earlier one back
