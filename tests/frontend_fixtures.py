@@ -241,7 +241,12 @@ def matrices_fixture() -> dict:
                                                                    chosen=chosen), WIDTHS[screen], LECTURE_CHART_PX,
                                                       lecture=screen == "lecture"))) for screen in WIDTHS}
         cases.append({"kind": "window", "names": names, **figures})
-    return {"matrices": matrix_templates(), "cases": cases}
+    from bertviz_lite.ops.figure_words import pooled
+    blocks = rng.random((7, 7)).astype(np.float32)
+    blocks[:2, :2] = np.nan  # a block all masked stays blank
+    blocks[4, 5] = np.nan  # a block partly masked: the mean of the rest
+    return {"matrices": matrix_templates(), "cases": cases,
+            "pooled": {"matrix": packed(blocks), "step": 2, "expected": _nulls(pooled(blocks, 2).tolist())}}
 
 
 def titles_fixture() -> dict:

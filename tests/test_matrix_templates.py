@@ -33,7 +33,7 @@ def same(template_figure: dict, app_figure) -> list[str]:
     return differences(plain_figure(ours), plain_figure(drawn(app_figure)))
 
 
-@pytest.mark.parametrize("n", [1, 2, 5, 16, 17, 32, 33, 100, LONGEST])
+@pytest.mark.parametrize("n", [1, 2, 5, 16, 17, 32, 33, 100, LONGEST, LONGEST + 1, 512])
 def test_a_heads_matrix_is_the_apps_at_every_length(n):
     rng = np.random.default_rng(n)
     probs = rng.dirichlet(np.ones(n), size=n).astype(np.float32)
@@ -65,6 +65,8 @@ def test_a_window_of_dimensions_is_the_apps_at_every_length(n):
             assert not same(filled(form[screen], names), app), (n, count, first, screen)
 
 
-def test_a_sentence_longer_than_every_form_is_drawn_by_none():
-    """Beyond LONGEST tokens the app averages blocks of tokens, which no template does yet: the site says so."""
-    assert not any(value_of(form["when"], {"labels": ["t"] * (LONGEST + 1)}) for form in TEMPLATES["token"])
+def test_every_length_has_a_form():
+    """Beyond LONGEST tokens a head's matrix is averaged over blocks of tokens (the last form, any length)."""
+    for n in (1, LONGEST + 1, 5000):
+        assert any(value_of(form["when"], {"labels": ["t"] * n}) for form in TEMPLATES["token"])
+        assert any(value_of(form["when"], {"labels": ["t"] * n}) for form in TEMPLATES["window"])

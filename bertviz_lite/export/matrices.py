@@ -6,14 +6,15 @@ what the styling works out from them (labels sized, thinned or cut, numbers writ
 colour bar). The browser names a step's numbers and fills the template its length takes: no figure of its own.
 
 A matrix takes one of a few forms by its length (numbers written in its cells up to 16 tokens, every token
-labelled up to 32, every k-th beyond, blocks averaged beyond 256): a template for each, with the condition that
-picks it.
+labelled up to 32, every k-th beyond, a head's matrix averaged over blocks of tokens beyond 256): a template for
+each, with the condition that picks it (the last, any length).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..figures.charts import TOKEN_MATRIX_PX, WINDOW, WINDOW_PX, attention_heatmap, matrix_window
+from ..figures.charts import (BLOCK_LABELS, POOLED_TITLE, TOKEN_MATRIX_PX, WINDOW, WINDOW_PX, attention_heatmap,
+                              matrix_window)
 from ..figures.screens import LECTURE_CHART_PX, styled_sheet
 from ..figures.sheet import Sheet
 from ..figures.style import MAX_LABELLED, MAX_WRITTEN, category_edges, label_step, matrix_height, scale_rule
@@ -24,20 +25,22 @@ from .screens import CANVAS_PX, PHONE_PX, drawn
 WIDTHS = {"browse": CANVAS_PX, "lecture": CANVAS_PX, "phone": PHONE_PX, "tour_lecture": CANVAS_PX}  # the screens,
 # and a projector's under the tour's controls (export/tour.py styles an exported sentence's chapter so)
 TALLEST = {"lecture": LECTURE_CHART_PX, "tour_lecture": LECTURE_PX}
-LONGEST = 256  # tokens a matrix template draws one cell each (charts.MAX_CELLS's side); a longer sentence's is
-# averaged over blocks, which no template does yet
-FORMS = ((MAX_WRITTEN, 4), (MAX_LABELLED, 20), (LONGEST, 40))  # the longest length of each form, and a sample's
+LONGEST = 256  # tokens a head's matrix draws one cell each (charts.MAX_CELLS's side); a longer sentence's is
+# averaged over blocks of tokens
+FORMS = ((MAX_WRITTEN, 4), (MAX_LABELLED, 20), (LONGEST, 40), (None, 300))  # the longest length of each form (None:
+# any), and a sample's; beyond LONGEST a head's matrix is averaged over blocks of tokens
 
 
 def matrix_templates() -> dict:
     """Each kind of the stepper's matrix: its forms, each with the condition on the names that picks it and its
     template for each screen."""
-    return {"token": [_form(_token_matrix, longest, sample) for longest, sample in FORMS],
-            "window": [_form(_window, longest, sample) for longest, sample in FORMS[1:]]}
+    return {"token": [_form(_token_matrix if longest else _pooled_matrix, longest, sample)
+                      for longest, sample in FORMS],
+            "window": [_form(_window, longest, sample) for longest, sample in ((MAX_LABELLED, 20), (None, 40))]}
 
 
-def _form(build, longest: int, sample: int) -> dict:
-    return {"when": tree_of(call("len", var.labels) <= longest),
+def _form(build, longest: int | None, sample: int) -> dict:
+    return {"when": tree_of(True if longest is None else call("len", var.labels) <= longest),
             **{screen: build(sample, screen) for screen in WIDTHS}}
 
 
@@ -74,6 +77,24 @@ def _token_matrix(sample: int, screen: str) -> dict:
              ("layout", "height"): matrix_height(n, TOKEN_MATRIX_PX), ("layout", "title", "text"): var.title,
              **marker}
     return _styled(fig, named, screen, drop)
+
+
+def _pooled_matrix(sample: int, screen: str) -> dict:
+    """A head's matrix of more than LONGEST tokens, averaged over blocks of tokens as the app draws it (no cell
+    chosen: a block is no cell): the same names as `_token_matrix`'s."""
+    tokens = [f"t{i}" for i in range(sample)]
+    fig = attention_heatmap(np.full((sample, sample), 1 / sample, np.float32), tokens, "title")
+    z = call("pooled", var.z, var.step)  # n and step: the template's first names (`_pooled_lets`)
+    count = call("ceil", var.n / var.step)
+    named = {("data", 0, "z"): z, ("data", 0, "x"): BLOCK_LABELS, ("data", 0, "y"): BLOCK_LABELS,
+             **{("data", 0, key): leaf for key, leaf in scale_rule(var.scale, z).items()},
+             ("data", 0, "colorbar", "title", "text"): var.colorbar,
+             ("layout", "xaxis", "dtick"): label_step(count), ("layout", "yaxis", "dtick"): label_step(count),
+             ("layout", "height"): matrix_height(count, TOKEN_MATRIX_PX),
+             ("layout", "title", "text"): fmt(POOLED_TITLE, title=var.title, step=call("int", var.step))}
+    template = _styled(fig, named, screen, {})
+    n = call("len", var.labels)
+    return {**template, "lets": [["n", tree_of(n)], ["step", tree_of(call("ceil", n / LONGEST))], *template["lets"]]}
 
 
 def _window(sample: int, screen: str) -> dict:

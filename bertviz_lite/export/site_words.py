@@ -6,7 +6,6 @@ similarity figures' titles), the template is the app's own, imported here. Hande
 from __future__ import annotations
 
 from ..tour import NO_CHAPTER
-from .matrices import LONGEST
 from .similarity import COSINES_TITLE, SPLIT_TITLE
 
 SITE_WORDS = {
@@ -37,8 +36,6 @@ SITE_WORDS = {
     "no_heads": "This sub-step has no heads: it works on whole token vectors.",
     "reading_numbers": "Reading the numbers…",
     "not_recomputed": "Computed by the model's own function when the site was written; the app computes it again.",
-    "too_long": f"This sentence is longer than the site draws a step's matrix for ({LONGEST} tokens); the app "
-                "draws it averaged over blocks of tokens.",
     "not_a_cell": "The cell {cell} is not one: write whole numbers from 0 separated by commas.",
     "click_a_cell": "Click a cell of the figure to see where its number comes from.",
     # the tour

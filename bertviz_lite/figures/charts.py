@@ -7,7 +7,6 @@ matrices are cut to the window the reader looks at (see `MAX_CELLS`).
 from __future__ import annotations
 
 import textwrap
-import warnings
 
 import numpy as np
 import plotly.graph_objects as go
@@ -17,6 +16,8 @@ from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, catego
                     columns_of_panels, every_token, labelled, matrix_height, module_colour, plotly_text, series_colour,
                     written_in_cells)
 from .template import value_of
+from ..ops.figure_words import pooled
+from ..ops.recipe import call, fmt, var
 
 MAX_CELLS = 65_536  # per heatmap: 256 x 256 float32 is about 0.45 MB of JSON
 MAX_BARS = 64  # bars in one chart before a dot per value reads better (token_norms)
@@ -67,7 +68,7 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     labels, step = _axis_labels(tokens, side)
     z = _pool(probs, side)
     if step > 1:
-        title = f"{title} (averaged over blocks of {step} tokens)"
+        title = POOLED_TITLE.format(title=title, step=step)
     fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, **colour_scale(z, signed=signed, scale=scale),
                                colorbar=dict(title=colorbar),
                                **_written(z), hovertemplate="query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"))
@@ -126,24 +127,23 @@ def click_targets(z: np.ndarray, xs: list, ys: list, where: str, first_column: i
 
 def _axis_labels(tokens: list[str], max_side: int) -> tuple[list[str], int]:
     """Labels for a token axis of at most max_side cells, and the block size: the tokens themselves, or
-    'first–last' positions of each block when `_pool` averages over blocks of tokens."""
+    'first–last' positions of each block when `_pool` averages over blocks of tokens (BLOCK_LABELS)."""
     step = -(-len(tokens) // max_side)
     if step == 1:
         return labelled(tokens), 1
-    return [f"{i}–{min(i + step, len(tokens)) - 1}" for i in range(0, len(tokens), step)], step
+    return list(value_of(BLOCK_LABELS, {"n": len(tokens), "step": step})), step
+
+
+BLOCK_LABELS = call("each", call("range", call("ceil", var.n / var.step)), fmt(
+    "{first}–{last}", first=call("int", var.k * var.step),
+    last=call("int", call("min", (var.k + 1) * var.step, var.n) - 1)))
+# each block's 'first–last' positions, of `n` tokens in blocks of `step`: the app's and a template's
+POOLED_TITLE = "{title} (averaged over blocks of {step} tokens)"
 
 
 def _pool(matrix: np.ndarray, max_side: int) -> np.ndarray:
     """Average blocks so that neither side exceeds max_side (small multiples only show the pattern)."""
-    step = -(-max(matrix.shape) // max_side)
-    if step == 1:
-        return matrix.astype(np.float32)
-    rows, cols = -(-matrix.shape[0] // step) * step, -(-matrix.shape[1] // step) * step
-    padded = np.full((rows, cols), np.nan, dtype=np.float32)
-    padded[: matrix.shape[0], : matrix.shape[1]] = matrix
-    with warnings.catch_warnings():  # a block that is all masked (NaN) stays blank, without a warning
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmean(padded.reshape(rows // step, step, cols // step, step), axis=(1, 3)).astype(np.float32)
+    return pooled(matrix, -(-max(matrix.shape) // max_side))
 
 
 def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: str,

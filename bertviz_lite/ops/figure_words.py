@@ -8,6 +8,8 @@ as drawn, in characters (code points).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 
@@ -79,6 +81,21 @@ def _taken(values, indices):
     return np.asarray(values, np.float64)[np.ravel(np.asarray(indices)).astype(int)]
 
 
+def pooled(matrix, step: int) -> np.ndarray:
+    """`matrix` averaged over blocks of `step` × `step` cells (the last blocks of the rows and columns there are),
+    NaN (a masked cell) left out, a block all NaN staying NaN; in float32, as a figure sends it: a sentence too long
+    to draw a cell per token (figures/charts.py attention_heatmap)."""
+    matrix, step = np.asarray(matrix, np.float32), int(step)
+    if step == 1:
+        return matrix
+    rows, cols = -(-matrix.shape[0] // step) * step, -(-matrix.shape[1] // step) * step
+    padded = np.full((rows, cols), np.nan, dtype=np.float32)
+    padded[: matrix.shape[0], : matrix.shape[1]] = matrix
+    with warnings.catch_warnings():  # a block that is all masked (NaN) stays blank, without a warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(padded.reshape(rows // step, step, cols // step, step), axis=(1, 3)).astype(np.float32)
+
+
 def each_of(values: list):
     """What `each` gives: numbers as an array, else a list."""
     return np.asarray(values, np.float64) if values and all(_is_number(x) for x in values) else values
@@ -102,5 +119,6 @@ FIGURE_WORDS = {
     "wrapped": lambda c, text, width: wrapped(text, int(width)),
     "merged": lambda c, part, more: {**part, **more},
     "unique": lambda c, items: list(dict.fromkeys(items)),
+    "pooled": lambda c, matrix, step: pooled(matrix, step),
     "interp": lambda c, x, xs, ys: float(np.interp(x, np.asarray(xs, np.float64), np.asarray(ys, np.float64))),
 }

@@ -83,6 +83,32 @@ export const asValue = (items) => (items.every((x) => typeof x === "number") ? v
 const itemsOf = (part) => (isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part]);
 
 /**
+ * figure_words.py pooled: a matrix averaged over blocks of `step` × `step` cells, NaN left out (a block all NaN
+ * stays NaN), in float32 (each block's mean in float64, then rounded: numpy's float32 mean of at most a few numbers
+ * can differ in its last bit).
+ * @param {Unpacked} matrix
+ * @param {number} step
+ * @returns {Unpacked}
+ */
+function pooled(matrix, step) {
+  const [rows, cols] = matrix.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
+  const data = new Float64Array(out[0] * out[1]);
+  for (let i = 0; i < out[0]; i++) {
+    for (let j = 0; j < out[1]; j++) {
+      let sum = 0, count = 0;
+      for (let r = i * step; r < Math.min(rows, (i + 1) * step); r++) {
+        for (let c = j * step; c < Math.min(cols, (j + 1) * step); c++) {
+          const v = matrix.data[r * cols + c];
+          if (!Number.isNaN(v)) { sum += v; count += 1; }
+        }
+      }
+      data[i * out[1] + j] = count ? Math.fround(sum / count) : NaN;
+    }
+  }
+  return { shape: out, data };
+}
+
+/**
  * figure_words.py each_text: `word` on a text, or on each of a list's texts.
  * @param {(text: string, ...args: any[]) => Value} word
  * @returns {(c: unknown, texts: unknown, ...args: any[]) => Value}
@@ -123,4 +149,5 @@ export const FIGURE_WORDS = {
   merged: (c, part, more) => ({ ...part, ...more }),
   unique: (c, items) => [...new Set(listOf(items))],
   interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
+  pooled: (c, matrix, step) => pooled(/** @type {Unpacked} */ (matrix), step),
 };

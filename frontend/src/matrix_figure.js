@@ -31,8 +31,8 @@ export function asMatrix(rows) {
 }
 
 /**
- * The matrix of `kind` ("token": a head's token-by-token matrix; "window": a window of dimensions) for `place`,
- * or null where the sentence is longer than any form draws.
+ * The matrix of `kind` ("token": a head's token-by-token matrix; "window": a window of dimensions) for `place`:
+ * the first form whose condition holds (the last holds for any length).
  * @param {"token" | "window"} kind
  * @param {Record<string, Value>} names
  * @param {Place} place
@@ -40,6 +40,6 @@ export function asMatrix(rows) {
  */
 export function matrixFigure(kind, names, place) {
   const forms = /** @type {Record<string, Form[]>} */ (window.BVL_SITE.views.matrices)[kind];
-  const form = forms.find((f) => valueOf(f.when, names));
-  return form ? filled(form[place], names) : null;
+  const form = /** @type {Form} */ (forms.find((f) => valueOf(f.when, names)));
+  return filled(form[place], names);
 }

@@ -335,8 +335,7 @@ export async function layers(view, keys, index, link, alive) {
     title: stepTitle(lecture, block, node, head, s), colorbar: node.op === "softmax" ? "attention" : "score",
     scale: lecture.model.ops[node.op].scale ?? null, chosen, first: s.start, count: s.count,
   }, screen());
-  if (drawn) plot(figure, drawn);
-  else figure.append(element("p", worded("too_long"), { class: "note" }));
+  await plot(figure, drawn);
   figure.on("plotly_click", (event) => {
     const point = event.points.find((p) => p.data.type === "heatmap");
     if (!point) return;

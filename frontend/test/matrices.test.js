@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unpack } from "../src/numbers.js";
 import { matrixFigure } from "../src/matrix_figure.js";
+import { FIGURE_WORDS } from "../src/figure_words.js";
 
 test("a step's matrix is the app's own, on every screen and at every length", () => {
   const folder = process.env.BVL_FIXTURES;
@@ -24,4 +25,17 @@ test("a step's matrix is the app's own, on every screen and at every length", ()
       assert.deepEqual(drawn, c[screen], `${c.kind} of ${c.names.labels.length}: ${screen}`);
     }
   }
+});
+
+test("a matrix averaged over blocks is numpy's, to float32's last bit", () => {
+  const { pooled } = JSON.parse(readFileSync(join(/** @type {string} */ (process.env.BVL_FIXTURES), "matrices.json"),
+                                             "utf8"));
+  const found = /** @type {import("../src/numbers.js").Unpacked} */ (FIGURE_WORDS.pooled(null, unpack(pooled.matrix),
+                                                                                         pooled.step));
+  assert.deepEqual(found.shape, [4, 4]);
+  pooled.expected.flat().forEach((/** @type {number | null} */ want, /** @type {number} */ k) => {
+    const got = found.data[k];
+    if (want === null) assert.ok(Number.isNaN(got), `block ${k}`);
+    else assert.ok(Math.abs(got - want) <= 1e-7 * Math.max(1, Math.abs(want)), `block ${k}: ${got}, not ${want}`);
+  });
 });

@@ -764,6 +764,26 @@
     items
   ) : items;
   var itemsOf = (part) => isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part];
+  function pooled(matrix3, step) {
+    const [rows, cols] = matrix3.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
+    const data = new Float64Array(out[0] * out[1]);
+    for (let i = 0; i < out[0]; i++) {
+      for (let j = 0; j < out[1]; j++) {
+        let sum = 0, count = 0;
+        for (let r = i * step; r < Math.min(rows, (i + 1) * step); r++) {
+          for (let c = j * step; c < Math.min(cols, (j + 1) * step); c++) {
+            const v = matrix3.data[r * cols + c];
+            if (!Number.isNaN(v)) {
+              sum += v;
+              count += 1;
+            }
+          }
+        }
+        data[i * out[1] + j] = count ? Math.fround(sum / count) : NaN;
+      }
+    }
+    return { shape: out, data };
+  }
   var eachText = (word) => (c, texts, ...args) => Array.isArray(texts) ? texts.map((t) => word(String(t), ...args)) : word(String(texts), ...args);
   var linesOf = (texts) => listOf(texts).flatMap((t) => String(t).split("<br>"));
   var FIGURE_WORDS = {
@@ -801,7 +821,12 @@
     wrapped: (c, text, width) => wrapped(text, width),
     merged: (c, part, more) => ({ ...part, ...more }),
     unique: (c, items) => [...new Set(listOf(items))],
-    interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys))
+    interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
+    pooled: (c, matrix3, step) => pooled(
+      /** @type {Unpacked} */
+      matrix3,
+      step
+    )
   };
 
   // src/recipe.js
@@ -1700,8 +1725,11 @@
       /** @type {Record<string, Form[]>} */
       window.BVL_SITE.views.matrices[kind]
     );
-    const form = forms.find((f) => valueOf(f.when, names));
-    return form ? filled(form[place], names) : null;
+    const form = (
+      /** @type {Form} */
+      forms.find((f) => valueOf(f.when, names))
+    );
+    return filled(form[place], names);
   }
 
   // src/tour.js
@@ -2814,8 +2842,7 @@
       first: s.start,
       count: s.count
     }, screen());
-    if (drawn3) plot(figure, drawn3);
-    else figure.append(element("p", worded("too_long"), { class: "note" }));
+    await plot(figure, drawn3);
     figure.on("plotly_click", (event) => {
       const point = event.points.find((p) => p.data.type === "heatmap");
       if (!point) return;
