@@ -33,7 +33,7 @@ def same(template_figure: dict, app_figure) -> list[str]:
     return differences(plain_figure(ours), plain_figure(drawn(app_figure)))
 
 
-@pytest.mark.parametrize("n", [1, 2, 5, 16, 17, 32, 33, 100, LONGEST, LONGEST + 1, 512])
+@pytest.mark.parametrize("n", [1, 5, 16, 17, 32, 33, LONGEST, LONGEST + 1, 512])
 def test_a_heads_matrix_is_the_apps_at_every_length(n):
     rng = np.random.default_rng(n)
     probs = rng.dirichlet(np.ones(n), size=n).astype(np.float32)
