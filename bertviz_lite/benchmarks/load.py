@@ -257,7 +257,7 @@ def report(r: dict) -> str:
     soak = " → ".join(f"{x:.0f}" for x in m["soak_mb"])
     first = m["after_first_visit_mb"]
     lines.append(f"  memory (RSS): started {m['started_mb']:.0f} MB, after the first visit {first:.0f} MB; soak "
-                 f"{soak} MB (peak {max(m['soak_mb']) / first:.2f}×); after idling {m['after_idle_mb']:.0f} MB "
+                 f"{soak} MB (peak {max(m['soak_mb'], default=first) / first:.2f}×); after idling {m['after_idle_mb']:.0f} MB "
                  f"({m['after_idle_mb'] / first:.2f}×)")
     if thirds := soak_thirds(m["soak_mb"]):
         middle, last = thirds
