@@ -213,11 +213,10 @@ def matrices_fixture() -> dict:
     figure for each screen (figures/charts.py, styled as the Layers page styles it): a short head's matrix with a
     masked cell, escaped tokens and a chosen cell; a middling one, a long signed one; a window of dimensions from
     64 and a long one. matrix_figure.js must draw each alike."""
-    from bertviz_lite.export.matrices import WIDTHS, matrix_templates
-    from bertviz_lite.export.screens import drawn
+    from bertviz_lite.export.matrices import STEPPER, matrix_templates
+    from bertviz_lite.export.screens import drawn, styled_at
     from bertviz_lite.export.steps import packed
     from bertviz_lite.figures.charts import attention_heatmap, matrix_window
-    from bertviz_lite.figures.screens import LECTURE_CHART_PX, styled
     from bertviz_lite.figures.style import labelled
     from figure_json import plain_figure
 
@@ -228,18 +227,18 @@ def matrices_fixture() -> dict:
         z[0, 1] = np.nan  # a masked score
         names = {"z": z, "labels": labelled(tokens(n)), "title": f"layer 1, head 2: step of {n}",
                  "colorbar": "score", "scale": scale, "chosen": None if chosen is None else list(chosen)}
-        figures = {screen: plain_figure(drawn(styled(
-            attention_heatmap(z, tokens(n), names["title"], "score", chosen=chosen, scale=scale), WIDTHS[screen],
-            LECTURE_CHART_PX, lecture=screen == "lecture"))) for screen in WIDTHS}
+        figures = {screen: plain_figure(drawn(styled_at(
+            attention_heatmap(z, tokens(n), names["title"], "score", chosen=chosen, scale=scale), place)))
+            for screen, place in STEPPER.items()}
         cases.append({"kind": "token", "names": {**names, "z": packed(z)}, **figures})
     for n, first, chosen in ((3, 64, (2, 70)), (40, 0, None)):
         array = rng.normal(size=(n, 384)).astype(np.float32)
         window = np.ascontiguousarray(array[:, first:first + 64])
         names = {"z": packed(window), "labels": labelled(tokens(n)), "title": "layer 0: output", "first": first,
                  "count": 384, "chosen": None if chosen is None else list(chosen)}
-        figures = {screen: plain_figure(drawn(styled(matrix_window(array, tokens(n), first, "layer 0: output",
-                                                                   chosen=chosen), WIDTHS[screen], LECTURE_CHART_PX,
-                                                      lecture=screen == "lecture"))) for screen in WIDTHS}
+        figures = {screen: plain_figure(drawn(styled_at(matrix_window(array, tokens(n), first, "layer 0: output",
+                                                                      chosen=chosen), place)))
+                   for screen, place in STEPPER.items()}
         cases.append({"kind": "window", "names": names, **figures})
     from bertviz_lite.ops.figure_words import pooled
     blocks = rng.random((7, 7)).astype(np.float32)
@@ -280,9 +279,49 @@ def _nulls(value):
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
+def analysis_figures_fixture() -> dict:
+    """The Rollout's and Contributions' figures (export/analysis_figures.py templates, for a 3-layer pre-norm model)
+    with the names a live site gives them, and the app's own figure for each screen (analyses/page_views.py, styled
+    as export/screens.py for_screens styles it): a rollout and a mixture of 5 and 40 tokens, a Contributions panel of
+    5 (numbers written), 30 (columns numbered) and 70 tokens (averaged over blocks), the mixing ratios.
+    contributions_lens.js and heads_rollout.js must draw each alike."""
+    from bertviz_lite.analyses.page_views import (CONTRIBUTION_PANEL_PX, contribution_panel, mixing_figure,
+                                                  rollout_matrix, rollout_mixture)
+    from bertviz_lite.export.analysis_figures import analysis_templates
+    from bertviz_lite.export.screens import HALF_PX, WIDE_PX, drawn, places, styled_at
+    from bertviz_lite.export.steps import packed
+    from bertviz_lite.figures.style import labelled
+    from figure_json import plain_figure
+
+    rng, cases = np.random.default_rng(11), []
+    tokens = lambda n: ["[CLS]", "<s>", *(f"Ġword{i}" for i in range(n - 3)), "[SEP]"][:n]  # noqa: E731
+
+    def case(kind, names, draw, where):
+        figures = {screen: plain_figure(drawn(styled_at(draw(), place))) for screen, place in where.items()}
+        cases.append({"kind": kind, "names": names, **figures})
+
+    for n in (5, 40):
+        rollout = rng.dirichlet(np.ones(n), size=(3, n)).astype(np.float32)
+        case("rollout", {"z": packed(rollout[2]), "labels": labelled(tokens(n)), "title": "Rollout after layer 2",
+                         "colorbar": "share of input", "scale": "share", "chosen": None},
+             lambda: rollout_matrix(rollout[2], tokens(n), 2), places(WIDE_PX))
+        case("mixture", {"z": packed(np.ascontiguousarray(rollout[:, 1])), "labels": labelled(tokens(n)),
+                         "title": "Where '&lt;s&gt;' comes from, layer by layer"},
+             lambda: rollout_mixture(rollout[:, 1], tokens(n), 1), places(WIDE_PX))
+    for n, view in ((5, "attention"), (30, "norm"), (70, "norm_residual")):
+        matrix = (rng.integers(0, 240, (n, n)) / (240 if view == "attention" else 8)).astype(np.float32)  # a block's
+        # mean exact in float32 and float64 alike (the pooled word's own precision: matrices.test.js)
+        case("panel", {"z": packed(matrix), "labels": labelled(tokens(n)), "view": view},
+             lambda: contribution_panel(view, matrix, tokens(n)), places(HALF_PX, CONTRIBUTION_PANEL_PX))
+    ratios = {"attention": [0.25, 0.5, 0.75], "norm": [0.125, 0.375, 0.0625], "norm_residual": [0.5, 0.25, 0.125],
+              "norm_residual_ln": None}
+    case("mixing", ratios, lambda: mixing_figure(ratios), places(WIDE_PX))
+    return {"figures": analysis_templates(3, ["norm", "norm_residual"]), "cases": cases}
+
+
 def write_fixtures(folder: Path) -> Path:
     """Write numbers.json, packed.json, closeness.json, templates.json, recipes.json (recipe_fixtures.py),
-    figures.json, explanations.json and matrices.json into `folder` (made if need be); returns it."""
+    figures.json, explanations.json, matrices.json and analysis_figures.json into `folder` (made if need be); returns it."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "numbers.json").write_text(json.dumps(numbers_fixture(), ensure_ascii=False), encoding="utf-8")
@@ -293,6 +332,8 @@ def write_fixtures(folder: Path) -> Path:
     (folder / "figures.json").write_text(json.dumps(figures_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "explanations.json").write_text(json.dumps(explanations_fixture(), ensure_ascii=False), encoding="utf-8")
     (folder / "matrices.json").write_text(json.dumps(matrices_fixture(), ensure_ascii=False), encoding="utf-8")
+    (folder / "analysis_figures.json").write_text(json.dumps(analysis_figures_fixture(), ensure_ascii=False,
+                                                             default=lambda a: a.tolist()), encoding="utf-8")
     return folder
 
 

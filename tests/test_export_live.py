@@ -478,11 +478,13 @@ def analysed_in_the_browser(page, t) -> dict:
                         array: (name) => arrays[Number(name.split(".")[1])] };
       const plain = (page) => JSON.parse(JSON.stringify(page, (key, value) => (key === "figure" && value ? "drawn" : value)));
       const figure = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
-      const heads = await BVL.analysed.heads(lecture);
+      const screens = (item) => ({ browse: figure(item.figure.browse), lecture: figure(item.figure.lecture),
+                                   phone: figure(item.figure.phone) });
+      const heads = await BVL.analysed.heads(lecture), rollout = await BVL.analysed.rollout(lecture);
       const grids = Object.fromEntries(Object.entries(heads.panels[0].items).map(([stat, item]) => [stat,
-        { browse: figure(item.figure.browse), lecture: figure(item.figure.lecture),
-          phone: figure(item.figure.phone) }]));
-      return { heads: plain(heads), rollout: plain(await BVL.analysed.rollout(lecture)), grids };
+                                                                                                      screens(item)]));
+      const rolled = { layer: screens(rollout.panels[0].items["1"]), token: screens(rollout.panels[1].items["1"]) };
+      return { heads: plain(heads), rollout: plain(rollout), grids, rolled };
     }""", [t.tokens, t.input_ids.tolist(), probs, list(t.attention(0).shape)])
 
 
@@ -520,6 +522,12 @@ def test_a_computed_sentences_heads_and_rollout_are_the_apps(tab, served, loaded
             for screen, figure in screens.items():
                 found = differences(figure, plain_figure(exported[stat]["figure"][screen]))
                 assert not found, (stat, screen, found[:8])
+        page_, apart = rollout_page(t, layerwise)  # the app's rollout after layer 1, and token 1's mixture
+        exported = {"layer": page_["panels"][0]["items"]["1"], "token": dict(apart)["rollout.token.1"]}
+        for what, screens in got["rolled"].items():
+            for screen, figure in screens.items():
+                found = differences(figure, plain_figure(exported[what]["figure"][screen]))
+                assert not found, (what, screen, found[:8])
     for name, drawn in (("heads", "#figure-heads-0 .main-svg"), ("rollout", "#figure-rollout-1 .main-svg")):
         page.goto(f"{served}#/{name}?" + urllib.parse.urlencode({"text": YOURS[0]}))
         page.wait_for_selector(drawn, timeout=180_000)
@@ -563,13 +571,20 @@ def contributions_in_the_browser(page, t) -> dict:
                            return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; },
         weights: async (module) => ({ weight: weights[module][0], bias: weights[module][1] }) });
       const page = await BVL.analysed.contributions(lecture);
-      return JSON.parse(JSON.stringify(page, (key, value) => (key === "figure" && value ? "drawn" : value)));
+      const figure = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
+      const drawn = (item) => Object.fromEntries(["browse", "lecture", "phone"].map((s) => [s, figure(item.figure[s])]));
+      const beside = Object.keys(page.panels[1].items).find((key) => key.startsWith("1,"));
+      const figures = { attention: drawn(page.panels[0].items["1"]), [beside]: drawn(page.panels[1].items[beside]),
+                        mixing: drawn(page.panels[2].items[""]) };
+      return { ...JSON.parse(JSON.stringify(page, (key, value) => (key === "figure" && value ? "drawn" : value))),
+               figures };
     }""", [t.tokens, steps, packed_array(t.hidden_states), weights])
 
 
 def assert_contributions_are_the_apps(got: dict, t, label: str) -> None:
     """Every norm of every layer within float32's rounding of layer_contributions, and the page the same as
-    contributions_page gives but for each check's largest difference (float rounding, its own in each)."""
+    contributions_page gives but for each check's largest difference (float rounding, its own in each); layer 1's
+    panels and the mixing ratios the app's own figures on every screen."""
     masked = lambda checks: [[re.sub(r"= \S+e[-+]\d+", "= …", said), holds] for said, holds in checks]  # noqa: E731
     for layer, ours in enumerate(got.pop("numbers")["results"]):
         theirs = layer_contributions(t, layer)
@@ -579,7 +594,14 @@ def assert_contributions_are_the_apps(got: dict, t, label: str) -> None:
             if expected is not None:
                 scale = max(1.0, float(np.abs(expected).max()))
                 assert np.abs(np.array(ours[name]) - expected).max() <= 1e-5 * scale, (label, layer, name)
-    expected = without_figures(*contributions_page(t, all_layers(t)))
+    exported, apart = contributions_page(t, all_layers(t))  # the app's figures: layer 1's panels, the mixing ratios
+    for what, screens in got.pop("figures").items():
+        item = exported["panels"][0 if what == "attention" else 2 if what == "mixing" else 1]["items"][
+            "1" if what == "attention" else "" if what == "mixing" else what]
+        for screen, figure in screens.items():
+            found = differences(figure, plain_figure(item["figure"][screen]))
+            assert not found, (label, what, screen, found[:8])
+    expected = without_figures(exported, apart)
     for panel, theirs in zip(got["panels"], expected["panels"]):
         for item in list(panel["items"].values()) + list(theirs["items"].values()):
             assert all(holds for _, holds in item["checks"]), (label, item["checks"])

@@ -8,10 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from bertviz_lite.export.matrices import LONGEST, TALLEST, WIDTHS, matrix_templates
-from bertviz_lite.export.screens import drawn
+from bertviz_lite.export.matrices import LONGEST, STEPPER, matrix_templates
+from bertviz_lite.export.screens import drawn, styled_at
 from bertviz_lite.figures.charts import attention_heatmap, matrix_window
-from bertviz_lite.figures.screens import LECTURE_CHART_PX, styled
 from bertviz_lite.figures.style import labelled
 from bertviz_lite.figures.template import filled, value_of
 from figure_json import differences, plain_figure
@@ -44,9 +43,9 @@ def test_a_heads_matrix_is_the_apps_at_every_length(n):
         names = {"z": z.astype(np.float64), "labels": labelled(tokens(n)), "title": "layer 1, head 2: Scores",
                  "colorbar": "score", "scale": scale, "chosen": None if chosen is None else list(chosen)}
         form = form_for("token", names)
-        for screen, width in WIDTHS.items():
-            app = styled(attention_heatmap(z, tokens(n), names["title"], "score", chosen=chosen, scale=scale),
-                         width, TALLEST.get(screen, LECTURE_CHART_PX), lecture=screen in TALLEST)
+        for screen, place in STEPPER.items():
+            app = styled_at(attention_heatmap(z, tokens(n), names["title"], "score", chosen=chosen, scale=scale),
+                            place)
             assert not same(filled(form[screen], names), app), (n, scale, screen)
 
 
@@ -59,9 +58,8 @@ def test_a_window_of_dimensions_is_the_apps_at_every_length(n):
         names = {"z": window.astype(np.float64), "labels": labelled(tokens(n)), "title": "layer 0: Feed-forward",
                  "first": first, "count": count, "chosen": None if chosen is None else list(chosen)}
         form = form_for("window", names)
-        for screen, width in WIDTHS.items():
-            app = styled(matrix_window(array, tokens(n), first, names["title"], chosen=chosen), width,
-                         TALLEST.get(screen, LECTURE_CHART_PX), lecture=screen in TALLEST)
+        for screen, place in STEPPER.items():
+            app = styled_at(matrix_window(array, tokens(n), first, names["title"], chosen=chosen), place)
             assert not same(filled(form[screen], names), app), (n, count, first, screen)
 
 

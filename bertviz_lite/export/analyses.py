@@ -43,6 +43,7 @@ from ..figures.style import colour_rule
 from ..figures.template import template_of
 from ..ops.recipe import var
 from ..figures.screens import LECTURE_CHART_PX, LECTURE_NUMBERS_PX
+from .analysis_figures import analysis_templates
 from .screens import CANVAS_PX, HALF_PX, PHONE_PX, WIDE_PX, for_screens
 
 Apart = Iterator[tuple[str, dict]]  # a page's parts kept apart: (part name, item)
@@ -66,7 +67,8 @@ def analyses_words(t) -> dict:
                                                           pre_norm=is_pre_norm(t))},
             "rollout": {"caption": ROLLOUT_CAPTION, "title": ROLLOUT_TITLE, "scale": ROLLOUT_SCALE,
                         "axes": list(ROLLOUT_AXES), "mixture": MIXTURE_TITLE},
-            "figures": {"heads": heads_templates(t.num_layers, t.num_heads)}}
+            "figures": {"heads": heads_templates(t.num_layers, t.num_heads),
+                        **analysis_templates(t.num_layers, norms_of(layer_contributions(t, 0)))}}
 
 
 def heads_templates(layers: int, heads: int) -> dict:

@@ -29,6 +29,22 @@ def for_screens(build: Callable[[bool], object], tallest: int = LECTURE_CHART_PX
             "phone": drawn(styled(phone() if phone else build(False), PHONE_PX))}
 
 
+Place = tuple[int, "int | None"]  # where a template's figure is drawn: its width, and its height at most on a
+# projector (None: not one)
+
+
+def places(width: int = CANVAS_PX, tallest: int = LECTURE_CHART_PX) -> dict[str, Place]:
+    """The screens `for_screens` styles a figure for, as a template's places (export/matrices.py): a figure drawn
+    `width` px wide on a browser's screen and a projector (at most `tallest` px high there), a phone's width."""
+    return {"browse": (width, None), "lecture": (width, tallest), "phone": (PHONE_PX, None)}
+
+
+def styled_at(fig: go.Figure, place: Place) -> go.Figure:
+    """`fig` styled for `place` as `for_screens` styles it (changed in place): what a template for it must give."""
+    width, tallest = place
+    return styled(fig, width, tallest or LECTURE_CHART_PX, lecture=tallest is not None)
+
+
 TEMPLATE = "plotly"  # the template every figure of the site is drawn in (Plotly's own)
 
 

@@ -8,9 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from ..ops.recipe import X, var
+from ..ops.recipe import X, fmt, var
 from .room import CHAR_EM, LABELLED_TRACES, LINE_EM, axes, axis_length, longest_label
 from .sheet import Sheet, call, when
 
@@ -45,15 +43,15 @@ def category_ticks(s: Sheet, axis_name: str) -> Ticks | None:
             places = s.bind(call("which", (call("range", call("len", values)) % every) == 0))
             texts = s.bind(call("taken", values, places))
             return Ticks(texts, texts, places, s.bind(call("len", values)), every)
-        if axis.tickmode == "array" and axis.tickvals is not None:  # the figure's own choice (a rule not yet written
-            # as expressions: its labels are the figure's own)
-            known = list(s.known("data", k, letter))
-            if set(axis.tickvals) <= set(known):
-                places = [known.index(v) for v in axis.tickvals]
-                every = min((b - a for a, b in zip(places, places[1:])), default=len(known))
-                texts = [str(t) for t in (axis.ticktext or axis.tickvals)]
-                return Ticks(call("quote", list(axis.tickvals)), call("quote", texts),
-                             call("quote", np.asarray(places, np.float64)), len(known), every)
+        if axis.tickmode == "array" and axis.tickvals is not None:  # the figure's own choice of labels
+            chosen = s.get("layout", axis_name, "tickvals")
+            places = s.bind(call("index", values, chosen))
+            count = s.bind(call("len", places))
+            every = when(count > 1, call("min_of", call("slice", places, 1, count) - call("slice", places, 0, count - 1)),
+                         call("len", values))
+            texts = s.get("layout", axis_name, "ticktext") if axis.ticktext is not None else chosen
+            texts = s.bind(call("each", call("range", count), fmt("{t}", t=texts[var.k])))  # as text
+            return Ticks(chosen, texts, places, s.bind(call("len", values)), s.bind(every))
         return None
     return None
 

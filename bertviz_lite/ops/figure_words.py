@@ -109,6 +109,7 @@ FIGURE_WORDS = {
     "slice": lambda c, v, start, stop: v[int(start): int(stop)],
     "taken": lambda c, v, indices: _taken(v, indices),
     "which": lambda c, mask: np.flatnonzero(np.ravel(np.asarray(mask, np.float64)) != 0),
+    "index": lambda c, values, items: np.asarray([list(values).index(item) for item in items], np.float64),
     "has": lambda c, texts, part: (float(str(part) in texts) if isinstance(texts, str)
                                    else np.asarray([float(str(part) in str(t)) for t in texts], np.float64)),
     "chars": lambda c, texts: (np.asarray([len(unescaped(t)) for t in texts], np.float64)

@@ -29,6 +29,14 @@ import { eachScreen } from "./page.js";
  * @typedef {{ mode: "nearest", notes: string[], top: number, phone_top: number, title: string,
  *             position_note: string, mask_id: number | null }} NearestWords
  */
+/** @typedef {import("./matrix_figure.js").Form} Form */
+/**
+ * The analyses' figures that a typed sentence's numbers fill (export/analyses.py heads_templates,
+ * export/analysis_figures.py): each statistic's grid for each screen; the rollout's, a token's mixture's and a
+ * Contributions panel's forms; the mixing ratios for each screen.
+ * @typedef {{ heads: Record<string, Record<Screen, import("./template.js").Template>>, rollout: Form[],
+ *             mixture: Form[], panel: Form[], mixing: Record<Screen, import("./template.js").Template> }} Figures
+ */
 /**
  * The words of the analyses' pages (export/analyses.py analyses_words, with `lens` from lens_words: the site's
  * `views.analyses`): the pages' titles, the pickers' labels and defaults, the fingerprints' statistics (their
@@ -45,7 +53,7 @@ import { eachScreen } from "./page.js";
  *                    checks: { out: string, pre_norm: string, post_norm: string, said: string },
  *                    tolerance: Tolerance, mixing: string, notes: string[] },
  *   rollout: { caption: string, title: string, scale: string, axes: string[], mixture: string },
- *   lens: LensWords, figures: { heads: Record<string, Record<Screen, import("./template.js").Template>> },
+ *   lens: LensWords, figures: Figures,
  * }} AnalysesWords
  */
 /**

@@ -1,16 +1,18 @@
 // The Contributions and Lens pages of a sentence computed in this browser: Contributions (Kobayashi et al. 2020,
 // 2021: analyses/contributions.py) and the Lens of a checkpoint with no trained masked-LM head (the nearest pieces of
 // its word table), computed by the app's own functions as graphs (analysis_graphs.js) from the run and the model's
-// files. The figures are the stepper's (figures.js), drawn for each screen. A
+// files. The Contributions' figures are the app's own (export/analysis_figures.py), filled; the Lens's is drawn by
+// figures.js for each screen. A
 // trained masked-LM head is not in a live site's files: its Lens says so. tests/test_export_live.py holds the
 // numbers and the pages' words to the app's.
 import { fixed, get, matrix, row, scientific, within } from "./numbers.js";
 import { analysed, analysisGraphs } from "./analysis_graphs.js";
 import { labelled } from "./labels.js";
 import { escaped } from "./figure_words.js";
-import { said } from "./page.js";
+import { eachScreen, said } from "./page.js";
 import { tokenizer } from "./tokenizing.js";
-import { titled as titledToWidth } from "./tour.js";
+import { filled } from "./template.js";
+import { asMatrix, formFigure } from "./matrix_figure.js";
 import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap } from "./analysed_page.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
@@ -47,15 +49,6 @@ import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap }
  * @typedef {import("./tokenizing.js").Tokenizer & { added_tokens: { id: number, content: string }[],
  *                                                   model: { vocab: (string | undefined)[] } }} PieceTable
  */
-/**
- * The app's visual language as the site's data holds it (export/content.py site_style), the parts read here: the
- * type's size and the most rows or columns whose numbers a figure writes.
- * @typedef {{ font: number, max_written: number, [field: string]: unknown }} SiteStyle
- */
-
-const site = window.BVL_SITE;
-/** @returns {SiteStyle} the site's JSON */
-const style = () => site.style;
 
 // ---- Kobayashi et al. (2020, 2021): norm-based contributions (analyses/contributions.py), by the package's own
 // functions as a graph (export/analysis_graphs.py Contributions) that runs here on the run's layers ----
@@ -99,36 +92,24 @@ async function contributions(lecture) {
 
 /** @param {number} value */
 const percent = (value) => `${fixed(100 * value, 0)}%`;  // Python's f"{value:.0%}"
-// A half panel's height on a projector: the app's 410 px (CONTRIBUTION_PANEL_PX) leaves these figures' cells too
-// short for a lecture's 14-px numbers (their colour bar lies across the top, to leave the cells the width); the
-// panels still end above a 720-px screen's fold (the readability check says so). Its width is the half of the
-// page's 1,200 px that it is drawn in, not the app's 560 (HALF_PX), which its layout reckons more tightly
-const PANEL_PX = 470;
-
 /**
- * export/analyses.py contributions_page, with its numbers (each layer's contributions, the mixing ratios).
+ * export/analyses.py contributions_page, with its numbers (each layer's contributions, the mixing ratios): each
+ * figure the app's own (export/analysis_figures.py), filled.
  * @param {Computed} lecture
  * @returns {Promise<Page & { numbers: { results: LayerContributions[], ratios: Ratios } }>}
  */
 export async function contributionsPage(lecture) {
-  const w = words().contributions, tokens = lecture.tokens, s = words().screens;
-  const labels = labelled(tokens);
+  const w = words().contributions, figures = words().figures, labels = labelled(lecture.tokens);
   const { results, ratios } = await contributions(lecture);
   const norms = /** @type {Norm[]} */ (["norm", "norm_residual", "norm_residual_ln"])
     .filter((name) => results[0][name] !== null);
   const fullest = norms[norms.length - 1];
   /**
-   * @param {View} name
+   * @param {View} view
    * @param {number[][]} matrix
    */
-  const panel = (name, matrix) => forScreens((width, tallest) => heatmap({
-    z: matrix, rows: labels, columns: labels, title: w.views[name],
-    colorbar: name === "attention" ? "weight" : "‖vector‖",
-    axes: ["receives", "gives"], scale: "share", width: Math.min(width, s.wide / 2), across: true,
-    rotate: tokens.length > style().max_written,  // a short sentence's numbers take the height rotated labels would
-    tallest: tallest && PANEL_PX, least: tallest && s.numbers,
-    rowPx: tallest && tokens.length <= style().max_written ? Math.ceil(s.numbers / 0.6) : undefined }));  // rows
-    // as tall as a lecture's numbers
+  const panel = (view, matrix) => eachScreen((screen) => formFigure(figures.panel,
+                                                                     { z: asMatrix(matrix), labels, view }, screen));
   /** @type {Record<string, Item>} */
   const attentionItems = {};
   /** @type {Record<string, Item>} */
@@ -152,38 +133,12 @@ export async function contributionsPage(lecture) {
       beside[`${layer},${name}`] = item(panel(name, /** @type {number[][]} */ (result[name])));
     }
   });
-  const mixing = item(forScreens((width) => titledToWidth(mixingLines(ratios, w.views, w.mixing, width), width),
-                                 true));
+  const mixing = item(eachScreen((screen) => filled(figures.mixing[screen], ratios)));
   return Object.assign(page("contributions", [
     numbered("layer", results.map((_, l) => String(l))),
     picker("norm", norms.map((name) => [name, w.views[name]]), fullest)],
   [{ by: ["layer"], half: true, items: attentionItems }, { by: ["layer", "norm"], half: true, items: beside },
    { by: [], items: { "": mixing } }], [w.caption], true), { notes: w.notes, numbers: { results, ratios } });
-}
-
-/**
- * figures/charts.py mixing_lines; on a narrow screen the legend under the plot, an entry a line (fit.py
- * _fit_legend), clear of the axis's title.
- * @param {Ratios} ratios
- * @param {Record<string, string>} labels  each view's name
- * @param {string} title
- * @param {number} width
- * @returns {Figure}
- */
-function mixingLines(ratios, labels, title, width) {
-  const s = style(), lines = /** @type {[string, number[]][]} */ (Object.entries(ratios)
-    .filter(([, values]) => values !== null));
-  const narrow = width < 560, under = 40 + 26 * lines.length;
-  return { data: lines.map(([name, values]) => ({
-    type: "scatter", x: values.map((_, l) => l), y: values, mode: "lines+markers", name: labels[name],
-    hovertemplate: `${labels[name]}<br>layer %{x}: %{y:.3f}<extra></extra>` })),
-  layout: { height: 420 + (narrow ? under : 0), title: { text: title, font: { size: s.font } },
-            font: { size: s.font },
-            margin: { l: 10, r: 10, t: 50, b: 10 + (narrow ? under : 0) }, showlegend: true,
-            legend: narrow ? { orientation: "h", x: 0, xanchor: "left", y: 0, yref: "container", yanchor: "bottom" }
-              : undefined,
-            xaxis: { title: { text: "layer" }, dtick: 1, automargin: true },
-            yaxis: { title: { text: "mixing ratio" }, range: [0, 1], automargin: true } } };
 }
 
 // ---- the Lens: with no trained masked-LM head, the nearest vocabulary pieces (analyses/nearest_pieces.py) ----

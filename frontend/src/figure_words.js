@@ -139,6 +139,7 @@ export const FIGURE_WORDS = {
     return isArray(v) ? vector(at.map((i) => v.data[i])) : at.map((i) => /** @type {unknown[]} */ (v)[i]);
   },
   which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => (x ? [k] : []))),
+  index: (c, values, items) => { const all = listOf(values); return vector(listOf(items).map((v) => all.indexOf(v))); },
   has: (c, texts, part) => (typeof texts === "string" ? Number(texts.includes(part))
     : vector(listOf(texts).map((t) => Number(String(t).includes(part))))),
   chars: (c, texts) => (Array.isArray(texts) ? vector(texts.map((t) => chars(unescaped(t)).length))

@@ -2,7 +2,7 @@
 // fingerprint (Clark et al. 2019, analyses/head_fingerprints.py) and the attention rollout (Abnar & Zuidema 2020,
 // analyses/rollout.py), computed by the app's own functions as a graph (analysis_graphs.js), worded as the app's
 // Python words them (export/analyses.py heads_page, rollout_page); the Heads page's grids are the app's own figures
-// (export/analyses.py heads_templates), filled. tests/test_export_live.py holds the numbers and the pages' words to the
+// (export/analyses.py heads_templates), filled; so are the Rollout page's (export/analysis_figures.py). tests/test_export_live.py holds the numbers and the pages' words to the
 // app's.
 import { at, fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
@@ -10,7 +10,8 @@ import { labelled } from "./labels.js";
 import { escaped } from "./figure_words.js";
 import { eachScreen, said } from "./page.js";
 import { filled } from "./template.js";
-import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap } from "./analysed_page.js";
+import { asMatrix, formFigure } from "./matrix_figure.js";
+import { words, item, picker, numbered, page, tokenOption } from "./analysed_page.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
 /** @typedef {import("./analysed_page.js").Computed} Computed */
@@ -67,15 +68,14 @@ export async function headsPage(lecture) {
  * @returns {Promise<Page & { numbers: number[][][] }>}
  */
 export async function rolloutPage(lecture) {
-  const w = words().rollout, { R } = await attentionAnalyses(lecture), tokens = lecture.tokens;
-  const labels = labelled(tokens);
-  const layers = Object.fromEntries(R.map((matrix, l) => [String(l), item(forScreens((width, tallest) => heatmap({
-    z: matrix, rows: labels, columns: labels, title: said(w.title, { layer: l }), colorbar: w.scale,
-    axes: w.axes, scale: "share", width, tallest, rotate: true }), true))]));
-  const mixtures = Object.fromEntries(tokens.map((token, i) => [String(i), item(forScreens((width, tallest) =>
-    heatmap({ z: R.map((matrix) => matrix[i]), rows: R.map((_, l) => `after layer ${l}`), columns: labels,
-                  title: said(w.mixture, { token: escaped(token) }), colorbar: "share", axes: ["", "from"],
-                  scale: "share", width, tallest, rotate: true, rowPx: 30 }), true))]));
+  const w = words().rollout, figures = words().figures, { R } = await attentionAnalyses(lecture);
+  const tokens = lecture.tokens, labels = labelled(tokens);
+  const layers = Object.fromEntries(R.map((matrix, l) => [String(l), item(eachScreen((screen) => formFigure(
+    figures.rollout, { z: asMatrix(matrix), labels, title: said(w.title, { layer: l }), colorbar: w.scale,
+                       scale: "share", chosen: null }, screen)))]));
+  const mixtures = Object.fromEntries(tokens.map((token, i) => [String(i), item(eachScreen((screen) => formFigure(
+    figures.mixture, { z: asMatrix(R.map((matrix) => matrix[i])), labels,
+                       title: said(w.mixture, { token: escaped(token) }) }, screen)))]));
   return Object.assign(page("rollout", [numbered("layer", R.map((_, l) => String(l)), words().labels.rollout_layer),
                                         numbered("token", tokenOption(tokens))],
                             [{ by: ["layer"], items: layers }, { by: ["token"], items: mixtures }], [w.caption], true),

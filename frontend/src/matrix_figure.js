@@ -39,7 +39,18 @@ export function asMatrix(rows) {
  * @returns {any} Plotly's figure
  */
 export function matrixFigure(kind, names, place) {
-  const forms = /** @type {Record<string, Form[]>} */ (window.BVL_SITE.views.matrices)[kind];
+  return formFigure(/** @type {Record<string, Form[]>} */ (window.BVL_SITE.views.matrices)[kind], names, place);
+}
+
+/**
+ * The figure of `forms` for `names` at `place`: the first form whose condition holds (the last holds for any
+ * length), filled.
+ * @param {Form[]} forms
+ * @param {Record<string, Value>} names
+ * @param {Place} place
+ * @returns {any} Plotly's figure
+ */
+export function formFigure(forms, names, place) {
   const form = /** @type {Form} */ (forms.find((f) => valueOf(f.when, names)));
   return filled(form[place], names);
 }

@@ -227,7 +227,7 @@ function streamFigure(lecture, stream) {
  * @param {number} width
  * @returns {Figure}
  */
-export function titled(figure, width) {
+function titled(figure, width) {
   const { title, font, margin } = figure.layout;
   if (!title || !title.text) return figure;
   const { text, ...part } = title;

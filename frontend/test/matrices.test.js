@@ -3,13 +3,15 @@
 // matrices.py), filled with the names a site gives it, is the app's figure (figures/charts.py attention_heatmap,
 // matrix_window), styled for each screen as the Layers page styles it, leaf for leaf (tests/frontend_fixtures.py
 // matrices_fixture: short, middling and long head's matrices with a masked cell, escaped tokens and a chosen cell;
-// windows of dimensions).
+// windows of dimensions); and so are a typed sentence's Rollout and Contributions figures (export/
+// analysis_figures.py; frontend_fixtures.py analysis_figures_fixture).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unpack } from "../src/numbers.js";
-import { matrixFigure } from "../src/matrix_figure.js";
+import { formFigure, matrixFigure } from "../src/matrix_figure.js";
+import { filled } from "../src/template.js";
 import { FIGURE_WORDS } from "../src/figure_words.js";
 
 test("a step's matrix is the app's own, on every screen and at every length", () => {
@@ -38,4 +40,19 @@ test("a matrix averaged over blocks is numpy's, to float32's last bit", () => {
     if (want === null) assert.ok(Number.isNaN(got), `block ${k}`);
     else assert.ok(Math.abs(got - want) <= 1e-7 * Math.max(1, Math.abs(want)), `block ${k}: ${got}, not ${want}`);
   });
+});
+
+test("a typed sentence's Rollout and Contributions figures are the app's own, on every screen", () => {
+  const { figures, cases } = JSON.parse(readFileSync(join(/** @type {string} */ (process.env.BVL_FIXTURES),
+                                                          "analysis_figures.json"), "utf8"));
+  assert.equal(cases.length, 8);
+  for (const c of cases) {
+    const names = c.names.z ? { ...c.names, z: unpack(c.names.z) } : c.names;
+    for (const screen of /** @type {const} */ (["browse", "lecture", "phone"])) {
+      const figure = c.kind === "mixing" ? filled(figures.mixing[screen], names)
+        : formFigure(figures[c.kind], names, screen);
+      const drawn = JSON.parse(JSON.stringify(figure));
+      assert.deepEqual(drawn, c[screen], `${c.kind} of ${c.names.labels ? c.names.labels.length : 3}: ${screen}`);
+    }
+  }
 });

@@ -263,11 +263,11 @@
      * @param {number} index
      * @param {SentenceData} data
      */
-    constructor(site9, index, data) {
-      const sentence = site9.sentences[index];
-      this.site = site9;
+    constructor(site8, index, data) {
+      const sentence = site8.sentences[index];
+      this.site = site8;
       this.index = index;
-      this.model = site9.model;
+      this.model = site8.model;
       this.tokens = sentence.tokens;
       this.ids = data.ids;
       this.mask = data.mask;
@@ -377,10 +377,10 @@
   var forgetLecture = (index) => {
     delete lectures[index];
   };
-  var lecture = async function(site9, index) {
+  var lecture = async function(site8, index) {
     if (!lectures[index]) {
       if (!window.BVL_SENTENCES[index]) await script(`sentences/${index}.js`);
-      lectures[index] = new Lecture(site9, index, window.BVL_SENTENCES[index]);
+      lectures[index] = new Lecture(site8, index, window.BVL_SENTENCES[index]);
     }
     return lectures[index];
   };
@@ -812,6 +812,10 @@
       ));
     },
     which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => x ? [k] : [])),
+    index: (c, values, items) => {
+      const all = listOf(values);
+      return vector(listOf(items).map((v) => all.indexOf(v)));
+    },
     has: (c, texts, part) => typeof texts === "string" ? Number(texts.includes(part)) : vector(listOf(texts).map((t) => Number(String(t).includes(part)))),
     chars: (c, texts) => Array.isArray(texts) ? vector(texts.map((t) => chars(unescaped(t)).length)) : chars(unescaped(texts)).length,
     escaped: eachText(escaped),
@@ -1721,10 +1725,14 @@
     return { shape: [rows.length, columns], data };
   }
   function matrixFigure(kind, names, place) {
-    const forms = (
+    return formFigure(
       /** @type {Record<string, Form[]>} */
-      window.BVL_SITE.views.matrices[kind]
+      window.BVL_SITE.views.matrices[kind],
+      names,
+      place
     );
+  }
+  function formFigure(forms, names, place) {
     const form = (
       /** @type {Form} */
       forms.find((f) => valueOf(f.when, names))
@@ -1945,33 +1953,29 @@
     );
   }
   async function rolloutPage(lecture2) {
-    const w = words().rollout, { R } = await attentionAnalyses(lecture2), tokens2 = lecture2.tokens;
-    const labels = labelled2(tokens2);
-    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(forScreens((width, tallest) => heatmap({
-      z: matrix3,
-      rows: labels,
-      columns: labels,
-      title: said(w.title, { layer: l }),
-      colorbar: w.scale,
-      axes: w.axes,
-      scale: "share",
-      width,
-      tallest,
-      rotate: true
-    }), true))]));
-    const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(forScreens((width, tallest) => heatmap({
-      z: R.map((matrix3) => matrix3[i]),
-      rows: R.map((_, l) => `after layer ${l}`),
-      columns: labels,
-      title: said(w.mixture, { token: escaped(token) }),
-      colorbar: "share",
-      axes: ["", "from"],
-      scale: "share",
-      width,
-      tallest,
-      rotate: true,
-      rowPx: 30
-    }), true))]));
+    const w = words().rollout, figures = words().figures, { R } = await attentionAnalyses(lecture2);
+    const tokens2 = lecture2.tokens, labels = labelled2(tokens2);
+    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(eachScreen((screen2) => formFigure(
+      figures.rollout,
+      {
+        z: asMatrix(matrix3),
+        labels,
+        title: said(w.title, { layer: l }),
+        colorbar: w.scale,
+        scale: "share",
+        chosen: null
+      },
+      screen2
+    )))]));
+    const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(eachScreen((screen2) => formFigure(
+      figures.mixture,
+      {
+        z: asMatrix(R.map((matrix3) => matrix3[i])),
+        labels,
+        title: said(w.mixture, { token: escaped(token) })
+      },
+      screen2
+    )))]));
     return Object.assign(
       page(
         "rollout",
@@ -1988,8 +1992,6 @@
   }
 
   // src/contributions_lens.js
-  var site4 = window.BVL_SITE;
-  var style2 = () => site4.style;
   function worst(rebuilt, own, tolerance) {
     let most = 0, holds = true;
     for (let k = 0; k < own.data.length; k += 1) {
@@ -2023,32 +2025,19 @@
     return { results, ratios };
   }
   var percent = (value) => `${fixed(100 * value, 0)}%`;
-  var PANEL_PX = 470;
   async function contributionsPage(lecture2) {
-    const w = words().contributions, tokens2 = lecture2.tokens, s = words().screens;
-    const labels = labelled2(tokens2);
+    const w = words().contributions, figures = words().figures, labels = labelled2(lecture2.tokens);
     const { results, ratios } = await contributions(lecture2);
     const norms = (
       /** @type {Norm[]} */
       ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null)
     );
     const fullest = norms[norms.length - 1];
-    const panel = (name, matrix3) => forScreens((width, tallest) => heatmap({
-      z: matrix3,
-      rows: labels,
-      columns: labels,
-      title: w.views[name],
-      colorbar: name === "attention" ? "weight" : "‖vector‖",
-      axes: ["receives", "gives"],
-      scale: "share",
-      width: Math.min(width, s.wide / 2),
-      across: true,
-      rotate: tokens2.length > style2().max_written,
-      // a short sentence's numbers take the height rotated labels would
-      tallest: tallest && PANEL_PX,
-      least: tallest && s.numbers,
-      rowPx: tallest && tokens2.length <= style2().max_written ? Math.ceil(s.numbers / 0.6) : void 0
-    }));
+    const panel = (view, matrix3) => eachScreen((screen2) => formFigure(
+      figures.panel,
+      { z: asMatrix(matrix3), labels, view },
+      screen2
+    ));
     const attentionItems = {};
     const beside = {};
     results.forEach((result, layer) => {
@@ -2086,10 +2075,7 @@
         ));
       }
     });
-    const mixing = item(forScreens(
-      (width) => titled(mixingLines(ratios, w.views, w.mixing, width), width),
-      true
-    ));
+    const mixing = item(eachScreen((screen2) => filled(figures.mixing[screen2], ratios)));
     return Object.assign(page(
       "contributions",
       [
@@ -2104,33 +2090,6 @@
       [w.caption],
       true
     ), { notes: w.notes, numbers: { results, ratios } });
-  }
-  function mixingLines(ratios, labels, title, width) {
-    const s = style2(), lines2 = (
-      /** @type {[string, number[]][]} */
-      Object.entries(ratios).filter(([, values]) => values !== null)
-    );
-    const narrow = width < 560, under = 40 + 26 * lines2.length;
-    return {
-      data: lines2.map(([name, values]) => ({
-        type: "scatter",
-        x: values.map((_, l) => l),
-        y: values,
-        mode: "lines+markers",
-        name: labels[name],
-        hovertemplate: `${labels[name]}<br>layer %{x}: %{y:.3f}<extra></extra>`
-      })),
-      layout: {
-        height: 420 + (narrow ? under : 0),
-        title: { text: title, font: { size: s.font } },
-        font: { size: s.font },
-        margin: { l: 10, r: 10, t: 50, b: 10 + (narrow ? under : 0) },
-        showlegend: true,
-        legend: narrow ? { orientation: "h", x: 0, xanchor: "left", y: 0, yref: "container", yanchor: "bottom" } : void 0,
-        xaxis: { title: { text: "layer" }, dtick: 1, automargin: true },
-        yaxis: { title: { text: "mixing ratio" }, range: [0, 1], automargin: true }
-      }
-    };
   }
   async function pieceNames() {
     const t = (
@@ -2326,9 +2285,9 @@
   }
 
   // src/yours.js
-  var site5 = window.BVL_SITE;
-  var live4 = site5.live;
-  var PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"].filter((page2) => page2 !== "lens" || !live4 || site5.views.analyses.lens.mode !== "lens");
+  var site4 = window.BVL_SITE;
+  var live4 = site4.live;
+  var PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"].filter((page2) => page2 !== "lens" || !live4 || site4.views.analyses.lens.mode !== "lens");
   var phone = () => window.innerWidth < 640;
   var KEPT_BYTES = () => phone() ? 0 : 25e7;
   var consented = false;
@@ -2338,7 +2297,7 @@
   }
   function find(text, pair) {
     const b = (pair || "").trim() || null;
-    return site5.sentences.find((s) => s.text === text.trim() && (s.pair || null) === b);
+    return site4.sentences.find((s) => s.text === text.trim() && (s.pair || null) === b);
   }
   function addressed(keys) {
     const text = keys.get("text");
@@ -2348,7 +2307,7 @@
     const text = keys.get("text");
     if (!live4 || text === null) return false;
     const found = find(text, keys.get("pair"));
-    return !found || found.live && !held.some(([index]) => index === site5.sentences.indexOf(found));
+    return !found || found.live && !held.some(([index]) => index === site4.sentences.indexOf(found));
   }
   function shouldAsk() {
     const connection = (
@@ -2365,7 +2324,7 @@
      * @param {Record<string, Unpacked>} arrays
      */
     constructor(index, data, arrays) {
-      super(site5, index, data);
+      super(site4, index, data);
       Object.assign(this.arrays, arrays);
     }
     /**
@@ -2384,7 +2343,7 @@
       if (name === "attention") {
         return once(() => attentionViews(this));
       }
-      if (name === "tour") return once(() => tourOf(this, site5.sentences[this.index]));
+      if (name === "tour") return once(() => tourOf(this, site4.sentences[this.index]));
       if (name === "heads" || name === "rollout" || name === "contributions" || name === "lens") {
         return once(() => analysed2[name](this));
       }
@@ -2516,8 +2475,8 @@
         status.textContent = words3;
       });
       const found = find(text, pair);
-      const index = found ? site5.sentences.indexOf(found) : site5.sentences.push(sentence) - 1;
-      site5.sentences[index] = sentence;
+      const index = found ? site4.sentences.indexOf(found) : site4.sentences.push(sentence) - 1;
+      site4.sentences[index] = sentence;
       const lecture2 = new Computed(index, data, arrays);
       lecture2.checks = checks(lecture2);
       keepLecture(index, lecture2);
@@ -2785,27 +2744,27 @@
     }
   }
   async function layers(view, keys, index, link2, alive2) {
-    const site9 = window.BVL_SITE;
-    const lecture2 = await lecture(site9, index);
+    const site8 = window.BVL_SITE;
+    const lecture2 = await lecture(site8, index);
     if (!alive2()) return;
-    const { block, node, layer, head, step, notes } = where(site9.model, keys);
-    const cut2 = site9.sentences[index].notice;
+    const { block, node, layer, head, step, notes } = where(site8.model, keys);
+    const cut2 = site8.sentences[index].notice;
     view.replaceChildren(
-      titled2("Layers", site9.sentences[index]),
+      titled2("Layers", site8.sentences[index]),
       ...[cut2, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" }))
     );
     if (!block || !node) {
-      const steps = (site9.model.blocks.find((b) => b.block === "layers") || { nodes: [] }).nodes.map((n) => n.key).join(", ");
+      const steps = (site8.model.blocks.find((b) => b.block === "layers") || { nodes: [] }).nodes.map((n) => n.key).join(", ");
       view.append(element("p", worded("no_step", { step, steps }), { class: "note" }));
       return;
     }
     await lecture2.block(partOf(block.name));
     if (!alive2()) return;
-    const sentence = site9.sentences[index];
+    const sentence = site8.sentences[index];
     const go = (b, key, l, h, cell2) => {
       location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(b, key, l, h, cell2) });
     };
-    controls(view, site9.model, block, node, layer, head, go);
+    controls(view, site8.model, block, node, layer, head, go);
     const columns = element("div", void 0, { class: "stepper-columns" });
     const words3 = element("section", void 0, { class: "words" });
     const canvas = element("section", void 0, { class: "canvas" });
@@ -2880,12 +2839,12 @@
   }
 
   // src/views.js
-  var site6 = window.BVL_SITE;
+  var site5 = window.BVL_SITE;
   function tour(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
-    const index = site6.sentences.indexOf(s);
-    lecture(site6, index).then((lecture2) => lecture2.part("tour")).then((story) => {
+    const index = site5.sentences.indexOf(s);
+    lecture(site5, index).then((lecture2) => lecture2.part("tour")).then((story) => {
       if (!current()) return;
       const asked = keys.get("chapter") || "1";
       const number2 = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
@@ -2913,7 +2872,7 @@
       view.append(columns);
       words3.append(element("h2", chapter.title));
       for (const line of chapter.lines) words3.append(paragraph(line));
-      const about = site6.views.tour;
+      const about = site5.views.tour;
       words3.append(element("p", worded("tour_about", about), { class: "note" }));
       if (chapter.step) {
         const [, layer, key] = /^layers\.(\d+)\.(.+)$/.exec(chapter.step) || [null, "0", chapter.step];
@@ -2935,7 +2894,7 @@
   function attention(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
-    lecture(site6, site6.sentences.indexOf(s)).then((held2) => held2.part("attention")).then((views) => {
+    lecture(site5, site5.sentences.indexOf(s)).then((held2) => held2.part("attention")).then((views) => {
       if (!current()) return;
       const layers3 = views.head.length;
       const model = keys.get("view") === "model";
@@ -3002,14 +2961,14 @@
   function similarity(view, keys, current) {
     const s = addressed(keys);
     view.append(titled2(worded("similarity_title"), s));
-    const data = site6.similarity;
+    const data = site5.similarity;
     if (s && s.live && data && data.yours) {
       const mine = element("div", void 0, { class: "yours-similarity" });
       view.append(mine, element("h2", worded("site_sentences")));
       if (s.pair) {
         mine.append(element("p", worded("pair_not_compared"), { class: "note" }));
       } else {
-        lecture(site6, site6.sentences.indexOf(s)).then((held2) => current() ? section(mine, s, keys, held2) : void 0).catch((error) => current() && failed(view, worded("similarity_title"), error));
+        lecture(site5, site5.sentences.indexOf(s)).then((held2) => current() ? section(mine, s, keys, held2) : void 0).catch((error) => current() && failed(view, worded("similarity_title"), error));
       }
     }
     if (!data) {
@@ -3070,7 +3029,7 @@
   }
 
   // src/analyses.js
-  var site7 = window.BVL_SITE;
+  var site6 = window.BVL_SITE;
   function picked(page2, keys) {
     const values = {};
     const notes = [];
@@ -3109,7 +3068,7 @@
       const s = chosen(keys, view);
       if (!s) return;
       view.append(element("p", worded("reading"), { class: "note" }));
-      lecture(site7, site7.sentences.indexOf(s)).then(async (held2) => {
+      lecture(site6, site6.sentences.indexOf(s)).then(async (held2) => {
         const page2 = (
           /** @type {Page} */
           await held2.part(part)
@@ -3185,7 +3144,7 @@
   var lensView = analysisPage("lens");
 
   // src/router.js
-  var site8 = window.BVL_SITE;
+  var site7 = window.BVL_SITE;
   var PAGES2 = {
     "": overview,
     overview,
@@ -3217,7 +3176,7 @@
   function following(page2, keys) {
     const stops = (
       /** @type {Stop[]} */
-      site8.lecture
+      site7.lecture
     );
     const shows = (stop) => stop.page === page2 && Object.entries(stop.keys).every(([k, v]) => keys.get(k) === v);
     const exact = stops.map((stop, i) => shows(stop) ? i : -1).filter((i) => i >= 0);
@@ -3256,10 +3215,10 @@
       href: link(page2, page2 === "overview" ? {} : said2),
       class: page2 === here ? "here" : ""
     })));
-    frame("about").textContent = site8.about;
+    frame("about").textContent = site7.about;
   }
   function overview(view) {
-    const o = site8.overview;
+    const o = site7.overview;
     view.append(
       element("h1", "Overview"),
       element("p", `${o.architecture}: ${o.total.toLocaleString("en")} parameters.`)
@@ -3297,14 +3256,14 @@
     const shown2 = chips(s);
     shown2.dataset.point = "tokens";
     view.append(element("p", worded(s.pair ? "tokens_pair" : "tokens_single", { count: s.tokens.length })), shown2);
-    if (site8.vocabulary) view.append(element("p", site8.vocabulary, { class: "note" }));
+    if (site7.vocabulary) view.append(element("p", site7.vocabulary, { class: "note" }));
     if (s.unknown) view.append(element("p", s.unknown, { class: "note" }));
   }
   function layers2(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
     view.append(element("p", worded("reading"), { class: "note" }));
-    layers(view, keys, site8.sentences.indexOf(s), link, current).catch((error) => current() && failed(view, "Layers", error));
+    layers(view, keys, site7.sentences.indexOf(s), link, current).catch((error) => current() && failed(view, "Layers", error));
   }
   var renders = 0;
   function alive(render) {
