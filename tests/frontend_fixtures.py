@@ -204,8 +204,7 @@ def explanations_fixture() -> dict:
             screens[screen] = _nulls(plain_figure(drawn(styled(fig, WIDTHS[screen], lecture=screen == "lecture"))))
         cases.append({"e": {"drawn_as": kind.value, "terms": said, "value": e.value, "inputs": inputs,
                             "figure": figure, "at": [1, 2]}, **screens})
-    return {"explanations": explanation_templates(), "tokens": ["[CLS]", "the", "<s>", "bank"], "cases": cases,
-            "titles": titles_fixture()}
+    return {"explanations": explanation_templates(), "tokens": ["[CLS]", "the", "<s>", "bank"], "cases": cases}
 
 
 def matrices_fixture() -> dict:
@@ -248,28 +247,6 @@ def matrices_fixture() -> dict:
             "pooled": {"matrix": packed(blocks), "step": 2, "expected": _nulls(pooled(blocks, 2).tolist())}}
 
 
-def titles_fixture() -> dict:
-    """Titles wrapped to their figure's width by titles.py (`fit_title`), and the rule a site's browser wraps the
-    titles of its own figures by (TITLE_RULE): short and long, escaped, at a phone's and a browser's width, in a
-    figure's type and a lecture's, with a title's own size."""
-    import plotly.graph_objects as go
-
-    from bertviz_lite.figures.sheet import Sheet
-    from bertviz_lite.figures.titles import TITLE_RULE, fit_title
-
-    cases = []
-    for text in ("layer 2, head 0: Attention (softmax)", "Mixing ratio: the share of what reaches a token that comes "
-                 "from other tokens", "&lt;s&gt; attends to &amp; and a very-long-hyphenated-word here"):
-        for width, base, own in ((358, 16, None), (720, 20, None), (358, 16, 24)):
-            layout = {"title": {"text": text, **({"font": {"size": own}} if own else {})}, "font": {"size": base},
-                      "margin": {"t": 50}}
-            fig = go.Figure(layout=layout)
-            fit_title(Sheet(fig), width, base)
-            cases.append({"layout": layout, "width": width, "wrapped": {
-                "text": fig.layout.title.text, "margin_t": fig.layout.margin.t}})
-    return {"rule": TITLE_RULE, "cases": cases}
-
-
 def _nulls(value):
     """NaN as null, as a browser's JSON writes it."""
     if isinstance(value, dict):
@@ -280,15 +257,22 @@ def _nulls(value):
 
 
 def analysis_figures_fixture() -> dict:
-    """The Rollout's and Contributions' figures (export/analysis_figures.py templates, for a 3-layer pre-norm model)
-    with the names a live site gives them, and the app's own figure for each screen (analyses/page_views.py, styled
-    as export/screens.py for_screens styles it): a rollout and a mixture of 5 and 40 tokens, a Contributions panel of
-    5 (numbers written), 30 (columns numbered) and 70 tokens (averaged over blocks), the mixing ratios.
-    contributions_lens.js and heads_rollout.js must draw each alike."""
-    from bertviz_lite.analyses.page_views import (CONTRIBUTION_PANEL_PX, contribution_panel, mixing_figure,
-                                                  rollout_matrix, rollout_mixture)
-    from bertviz_lite.export.analysis_figures import analysis_templates
-    from bertviz_lite.export.screens import HALF_PX, WIDE_PX, drawn, places, styled_at
+    """A typed sentence's analysis figures (export/analysis_figures.py templates, for a 3-layer pre-norm model; the
+    tour's residual stream, export/tour.py) with the names a live site gives them, and the app's own figure for
+    each screen (styled as export/screens.py for_screens styles it): a rollout and a mixture of 5 and 40 tokens, a
+    Contributions panel of 5 (numbers written), 30 (columns numbered) and 70 tokens (averaged over blocks), the
+    mixing ratios, a Similarity split with its numbers in thousandths and a long one, the nearest pieces (words and
+    numbers in each cell, escaped), the residual stream of 5 and 40 tokens, a typed sentence's cosines. The site's
+    pages must draw each alike."""
+    from bertviz_lite.analyses.page_views import (CONTRIBUTION_PANEL_PX, NEAREST_TITLE, contribution_panel,
+                                                  mixing_figure, nearest_figure, rollout_matrix, rollout_mixture)
+    from bertviz_lite.export.analysis_figures import (analysis_templates, cosine_row_templates, lens_templates,
+                                                      split_forms)
+    from bertviz_lite.export.screens import CANVAS_PX, HALF_PX, WIDE_PX, drawn, places, styled_at
+    from bertviz_lite.export.tour import _stream_forms
+    from bertviz_lite.figures.charts import cosine_row, stream_changes
+    from bertviz_lite.figures.outputs import SPLIT_PX, pair_split_heatmap
+    from bertviz_lite.tour.views import FIGURE_TITLES, LECTURE_PX
     from bertviz_lite.export.steps import packed
     from bertviz_lite.figures.style import labelled
     from figure_json import plain_figure
@@ -316,7 +300,28 @@ def analysis_figures_fixture() -> dict:
     ratios = {"attention": [0.25, 0.5, 0.75], "norm": [0.125, 0.375, 0.0625], "norm_residual": [0.5, 0.25, 0.125],
               "norm_residual_ln": None}
     case("mixing", ratios, lambda: mixing_figure(ratios), places(WIDE_PX))
-    return {"figures": analysis_templates(3, ["norm", "norm_residual"]), "cases": cases}
+    for n, m in ((4, 6), (20, 40)):  # numbers written in thousandths (".037", "−.004"); labels thinned
+        pairs = ((rng.integers(-500, 500, (n, m)) + 0.25) / 8000).astype(np.float32)
+        title = "Each pair's share of cosine(yours, 1) = 0.613"
+        case("split", {"z": packed(pairs), "rows": labelled(tokens(n)), "columns": labelled(tokens(m)),
+                       "title": title}, lambda: pair_split_heatmap(pairs, tokens(n), tokens(m), title),
+             places(CANVAS_PX, SPLIT_PX))
+    pieces = [["<s>", "##bank", "river"], ["money", "&", "12"], ["the", "a", "loan"]]
+    cosines = np.array([[0.5, 0.25, -0.125], [0.75, 0.5, 0.375], [0.625, 0.5, 0.25]], np.float32)
+    title = NEAREST_TITLE.format(position=2, token="bank")
+    case("lens", {"pieces": pieces, "z": packed(cosines), "title": title},
+         lambda: nearest_figure([list(zip(row, values.tolist())) for row, values in zip(pieces, cosines)], 2, "bank"),
+         places())
+    for n in (5, 40):
+        stream = (1 - rng.integers(0, 400, (3, n)) / 1024).astype(np.float32)
+        case("stream", {"z": packed(stream), "labels": labelled(tokens(n))},
+             lambda: stream_changes(stream, tokens(n), FIGURE_TITLES["stream"]), places(tallest=LECTURE_PX))
+    row = np.array([0.125, -0.0625, 0.875], np.float32)
+    case("cosines", {"z": packed(row[None]), "title": "cosine of mean"},
+         lambda: cosine_row(row, "yours", "cosine of mean"), places())
+    figures = {**analysis_templates(3, ["norm", "norm_residual"]), "split": split_forms(),
+               "lens": lens_templates(2, 3, 3), "stream": _stream_forms(3), "cosines": cosine_row_templates(3, "yours")}
+    return {"figures": figures, "cases": cases}
 
 
 def write_fixtures(folder: Path) -> Path:

@@ -62,13 +62,8 @@ def test_the_modules_unit_tests_pass_against_the_numbers_python_writes(frontend,
     assert "# fail 0" in out and "# pass 0" not in out, out[-3000:]
 
 
-UNTYPED = {"figures.js"}  # still `// @ts-nocheck`
-# (2026-11-27): ported or glue code that issue 54's one-source work rewrites or types (docs/frontend.md); the list only shrinks
-
-
-def test_no_module_joins_the_untyped_ones():
-    """A new module is typed under --strict from its first line: only those listed above may still opt out."""
-    untyped = {p.name for p in (FRONTEND / "src").glob("*.js")
-               if "@ts-nocheck" in p.read_text(encoding="utf-8")}
-    assert untyped <= UNTYPED, f"new modules opting out of the type check: {sorted(untyped - UNTYPED)}"
-    assert untyped == UNTYPED, f"typed or gone now, so drop them from UNTYPED: {sorted(UNTYPED - untyped)}"
+def test_every_module_is_typed():
+    """Every module is type-checked under --strict: none opts out (the last, figures.js's port of the app's figure
+    fitting, is gone: the site's figures are the app's own, issue 54)."""
+    untyped = {p.name for p in (FRONTEND / "src").glob("*.js") if "@ts-nocheck" in p.read_text(encoding="utf-8")}
+    assert not untyped, f"modules opting out of the type check: {sorted(untyped)}"

@@ -43,7 +43,7 @@ from ..figures.style import colour_rule
 from ..figures.template import template_of
 from ..ops.recipe import var
 from ..figures.screens import LECTURE_CHART_PX, LECTURE_NUMBERS_PX
-from .analysis_figures import analysis_templates
+from .analysis_figures import analysis_templates, lens_templates
 from .screens import CANVAS_PX, HALF_PX, PHONE_PX, WIDE_PX, for_screens
 
 Apart = Iterator[tuple[str, dict]]  # a page's parts kept apart: (part name, item)
@@ -83,11 +83,12 @@ def heads_templates(layers: int, heads: int) -> dict:
             for stat in STATS}
 
 
-def lens_words(masked_lm) -> dict:
+def lens_words(masked_lm, layers: int) -> dict:
     """What the browser needs for a computed sentence's Lens page (frontend/src/contributions_lens.js), decided as
     `lens_page` decides it from the checkpoint: "notes" (no lens to show, and why), "nearest" (no trained masked-LM
-    head: the nearest pieces of its word table, computed there from the table in the live files), or "lens" (a
-    trained head, which the live files do not hold: the page says so)."""
+    head: the nearest pieces of its word table, computed there from the table in the live files, in the app's figure
+    for a model of `layers` layers), or "lens" (a trained head, which the live files do not hold: the page says
+    so)."""
     if isinstance(masked_lm, LoadError):
         return {"mode": "notes", "notes": [f"The lens needs the model with its masked-LM head: {masked_lm}"]}
     problem = mlm_head_problem(masked_lm)
@@ -100,7 +101,7 @@ def lens_words(masked_lm) -> dict:
     tokenizer = masked_lm.tokenizer
     return {"mode": "nearest", "notes": [nearest_note(masked_lm.source)], "top": TOP, "phone_top": PHONE_TOP,
             "title": NEAREST_TITLE, "position_note": position_note(tokenizer.mask_token),
-            "mask_id": tokenizer.mask_token_id}
+            "mask_id": tokenizer.mask_token_id, "figure": lens_templates(layers, TOP, PHONE_TOP)}
 
 
 def is_pre_norm(t) -> bool:

@@ -1,4 +1,4 @@
-"""The Rollout and Contributions pages' figures for a sentence typed on a live site, as the app draws them: each is
+"""The analysis pages' figures for a sentence typed on a live site, as the app draws them: each is
 built for a sample sentence of the model's own shape (its layers, its norm-based views), styled for each screen by
 the app's rules, and handed over as a template (figures/sheet.py) whose leaves are the sentence's: its numbers, its
 tokens' labels and what the page calls the figure. A site's browser computes the numbers with the package's own
@@ -9,6 +9,9 @@ functions as graphs (export/analysis_graphs.py) and fills the template that the 
   token's mixture layer by layer (`mixture_by_layer`).
 - Contributions: each view's panel (`matrices_side_by_side` with one matrix: averaged over blocks beyond 64
   tokens, its columns numbered beyond 24) and every layer's mixing ratios (`mixing_lines`).
+- Similarity: a typed sentence's cosine with each exported one (`cosine_row`), and its split with one of them into
+  token pairs (`pair_split_heatmap`), by both lengths.
+- Lens: the nearest pieces of each hidden state (`nearest_figure`: `lens_grid`), a template per screen.
 """
 from __future__ import annotations
 
@@ -17,12 +20,14 @@ from functools import partial
 import numpy as np
 
 from ..analyses.page_views import (CONTRIBUTION_PANEL_PX, CONTRIBUTION_VIEWS, contribution_panel, mixing_figure,
-                                   rollout_matrix, rollout_mixture)
-from ..figures.charts import BLOCK_LABELS
+                                   nearest_figure, rollout_matrix, rollout_mixture)
+from ..figures.charts import BLOCK_LABELS, LENS_WORDS, cosine_row
+from ..figures.outputs import SPLIT_PX, pair_split_heatmap
+from ..figures.sheet import most
 from ..figures.style import MAX_LABELLED, MAX_ROW_LABELS, MAX_WRITTEN, NUMBERED_PER_PANEL, label_step, scale_rule
 from ..ops.recipe import call, fmt, tree_of, var, when
 from .matrices import Place, length_form, styled_template, token_forms
-from .screens import HALF_PX, WIDE_PX, places
+from .screens import CANVAS_PX, HALF_PX, WIDE_PX, places
 
 PANEL_SIDE = 64  # tokens a Contributions panel draws one cell each (its `max_side`); beyond, blocks of tokens
 PANEL_FORMS = ((MAX_WRITTEN, 4), (MAX_ROW_LABELS, 20), (MAX_LABELLED, 28), (PANEL_SIDE, 40), (None, 100))  # numbers
@@ -40,6 +45,56 @@ def analysis_templates(layers: int, views: list[str]) -> dict:
             "panel": [length_form(_panel, longest, sample, places(HALF_PX, CONTRIBUTION_PANEL_PX))
                       for longest, sample in PANEL_FORMS],
             "mixing": {screen: _mixing(layers, views, place) for screen, place in wide.items()}}
+
+
+def split_forms() -> list[dict]:
+    """The Similarity split's forms (figures/outputs.py pair_split_heatmap): names `z` (the (n, m) shares), `rows`
+    and `columns` (the two sentences' tokens read, labelled) and `title`; a form by both lengths (its numbers
+    written up to MAX_WRITTEN tokens a side, every token labelled up to MAX_LABELLED on each)."""
+    n, m = call("len", var.rows), call("len", var.columns)
+    labelled = MAX_LABELLED
+    shapes = ((most(n, m) <= MAX_WRITTEN, 4, 5), (most(n, m) <= labelled, 20, 24),
+              (call("min", n <= labelled, m > labelled), 20, 40), (call("min", n > labelled, m <= labelled), 40, 20),
+              (True, 40, 40))
+    return [{"when": tree_of(condition), **{screen: _split(rows, columns, place)
+                                            for screen, place in places(CANVAS_PX, SPLIT_PX).items()}}
+            for condition, rows, columns in shapes]
+
+
+def cosine_row_templates(count: int, row: str) -> dict:
+    """A typed sentence's cosine with each of the `count` exported ones (figures/charts.py cosine_row), its row
+    named `row`, for each screen: names `z` ((1, count)) and `title`."""
+    def template(place: Place) -> dict:
+        fig = cosine_row(np.zeros(count, np.float32), row, "title")
+        return styled_template(fig, {("data", 0, "z"): var.z, ("layout", "title", "text"): var.title}, place)
+    return {screen: template(place) for screen, place in places().items()}
+
+
+def _split(rows: int, columns: int, place: Place) -> dict:
+    fig = pair_split_heatmap(np.zeros((rows, columns), np.float32), [f"a{i}" for i in range(rows)],
+                             [f"b{j}" for j in range(columns)], "title")
+    named = {("data", 0, "z"): var.z, ("data", 0, "x"): var.columns, ("data", 0, "y"): var.rows,
+             **{("data", 0, key): leaf for key, leaf in scale_rule("signed", var.z).items()},
+             ("layout", "yaxis", "dtick"): label_step(call("len", var.rows)),
+             ("layout", "xaxis", "dtick"): label_step(call("len", var.columns)),
+             ("layout", "height"): call("min", 760, 230 + 26 * call("len", var.rows)),
+             ("layout", "title", "text"): var.title}
+    if fig.data[0].text is not None:  # its numbers written
+        named[("data", 0, "text")] = call("thousandths", var.z)
+    return styled_template(fig, named, place)
+
+
+def lens_templates(layers: int, top: int, phone_top: int) -> dict:
+    """The nearest pieces' grid (analyses/page_views.py nearest_figure) of a model of `layers` layers for each
+    screen, `top` pieces a hidden state (`phone_top` on a phone): names `pieces` (each hidden state's, nearest
+    first), `z` (their cosines) and `title`."""
+    def template(place: Place, shown: int) -> dict:
+        fig = nearest_figure([[(f"p{k}", 0.5) for k in range(shown)]] * (layers + 1), 0, "t")
+        named = {("data", 0, "z"): var.z, ("data", 0, "text"): LENS_WORDS,
+                 **{("data", 0, key): leaf for key, leaf in scale_rule("signed", var.z).items()},
+                 ("layout", "title", "text"): var.title}
+        return styled_template(fig, named, place)
+    return {screen: template(place, phone_top if screen == "phone" else top) for screen, place in places().items()}
 
 
 def _mixture(layers: int, sample: int, place: Place) -> dict:

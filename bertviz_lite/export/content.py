@@ -70,7 +70,8 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
                                              "words": tour_words(loaded, traces[0]) if live else None},
-                  "analyses": {**analyses_words(traces[0]), "lens": lens_words(lens_model())} if live else None,
+                  "analyses": ({**analyses_words(traces[0]), "lens": lens_words(lens_model(), traces[0].num_layers)}
+                               if live else None),
                   "attention": attention_templates(traces[0].num_layers, traces[0].num_heads) if live else None,
                   "explanations": explanation_templates(), "matrices": matrix_templates()},
         "style": site_style(),
@@ -148,22 +149,14 @@ def continues_a_word(t) -> list[bool]:
 
 
 def site_style() -> dict:
-    """The app's visual language (figures/style.py) for the site's figures: one source for both."""
-    from plotly.colors import get_colorscale
-
+    """What the site's browser reads of the app's visual language (figures/style.py): the figures' type size, and a
+    token's axis label ("3 bank") as an expression. Every figure it draws is the app's own, styled in Python or a
+    template filled (export/matrices.py, analysis_figures.py): colours, scales and sizes travel in those."""
     from ..figures import style
     from ..figures.style import AXIS_LABELS
-    from ..figures.titles import TITLE_RULE
     from ..ops.recipe import tree_of
 
-    return {"font": style.FONT["size"],
-            "token_labels": tree_of(AXIS_LABELS),  # a token's label, "3 bank", as an expression
-            "title_rule": TITLE_RULE,  # a title wrapped to its figure's width (figures/fit.py), as a template's leaves
-            "share": get_colorscale(style.SHARE), "signed": get_colorscale(style.SIGNED),
-            "chosen": style.CHOSEN, "ink": style.INK, "pale": style.PALE_INK, "rise": style.RISE, "fall": style.FALL,
-            "faint": style.FAINT, "blue": style.BLUE, "max_written": style.MAX_WRITTEN, "max_labelled": style.MAX_LABELLED,
-            "scales": {name: {"colours": get_colorscale(scale.colours), "signed": scale.colours == style.SIGNED,
-                              "ends": scale.ends} for name, scale in style.SCALES.items()}}  # each kind of number's
+    return {"font": style.FONT["size"], "token_labels": tree_of(AXIS_LABELS)}
 
 
 SAID, MOST_SAID = 40, 3  # the about line names the first sentences, each cut to this many characters

@@ -9,11 +9,13 @@ from ..analyses.similarity_split import CAPTION, NOT_POOLED, STRONG_PAIR, STRONG
 from ..figures import similarity_heatmap
 from ..figures.outputs import SPLIT_PX, pair_split_heatmap
 from ..stepthrough.trace import trace
+from .analysis_figures import cosine_row_templates, split_forms
 from .screens import for_screens
 
 # The figures' titles (a typed sentence's on a live site fill the same: site_words.py)
 COSINES_TITLE = "cosine of {name}"
 SPLIT_TITLE = "Each pair's share of cosine({a}, {b}) = {cosine:.3f}"
+YOURS = "yours"  # a typed sentence, as the figures name it beside the exported ones
 
 
 def similarity_traces(loaded, texts: list[str], live: bool = False) -> list:
@@ -55,11 +57,13 @@ def yours(loaded, traces, ways) -> dict:
     """What a live site's browser needs beside the similarity graph's numbers (export/analysis_graphs.py
     Similarity) to show a sentence of the reader's own against the exported ones (frontend/src/similar.js): their
     tokens and the positions of them the split reads, each way's name and words, the most tokens the pipeline
-    reads, and the caption's templates."""
+    reads, the caption's templates, and the figures (export/analysis_figures.py): its cosine with each exported
+    sentence, and the split."""
     pooling = pooling_of(loaded)
     return {"tokens": [t.tokens for t in traces],
             "columns": [read_positions(pooling.modes, len(t.tokens)).tolist() for t in traces],
             "ways": [{"name": way.name, "how": way.how, "trained": way.trained_for_similarity} for way in ways],
             "most_tokens": min(pooling.max_tokens or loaded.max_tokens, loaded.max_tokens),
             "pooled": loaded.sentence_pooling is not None,
-            "words": {"caption": CAPTION, "pair": STRONG_PAIR, "not_pooled": NOT_POOLED, "strongest": STRONGEST}}
+            "words": {"caption": CAPTION, "pair": STRONG_PAIR, "not_pooled": NOT_POOLED, "strongest": STRONGEST},
+            "row": YOURS, "split": split_forms(), "cosines": cosine_row_templates(len(traces), YOURS)}

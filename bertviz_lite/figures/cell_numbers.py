@@ -1,16 +1,14 @@
 """A heatmap's numbers written in its cells (figures/fit.py): as large as a cell allows, with a decimal fewer where
 that fits, at a lecture's 14 px where it can be had, else 12, else none (the hover and the cell's explanation still
-give each value). The numbers' rules are expressions over the figure's leaves (figures/sheet.py); words written in
-cells (the lens's tokens) are fitted on the figure's own values."""
+give each value). The rules are expressions over the figure's leaves (figures/sheet.py), for numbers and for
+words written in cells (the lens's tokens, a split's thousandths) alike."""
 from __future__ import annotations
 
-import math
 import re
 
 from .room import CHAR_EM, LINE_EM, axes, axis_length, or_else
 from .sheet import Sheet, call, most, when
 
-NUMBER = re.compile(r"[−-]?\d*\.?\d+")  # a number written as a cell's text
 DIGIT_EM, POINT_EM, MINUS_EM = 0.52, 0.26, 0.62  # a digit's, a decimal point's and a minus sign's width, in ems
 NUMBER_LINE_EM = 1.1  # a row of numbers' height, in ems: digits, no descenders, a little room between rows
 NUMBER_GAP_PX = 6  # between two cells' numbers, at the least
@@ -87,23 +85,26 @@ def _numbers_fit(s: Sheet, width: float, base: float, numbers: int):
 
 
 def _fit_words(s: Sheet, k: int, width: float, base: float, smallest: int, numbers: int) -> None:
-    """Words written in the cells (the lens's tokens): smaller type, never none; numbers written as text (".037")
-    go where they do not fit at `smallest` px."""
-    trace = s.fig.data[k]
-    cell_w, cell_h = (s.value(length) for length in _cell_size(s, k, width, base))
-    size = trace.textfont.size or base
-    lines = [str(text).split("<br>") for row in s.known("data", k, "text") for text in row]
-    chars, count = max(len(line) for cell in lines for line in cell), max(map(len, lines))
-    fitted = min(size, (cell_w - 2) / (chars * CHAR_EM), cell_h / (LINE_EM * count))
-    joined = max(len(" ".join(cell)) for cell in lines)  # or on one line, where the cells are wide and low
-    on_one_line = min(size, (cell_w - 2) / (joined * CHAR_EM), cell_h / LINE_EM)
-    if count > 1 and smallest < numbers and fitted < numbers <= on_one_line:  # a lecture's larger numbers
-        trace.update(text=[[str(text).replace("<br>", " ") for text in row] for row in trace.text])
-        fitted = on_one_line
-    if fitted < smallest and all(NUMBER.fullmatch(line) for cell in lines for line in cell):
-        trace.update(texttemplate=None)  # numbers written as text (".037"): none, the hover gives each
-        return
-    trace.update(textfont_size=max(smallest, math.floor(fitted)))
+    """Words written in the cells (the lens's tokens): smaller type, never none; on one line where a lecture's
+    numbers fit only so (wide, low cells); numbers written as text (".037") go where they do not fit at `smallest`
+    px. Each a line's length as drawn."""
+    cell_w, cell_h = _cell_size(s, k, width, base)
+    size = or_else(s.get("data", k, "textfont", "size"), base)
+    text = s.get("data", k, "text")
+    texts = s.bind(call("cells", text))  # each cell's
+    chars = s.bind(call("max_of", call("chars", call("lines", texts))))  # the longest line's
+    count = s.bind(call("max_of", call("line_counts", texts)))  # the most lines a cell has
+    fitted = s.bind(call("min", size, call("min", (cell_w - 2) / (chars * CHAR_EM), cell_h / (LINE_EM * count))))
+    if smallest < numbers:  # a lecture's larger numbers: on one line, where the cells are wide and low
+        joined = call("max_of", call("chars", call("one_line", texts)))
+        on_one_line = s.bind(call("min", size, call("min", (cell_w - 2) / (joined * CHAR_EM), cell_h / LINE_EM)))
+        joins = s.bind(when(count > 1, when(fitted < numbers, on_one_line >= numbers, False), False))
+        s.set(("data", k, "text"), when(joins, call("one_line", text), text))
+        fitted = s.bind(when(joins, on_one_line, fitted))
+    dropped = s.bind(when(fitted < smallest, call("min_of", call("numeric", call("lines", texts))) == 1, False))
+    size_path, template_path = ("data", k, "textfont", "size"), ("data", k, "texttemplate")
+    s.set(size_path, when(dropped, s.get(*size_path), call("max", smallest, call("floor", fitted))), vanishes=True)
+    s.set(template_path, when(dropped, None, s.get(*template_path)), vanishes=True)
 
 
 def _cell_size(s: Sheet, k: int, width: float, base: float) -> tuple:

@@ -224,6 +224,19 @@ def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, lin
     return _layout(fig, 220 + 56 * len(sentences), title)
 
 
+def cosine_row(cosines: np.ndarray, row: str, title: str) -> go.Figure:
+    """(n,): one sentence's cosine with each of n others, numbered as `similarity_heatmap` numbers its columns, on
+    the cosine's whole scale (a live site's typed sentence against the exported ones)."""
+    columns = [str(i + 1) for i in range(len(cosines))]
+    fig = go.Figure(go.Heatmap(z=np.asarray(cosines, np.float32)[None], x=columns, y=[row],
+                               **colour_scale(cosines, scale="cosine"), texttemplate="%{z:.3f}",
+                               textfont=dict(size=FONT["size"]), colorbar=dict(title="cosine"),
+                               hovertemplate=f"{row}, sentence %{{x}}<br>cosine %{{z:.6f}}<extra></extra>"))
+    fig.update_yaxes(type="category", tickfont_size=FONT["size"] - 2)
+    fig.update_xaxes(type="category", title="sentence", tickfont_size=FONT["size"] - 2)
+    return _layout(fig, 230, title)
+
+
 def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
     """An (L, H) statistic, one cell per attention head, its value written in the cell and on hover."""
     layers, heads = grid.shape
@@ -316,13 +329,17 @@ def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figu
     return _layout(fig, min(700, 200 + 30 * rows.shape[0]), title)
 
 
+STREAM_LOW = call("min", 0.9, call("floor", call("min_of", call("finite", var.z)) * 10) / 10)  # the residual
+# stream's scale's lowest cosine, in tenths, of its cosines `z`: the app's and a template's
+
+
 def stream_changes(cosines: np.ndarray, tokens: list[str], title: str) -> go.Figure:
     """(L, T): for each layer and token, the cosine between the token's vector before and after the layer. The
     cosines of a residual stream lie near 1 (a layer adds to the vector, it does not replace it): the scale runs
     from the lowest one (in tenths) to 1, darker where a layer turned the vector more, with the numbers written
     where they fit."""
     z = cosines.astype(np.float32)
-    low = min(0.9, float(np.floor(np.nanmin(z) * 10) / 10)) if z.size else 0.0
+    low = float(value_of(STREAM_LOW, {"z": z})) if z.size else 0.0
     fig = go.Figure(go.Heatmap(z=z, x=labelled(tokens), y=[f"layer {layer}" for layer in range(cosines.shape[0])],
                                colorscale=SHARE, reversescale=True, zmin=low, zmax=1, colorbar=dict(title="cosine"),
                                texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 2),
@@ -345,7 +362,7 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str, measure: str = 
     """The top tokens at each hidden state, coloured by `measure` (a probability, or a cosine on the signed
     scale): rows are the embeddings and each layer."""
     probs = np.array([[p for _, p in top] for top in layers], dtype=np.float32)  # (L + 1, k)
-    text = [[f"{plotly_text(token)}<br>{p:.2f}" for token, p in top] for top in layers]
+    text = value_of(LENS_WORDS, {"pieces": [[token for token, _ in top] for top in layers], "z": probs})
     names = ["embeddings"] + [f"layer {i}" for i in range(len(layers) - 1)]
     fig = go.Figure(go.Heatmap(z=probs, x=[f"#{k + 1}" for k in range(probs.shape[1])], y=names, text=text,
                                texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2),
@@ -354,6 +371,12 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str, measure: str = 
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", title="rank")
     return _layout(fig, 160 + 44 * len(layers), title)
+
+
+LENS_WORDS = call("rows_of", call("each", call("range", call("len", call("cells", var.pieces))), fmt(
+    "{t}<br>{p:.2f}", t=call("escaped", call("cells", var.pieces)[var.k]), p=call("flat", var.z)[var.k])),
+    call("width", var.z))  # each cell's piece and its number, of `pieces` (rows of them) and `z`: the app's and a
+# template's
 
 
 def context_lines(cosines: dict[str, list[float]], title: str) -> go.Figure:

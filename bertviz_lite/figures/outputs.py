@@ -3,11 +3,10 @@ an intervention moved each token's hidden state in every layer. Traces are given
 once there (a go.Heatmap is checked, then copied and checked again: 5 → 3 ms at 128 tokens)."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import plotly.graph_objects as go
 
+from ..ops.figure_words import thousandths
 from .charts import labelled, layout_of
 from .style import FONT, SHARE, colour_scale, every_token, written_in_cells
 
@@ -15,7 +14,7 @@ from .style import FONT, SHARE, colour_scale, every_token, written_in_cells
 def in_thousandths(values: np.ndarray) -> dict:
     """Heatmap settings that write each cell to three decimals without the leading zero (".037", "−.004"): for
     small numbers, where two decimals would make most of them 0.00."""
-    text = [[re.sub(r"^(-?)0\.", r"\1.", f"{v:.3f}").replace("-", "−") for v in row] for row in values.tolist()]
+    text = [[thousandths(v) for v in row] for row in values.tolist()]
     return dict(text=text, texttemplate="%{text}", textfont=dict(size=FONT["size"] - 2))
 
 

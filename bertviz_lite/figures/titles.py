@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ..ops.recipe import X, call, tree_of, var, when
+from ..ops.recipe import X, call, var, when
 from .room import CHAR_EM, LINE_EM, axes, axis_length, or_else
 from .sheet import Sheet, most
 
@@ -51,8 +51,7 @@ def _lines_joined(lines: X) -> X:
 def title_leaves(title, text, width, size, margin_t) -> dict[tuple, X]:
     """`fit_title`'s rule, as expressions over a title of one line, `text`: the title's part (`title`, as the figure
     has it unwrapped, less its text), its text and the figure's top margin (`margin_t`). Any of them, the width and
-    the type's size may be expressions: a site's browser wraps the titles of the figures it still builds by this
-    rule (TITLE_RULE)."""
+    the type's size may be expressions (a clicked cell's figure on a site: export/explanations.py)."""
     part = title if isinstance(title, X) else call("quote", title)
     lines = call("wrapped", call("unescaped", text), title_chars(width, size))
     wraps = call("<", 1, call("len", lines))
@@ -60,15 +59,6 @@ def title_leaves(title, text, width, size, margin_t) -> dict[tuple, X]:
             ("layout", "title", "text"): when(wraps, _lines_joined(lines), text),
             ("layout", "margin", "t"): margin_t + when(wraps, call("round", LINE_EM * size) * (call("len", lines) - 1),
                                                        0)}
-
-
-TITLE_RULE = {"fills": [[list(path), tree_of(leaf)] for path, leaf in title_leaves(
-    var.title, var.text, var.width, when(var.title_font, var.title_font, var.base * 1.1), var.margin_t).items()
-    if path != ("layout", "title")], "drops": []}  # a figure's title of one line wrapped to its width, as a
-# template's leaves (its lines and the room they take) over its text, the figure's width, type size (`base`), the
-# title's own (`title_font`) and top margin: for the figures a site's browser still builds, whose colour bar lies
-# across the top, where Plotly places a title set from the figure's top above the figure (issue 55), so their
-# title keeps Plotly's place in the room above the plot
 
 
 def panel_title_rule(text, per_line, size: float) -> tuple[X, X]:

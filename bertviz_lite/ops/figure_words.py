@@ -8,6 +8,7 @@ as drawn, in characters (code points).
 """
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -38,6 +39,34 @@ def lines(texts) -> list[str]:
 def _text(value) -> str:
     """A label as text: a whole number without its ".0" (as a browser writes it)."""
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+NUMBER = re.compile(r"[−-]?\d*\.?\d+")  # a number written as a text (".037", "−.004", "12")
+
+
+def thousandths(value: float) -> str:
+    """A small number in thousandths without the leading zero, a true minus sign: ".037", "−.004" (a share of a
+    cosine, where two decimals would make most of them 0.00)."""
+    return re.sub(r"^(-?)0\.", r"\1.", f"{value:.3f}").replace("-", "−")
+
+
+def each_number(word):
+    """`word` on a number, or on each of an array's (nested lists out, in its shape)."""
+    def on(value):
+        return [on(v) for v in value] if isinstance(value, (list, np.ndarray)) else word(float(value))
+    return lambda c, values: on(np.asarray(values, np.float64).tolist() if isinstance(values, np.ndarray) else values)
+
+
+def one_line(texts):
+    """A text with its lines (`<br>`) joined by spaces, or each of a list's, nested lists in their shape."""
+    return [one_line(t) for t in texts] if isinstance(texts, (list, tuple)) else _text(texts).replace("<br>", " ")
+
+
+def cells(items):
+    """Rows of cells as one list, row after row (numbers as one array)."""
+    if isinstance(items, np.ndarray):
+        return np.ravel(items).astype(np.float64)
+    return [item for row in items for item in row]
 
 
 def cut(label: str, longest: int) -> str:
@@ -109,6 +138,12 @@ FIGURE_WORDS = {
     "slice": lambda c, v, start, stop: v[int(start): int(stop)],
     "taken": lambda c, v, indices: _taken(v, indices),
     "which": lambda c, mask: np.flatnonzero(np.ravel(np.asarray(mask, np.float64)) != 0),
+    "cells": lambda c, items: cells(items),
+    "rows_of": lambda c, items, width: [list(items[i:i + int(width)]) for i in range(0, len(items), int(width))],
+    "line_counts": lambda c, texts: np.asarray([len(_text(t).split("<br>")) for t in texts], np.float64),
+    "one_line": lambda c, texts: one_line(texts),
+    "numeric": lambda c, texts: np.asarray([float(bool(NUMBER.fullmatch(_text(t)))) for t in texts], np.float64),
+    "thousandths": each_number(thousandths),
     "index": lambda c, values, items: np.asarray([list(values).index(item) for item in items], np.float64),
     "has": lambda c, texts, part: (float(str(part) in texts) if isinstance(texts, str)
                                    else np.asarray([float(str(part) in str(t)) for t in texts], np.float64)),

@@ -19,11 +19,14 @@ results on every family's recipes), so what a word means is said once, here:
   ones in order), `seen` (not masked), `finite` (the finite numbers, flat), `std`, `norm`, `size`, `ndim`, `flat`,
   `min_of`, `width` (the last axis's size), `shape_text` (a Python tuple), `<=`, `!=`;
 - a figure's leaves (figures/template.py; ops/figure_words.py says each): `round x` (Python's, to even), `ceil`,
-  `range n`, `repeat value n`, `zip a b` (pairs), `pick k a b ...` (the k-th), `part flat counts k` (the k-th run of
-  a flat array cut into runs of `counts`), `cat a b ...` (one after another), `slice v start stop`, `which mask`
-  (the indices where it is true), `taken v indices`, `index values items` (where each item is in `values`), `has texts part` (1 where a text, or each text, holds `part`), `each items say` (what `say` gives
-  for each item `k`), `chars text` (as drawn), `escaped text`, `unescaped text`, `cut label longest`, `wrapped text width` (its
-  lines), `merged part more` (a figure's part with more keys), `unique items` (each once, in order), `interp x xs ys`;
+  `range n`, `repeat value n`, `zip a b` (pairs), `pick k a b ...` (the k-th), `part flat counts k` (the k-th run of a
+  flat array cut into runs of `counts`), `cat a b ...` (one after another), `slice v start stop`, `which mask` (the
+  indices where it is true), `taken v indices`, `index values items` (where each item is in `values`), `cells rows`
+  (row after row), `rows_of items width`, `line_counts texts`, `one_line texts`, `numeric texts` (1 where a text is a
+  number), `thousandths x`, `has texts part` (1 where a text, or each text, holds `part`), `each items say` (what
+  `say` gives for each item `k`), `chars text` (as drawn), `escaped text`, `unescaped text`, `cut label longest`,
+  `wrapped text width` (its lines), `merged part more` (a figure's part with more keys), `unique items` (each once, in
+  order), `interp x xs ys`;
 - `if c a b`, `quote value` (as it is), `str x`, `int x`, `list ...`, `fmt template [fields]` (the names bound so
   far, and the fields given; `{x:num}` writes a formula's number, `{x:plus}` a term added), `joined sep items say` (what `say` says of each
   item `k`, joined), `v name`, `terms_sum` (the exact sum of the terms so far)."""

@@ -1,8 +1,6 @@
 // What the analyses of a sentence computed in this browser share (heads_rollout.js, contributions_lens.js): the
 // words the app's Python hands over (export/analyses.py analyses_words) and a page in the shape export/analyses.py
 // gives an exported sentence's (which analyses.js draws).
-import { heatmap as drawnHeatmap } from "./figures.js";
-import { eachScreen } from "./page.js";
 
 /** @typedef {import("./figure_types.js").Figure} Figure */
 /** @typedef {import("./page.js").Screen} Screen */
@@ -24,10 +22,11 @@ import { eachScreen } from "./page.js";
  */
 /**
  * The Lens's words where the checkpoint has no trained masked-LM head (lens_words' "nearest"): the notes, the pieces
- * a hidden state shows (`top`; `phone_top` on a phone), the figure's title, the note beside the position picker and
- * the mask's id.
+
+
  * @typedef {{ mode: "nearest", notes: string[], top: number, phone_top: number, title: string,
- *             position_note: string, mask_id: number | null }} NearestWords
+ *             position_note: string, mask_id: number | null,
+ *             figure: Record<Screen, import("./template.js").Template> }} NearestWords
  */
 /** @typedef {import("./matrix_figure.js").Form} Form */
 /**
@@ -86,22 +85,6 @@ import { eachScreen } from "./page.js";
  * @typedef {{ title: string, pickers: Picker[], panels: Panel[], side: string[], notes: string[],
  *             wide: boolean }} Page
  */
-/**
- * figures.js heatmap's options as these pages give them (figures.js is not typed yet): the matrix, its rows' and
- * columns' labels, its title, the colour bar's title, the axes' titles, the colour scale's name, the width and a
- * projector's height; where given, rotated column labels, each cell's text, a row's height, the colour bar across,
- * the smallest numbers worth writing, the cell outlined ([row, column]; null: none; a masked number: null).
- * @typedef {{ z: (number | null)[][], rows: string[], columns: string[], title: string, colorbar: string,
- *             axes: string[], scale: string, width: number, tallest: number | null, rotate?: boolean,
- *             text?: string[][], rowPx?: number, across?: boolean, least?: number | null,
- *             chosen?: number[] | null }} HeatmapOptions
- */
-
-// figures.js's heatmap, typed as the pages call it (untyped, it reads as if every option were required); the
-// figure says which labels it thinned out (every k-th row or column)
-export const heatmap = /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */ (
-  /** @type {unknown} */ (drawnHeatmap));
-
 const site = window.BVL_SITE;
 /** @returns {AnalysesWords} the site's JSON (`views.analyses`: a live site's; the others' have none) */
 export const words = () => site.views.analyses;
@@ -150,16 +133,3 @@ export const page = (name, pickers, panels, side = [], wide = false) => ({ title
  * @returns {string[]}
  */
 export const tokenOption = (tokens) => tokens.map((token, i) => `${i} ${token}`);
-
-/**
- * A figure for each screen (export/screens.py for_screens), drawn when shown.
- * @param {(width: number, tallest: number | null) => Figure} draw  at a screen's width; on a projector at most
- *   `tallest` high (null elsewhere)
- * @param {boolean} [wide]  the page's width on a browser's screen
- * @returns {ForScreens}
- */
-export function forScreens(draw, wide) {
-  const s = words().screens;
-  return eachScreen((screen) => draw(screen === "phone" ? s.phone : wide ? s.wide : s.browse,
-                                     screen === "lecture" ? s.tallest : null));
-}

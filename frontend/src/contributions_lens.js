@@ -1,8 +1,7 @@
 // The Contributions and Lens pages of a sentence computed in this browser: Contributions (Kobayashi et al. 2020,
 // 2021: analyses/contributions.py) and the Lens of a checkpoint with no trained masked-LM head (the nearest pieces of
 // its word table), computed by the app's own functions as graphs (analysis_graphs.js) from the run and the model's
-// files. The Contributions' figures are the app's own (export/analysis_figures.py), filled; the Lens's is drawn by
-// figures.js for each screen. A
+// files. The figures are the app's own (export/analysis_figures.py), filled. A
 // trained masked-LM head is not in a live site's files: its Lens says so. tests/test_export_live.py holds the
 // numbers and the pages' words to the app's.
 import { fixed, get, matrix, row, scientific, within } from "./numbers.js";
@@ -13,7 +12,7 @@ import { eachScreen, said } from "./page.js";
 import { tokenizer } from "./tokenizing.js";
 import { filled } from "./template.js";
 import { asMatrix, formFigure } from "./matrix_figure.js";
-import { words, item, picker, numbered, page, tokenOption, forScreens, heatmap } from "./analysed_page.js";
+import { words, item, picker, numbered, page, tokenOption } from "./analysed_page.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
 /** @typedef {import("./numbers.js").Tolerance} Tolerance */
@@ -169,7 +168,8 @@ async function nearestAt(lecture, position) {
 }
 
 /**
- * page_views.nearest_figure: figures/charts.py lens_grid.
+ * page_views.nearest_figure, the app's own (export/analysis_figures.py lens_templates), filled: a phone's holds the
+ * nearest `phone_top` pieces of each hidden state.
  * @param {Nearest[]} layers  each hidden state's
  * @param {number} position
  * @param {string} token
@@ -177,13 +177,11 @@ async function nearestAt(lecture, position) {
  */
 function lensFigure(layers, position, token) {
   const w = /** @type {NearestWords} */ (words().lens);  // a position's lens is asked for only where it is "nearest"
-  return forScreens((width, tallest) => {
-    const shown = width < 560 ? layers.map((top) => top.slice(0, w.phone_top)) : layers;  // a word in a phone's cell
-    return heatmap({
-      z: shown.map((top) => top.map(([, c]) => c)), rows: shown.map((_, l) => (l ? `layer ${l - 1}` : "embeddings")),
-      columns: shown[0].map((_, k) => `#${k + 1}`), colorbar: "cosine", axes: ["", "rank"], scale: "signed", width,
-      title: said(w.title, { position, token: escaped(token) }), tallest, rowPx: 44,
-      text: shown.map((top) => top.map(([piece, c]) => `${escaped(piece)}<br>${fixed(c, 2)}`)) });
+  const title = said(w.title, { position, token: escaped(token) });
+  return eachScreen((screen) => {
+    const shown = layers.map((top) => top.slice(0, screen === "phone" ? w.phone_top : w.top));
+    return filled(w.figure[screen], { pieces: shown.map((top) => top.map(([piece]) => piece)),
+                                      z: asMatrix(shown.map((top) => top.map(([, c]) => c))), title });
   });
 }
 

@@ -2,7 +2,7 @@
 // word): lists cut, joined and picked, and text laid out as the app's figures/fit.py lays it out (a label cut with
 // "…", a title wrapped). A text is as Plotly reads it (`&`, `<`, `>` escaped); its length is counted as drawn, in
 // characters (code points, as Python counts them).
-import { pyRound } from "./numbers.js";
+import { fixed, pyRound } from "./numbers.js";
 import { isArray, vector, numbersOf, listOf } from "./values.js";
 
 /** @typedef {import("./values.js").Value} Value */
@@ -44,6 +44,34 @@ function wrapped(text, width) {
   }
   return lines.length ? lines : [""];
 }
+
+const NUMBER = /^[−-]?\d*\.?\d+$/u;  // figure_words.py NUMBER: a number written as a text
+
+/**
+ * figure_words.py thousandths: ".037", "−.004".
+ * @param {number} value
+ */
+const thousandths = (value) => fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
+
+/**
+ * figure_words.py each_number: `word` on a number, or on each of an array's (nested lists out, in its shape).
+ * @param {(x: number) => string} word
+ * @returns {(c: unknown, values: Value) => Value}
+ */
+const eachNumber = (word) => (c, values) => {
+  if (typeof values === "number") return word(values);
+  const array = /** @type {Unpacked} */ (values), last = array.shape[array.shape.length - 1] ?? 0;
+  const texts = Array.from(array.data, word);
+  if (array.shape.length < 2) return texts;
+  return Array.from({ length: texts.length / last }, (_, r) => texts.slice(r * last, (r + 1) * last));
+};
+
+/**
+ * figure_words.py one_line: a text's lines joined by spaces, or each of a (nested) list's.
+ * @param {unknown} texts
+ * @returns {any}
+ */
+const oneLine = (texts) => (Array.isArray(texts) ? texts.map(oneLine) : String(texts).replaceAll("<br>", " "));
 
 /**
  * numpy's interp at one point (its compiled loop: the segment's slope times the distance from its start).
@@ -139,6 +167,15 @@ export const FIGURE_WORDS = {
     return isArray(v) ? vector(at.map((i) => v.data[i])) : at.map((i) => /** @type {unknown[]} */ (v)[i]);
   },
   which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => (x ? [k] : []))),
+  cells: (c, items) => (isArray(items) ? vector(items.data) : /** @type {unknown[][]} */ (items).flat()),
+  rows_of: (c, items, width) => {
+    const all = listOf(items);
+    return Array.from({ length: Math.ceil(all.length / width) }, (_, r) => all.slice(r * width, (r + 1) * width));
+  },
+  line_counts: (c, texts) => vector(listOf(texts).map((t) => String(t).split("<br>").length)),
+  one_line: (c, texts) => oneLine(texts),
+  numeric: (c, texts) => vector(listOf(texts).map((t) => Number(NUMBER.test(String(t))))),
+  thousandths: eachNumber(thousandths),
   index: (c, values, items) => { const all = listOf(values); return vector(listOf(items).map((v) => all.indexOf(v))); },
   has: (c, texts, part) => (typeof texts === "string" ? Number(texts.includes(part))
     : vector(listOf(texts).map((t) => Number(String(t).includes(part))))),

@@ -2,7 +2,7 @@
 // the app's URL keys, a link that keeps lecture mode, the sentence a link names, a figure drawn for this screen,
 // the sentence's chips, and what to say where a page cannot show what is asked. The site's data is read when a
 // function is called (window.BVL_SITE), never when the module is imported.
-import { plot } from "./figures.js";
+import { plot } from "./plot.js";
 import { formatted } from "./numbers.js";
 
 /** @typedef {"browse" | "lecture" | "phone"} Screen */

@@ -3,7 +3,7 @@
 // page.js). A view is picked by the address's hash as the app's address picks a page:
 // index.html#/tokens?text=... is the app's /tokens?text=... . Every text from the data is set as text, never as
 // markup, so a sentence that holds markup or script is shown as typed and runs nothing.
-import { plot } from "./figures.js";
+import { plot } from "./plot.js";
 import { element, route, link, lectureMode as lecture, chosen, cannot, chips, failed, exported, named, sentenceKeys,
   worded } from "./page.js";
 import { layers as stepperPage } from "./stepper.js";

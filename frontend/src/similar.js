@@ -5,18 +5,22 @@
 // templates (export/similarity.py `yours`). tests/test_export_live.py holds both to the app's own numbers.
 import { fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
-import { plot } from "./figures.js";
+import { plot } from "./plot.js";
 import { labelled } from "./labels.js";
-import { heatmap } from "./analysed_page.js";
-import { element, link, paragraph, said, worded, capitalized } from "./page.js";
+import { asMatrix, formFigure } from "./matrix_figure.js";
+import { filled } from "./template.js";
+import { element, link, paragraph, said, worded, capitalized, screen } from "./page.js";
 
 /** @typedef {import("./analysed_page.js").Computed} Computed */
 /**
  * What export/similarity.py `yours` hands over: the exported sentences' tokens and the positions of them the pooling
  * reads (the split's columns), each way's name and words, the most tokens the pipeline reads, whether the
- * checkpoint pools its own vectors, and the caption's templates.
+ * checkpoint pools its own vectors, the caption's templates, what the figures call the reader's sentence, and the
+ * figures (export/analysis_figures.py): the split's forms, the cosines' row for each screen.
  * @typedef {{ tokens: string[][], columns: number[][], ways: { name: string, how: string, trained: boolean }[], most_tokens: number,
- *             pooled: boolean, words: { caption: string, pair: string, not_pooled: string, strongest: number } }} Yours
+ *             pooled: boolean, words: { caption: string, pair: string, not_pooled: string, strongest: number },
+ *             row: string, split: import("./matrix_figure.js").Form[],
+ *             cosines: Record<import("./page.js").Screen, import("./template.js").Template> }} Yours
  */
 /**
  * A split with one exported sentence (similarity_split.SimilaritySplit, as the graph gives it): its cells (rows: the
@@ -51,14 +55,6 @@ function caption(split, tokens, yours) {
   return said(w.caption, { cells: split.cells.length * width, total: fixed(split.total, 4),
                            how: yours.pooled ? "" : w.not_pooled, cosine: fixed(split.cosine, 4),
                            strongest: strongest.join("; ") });
-}
-
-/**
- * figures/outputs.py in_thousandths: ".037", "−.004".
- * @param {number} value
- */
-function thousandths(value) {
-  return fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
 }
 
 /**
@@ -116,29 +112,21 @@ export async function section(view, s, keys, sentence) {
   if (asked && !k) {
     controls.append(element("p", worded("no_with", { asked, count: texts.length }), { class: "note" }));
   }
-  const width = canvas.clientWidth || 600;
-  const lectureMode = document.body.classList.contains("lecture");
   if (numbers.pair && numbers.text) {
     const split = numbers.pair;
     canvas.append(paragraph(numbers.text));
     const div = element("div", undefined, { class: "figure", id: "yours-split", "data-point": "split" });
     canvas.append(div);
-    const room = window.innerHeight - div.getBoundingClientRect().top - 6;  // a projector: above the fold
-    plot(div, heatmap({
-      z: split.cells, rows: labelled(split.rows.map((i) => s.tokens[i])), columns: labelled(split.columns),
-      title: worded("split_title", { a: "yours", b: k, cosine: split.cosine }), colorbar: "share",
-      axes: ["your sentence", `sentence ${k}`], scale: "signed", width, rotate: true,
-      tallest: lectureMode ? Math.max(320, room) : null,
-      text: split.cells.map((row) => row.map(thousandths)) }));
+    plot(div, formFigure(yours.split, {
+      z: asMatrix(split.cells), rows: labelled(split.rows.map((i) => s.tokens[i])), columns: labelled(split.columns),
+      title: worded("split_title", { a: yours.row, b: k, cosine: split.cosine }) }, screen()));
   }
   yours.ways.forEach((way, w) => {
     const div = element("div", undefined, { class: "figure", id: `yours-cosines-${w}`,
                                             ...(!k && w === 0 ? { "data-point": "cosines" } : {}) });
     canvas.append(div);
-    plot(div, heatmap({
-      z: [numbers.cosines[w]], rows: ["yours"], columns: texts.map((_, j) => String(j + 1)),
-      title: worded("cosines_title", { name: way.name }), colorbar: "cosine", axes: ["", "sentence"], scale: "cosine", width, tallest: null,
-      text: [numbers.cosines[w].map((c) => fixed(c, 3))] }));
+    plot(div, filled(yours.cosines[screen()], { z: asMatrix([numbers.cosines[w]]),
+                                                title: worded("cosines_title", { name: way.name }) }));
     if (!way.trained) canvas.append(element("p", worded("way_how", { name: capitalized(way.name), how: way.how }),
                                             { class: "explains" }));
   });

@@ -6,7 +6,7 @@ import { row, matrix, MASKED_BELOW, fixed, within } from "./numbers.js";
 import { stepName, keyHead, headName } from "./steps.js";
 import { explain } from "./explain.js";
 import { lecture as lectureOf, partOf } from "./lecture.js";
-import { plot } from "./figures.js";
+import { plot } from "./plot.js";
 import { labelled } from "./labels.js";
 import { explanationFigure } from "./explanation_figure.js";
 import { asMatrix, matrixFigure } from "./matrix_figure.js";

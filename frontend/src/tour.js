@@ -1,20 +1,19 @@
 // The guided tour of a sentence computed in this browser, told as the app tells it: the model's chapters as
 // tour/chapters.py gives them, and what is said of each in the package's own templates (export/tour.py tour_words).
 // tests/test_export_live.py holds every chapter's words to the app's on the exported sentences. A chapter's figure
-// is the stepper's own (figures.js), drawn for the screen, its title tour/views.py's. A step's chapter is told by its
+// is the app's own (the stepper's matrix, the residual stream's, the sentence vector's: templates), for each screen. A step's chapter is told by its
 // narrator's `telling` (ops/telling.py: its templates and the numbers they name), worked out by recipe.js as the app
 // works it out.
 // numbers.js: Python's f"{x:.Nf}", an array's row, ‖·‖, a matrix's rows, the mask's scores
-import { fixed, at, matrix as matrixRows } from "./numbers.js";
+import { at, matrix as matrixRows } from "./numbers.js";
 import { toldOf, toldOver, valueOf } from "./recipe.js";
 import { vector } from "./values.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { labelled } from "./labels.js";
-import { heatmap } from "./analysed_page.js";
 import { analysed } from "./analysis_graphs.js";
 import { hiddenStatesOf } from "./running.js";
 import { eachScreen, said } from "./page.js";
-import { asMatrix, matrixFigure } from "./matrix_figure.js";
+import { asMatrix, formFigure, matrixFigure } from "./matrix_figure.js";
 import { filled } from "./template.js";
 
 /** @typedef {import("./numbers.js").Unpacked} Unpacked */
@@ -201,44 +200,8 @@ function stepFigure(lecture, chapter, head, token) {
 const op = (lecture, node) => lecture.model.ops[node.op];
 
 /**
- * figures/charts.py stream_changes: darker where a layer turned a vector more.
- * @param {Lecture} lecture
- * @param {Stream} stream
- * @returns {Draw}
- */
-function streamFigure(lecture, stream) {
-  const cos = matrixRows(stream.cosines);
-  const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
-  return (width, tallest) => {
-    const figure = heatmap({ z: cos, rows: cos.map((_, l) => `layer ${l}`), columns: labelled(lecture.tokens),
-                                 title: words().figure_titles.stream,
-                                 colorbar: "cosine", axes: ["", "token"], width, tallest, rotate: true, scale: "share",
-                                 rowPx: 30,  // as the app's: 30 px a layer
-                                 text: cos.map((r) => r.map((v) => fixed(v, 2))) });
-    Object.assign(figure.data[0], { reversescale: true, zmin: low, zmax: 1 });
-    return figure;
-  };
-}
-
-/**
- * A figure with its title on as many lines as the width needs (a phone's), by the app's rule (figures/fit.py
- * TITLE_RULE, in the site's style): the room above the plot grown by the lines added.
- * @param {Figure} figure
- * @param {number} width
- * @returns {Figure}
- */
-function titled(figure, width) {
-  const { title, font, margin } = figure.layout;
-  if (!title || !title.text) return figure;
-  const { text, ...part } = title;
-  return filled({ figure, ...window.BVL_SITE.style.title_rule }, {
-    text, title: part, width, base: font?.size ?? window.BVL_SITE.style.font, title_font: title.font?.size ?? null,
-    margin_t: margin?.t ?? 0 });
-}
-
-/**
- * The tour of a computed sentence, as export/tour.py tour_chapters gives an exported one's, each chapter's figure a
- * function of the width and height it is drawn in (`draw`).
+ * The tour of a computed sentence, as export/tour.py tour_chapters gives an exported one's, each chapter's figure the
+ * app's own for each screen (templates filled).
  * @param {Lecture} lecture
  * @param {SiteSentence} sentence
  * @returns {Promise<import("./views.js").Chapter[]>}
@@ -250,13 +213,12 @@ export async function tourOf(lecture, sentence) {
   const { cosines, lengths } = await analysed("stream", lecture);
   return words().chapters.map((/** @type {ChapterWords} */ chapter) => {  // the model's chapters (tour/chapters.py)
     const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
-    const draw = chapter.kind === "stream" ? streamFigure(lecture, { cosines, lengths }) : null;
+    const stream = { z: cosines, labels: labelled(lecture.tokens) };  // export/tour.py _stream_forms' names
     const figure = chapter.kind === "output"  // the app's figure (export/tour.py _vector_template), filled
       ? eachScreen((screen) => filled(words().vector_figure[screen], { vector: found.vector }))
-      : chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token) : null;
-    return { ...chapter, lines, figure,
-             draw: draw && ((/** @type {number} */ width, /** @type {number | null} */ tallest) =>
-               titled(draw(width, tallest), width)) };
+      : chapter.kind === "stream" ? eachScreen((screen) => formFigure(words().stream_figure, stream, screen))
+        : chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token) : null;
+    return { ...chapter, lines, figure };
   });
 }
 

@@ -3,7 +3,7 @@
 // views (for a sentence computed in this browser, the app's figures filled here: attention_views.js), and the sentences'
 // similarity with each pair's split.
 import { lecture as lectureOf } from "./lecture.js";
-import { plot } from "./figures.js";
+import { plot } from "./plot.js";
 import { element, link, lectureMode as lecture, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
   worded, capitalized } from "./page.js";
 import { stepperControl } from "./stepper.js";
@@ -14,10 +14,10 @@ import { addressed, titled } from "./yours.js";
 /** @typedef {import("./analysed_page.js").ForScreens} ForScreens */
 /**
  * A chapter of the tour (export/tour.py tour_chapters, or tour.js tourOf for a sentence computed here): its kind
- * ("step", "tokens", "stream", "output"), title, step (where it is one), sentences, and its figure: styled in
- * Python for each screen, or drawn here for the room it is given (`draw`).
- * @typedef {{ kind: string, title: string, step: string | null, lines: string[], figure: ForScreens | null,
- *             draw?: ((width: number, tallest: number | null) => Figure) | null }} Chapter
+ * ("step", "tokens", "stream", "output"), title, step (where it is one), sentences, and its figure for each screen
+ * (the app's, styled in Python; a computed sentence's, a template filled).
+ * @typedef {{ kind: string, title: string, step: string | null, lines: string[],
+ *             figure: ForScreens | null }} Chapter
  */
 /** A view of BertViz's, for each screen; `scrolls` where its rows do not fit a projector (export/attention.py). */
 /** @typedef {ForScreens & { scrolls?: boolean }} AttentionView */
@@ -60,12 +60,10 @@ function tour(view, keys, current) {
                                                                                              layer }) }));
     }
     if (chapter.kind === "tokens") canvas.append(chips(s));
-    if (chapter.figure || chapter.draw) {
+    if (chapter.figure) {
       const figure = element("div", undefined, { class: "figure", id: "tour-figure" });
       canvas.append(figure);
-      const room = lecture() ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
-      plot(figure, chapter.figure ? chapter.figure[screen()]  // styled in Python for this screen (figures/screens.py)
-        : chapter.draw && chapter.draw(canvas.clientWidth || 600, room));  // a computed sentence's, drawn for this room (tour.js)
+      plot(figure, chapter.figure[screen()]);  // styled in Python for this screen (figures/screens.py)
     }
   }).catch((error) => current() && failed(view, "Tour", error));
 }

@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { explanationFigure } from "../src/explanation_figure.js";
-import { filled } from "../src/template.js";
 
 test("a cell's figure is the app's own, on every screen", () => {
   const folder = process.env.BVL_FIXTURES;
@@ -23,21 +22,4 @@ test("a cell's figure is the app's own, on every screen", () => {
       assert.deepEqual(drawn, c[screen], `${c.e.drawn_as} (${c.e.terms.length} terms): ${screen}`);
     }
   }
-});
-
-test("a title the site wraps is wrapped by the app's rule", () => {
-  const folder = /** @type {string} */ (process.env.BVL_FIXTURES);
-  const { titles } = JSON.parse(readFileSync(join(folder, "explanations.json"), "utf8"));
-  assert.equal(titles.cases.length, 9);
-  let wrapped = 0;
-  for (const c of titles.cases) {
-    const { text, ...part } = c.layout.title;
-    const figure = filled({ figure: { layout: c.layout }, ...titles.rule }, {
-      text, title: part, width: c.width, base: c.layout.font.size, title_font: part.font?.size ?? null,
-      margin_t: c.layout.margin.t });
-    assert.equal(figure.layout.title.text, c.wrapped.text, `${text} at ${c.width}`);
-    assert.equal(figure.layout.margin.t, c.wrapped.margin_t, `${text} at ${c.width}`);
-    wrapped += Number(figure.layout.title.text.includes("<br>"));
-  }
-  assert.ok(wrapped >= 3 && wrapped < titles.cases.length);  // some wrapped, some whole
 });

@@ -3,8 +3,8 @@
 // matrices.py), filled with the names a site gives it, is the app's figure (figures/charts.py attention_heatmap,
 // matrix_window), styled for each screen as the Layers page styles it, leaf for leaf (tests/frontend_fixtures.py
 // matrices_fixture: short, middling and long head's matrices with a masked cell, escaped tokens and a chosen cell;
-// windows of dimensions); and so are a typed sentence's Rollout and Contributions figures (export/
-// analysis_figures.py; frontend_fixtures.py analysis_figures_fixture).
+// windows of dimensions); and so are a typed sentence's analyses' figures (export/analysis_figures.py, the tour's
+// residual stream; frontend_fixtures.py analysis_figures_fixture).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -42,17 +42,17 @@ test("a matrix averaged over blocks is numpy's, to float32's last bit", () => {
   });
 });
 
-test("a typed sentence's Rollout and Contributions figures are the app's own, on every screen", () => {
+test("a typed sentence's analyses' figures are the app's own, on every screen", () => {
   const { figures, cases } = JSON.parse(readFileSync(join(/** @type {string} */ (process.env.BVL_FIXTURES),
                                                           "analysis_figures.json"), "utf8"));
-  assert.equal(cases.length, 8);
+  assert.equal(cases.length, 14);
   for (const c of cases) {
     const names = c.names.z ? { ...c.names, z: unpack(c.names.z) } : c.names;
     for (const screen of /** @type {const} */ (["browse", "lecture", "phone"])) {
-      const figure = c.kind === "mixing" ? filled(figures.mixing[screen], names)
-        : formFigure(figures[c.kind], names, screen);
+      const kind = figures[c.kind];  // forms by length, or a template for each screen
+      const figure = Array.isArray(kind) ? formFigure(kind, names, screen) : filled(kind[screen], names);
       const drawn = JSON.parse(JSON.stringify(figure));
-      assert.deepEqual(drawn, c[screen], `${c.kind} of ${c.names.labels ? c.names.labels.length : 3}: ${screen}`);
+      assert.deepEqual(drawn, c[screen], `${c.kind} (${c.names.z ? c.names.z.shape.join(" × ") : ""}): ${screen}`);
     }
   }
 });

@@ -385,160 +385,29 @@
     return lectures[index];
   };
 
-  // src/figures.js
+  // src/plot.js
   var FONT_FAMILY = '"Source Sans", sans-serif';
-  function style() {
-    return window.BVL_SITE.style;
-  }
-  function layout(height, title, extra) {
-    return {
-      height,
-      title: title ? { text: title, font: { size: style().font } } : void 0,
-      font: { size: style().font },
-      margin: { l: 10, r: 10, t: title ? 60 : 10, b: 10 },
-      showlegend: false,
-      paper_bgcolor: "white",
-      plot_bgcolor: "white",
-      ...extra || {}
-    };
-  }
-  function colourScale(rows, scale) {
-    const named3 = style().scales[scale];
-    if (!named3) throw new Error(`No colour scale ${scale}: the figure names one of figures/style.py SCALES.`);
-    if (named3.ends) return { colorscale: named3.colours, zmin: named3.ends[0], zmax: named3.ends[1] };
-    const values = rows.flat().filter((v) => Number.isFinite(v));
-    const largest = (list) => list.reduce((a, b) => Math.max(a, b), 0);
-    if (named3.signed) {
-      const bound2 = largest(values.map(Math.abs)) || 1;
-      return { colorscale: named3.colours, zmin: -bound2, zmax: bound2 };
-    }
-    const top = largest(values);
-    return { colorscale: named3.colours, zmin: 0, zmax: top <= 1 ? 1 : top };
-  }
-  function spaced(labels, cellWidth, size) {
-    const room = 0.6 * size * Math.max(...labels.map((l) => l.length)) + 8;
-    return { tick0: 0, dtick: Math.max(1, Math.ceil(room / cellWidth)) };
-  }
-  function matrix2({
-    z,
-    rows,
-    columns,
-    title,
-    colorbar,
-    axes,
-    scale,
-    chosen: chosen2,
-    width,
-    tallest,
-    rotate,
-    text,
-    rowPx,
-    across,
-    least
-  }) {
-    const s = style(), narrow = across || width < 560 || rows.length === 1;
-    const longest = Math.min(14, Math.max(...rows.map((r) => r.length)));
-    const rowRoom = 30 + 0.55 * (s.font - 2) * longest;
-    const plotWidth = width - rowRoom - (narrow ? 16 : 100);
-    const cellWidth = plotWidth / columns.length;
-    const columnRoom = rotate ? 30 + 0.5 * (s.font - 2) * Math.min(14, Math.max(...columns.map((c) => c.length))) : 50;
-    const top = (title ? 56 : 10) + (narrow ? 46 : 0);
-    let cellHeight = rowPx || (rows.length === 1 ? 60 : rotate ? Math.min(Math.max(cellWidth, 16), 44) : 22);
-    if (tallest && rows.length > 1) {
-      cellHeight = Math.max(4, Math.min(cellHeight, (tallest - top - columnRoom) / rows.length));
-    }
-    const few = Math.max(rows.length, columns.length) <= s.max_written;
-    const sizeFor = (chars2) => Math.floor(Math.min(s.font - 2, cellHeight * 0.6, (cellWidth - 6) / (0.55 * chars2)));
-    const shorter = Boolean(least && !text && few && cellHeight >= 18 && sizeFor(5) < least && sizeFor(4) >= least);
-    const written = shorter || few && cellWidth >= 34 && cellHeight >= 18;
-    const heatmap2 = {
-      type: "heatmap",
-      z,
-      x: columns,
-      y: rows,
-      ...colourScale(z, scale),
-      xgap: 0,
-      ygap: 0,
-      colorbar: narrow ? {
-        title: { text: colorbar, side: "top" },
-        orientation: "h",
-        thickness: 10,
-        x: 0.5,
-        xanchor: "center",
-        y: 1,
-        yanchor: "bottom",
-        len: 0.9
-      } : { title: { text: colorbar }, thickness: 14 },
-      hovertemplate: `${axes[0]} %{y}<br>${axes[1]} %{x}<br>%{z:.4f}<extra></extra>`
-    };
-    if (written) {
-      const size = sizeFor(shorter ? 4 : 5);
-      Object.assign(heatmap2, text ? { text, texttemplate: "%{text}", textfont: { size } } : { texttemplate: shorter ? "%{z:.1f}" : "%{z:.2f}", textfont: { size } });
-    }
-    const traces = [heatmap2];
-    if (chosen2) {
-      traces.push({
-        type: "scatter",
-        x: [columns[chosen2[1]]],
-        y: [rows[chosen2[0]]],
-        mode: "markers",
-        hoverinfo: "skip",
-        marker: {
-          symbol: "square-open",
-          size: Math.max(10, Math.min(cellWidth, cellHeight) - 2),
-          color: s.chosen,
-          line: { width: 3 }
-        }
-      });
-    }
-    const height = Math.round(top + rows.length * cellHeight + columnRoom);
-    const labelSize = (cell) => Math.max(12, Math.min(s.font - 2, Math.floor(cell - 4)));
-    const rowTick = labelSize(cellHeight), columnTick = rotate ? labelSize(cellWidth) : s.font - 2;
-    const thinned = { rows: Math.ceil((rowTick + 4) / cellHeight), columns: rotate ? Math.ceil((columnTick + 4) / cellWidth) : 1 };
-    const figure = layout(height, title, {
-      xaxis: {
-        title: { text: axes[1] },
-        type: "category",
-        tickangle: rotate ? -60 : 0,
-        ...rotate ? { tick0: 0, dtick: thinned.columns } : spaced(columns, cellWidth, columnTick),
-        range: [-0.5, columns.length - 0.5],
-        autorange: false,
-        fixedrange: true,
-        automargin: true,
-        tickfont: { size: columnTick }
-      },
-      yaxis: {
-        title: { text: axes[0] },
-        type: "category",
-        tick0: 0,
-        dtick: thinned.rows,
-        automargin: true,
-        tickfont: { size: rowTick },
-        range: [rows.length - 0.5, -0.5],
-        autorange: false,
-        fixedrange: true
-      }
-    });
-    figure.margin = { l: 10, r: 10, t: top, b: 10 };
-    return { data: traces, layout: figure, thinned };
-  }
   function plot(div, figure) {
-    const size = figure.layout.font && figure.layout.font.size || style().font;
-    const title = figure.layout.title;
+    const site8 = window.BVL_SITE, given = figure.layout;
+    const size = given.font && given.font.size || site8.style.font;
+    const title = (
+      /** @type {Title | undefined} */
+      given.title
+    );
     const titleSize = title && title.font && title.font.size || Math.round(size * 1.1);
-    const layout2 = {
-      ...figure.layout,
-      font: { family: FONT_FAMILY, ...figure.layout.font || {} },
+    const layout = {
+      ...given,
+      font: { family: FONT_FAMILY, ...given.font || {} },
       title: title && { ...title, font: { size: titleSize, ...title.font || {} } }
     };
-    for (const name of Object.keys(layout2).filter((k) => /^[xy]axis\d*$/.test(k))) {
-      layout2[name] = { automargin: true, ...layout2[name] };
+    for (const name of Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k))) {
+      layout[name] = { automargin: true, ...layout[name] };
     }
     if (title && title.yanchor === "top" && title.yref === "container") {
-      layout2.title.pad = { ...title.pad || {}, t: (title.pad && title.pad.t || 0) + Math.round(titleSize / 2) };
+      layout.title.pad = { ...title.pad || {}, t: (title.pad && title.pad.t || 0) + Math.round(titleSize / 2) };
     }
-    if (figure.template) layout2.template = window.BVL_SITE.templates[figure.template];
-    return Plotly.newPlot(div, figure.data, layout2, { displaylogo: false, displayModeBar: false, responsive: true });
+    if (figure.template) layout.template = site8.templates[figure.template];
+    return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
   }
 
   // src/page.js
@@ -745,6 +614,19 @@
     }
     return lines2.length ? lines2 : [""];
   }
+  var NUMBER = /^[−-]?\d*\.?\d+$/u;
+  var thousandths = (value) => fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
+  var eachNumber = (word) => (c, values) => {
+    if (typeof values === "number") return word(values);
+    const array = (
+      /** @type {Unpacked} */
+      values
+    ), last = array.shape[array.shape.length - 1] ?? 0;
+    const texts = Array.from(array.data, word);
+    if (array.shape.length < 2) return texts;
+    return Array.from({ length: texts.length / last }, (_, r) => texts.slice(r * last, (r + 1) * last));
+  };
+  var oneLine = (texts) => Array.isArray(texts) ? texts.map(oneLine) : String(texts).replaceAll("<br>", " ");
   function interp(x, xs, ys) {
     const last = xs.length - 1;
     if (x < xs[0]) return ys[0];
@@ -764,15 +646,15 @@
     items
   ) : items;
   var itemsOf = (part) => isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part];
-  function pooled(matrix3, step) {
-    const [rows, cols] = matrix3.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
+  function pooled(matrix2, step) {
+    const [rows, cols] = matrix2.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
     const data = new Float64Array(out[0] * out[1]);
     for (let i = 0; i < out[0]; i++) {
       for (let j = 0; j < out[1]; j++) {
         let sum = 0, count = 0;
         for (let r = i * step; r < Math.min(rows, (i + 1) * step); r++) {
           for (let c = j * step; c < Math.min(cols, (j + 1) * step); c++) {
-            const v = matrix3.data[r * cols + c];
+            const v = matrix2.data[r * cols + c];
             if (!Number.isNaN(v)) {
               sum += v;
               count += 1;
@@ -812,6 +694,18 @@
       ));
     },
     which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => x ? [k] : [])),
+    cells: (c, items) => isArray(items) ? vector(items.data) : (
+      /** @type {unknown[][]} */
+      items.flat()
+    ),
+    rows_of: (c, items, width) => {
+      const all = listOf(items);
+      return Array.from({ length: Math.ceil(all.length / width) }, (_, r) => all.slice(r * width, (r + 1) * width));
+    },
+    line_counts: (c, texts) => vector(listOf(texts).map((t) => String(t).split("<br>").length)),
+    one_line: (c, texts) => oneLine(texts),
+    numeric: (c, texts) => vector(listOf(texts).map((t) => Number(NUMBER.test(String(t))))),
+    thousandths: eachNumber(thousandths),
     index: (c, values, items) => {
       const all = listOf(values);
       return vector(listOf(items).map((v) => all.indexOf(v)));
@@ -826,9 +720,9 @@
     merged: (c, part, more) => ({ ...part, ...more }),
     unique: (c, items) => [...new Set(listOf(items))],
     interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
-    pooled: (c, matrix3, step) => pooled(
+    pooled: (c, matrix2, step) => pooled(
       /** @type {Unpacked} */
-      matrix3,
+      matrix2,
       step
     )
   };
@@ -1675,46 +1569,6 @@
     );
   }
 
-  // src/analysed_page.js
-  var heatmap = (
-    /** @type {(options: HeatmapOptions) => Figure & { thinned: Record<string, number> }} */
-    /** @type {unknown} */
-    matrix2
-  );
-  var site2 = window.BVL_SITE;
-  var words = () => site2.views.analyses;
-  var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
-  var picker = (key, options, value, label) => ({
-    key,
-    label: label || words().labels[key],
-    options,
-    value
-  });
-  function numbered(key, names, label) {
-    return picker(
-      key,
-      names.map((name, i) => [String(i), name]),
-      String(Math.min(words().defaults[key], names.length - 1)),
-      label
-    );
-  }
-  var page = (name, pickers, panels, side = [], wide = false) => ({
-    title: words().titles[name],
-    pickers,
-    panels,
-    side,
-    notes: [],
-    wide
-  });
-  var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
-  function forScreens(draw, wide) {
-    const s = words().screens;
-    return eachScreen((screen2) => draw(
-      screen2 === "phone" ? s.phone : wide ? s.wide : s.browse,
-      screen2 === "lecture" ? s.tallest : null
-    ));
-  }
-
   // src/matrix_figure.js
   function asMatrix(rows) {
     const columns = rows.length ? rows[0].length : 0;
@@ -1741,7 +1595,7 @@
   }
 
   // src/tour.js
-  var site3 = window.BVL_SITE;
+  var site2 = window.BVL_SITE;
   function stepContext(lecture2, block, node, array, head, token, where2) {
     const heads = lecture2.model.num_heads;
     const own = node.headed ? keyHead(Math.min(head, heads - 1), heads, array.shape[0]) : null;
@@ -1760,12 +1614,12 @@
       }
     };
   }
-  var words2 = () => site3.views.tour.words;
-  var quoted = (token) => said(words2().telling.token, { token });
+  var words = () => site2.views.tour.words;
+  var quoted = (token) => said(words().telling.token, { token });
   function tokensStory(lecture2, sentence) {
-    return toldOver(words2().tokens_telling, {
+    return toldOver(words().tokens_telling, {
       tokens: lecture2.tokens,
-      vocabulary: words2().vocabulary,
+      vocabulary: words().vocabulary,
       special: vector(lecture2.tokens.map((_, i) => Number(sentence.sentences[i] === "special"))),
       pieces: vector(lecture2.tokens.map((_, i) => Number(Boolean(sentence.continues?.[i]))))
     });
@@ -1780,7 +1634,7 @@
     );
   }
   async function sentenceVector(lecture2, sentence) {
-    const way = words2().vector;
+    const way = words().vector;
     const own = !sentence.pair && (!way.pooled || sentence.tokens.length + (sentence.dropped || 0) <= way.most_tokens);
     const states = own ? null : await hiddenStatesOf(sentence.text, way.most_tokens);
     const run2 = own ? lecture2 : { array: () => (
@@ -1791,14 +1645,14 @@
     return { way, vector: Array.from(vector2.data) };
   }
   function outputStory(found) {
-    return toldOver(words2().vector_telling, {
+    return toldOver(words().vector_telling, {
       vector: vector(found.vector),
       how: found.way.how,
       trained: found.way.trained
     });
   }
   function narrate(lecture2, sentence, chapter, head, token, outputs, stream) {
-    const w = words2(), told = w.stories.step;
+    const w = words(), told = w.stories.step;
     token = Math.min(Math.max(token, 0), lecture2.tokens.length - 1);
     let lines2 = w.random ? [w.random] : [];
     if (chapter.kind === "tokens") return [...lines2, ...tokensStory(lecture2, sentence)];
@@ -1829,23 +1683,23 @@
     );
     const array = lecture2.array(String(chapter.step)), numHeads = lecture2.model.num_heads;
     const own = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
-    const matrix3 = own === null ? array : at(array, own);
-    if (matrix3.shape.length !== 2) return null;
+    const matrix2 = own === null ? array : at(array, own);
+    if (matrix2.shape.length !== 2) return null;
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
-    const byToken = matrix3.shape[0] === lecture2.tokens.length;
+    const byToken = matrix2.shape[0] === lecture2.tokens.length;
     const largest = (
       /** @type {import("./values.js").Value} */
       valueOf(
-        words2().largest,
-        { z: matrix3, token: byToken ? token : null }
+        words().largest,
+        { z: matrix2, token: byToken ? token : null }
       )
     );
     const queryHead = Math.min(head, numHeads - 1);
-    const titles = words2().figure_titles;
+    const titles = words().figure_titles;
     const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
-    const span = Math.floor(matrix3.shape[0] / 2);
-    const rows = byToken ? lecture2.tokens : matrix(matrix3).map((_, i) => `δ = ${i - span}`);
-    const shown2 = tokenByToken ? matrix3 : asMatrix(matrix(matrix3).map((r) => r.slice(0, site3.views.window)));
+    const span = Math.floor(matrix2.shape[0] / 2);
+    const rows = byToken ? lecture2.tokens : matrix(matrix2).map((_, i) => `δ = ${i - span}`);
+    const shown2 = tokenByToken ? matrix2 : asMatrix(matrix(matrix2).map((r) => r.slice(0, site2.views.window)));
     const names = {
       z: shown2,
       labels: labelled2(rows),
@@ -1854,81 +1708,68 @@
       colorbar: node.headed ? op(lecture2, node).gives_probabilities ? "attention" : "score" : node.short,
       chosen: largest,
       first: 0,
-      count: matrix3.shape[1]
+      count: matrix2.shape[1]
     };
     const kind = tokenByToken ? "token" : "window";
     return eachScreen((screen2) => matrixFigure(kind, names, screen2 === "lecture" ? "tour_lecture" : screen2));
   }
   var op = (lecture2, node) => lecture2.model.ops[node.op];
-  function streamFigure(lecture2, stream) {
-    const cos = matrix(stream.cosines);
-    const low = Math.min(0.9, Math.floor(Math.min(...cos.flat()) * 10) / 10);
-    return (width, tallest) => {
-      const figure = heatmap({
-        z: cos,
-        rows: cos.map((_, l) => `layer ${l}`),
-        columns: labelled2(lecture2.tokens),
-        title: words2().figure_titles.stream,
-        colorbar: "cosine",
-        axes: ["", "token"],
-        width,
-        tallest,
-        rotate: true,
-        scale: "share",
-        rowPx: 30,
-        // as the app's: 30 px a layer
-        text: cos.map((r) => r.map((v) => fixed(v, 2)))
-      });
-      Object.assign(figure.data[0], { reversescale: true, zmin: low, zmax: 1 });
-      return figure;
-    };
-  }
-  function titled(figure, width) {
-    const { title, font, margin } = figure.layout;
-    if (!title || !title.text) return figure;
-    const { text, ...part } = title;
-    return filled({ figure, ...window.BVL_SITE.style.title_rule }, {
-      text,
-      title: part,
-      width,
-      base: font?.size ?? window.BVL_SITE.style.font,
-      title_font: title.font?.size ?? null,
-      margin_t: margin?.t ?? 0
-    });
-  }
   async function tourOf(lecture2, sentence) {
-    const about = site3.views.tour;
+    const about = site2.views.tour;
     const token = Math.min(about.token, lecture2.tokens.length - 1);
     const found = await sentenceVector(lecture2, sentence);
     const { cosines, lengths } = await analysed("stream", lecture2);
-    return words2().chapters.map((chapter) => {
+    return words().chapters.map((chapter) => {
       const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
-      const draw = chapter.kind === "stream" ? streamFigure(lecture2, { cosines, lengths }) : null;
-      const figure = chapter.kind === "output" ? eachScreen((screen2) => filled(words2().vector_figure[screen2], { vector: found.vector })) : chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : null;
-      return {
-        ...chapter,
-        lines: lines2,
-        figure,
-        draw: draw && ((width, tallest) => titled(draw(width, tallest), width))
-      };
+      const stream = { z: cosines, labels: labelled2(lecture2.tokens) };
+      const figure = chapter.kind === "output" ? eachScreen((screen2) => filled(words().vector_figure[screen2], { vector: found.vector })) : chapter.kind === "stream" ? eachScreen((screen2) => formFigure(words().stream_figure, stream, screen2)) : chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : null;
+      return { ...chapter, lines: lines2, figure };
     });
   }
 
+  // src/analysed_page.js
+  var site3 = window.BVL_SITE;
+  var words2 = () => site3.views.analyses;
+  var item = (figure, lines2 = [], links = []) => ({ figure, said: [], lines: lines2, checks: [], links });
+  var picker = (key, options, value, label) => ({
+    key,
+    label: label || words2().labels[key],
+    options,
+    value
+  });
+  function numbered(key, names, label) {
+    return picker(
+      key,
+      names.map((name, i) => [String(i), name]),
+      String(Math.min(words2().defaults[key], names.length - 1)),
+      label
+    );
+  }
+  var page = (name, pickers, panels, side = [], wide = false) => ({
+    title: words2().titles[name],
+    pickers,
+    panels,
+    side,
+    notes: [],
+    wide
+  });
+  var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
+
   // src/heads_rollout.js
   async function attentionAnalyses(lecture2) {
-    const found = await analysed("attention", lecture2), { least, most } = words().striking;
+    const found = await analysed("attention", lecture2), { least, most } = words2().striking;
     const { fingerprints, rollout } = found, heads = fingerprints.shape[2];
     const [order, stat, value] = ["striking_order", "striking_stat", "striking_value"].map((k) => Array.from(found[k].data));
-    const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words().stats[stat[k]], value[k]]);
+    const striking = order.map((index, k) => [Math.floor(index / heads), index % heads, words2().stats[stat[k]], value[k]]);
     return {
       fingerprints,
-      stats: Object.fromEntries(words().stats.map((name, k) => [name, matrix(fingerprints, k)])),
+      stats: Object.fromEntries(words2().stats.map((name, k) => [name, matrix(fingerprints, k)])),
       R: Array.from({ length: rollout.shape[0] }, (_, l) => matrix(rollout, l)),
       found: striking.filter(([, , , v]) => v >= least).slice(0, most)
     };
   }
   async function headsPage(lecture2) {
-    const w = words(), { fingerprints, stats, found } = await attentionAnalyses(lecture2);
+    const w = words2(), { fingerprints, stats, found } = await attentionAnalyses(lecture2);
     const grids = Object.fromEntries(w.stats.map((stat, k) => [stat, item(eachScreen((screen2) => (
       // the app's figure
       filled(w.figures.heads[stat][screen2], { z: at(fingerprints, k) })
@@ -1953,12 +1794,12 @@
     );
   }
   async function rolloutPage(lecture2) {
-    const w = words().rollout, figures = words().figures, { R } = await attentionAnalyses(lecture2);
+    const w = words2().rollout, figures = words2().figures, { R } = await attentionAnalyses(lecture2);
     const tokens2 = lecture2.tokens, labels = labelled2(tokens2);
-    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(eachScreen((screen2) => formFigure(
+    const layers3 = Object.fromEntries(R.map((matrix2, l) => [String(l), item(eachScreen((screen2) => formFigure(
       figures.rollout,
       {
-        z: asMatrix(matrix3),
+        z: asMatrix(matrix2),
         labels,
         title: said(w.title, { layer: l }),
         colorbar: w.scale,
@@ -1970,7 +1811,7 @@
     const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(eachScreen((screen2) => formFigure(
       figures.mixture,
       {
-        z: asMatrix(R.map((matrix3) => matrix3[i])),
+        z: asMatrix(R.map((matrix2) => matrix2[i])),
         labels,
         title: said(w.mixture, { token: escaped(token) })
       },
@@ -1980,7 +1821,7 @@
       page(
         "rollout",
         [
-          numbered("layer", R.map((_, l) => String(l)), words().labels.rollout_layer),
+          numbered("layer", R.map((_, l) => String(l)), words2().labels.rollout_layer),
           numbered("token", tokenOption(tokens2))
         ],
         [{ by: ["layer"], items: layers3 }, { by: ["token"], items: mixtures }],
@@ -2006,7 +1847,7 @@
       analysisGraphs().contributions
     );
     const out = await analysed("contributions", lecture2);
-    const tolerance = words().contributions.tolerance;
+    const tolerance = words2().contributions.tolerance;
     const layers3 = spec.checks.map(([[rebuiltOut, attnOut], [rebuiltNorm, normed]], layer) => ({
       ...Object.fromEntries(spec.matrices.map((name) => [name, matrix(out[`contributions.${layer}.${name}`])])),
       norm_residual_ln: spec.matrices.includes("norm_residual_ln") ? matrix(out[`contributions.${layer}.norm_residual_ln`]) : null,
@@ -2026,16 +1867,16 @@
   }
   var percent = (value) => `${fixed(100 * value, 0)}%`;
   async function contributionsPage(lecture2) {
-    const w = words().contributions, figures = words().figures, labels = labelled2(lecture2.tokens);
+    const w = words2().contributions, figures = words2().figures, labels = labelled2(lecture2.tokens);
     const { results, ratios } = await contributions(lecture2);
     const norms = (
       /** @type {Norm[]} */
       ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null)
     );
     const fullest = norms[norms.length - 1];
-    const panel = (view, matrix3) => eachScreen((screen2) => formFigure(
+    const panel = (view, matrix2) => eachScreen((screen2) => formFigure(
       figures.panel,
-      { z: asMatrix(matrix3), labels, view },
+      { z: asMatrix(matrix2), labels, view },
       screen2
     ));
     const attentionItems = {};
@@ -2110,22 +1951,15 @@
   function lensFigure(layers3, position, token) {
     const w = (
       /** @type {NearestWords} */
-      words().lens
+      words2().lens
     );
-    return forScreens((width, tallest) => {
-      const shown2 = width < 560 ? layers3.map((top) => top.slice(0, w.phone_top)) : layers3;
-      return heatmap({
-        z: shown2.map((top) => top.map(([, c]) => c)),
-        rows: shown2.map((_, l) => l ? `layer ${l - 1}` : "embeddings"),
-        columns: shown2[0].map((_, k) => `#${k + 1}`),
-        colorbar: "cosine",
-        axes: ["", "rank"],
-        scale: "signed",
-        width,
-        title: said(w.title, { position, token: escaped(token) }),
-        tallest,
-        rowPx: 44,
-        text: shown2.map((top) => top.map(([piece, c]) => `${escaped(piece)}<br>${fixed(c, 2)}`))
+    const title = said(w.title, { position, token: escaped(token) });
+    return eachScreen((screen2) => {
+      const shown2 = layers3.map((top) => top.slice(0, screen2 === "phone" ? w.phone_top : w.top));
+      return filled(w.figure[screen2], {
+        pieces: shown2.map((top) => top.map(([piece]) => piece)),
+        z: asMatrix(shown2.map((top) => top.map(([, c]) => c))),
+        title
       });
     });
   }
@@ -2134,7 +1968,7 @@
     return Object.assign(item(lensFigure(layers3, position, lecture2.tokens[position])), { numbers: layers3 });
   }
   async function lensPage(lecture2) {
-    const w = words().lens;
+    const w = words2().lens;
     if (w.mode === "lens") throw new Error("This checkpoint's Lens needs its masked-LM head, which the site's live files do not hold: the app shows it.");
     if (w.mode === "notes") return Object.assign(page("lens", [], []), { notes: w.notes });
     const masks = lecture2.ids.input_ids.flatMap((id, i) => id === w.mask_id ? [i] : []);
@@ -2180,9 +2014,6 @@
       cosine: fixed(split.cosine, 4),
       strongest: strongest.join("; ")
     });
-  }
-  function thousandths(value) {
-    return fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
   }
   async function compared(sentence, yours, k) {
     const got = await analysed("similarity", sentence), at3 = (name) => got[`split.${k}.${name}`];
@@ -2235,27 +2066,17 @@
     if (asked && !k) {
       controls2.append(element("p", worded("no_with", { asked, count: texts.length }), { class: "note" }));
     }
-    const width = canvas.clientWidth || 600;
-    const lectureMode2 = document.body.classList.contains("lecture");
     if (numbers.pair && numbers.text) {
       const split = numbers.pair;
       canvas.append(paragraph(numbers.text));
       const div = element("div", void 0, { class: "figure", id: "yours-split", "data-point": "split" });
       canvas.append(div);
-      const room = window.innerHeight - div.getBoundingClientRect().top - 6;
-      plot(div, heatmap({
-        z: split.cells,
+      plot(div, formFigure(yours.split, {
+        z: asMatrix(split.cells),
         rows: labelled2(split.rows.map((i) => s.tokens[i])),
         columns: labelled2(split.columns),
-        title: worded("split_title", { a: "yours", b: k, cosine: split.cosine }),
-        colorbar: "share",
-        axes: ["your sentence", `sentence ${k}`],
-        scale: "signed",
-        width,
-        rotate: true,
-        tallest: lectureMode2 ? Math.max(320, room) : null,
-        text: split.cells.map((row2) => row2.map(thousandths))
-      }));
+        title: worded("split_title", { a: yours.row, b: k, cosine: split.cosine })
+      }, screen()));
     }
     yours.ways.forEach((way, w) => {
       const div = element("div", void 0, {
@@ -2264,17 +2085,9 @@
         ...!k && w === 0 ? { "data-point": "cosines" } : {}
       });
       canvas.append(div);
-      plot(div, heatmap({
-        z: [numbers.cosines[w]],
-        rows: ["yours"],
-        columns: texts.map((_, j) => String(j + 1)),
-        title: worded("cosines_title", { name: way.name }),
-        colorbar: "cosine",
-        axes: ["", "sentence"],
-        scale: "cosine",
-        width,
-        tallest: null,
-        text: [numbers.cosines[w].map((c) => fixed(c, 3))]
+      plot(div, filled(yours.cosines[screen()], {
+        z: asMatrix([numbers.cosines[w]]),
+        title: worded("cosines_title", { name: way.name })
       }));
       if (!way.trained) canvas.append(element(
         "p",
@@ -2546,7 +2359,7 @@
     const header = document.querySelector("header");
     if (header) header.append(form);
   }
-  function titled2(title, s) {
+  function titled(title, s) {
     if (!(s && s.live)) return element("h1", title);
     const h1 = element("h1");
     h1.append(
@@ -2750,7 +2563,7 @@
     const { block, node, layer, head, step, notes } = where(site8.model, keys);
     const cut2 = site8.sentences[index].notice;
     view.replaceChildren(
-      titled2("Layers", site8.sentences[index]),
+      titled("Layers", site8.sentences[index]),
       ...[cut2, ...notes].filter(Boolean).map((note) => element("p", note, { class: "note" }))
     );
     if (!block || !node) {
@@ -2848,7 +2661,7 @@
       if (!current()) return;
       const asked = keys.get("chapter") || "1";
       const number2 = /^\d{1,3}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= story.length ? Number(asked) : 1;
-      view.replaceChildren(titled2("Tour", s));
+      view.replaceChildren(titled("Tour", s));
       if (String(number2) !== asked) {
         view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
       }
@@ -2883,11 +2696,10 @@
         }) }));
       }
       if (chapter.kind === "tokens") canvas.append(chips(s));
-      if (chapter.figure || chapter.draw) {
+      if (chapter.figure) {
         const figure = element("div", void 0, { class: "figure", id: "tour-figure" });
         canvas.append(figure);
-        const room = lectureMode() ? Math.max(320, window.innerHeight - figure.getBoundingClientRect().top - 6) : null;
-        plot(figure, chapter.figure ? chapter.figure[screen()] : chapter.draw && chapter.draw(canvas.clientWidth || 600, room));
+        plot(figure, chapter.figure[screen()]);
       }
     }).catch((error) => current() && failed(view, "Tour", error));
   }
@@ -2907,7 +2719,7 @@
           ...changes
         });
       };
-      view.replaceChildren(titled2("Attention", s));
+      view.replaceChildren(titled("Attention", s));
       const row2 = element("div", void 0, { class: "controls" });
       const kinds = element("div", void 0, { class: "stages" });
       for (const [name, title] of [["head", "Head view"], ["model", "Model view"]]) {
@@ -2960,7 +2772,7 @@
   }
   function similarity(view, keys, current) {
     const s = addressed(keys);
-    view.append(titled2(worded("similarity_title"), s));
+    view.append(titled(worded("similarity_title"), s));
     const data = site5.similarity;
     if (s && s.live && data && data.yours) {
       const mine = element("div", void 0, { class: "yours-similarity" });
@@ -3089,7 +2901,7 @@
     const go = (key, value) => {
       location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value });
     };
-    view.replaceChildren(titled2(page2.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
+    view.replaceChildren(titled(page2.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
     if (page2.pickers.length) {
       const row2 = element("div", void 0, { class: "controls labelled" });
       for (const p of page2.pickers) {
@@ -3249,7 +3061,7 @@
   function tokens(view, keys) {
     const s = chosen(keys, view);
     if (!s) return;
-    view.append(titled2("Tokens", s));
+    view.append(titled("Tokens", s));
     if (s.notice) view.append(element("p", s.notice, { class: "note" }));
     view.append(element("p", s.text, { class: "sentence" }));
     if (s.pair) view.append(element("p", s.pair, { class: "sentence pair" }));
