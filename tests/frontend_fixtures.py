@@ -270,7 +270,8 @@ def analysis_figures_fixture() -> dict:
                                                       split_forms)
     from bertviz_lite.export.screens import CANVAS_PX, HALF_PX, WIDE_PX, drawn, places, styled_at
     from bertviz_lite.export.tour import _stream_forms
-    from bertviz_lite.figures.charts import cosine_row, stream_changes
+    from bertviz_lite.figures.charts import stream_changes
+    from bertviz_lite.figures.similarity import cosine_row
     from bertviz_lite.figures.outputs import SPLIT_PX, pair_split_heatmap
     from bertviz_lite.tour.views import FIGURE_TITLES, LECTURE_PX
     from bertviz_lite.export.steps import packed

@@ -15,7 +15,8 @@ from bertviz_lite.export.analysis_figures import (analysis_templates, cosine_row
                                                   split_forms)
 from bertviz_lite.export.screens import CANVAS_PX, HALF_PX, WIDE_PX, places, styled_at
 from bertviz_lite.export.tour import _stream_forms
-from bertviz_lite.figures.charts import cosine_row, stream_changes
+from bertviz_lite.figures.charts import stream_changes
+from bertviz_lite.figures.similarity import cosine_row
 from bertviz_lite.figures.outputs import SPLIT_PX, pair_split_heatmap
 from bertviz_lite.figures.style import labelled, plotly_text
 from bertviz_lite.figures.template import filled, value_of

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..analyses.page_views import (CONTRIBUTION_PANEL_PX, CONTRIBUTION_VIEWS, contribution_panel, mixing_figure,
                                    nearest_figure, rollout_matrix, rollout_mixture)
-from ..figures.charts import BLOCK_LABELS, LENS_WORDS, cosine_row
+from ..figures.charts import BLOCK_LABELS, LENS_WORDS
+from ..figures.similarity import cosine_row
 from ..figures.outputs import SPLIT_PX, pair_split_heatmap
 from ..figures.sheet import most
 from ..figures.style import MAX_LABELLED, MAX_ROW_LABELS, MAX_WRITTEN, NUMBERED_PER_PANEL, label_step, scale_rule
