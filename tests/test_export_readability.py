@@ -1,6 +1,7 @@
 """The project's readability check (tests/readability.py) over an exported site's views, as a lecturer shows them on
-a 1280×720 projector in lecture mode and as a student opens them on a 390×844 phone: the site is held to what a
-person accepts, as the app is."""
+a 1280×720 projector in lecture mode and as a student opens them on a 390×844 phone, both the site's own links and
+the lecturer's (lecture=1, issue 55): the site is held to what a person accepts, as the app is. A tapped cell's
+explanation comes onto the screen."""
 from __future__ import annotations
 
 import os
@@ -13,6 +14,7 @@ import pytest
 from bertviz_lite import BUNDLED_MODEL, load_model
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
+from test_export import CELL_CENTRE
 from test_readability import sentence
 from tiers import slow
 
@@ -83,6 +85,43 @@ def test_a_site_view_is_readable_on_a_projector(chromium, site, view):
 def test_a_site_view_is_readable_on_a_phone(chromium, site, view):
     found = shown(chromium, site, view[1], phone=True)
     assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("view", views(lecture=True))
+def test_the_lecturers_link_is_readable_on_a_phone(chromium, site, view):
+    """A student opens the lecturer's link (lecture=1) on a phone: a narrow screen wins over the projector's
+    styling (frontend/src/page.js screen), so every figure is the phone's."""
+    found = shown(chromium, site, view[1], phone=True)
+    assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("screen", ["phone", "phone-lecture", "projector"])
+def test_a_tapped_cell_is_explained_on_the_screen(chromium, site, screen):
+    """On a phone the explanation lies under the figure, below the screen: a tap on a cell brings its result line
+    onto the screen (it did nothing a reader could see, issue 55); at 1280×720 a click keeps it there."""
+    phone = screen.startswith("phone")
+    context = (chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
+               else chromium.new_context(viewport={"width": 1280, "height": 720}))
+    try:
+        page = context.new_page()
+        keys = {"text": sentence(LENGTHS[0]), "step": "attn.probs", **({"lecture": "1"} if "lecture" in screen or
+                                                                        not phone else {})}
+        page.goto((site / "index.html").as_uri() + "#/layers?" + urllib.parse.urlencode(keys))
+        page.wait_for_selector("#step-figure .main-svg")
+        assert page.evaluate("document.body.classList.contains('lecture')") == (not phone)  # a projector's type
+        x, y = page.evaluate(CELL_CENTRE, [3, 2])
+        if phone:
+            page.touchscreen.tap(x, y)
+        else:
+            page.mouse.click(x, y)
+        page.wait_for_selector(".result")
+        page.wait_for_function("new URLSearchParams(location.hash.split('?')[1]).get('cell') === '3,2'")
+        time.sleep(0.3)
+        box = page.locator(".result").bounding_box()
+        height = PHONE["height"] if phone else 720
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (screen, box)
+    finally:
+        context.close()
 
 
 @pytest.mark.slow

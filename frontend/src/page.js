@@ -67,6 +67,8 @@ export function link(page, keys) {
   return "#/" + page + (query ? "?" + query : "");
 }
 
+const PHONE_PX = 640;  // narrower than this, a screen is a phone's (site.css's media queries say the same)
+
 /**
  * Whether the address asks for lecture mode (a projector's).
  * @returns {boolean}
@@ -124,11 +126,13 @@ export function drawn(view, figure, id) {
 }
 
 /**
- * Which of a figure's stylings this screen takes: a projector's, a phone's or a browser's.
+ * Which of a figure's stylings this screen takes: a phone's, a projector's (lecture mode on a wider screen) or a
+ * browser's. A narrow screen wins over lecture mode: a student opens the lecturer's link (lecture=1) on a phone, and
+ * a projector's type and room would not fit there (issue 55); the lecture keeps its order and Next.
  * @returns {Screen}
  */
 export function screen() {
-  return lectureMode() ? "lecture" : window.innerWidth < 640 ? "phone" : "browse";
+  return window.innerWidth < PHONE_PX ? "phone" : lectureMode() ? "lecture" : "browse";
 }
 
 /**

@@ -5,7 +5,7 @@
 // markup, so a sentence that holds markup or script is shown as typed and runs nothing.
 import { plot } from "./plot.js";
 import { element, route, link, lectureMode as lecture, chosen, cannot, chips, failed, exported, named, sentenceKeys,
-  worded } from "./page.js";
+  worded, screen } from "./page.js";
 import { layers as stepperPage } from "./stepper.js";
 import { tourView, attentionView, similarityView } from "./views.js";
 import { headsView, rolloutView, contributionsView, lensView } from "./analyses.js";
@@ -176,7 +176,8 @@ function show() {
   const { page, keys } = route();
   const view = frame("view");
   view.replaceChildren();
-  document.body.classList.toggle("lecture", lecture());  // large type for a projector, as the app's lecture mode
+  document.body.classList.toggle("lecture", screen() === "lecture");  // large type for a projector, as the app's
+  // lecture mode (a phone keeps its own: page.js screen)
   navigation(page === "architecture" ? "overview" : page || "overview", keys);  // the overview shows its tree
   lectureBar(page || "overview", keys);
   placeBox(page);

@@ -237,6 +237,8 @@ function checkLine(lecture, block) {
                  { class: ok ? "ok" : "bad" });
 }
 
+let tapped = false;  // whether the page is drawn for a cell the reader has just clicked or tapped
+
 /**
  * A cell explained beside the figure: its value, formula, the recomputed value's check and its figure.
  * @param {HTMLElement} host
@@ -274,7 +276,7 @@ async function explained(host, lecture, step, head, queryHead, cell, tokens, lec
     host.append(element("p", `${ok ? "✔" : "✘"} ${result}`,
                         { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
   }
-  const figure = explanationFigure(e, tokens, lectureMode ? "lecture" : screen());
+  const figure = explanationFigure(e, tokens, screen());
   if (figure) {
     const div = element("div", undefined, { class: "figure explanation" });
     host.append(div);
@@ -341,6 +343,7 @@ export async function layers(view, keys, index, link, alive) {
     if (!point) return;
     const picked = s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1
       ? [s.start + point.pointNumber[1]] : [point.pointNumber[0], (s.tokenByToken ? 0 : s.start) + point.pointNumber[1]];
+    tapped = true;  // the explanation the tap asks for is scrolled into view once drawn
     go(block, node.key, layer, head, picked);
   });
   if (!s.tokenByToken && s.count > WINDOW) {
@@ -357,8 +360,16 @@ export async function layers(view, keys, index, link, alive) {
   } else if (cell === null) {
     explanation.append(element("p", worded("click_a_cell"), { class: "note" }));
   } else {
+    const wasTapped = tapped;
+    tapped = false;
     await explained(explanation, lecture, stepName(block, node.key), node.headed ? s.own : null, head, cell,
                     lecture.tokens, lectureMode, alive);
+    const line = (explanation.querySelector(".result") || explanation).getBoundingClientRect();
+    if (wasTapped && alive() && (line.top < 0 || line.bottom > window.innerHeight)) {  // on a phone the explanation
+      // lies under the figure, below the screen: it is brought to the top, its value and result line in view
+      // (issue 55: "tapping does nothing"); beside the figure, where it is seen, nothing moves
+      explanation.scrollIntoView({ block: "start" });
+    }
   }
 }
 

@@ -4,7 +4,7 @@
 // similarity with each pair's split.
 import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./plot.js";
-import { element, link, lectureMode as lecture, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
+import { element, link, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
   worded, capitalized } from "./page.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
@@ -97,7 +97,7 @@ function attention(view, keys, current) {
     view.append(row, element("p", worded(model ? "model_view_help" : "head_view_help"), { class: "explains" }));
     const figure = /** @type {Plotted} */ (element("div", undefined, { class: "figure", id: "attention-figure" }));
     const shown = model ? views.model : views.head[layer];
-    if (shown.scrolls && lecture()) {  // more rows than a projector holds: they scroll in a box of their own
+    if (shown.scrolls && screen() === "lecture") {  // more rows than a projector holds: they scroll in a box of their own
       const box = element("div", undefined, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
       box.append(figure);
       view.append(element("p", worded("scrolls", { count: s.tokens.length })), box);

@@ -453,6 +453,7 @@
     const query = new URLSearchParams({ ...keys || {}, ...lectureMode() ? { lecture: "1" } : {} }).toString();
     return "#/" + page2 + (query ? "?" + query : "");
   }
+  var PHONE_PX = 640;
   function lectureMode() {
     return route().keys.get("lecture") === "1";
   }
@@ -477,7 +478,7 @@
     return div;
   }
   function screen() {
-    return lectureMode() ? "lecture" : window.innerWidth < 640 ? "phone" : "browse";
+    return window.innerWidth < PHONE_PX ? "phone" : lectureMode() ? "lecture" : "browse";
   }
   function paragraph(markdown) {
     const p = element("p");
@@ -2512,6 +2513,7 @@
       { class: ok ? "ok" : "bad" }
     );
   }
+  var tapped = false;
   async function explained(host, lecture2, step, head, queryHead, cell, tokens2, lectureMode2, alive2) {
     let e;
     host.append(element("p", worded("reading_numbers"), { class: "note" }));
@@ -2549,7 +2551,7 @@
         { class: `result ${ok ? "ok" : "bad"}`, ...lectureMode2 ? { "data-point": "result" } : {} }
       ));
     }
-    const figure = explanationFigure(e, tokens2, lectureMode2 ? "lecture" : screen());
+    const figure = explanationFigure(e, tokens2, screen());
     if (figure) {
       const div = element("div", void 0, { class: "figure explanation" });
       host.append(div);
@@ -2619,6 +2621,7 @@
       const point = event.points.find((p) => p.data.type === "heatmap");
       if (!point) return;
       const picked2 = s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1 ? [s.start + point.pointNumber[1]] : [point.pointNumber[0], (s.tokenByToken ? 0 : s.start) + point.pointNumber[1]];
+      tapped = true;
       go(block, node.key, layer, head, picked2);
     });
     if (!s.tokenByToken && s.count > WINDOW) {
@@ -2637,6 +2640,8 @@
     } else if (cell === null) {
       explanation.append(element("p", worded("click_a_cell"), { class: "note" }));
     } else {
+      const wasTapped = tapped;
+      tapped = false;
       await explained(
         explanation,
         lecture2,
@@ -2648,6 +2653,10 @@
         lectureMode2,
         alive2
       );
+      const line = (explanation.querySelector(".result") || explanation).getBoundingClientRect();
+      if (wasTapped && alive2() && (line.top < 0 || line.bottom > window.innerHeight)) {
+        explanation.scrollIntoView({ block: "start" });
+      }
     }
   }
 
@@ -2744,7 +2753,7 @@
         element("div", void 0, { class: "figure", id: "attention-figure" })
       );
       const shown2 = model ? views.model : views.head[layer];
-      if (shown2.scrolls && lectureMode()) {
+      if (shown2.scrolls && screen() === "lecture") {
         const box2 = element("div", void 0, { class: "scroll-box", "data-point": "view", "data-scrolls": "" });
         box2.append(figure);
         view.append(element("p", worded("scrolls", { count: s.tokens.length })), box2);
@@ -3086,7 +3095,7 @@
     const { page: page2, keys } = route();
     const view = frame("view");
     view.replaceChildren();
-    document.body.classList.toggle("lecture", lectureMode());
+    document.body.classList.toggle("lecture", screen() === "lecture");
     navigation(page2 === "architecture" ? "overview" : page2 || "overview", keys);
     lectureBar(page2 || "overview", keys);
     placeBox(page2);
