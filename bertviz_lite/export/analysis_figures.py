@@ -53,9 +53,9 @@ def split_forms() -> list[dict]:
     and `columns` (the two sentences' tokens read, labelled) and `title`; a form by both lengths (its numbers
     written up to MAX_WRITTEN tokens a side, every token labelled up to MAX_LABELLED on each)."""
     n, m = call("len", var.rows), call("len", var.columns)
-    labelled = MAX_LABELLED
-    shapes = ((most(n, m) <= MAX_WRITTEN, 4, 5), (most(n, m) <= labelled, 20, 24),
-              (call("min", n <= labelled, m > labelled), 20, 40), (call("min", n > labelled, m <= labelled), 40, 20),
+    both = lambda a, b: call("min", a, b)  # noqa: E731  (two conditions that hold: the smaller of two truths)
+    shapes = ((most(n, m) <= MAX_WRITTEN, 4, 5), (most(n, m) <= MAX_LABELLED, 20, 24),
+              (both(n <= MAX_LABELLED, m > MAX_LABELLED), 20, 40), (both(n > MAX_LABELLED, m <= MAX_LABELLED), 40, 20),
               (True, 40, 40))
     return [{"when": tree_of(condition), **{screen: _split(rows, columns, place)
                                             for screen, place in places(CANVAS_PX, SPLIT_PX).items()}}
