@@ -20,12 +20,11 @@ import plotly.graph_objects as go
 
 from ..figures.charts import (BLOCK_LABELS, POOLED_TITLE, TOKEN_MATRIX_PX, WINDOW, WINDOW_PX, attention_heatmap,
                               matrix_window)
-from ..figures.screens import LECTURE_CHART_PX, styled_sheet
 from ..figures.sheet import Sheet
 from ..figures.style import MAX_LABELLED, MAX_WRITTEN, category_edges, label_step, matrix_height, scale_rule
 from ..ops.recipe import X, call, fmt, tree_of, var, when
 from ..tour.views import LECTURE_PX
-from .screens import CANVAS_PX, Place, drawn, places
+from .screens import CANVAS_PX, Place, drawn, places, style_for
 
 STEPPER = {**places(), "tour_lecture": (CANVAS_PX, LECTURE_PX)}  # the screens, and a projector's under the tour's
 # controls (export/tour.py styles an exported sentence's chapter so)
@@ -63,9 +62,7 @@ def length_form(build: Callable[[int, Place], dict], longest: int | None, sample
 def styled_template(fig: go.Figure, named: dict, place: Place, drops: dict | None = None) -> dict:
     """`fig` (a sample's) styled for `place` as the app styles it, its `named` leaves the sentence's, as a template
     (figures/sheet.py); `drops`: parts left out where their expression holds."""
-    width, tallest = place
-    sheet = Sheet(fig, named)
-    styled_sheet(sheet, width, tallest or LECTURE_CHART_PX, lecture=tallest is not None)
+    sheet = style_for(Sheet(fig, named), place)
     return sheet.template(drawn(sheet.fig), drops or {})
 
 

@@ -8,7 +8,8 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..figures.screens import LECTURE_CHART_PX, styled
+from ..figures.screens import LECTURE_CHART_PX, styled_sheet
+from ..figures.sheet import Sheet
 
 SCREENS = ("browse", "lecture", "phone")  # the screens a site draws each figure for
 CANVAS_PX, PHONE_PX = 720, 358  # the site's figure column at 1280 px; a phone's 390 px less its margins
@@ -24,9 +25,8 @@ def for_screens(build: Callable[[bool], object], tallest: int = LECTURE_CHART_PX
     browse = build(False)
     if browse is None:
         return None
-    return {"browse": drawn(styled(browse, width)),
-            "lecture": drawn(styled(build(True), width, tallest, lecture=True)),
-            "phone": drawn(styled(phone() if phone else build(False), PHONE_PX))}
+    made = {"browse": browse, "lecture": build(True), "phone": phone() if phone else build(False)}
+    return {screen: drawn(styled_at(made[screen], place)) for screen, place in places(width, tallest).items()}
 
 
 Place = tuple[int, "int | None"]  # where a template's figure is drawn: its width, and its height at most on a
@@ -41,8 +41,14 @@ def places(width: int = CANVAS_PX, tallest: int = LECTURE_CHART_PX) -> dict[str,
 
 def styled_at(fig: go.Figure, place: Place) -> go.Figure:
     """`fig` styled for `place` as `for_screens` styles it (changed in place): what a template for it must give."""
+    style_for(Sheet(fig), place)
+    return fig
+
+
+def style_for(sheet: Sheet, place: Place) -> Sheet:
+    """The app's styling for `place` on a sheet (figures/sheet.py): an exported figure's, or a template's."""
     width, tallest = place
-    return styled(fig, width, tallest or LECTURE_CHART_PX, lecture=tallest is not None)
+    return styled_sheet(sheet, width, tallest or LECTURE_CHART_PX, lecture=tallest is not None)
 
 
 TEMPLATE = "plotly"  # the template every figure of the site is drawn in (Plotly's own)
