@@ -68,7 +68,8 @@ CHECK = r"""
     const b = el.getBBox();
     const m = el.getScreenCTM();
     if (!m || b.width === 0 || b.height === 0) return null;
-    const top = b.y + 0.2 * b.height, bottom = b.y + 0.85 * b.height;  // a line's blank above and below
+    const line = b.height / Math.max(1, el.querySelectorAll('tspan.line').length);  // a wrapped title's one line
+    const top = b.y + 0.2 * line, bottom = b.y + b.height - 0.15 * line;  // a line's blank above and below
     const left = b.x + 0.5, right = b.x + b.width - 0.5;
     return [[left, top], [right, top], [right, bottom], [left, bottom]].map(([x, y]) =>
       [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..figures.explanation import DRAWN, LECTURE_TOP, TOP, Drawn
 from ..figures.sheet import Sheet, most
-from ..figures.titles import WRAPPED_TITLE, panel_title_rule, panel_titles, title_leaves, title_size
+from ..figures.titles import WRAPPED_KEYS, panel_title_rule, panel_titles, title_leaves, title_size
 from ..figures.screens import CHART_WIDTH_PX, LECTURE_CHART_PX, styled
 from ..ops import Figure
 from ..ops.recipe import call, tree_of
@@ -53,7 +53,7 @@ def _styled_leaves(figure: Drawn, fig, width: int, lecture: bool) -> dict:
     margin = figure.leaves.get(("layout", "margin", "t"), fig.layout.margin.t)
     title = figure.leaves.get(("layout", "title", "text"))
     if title is not None:
-        plain = {k: v for k, v in (fig.layout.title.to_plotly_json()).items() if k != "text" and k not in WRAPPED_TITLE}
+        plain = {k: v for k, v in (fig.layout.title.to_plotly_json()).items() if k != "text" and k not in WRAPPED_KEYS}
         leaves = title_leaves(plain, title, width, title_size(fig, base), margin)
         margin = leaves[("layout", "margin", "t")]
     added = []

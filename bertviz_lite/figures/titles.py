@@ -10,8 +10,18 @@ from ..ops.recipe import X, call, var, when
 from .room import CHAR_EM, LINE_EM, axes, axis_length, or_else
 from .sheet import Sheet, most
 
-WRAPPED_TITLE = dict(yref="container", y=1, yanchor="top", pad=dict(t=8))  # a wrapped title's lines set from the
-# figure's top, going down into the room made for them
+TITLE_PAD_PX = 8  # a wrapped title's room above its first line
+FIRST_LINE_EM = 0.7  # how far Plotly moves a title anchored at its top down to its first line's baseline: it does so
+# for one line only (a title of several sets its first line's own y, and the shift is lost), so a wrapped title's
+# first line rose above the figure's top and lost its top; the pad gives the shift back
+
+
+def wrapped_title(size: float) -> dict:
+    """A wrapped title's place: its lines set from the figure's top, going down into the room made for them."""
+    return dict(yref="container", y=1, yanchor="top", pad=dict(t=TITLE_PAD_PX + round(FIRST_LINE_EM * size)))
+
+
+WRAPPED_KEYS = frozenset(wrapped_title(0))  # what wrapping sets of a title
 
 
 def title_chars(width, size) -> X:
@@ -36,7 +46,7 @@ def fit_title(s: Sheet, width: float, base: float) -> None:
     added = s.bind(call("len", lines) - call("len", given))
     wraps = s.bind(0 < added)
     s.set(("layout", "title", "text"), when(wraps, _lines_joined(lines), text))
-    for key, value in WRAPPED_TITLE.items():
+    for key, value in wrapped_title(size).items():
         for path, leaf in ([(("layout", "title", "pad", "t"), value["t"])] if key == "pad"
                            else [(("layout", "title", key), value)]):
             s.set_when(wraps, path, leaf)
@@ -55,7 +65,7 @@ def title_leaves(title, text, width, size, margin_t) -> dict[tuple, X]:
     part = title if isinstance(title, X) else call("quote", title)
     lines = call("wrapped", call("unescaped", text), title_chars(width, size))
     wraps = call("<", 1, call("len", lines))
-    return {("layout", "title"): when(wraps, call("merged", part, call("quote", WRAPPED_TITLE)), part),
+    return {("layout", "title"): when(wraps, call("merged", part, call("quote", wrapped_title(size))), part),
             ("layout", "title", "text"): when(wraps, _lines_joined(lines), text),
             ("layout", "margin", "t"): margin_t + when(wraps, call("round", LINE_EM * size) * (call("len", lines) - 1),
                                                        0)}
