@@ -17,7 +17,7 @@ HEATMAP_PX = 425  # each model's head on a projector, under the controls and a n
 
 loaded_a = guarded.load_or_stop(label="Model A: ")
 lecture.page_title("Compare two models")
-if state.lecture_mode():  # one row of controls, so the two heatmaps fit a 1280×720 projector below it
+if state.projector():  # one row of controls, so the two heatmaps fit a 1280×720 projector below it
     chooser, depth_column, head_column = st.columns([3, 4, 1], vertical_alignment="bottom")
 else:
     chooser = st.container(horizontal=True, vertical_alignment="bottom")
@@ -80,7 +80,7 @@ def tokens_section() -> None:
 
 def attention_section() -> None:
     """One head of each model at the same relative depth, side by side, each with its own tokens."""
-    if not state.lecture_mode() and not screen.narrow():  # there, the section opens the page: the heads first
+    if not state.projector() and not screen.narrow():  # there, the section opens the page: the heads first
         st.subheader("One head at the same relative depth")
     trace_a, trace_b = (guarded.trace_or_stop(key) for key in keys)
     options = [depth_of(n, trace_a.num_layers) for n in range(1, trace_a.num_layers + 1)]
@@ -134,7 +134,7 @@ def mixing_section() -> None:
 
 
 sections = [configs_section, parameters_section, tokens_section, attention_section, mixing_section]
-if state.lecture_mode() or screen.narrow():  # on a projector or a phone the two heads come first
+if state.projector() or screen.narrow():  # on a projector or a phone the two heads come first
     sections.insert(0, sections.pop(3))
 for section in sections:
     section()

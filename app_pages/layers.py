@@ -37,7 +37,7 @@ def stepper(handed: list[Stepping]) -> None:
 
 def step_through(s: Stepping) -> None:
     r = regions(len(s.stages))
-    short = SHORT if state.lecture_mode() else {}
+    short = SHORT if state.projector() else {}
     where = r.row[0] if r.row else r.controls
     stage = where.segmented_control("Stage", list(s.stages), default=s.stage_of(st.session_state.step),
                                     key="stage_control", format_func=lambda name: short.get(name, name))

@@ -54,7 +54,7 @@ def show_nearest_pieces(position: int | None) -> None:
 
 masked_lm = guarded.load_or_stop(task="masked-lm")  # whatever task the sidebar names: the lens needs the head
 lecture.page_title(TITLES["lens"])
-figure, side = st.columns([8, 4], gap="medium") if state.lecture_mode() else (st.container(), st.container())
+figure, side = st.columns([8, 4], gap="medium") if state.projector() else (st.container(), st.container())
 key = runs.page_key(masked_lm)  # the sentence through the model loaded with its masked-LM head
 problem = mlm_head_problem(masked_lm)  # before the model runs on the sentence
 if problem and masked_lm.weights_kind == "random-init":  # random vectors are near nothing in particular either

@@ -21,7 +21,7 @@ left.metric("Parameters", f"{total:,}")
 mid.metric("Trainable", f"{trainable:,}")
 right.metric("Named parameter tensors", f"{len(table):,}")
 
-explained, where = st.columns(2, gap="large") if state.lecture_mode() else lecture.figure_first()
+explained, where = st.columns(2, gap="large") if state.projector() else lecture.figure_first()
 explained.subheader("The config, explained")  # beside the bars on a projector, above them otherwise
 lines = [
     f"**{c['layers']} layers**, each with self-attention and a feed-forward network"

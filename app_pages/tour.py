@@ -122,7 +122,7 @@ def chapter_view(chapter, head: int) -> None:
 
 def fitted(fig):
     """In lecture mode, a figure short enough to sit under the chapter's controls and diagram."""
-    if fig is None or not state.lecture_mode():
+    if fig is None or not state.projector():
         return fig
     return fig.update_layout(height=LECTURE_PX)
 
@@ -134,7 +134,7 @@ chapter_controls(number)
 over, chapter_row, under = st.container(), st.container(), st.container()
 words, canvas = chapter_row.columns([5, 7], gap="large")
 if chapter.kind == "step":  # above the chapter when browsing; under it on a projector, where the figure needs the room
-    with under if state.lecture_mode() else over:
+    with under if state.projector() else over:
         diagram(chapter.step)
 with words.container(key="after-figure-words"):  # on a phone, under the figure (page.css)
     st.markdown(f"### {chapter.title}")

@@ -19,7 +19,7 @@ from bertviz_lite.serving.cache import cached_figure
 from bertviz_lite.serving.run_key import RunKey
 
 from .screen import drawn_px
-from .state import lecture_mode
+from .state import projector
 
 
 PAGE_WIDTH_PX = 1232  # a 1280-pixel screen less lecture mode's margins (24 px a side): what a page's columns share
@@ -49,7 +49,7 @@ def cached_chart(view: tuple, build: Callable[[], go.Figure | None], width: int 
     `tallest`: its height at most in lecture mode, where the page has less room above it; `kwargs` go to
     st.plotly_chart (a widget key, on_select). A build that gives None draws nothing."""
     width = drawn_px(width)  # a phone's width, on a phone
-    fig = cached_figure((*view, lecture_mode(), width, tallest),
+    fig = cached_figure((*view, projector(), width, tallest),
                         lambda: None if (built := build()) is None else styled(built, width, tallest))
     if fig is not None:
         send_chart(fig, **kwargs)
@@ -66,7 +66,7 @@ def block_diagram(loaded: LoadedModel, graph, lit: str, **kwargs) -> None:
 
 def styled(fig: go.Figure, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_CHART_PX) -> go.Figure:
     """The figure as this session shows it (figures/screens.py), in lecture mode where the session is."""
-    return for_screen(fig, width, tallest, lecture=lecture_mode())
+    return for_screen(fig, width, tallest, lecture=projector())
 
 
 def send_chart(fig: go.Figure, **kwargs) -> None:

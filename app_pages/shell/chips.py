@@ -8,7 +8,7 @@ import streamlit as st
 from bertviz_lite.figures.style import CHIP_COLOURS, CHIP_ID, CHIP_TEXT
 
 from .lecture import scrolling_box
-from .state import bind, lecture_mode
+from .state import bind, projector
 
 LECTURE_CHIPS = 24  # tokens a projector shows as chips whole, in a column, with a line or two of notes above
 CHIPS_BOX_PX = 400  # the box more tokens scroll in
@@ -18,7 +18,7 @@ def token_chips(tokens: list[str], ids: list[int], sequence_ids: list[int | None
     """The word pieces as chips with their ids below, special tokens grey, sentence A blue, sentence B orange; on a
     projector, more than a screen holds scroll inside a box of their own, said in a line (`name` tells the boxes
     of one page apart)."""
-    box = scrolling_box(lecture_mode() and len(tokens) > LECTURE_CHIPS, name, CHIPS_BOX_PX, f"{len(tokens)} tokens")
+    box = scrolling_box(projector() and len(tokens) > LECTURE_CHIPS, name, CHIPS_BOX_PX, f"{len(tokens)} tokens")
     chips = "".join(
         f'<span style="display:inline-block;margin:3px;padding:4px 8px;border-radius:6px;'
         f'background:{CHIP_COLOURS[s]};font-family:monospace;font-size:1.15rem;color:{CHIP_TEXT}">'

@@ -19,7 +19,7 @@ from bertviz_lite.serving.run_key import RunKey
 
 from .models import offer_bundled_model, switch_model
 from .screen import narrow
-from .state import init_state, lecture_mode
+from .state import init_state, projector
 
 
 def load_or_stop(needs_weights: bool = False, task: str | None = None, source: str | None = None,
@@ -63,7 +63,7 @@ def skeleton_or_stop() -> LoadedModel:
 def weights_banner(loaded: LoadedModel, label: str = "", needs_weights: bool = False) -> None:
     """Random weights said plainly (with, where learnt weights matter, the offer of real ones); bundled real
     weights said too. `label` names the model where a page shows two."""
-    if loaded.warning and (lecture_mode() or narrow()):  # one line on a projector or a phone: the figure first
+    if loaded.warning and (projector() or narrow()):  # one line on a projector or a phone: the figure first
         words, switch = st.columns([3, 1], vertical_alignment="center") if needs_weights else (st.container(), None)
         words.warning(f"{label}Random weights ({loaded.source} could not be downloaded): the numbers are exact, "
                       f"the patterns mean nothing.{stand_in_pieces(loaded)}", icon=":material/warning:")
@@ -92,7 +92,7 @@ def stand_in_pieces(loaded: LoadedModel) -> str:
 def opened_offline_notice(loaded: LoadedModel) -> None:
     """Why a link that named no model opened the bundled one (opening_model): one line on a projector; elsewhere
     with bert-base-uncased's exact architecture one click away."""
-    if lecture_mode():
+    if projector():
         st.caption(f"Opened on the bundled real model: {DEFAULT_MODEL}'s weights cannot be had here.")
         return
     words, switch = st.columns([3, 1], vertical_alignment="center")

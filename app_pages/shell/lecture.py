@@ -10,7 +10,7 @@ import streamlit as st
 
 
 from .pages import Stop, following
-from .state import from_url, lecture_mode, set_value
+from .state import from_url, lecture_mode, projector, set_value
 
 
 PAGE_CSS = Path(__file__).parents[1] / "page.css"
@@ -51,9 +51,9 @@ def go_to_pending_page() -> None:
 
 
 def page_title(title: str) -> None:
-    """The page's title, outside lecture mode only: one rule for every page (a projector keeps the room for the
+    """The page's title, except on a projector: one rule for every page (a projector keeps the room for the
     figure; the lecture's link and Next name the view)."""
-    if not lecture_mode():
+    if not projector():
         st.title(title)
 
 
@@ -79,7 +79,7 @@ def controls_and_canvas(title: str, lecture_widths: list[int], gap: str = "mediu
     in the navigation there); one below the other under the page's title otherwise (the figure first on a
     phone: `figure_first`)."""
     page_title(title)
-    if lecture_mode():
+    if projector():
         return tuple(st.columns(lecture_widths, gap=gap))
     return figure_first()
 
@@ -105,7 +105,7 @@ def control_row(title: str, widths: list[float]):
     figure below it then has the whole width: two panels side by side, each 400 px or more), else one container
     above the canvas, under the page's title."""
     page_title(title)
-    if lecture_mode():
+    if projector():
         return st.columns(widths, vertical_alignment="bottom"), st.container()
     controls, canvas = figure_first()
     return [controls] * len(widths), canvas
@@ -114,5 +114,5 @@ def control_row(title: str, widths: list[float]):
 def apply_style() -> None:
     """The page's own spacing, then lecture mode's larger type where it is on."""
     st.html(PAGE_CSS)
-    if lecture_mode():
+    if projector():
         st.html(LECTURE_CSS)

@@ -8,7 +8,7 @@ from bertviz_lite import BUNDLED_MODEL, PRESETS
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.hosting import Limits
 
-from .state import lecture_mode
+from .state import projector
 
 
 OTHER = "other: a Hub id or a local directory"
@@ -46,7 +46,7 @@ def offer_bundled_model(why: str = "Show real attention patterns", label: str | 
     if bundled_directory(BUNDLED_MODEL) is None:
         return
     about = f"{BUNDLED_MODEL}, a pretrained BERT bundled with the app"
-    if label is None and lecture_mode():  # a long label is cut in a narrow column on a projector: the hover has it
+    if label is None and projector():  # a long label is cut in a narrow column on a projector: the hover has it
         label = why
     where.button(label or f"{why}: switch to {about}", icon=":material/swap_horiz:", on_click=switch_model,
                  args=(BUNDLED_MODEL,), help=f"{about}, keeping the sentence and the view" if label else None,

@@ -38,8 +38,8 @@ def sidebar() -> None:
         report_width()  # the figures are drawn for the reader's screen (screen.py)
     current, limits = st.session_state.model, Limits.from_env()
     other = other_label(limits)
-    if "_w_model_choice" not in st.session_state:
-        st.session_state["_w_model_choice"] = current if current in PRESETS else other
+    st.session_state["_w_model_choice"] = current if current in PRESETS else other  # told every run (state.bind)
+    if current not in PRESETS or "_w_model_custom" not in st.session_state:  # a Hub id being typed is kept
         st.session_state["_w_model_custom"] = "" if current in PRESETS else current
     with st.sidebar:
         st.selectbox("Model", [*PRESETS, other], key="_w_model_choice", on_change=_choose_model,

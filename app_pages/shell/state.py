@@ -16,6 +16,7 @@ from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_skeleton
 
 from .pages import url_keys
+from .screen import narrow
 
 DEFAULTS = {**url_keys(), "model": DEFAULT_MODEL}  # every page's URL keys (pages.py), each with its default
 
@@ -60,10 +61,12 @@ def sync_url() -> None:
 
 
 def bind(key: str):
-    """Widget key and on_change callback that keep st.session_state[key] the source of truth."""
+    """Widget key and on_change callback that keep st.session_state[key] the source of truth. The widget is set from
+    the state at every run, so that the browser is told its value every run: where a run is cut short by the next
+    (a phone's first run, rerun as soon as the phone says its width), a widget set only once was drawn at its
+    default (Lecture mode off, layer 0, an empty sentence) over a figure of the link's view."""
     widget = f"_w_{key}"
-    if widget not in st.session_state:
-        st.session_state[widget] = st.session_state[key]
+    st.session_state[widget] = st.session_state[key]
 
     def copy():
         st.session_state[key] = st.session_state[widget]
@@ -91,7 +94,15 @@ def set_value(key: str, value) -> None:
 
 
 def lecture_mode() -> bool:
+    """Whether the link is a lecture's (`lecture=1`): the lecture's order and its Next, on any screen."""
     return bool(st.session_state.get("lecture"))
+
+
+def projector() -> bool:
+    """Lecture mode on a screen wider than a phone's: the projector's layout and type (controls in a row beside the
+    figure, numbers read from the back row). A lecture's link opened on a phone is drawn as the phone draws any
+    link, the figure first in the phone's own type; it keeps the lecture's Next."""
+    return lecture_mode() and not narrow()
 
 
 def opening_model() -> str:

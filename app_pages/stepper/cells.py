@@ -96,10 +96,10 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
     where = ", ".join(f"{k} {v}" for k, v in e.labels.items()) or ",".join(map(str, e.at))
     which = "" if own_head is None else f", {head_name(head, t.num_heads, steps[key].shape[0])}"
     title = f"{heading}{e.title}{which}, {where} = {e.value:.4f}"
-    st.markdown(f"**{title}**" if state.lecture_mode() else f"#### {title}")
+    st.markdown(f"**{title}**" if state.projector() else f"#### {title}")
     st.markdown(f"`{e.op}`: {e.formula}")
     ok = e.holds
-    if state.lecture_mode():  # one line: the figure must fit beside the heatmap
+    if state.projector():  # one line: the figure must fit beside the heatmap
         text = RESULT.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
         lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}"
                                          f": {text}]")
@@ -107,7 +107,7 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
         text = RESULT_IN_FULL.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
         (st.success if ok else st.error)(text, icon=":material/calculate:")
     figure_key = s.view_key("explain", name, e.head, e.at)
-    top = LECTURE_TOP if state.lecture_mode() else TOP
+    top = LECTURE_TOP if state.projector() else TOP
     charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
     if steps.node(key).op.whole_row and "row" in e.figure:
         if st.toggle("The query's whole row (neuron view)", key="neuron_view",

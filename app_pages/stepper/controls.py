@@ -59,7 +59,7 @@ def show_step_picker(graph, label: str, prefix: str) -> str:
     current = st.session_state.step.removeprefix(prefix)
     if current not in options:
         current = options[-1]
-    if state.lecture_mode():
+    if state.projector():
         return step_buttons(options, current, titles, label, prefix)
     widget = f"_w_pills_{label}"
     st.session_state[widget] = current  # a click on the diagram moves the pills too
@@ -112,7 +112,7 @@ def words(s: Stepping, steps, key: str, head: int, heading: str, check, r: Regio
     node, array = steps.node(key), steps[key]
     cell, _ = cells.cell_of(steps, key, array.shape)
     with r.words:
-        if cell is None or not state.lecture_mode():
+        if cell is None or not state.projector():
             st.markdown(f"### {heading}{where}{node.title} — shape {tuple(array.shape)} {node.shape}")
             st.markdown(f"{node.explains}.")
             check()

@@ -70,7 +70,7 @@ def regions(stages: int) -> Regions:
     """Stacked when browsing (the words beside the canvas); in lecture mode one row of controls, then the canvas
     beside the words, and the diagram under them, so that a step's figure, whole, and an explanation's result fit a
     1280×720 projector."""
-    if state.lecture_mode():
+    if state.projector():
         more = stages - 3  # a fourth stage (DeBERTa's, MPNet's positions) takes its room from the slider
         row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
         controls = st.container()
