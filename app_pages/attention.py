@@ -8,9 +8,9 @@ import streamlit as st
 from bertviz_lite.analyses.attention_views import PAIR_FILTERS, model_view_title, thumbnail_side, units
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
-from bertviz_lite.figures.attention_views import HEAD_VIEW_PX, model_view_px, rows_fit
+from bertviz_lite.figures.attention_views import HEAD_VIEW_PX, model_view_px, phone_model_view, rows_fit
 from bertviz_lite.serving.cache import cached_thumbnails
-from app_pages.shell import charts, chips, guarded, lecture, runs, state
+from app_pages.shell import charts, chips, guarded, lecture, runs, screen, state
 
 VIEWS = {"head": "Head view", "model": "Model view"}
 
@@ -124,7 +124,7 @@ def head_view_page() -> None:
     if st.session_state.horizontal:
         title = f"Layer {layer}, {heads_title(heads)}: top reads below"
     chart = "head_view_chart"
-    most = HEAD_VIEW_PX if state.lecture_mode() else None  # a projector's screen holds the whole view
+    most = HEAD_VIEW_PX if state.projector() else None  # a projector's screen holds the whole view
     with canvas, lecture.point():
         with lecture.scrolling_box(most is not None and not rows_fit(len(labels), most), "head-view",
                                    (most or 0) - 50, f"{len(labels)} {unit}s"):  # the line above takes the rest
@@ -208,13 +208,14 @@ def model_view_page() -> None:
             st.session_state.view = "head"
             st.session_state["_w_view"] = "head"
 
-    most = HEAD_VIEW_PX if state.lecture_mode() else None  # a projector's screen holds every layer, smaller
+    most = HEAD_VIEW_PX if state.projector() else None  # a projector's screen holds every layer, smaller
     with canvas, lecture.point():
         with lecture.scrolling_box(most is not None and model_view_px(layers, heads, most) > most,  # 22 layers:
                                    "model-view", (most or 0) - 50, f"{layers} layers"):  # tiles too small to read
-            charts.cached_chart(charts.view_key(loaded, key, "model view", side, most),
-                                lambda: model_view(shares(), title, most), on_select=opened, selection_mode="points",
-                                key=chart)
+            phone = screen.narrow()  # the tiles as wide as a phone allows, the figure no taller than they need
+            charts.cached_chart(charts.view_key(loaded, key, "model view", side, most, phone),
+                                lambda: phone_model_view(shares(), title) if phone else model_view(shares(), title, most),
+                                on_select=opened, selection_mode="points", key=chart)
     with canvas:
         charts.csv_download(lambda key=key: thumbnails_frame(cached_thumbnails(key, side)), "model_view.csv")  # by
         # its key: see below

@@ -1,15 +1,16 @@
 """The readability check: every page as a lecturer shows it, in Debian's Chromium at 1280×720 in lecture mode, on
 the bundled model and three of today's families (DeBERTa-v3, ModernBERT, EuroBERT with grouped queries), with own
 sentences of 10, 30 and 60 words, cells chosen on the stepper and several tour chapters; and every page as a
-student's phone shows the shared link (390×844, not lecture mode) on the bundled model. `readability.problems`
-says what a person would see wrong (overlapping text, type under 12 px, text cut off, the page's point not whole
-above the fold, a narrow figure, a short sentence's matrix without readable numbers, a layout note as a title, a
-phone's sideways scroll or text under its header, a tool bar over a title, an error).
+student's phone shows the lecturer's shared link (390×844, lecture=1, and the same link without it) on the bundled
+model. `readability.problems` says what a person would see wrong (overlapping text, type under 12 px, text cut off,
+a wrapped title's top above its figure, the page's point not whole above the fold, a narrow figure, a short
+sentence's matrix without readable numbers, a layout note as a title, a phone's sideways scroll or text under its
+header, a tool bar over a title, an error).
 
 `pytest tests/test_readability.py` runs a fast subset (every page on the bundled model at 30 words, a few views of
 each other family, a few on a phone); CI's sample is marked slow (each other family's own views at 60 words, every
-page on a phone at 30 words: `sampled`); the rest of the matrix is marked
-`matrix`, so `pytest -m "" tests/test_readability.py` runs it whole (about 340 views, 35 minutes on a 2-core
+page on a phone by the lecturer's link at 10 and 30 words: `sampled`, `phone_matrix`); the rest of the matrix is
+marked `matrix`, so `pytest -m "" tests/test_readability.py` runs it whole (about 400 views, 40 minutes on a 2-core
 machine) and CI runs `-m "not matrix"`. The first tests prove that the check can fail:
 a page built to be broken is caught on every count, on a projector and on a phone, and a clean one passes.
 """
@@ -128,12 +129,15 @@ def tiered(subset: list[str], sample: set[str], whole: list[str], expected_failu
 
 
 def phone_matrix() -> list:
-    """Every page on the bundled model as a phone opens the shared link (not lecture mode), at 10, 30 and 60 words:
-    a few in the default suite, every page at 30 words slow (CI's sample), the rest `matrix`."""
-    subset = [link(page, BUNDLED, sentence(10), lecture=False) for page in
-              ("layers?step=attn.probs", "similarity?why=1,2", "intervene?off=0.2&layer=1", "attention")]
-    whole = [v for n in LENGTHS for v in views(BUNDLED, n, lecture=False)]
-    return tiered(subset, set(views(BUNDLED, 30, lecture=False)), whole, lambda i: not_yet(i, phone=True))
+    """Every page on the bundled model as a phone opens the lecturer's shared link (lecture=1: a phone draws it as
+    its own, with the lecture's Next), at 10, 30 and 60 words, and the same links without lecture mode: a few in
+    the default suite, every lecture link at 10 and 30 words slow (CI's sample), the rest `matrix`."""
+    subset = [link(page, BUNDLED, sentence(10), lecture) for page, lecture in
+              (("layers?step=attn.probs", True), ("similarity?why=1,2", False), ("intervene?off=0.2&layer=1", True),
+               ("attention", False))]
+    whole = [v for lecture in (True, False) for n in LENGTHS for v in views(BUNDLED, n, lecture=lecture)]
+    sample = {v for n in (10, 30) for v in views(BUNDLED, n)}
+    return tiered(subset, sample, whole, lambda i: not_yet(i, phone=True))
 
 
 @pytest.fixture(scope="module")
@@ -239,11 +243,14 @@ def titled_under_the_tool_bar():
 
 
 def broken_figure():
-    """Numbers that run together, a label at 9 px, a title past the figure's edge."""
+    """Numbers that run together, a label at 9 px, a text past the figure's edge, a wrapped title that loses its top
+    (Plotly's own shift down to a title's first line is lost once it has two)."""
     import plotly.graph_objects as go
 
     fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]))
-    fig.update_layout(width=400, height=300, margin=dict(l=10, r=10, t=10, b=10), annotations=[
+    fig.update_layout(width=400, height=300, margin=dict(l=10, r=10, t=60, b=10), font_size=16,
+                      title=dict(text="a wrapped title<br>cut at its top", yref="container", y=1, yanchor="top",
+                                 pad_t=8, font_size=22), annotations=[
         dict(x=0.5, y=0.5, xref="paper", yref="paper", text="-10.76", showarrow=False, font_size=16),
         dict(x=0.52, y=0.5, xref="paper", yref="paper", text="-10.35", showarrow=False, font_size=16),
         dict(x=0.2, y=0.9, xref="paper", yref="paper", text="tiny", showarrow=False, font_size=9),
@@ -275,7 +282,8 @@ def test_the_check_catches_a_broken_page(page):
     assert kinds == {"overlap", "small", "cut", "fold", "narrow", "numbers", "title", "error"}, found
     text = "\n".join(map(str, found))
     for needle in ("'-10.76' and '-10.35'", "'tiny' at 9.0 px", "'words too small to read' at 9.0 px",
-                   "'a title past the edge' past the figure's edge", "14/17 Feed-forward", "st-key-point-figure",
+                   "'a title past the edge' past the figure's edge", "'a wrapped titlecut at its top' past the",
+                   "14/17 Feed-forward", "st-key-point-figure",
                    "Traceback: boom", "380 px wide", "a panel 1", "a 5 × 5 matrix without its numbers",
                    "'every 4th row labelled' says how the figure is drawn"):
         assert needle in text, (needle, text)
@@ -313,7 +321,8 @@ def view_id(view: str) -> str:
     model = names[keys["model"]]
     words = len(keys.pop("text").split())
     own = "&".join(f"{k}={v}" for k, v in keys.items() if k in ("step", "cell", "chapter", "view", "position", "why", "off", "vz"))
-    return f"{model}-{words}w-{path or 'overview'}" + (f"-{own}" if own else "")
+    return (f"{model}-{words}w-{path or 'overview'}" + (f"-{own}" if own else "")
+            + ("" if "lecture" in keys else "-not-lecture"))
 
 
 @pytest.mark.parametrize("view", matrix())

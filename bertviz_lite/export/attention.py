@@ -14,9 +14,8 @@ import plotly.graph_objects as go
 
 from ..analyses.attention_views import head_view_of, model_view_title, most_thumbnail_side, thumbnail_side, thumbnails
 from ..figures import FONT, head_view, model_view
-from ..figures.attention_views import (HEAD_VIEW_PX, head_view_fills, head_view_template, row_pitch, rows_fit, scrolls,
-                                       view_px)
-from ..figures.fit import SMALLEST
+from ..figures.attention_views import (HEAD_VIEW_PX, head_view_fills, head_view_template, phone_model_view, row_pitch,
+                                       rows_fit, scrolls, view_px)
 from ..figures.template import template_of, value_of
 from ..ops.recipe import call, tree_of, var
 from .screens import SCREENS, for_screens
@@ -35,15 +34,9 @@ def attention_views(t) -> dict:
             "model": _model_view_screens(shares, title)}
 
 
-def _phone_model_view(shares, title: str):
-    """A phone's model view: as short as its tiles need (the width, not the height, sets their size there), the
-    heads' numbers at the smallest readable size (at the figure's type, "10" ran into "11" for 12 heads)."""
-    return model_view(shares, title, most_px=0).update_xaxes(tickfont_size=SMALLEST)
-
-
 def _model_view_screens(shares, title: str) -> dict:
     return for_screens(lambda lecture: model_view(shares, title, SITE_HEAD_VIEW_PX if lecture else None),
-                       SITE_HEAD_VIEW_PX, phone=lambda: _phone_model_view(shares, title))
+                       SITE_HEAD_VIEW_PX, phone=lambda: phone_model_view(shares, title))
 
 
 def _head_view_screens(figure_of: Callable[[int | None], go.Figure]) -> dict:

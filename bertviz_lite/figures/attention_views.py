@@ -16,7 +16,7 @@ import torch
 from ..attention_lines import MIN_WEIGHT, Lines, line_segments, opacity_tenths
 from ..ops.recipe import call, var
 from .charts import FONT, _layout, _pool
-from .fit import KEEPS_HEIGHT
+from .fit import KEEPS_HEIGHT, SMALLEST
 from .style import CANVAS, CANVAS_TEXT, INVISIBLE, LIT, SHARE, TOL_RAINBOW, plotly_text
 from .template import value_of
 
@@ -289,6 +289,13 @@ def tiled(shares: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     rows, columns = layers * (side + g), heads * (side + g)
     canvas = square.permute(0, 2, 1, 3).reshape(rows, columns)[: rows - g, : columns - g]
     return canvas, torch.stack([-(length - 1) / 2 / step, 1 / step])
+
+
+def phone_model_view(shares: np.ndarray, title: str) -> go.Figure:
+    """A phone's model view, in the app and on a site: as short as its tiles need (the width, not the height, sets
+    their size there), the heads' numbers at the smallest readable size (at the figure's type, "10" ran into "11"
+    for 12 heads)."""
+    return model_view(shares, title, most_px=0).update_xaxes(tickfont_size=SMALLEST)
 
 
 def head_grid(probs: np.ndarray, selected: int, width: int = 560, max_side: int = 48) -> go.Figure:

@@ -15,12 +15,12 @@ __all__ = ["COLOUR_BAR_PX", "NARROW_PX", "colour_bars_under", "fit_colour_bars",
 
 def colour_bars_under(s: Sheet, width: float, tallest: float | None) -> None:
     """On a narrow screen (a phone), a colour bar across under the figure, the figure taller by it: beside the plot
-    it took 100 of a phone's 360 px, and left a 12-token matrix a column 150 px wide. Its title above it; `place_bars_under`
-    says where it lies once the labels above it are known."""
+    it took 100 of a phone's 360 px, and left a 12-token matrix a column 150 px wide (and the model view's twelve
+    heads 12 px each, their numbers run together). Its title above it; `place_bars_under` says where it lies once
+    the labels above it are known."""
     fig = s.fig
     upright = [path for path, bar in colour_bars(fig) if bar.orientation != "h"]
-    labels_on_top = any(fig.layout[name].side == "top" for name in axes(fig, "x"))
-    if width >= NARROW_PX or len(upright) != 1 or labels_on_top:  # one bar, under the labels: room for one
+    if width >= NARROW_PX or len(upright) != 1:  # one bar, under the labels: room for one
         return
     for path in upright:
         for key, value in dict(orientation="h", len=0.8, x=0.5, xanchor="center", yanchor="top", y=0).items():
@@ -41,7 +41,8 @@ def place_bars_under(s: Sheet, base: float) -> None:
     if not bars_under_px(fig):
         return
     lowest = min(axes(fig, "x"), key=lambda name: _bottom(fig, name))  # the bottom row's labels
-    labels = s.bind(label_room(s, "x", base, lowest))
+    labels = 0 if fig.layout[lowest].side == "top" else s.bind(label_room(s, "x", base, lowest))  # none under it
+    # where they are written above the plot (the model view's heads)
     plot = (s.get("layout", "height") - BAR_UNDER_PX - or_else(s.get("layout", "margin", "t"), 0)
             - or_else(s.get("layout", "margin", "b"), 0) - labels)
     for path, _ in colour_bars(fig):

@@ -29,7 +29,7 @@ from ..ops.recipe import call
 from .axis_labels import category_ticks, fit_axis, say_thinned
 from .cell_numbers import fit_numbers, room_for_numbers
 from .colour_bars import NARROW_PX, colour_bars_under, fit_colour_bars, place_bars_under
-from .room import KEEPS_HEIGHT, CHAR_EM, LINE_EM, axes, axis_length, keeps_height, or_else
+from .room import KEEPS_HEIGHT, CHAR_EM, axes, axis_length, keeps_height, or_else
 from .sheet import Sheet
 from .titles import fit_panel_titles, fit_title
 
@@ -95,9 +95,16 @@ def _fit_bar_texts(s: Sheet, width: float, base: float) -> None:
             trace.update(textposition="none")
 
 
+LEGEND_LINE_EM = 1.5  # a legend's entry, its swatch beside the name
+LEGEND_GAP_PX = 12  # between the axis's title and a legend under it
+PLOTLY_MARGIN_PX = 80  # Plotly's own margin where a figure sets none
+
+
 def _fit_legend(s: Sheet, width: float, base: float) -> None:
     """A legend beside a plot on a wide screen, under it on a narrow one (a phone), where beside it would leave the
-    plot a sliver; the figure grows by the legend's lines."""
+    plot a sliver: at the figure's foot, in a margin grown by its lines, so that it never reaches the axis's labels
+    and title (set under the plot by a share of the plot's height, it met the axis title of a short plot); the
+    figure grows by as much."""
     fig = s.fig
     if width >= NARROW_PX or fig.layout.showlegend is False:
         return
@@ -105,5 +112,7 @@ def _fit_legend(s: Sheet, width: float, base: float) -> None:
     if len(entries) < 2:
         return
     lines = len(entries)  # one entry a line: a phone's width holds one long name
-    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.15, yanchor="top"))
-    s.set(("layout", "height"), or_else(s.get("layout", "height"), 450) + round(LINE_EM * base * lines) + 40)
+    legend_px = round(LEGEND_LINE_EM * base * lines) + LEGEND_GAP_PX
+    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"))
+    s.set(("layout", "margin", "b"), or_else(s.get("layout", "margin", "b"), PLOTLY_MARGIN_PX) + legend_px)
+    s.set(("layout", "height"), or_else(s.get("layout", "height"), 450) + legend_px)
