@@ -39,6 +39,7 @@ def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions
                             lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
                             on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
                             tallest=STEP_FIGURE_PX)
+        cells.hear_taps(chart)
     with r.canvas:
         charts.csv_download(lambda: pd.DataFrame(array, index=labelled(rows, for_figure=False))
                             .rename_axis("token").reset_index(),
@@ -81,6 +82,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
                                                           scale=node.op.scale),
                                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
                                 tallest=STEP_FIGURE_PX)
+            cells.hear_taps(chart)
         kept = matrix.copy()  # the tab keeps the download's numbers: one head's, not the view of every head's
         charts.csv_download(lambda: charts.matrix_frame(kept, labels, labels, "query", "key"),
                             f"layer{layer}_head{head}_{key}.csv")

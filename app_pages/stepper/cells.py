@@ -11,7 +11,10 @@ from bertviz_lite.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
 from bertviz_lite.figures.explanation import LECTURE_TOP, TOP
 from bertviz_lite.stepthrough.words import RESULT, RESULT_IN_FULL
-from app_pages.shell import charts, lecture, state
+from app_pages.shell import charts, into_view, lecture, state, taps
+
+RESULT_PART = "cell-result"  # the explanation's result line, by its container's key
+
 
 def chosen(node, shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | None]:
     """(the cell in the URL if it is one of this step's, or None; what to say about it, or None)."""
@@ -30,16 +33,24 @@ def chosen(node, shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | 
 
 def set_cell(cell: tuple[int, ...] | None) -> None:
     st.session_state.cell = "" if cell is None else ",".join(map(str, cell))
+    if cell is not None:  # a tap or a pick: its explanation's result is brought into view (on a phone, far below)
+        into_view.ask(RESULT_PART)
 
 
 def on_click(chart_key: str) -> callable:
     """A plotly chart's on_select: the clicked cell ("row,column" in the point's customdata, see
-    figures.click_targets) becomes the cell explained."""
+    figures.click_targets) becomes the cell explained. A finger's tap, which Plotly makes no selection of, is heard
+    once the chart is drawn (`taps.hear_taps`)."""
     def picked() -> None:
         points = st.session_state[chart_key]["selection"]["points"]
         if (cell := clicked_cell(points[0].get("customdata") if points else None)) is not None:
             set_cell(cell)
     return picked
+
+
+def hear_taps(chart_key: str) -> None:
+    """After a clickable chart: a tapped cell becomes the cell explained, as a clicked one does."""
+    taps.hear_taps(chart_key, lambda data: None if (cell := clicked_cell(data)) is None else set_cell(cell))
 
 
 def clicked_cell(data) -> tuple[int, int] | None:
@@ -99,13 +110,15 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
     st.markdown(f"**{title}**" if state.projector() else f"#### {title}")
     st.markdown(f"`{e.op}`: {e.formula}")
     ok = e.holds
-    if state.projector():  # one line: the figure must fit beside the heatmap
-        text = RESULT.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
-        lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/{'check_circle' if ok else 'cancel'}"
-                                         f": {text}]")
-    else:
-        text = RESULT_IN_FULL.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
-        (st.success if ok else st.error)(text, icon=":material/calculate:")
+    with st.container(key=RESULT_PART):
+        if state.projector():  # one line: the figure must fit beside the heatmap
+            text = RESULT.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
+            lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/"
+                                             f"{'check_circle' if ok else 'cancel'}: {text}]")
+        else:
+            text = RESULT_IN_FULL.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
+            (st.success if ok else st.error)(text, icon=":material/calculate:")
+    into_view.bring(RESULT_PART)
     figure_key = s.view_key("explain", name, e.head, e.at)
     top = LECTURE_TOP if state.projector() else TOP
     charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))

@@ -52,6 +52,7 @@ def positions_view(s: Stepping, r: Regions) -> None:
                 array.astype(np.float32), tokens, node.title, node.short, clickable=True, chosen=cell,
                 scale=node.op.scale),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
+            cells.hear_taps(chart)
             charts.csv_download(lambda: charts.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:
         span = array.shape[0] // 2

@@ -1,11 +1,15 @@
-"""Controls show the view the figure shows: every page's deep link, opened in a fresh session on a phone and on a
-desktop, draws each of its widgets at the link's value (issue 55). A phone's first run is cut short by the next (the
-phone says its width: app_pages/shell/screen.py); widgets set from the link only on the first run were drawn at
-their defaults there ("Lecture mode" off over a lecture, layer 0 over layer 2, bert-base-uncased over the bundled
-model's figures, an empty sentence) about one load in three.
+"""The app in a student's hand (issue 55): the lecturer's link, opened on a phone or at 1280×720.
 
-Each widget is read as the page shows it: a slider's value, a toggle's state, a text box's words, the chosen
-option's words."""
+Controls show the view the figure shows: every page's deep link, opened in a fresh session, draws each of its
+widgets at the link's value. A phone's first run is cut short by the next (the phone says its width:
+app_pages/shell/screen.py); widgets set from the link only on the first run were drawn at their defaults there
+("Lecture mode" off over a lecture, layer 0 over layer 2, bert-base-uncased over the bundled model's figures, an
+empty sentence) on 9 of 15 pages. Each widget is read as the page shows it: a slider's value, a toggle's state, a
+text box's words, the chosen option's words.
+
+A tapped cell is explained on the screen: on a phone the explanation lies under the figure and its pickers, far
+below the screen, and a tap seemed to do nothing; the result line is brought into view (app_pages/shell/into_view.py).
+"""
 from __future__ import annotations
 
 import os
@@ -134,3 +138,36 @@ def test_every_control_shows_the_link(server, browser, page, screen):
         context.close()
     expected = {**SHARED, **LINKS[page][1]}
     assert not wrong(shown, expected), (wrong(shown, expected), shown)
+
+
+CELL_CENTRE = """([row, column]) => {  // where cell (row, column) of the step's heatmap is on the screen
+  const figure = document.querySelector("[class*='st-key-point-figure'] .js-plotly-plot");
+  const box = figure.getBoundingClientRect(), x = figure._fullLayout.xaxis, y = figure._fullLayout.yaxis;
+  return [box.left + x._offset + x.l2p(column), box.top + y._offset + y.l2p(row)];
+}"""
+RESULT = "[class*='st-key-cell-result']"
+
+
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_a_tapped_cell_is_explained_on_the_screen(server, browser, screen):
+    """The lecturer's link to a step; a tap (a click at 1280×720) on a cell: its explanation's result line is on the
+    screen, whole."""
+    context = browser.new_context(**SCREENS[screen])
+    try:
+        tab = context.new_page()
+        keys = {"model": MODEL, "text": TEXT, "step": "attn.probs", "lecture": "1"}
+        tab.goto(f"{server}/layers?{urllib.parse.urlencode(keys)}")
+        settle(tab)
+        assert tab.locator(RESULT).count() == 0  # no cell yet
+        x, y = tab.evaluate(CELL_CENTRE, [3, 2])
+        if screen == "phone":
+            tab.touchscreen.tap(x, y)
+        else:
+            tab.mouse.click(x, y)
+        tab.wait_for_selector(RESULT)
+        settle(tab)
+        tab.wait_for_function(f"(() => {{ const r = document.querySelector(\"{RESULT}\").getBoundingClientRect();"
+                              f" return r.top >= 0 && r.bottom <= innerHeight; }})()", timeout=10_000)
+        assert "cell=3%2C2" in tab.url or "cell=3,2" in tab.url, tab.url
+    finally:
+        context.close()
