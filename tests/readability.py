@@ -179,6 +179,16 @@ CHECK = r"""
       add('cut', `'${text || 'a table'}' is taller than its box (${el.scrollHeight} > ${el.clientHeight} px)`);
   }
 
+  const measure = document.createElement('canvas').getContext('2d');
+  for (const input of root.querySelectorAll('input[role=combobox]')) {  // a picker's choice, cut at its box's edge
+    if (!input.value || hidden(input, null)) continue;
+    const s = getComputedStyle(input);
+    measure.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const room = input.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    if (measure.measureText(input.value).width > room + 1)
+      add('cut', `'${label(input.value)}' is wider than its picker (${Math.round(room)} px)`);
+  }
+
   // --- the page's point above the fold ------------------------------------------------------------------------------
   const points = [...root.querySelectorAll(POINT)].filter((p) => !hidden(p, null));
   if (!points.length) add('fold', 'the page declares no point (lecture.point)');

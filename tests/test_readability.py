@@ -197,7 +197,7 @@ def phone(browser):
 BROKEN = """<html><body style='font-family:sans-serif'>
 <p style='font-size:9px'>words too small to read</p>
 <div style='width:90px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font-size:16px'>14/17 Feed-forward
-activation</div>
+activation</div><input role='combobox' value='7/17 Attention (softmax) of every head' style='width:140px;font-size:16px'>
 <div style='height:900px'></div>
 <div class='st-key-point-figure'>{figure}{matrix}</div>{labels}
 <div data-testid='stException'>Traceback: boom</div></body></html>"""
@@ -283,7 +283,8 @@ def test_the_check_catches_a_broken_page(page):
     text = "\n".join(map(str, found))
     for needle in ("'-10.76' and '-10.35'", "'tiny' at 9.0 px", "'words too small to read' at 9.0 px",
                    "'a title past the edge' past the figure's edge", "'a wrapped titlecut at its top' past the",
-                   "14/17 Feed-forward", "st-key-point-figure",
+                   "14/17 Feed-forward", "'7/17 Attention (softmax) of every head' is wider than its picker",
+                   "st-key-point-figure",
                    "Traceback: boom", "380 px wide", "a panel 1", "a 5 × 5 matrix without its numbers",
                    "'every 4th row labelled' says how the figure is drawn"):
         assert needle in text, (needle, text)

@@ -72,7 +72,7 @@ def step_buttons(options: list[str], current: str, titles: dict[str, str], label
     widget = f"_w_stepper_{label}"
     st.session_state[widget] = current
     i = options.index(current)
-    back, select, forward = st.columns([1, 5, 1], vertical_alignment="bottom")
+    back, select, forward = st.columns([1, 7, 1], vertical_alignment="bottom")
     back.button("◀", key=f"back_{label}", help="previous step", disabled=i == 0, width="stretch",
                 on_click=go_to, args=(prefix + options[i - 1],))
     select.selectbox(label, options, key=widget, on_change=lambda: go_to(prefix + st.session_state[widget]),

@@ -72,7 +72,8 @@ def regions(stages: int) -> Regions:
     1280×720 projector."""
     if state.projector():
         more = stages - 3  # a fourth stage (DeBERTa's, MPNet's positions) takes its room from the slider
-        row = st.columns([3.9 + 0.9 * more, 0.8, 2.2 - 0.9 * more, 0.8, 1.1, 4.4], vertical_alignment="bottom")
+        row = st.columns([3.1 + 0.9 * more, 0.8, 2.0 - 0.9 * more, 0.8, 1.0, 5.5], vertical_alignment="bottom")  # the
+        # sub-step picker widest: "14/17 Feed-forward activation (gelu)" whole
         controls = st.container()
         canvas, words = st.columns(LECTURE_COLUMNS, gap="small")  # the step's figure first, and wide
         wide = st.container()  # under them, the page's width: a score's terms side by side
