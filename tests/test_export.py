@@ -295,7 +295,8 @@ def test_every_chapter_of_the_tour_opens_with_the_apps_words(site):
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 def test_next_walks_the_default_lecture_on_the_same_sentence(site):
     """In lecture mode the site's Next goes through the app's default lecture (tour/lecture.py), stop by stop, on
-    the sentence it started from; a view the site does not hold says so and still offers Next."""
+    the sentence it started from; a view the site does not hold says so and still offers Next; the last stop says
+    the lecture ends and links its first."""
     from playwright.sync_api import sync_playwright
 
     from bertviz_lite.tour.lecture import LECTURE_STOPS
@@ -313,7 +314,12 @@ def test_next_walks_the_default_lecture_on_the_same_sentence(site):
             assert hash_keys["text"] == [TEXTS[0]] and hash_keys["lecture"] == ["1"], title
             assert all(hash_keys[k] == [v] for k, v in keys), title
             walked.append(path)
-        assert page.locator("#next a").count() == 0  # the last stop
+        assert page.locator("#next a.next-view:not(.lecture-end)").count() == 0  # the last stop: no Next, and
+        again = page.locator("#next a.lecture-end")  # the lecture says it ends, and starts again on the sentence
+        assert again.text_content() == f"The lecture ends here. Again from its first stop: {LECTURE_STOPS[0][1]}"
+        again.click()
+        page.wait_for_function("p => location.hash.startsWith('#/' + p + '?')", arg=LECTURE_STOPS[0][0])
+        assert urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])["text"] == [TEXTS[0]]
         browser.close()
     assert walked == [path for path, _, _ in LECTURE_STOPS[1:]]
 

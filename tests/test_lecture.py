@@ -67,7 +67,12 @@ def test_the_lecture_ends_on_why_the_output_is_what_it_is():
         assert all(str(at.session_state[k]) == v for k, v in keys.items()), title
         assert [c for c in at.code if "lecture=1" in c.value], title
     assert any("integrated gradients" in m.value.lower() for m in at.markdown)
-    assert not [b for b in at.button if b.label.startswith("Next")]  # the lecture's last view
+    assert not [b for b in at.button if b.label.startswith("Next")]  # the lecture's last view: it says it ends,
+    (again,) = [b for b in at.button if b.label.startswith("The lecture ends here")]  # and starts it again
+    assert again.label == f"The lecture ends here. Again from its first stop: {LECTURE[0].title}"
+    again.click().run(timeout=120)
+    assert not at.exception and [b for b in at.button if b.label == f"Next: {LECTURE[1].title}"]
+    assert at.session_state["text"] != "" and at.session_state["model"] == BUNDLED_MODEL
 
 
 def test_a_figure_is_drawn_at_a_phones_width_where_the_browser_says_it_is_a_phone(monkeypatch):

@@ -9,7 +9,9 @@ from pathlib import Path
 import streamlit as st
 
 
-from .pages import Stop, following
+from bertviz_lite.tour.lecture import LECTURE_END
+
+from .pages import LECTURE, Stop, following
 from .state import from_url, lecture_mode, projector, set_value
 
 
@@ -34,6 +36,9 @@ def lecture_bar(page: str) -> None:
         onward.button(f"Leave for: {ahead.title}" if inside else f"Next: {ahead.title}",
                       icon=":material/arrow_forward:", type="secondary" if inside else "primary",
                       on_click=_show_view, args=(ahead,))
+    else:  # the last stop: the lecture ends, and can start again
+        onward.button(LECTURE_END.format(title=LECTURE[0].title), icon=":material/replay:", on_click=_show_view,
+                      args=(LECTURE[0],))
 
 
 def _show_view(view: Stop) -> None:

@@ -6,6 +6,7 @@ similarity figures' titles), the template is the app's own, imported here. Hande
 from __future__ import annotations
 
 from ..tour import NO_CHAPTER
+from ..tour.lecture import LECTURE_END
 from .similarity import COSINES_TITLE, SPLIT_TITLE
 
 SITE_WORDS = {
@@ -23,6 +24,7 @@ SITE_WORDS = {
     "attribute_needs": "it takes gradients through the model",
     "compare_needs": "it runs two models side by side",
     "next": "Next: {title} ▶",
+    "lecture_end": LECTURE_END,
     # the overview and Tokens
     "tree_help": "Click a line to open it. Repeated blocks are folded; tied tensors count once.",
     "architecture_note": "The app's Architecture page also lists every named parameter and the task heads; its "

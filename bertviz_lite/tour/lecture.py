@@ -19,3 +19,4 @@ LECTURE_STOPS = (
     ("intervene", "Switch a head off and watch what changes", (("off", "0.2"), ("layer", "1"))),
     ("attribute", "Which input tokens the output rests on", ()),
 )
+LECTURE_END = "The lecture ends here. Again from its first stop: {title}"  # under the last stop, in place of Next

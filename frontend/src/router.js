@@ -89,9 +89,11 @@ function lectureBar(page, keys) {
   bar.replaceChildren();
   if (!lecture()) return;
   const ahead = following(page, keys);
-  if (!ahead) return;
-  bar.append(element("a", worded("next", { title: ahead.title }), { href: link(ahead.page, { ...sentenceOf(keys, false), ...ahead.keys }),
-                                                     class: "next-view" }));
+  const first = /** @type {Stop[]} */ (site.lecture)[0];  // after the last stop: the lecture ends, and starts again
+  const stop = ahead || first;
+  bar.append(element("a", worded(ahead ? "next" : "lecture_end", { title: stop.title }),
+                     { href: link(stop.page, { ...sentenceOf(keys, false), ...stop.keys }),
+                       class: ahead ? "next-view" : "next-view lecture-end" }));
 }
 
 /**

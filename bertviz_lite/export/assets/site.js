@@ -62,12 +62,13 @@
     if (typeof value === "number" && (spec === "num" || spec === "plus" || spec === "+d")) {
       return spec === "num" ? num(value) : spec === "plus" ? plus(value) : signed(value);
     }
-    const parts = /^(\+)?(?:\.(\d+))?([fge])$/.exec(spec);
+    const parts = /^(\+)?(z)?(?:\.(\d+))?([fge])$/.exec(spec);
     if (!parts || typeof value !== "number") {
-      throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g, .Ne, +d, num and plus of numbers.`);
+      throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g, .Ne (z: no "-0"), +d, num and plus of numbers.`);
     }
-    const [, sign, digits, kind] = parts;
-    const text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6)) : scientific(value, Number(digits ?? 6));
+    const [, sign, zero, digits, kind] = parts;
+    let text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6)) : scientific(value, Number(digits ?? 6));
+    if (zero && /^-0(\.0*)?(e[+-]\d+)?$/.test(text)) text = text.slice(1);
     return sign && !text.startsWith("-") ? `+${text}` : text;
   }
   function general(value, digits) {
@@ -3023,11 +3024,19 @@
     bar.replaceChildren();
     if (!lectureMode()) return;
     const ahead = following(page2, keys);
-    if (!ahead) return;
-    bar.append(element("a", worded("next", { title: ahead.title }), {
-      href: link(ahead.page, { ...sentenceOf(keys, false), ...ahead.keys }),
-      class: "next-view"
-    }));
+    const first2 = (
+      /** @type {Stop[]} */
+      site7.lecture[0]
+    );
+    const stop = ahead || first2;
+    bar.append(element(
+      "a",
+      worded(ahead ? "next" : "lecture_end", { title: stop.title }),
+      {
+        href: link(stop.page, { ...sentenceOf(keys, false), ...stop.keys }),
+        class: ahead ? "next-view" : "next-view lecture-end"
+      }
+    ));
   }
   function navigation(here, keys) {
     const nav = frame("pages");
