@@ -74,7 +74,7 @@ if mask not in t.tokens:
     with side:
         chosen = st.selectbox(LABELS["position"], range(len(tokens)),
                               format_func=lambda i: token_option(i, tokens), **state.bind("position"))
-        st.caption(position_note(mask))
+        st.caption(position_note(mask, predicts=not problem))
 (show_nearest_pieces if problem else show_lens)(chosen)
 state.sync_url()
 del t, masked_lm  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -1,5 +1,5 @@
 """What Python writes for the front end's unit tests (frontend/test, run by node): numbers as Python formats them
-(format specs .Nf, .Ng, g, .Ne, +d, round, math.fsum) and as ops/worked.py's `num` and `plus` write them in the app's
+(format specs .Nf, .Ng, g, .Ne, z (no negative zero), +d, round, math.fsum) and as ops/worked.py's `num` and `plus` write them in the app's
 formulas, and arrays as export/steps.py `packed` writes them into a site, with what numpy reads back from them. The
 browser's numbers.js ports each of these; frontend/test/numbers.test.js holds it to these files character for
 character.
@@ -24,7 +24,8 @@ EDGES = [0.125, 0.375, 2.5, 3.5, 0.5, 1.5, -2.5, -0.125, 0.00025, 0.12345, 0.000
          4.898979485566356, -0.00001, 1e-7, 1e-12, 1e-05, 5e-324, 2.2250738585072014e-308, 1e-300, 1e16, 1e21,
          1e22, 1.7976931348623157e308, -1e300, 0.0, -0.0, math.inf, -math.inf, math.nan, 9.5, 8.5, 0.95, 99.5,
          2 ** -20, 3 * 2 ** -16, 2.5e-99, 3.5e-99, 7.0, -7.0, 1e4, -1e4, 9999.5, 100.0]
-FORMATS = [".0f", ".1f", ".2f", ".3f", ".4f", ".6f", ".1g", ".2g", ".4g", ".6g", "g", ".0e", ".1e", ".3e"]
+FORMATS = [".0f", ".1f", ".2f", ".3f", ".4f", ".6f", ".1g", ".2g", ".4g", ".6g", "g", ".0e", ".1e", ".3e", "z.2f", "z.1e",
+           "+z.2f"]
 
 
 def encoded(value: float) -> str:

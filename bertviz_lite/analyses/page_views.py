@@ -190,6 +190,10 @@ def nearest_note(source: str) -> str:
             f"probabilities.")
 
 
-def position_note(mask: str) -> str:
+def position_note(mask: str, predicts: bool = True) -> str:
+    """What the position picker is for: with a masked-LM head, where to put the mask to watch a prediction; without
+    one (the nearest pieces), nothing is predicted, and the note under it says so."""
+    if not predicts:
+        return "The pieces are those nearest to the token picked here, after the embeddings and after each layer."
     return (f"The lens looks at the position picked here. Put {mask} where a word should be predicted (e.g. 'the cat "
             f"{mask} on the mat') and it looks there, to watch the model predict it.")

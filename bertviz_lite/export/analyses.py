@@ -100,7 +100,7 @@ def lens_words(masked_lm, layers: int) -> dict:
         return {"mode": "lens", "notes": []}
     tokenizer = masked_lm.tokenizer
     return {"mode": "nearest", "notes": [nearest_note(masked_lm.source)], "top": TOP, "phone_top": PHONE_TOP,
-            "title": NEAREST_TITLE, "position_note": position_note(tokenizer.mask_token),
+            "title": NEAREST_TITLE, "position_note": position_note(tokenizer.mask_token, predicts=False),
             "mask_id": tokenizer.mask_token_id, "figure": lens_templates(layers, TOP, PHONE_TOP)}
 
 
@@ -219,5 +219,5 @@ def lens_page(masked_lm, text: str, pair: str | None = None) -> tuple[dict, Apar
         return page("lens", [], [{"by": [], "items": {"": shown(found[0])}}], notes=notes), iter(())
     items, apart = kept_apart("lens.position", ((str(f.position), lambda f=f: shown(f)) for f in found))
     return page("lens", [numbered("position", [token_option(i, t.tokens) for i in range(len(t.tokens))])],
-                [{"by": ["position"], "items": items}], side=[position_note(masked_lm.tokenizer.mask_token)],
+                [{"by": ["position"], "items": items}], side=[position_note(masked_lm.tokenizer.mask_token, predicts=not problem)],
                 notes=notes), apart

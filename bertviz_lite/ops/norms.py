@@ -62,7 +62,7 @@ def gain_and_shift(module, d: int) -> tuple[torch.Tensor, torch.Tensor]:
             torch.zeros(d) if bias is None else bias.detach())
 
 
-@tells(norm="{me} came in with mean {mean:.2f} and standard deviation {std:.2f} over its {size} numbers (length "
+@tells(norm="{me} came in with mean {mean:z.2f} and standard deviation {std:.2f} over its {size} numbers (length "
              "{before:.1f}); after the norm its length is {after:.1f}.")
 def narrate_norm(node, graph, module, say) -> Telling:
     """Of the chosen token's row, or where the rows are distances (DeBERTa's relative embeddings), of the distance

@@ -144,13 +144,14 @@ export function formatted(value, spec) {
   if (typeof value === "number" && (spec === "num" || spec === "plus" || spec === "+d")) {
     return spec === "num" ? num(value) : spec === "plus" ? plus(value) : signed(value);  // a formula's (ops/working.py)
   }
-  const parts = /^(\+)?(?:\.(\d+))?([fge])$/.exec(spec);
+  const parts = /^(\+)?(z)?(?:\.(\d+))?([fge])$/.exec(spec);
   if (!parts || typeof value !== "number") {
-    throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g, .Ne, +d, num and plus of numbers.`);
+    throw new Error(`A template asks for {…:${spec}} of ${String(value)}: the site writes .Nf, .Ng, g, .Ne (z: no "-0"), +d, num and plus of numbers.`);
   }
-  const [, sign, digits, kind] = parts;
-  const text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6))
+  const [, sign, zero, digits, kind] = parts;
+  let text = kind === "f" ? fixed(value, Number(digits ?? 6)) : kind === "g" ? general(value, Number(digits ?? 6))
     : scientific(value, Number(digits ?? 6));
+  if (zero && /^-0(\.0*)?(e[+-]\d+)?$/.test(text)) text = text.slice(1);  // Python's "z": a zero is not negative
   return sign && !text.startsWith("-") ? `+${text}` : text;
 }
 

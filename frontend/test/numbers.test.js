@@ -48,6 +48,7 @@ const numbers = fixture("numbers.json");
  * @returns {((value: number) => string) | null}
  */
 function formatter(spec) {
+  if (spec.includes("z")) return (value) => formatted(value, spec);  // Python's "z", on top of .Nf, .Ne
   const [, digits, kind] = /^\.(\d+)([efg])$/.exec(spec) || [null, "6", spec];
   const n = Number(digits);
   if (kind === "f") return (value) => fixed(value, n);
