@@ -70,14 +70,18 @@ def _step_heatmap(z: np.ndarray, tokens: list[str]) -> go.Figure:
     return attention_heatmap(z, tokens, "title", chosen=(0, 0))
 
 
-def _chosen_marker(rows: X, columns: X, first=0) -> tuple[dict, dict]:
-    """The chosen cell's outline (the second trace), at `var.chosen` (row, column: the column from `first`, where
-    the figure's first column is), and its drop where no cell is chosen or it lies outside the figure."""
+def _chosen_marker(rows: X, columns: X, first=0, by_value: bool = False) -> tuple[dict, dict]:
+    """The chosen cell's outline (the figure's first shape, on the cell's edges), at `var.chosen` (row, column: the
+    column from `first`, where the figure's first column is; the x axis `by_value`, a window's dimensions, or by
+    position), and its drop where no cell is chosen or it lies outside the figure."""
     column = var.chosen[1] - first
     outside = when(call("==", var.chosen, None), True, when(column < 0, True, when(
         call("len", columns) <= column, True, call("len", rows) <= var.chosen[0])))
-    at = lambda labels, k: when(outside, call("quote", []), call("taken", labels, call("cat", k)))  # noqa: E731
-    return {("data", 1, "x"): at(columns, column), ("data", 1, "y"): at(rows, var.chosen[0])}, {("data", 1): outside}
+    x, y = (var.chosen[1] if by_value else column), var.chosen[0]
+    edge = lambda centre, side: when(outside, 0, centre + side)  # noqa: E731
+    shape = ("layout", "shapes", 0)
+    return ({(*shape, "x0"): edge(x, -0.5), (*shape, "x1"): edge(x, 0.5), (*shape, "y0"): edge(y, -0.5),
+             (*shape, "y1"): edge(y, 0.5)}, {shape: outside})
 
 
 def _token_matrix(draw: Draw, sample: int, place: Place) -> dict:
@@ -88,7 +92,7 @@ def _token_matrix(draw: Draw, sample: int, place: Place) -> dict:
     fig = draw(np.full((sample, sample), 1 / sample, np.float32), tokens)
     n = call("len", var.labels)
     edges = category_edges(n)
-    marker, drop = _chosen_marker(var.labels, var.labels) if len(fig.data) > 1 else ({}, {})
+    marker, drop = _chosen_marker(var.labels, var.labels) if fig.layout.shapes else ({}, {})
     named = {("data", 0, "z"): var.z, ("data", 0, "x"): var.labels, ("data", 0, "y"): var.labels,
              **{("data", 0, key): leaf for key, leaf in scale_rule(var.scale, var.z).items()},
              ("data", 0, "colorbar", "title", "text"): var.colorbar,
@@ -125,7 +129,7 @@ def _window(sample: int, place: Place) -> dict:
                         chosen=(0, 0))
     n, width = call("len", var.labels), call("width", var.z)
     dims = call("range", width) + var.first
-    marker, drop = _chosen_marker(var.labels, dims, var.first)
+    marker, drop = _chosen_marker(var.labels, dims, var.first, by_value=True)
     named = {("data", 0, "z"): var.z, ("data", 0, "x"): dims, ("data", 0, "y"): var.labels,
              **{("data", 0, key): leaf for key, leaf in scale_rule("signed", var.z).items()},
              ("layout", "yaxis", "dtick"): label_step(n),

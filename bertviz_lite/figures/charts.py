@@ -88,14 +88,21 @@ def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable
     end at the cells' edges: Plotly would pad them by a marker's radius, a blank band round the matrix."""
     fig.update_xaxes(range=_edges(xs), autorange=False)
     fig.update_yaxes(range=_edges(ys)[::-1], autorange=False)  # the first row on top, as "reversed" has it
-    if chosen is not None and chosen[0] < len(ys) and chosen[1] < len(xs):
-        fig.add_trace(go.Scatter(x=[xs[chosen[1]]], y=[ys[chosen[0]]], mode="markers", hoverinfo="skip",
-                                 marker=dict(symbol="square-open", size=22, color=CHOSEN, line_width=3),
-                                 showlegend=False))
+    if chosen is not None and chosen[0] < len(ys) and chosen[1] < len(xs):  # the cell's own edges, round its
+        # number (a marker of a fixed size crossed "0.02" on a projector)
+        x, y = _centre(xs, chosen[1]), _centre(ys, chosen[0])
+        fig.add_shape(type="rect", xref="x", yref="y", x0=x - 0.5, x1=x + 0.5, y0=y - 0.5, y1=y + 0.5,
+                      line=dict(color=CHOSEN, width=3), fillcolor="rgba(0,0,0,0)", layer="above")
     if clickable and z.size <= MAX_CLICKABLE:
         fig.add_trace(click_targets(z, xs, ys, where, first_column))
         fig.data[0].hoverinfo = "skip"  # the targets say the value instead
         fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
+
+
+def _centre(values: list, k: int) -> float:
+    """Where the k-th cell's centre is on its axis: its position for labels (a category axis), its value for numbers
+    (a window's dimensions)."""
+    return k if isinstance(values[k], str) else values[k]
 
 
 def _edges(values: list) -> list[float]:
