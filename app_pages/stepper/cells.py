@@ -14,6 +14,8 @@ from bertviz_lite.stepthrough.words import RESULT, RESULT_IN_FULL
 from app_pages.shell import charts, into_view, lecture, state, taps
 
 RESULT_PART = "cell-result"  # the explanation's result line, by its container's key
+EXPLANATION_PX = 235  # an explanation's figure on a projector, beside the heatmap under its result line: whole above
+# a 720-pixel fold (a norm's "after" histogram and a score's terms' axis fell below it at 380)
 
 
 def chosen(node, shape: tuple[int, ...]) -> tuple[tuple[int, ...] | None, str | None]:
@@ -121,7 +123,8 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
     into_view.bring(RESULT_PART)
     figure_key = s.view_key("explain", name, e.head, e.at)
     top = LECTURE_TOP if state.projector() else TOP
-    charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top))
+    charts.cached_chart(figure_key, lambda: explanation_figure(e, t.tokens, top),
+                        tallest=EXPLANATION_PX if state.projector() else charts.LECTURE_CHART_PX)
     if steps.node(key).op.whole_row and "row" in e.figure:
         if st.toggle("The query's whole row (neuron view)", key="neuron_view",
                      help="BertViz's neuron view, with numbers: q_i ⊙ k_j for every key, their sums and the softmax."):

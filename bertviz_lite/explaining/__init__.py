@@ -3,7 +3,7 @@ computed from (LLM Visualization's idea, on a real encoder of any supported fami
 
 >>> e = explain(t, "layers.2.attn.scores", head=3, at=(4, 1))   # doctest: +SKIP
 >>> e.formula                                                    # doctest: +SKIP
-'34.1 (dots) + 0.0000 (mask) = 4.2634'
+'34.1 (dots) + 0 (the key is not masked) = 4.2634'
 >>> e.recomputed - e.value, sum(v for _, v in e.terms) - e.value  # doctest: +SKIP
 (0.0, 0.0)
 

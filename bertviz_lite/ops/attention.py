@@ -91,8 +91,9 @@ def masked(node, graph, module) -> Recipe:
             said.append(f"{{v{k}:{'plus' if said else 'num'}}} ({literal(source.removeprefix('attn.'))})")
             terms.append((source, getattr(var, f"v{k}")))
     let["mask"] = call("mask_bias", cell.at(0), cell.at(1))
-    return Recipe(let=let, formula=fmt("; ".join(said) + "; ") + when(var.mask == 0, fmt("{mask:plus}"), "+ −∞")
-                  + fmt(" (mask) = {terms_sum:num}"),
+    return Recipe(let=let, formula=fmt("; ".join(said) + "; ") + when(var.mask == 0, "+ 0 (the key is not masked)",
+                                                                        "+ −∞ (the key is masked)")
+                  + fmt(" = {terms_sum:num}"),
                   terms=(*terms, ("mask", var.mask)), inputs={**inputs, "mask": var.mask}, labels=_QUERY_KEY)
 
 
