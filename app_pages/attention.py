@@ -132,7 +132,8 @@ def head_view_page() -> None:
                                                 words, bool(st.session_state.horizontal), most),
                                 lambda: head_view(lines, labels, labels, t.num_heads, title,
                                                   bool(st.session_state.horizontal), focus, numbers=len(heads) == 1,
-                                                  most_px=most),
+                                                  most_px=most, heads=heads),  # every head shown in the legend,
+                                # a line or not (random weights: one head of "all 12" listed)
                                 on_select=lambda: on_token_click(chart), selection_mode="points", key=chart)
     with canvas:
         if focus is not None:
