@@ -49,9 +49,10 @@ def fit(fig: go.Figure, width: float, smallest: int = SMALLEST, numbers: int = S
 
 
 def fitted(s: Sheet, width: float, smallest: int = SMALLEST, numbers: int = SMALLEST,
-           tallest: float | None = None) -> Sheet:
+           tallest: float | None = None, labels: int | None = None) -> Sheet:
     """`fit`'s rules on a sheet (figures/sheet.py): the app's figure, fitted at once, or a template's, whose leaves
-    that depend on a sentence are fitted by expressions a site's browser works out."""
+    that depend on a sentence are fitted by expressions a site's browser works out. `labels`: the smallest an
+    axis's labels are written at before every k-th is written instead (`smallest` where not given)."""
     fig = s.fig
     colour_bars_under(s, width, tallest)  # first: the plot's width and height depend on it
     base = (fig.layout.font.size or 12) if fig.layout.font else 12
@@ -66,7 +67,7 @@ def fitted(s: Sheet, width: float, smallest: int = SMALLEST, numbers: int = SMAL
         horizontal = axis_name.startswith("x")
         length = axis_length(s, axis_name, width, horizontal, base)
         size = or_else(s.get("layout", axis_name, "tickfont", "size"), base)
-        step = fit_axis(s, axis_name, ticks, length / ticks.categories, horizontal, size, smallest)
+        step = fit_axis(s, axis_name, ticks, length / ticks.categories, horizontal, size, labels or smallest)
         thinned[axis_name[0]] = s.bind(call("max", thinned[axis_name[0]], step))
     say_thinned(s, thinned, width, base)
     for k, trace in enumerate(fig.data):

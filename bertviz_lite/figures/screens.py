@@ -12,6 +12,8 @@ from .sheet import Sheet, call
 
 LECTURE_FONT_PX = 20  # chart text in lecture mode (16 otherwise)
 LECTURE_NUMBERS_PX = 14  # a cell's number in lecture mode, where a decimal fewer allows: read from the back row
+LECTURE_LABELS_PX = 14  # an axis's labels in lecture mode at the least: past about 16 tokens, every k-th at 14 px
+# rather than every one smaller (12 px is the least anywhere)
 LECTURE_CHART_PX = 515  # tallest chart in lecture mode: whole on a 720-pixel screen under Layers' row of controls
 CHART_WIDTH_PX = 560  # the width a chart's labels are fitted to, unless its page says: about half a 1280-pixel
 # screen, where most charts sit beside their controls or their explanation
@@ -37,5 +39,5 @@ def styled_sheet(s: Sheet, width: int = CHART_WIDTH_PX, tallest: int = LECTURE_C
         for axes in (fig.update_xaxes, fig.update_yaxes):  # the Streamlit theme sets its own, smaller tick font
             axes(tickfont_size=LECTURE_FONT_PX - 2, title_font_size=LECTURE_FONT_PX)
         fig.update_traces(textfont_size=LECTURE_FONT_PX - 2, selector=dict(type="heatmap"))  # fit makes it smaller
-        return fitted(s, width, numbers=LECTURE_NUMBERS_PX, tallest=tallest)
+        return fitted(s, width, numbers=LECTURE_NUMBERS_PX, tallest=tallest, labels=LECTURE_LABELS_PX)
     return fitted(s, width)
