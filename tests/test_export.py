@@ -436,6 +436,17 @@ def test_the_site_says_how_many_pieces_became_unknown_as_the_tokens_page_does():
     assert site_content(loaded, [TEXTS[0]])["sentences"][0]["unknown"] is None
 
 
+def test_a_site_of_one_sentence_compares_it_with_the_default_lectures_sentences():
+    """The lecture's two Similarity stops show a figure on a site of one sentence (they asked for a second one): it
+    is compared with the sentences the app's Similarity page opens on; a site of two compares its own."""
+    from bertviz_lite.tour.lecture import LECTURE_SENTENCES
+
+    loaded = load_model(BUNDLED_MODEL)
+    one = site_content(loaded, [TEXTS[0]])["similarity"]
+    assert one["texts"] == [TEXTS[0], *LECTURE_SENTENCES] and "1,2" in one["pairs"]
+    assert site_content(loaded, TEXTS[:2])["similarity"]["texts"] == TEXTS[:2]
+
+
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 def test_the_site_works_from_a_static_server_on_loopback_and_asks_no_other_host(site):
     """The same folder served by a static server (Python's, on loopback), as a Space serves it: the stepper draws, a

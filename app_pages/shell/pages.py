@@ -21,12 +21,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from bertviz_lite.analyses.page_views import DEFAULTS
-from bertviz_lite.tour.lecture import LECTURE_STOPS
+from bertviz_lite.tour.lecture import LECTURE_SENTENCES, LECTURE_STOPS
 
 DEFAULT_TEXT = "she sat on the river bank and watched the kayakers"  # a sense to choose ("bank"), a word in pieces
-DEFAULT_SENTENCES = "\n".join(("the cat sat on the mat", "a kitten was sitting on the rug",
-                               "the stock market fell sharply today", "shares dropped on wall street",
-                               "i really enjoyed this film", "the movie was wonderful"))
+DEFAULT_SENTENCES = "\n".join(LECTURE_SENTENCES)
 LAYER, HEAD, TOKEN = ({key: DEFAULTS[key]} for key in ("layer", "head", "token"))  # keys several pages read
 STEP = {"step": "attn.probs"}
 WORD_LEVEL = {"words": False}

@@ -8,6 +8,7 @@ from .console import progress
 def cmd_export(args) -> None:
     from ..export import site_content, write_site
     from ..loading.loader import load_model
+    from ..tour.lecture import LECTURE_SENTENCES
 
     given = [*args.text, *(part for pair in args.pair for part in pair)]
     if not given or not all(text.strip() for text in given):
@@ -23,6 +24,9 @@ def cmd_export(args) -> None:
     except LoadError as error:  # a model that cannot be had is a request the command cannot take
         raise InputError(str(error)) from None
     progress(f"computing {len(args.text) + len(args.pair)} sentence(s)")
+    if len(set(text.strip() for text in args.text)) == 1:
+        progress(f"one --text: the Similarity view compares it with the default lecture's {len(LECTURE_SENTENCES)} "
+                 f"sentences (give --text twice or more to compare your own)")
     out = write_site(args.out, site_content(loaded, args.text, weights=not args.no_weights,
                                             pairs=[tuple(pair) for pair in args.pair], live=args.live))
     print(out / "index.html")

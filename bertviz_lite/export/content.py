@@ -24,7 +24,7 @@ from .explanations import explanation_templates
 from .matrices import matrix_templates
 from .live import can_go_live, write_live
 from .screens import drawn, templates
-from .similarity import similarity, similarity_traces
+from .similarity import compared_sentences, similarity, similarity_traces
 from .site_words import SITE_WORDS
 from .tour import HEAD as TOUR_HEAD, LAYER as TOUR_LAYER, TOKEN as TOUR_TOKEN, tour_chapters, tour_words
 
@@ -57,7 +57,8 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
     tree = module_tree(loaded.model)
     traces = [trace(loaded, text, pair) for text, pair in inputs]
     model = model_steps(loaded, traces[0], weights)
-    compared = similarity_traces(loaded, texts, live)
+    compared_texts = compared_sentences(texts)  # a single sentence beside the default lecture's
+    compared = similarity_traces(loaded, compared_texts, live)
     return {
         "about": about(loaded, [text if pair is None else f"{text} | {pair}" for text, pair in inputs]),
         "overview": {"tree": tree_html(fold_repeats(tree)), "total": tree.total,
@@ -66,7 +67,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "sentences": [sentence(t, text, pair) for t, (text, pair) in zip(traces, inputs)],
         "vocabulary": vocabulary_note(loaded),
         "model": model,
-        "similarity": similarity(loaded, texts, compared, live),
+        "similarity": similarity(loaded, compared_texts, compared, live),
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
                                              "words": tour_words(loaded, traces[0]) if live else None},

@@ -4,11 +4,12 @@ figures (analyses/similarity.py, analyses/similarity_split.py; figures similarit
 from __future__ import annotations
 
 from ..analyses.sentence_pooling import pooling_of, read_positions
-from ..analyses.similarity import vectors_of
+from ..analyses.similarity import MAX_SENTENCES, vectors_of
 from ..analyses.similarity_split import CAPTION, NOT_POOLED, STRONG_PAIR, STRONGEST, split_traces
 from ..figures import similarity_heatmap
 from ..figures.outputs import SPLIT_PX, pair_split_heatmap
 from ..stepthrough.trace import trace
+from ..tour.lecture import LECTURE_SENTENCES
 from .analysis_figures import cosine_row_templates, split_forms
 from .screens import for_screens
 
@@ -16,6 +17,15 @@ from .screens import for_screens
 COSINES_TITLE = "cosine of {name}"
 SPLIT_TITLE = "Each pair's share of cosine({a}, {b}) = {cosine:.3f}"
 YOURS = "yours"  # a typed sentence, as the figures name it beside the exported ones
+
+
+def compared_sentences(texts: list[str]) -> list[str]:
+    """The sentences the Similarity view compares: the site's single sentences; where it holds one, that one and the
+    default lecture's (tour/lecture.py, as the app's Similarity page opens on them), so that the lecture's two
+    Similarity stops show a figure rather than ask for a second sentence."""
+    if len(texts) != 1:
+        return texts
+    return [*texts, *(s for s in LECTURE_SENTENCES if s != texts[0])][:MAX_SENTENCES]
 
 
 def similarity_traces(loaded, texts: list[str], live: bool = False) -> list:

@@ -19,4 +19,8 @@ LECTURE_STOPS = (
     ("intervene", "Switch a head off and watch what changes", (("off", "0.2"), ("layer", "1"))),
     ("attribute", "Which input tokens the output rests on", ()),
 )
+LECTURE_SENTENCES = ("the cat sat on the mat", "a kitten was sitting on the rug", "the stock market fell sharply today",
+                     "shares dropped on wall street", "i really enjoyed this film", "the movie was wonderful")  # the
+# Similarity stops': two by two alike (the app's Similarity page opens on them; a site of one sentence compares it
+# with them)
 LECTURE_END = "The lecture ends here. Again from its first stop: {title}"  # under the last stop, in place of Next
