@@ -1,5 +1,6 @@
 """The test session: no network, an empty Hugging Face cache, and the tiny random models of every family
-(`tiny_models.py`) as session fixtures.
+(`tiny_models.py`) as session fixtures; for the tests that look at the app in a browser, the app as a process
+(`server`) and Debian's Chromium (`browser`), one of each per test module.
 
 No test touches the network: HF_HUB_OFFLINE is set for the whole session, and HF_HOME points at an empty temp
 dir so the machine's own cache cannot make a test pass.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="bvl-hf-home-")
@@ -58,3 +60,25 @@ def bert_base():
     from bertviz_lite import load_model
 
     return load_model("bert-base-uncased")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app on a free loopback port (`streamlit run app.py`), its URL."""
+    from bertviz_lite.benchmarks.app_process import Server
+
+    app = Server(Path(__file__).resolve().parent.parent)
+    yield app.url
+    app.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, under Playwright."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()

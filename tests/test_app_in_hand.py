@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
@@ -23,7 +22,6 @@ from readability import PHONE, settle
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
-ROOT = Path(__file__).resolve().parent.parent
 
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 TEXT = "the old man walked slowly along the river bank"
@@ -92,25 +90,6 @@ def wrong(shown: dict, expected: dict) -> dict:
 
 LINKS_TEXT = {"text", "pair", "sentences", "sentence_a", "sentence_b", "word", "other", "layer", "steps"}  # shown
 # exactly
-
-
-@pytest.fixture(scope="module")
-def server():
-    from bertviz_lite.benchmarks.app_process import Server
-
-    app = Server(ROOT)
-    yield app.url
-    app.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 SCREENS = {"phone": dict(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3),

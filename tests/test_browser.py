@@ -10,6 +10,7 @@ import pytest
 
 from bertviz_lite.benchmarks.app_process import Server
 
+from readability import settle
 from tiers import browser
 
 CHROMIUM = "/usr/bin/chromium"
@@ -63,7 +64,7 @@ def test_deep_links_render_without_exceptions(server, page):
 
 def test_lecture_link_fits_a_projector_and_steps_forward(server, page):
     page.goto(f"{server}/layers?layer=2&step=attn.probs&lecture=1")
-    wait_idle(page)
+    settle(page)  # the charts drawn and laid out: measured mid-layout on a busy machine, the heatmap lay at y 996
     assert page.locator("[data-testid='stSidebar'][data-collapsed='true']").count() == 1
     heading = page.get_by_text("step 7 of 17: Attention (softmax)")
     heatmap = page.locator(".js-plotly-plot").first

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
@@ -28,7 +27,6 @@ from tiers import slow
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
-ROOT = Path(__file__).resolve().parent.parent
 
 BUNDLED = "sentence-transformers/all-MiniLM-L6-v2"
 DEBERTA, MODERNBERT = "microsoft/deberta-v3-base", "answerdotai/ModernBERT-base"
@@ -159,25 +157,6 @@ def eurobert_gqa(tmp_path_factory) -> str:
     family = family_for_config(config)
     build_tokenizer(family.tokenizer, family.max_tokens(config)).save_pretrained(directory)
     return str(directory)
-
-
-@pytest.fixture(scope="module")
-def server():
-    from bertviz_lite.benchmarks.app_process import Server
-
-    app = Server(ROOT)
-    yield app.url
-    app.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -32,8 +32,7 @@ TOL_SETS = {  # how many colours -> which of TOL_RAINBOW (his table, for 12 to 2
     22: [1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28],
     23: [0, 1, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 25, 26, 27, 28]}
 ROW_PX = 24  # per token, where the height allows: room for a 16-pixel label
-LEAST_ROW_PX = 14  # per token at the least: a 12-pixel label, so that 32 tokens fit a projector (a longer sentence
-# scrolls in its box)
+LEAST_ROW_PX = 15  # per token at the least: a 12-pixel label (a longer sentence scrolls in its box)
 SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
 NOTHING_DRAWN = "No weight here reaches {weight}: no line to draw"
 HEAD_VIEW_PX = 580  # the head view's height on a projector, under lecture mode's top margin and a random-weights

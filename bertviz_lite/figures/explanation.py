@@ -20,6 +20,7 @@ from plotly.subplots import make_subplots
 from ..ops import MASKED_BELOW, Figure
 from ..ops.recipe import X, call, fmt, tree_of, var, when
 from .charts import FONT, labelled
+from .room import KEEPS_HEIGHT
 from .style import AXIS_LABELS
 from .style import CHOSEN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale
 from .template import Path, filled, value_of
@@ -213,7 +214,7 @@ def _arrows_skeleton() -> go.Figure:
                                  marker=dict(color=colour, size=8)))
     fig.update_xaxes(zeroline=True, title="first of the pair")
     fig.update_yaxes(zeroline=True, scaleanchor="x", title="second of the pair")
-    return _layout(fig)
+    return _layout(fig).update_layout(meta=KEEPS_HEIGHT)  # square: shorter, its "before" and "after" meet
 
 
 def _arrows_leaves() -> dict[Path, X]:
