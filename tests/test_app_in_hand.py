@@ -119,6 +119,7 @@ def test_every_control_shows_the_link(server, browser, page, screen):
     assert not wrong(shown, expected), (wrong(shown, expected), shown)
 
 
+FIGURE = "[class*='st-key-point-figure'] .js-plotly-plot"  # the step's heatmap
 CELL_CENTRE = """([row, column]) => {  // where cell (row, column) of the step's heatmap is on the screen
   const figure = document.querySelector("[class*='st-key-point-figure'] .js-plotly-plot");
   const box = figure.getBoundingClientRect(), x = figure._fullLayout.xaxis, y = figure._fullLayout.yaxis;
@@ -137,6 +138,10 @@ def test_a_tapped_cell_is_explained_on_the_screen(server, browser, screen):
         keys = {"model": MODEL, "text": TEXT, "step": "attn.probs", "lecture": "1"}
         tab.goto(f"{server}/layers?{urllib.parse.urlencode(keys)}")
         settle(tab)
+        tab.wait_for_function(f"(() => {{ const f = document.querySelector({FIGURE!r});"  # drawn for this screen
+                              f" return f && f._fullLayout && f.getBoundingClientRect().width <= innerWidth; }})()",
+                              timeout=60_000)
+        settle(tab)  # a phone's second run, for its width, done
         assert tab.locator(RESULT).count() == 0  # no cell yet
         x, y = tab.evaluate(CELL_CENTRE, [3, 2])
         if screen == "phone":
