@@ -67,6 +67,10 @@ READ = r"""() => {
   return shown;
 }"""
 
+EVERY_WIDGET_DRAWN = """() => [...document.querySelectorAll("[class*='st-key-_w']")].every((el) =>
+  el.querySelector('[role=slider], input, textarea, button'))"""  # a widget is drawn into its keyed box
+# after the run that placed the box: under load a toggle's box was read once before its checkbox was in it
+
 
 def link(page: str) -> str:
     keys = {"model": MODEL, "text": TEXT, **LINKS[page][0], "lecture": "1"}
@@ -112,6 +116,7 @@ def test_every_control_shows_the_link(server, browser, page, screen):
         tab = context.new_page()
         tab.goto(f"{server}/{link(page)}")
         settle(tab)
+        tab.wait_for_function(EVERY_WIDGET_DRAWN, timeout=30_000)
         shown = tab.evaluate(READ)
     finally:
         context.close()
