@@ -4,7 +4,10 @@ every method's faithfulness on this sentence: its deletion curve and AOPC, the m
 import pandas as pd
 import streamlit as st
 
+from bertviz_lite.analyses.page_views import TITLES
 from bertviz_lite.attributing.gradients import METHODS
+from bertviz_lite.attributing.words import (AOPC_CAPTION, BARS_TITLE, DELETION_TITLE, caption, completeness,
+                                            gap_warning, verdict)
 from bertviz_lite.figures.attributions import attribution_bars, deletion_lines
 from bertviz_lite.serving.cache import cached_attribution, cached_faithfulness
 from app_pages.shell import charts, guarded, lecture, runs, state
@@ -16,7 +19,7 @@ state.init_state()  # the target says which task to load the model for
 mlm = st.session_state.target == "mlm"
 loaded = guarded.load_or_stop(needs_weights=True, task=MASKED_LM if mlm else None)
 key = runs.page_key(loaded).with_text(st.session_state.text)  # the text alone: an attribution reads no pair
-controls, canvas = lecture.controls_and_canvas("Attributions", [4, 8])
+controls, canvas = lecture.controls_and_canvas(TITLES["attribute"], [4, 8])
 
 with controls:
     st.segmented_control("What is explained", list(TARGETS), format_func=TARGETS.get, **state.bind("target"))
@@ -51,31 +54,23 @@ if st.session_state.faithful:
 def deletion_view() -> None:
     """Which method to trust, for this sentence: the verdict and every method's deletion curve, its AOPC in the
     legend (Samek et al. 2017)."""
-    best, margin = found.most_faithful()
-    st.markdown(f"For this sentence, **{best}** was the most faithful: AOPC {found.aopc[best]:.3f}, "
-                f"{margin:.3f} above the next method (random: {found.aopc['random']:.3f}). One sentence, not a law.")
+    st.markdown(verdict(found))
     charts.cached_chart(charts.view_key(loaded, key, "deletion", spec, steps, baseline),
-                        lambda: deletion_lines(found.curves, found.aopc, f"Deletion curves: {found.target}",
+                        lambda: deletion_lines(found.curves, found.aopc, DELETION_TITLE.format(target=found.target),
                                                found.counts), width=charts.column_px([4, 8], 1))
 
 
 def attribution_view() -> None:
     """The chosen method's attribution per token, with its completeness: Σ attributions against
     f(x) − f(baseline)."""
-    gap = result.completeness_gap
-    share = abs(gap) / max(abs(result.f_x - result.f_baseline), 1e-12)
-    complete = (f"Σ attributions {result.total:.4f}; f(x) − f(baseline) = {result.f_x:.4f} − "
-                f"({result.f_baseline:.4f}) = {result.f_x - result.f_baseline:.4f}; gap {gap:+.1e} ({share:.2%})")
-    st.markdown(f"**{METHODS[method].capitalize()} of {result.target}.** {complete}"
-                + ("" if method == "ig" else " — gradient × input is not complete, the gap is expected."))
+    st.markdown(completeness(result))
     measure = "L2 norm" if st.session_state.norms else "attribution"
     charts.cached_chart(charts.view_key(loaded, key, "attribution", spec, method, steps, baseline, measure),
                         lambda: attribution_bars(result.norms if st.session_state.norms else result.scores,
-                                                 result.tokens, f"{METHODS[method].capitalize()}, per token",
+                                                 result.tokens, BARS_TITLE.format(method=METHODS[method].capitalize()),
                                                  measure), width=charts.column_px([4, 8], 1))
-    if method == "ig" and share > 0.01:
-        st.warning(f"The gap is {share:.1%} of f(x) − f(baseline): the path is steep somewhere; more steps bring it "
-                   f"down.", icon=":material/warning:")
+    if warning := gap_warning(result):
+        st.warning(warning, icon=":material/warning:")
 
 
 with canvas:
@@ -87,13 +82,10 @@ with canvas:
         st.info(result.notice, icon=":material/content_cut:")
     if result.note:
         st.info(result.note, icon=":material/info:")
-    st.caption("Per token, the attribution to its word embedding summed over the dimensions; a special token's "
-               f"embedding is the baseline's own, so its attribution is 0. The baseline replaces every other token "
-               f"by the {result.baseline} token (Sundararajan et al. 2017; Captum computes both methods).")
+    st.caption(caption(result.baseline))
     if found is not None:
         st.dataframe(pd.DataFrame({"method": list(found.aopc), "AOPC": list(found.aopc.values())})
                      .sort_values("AOPC", ascending=False), hide_index=True)
-        st.caption("AOPC: the mean fall of the target as each method's top tokens are replaced one by one by the "
-                   "baseline token, k = 0 … K (Samek et al. 2017); larger is more faithful.")
+        st.caption(AOPC_CAPTION)
 state.sync_url()
 del loaded, result, found  # a tab keeps this namespace: no model in it (guarded.trace_or_stop)

@@ -5,12 +5,13 @@ import html
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite.analyses.contexts import words_in_contexts
+from bertviz_lite.analyses.contexts import CAPTION, ends, lines_title, words_in_contexts
+from bertviz_lite.analyses.page_views import TITLES
 from bertviz_lite.figures import context_lines
 from app_pages.shell import charts, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
-controls, canvas = lecture.controls_and_canvas("A word in two contexts", [4, 7])  # sentences beside the chart
+controls, canvas = lecture.controls_and_canvas(TITLES["contexts"], [4, 7])  # sentences beside the chart
 
 with controls:
     st.text_area("Sentence A", height=68, **state.bind("sentence_a"))
@@ -31,17 +32,13 @@ with controls:
     first = results[0]
     st.html(f"<div style='line-height:1.8'>A: {marked(first.tokens_a, first.pieces_a)}<br>"
             f"B: {marked(first.tokens_b, first.pieces_b)}</div>")
-    st.caption("The cosine of the word's vector in sentence A and in sentence B (a word in pieces: the mean of its "
-               "pieces; its first occurrence), after the embeddings and after every layer. 1 means the context "
-               "changed nothing; the lower it falls, the more each sentence made the word its own. Ethayarajh (2019), "
-               "“How Contextual are Contextualized Word Representations?”.")
+    st.caption(CAPTION)
 with canvas, lecture.point():
     cosines = {r.word: r.cosines for r in results}
-    charts.chart(context_lines(cosines, f"{', '.join(cosines)} in two contexts, layer by layer"))
+    charts.chart(context_lines(cosines, lines_title(list(cosines))))
     charts.csv_download(lambda: pd.DataFrame([{"word": w, "after": "embeddings" if i == 0 else f"layer {i - 1}",
                                                "cosine": c} for w, values in cosines.items()
                                               for i, c in enumerate(values)]), "word_in_two_contexts.csv")
-    ends = ", ".join(f"{w}: {values[0]:.3f} → {values[-1]:.3f}" for w, values in cosines.items())
-    st.caption(f"After the embeddings → after the last layer: {ends}.")
+    st.caption(ends(results))
 state.sync_url()
 del a, b, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

@@ -6,16 +6,20 @@ import numpy as np
 import streamlit as st
 
 from bertviz_lite.analyses.output_change import output_change
+from bertviz_lite.analyses.page_views import TITLES
 from bertviz_lite.figures import matrices_side_by_side
 from bertviz_lite.figures.outputs import shift_heatmap
 from bertviz_lite.serving.cache import cached_value_zeroing
 from bertviz_lite.intervening.value_zeroing import value_zeroing_rollout
+from bertviz_lite.intervening.words import (AXES, BEFORE_AFTER_TITLE, SENTENCE_COSINE, SHIFT_TITLE, head_label,
+                                            headline, predictions, unchanged_attention, value_zeroing_caption,
+                                            value_zeroing_titles)
 from app_pages.shell import charts, guarded, lecture, runs, screen, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
-controls, canvas = lecture.control_row("Interventions", [2.9, 2.1, 3, 1.4, 1, 2.1])
+controls, canvas = lecture.control_row(TITLES["intervene"], [2.9, 2.1, 3, 1.4, 1, 2.1])
 L, H, tokens = t.num_layers, t.num_heads, t.tokens
 edits = runs.edits_in_url(t)  # before the pickers: they show the keys as it rewrites them
 
@@ -28,20 +32,9 @@ def named(i: int) -> str:
     return f"{i} {tokens[i]}"
 
 
-def unchanged_attention(first: int) -> str:
-    """Which layers' attention an intervention after the softmax cannot change: those up to the first it changes."""
-    layers = "layer 0" if first == 0 else f"layers 0 to {first}"
-    return f"The attention of {layers} cannot change: the intervention acts after {'its' if first == 0 else 'their'} softmax."
-
-
-def small(x: float) -> str:
-    """A distance as a person reads it: 4 decimals, or 3 significant digits below 0.001 (random weights move little)."""
-    return f"{x:.4f}" if x == 0 or x >= 1e-3 else f"{x:.3g}"
-
-
 heads = [f"{layer}.{head}" for layer in range(L) for head in range(H)]
 controls[0].multiselect("Switch heads off", heads, placeholder="layer.head", **state.bind_list("off", heads),
-                        format_func=lambda x: "layer {} · head {}".format(*x.split(".")))
+                        format_func=head_label)
 positions = [str(i) for i in range(len(tokens))]
 if loaded.tokenizer.mask_token_id is not None:
     controls[1].multiselect("Mask tokens", positions, placeholder="a token", **state.bind_list("mask", positions),
@@ -62,35 +55,29 @@ controls[5].toggle("Value zeroing", help="A context-mixing map: T runs of the la
 def intervention_view() -> None:
     intervened = key.with_edits(edits)  # names the run, and so its figures: each intervention has its own
     run = runs.intervened_or_stop(intervened)
-    first, shift = run.first_changed_layer, run.shift
-    token = int(shift[-1].argmax())  # the token the last layer moved most
-    which = f"'{tokens[token]}'" + (f" (token {token}, masked)" if token in edits.masked else f" (token {token})")
-    headline = (f"**{edits.describe().capitalize()}.** After the last layer {which} moved most: cosine distance "
-                f"{small(shift[-1, token])} (mean {small(shift[-1].mean())}).")
-    lines = -(-len(headline.replace("**", "")) // HEADLINE_CHARS)
+    said = headline(edits, tokens, run.shift)
+    lines = -(-len(said.replace("**", "")) // HEADLINE_CHARS)
     tallest = BEFORE_AFTER_PX - LINE_PX * (lines - 1)  # a second line of it: a shorter figure
     with lecture.point():  # the attention before and after: what the intervention did to one head, on screen first
-        st.markdown(headline)
+        st.markdown(said)
         charts.cached_chart(charts.view_key(loaded, intervened, "before and after", layer, head),
                             lambda: matrices_side_by_side(
                                 {"before": t.attention(layer)[head], "after": run.trace.attention(layer)[head]},
                                 run.trace.tokens, colorbar="attention", axes=("query", "key"),
-                                title=f"Layer {layer}, head {head}: attention before and after",
+                                title=BEFORE_AFTER_TITLE.format(layer=layer, head=head),
                                 per_row=1 if screen.narrow() else None),  # on a phone, one above the other
                             width=charts.PAGE_WIDTH_PX, tallest=tallest)
-    st.caption("A masked token changes every layer's attention." if edits.masked else unchanged_attention(first))
+    st.caption(unchanged_attention(edits))
     charts.cached_chart(charts.view_key(loaded, intervened, "shift"), lambda: shift_heatmap(
-        shift, run.trace.tokens, "How far each token's hidden state moved", edits.unchanged_states, edits.masked),
+        run.shift, run.trace.tokens, SHIFT_TITLE, edits.unchanged_states, edits.masked),
         width=charts.PAGE_WIDTH_PX)
     st.page_link("app_pages/layers.py", label=f"Step through layer {layer} of the intervened run",
                  icon=":material/layers:", query_params={**edits.to_url(), "layer": layer})
     change = output_change(t, run.trace)
     if change.sentence_cosine is not None:
-        st.metric("Sentence vector: cosine to the original", f"{change.sentence_cosine:.4f}")
+        st.metric(SENTENCE_COSINE, f"{change.sentence_cosine:.4f}")
     if change.before:
-        st.markdown(f"Masked-LM top {len(change.before)} at {named(change.position)}: before "
-                    + ", ".join(f"'{w}' {p:.2f}" for w, p in change.before) + "; after "
-                    + ", ".join(f"'{w}' {p:.2f}" for w, p in change.after) + ".")
+        st.markdown(predictions(change, tokens))
     elif change.mlm_problem and loaded.tokenizer.mask_token in run.trace.tokens:
         st.caption(f"No masked-LM predictions: {change.mlm_problem}")
 
@@ -100,17 +87,14 @@ def value_zeroing_view() -> None:
                      cached_value_zeroing(key, k)) for k in range(layer + 1)])
     with lecture.point("value-zeroing") if not edits else st.container():  # the map and its rollout, side by side
         charts.cached_chart(charts.view_key(loaded, key, "value zeroing", layer), lambda: matrices_side_by_side(
-            {"value zeroing": maps[-1], f"value zeroing rolled out to layer {layer}": value_zeroing_rollout(maps)[-1]},
-            tokens, colorbar="share", axes=("token", "rests on"), per_row=1 if screen.narrow() else None),
+            dict(zip(value_zeroing_titles(layer), (maps[-1], value_zeroing_rollout(maps)[-1]))),
+            tokens, colorbar="share", axes=AXES, per_row=1 if screen.narrow() else None),
             width=charts.PAGE_WIDTH_PX, tallest=BEFORE_AFTER_PX)
-    st.caption(f"Value zeroing (Mohebbi et al. 2023), of the model's own run: row i, column j is how far token i's "
-               f"output of layer {layer} moves (cosine distance) when token j's value vector is zeroed in that layer, "
-               f"each row divided by its sum: {len(tokens)} runs of the layer, {len(tokens) * (layer + 1)} for the "
-               f"rollout to layer {layer}, as the paper's code rolls out: C_l · … · C_0. Beside it, what the "
-               f"attention weights say (the mean of the layer's heads):")
+    st.caption(f"{value_zeroing_caption(layer, len(tokens))} Beside it, what the attention weights say (the mean "
+               f"of the layer's heads):")
     charts.cached_chart(charts.view_key(loaded, key, "attention mean", layer), lambda: matrices_side_by_side(
         {f"attention of layer {layer} (mean over heads)": t.attention(layer).mean(axis=0)}, tokens, colorbar="share",
-        axes=("token", "rests on")), width=charts.column_px([1, 1], 0), tallest=BEFORE_AFTER_PX)
+        axes=AXES), width=charts.column_px([1, 1], 0), tallest=BEFORE_AFTER_PX)
 
 
 with canvas:

@@ -54,6 +54,7 @@ CHECK = r"""
   const root = document.querySelector("[data-testid='stMain']") || document.body;
   const POINT = "[class*='st-key-point'], [data-point]";  // the app's lecture.point, an exported site's data-point
   const SCROLLS = "[class*='st-key-scrolls'], [data-scrolls]";  // a box the page says scrolls: the app's, a site's
+  const SELECT_ARROW_PX = 20;  // a <select>'s drop-down arrow, beside its padding
 
   function hidden(el, stop) {  // display, visibility and opacity along the ancestors up to `stop`
     for (let e = el; e && e !== stop; e = e.parentElement) {
@@ -187,6 +188,16 @@ CHECK = r"""
     const room = input.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
     if (measure.measureText(input.value).width > room + 1)
       add('cut', `'${label(input.value)}' is wider than its picker (${Math.round(room)} px)`);
+  }
+
+  for (const select of root.querySelectorAll('select')) {  // a site's picker: its choice, cut before the arrow
+    const chosen = select.selectedOptions[0]?.textContent || '';
+    if (!chosen || hidden(select, null)) continue;
+    const s = getComputedStyle(select);
+    measure.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const room = select.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - SELECT_ARROW_PX;
+    if (measure.measureText(chosen).width > room + 1)
+      add('cut', `'${label(chosen)}' is wider than its picker (${Math.round(room)} px)`);
   }
 
   // --- the page's point above the fold ------------------------------------------------------------------------------

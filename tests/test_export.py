@@ -188,8 +188,8 @@ def test_the_site_opens_from_disk_with_every_other_origin_blocked_and_runs_no_se
 
         page.goto(index + "#/tokens?text=a+sentence+it+does+not+hold")
         assert "not \"a sentence it does not hold\"" in page.locator("#view").inner_text()
-        page.goto(index + "#/intervene?text=" + urllib.parse.quote_plus(TEXTS[0]))  # a view the model must compute
-        assert "needs the model itself (it runs the sentence again" in page.locator("#view").inner_text()
+        page.goto(index + "#/compare?text=" + urllib.parse.quote_plus(TEXTS[0]))  # a view the model must compute
+        assert "needs the model itself (it runs two models side by side" in page.locator("#view").inner_text()
         page.goto(index + "#/architecture")  # the app's Architecture page: the overview's tree and sunburst
         page.wait_for_selector("#sunburst .main-svg")
         assert "every named parameter" in page.locator(".note").inner_text()
@@ -295,33 +295,41 @@ def test_every_chapter_of_the_tour_opens_with_the_apps_words(site):
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 def test_next_walks_the_default_lecture_on_the_same_sentence(site):
     """In lecture mode the site's Next goes through the app's default lecture (tour/lecture.py), stop by stop, on
-    the sentence it started from; a view the site does not hold says so and still offers Next; the last stop says
-    the lecture ends and links its first."""
+    the sentence it started from, on a projector and on a phone; every stop shows a figure (the tokens' chips on
+    the tour's first chapter), none says it needs the model; the last stop says the lecture ends and links its first."""
     from playwright.sync_api import sync_playwright
 
     from bertviz_lite.tour.lecture import LECTURE_STOPS
 
+    screens = {"projector": dict(viewport={"width": 1280, "height": 720}),
+               "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto((site / "index.html").as_uri() + "#/tokens?" + urllib.parse.urlencode({"text": TEXTS[0],
-                                                                                         "lecture": 1}))
-        walked = []
-        for path, title, keys in LECTURE_STOPS[1:]:
-            page.click("#next a")
-            page.wait_for_function("p => location.hash.startsWith('#/' + p + '?')", arg=path)
-            hash_keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
-            assert hash_keys["text"] == [TEXTS[0]] and hash_keys["lecture"] == ["1"], title
-            assert all(hash_keys[k] == [v] for k, v in keys), title
-            walked.append(path)
-        assert page.locator("#next a.next-view:not(.lecture-end)").count() == 0  # the last stop: no Next, and
-        again = page.locator("#next a.lecture-end")  # the lecture says it ends, and starts again on the sentence
-        assert again.text_content() == f"The lecture ends here. Again from its first stop: {LECTURE_STOPS[0][1]}"
-        again.click()
-        page.wait_for_function("p => location.hash.startsWith('#/' + p + '?')", arg=LECTURE_STOPS[0][0])
-        assert urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])["text"] == [TEXTS[0]]
+        for screen, options in screens.items():
+            page = browser.new_context(**options).new_page()
+            page.goto((site / "index.html").as_uri() + "#/tokens?" + urllib.parse.urlencode({"text": TEXTS[0],
+                                                                                             "lecture": 1}))
+            page.wait_for_selector("#view .chip")
+            walked = []
+            for path, title, keys in LECTURE_STOPS[1:]:
+                page.click("#next a")
+                page.wait_for_function("p => location.hash.startsWith('#/' + p + '?')", arg=path)
+                hash_keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
+                assert hash_keys["text"] == [TEXTS[0]] and hash_keys["lecture"] == ["1"], title
+                assert all(hash_keys[k] == [v] for k, v in keys), title
+                page.wait_for_selector("#view .main-svg, #view .chip", timeout=30_000)  # a figure drawn (the tour's
+                # first chapter: the tokens)
+                assert "needs the model" not in page.locator("#view").inner_text(), (screen, title)
+                walked.append(path)
+            assert walked == [path for path, _, _ in LECTURE_STOPS[1:]]
+            assert page.locator("#next a.next-view:not(.lecture-end)").count() == 0  # the last stop: no Next, and
+            again = page.locator("#next a.lecture-end")  # the lecture says it ends, and starts again on the sentence
+            assert again.text_content() == f"The lecture ends here. Again from its first stop: {LECTURE_STOPS[0][1]}"
+            again.click()
+            page.wait_for_function("p => location.hash.startsWith('#/' + p + '?')", arg=LECTURE_STOPS[0][0])
+            assert urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])["text"] == [TEXTS[0]]
+            page.context.close()
         browser.close()
-    assert walked == [path for path, _, _ in LECTURE_STOPS[1:]]
 
 
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")

@@ -26,7 +26,8 @@ VIEWS = ("overview", "tokens", "tour?chapter=1", "tour?chapter=2", "tour?chapter
          "tour?chapter=20", "layers?layer=0&step=attn.scores&cell=1,2", "layers?step=attn.probs",
          "layers?layer=1&step=ffn.in&cell=2,100", "layers?step=ffn.act&cell=2,3", "layers?step=embed.norm&cell=1,5",
          "layers?step=pooler.out&cell=3", "attention?layer=2", "attention?view=model", "heads?stat=prev",
-         "rollout?layer=5", "contributions?layer=2", "lens", "similarity", "similarity?why=1,2")
+         "rollout?layer=5", "contributions?layer=2", "lens", "similarity", "similarity?why=1,2", "contexts",
+         "intervene?off=0.2&layer=1", "attribute", "attribute?method=grad-input")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from bertviz_lite.analyses.contexts import DEFAULT_CONTEXTS
 from bertviz_lite.analyses.page_views import DEFAULTS
+from bertviz_lite.attributing.words import DEFAULT_BASELINE, DEFAULT_OTHER, DEFAULT_STEPS
 from bertviz_lite.tour.lecture import LECTURE_SENTENCES, LECTURE_STOPS
 
 DEFAULT_TEXT = "she sat on the river bank and watched the kayakers"  # a sense to choose ("bank"), a word in pieces
@@ -57,9 +59,8 @@ LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORD_LEVEL, EDIT
 ATTENTION = _page("attention", "Attention", "timeline", LAYER, HEAD, STEP, WORD_LEVEL,
                   {"view": "head", "heads": "", "focus": "", "filter": "All", "horizontal": False})
 SIMILARITY = _page("similarity", "Similarity", "compare_arrows", WORD_LEVEL, {"sentences": DEFAULT_SENTENCES, "why": ""})
-CONTEXTS = _page("contexts", "Word in context", "alt_route", {"sentence_a": "i sat on the bank of the river",
-                                                              "sentence_b": "i deposited money at the bank",
-                                                              "word": "bank"})
+CONTEXTS = _page("contexts", "Word in context", "alt_route",
+                 dict(zip(("sentence_a", "sentence_b", "word"), DEFAULT_CONTEXTS)))
 COMPARE = _page("compare", "Compare models", "splitscreen", HEAD, {"model_b": "distilbert-base-uncased",
                                                                    "depth": "0.5"})
 HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": DEFAULTS["stat"]})
@@ -67,9 +68,9 @@ ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORD_L
 CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL, {"norm": ""})
 LENS = _page("lens", "Logit lens", "visibility", {"position": DEFAULTS["position"]})
 INTERVENE = _page("intervene", "Interventions", "science", LAYER, HEAD, EDITS, {"vz": False})
-ATTRIBUTE = _page("attribute", "Attributions", "insights", {"target": "similarity",
-                                                          "other": "a kitten was sitting on the rug", "piece": "",
-                                                          "method": "ig", "steps": 32, "baseline": "pad",
+ATTRIBUTE = _page("attribute", "Attributions", "insights", {"target": "similarity", "other": DEFAULT_OTHER,
+                                                          "piece": "", "method": "ig", "steps": DEFAULT_STEPS,
+                                                          "baseline": DEFAULT_BASELINE,
                                                           "norms": False, "faithful": False})
 
 PAGES = (OVERVIEW, TOUR, ARCHITECTURE, TOKENS, LAYERS, ATTENTION, SIMILARITY, CONTEXTS, COMPARE, HEADS, ROLLOUT,

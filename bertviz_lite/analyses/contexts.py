@@ -26,6 +26,12 @@ from ..errors import InputError
 from ..stepthrough.trace import Trace
 from .word_level import word_groups
 
+DEFAULT_CONTEXTS = ("i sat on the bank of the river", "i deposited money at the bank", "bank")  # sentences A and B
+# and the word: the page's (and the lecture's) first view, a word of two senses
+CAPTION = ("The cosine of the word's vector in sentence A and in sentence B (a word in pieces: the mean of its pieces; "
+           "its first occurrence), after the embeddings and after every layer. 1 means the context changed nothing; "
+           "the lower it falls, the more each sentence made the word its own. Ethayarajh (2019), “How Contextual are "
+           "Contextualized Word Representations?”.")
 MAX_WORD = 100  # characters of a word worth looking for; longer input is refused before any search
 SHOWN = 40  # characters of an unknown word quoted back in a message
 
@@ -106,3 +112,13 @@ def _offer(a: Trace, b: Trace) -> str:
 def _quote(word: str) -> str:
     word = str(word).strip()
     return word if len(word) <= SHOWN else word[:SHOWN] + "…"
+
+
+def lines_title(words: list[str]) -> str:
+    return f"{', '.join(words)} in two contexts, layer by layer"
+
+
+def ends(results: list[WordInContexts]) -> str:
+    """Each word's cosine after the embeddings and after the last layer."""
+    return "After the embeddings → after the last layer: " + ", ".join(
+        f"{r.word}: {r.cosines[0]:.3f} → {r.cosines[-1]:.3f}" for r in results) + "."

@@ -14,7 +14,8 @@ from .head_fingerprints import HeadFingerprints, describe, striking_heads
 DEFAULTS = {"layer": 0, "head": 0, "token": 1, "stat": "prev", "position": 1}  # the URL keys' defaults on these
 # pages, in the app (app_pages/shell/pages.py) and in an exported site
 TITLES = {"heads": "Head fingerprints", "rollout": "Attention rollout", "contributions": "Norm-based contributions",
-          "lens": "Logit lens"}
+          "lens": "Logit lens", "intervene": "Interventions", "attribute": "Attributions",
+          "contexts": "A word in two contexts"}
 LABELS = {"stat": "Statistic", "rollout_layer": "Up to layer", "token": "Follow one token", "layer": "Layer",
           "norm": "Beside the attention", "position": "Position"}  # each picker's label
 

@@ -23,6 +23,7 @@ from .attention import attention_templates, attention_views
 from .explanations import explanation_templates
 from .matrices import matrix_templates
 from .live import can_go_live, write_live
+from .model_runs import attributions_page, contexts_page, interventions_page
 from .screens import drawn, templates
 from .similarity import compared_sentences, similarity, similarity_traces
 from .site_words import SITE_WORDS
@@ -58,6 +59,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
     traces = [trace(loaded, text, pair) for text, pair in inputs]
     model = model_steps(loaded, traces[0], weights)
     compared_texts = compared_sentences(texts)  # a single sentence beside the default lecture's
+    contexts = functools.cache(lambda: contexts_page(loaded))  # the same for every sentence: computed once
     compared = similarity_traces(loaded, compared_texts, live)
     return {
         "about": about(loaded, [text if pair is None else f"{text} | {pair}" for text, pair in inputs]),
@@ -79,17 +81,18 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()},  # the checks' bounds
         "templates": templates(),
         "words": SITE_WORDS,  # what the site says of itself
-        "steps": lambda: (sentence_scripts(loaded, t, lens_model) for t in traces),
+        "steps": lambda: (sentence_scripts(loaded, t, lens_model, contexts) for t in traces),
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
         "live": (lambda folder: write_live(folder, loaded, traces[0], compared)) if live else None,
     }
 
 
-def sentence_scripts(loaded, t, masked_lm: Callable[[], object]) -> tuple[Iterator[tuple[str, object]],
-                                                                         Callable[[], dict]]:
+def sentence_scripts(loaded, t, masked_lm: Callable[[], object], contexts: Callable[[], tuple]
+                     ) -> tuple[Iterator[tuple[str, object]], Callable[[], dict]]:
     """A sentence's scripts: its parts, each computed only when the writer asks for it (a block's sub-steps, the
-    tour, the attention views, the analyses' pages), so that one part at a time is held as text; then what every
-    view reads, with the checks the blocks gave on the way (each block computed once)."""
+    tour, the attention views, the analyses' pages, the pages that run the model again: model_runs.py), so that one
+    part at a time is held as text; then what every view reads, with the checks the blocks gave on the way (each
+    block computed once). `contexts()`: the Contexts page, the same for every sentence."""
     checks = {}
 
     def parts():
@@ -99,7 +102,9 @@ def sentence_scripts(loaded, t, masked_lm: Callable[[], object]) -> tuple[Iterat
         layerwise = all_layers(t)
         for name, (page, apart) in (("heads", heads_page(t, layerwise)), ("rollout", rollout_page(t, layerwise)),
                                     ("contributions", contributions_page(t, layerwise)),
-                                    ("lens", lens_of(masked_lm, t.text, t.pair))):
+                                    ("lens", lens_of(masked_lm, t.text, t.pair)),
+                                    ("intervene", interventions_page(t)), ("attribute", attributions_page(loaded, t)),
+                                    ("contexts", contexts())):
             yield name, page
             yield from apart  # each token's or position's item, where the page keeps them apart
 

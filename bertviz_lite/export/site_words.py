@@ -18,10 +18,6 @@ SITE_WORDS = {
     "no_page": 'This site has no page "{page}". It shows {holds}.',
     "app_only": "The {page} view needs the model itself ({why}): this site shows {holds}. The app shows it, for any "
                 "sentence.",
-    "contexts_needs": "it runs the model on the word's two sentences, any you type",
-    "intervene_needs": "it runs the sentence again through the model with a head switched off, a token masked or a "
-                       "value zeroed",
-    "attribute_needs": "it takes gradients through the model",
     "compare_needs": "it runs two models side by side",
     "next": "Next: {title} ▶",
     "lecture_end": LECTURE_END,

@@ -112,8 +112,11 @@ def _fit_legend(s: Sheet, width: float, base: float) -> None:
     entries = [t for t in fig.data if getattr(t, "showlegend", False) is not False and getattr(t, "name", None)]
     if len(entries) < 2:
         return
-    lines = len(entries)  # one entry a line: a phone's width holds one long name
+    titled = bool(fig.layout.legend.title.text)
+    lines = len(entries) + titled  # one entry a line: a phone's width holds one long name; the title above them
+    # (beside them, Plotly's place for a horizontal legend's title, it took the entries' room)
     legend_px = round(LEGEND_LINE_EM * base * lines) + LEGEND_GAP_PX
-    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"))
+    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom",
+                                  **({"title_side": "top"} if titled else {})))
     s.set(("layout", "margin", "b"), or_else(s.get("layout", "margin", "b"), PLOTLY_MARGIN_PX) + legend_px)
     s.set(("layout", "height"), or_else(s.get("layout", "height"), 450) + legend_px)

@@ -12,7 +12,7 @@
  * @typedef {Sentence & { tokens: string[] }} Computed
  */
 /** A page of the analyses, by its name in export/analyses.py (its title's key). */
-/** @typedef {"heads" | "rollout" | "contributions" | "lens"} PageName */
+/** @typedef {"heads" | "rollout" | "contributions" | "lens" | "intervene" | "attribute" | "contexts"} PageName */
 /** A picker whose values are 0 … n − 1, with the app's default (export/analyses.py numbered). */
 /** @typedef {"layer" | "head" | "token" | "position"} NumberedKey */
 /**

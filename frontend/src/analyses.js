@@ -1,4 +1,5 @@
-// The site's Heads, Rollout, Contributions and Lens pages: one page for any of them, drawn from what the app's code
+// The site's Heads, Rollout, Contributions and Lens pages, and its Interventions, Attributions and Contexts (computed
+// when the site was written: export/model_runs.py): one page for any of them, drawn from what the app's code
 // computed, worded and drew for every value of the page's pickers (export/analyses.py gives the shape). The
 // pickers are read from the address as the app's URL keys (stat, layer, token, norm, position); the figures sit in
 // the canvas, the words, checks and links beside them, as the app's pages have them.
@@ -64,7 +65,7 @@ function lines(host, said, kind) {
 
 /**
  * The page of one analysis.
- * @param {"heads" | "rollout" | "contributions" | "lens"} part
+ * @param {import("./analysed_page.js").PageName} part
  * @returns {import("./router.js").Page}
  */
 function analysisPage(part) {
@@ -147,3 +148,6 @@ export const headsView = analysisPage("heads");
 export const rolloutView = analysisPage("rollout");
 export const contributionsView = analysisPage("contributions");
 export const lensView = analysisPage("lens");
+export const interveneView = analysisPage("intervene");  // the pages that run the model again (export/model_runs.py)
+export const attributeView = analysisPage("attribute");
+export const contextsView = analysisPage("contexts");

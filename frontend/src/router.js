@@ -8,7 +8,8 @@ import { element, route, link, lectureMode as lecture, chosen, cannot, chips, fa
   worded, screen } from "./page.js";
 import { layers as stepperPage } from "./stepper.js";
 import { tourView, attentionView, similarityView } from "./views.js";
-import { headsView, rolloutView, contributionsView, lensView } from "./analyses.js";
+import { headsView, rolloutView, contributionsView, lensView, interveneView, attributeView, contextsView }
+  from "./analyses.js";
 import { addressed, wanted, ready, elsewhere, titled, pages as livePages, box, placeBox } from "./yours.js";
 
 /**
@@ -26,13 +27,15 @@ const site = window.BVL_SITE;
 /** @type {Record<string, Page>} */
 const PAGES = { "": overview, overview: overview, architecture: architecture, tokens: tokens, tour: tourView, layers: layers,
                 attention: attentionView, heads: headsView, rollout: rolloutView,
-                contributions: contributionsView, lens: lensView, similarity: similarityView };
+                contributions: contributionsView, lens: lensView, similarity: similarityView,
+                intervene: interveneView, attribute: attributeView, contexts: contextsView };
 /** @type {Record<string, string>} */
 const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
                 heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
-                similarity: "Similarity" };
+                similarity: "Similarity", contexts: "Contexts", intervene: "Interventions",
+                attribute: "Attributions" };
 const WHOLE_SITE = ["", "overview", "architecture"];  // pages that show no one sentence
-const APP_ONLY = ["contexts", "intervene", "attribute", "compare"];  // the app's pages that need the model itself
+const APP_ONLY = ["compare"];  // the app's pages that need the model itself
 // (why: the site's words "PAGE_needs")
 
 /**

@@ -2964,6 +2964,9 @@
   var rolloutView = analysisPage("rollout");
   var contributionsView = analysisPage("contributions");
   var lensView = analysisPage("lens");
+  var interveneView = analysisPage("intervene");
+  var attributeView = analysisPage("attribute");
+  var contextsView = analysisPage("contexts");
 
   // src/router.js
   var site7 = window.BVL_SITE;
@@ -2979,7 +2982,10 @@
     rollout: rolloutView,
     contributions: contributionsView,
     lens: lensView,
-    similarity
+    similarity,
+    intervene: interveneView,
+    attribute: attributeView,
+    contexts: contextsView
   };
   var NAMES = {
     overview: "Overview",
@@ -2991,10 +2997,13 @@
     rollout: "Rollout",
     contributions: "Contributions",
     lens: "Lens",
-    similarity: "Similarity"
+    similarity: "Similarity",
+    contexts: "Contexts",
+    intervene: "Interventions",
+    attribute: "Attributions"
   };
   var WHOLE_SITE = ["", "overview", "architecture"];
-  var APP_ONLY = ["contexts", "intervene", "attribute", "compare"];
+  var APP_ONLY = ["compare"];
   function following(page2, keys) {
     const stops = (
       /** @type {Stop[]} */

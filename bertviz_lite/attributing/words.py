@@ -1,0 +1,52 @@
+"""What the Attributions page says of a result, written once for the app's page and an exported site's: the
+completeness line, the deletion curves' verdict, and the captions.
+
+The page's default sentence B (`DEFAULT_OTHER`) is the lecture's: the first sentence's neighbour in meaning.
+"""
+from __future__ import annotations
+
+from ..tour.lecture import LECTURE_SENTENCES
+from .deletion import Faithfulness
+from .gradients import METHODS, Attribution
+
+DEFAULT_OTHER = LECTURE_SENTENCES[1]  # "a kitten was sitting on the rug"
+DEFAULT_STEPS, DEFAULT_BASELINE = 32, "pad"
+GAP_WARNED = 0.01  # a completeness gap past this share of f(x) − f(baseline) is warned of
+BARS_TITLE = "{method}, per token"
+DELETION_TITLE = "Deletion curves: {target}"
+AOPC_CAPTION = ("AOPC: the mean fall of the target as each method's top tokens are replaced one by one by the "
+                "baseline token, k = 0 … K (Samek et al. 2017); larger is more faithful.")
+
+
+def gap_share(result: Attribution) -> float:
+    """|Σ attributions − (f(x) − f(baseline))| as a share of f(x) − f(baseline)."""
+    return abs(result.completeness_gap) / max(abs(result.f_x - result.f_baseline), 1e-12)
+
+
+def completeness(result: Attribution) -> str:
+    """The method and target in bold, then Σ attributions against f(x) − f(baseline) and the gap."""
+    gap, share = result.completeness_gap, gap_share(result)
+    said = (f"Σ attributions {result.total:.4f}; f(x) − f(baseline) = {result.f_x:.4f} − "
+            f"({result.f_baseline:.4f}) = {result.f_x - result.f_baseline:.4f}; gap {gap:+.1e} ({share:.2%})")
+    return (f"**{METHODS[result.method].capitalize()} of {result.target}.** {said}"
+            + ("" if result.method == "ig" else " — gradient × input is not complete, the gap is expected."))
+
+
+def gap_warning(result: Attribution) -> str | None:
+    """Integrated gradients far from complete: more steps bring the gap down."""
+    share = gap_share(result)
+    if result.method != "ig" or share <= GAP_WARNED:
+        return None
+    return f"The gap is {share:.1%} of f(x) − f(baseline): the path is steep somewhere; more steps bring it down."
+
+
+def verdict(found: Faithfulness) -> str:
+    best, margin = found.most_faithful()
+    return (f"For this sentence, **{best}** was the most faithful: AOPC {found.aopc[best]:.3f}, {margin:.3f} above "
+            f"the next method (random: {found.aopc['random']:.3f}). One sentence, not a law.")
+
+
+def caption(baseline: str) -> str:
+    return ("Per token, the attribution to its word embedding summed over the dimensions; a special token's "
+            f"embedding is the baseline's own, so its attribution is 0. The baseline replaces every other token by "
+            f"the {baseline} token (Sundararajan et al. 2017; Captum computes both methods).")
