@@ -43,6 +43,7 @@ def sample_values() -> list[float]:
 
 def numbers_fixture() -> dict:
     from bertviz_lite.ops.worked import MASKED_BELOW, num, plus
+    from bertviz_lite.stepthrough.words import difference
 
     values = sample_values()
     worked = values + [MASKED_BELOW, MASKED_BELOW * 2, float(np.finfo(np.float32).min), MASKED_BELOW / 1.5]
@@ -56,6 +57,8 @@ def numbers_fixture() -> dict:
         "round": [{"value": encoded(v), "python": round(v)} for v in values if math.isfinite(v) and abs(v) < 2 ** 52]
         + [{"value": encoded(k + 0.5), "python": round(k + 0.5)} for k in range(-6, 6)],
         "signed": [{"value": k, "python": f"{k:+d}"} for k in (-12, -1, 0, 1, 7, 1000)],
+        "difference": [{"value": encoded(v), "digits": digits, "python": difference(v, digits)}
+                       for digits in (0, 1) for v in values],
         "fsum": [{"values": [encoded(v) for v in list_], "python": encoded(math.fsum(list_))} for list_ in sums],
     }
 

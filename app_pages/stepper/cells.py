@@ -10,7 +10,7 @@ from bertviz_lite.explaining import explain, parse_cell
 from bertviz_lite.ops import head_name, key_head
 from bertviz_lite.figures import explanation_figure, neuron_view
 from bertviz_lite.figures.explanation import LECTURE_TOP, TOP
-from bertviz_lite.stepthrough.words import RESULT, RESULT_IN_FULL
+from bertviz_lite.stepthrough.words import RESULT, RESULT_IN_FULL, difference
 from app_pages.shell import charts, into_view, lecture, state, taps
 
 RESULT_PART = "cell-result"  # the explanation's result line, by its container's key
@@ -114,11 +114,11 @@ def explanation_panel(s, steps, key: str, head: int, cell: tuple[int, ...], head
     ok = e.holds
     with st.container(key=RESULT_PART):
         if state.projector():  # one line: the figure must fit beside the heatmap
-            text = RESULT.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
+            text = RESULT.format(recomputed=e.recomputed, value=e.value, diff=difference(e.abs_diff, 0))
             lecture.point("result").markdown(f":{'green' if ok else 'red'}[:material/"
                                              f"{'check_circle' if ok else 'cancel'}: {text}]")
         else:
-            text = RESULT_IN_FULL.format(recomputed=e.recomputed, value=e.value, diff=e.abs_diff)
+            text = RESULT_IN_FULL.format(recomputed=e.recomputed, value=e.value, diff=difference(e.abs_diff))
             (st.success if ok else st.error)(text, icon=":material/calculate:")
     into_view.bring(RESULT_PART)
     figure_key = s.view_key("explain", name, e.head, e.at)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from bertviz_lite.graph.names import parse_step_name
 from bertviz_lite.ops import MERGE_HEADS
-from bertviz_lite.stepthrough.words import CHECK, against
+from bertviz_lite.stepthrough.words import CHECK, against, difference
 from app_pages.shell import charts, state
 from app_pages.stepper import cells
 from app_pages.stepper.stepping import Regions, Stepping
@@ -21,7 +21,7 @@ def check_line(steps, rerun: bool = False) -> None:
                 "transformers' own modules with hooks).", icon=":material/science:")
         return
     diff = steps.max_abs_diff
-    text = CHECK.format(against=against(steps.graph), diff=diff)  # of the block's end, whichever step is shown
+    text = CHECK.format(against=against(steps.graph), diff=difference(diff))  # of the block's end, whichever step is shown
     (st.success if steps.holds else st.error)(text, icon=":material/check_circle:" if steps.holds
                                               else ":material/cancel:")
 

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from ..figures import attention_heatmap, layer_head_grid, lens_grid, matrices_side_by_side, mixing_lines, mixture_by_layer
 from ..figures.style import plotly_text
+from ..stepthrough.words import difference
 from .contributions import LayerContributions
 from .head_fingerprints import HeadFingerprints, describe, striking_heads
 
@@ -136,7 +137,7 @@ def mixing_said(result: LayerContributions, layer: int) -> str:
 def contribution_checks(result: LayerContributions, layer: int) -> list[tuple[str, bool]]:
     """Both checks against the model's own numbers, said with their largest difference, and whether each holds."""
     second = CHECKS["pre_norm" if result.norm_residual_ln is None else "post_norm"]
-    return [(CHECKS["said"].format(what=what.format(layer=layer), diff=f"{diff:.1e}"), holds)
+    return [(CHECKS["said"].format(what=what.format(layer=layer), diff=difference(diff)), holds)
             for what, diff, holds in ((CHECKS["out"], result.out_diff, result.out_holds),
                                       (second, result.norm_diff, result.norm_holds))]
 
@@ -180,8 +181,8 @@ def nearest_figure(layers: list[list[tuple[str, float]]], position: int, token: 
 
 
 def lens_check(max_abs_diff: float, holds: bool) -> tuple[str, bool]:
-    return (f"The last layer through the head vs the masked-LM model's own logits: max |Δ| = {max_abs_diff:.1e}",
-            holds)
+    return (f"The last layer through the head vs the masked-LM model's own logits: max |Δ| = "
+            f"{difference(max_abs_diff)}", holds)
 
 
 def nearest_note(source: str) -> str:

@@ -20,6 +20,7 @@ SITE_WORDS = {
                 "sentence.",
     "compare_needs": "it runs two models side by side",
     "next": "Next: {title} ▶",
+    "pages": "Pages",
     "lecture_end": LECTURE_END,
     # the overview and Tokens
     "tree_help": "Click a line to open it. Repeated blocks are folded; tied tensors count once.",

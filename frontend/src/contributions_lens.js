@@ -4,7 +4,7 @@
 // files. The figures are the app's own (export/analysis_figures.py), filled. A
 // trained masked-LM head is not in a live site's files: its Lens says so. tests/test_export_live.py holds the
 // numbers and the pages' words to the app's.
-import { fixed, get, matrix, row, scientific, within } from "./numbers.js";
+import { difference, fixed, get, matrix, row, within } from "./numbers.js";
 import { analysed, analysisGraphs } from "./analysis_graphs.js";
 import { labelled } from "./labels.js";
 import { escaped } from "./figure_words.js";
@@ -122,7 +122,7 @@ export async function contributionsPage(lecture) {
      * @returns {[string, boolean]}
      */
     const check = (what, [diff, holds]) => [said(w.checks.said, { what: said(what, { layer }),
-                                                                      diff: scientific(diff, 1) }), holds];
+                                                                      diff: difference(diff) }), holds];
     attentionItems[String(layer)] = { ...item(panel("attention", result.attention)),
       said: [said(w.said, { layer, attention: percent(mixed.attention), fullest: percent(mixed[fullest]),
                                 ln: fullest === "norm_residual_ln" ? " and LayerNorm" : "" })],

@@ -180,11 +180,22 @@ export function general(value, digits) {
  * @param {number} digits
  * @returns {string}
  */
-export function scientific(value, digits) {
+function scientific(value, digits) {
   if (!isFinite(value)) return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
   const [mantissa, e] = exponential(Math.abs(value), digits);
   const negative = value < 0 || Object.is(value, -0);
   return `${negative ? "-" : ""}${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+}
+
+/**
+ * stepthrough/words.py difference: a check's difference in exponent notation with `digits` after the point, its
+ * minus signs "−" (a line may break after a hyphen).
+ * @param {number} value
+ * @param {number} [digits]
+ * @returns {string}
+ */
+export function difference(value, digits = 1) {
+  return scientific(value, digits).replace(/-/g, "−");
 }
 
 /**

@@ -107,9 +107,19 @@ function lectureBar(page, keys) {
 function navigation(here, keys) {
   const nav = frame("pages");
   const said = sentenceOf(keys, true);
-  nav.replaceChildren(...Object.entries(NAMES).map(([page, name]) =>
+  const links = Object.entries(NAMES).map(([page, name]) =>
     element("a", name, { href: link(page, page === "overview" ? {} : said),
-                         class: page === here ? "here" : "" })));
+                         ...(page === here ? { class: "here", "aria-current": "page" } : {}) }));
+  if (screen() !== "lecture") {
+    nav.replaceChildren(...links);
+  } else {  // a projector: the pages folded into a menu named by this one, as the app's lecture mode closes its
+    // sidebar, so that the menu and Next keep one line (a second pushed the figures below the fold)
+    const menu = element("details", undefined, { class: "pages-menu" });
+    const list = element("div", undefined, { class: "menu" });
+    list.append(...links);
+    menu.append(element("summary", `☰ ${NAMES[here] || worded("pages")}`), list);
+    nav.replaceChildren(menu);
+  }
   frame("about").textContent = site.about;
 }
 

@@ -2,7 +2,7 @@
 // pooler), its sub-step and head are picked with the app's URL keys (layer, step, head, cell), ◀ ▶ walk the
 // sub-steps, the step's numbers are drawn from the sentence's data, and a clicked cell is explained from the
 // numbers it comes from (explain.js), the value recomputed in the browser beside the stored one.
-import { row, matrix, MASKED_BELOW, fixed, within } from "./numbers.js";
+import { row, matrix, MASKED_BELOW, difference, fixed, within } from "./numbers.js";
 import { stepName, keyHead, headName } from "./steps.js";
 import { explain } from "./explain.js";
 import { lecture as lectureOf, partOf } from "./lecture.js";
@@ -198,6 +198,9 @@ function button(text, pressed, onClick, attributes) {
   return b;
 }
 
+const WIDE_OPTION = 20;  // characters of an option past which its select needs a wider box (site.css .wide): a line
+// of its own on a phone ("19/20 · The residual stream through every layer")
+
 /**
  * ◀ a select ▶: `options` named, `current` chosen, `choose(i)` on a change; `name`: the buttons' class.
  * @param {string} label
@@ -207,7 +210,8 @@ function button(text, pressed, onClick, attributes) {
  * @param {string} [name]
  */
 function stepper(label, options, current, choose, name) {
-  const box = element("label", undefined, { class: "stepper" });
+  const wide = Math.max(...options.map((text) => text.length)) > WIDE_OPTION;
+  const box = element("label", undefined, { class: wide ? "stepper wide" : "stepper" });
   box.append(element("span", label));
   const back = button("◀", false, () => choose(current - 1), { title: `previous ${label.toLowerCase()}`,
                                                                class: `back ${name || ""}` });
@@ -233,7 +237,7 @@ function checkLine(lecture, block) {
   const words = /** @type {SiteModel & { words: Record<string, string> }} */ (lecture.model).words;
   if (check === undefined || check === null) return element("p", words.shared, { class: "note" });
   const [diff, ok] = check;
-  return element("p", `${ok ? "✔" : "✘"} ${said(words.check, { against: block.against, diff })}`,
+  return element("p", `${ok ? "✔" : "✘"} ${said(words.check, { against: block.against, diff: difference(diff) })}`,
                  { class: ok ? "ok" : "bad" });
 }
 
@@ -272,7 +276,7 @@ async function explained(host, lecture, step, head, queryHead, cell, tokens, lec
   } else {
     const diff = Math.abs(e.recomputed - e.value);
     const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
-    const result = said(/** @type {SiteModel & { words: Record<string, string> }} */ (lecture.model).words.result, { recomputed: e.recomputed, value: e.value, diff });
+    const result = said(/** @type {SiteModel & { words: Record<string, string> }} */ (lecture.model).words.result, { recomputed: e.recomputed, value: e.value, diff: difference(diff, 0) });
     host.append(element("p", `${ok ? "✔" : "✘"} ${result}`,
                         { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
   }

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  unpack, get, row, matrix, at, fixed, general, scientific, num, pyRound, exactSum, norm,
-  within, formatted,
+  unpack, get, row, matrix, at, fixed, general, num, pyRound, exactSum, norm,
+  within, formatted, difference,
 } from "../src/numbers.js";
 
 // The fixtures Python writes for these tests (tests/frontend_fixtures.py), read from the folder BVL_FIXTURES names:
@@ -53,7 +53,7 @@ function formatter(spec) {
   const n = Number(digits);
   if (kind === "f") return (value) => fixed(value, n);
   if (kind === "g") return (value) => general(value, n);
-  if (kind === "e") return (value) => scientific(value, n);
+  if (kind === "e") return (value) => formatted(value, spec);
   return null;
 }
 
@@ -85,6 +85,10 @@ test("pyRound rounds as Python's round, a half to the even neighbour", () => {
 
 test("signed writes a whole number as f\"{k:+d}\"", () => {
   for (const { value, python } of numbers.signed) assert.equal(formatted(value, "+d"), python);
+});
+
+test("difference writes a check's difference as stepthrough/words.py does (minus signs, no hyphen)", () => {
+  for (const { value, digits, python } of numbers.difference) assert.equal(difference(float(value), digits), python);
 });
 
 test("exactSum is math.fsum", () => {

@@ -89,6 +89,9 @@
     const negative = value < 0 || Object.is(value, -0);
     return `${negative ? "-" : ""}${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
   }
+  function difference(value, digits = 1) {
+    return scientific(value, digits).replace(/-/g, "−");
+  }
   function num(value) {
     if (value <= MASKED_BELOW) return "−∞";
     return Math.abs(value) < 1e4 ? fixed(value, 4) : general(value, 4);
@@ -1895,7 +1898,7 @@
       ]));
       const check = (what, [diff, holds]) => [said(w.checks.said, {
         what: said(what, { layer }),
-        diff: scientific(diff, 1)
+        diff: difference(diff)
       }), holds];
       attentionItems[String(layer)] = {
         ...item(panel("attention", result.attention)),
@@ -2477,8 +2480,10 @@
     b.addEventListener("click", onClick);
     return b;
   }
+  var WIDE_OPTION = 20;
   function stepper(label, options, current, choose, name) {
-    const box2 = element("label", void 0, { class: "stepper" });
+    const wide = Math.max(...options.map((text) => text.length)) > WIDE_OPTION;
+    const box2 = element("label", void 0, { class: wide ? "stepper wide" : "stepper" });
     box2.append(element("span", label));
     const back = button("◀", false, () => choose(current - 1), {
       title: `previous ${label.toLowerCase()}`,
@@ -2510,7 +2515,7 @@
     const [diff, ok] = check;
     return element(
       "p",
-      `${ok ? "✔" : "✘"} ${said(words3.check, { against: block.against, diff })}`,
+      `${ok ? "✔" : "✘"} ${said(words3.check, { against: block.against, diff: difference(diff) })}`,
       { class: ok ? "ok" : "bad" }
     );
   }
@@ -2544,7 +2549,7 @@
       const result = said(
         /** @type {SiteModel & { words: Record<string, string> }} */
         lecture2.model.words.result,
-        { recomputed: e.recomputed, value: e.value, diff }
+        { recomputed: e.recomputed, value: e.value, diff: difference(diff, 0) }
       );
       host.append(element(
         "p",
@@ -3050,10 +3055,19 @@
   function navigation(here, keys) {
     const nav = frame("pages");
     const said2 = sentenceOf(keys, true);
-    nav.replaceChildren(...Object.entries(NAMES).map(([page2, name]) => element("a", name, {
+    const links = Object.entries(NAMES).map(([page2, name]) => element("a", name, {
       href: link(page2, page2 === "overview" ? {} : said2),
-      class: page2 === here ? "here" : ""
-    })));
+      ...page2 === here ? { class: "here", "aria-current": "page" } : {}
+    }));
+    if (screen() !== "lecture") {
+      nav.replaceChildren(...links);
+    } else {
+      const menu = element("details", void 0, { class: "pages-menu" });
+      const list = element("div", void 0, { class: "menu" });
+      list.append(...links);
+      menu.append(element("summary", `☰ ${NAMES[here] || worded("pages")}`), list);
+      nav.replaceChildren(menu);
+    }
     frame("about").textContent = site7.about;
   }
   function overview(view) {
