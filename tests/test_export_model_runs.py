@@ -14,7 +14,7 @@ from bertviz_lite.analyses.contexts import DEFAULT_CONTEXTS
 from bertviz_lite.attributing.deletion import faithfulness, method_scores
 from bertviz_lite.attributing.gradients import METHODS, attribute
 from bertviz_lite.attributing.targets import target_for
-from bertviz_lite.attributing.words import DEFAULT_OTHER
+from bertviz_lite.tour.lecture import DEFAULT_OTHER
 from bertviz_lite.export.model_runs import STRONGEST, attributions_page, contexts_page, interventions_page
 from figure_json import plain_figure
 from test_interventions import head_off_hook, transformers_states, value_zero_hook

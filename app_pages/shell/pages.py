@@ -22,8 +22,8 @@ from types import MappingProxyType
 
 from bertviz_lite.analyses.contexts import DEFAULT_CONTEXTS
 from bertviz_lite.analyses.page_views import DEFAULTS
-from bertviz_lite.attributing.words import DEFAULT_BASELINE, DEFAULT_OTHER, DEFAULT_STEPS
-from bertviz_lite.tour.lecture import LECTURE_SENTENCES, LECTURE_STOPS
+from bertviz_lite.attributing.words import DEFAULT_BASELINE, DEFAULT_STEPS
+from bertviz_lite.tour.lecture import DEFAULT_OTHER, LECTURE_SENTENCES, LECTURE_STOPS
 
 DEFAULT_TEXT = "she sat on the river bank and watched the kayakers"  # a sense to choose ("bank"), a word in pieces
 DEFAULT_SENTENCES = "\n".join(LECTURE_SENTENCES)

@@ -1,15 +1,11 @@
 """What the Attributions page says of a result, written once for the app's page and an exported site's: the
-completeness line, the deletion curves' verdict, and the captions.
-
-The page's default sentence B (`DEFAULT_OTHER`) is the lecture's: the first sentence's neighbour in meaning.
-"""
+completeness line, the deletion curves' verdict, and the captions; the page's default steps and baseline (its
+default sentence B is the lecture's: tour/lecture.py DEFAULT_OTHER)."""
 from __future__ import annotations
 
-from ..tour.lecture import LECTURE_SENTENCES
 from .deletion import Faithfulness
 from .gradients import METHODS, Attribution
 
-DEFAULT_OTHER = LECTURE_SENTENCES[1]  # "a kitten was sitting on the rug"
 DEFAULT_STEPS, DEFAULT_BASELINE = 32, "pad"
 GAP_WARNED = 0.01  # a completeness gap past this share of f(x) − f(baseline) is warned of
 BARS_TITLE = "{method}, per token"

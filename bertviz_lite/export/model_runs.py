@@ -21,8 +21,8 @@ from ..analyses.output_change import output_change
 from ..attributing.deletion import faithfulness, method_scores
 from ..attributing.gradients import METHODS, attribute
 from ..attributing.targets import target_for
-from ..attributing.words import (AOPC_CAPTION, BARS_TITLE, DEFAULT_BASELINE, DEFAULT_OTHER, DEFAULT_STEPS,
-                                 DELETION_TITLE, caption, completeness, gap_warning, verdict)
+from ..attributing.words import (AOPC_CAPTION, BARS_TITLE, DEFAULT_BASELINE, DEFAULT_STEPS, DELETION_TITLE, caption,
+                                 completeness, gap_warning, verdict)
 from ..figures import context_lines, matrices_side_by_side
 from ..figures.attributions import attribution_bars, deletion_lines
 from ..figures.outputs import shift_heatmap
@@ -32,7 +32,7 @@ from ..intervening.value_zeroing import value_zeroing, value_zeroing_rollout
 from ..intervening.words import (AXES, SENTENCE_COSINE, SHIFT_TITLE, head_label, headline, predictions,
                                  unchanged_attention, value_zeroing_caption, value_zeroing_titles)
 from ..stepthrough.trace import trace
-from ..tour.lecture import LECTURE_STOPS
+from ..tour.lecture import DEFAULT_OTHER, LECTURE_STOPS
 from .analyses import Apart, item, kept_apart, page, picker
 from .screens import WIDE_PX, for_screens
 

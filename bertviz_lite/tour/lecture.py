@@ -23,4 +23,6 @@ LECTURE_SENTENCES = ("the cat sat on the mat", "a kitten was sitting on the rug"
                      "shares dropped on wall street", "i really enjoyed this film", "the movie was wonderful")  # the
 # Similarity stops': two by two alike (the app's Similarity page opens on them; a site of one sentence compares it
 # with them)
+DEFAULT_OTHER = LECTURE_SENTENCES[1]  # the Attributions page's sentence B, the first one's neighbour in meaning (the
+# app's default, and what an exported site attributes to)
 LECTURE_END = "The lecture ends here. Again from its first stop: {title}"  # under the last stop, in place of Next
