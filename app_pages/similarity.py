@@ -92,7 +92,8 @@ with canvas:
                                                         "sentence B"), f"similarity_split_{pair[0] + 1}_{pair[1] + 1}.csv")
     for way in ways:
         with lecture.point() if pair is None and way is ways[0] else st.container():
-            charts.chart(similarity_heatmap(way.cosine(), lines, f"cosine of {way.name}"), width=CANVAS_PX)
+            charts.chart(similarity_heatmap(way.cosine(), lines, f"cosine of {way.name}"),
+                         width=CANVAS_PX)  # fitted to its column: a projector writes its numbers
         charts.csv_download(lambda way=way: charts.matrix_frame(way.cosine(), lines, lines, "sentence", "other sentence"),
                             f"similarity_{way.name.replace(' ', '_')}.csv")
         if not way.trained_for_similarity:

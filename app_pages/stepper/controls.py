@@ -21,7 +21,8 @@ def check_line(steps, rerun: bool = False) -> None:
                 "transformers' own modules with hooks).", icon=":material/science:")
         return
     diff = steps.max_abs_diff
-    text = CHECK.format(against=against(steps.graph), diff=difference(diff))  # of the block's end, whichever step is shown
+    text = CHECK.format(against=against(steps.graph), diff=difference(diff))  # of the block's end, whichever step
+    # is shown
     (st.success if steps.holds else st.error)(text, icon=":material/check_circle:" if steps.holds
                                               else ":material/cancel:")
 

@@ -276,7 +276,8 @@ async function explained(host, lecture, step, head, queryHead, cell, tokens, lec
   } else {
     const diff = Math.abs(e.recomputed - e.value);
     const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
-    const result = said(/** @type {SiteModel & { words: Record<string, string> }} */ (lecture.model).words.result, { recomputed: e.recomputed, value: e.value, diff: difference(diff, 0) });
+    const words = /** @type {SiteModel & { words: Record<string, string> }} */ (lecture.model).words;
+    const result = said(words.result, { recomputed: e.recomputed, value: e.value, diff: difference(diff, 0) });
     host.append(element("p", `${ok ? "✔" : "✘"} ${result}`,
                         { class: `result ${ok ? "ok" : "bad"}`, ...(lectureMode ? { "data-point": "result" } : {}) }));
   }

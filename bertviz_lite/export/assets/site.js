@@ -2546,11 +2546,11 @@
     } else {
       const diff = Math.abs(e.recomputed - e.value);
       const ok = within(e.recomputed, e.value, window.BVL_SITE.tolerances.same_sum);
-      const result = said(
+      const words3 = (
         /** @type {SiteModel & { words: Record<string, string> }} */
-        lecture2.model.words.result,
-        { recomputed: e.recomputed, value: e.value, diff: difference(diff, 0) }
+        lecture2.model.words
       );
+      const result = said(words3.result, { recomputed: e.recomputed, value: e.value, diff: difference(diff, 0) });
       host.append(element(
         "p",
         `${ok ? "✔" : "✘"} ${result}`,
