@@ -760,7 +760,7 @@ def test_a_page_opened_from_disk_says_why_it_cannot_compute_and_keeps_its_senten
 
 READABLE_VIEWS = ("tokens", "layers?step=attn.probs", "layers?layer=1&step=ffn.in&cell=2,100", "attention?layer=2",
                   "attention?view=model", "tour?chapter=8", "tour?chapter=19", "tour?chapter=20", "heads",
-                  "rollout?layer=5&token=3", "contributions?layer=2", "lens?position=2", "similarity",
+                  "rollout?layer=5&token=3", "contributions?layer=2", "lens?position=2", "contexts", "similarity",
                   "similarity?with=2")
 
 
@@ -802,6 +802,33 @@ def test_a_sentence_computed_here_is_readable_on_a_projector_and_a_phone(chromiu
         assert not found, "\n".join(found)
     finally:
         watched.context.close()
+
+
+def test_next_walks_the_lecture_on_a_typed_sentence_and_says_which_stops_it_leaves_out(tab, served):
+    """A lecturer's link on a sentence typed in the hall: Next goes through every stop of the default lecture whose
+    page computes a typed sentence (Contexts, the same for any sentence, read from the site), each showing a figure;
+    the stops that run the model again (Interventions, Attributions) are passed over, and the bar where Next passes
+    them says so; the lecture then ends on the sentence."""
+    from bertviz_lite.tour.lecture import LECTURE_STOPS
+
+    typed = "the hall typed this sentence about a river bank"
+    page = tab.page
+    open_link(page, served, "tokens", {"text": typed, "lecture": 1}, "#view .chip")
+    shown = [stop for stop in LECTURE_STOPS[1:] if stop[0] not in ("intervene", "attribute")]
+    for path, title, keys in shown:
+        page.click("#next a")
+        page.wait_for_function("p => location.hash.startsWith('#/' + p + '?')", arg=path)
+        hash_keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
+        assert hash_keys["text"] == [typed] and all(hash_keys[k] == [v] for k, v in keys), title
+        page.wait_for_selector("#view .main-svg, #view .chip, [data-error]", timeout=180_000)
+        assert not page.locator("[data-error]").count(), (title, page.locator("#view").inner_text())
+        assert "Not in this site" not in page.locator("#view").inner_text(), title
+        left = page.locator("#next .left-out")
+        assert left.count() == (path == shown[-1][0] and keys == shown[-1][2]), title  # said where it passes them
+    assert page.locator("#next .left-out").text_content().startswith(
+        "Left out for your sentence: Interventions and Attributions (they run the model again")
+    assert page.locator("#next a.lecture-end").count() == 1
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
 FAMILY_TEXTS = ("the cat sat on the mat, and the dog ran", "a bird flew over the river")

@@ -111,10 +111,12 @@ def is_pre_norm(t) -> bool:
 
 
 def page(name: str, pickers: list[dict], panels: list[dict], side: list[str] = (), notes: list[str] = (),
-         wide: bool = False) -> dict:
-    """`wide`: the figures take the page's width and the words go under them (as the app's Contributions page)."""
+         wide: bool = False, any_sentence: bool = False) -> dict:
+    """`wide`: the figures take the page's width and the words go under them (as the app's Contributions page);
+    `any_sentence`: the page is the same for every sentence (Contexts), so a sentence typed on a live site shows it
+    under a title that does not say it was computed there."""
     return {"title": TITLES[name], "pickers": pickers, "panels": panels, "side": list(side), "notes": list(notes),
-            "wide": wide}
+            "wide": wide, "any_sentence": any_sentence}
 
 
 def picker(key: str, options: list[tuple[str, str]], value: str, label: str | None = None) -> dict:

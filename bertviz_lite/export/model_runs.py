@@ -137,7 +137,7 @@ def contexts_page(loaded) -> tuple[dict, Apart]:
     figure = for_screens(lambda lecture: context_lines({r.word: r.cosines for r in results},
                                                        lines_title([r.word for r in results])))
     return page("contexts", [], [{"by": [], "items": {"": item(figure, lines=[*sentences, ends(results)])}}],
-                side=[CAPTION, CONTEXTS_ELSEWHERE]), ()
+                side=[CAPTION, CONTEXTS_ELSEWHERE], any_sentence=True), ()
 
 
 CONTEXTS_ELSEWHERE = "The app compares any word in any two sentences you type."

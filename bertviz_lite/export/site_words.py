@@ -22,6 +22,7 @@ SITE_WORDS = {
     "next": "Next: {title} ▶",
     "pages": "Pages",
     "lecture_end": LECTURE_END,
+    "left_out": "Left out for your sentence: {pages} (they run the model again, for the site's own sentences)",
     # the overview and Tokens
     "tree_help": "Click a line to open it. Repeated blocks are folded; tied tensors count once.",
     "architecture_note": "The app's Architecture page also lists every named parameter and the task heads; its "

@@ -81,9 +81,10 @@
  */
 /**
  * A page as export/analyses.py page writes it: its title, pickers and panels, the lines beside the figures, what the
- * model does otherwise, whether the figures take the page's width.
+ * model does otherwise, whether the figures take the page's width, whether it is the same for every sentence (its
+ * title then names none: Contexts).
  * @typedef {{ title: string, pickers: Picker[], panels: Panel[], side: string[], notes: string[],
- *             wide: boolean }} Page
+ *             wide: boolean, any_sentence?: boolean }} Page
  */
 const site = window.BVL_SITE;
 /** @returns {AnalysesWords} the site's JSON (`views.analyses`: a live site's; the others' have none) */

@@ -10,7 +10,7 @@ import { layers as stepperPage } from "./stepper.js";
 import { tourView, attentionView, similarityView } from "./views.js";
 import { headsView, rolloutView, contributionsView, lensView, interveneView, attributeView, contextsView }
   from "./analyses.js";
-import { addressed, wanted, ready, elsewhere, titled, pages as livePages, box, placeBox } from "./yours.js";
+import { addressed, wanted, typed, ready, elsewhere, titled, pages as livePages, box, placeBox } from "./yours.js";
 
 /**
  * A page of the site: draws itself into `view` from the address's keys; `current()` says whether the address is
@@ -40,10 +40,11 @@ const APP_ONLY = ["compare"];  // the app's pages that need the model itself
 
 /**
  * The lecture's next view (app_pages/shell/pages.py following): after the last stop this view shows, or after the
- * page's first; the first from a page the lecture does not visit.
+ * page's first; the first from a page the lecture does not visit. A sentence of the reader's own passes over the
+ * stops whose page cannot show it (`left`: those passed over, for a line that says so).
  * @param {string} page
  * @param {URLSearchParams} keys
- * @returns {Stop | null}
+ * @returns {{ ahead: Stop | null, left: Stop[] }}
  */
 function following(page, keys) {
   const stops = /** @type {Stop[]} */ (site.lecture);
@@ -51,7 +52,10 @@ function following(page, keys) {
   const exact = stops.map((stop, i) => (shows(stop) ? i : -1)).filter((i) => i >= 0);
   const onPage = stops.map((stop, i) => (stop.page === page ? i : -1)).filter((i) => i >= 0);
   const here = exact.length ? exact[exact.length - 1] : onPage.length ? onPage[0] : -1;
-  return stops[here + 1] || null;
+  const shown = (/** @type {Stop} */ stop) => !typed(keys) || livePages.includes(stop.page);
+  const ahead = stops.slice(here + 1);
+  const next = ahead.findIndex(shown);
+  return { ahead: next < 0 ? null : ahead[next], left: next < 0 ? ahead : ahead.slice(0, next) };
 }
 
 /**
@@ -91,12 +95,16 @@ function lectureBar(page, keys) {
   const bar = frame("next");
   bar.replaceChildren();
   if (!lecture()) return;
-  const ahead = following(page, keys);
+  const { ahead, left } = following(page, keys);
   const first = /** @type {Stop[]} */ (site.lecture)[0];  // after the last stop: the lecture ends, and starts again
   const stop = ahead || first;
   bar.append(element("a", worded(ahead ? "next" : "lecture_end", { title: stop.title }),
                      { href: link(stop.page, { ...sentenceOf(keys, false), ...stop.keys }),
                        class: ahead ? "next-view" : "next-view lecture-end" }));
+  if (left.length) {  // a sentence of the reader's own: the stops it cannot show, said where Next passes them
+    const names = [...new Set(left.map((passed) => NAMES[passed.page]))];
+    bar.append(element("p", worded("left_out", { pages: names.join(" and ") }), { class: "left-out" }));
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
 // then joins the site's sentences, and every view shows it as it shows an exported one: Tokens, the tour (tour.js),
 // the stepper (each block checked against the model's own hidden states, computed in the same run), the head and
 // model views (attention_views.js: the app's figures filled), the analyses (analysed.js) and Similarity (similar.js).
-import { Lecture, keepLecture, forgetLecture } from "./lecture.js";
+import { Lecture, keepLecture, forgetLecture, lecture as exportedLecture } from "./lecture.js";
 import { cachedAlready, stored, tableRows, forgotten } from "./model_parts.js";
 import { element, link, route, lectureMode, cannot, listed, named as namedLine, worded } from "./page.js";
 import { attentionViews } from "./attention_views.js";
@@ -19,9 +19,11 @@ import { MB, begun, computed } from "./running.js";
 
 const site = window.BVL_SITE;
 const live = site.live;
-// The views that show a sentence computed here: all of them, but the Lens of a trained masked-LM head (not in
-// the live files)
-const PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"]
+// The views that show a sentence computed here: all but the Lens of a trained masked-LM head (not in the live files)
+// and those that run the model again (Interventions, Attributions: computed for the site's own sentences only);
+// Contexts is the same for every sentence (export/content.py), read from the site's first
+const PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "contexts",
+               "similarity"]
   .filter((page) => page !== "lens" || !live || site.views.analyses.lens.mode !== "lens");
 const phone = () => window.innerWidth < 640;
 // The computed sentences' numbers kept in memory, the newest always (an older one is computed again if asked):
@@ -55,6 +57,17 @@ export function find(text, pair) {
 export function addressed(keys) {
   const text = keys.get("text");
   return text === null ? null : find(text, keys.get("pair")) || null;
+}
+
+/**
+ * Whether this address names a sentence of the reader's own (computed here, or to be), on a live site.
+ * @param {URLSearchParams} keys
+ */
+export function typed(keys) {
+  const text = keys.get("text");
+  if (!live || text === null) return false;
+  const found = find(text, keys.get("pair"));
+  return !found || Boolean(found.live);
 }
 
 /**
@@ -99,6 +112,7 @@ class Computed extends Lecture {  // a sentence computed here: its sub-steps are
     if (name === "heads" || name === "rollout" || name === "contributions" || name === "lens") {
       return once(() => analysed[name](this));  // the analyses
     }
+    if (name === "contexts") return once(async () => (await exportedLecture(site, 0)).part(name));
     const position = /^lens\.position\.(\d+)$/.exec(name);  // one position's lens, computed when it is shown
     if (position) return once(() => analysed.lensItem(this, Number(position[1])));
     throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);

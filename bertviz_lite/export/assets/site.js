@@ -2105,7 +2105,18 @@
   // src/yours.js
   var site4 = window.BVL_SITE;
   var live4 = site4.live;
-  var PAGES = ["tokens", "tour", "layers", "attention", "heads", "rollout", "contributions", "lens", "similarity"].filter((page2) => page2 !== "lens" || !live4 || site4.views.analyses.lens.mode !== "lens");
+  var PAGES = [
+    "tokens",
+    "tour",
+    "layers",
+    "attention",
+    "heads",
+    "rollout",
+    "contributions",
+    "lens",
+    "contexts",
+    "similarity"
+  ].filter((page2) => page2 !== "lens" || !live4 || site4.views.analyses.lens.mode !== "lens");
   var phone = () => window.innerWidth < 640;
   var KEPT_BYTES = () => phone() ? 0 : 25e7;
   var consented = false;
@@ -2120,6 +2131,12 @@
   function addressed(keys) {
     const text = keys.get("text");
     return text === null ? null : find(text, keys.get("pair")) || null;
+  }
+  function typed(keys) {
+    const text = keys.get("text");
+    if (!live4 || text === null) return false;
+    const found = find(text, keys.get("pair"));
+    return !found || Boolean(found.live);
   }
   function wanted(keys) {
     const text = keys.get("text");
@@ -2165,6 +2182,7 @@
       if (name === "heads" || name === "rollout" || name === "contributions" || name === "lens") {
         return once(() => analysed2[name](this));
       }
+      if (name === "contexts") return once(async () => (await lecture(site4, 0)).part(name));
       const position = /^lens\.position\.(\d+)$/.exec(name);
       if (position) return once(() => analysed2.lensItem(this, Number(position[1])));
       throw new Error(`This view is not computed in the browser: ${PAGES.join(", ")} are.`);
@@ -2916,7 +2934,7 @@
     const go = (key, value) => {
       location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value });
     };
-    view.replaceChildren(titled(page2.title, s), ...notes.map((note) => element("p", note, { class: "note" })));
+    view.replaceChildren(titled(page2.title, page2.any_sentence ? null : s), ...notes.map((note) => element("p", note, { class: "note" })));
     if (page2.pickers.length) {
       const row2 = element("div", void 0, { class: "controls labelled" });
       for (const p of page2.pickers) {
@@ -3018,7 +3036,10 @@
     const exact = stops.map((stop, i) => shows(stop) ? i : -1).filter((i) => i >= 0);
     const onPage = stops.map((stop, i) => stop.page === page2 ? i : -1).filter((i) => i >= 0);
     const here = exact.length ? exact[exact.length - 1] : onPage.length ? onPage[0] : -1;
-    return stops[here + 1] || null;
+    const shown2 = (stop) => !typed(keys) || PAGES.includes(stop.page);
+    const ahead = stops.slice(here + 1);
+    const next = ahead.findIndex(shown2);
+    return { ahead: next < 0 ? null : ahead[next], left: next < 0 ? ahead : ahead.slice(0, next) };
   }
   function frame(id) {
     const found = document.getElementById(id);
@@ -3037,7 +3058,7 @@
     const bar = frame("next");
     bar.replaceChildren();
     if (!lectureMode()) return;
-    const ahead = following(page2, keys);
+    const { ahead, left } = following(page2, keys);
     const first2 = (
       /** @type {Stop[]} */
       site7.lecture[0]
@@ -3051,6 +3072,10 @@
         class: ahead ? "next-view" : "next-view lecture-end"
       }
     ));
+    if (left.length) {
+      const names = [...new Set(left.map((passed) => NAMES[passed.page]))];
+      bar.append(element("p", worded("left_out", { pages: names.join(" and ") }), { class: "left-out" }));
+    }
   }
   function navigation(here, keys) {
     const nav = frame("pages");
