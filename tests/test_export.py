@@ -300,6 +300,7 @@ def test_next_walks_the_default_lecture_on_the_same_sentence(site):
     from playwright.sync_api import sync_playwright
 
     from bertviz_lite.tour.lecture import LECTURE_STOPS
+    from bertviz_lite.tour.page_names import site_pages
 
     screens = {"projector": dict(viewport={"width": 1280, "height": 720}),
                "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)}
@@ -310,6 +311,7 @@ def test_next_walks_the_default_lecture_on_the_same_sentence(site):
             page.goto((site / "index.html").as_uri() + "#/tokens?" + urllib.parse.urlencode({"text": TEXTS[0],
                                                                                              "lecture": 1}))
             page.wait_for_selector("#view .chip")
+            assert page.locator("#pages a").all_text_contents() == list(site_pages().values())  # the app's names
             walked = []
             for path, title, keys in LECTURE_STOPS[1:]:
                 page.click("#next a")

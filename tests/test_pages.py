@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from app_pages.shell.pages import PAGES, SHARED_KEYS, url_keys
+from bertviz_lite.tour.page_names import PAGE_NAMES, site_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 READS = re.compile(r"session_state\.([a-z][a-z_]*)\b|session_state\[\"([a-z][a-z_]*)\"\]|bind\(\"([a-z_]+)\"\)|"
@@ -33,3 +34,10 @@ def test_every_page_is_one_script_and_one_path_and_keys_agree_on_their_defaults(
     assert len({page.path for page in PAGES}) == len({page.file for page in PAGES}) == len(PAGES)
     keys = url_keys()  # raises where two pages give one key different defaults
     assert set(keys) == set(SHARED_KEYS).union(*(page.keys for page in PAGES))
+
+
+def test_the_apps_navigation_names_and_orders_its_pages_as_a_site_does():
+    """One name per page (tour/page_names.py): the app's sidebar's, in its order; a site's navigation is the same
+    less the two pages a site folds into its overview or cannot show (its router's links: test_export.py)."""
+    assert [(page.path, page.title) for page in PAGES] == list(PAGE_NAMES.items())
+    assert list(site_pages().values()) == [page.title for page in PAGES if page.path not in ("architecture", "compare")]

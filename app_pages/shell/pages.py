@@ -24,6 +24,7 @@ from bertviz_lite.analyses.contexts import DEFAULT_CONTEXTS
 from bertviz_lite.analyses.page_views import DEFAULTS
 from bertviz_lite.attributing.words import DEFAULT_BASELINE, DEFAULT_STEPS
 from bertviz_lite.tour.lecture import DEFAULT_OTHER, LECTURE_SENTENCES, LECTURE_STOPS
+from bertviz_lite.tour.page_names import PAGE_NAMES
 
 DEFAULT_TEXT = "she sat on the river bank and watched the kayakers"  # a sense to choose ("bank"), a word in pieces
 DEFAULT_SENTENCES = "\n".join(LECTURE_SENTENCES)
@@ -46,35 +47,34 @@ class Page:
         return f"app_pages/{self.file}.py"
 
 
-def _page(file: str, title: str, icon: str, *keys: dict, path: str | None = None) -> Page:
-    return Page(file, file if path is None else path, title, f":material/{icon}:",
+def _page(file: str, icon: str, *keys: dict, path: str | None = None) -> Page:
+    """A page named as everywhere else (tour/page_names.py)."""
+    path = file if path is None else path
+    return Page(file, path, PAGE_NAMES[path], f":material/{icon}:",
                 MappingProxyType({k: v for part in keys for k, v in part.items()}))
 
 
-OVERVIEW = _page("overview", "Overview", "home", path="")
-TOUR = _page("tour", "Tour", "school", LAYER, HEAD, TOKEN, {"chapter": "1"})
-ARCHITECTURE = _page("architecture", "Architecture", "account_tree")
-TOKENS = _page("tokens", "Tokens", "abc")
-LAYERS = _page("layers", "Layers", "layers", LAYER, HEAD, STEP, WORD_LEVEL, EDITS, {"cell": ""})
-ATTENTION = _page("attention", "Attention", "timeline", LAYER, HEAD, STEP, WORD_LEVEL,
+OVERVIEW = _page("overview", "home", path="")
+TOUR = _page("tour", "school", LAYER, HEAD, TOKEN, {"chapter": "1"})
+ARCHITECTURE = _page("architecture", "account_tree")
+TOKENS = _page("tokens", "abc")
+LAYERS = _page("layers", "layers", LAYER, HEAD, STEP, WORD_LEVEL, EDITS, {"cell": ""})
+ATTENTION = _page("attention", "timeline", LAYER, HEAD, STEP, WORD_LEVEL,
                   {"view": "head", "heads": "", "focus": "", "filter": "All", "horizontal": False})
-SIMILARITY = _page("similarity", "Similarity", "compare_arrows", WORD_LEVEL, {"sentences": DEFAULT_SENTENCES, "why": ""})
-CONTEXTS = _page("contexts", "Word in context", "alt_route",
-                 dict(zip(("sentence_a", "sentence_b", "word"), DEFAULT_CONTEXTS)))
-COMPARE = _page("compare", "Compare models", "splitscreen", HEAD, {"model_b": "distilbert-base-uncased",
-                                                                   "depth": "0.5"})
-HEADS = _page("heads", "Heads", "grid_view", LAYER, HEAD, STEP, {"stat": DEFAULTS["stat"]})
-ROLLOUT = _page("rollout", "Rollout", "stacked_line_chart", LAYER, TOKEN, WORD_LEVEL)
-CONTRIBUTIONS = _page("contributions", "Contributions", "join_inner", LAYER, WORD_LEVEL, {"norm": ""})
-LENS = _page("lens", "Logit lens", "visibility", {"position": DEFAULTS["position"]})
-INTERVENE = _page("intervene", "Interventions", "science", LAYER, HEAD, EDITS, {"vz": False})
-ATTRIBUTE = _page("attribute", "Attributions", "insights", {"target": "similarity", "other": DEFAULT_OTHER,
-                                                          "piece": "", "method": "ig", "steps": DEFAULT_STEPS,
-                                                          "baseline": DEFAULT_BASELINE,
-                                                          "norms": False, "faithful": False})
+SIMILARITY = _page("similarity", "compare_arrows", WORD_LEVEL, {"sentences": DEFAULT_SENTENCES, "why": ""})
+CONTEXTS = _page("contexts", "alt_route", dict(zip(("sentence_a", "sentence_b", "word"), DEFAULT_CONTEXTS)))
+COMPARE = _page("compare", "splitscreen", HEAD, {"model_b": "distilbert-base-uncased", "depth": "0.5"})
+HEADS = _page("heads", "grid_view", LAYER, HEAD, STEP, {"stat": DEFAULTS["stat"]})
+ROLLOUT = _page("rollout", "stacked_line_chart", LAYER, TOKEN, WORD_LEVEL)
+CONTRIBUTIONS = _page("contributions", "join_inner", LAYER, WORD_LEVEL, {"norm": ""})
+LENS = _page("lens", "visibility", {"position": DEFAULTS["position"]})
+INTERVENE = _page("intervene", "science", LAYER, HEAD, EDITS, {"vz": False})
+ATTRIBUTE = _page("attribute", "insights", {"target": "similarity", "other": DEFAULT_OTHER, "piece": "", "method": "ig",
+                                            "steps": DEFAULT_STEPS, "baseline": DEFAULT_BASELINE, "norms": False,
+                                            "faithful": False})
 
 PAGES = (OVERVIEW, TOUR, ARCHITECTURE, TOKENS, LAYERS, ATTENTION, SIMILARITY, CONTEXTS, COMPARE, HEADS, ROLLOUT,
-         CONTRIBUTIONS, LENS, INTERVENE, ATTRIBUTE)  # in the navigation's order
+         CONTRIBUTIONS, LENS, INTERVENE, ATTRIBUTE)  # in the navigation's order (tour/page_names.py's)
 SHARED_KEYS = MappingProxyType({"model": None, "task": "base", "text": DEFAULT_TEXT, "pair": "", "lecture": False})
 # every page's (the model's default is the app's: state.py); in a link, lecture=1 comes last
 

@@ -17,6 +17,7 @@ from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_
 from ..loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
 from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
+from ..tour.page_names import site_pages
 from .steps import block_arrays, model_steps, module_weights, sentence_steps
 from .analyses import analyses_words, contributions_page, lens_words, heads_page, lens_page, page as analyses_page, rollout_page
 from .attention import attention_templates, attention_views
@@ -70,6 +71,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "vocabulary": vocabulary_note(loaded),
         "model": model,
         "similarity": similarity(loaded, compared_texts, compared, live),
+        "pages": site_pages(),  # the navigation: the app's names, in its order
         "lecture": [{"page": page, "title": title, "keys": dict(keys)} for page, title, keys in LECTURE_STOPS],
         "views": {"window": WINDOW, "tour": {"layer": TOUR_LAYER, "head": TOUR_HEAD, "token": TOUR_TOKEN,
                                              "words": tour_words(loaded, traces[0]) if live else None},

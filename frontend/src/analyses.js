@@ -81,7 +81,7 @@ function analysisPage(part) {
         return /** @type {Item | undefined} */ (found && "part" in found ? await held.part(found.part) : found);
       }));  // (an item kept in a part of its own read first)
       if (current()) show(view, page, part, s, values, notes, shown);
-    }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
+    }).catch((error) => current() && failed(view, site.pages[part], error));
   };
 }
 

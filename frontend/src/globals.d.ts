@@ -18,9 +18,11 @@ interface SiteSentence {
   unknown?: string | null;
 }
 
-/** data.js: the site's data. Only `sentences` is typed; the rest (model, views, style, live, …) is untyped JSON. */
+/** data.js: the site's data. `sentences` and `pages` are typed; the rest (model, views, style, live, …) is untyped
+ * JSON. */
 interface SiteData {
   sentences: SiteSentence[];
+  pages: Record<string, string>;  // the navigation: each page's name by its path (tour/page_names.py site_pages)
   [key: string]: any;
 }
 

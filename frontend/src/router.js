@@ -29,11 +29,7 @@ const PAGES = { "": overview, overview: overview, architecture: architecture, to
                 attention: attentionView, heads: headsView, rollout: rolloutView,
                 contributions: contributionsView, lens: lensView, similarity: similarityView,
                 intervene: interveneView, attribute: attributeView, contexts: contextsView };
-/** @type {Record<string, string>} */
-const NAMES = { overview: "Overview", tokens: "Tokens", tour: "Tour", layers: "Layers", attention: "Attention",
-                heads: "Heads", rollout: "Rollout", contributions: "Contributions", lens: "Lens",
-                similarity: "Similarity", contexts: "Contexts", intervene: "Interventions",
-                attribute: "Attributions" };
+const NAMES = site.pages;  // the navigation: each page's name as the app's sidebar says it (tour/page_names.py)
 const WHOLE_SITE = ["", "overview", "architecture"];  // pages that show no one sentence
 const APP_ONLY = ["compare"];  // the app's pages that need the model itself
 // (why: the site's words "PAGE_needs")

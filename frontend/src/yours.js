@@ -247,8 +247,8 @@ export async function ready(view, keys, alive) {
   }
 }
 
-function listedPages() {  // "Tokens, Tour, …, Contributions and Similarity"
-  const names = PAGES.map((p) => `${p[0].toUpperCase()}${p.slice(1)}`);
+function listedPages() {  // "Tokens, Tour, …, Word in context and Similarity"
+  const names = PAGES.map((p) => site.pages[p]);
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
@@ -267,7 +267,7 @@ export function elsewhere(view, page, keys) {
               element("p", worded(computed ? "elsewhere_computed" : "elsewhere_new",
                                   { named, pages: listedPages(), page }), { class: "note" }));
   const links = element("div", undefined, { class: "sentences" });
-  PAGES.forEach((p) => links.append(element("a", `${p[0].toUpperCase()}${p.slice(1)}: “${named}”`,
+  PAGES.forEach((p) => links.append(element("a", `${site.pages[p]}: “${named}”`,
                                             { href: link(p, said), class: "yours-link" })));
   view.append(links);
   listed(view, worded("own_sentences"));

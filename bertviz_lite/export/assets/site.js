@@ -2324,7 +2324,7 @@
     }
   }
   function listedPages() {
-    const names = PAGES.map((p) => `${p[0].toUpperCase()}${p.slice(1)}`);
+    const names = PAGES.map((p) => site4.pages[p]);
     return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   }
   function elsewhere(view, page2, keys) {
@@ -2341,7 +2341,7 @@
     const links = element("div", void 0, { class: "sentences" });
     PAGES.forEach((p) => links.append(element(
       "a",
-      `${p[0].toUpperCase()}${p.slice(1)}: “${named3}”`,
+      `${site4.pages[p]}: “${named3}”`,
       { href: link(p, said2), class: "yours-link" }
     )));
     view.append(links);
@@ -2927,7 +2927,7 @@
           );
         }));
         if (current()) show(view, page2, part, s, values, notes, shown2);
-      }).catch((error) => current() && failed(view, part[0].toUpperCase() + part.slice(1), error));
+      }).catch((error) => current() && failed(view, site6.pages[part], error));
     };
   }
   function show(view, page2, part, s, values, notes, items) {
@@ -3010,21 +3010,7 @@
     attribute: attributeView,
     contexts: contextsView
   };
-  var NAMES = {
-    overview: "Overview",
-    tokens: "Tokens",
-    tour: "Tour",
-    layers: "Layers",
-    attention: "Attention",
-    heads: "Heads",
-    rollout: "Rollout",
-    contributions: "Contributions",
-    lens: "Lens",
-    similarity: "Similarity",
-    contexts: "Contexts",
-    intervene: "Interventions",
-    attribute: "Attributions"
-  };
+  var NAMES = site7.pages;
   var WHOLE_SITE = ["", "overview", "architecture"];
   var APP_ONLY = ["compare"];
   function following(page2, keys) {
