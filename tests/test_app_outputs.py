@@ -191,7 +191,7 @@ def test_the_attribution_of_a_similarity_from_a_deep_link_with_its_completeness(
                                            "a kitten was sitting on the rug"), "ig", 32, "pad")
     np.testing.assert_allclose(z_of_bars(bars), expected.scores, atol=1e-5)
     (headline,) = [m.value for m in at.markdown if m.value.startswith("**Integrated gradients")]
-    assert f"Σ attributions {expected.total:.4f}" in headline and "gap" in headline
+    assert f"Σ attributions {expected.total:.4f}".replace("-", "−") in headline and "gap" in headline
     assert any("was the most faithful" in m.value and "One sentence, not a law" in m.value for m in at.markdown)
     assert len(curves["data"]) == 8 and at.dataframe[0].value.shape == (8, 2)
 

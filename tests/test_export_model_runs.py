@@ -84,7 +84,7 @@ def test_the_attributions_are_the_apps_at_its_defaults(loaded, t):
     for method in METHODS:
         result = attribute(target, method)
         np.testing.assert_allclose(shown(bars[method])[0]["y"], result.scores, rtol=1e-6, atol=1e-9)
-        assert f"Σ attributions {result.total:.4f}" in bars[method]["said"][0]
+        assert f"Σ attributions {result.total:.4f}".replace("-", "−") in bars[method]["said"][0]
     found = faithfulness(target, method_scores(target), "pad")
     drawn = [np.array(line["y"], dtype=np.float64) for line in shown(page["panels"][1]["items"][""])]
     assert len(drawn) == len(found.curves)

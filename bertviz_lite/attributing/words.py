@@ -19,11 +19,22 @@ def gap_share(result: Attribution) -> float:
     return abs(result.completeness_gap) / max(abs(result.f_x - result.f_baseline), 1e-12)
 
 
+def signed(x: float) -> str:
+    """A number to 4 decimals with a minus sign, not a hyphen (a line may break after a hyphen, and the formula's own
+    minus signs are U+2212).
+
+    >>> signed(-0.00461), signed(0.5)
+    ('−0.0046', '0.5000')
+    """
+    return f"{x:.4f}".replace("-", "−")
+
+
 def completeness(result: Attribution) -> str:
     """The method and target in bold, then Σ attributions against f(x) − f(baseline) and the gap."""
     gap, share = result.completeness_gap, gap_share(result)
-    said = (f"Σ attributions {result.total:.4f}; f(x) − f(baseline) = {result.f_x:.4f} − "
-            f"({result.f_baseline:.4f}) = {result.f_x - result.f_baseline:.4f}; gap {gap:+.1e} ({share:.2%})")
+    said = (f"Σ attributions {signed(result.total)}; f(x) − f(baseline) = {signed(result.f_x)} − "
+            f"({signed(result.f_baseline)}) = {signed(result.f_x - result.f_baseline)}; "
+            f"gap {f'{gap:+.1e}'.replace('-', '−')} ({share:.2%})")
     return (f"**{METHODS[result.method].capitalize()} of {result.target}.** {said}"
             + ("" if result.method == "ig" else " — gradient × input is not complete, the gap is expected."))
 
