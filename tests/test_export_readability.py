@@ -1,7 +1,8 @@
 """The project's readability check (tests/readability.py) over an exported site's views, as a lecturer shows them on
 a 1280×720 projector in lecture mode and as a student opens them on a 390×844 phone, both the site's own links and
-the lecturer's (lecture=1, issue 55): the site is held to what a person accepts, as the app is. A tapped cell's
-explanation comes onto the screen."""
+the lecturer's (lecture=1, issue 55): the site is held to what a person accepts, as the app is. Each view is held to
+WCAG 2.2 AA's rules too, as axe-core checks them (tests/accessibility.py; in a browser's window as well). A tapped
+cell's explanation comes onto the screen."""
 from __future__ import annotations
 
 import os
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
+from accessibility import axe_problems
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
 from test_export import CELL_CENTRE
@@ -59,9 +61,11 @@ def chromium():
         browser.close()
 
 
-def shown(chromium, site: Path, link: str, phone: bool):
+def shown(chromium, site: Path, link: str, phone: bool, window: bool = False) -> list:
+    """What the readability check and axe find on a view: on a phone, a projector, or (`window`) a browser's window
+    of 1280×800, axe's only."""
     context = (chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
-               else chromium.new_context(viewport={"width": 1280, "height": 720}))
+               else chromium.new_context(viewport={"width": 1280, "height": 800 if window else 720}))
     try:
         page = context.new_page()
         page.goto((site / "index.html").as_uri() + link)
@@ -71,7 +75,7 @@ def shown(chromium, site: Path, link: str, phone: bool):
                                    "(document.querySelector('.explanation-panel'))")
         page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
         time.sleep(0.4)  # Plotly's last layout pass
-        return problems(page, phone=phone)
+        return ([] if window else problems(page, phone=phone)) + axe_problems(page)
     finally:
         context.close()
 
@@ -93,6 +97,13 @@ def test_the_lecturers_link_is_readable_on_a_phone(chromium, site, view):
     """A student opens the lecturer's link (lecture=1) on a phone: a narrow screen wins over the projector's
     styling (frontend/src/page.js screen), so every figure is the phone's."""
     found = shown(chromium, site, view[1], phone=True)
+    assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("view", views(lecture=False))
+def test_a_site_view_in_a_browsers_window_meets_wcag_aa(chromium, site, view):
+    """The site's own links in a laptop's window (not lecture mode): axe finds no WCAG A or AA rule broken."""
+    found = shown(chromium, site, view[1], phone=False, window=True)
     assert not found, "\n".join(map(str, found))
 
 

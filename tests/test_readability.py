@@ -21,6 +21,7 @@ import urllib.parse
 
 import pytest
 
+from accessibility import axe_problems
 from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
@@ -286,6 +287,20 @@ def test_the_check_catches_a_broken_page_on_a_phone(phone):
         assert needle in text, (needle, text)
 
 
+def test_axe_catches_what_wcag_aa_forbids(page):
+    """axe (tests/accessibility.py) finds grey text under 4.5:1, a box that scrolls and that no key reaches, and an
+    image with no name; the same page made right passes."""
+    wrong = ("<html lang='en'><head><title>t</title></head><body><main><p style='color:#999'>faint words</p>"
+             "<div style='height:60px;overflow:auto'>" + "<p>a line of a long view</p>" * 6 + "</div>"
+             "<img src='data:image/gif;base64,R0lGODlhAQABAAAAACw='></main></body></html>")
+    page.set_content(wrong)
+    assert {line.split(" (")[0] for line in axe_problems(page)} == {"axe: color-contrast", "axe: image-alt",
+                                                                     "axe: scrollable-region-focusable"}
+    page.set_content(wrong.replace("#999", "#555").replace("overflow:auto'", "overflow:auto' tabindex='0'")
+                     .replace("<img ", "<img alt='a dot' "))
+    assert axe_problems(page) == []
+
+
 def test_the_check_passes_a_clean_page(page):
     page.set_content(f"<html><body style='font-family:sans-serif;font-size:16px'><p>A readable page.</p>"
                      f"<div class='st-key-point-figure'>{plot_html(clean_figure())}</div></body></html>")
@@ -309,7 +324,7 @@ def view_id(view: str) -> str:
 def test_readable_on_a_projector(server, page, eurobert_gqa, view):
     page.goto(f"{server}/{view.replace('model=' + EUROBERT_GQA, 'model=' + urllib.parse.quote_plus(eurobert_gqa))}")
     settle(page)
-    found = problems(page)
+    found = problems(page) + axe_problems(page)  # and WCAG 2.2 AA's rules, as axe checks them
     assert not found, "\n".join(map(str, found))
 
 
@@ -317,8 +332,22 @@ def test_readable_on_a_projector(server, page, eurobert_gqa, view):
 def test_readable_on_a_phone(server, phone, view):
     phone.goto(f"{server}/{view}")
     settle(phone)
-    found = problems(phone, phone=True)
+    found = problems(phone, phone=True) + axe_problems(phone)
     assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("view", views(BUNDLED, 10, lecture=False))
+def test_every_page_in_a_browsers_window_meets_wcag_aa(server, browser, view):
+    """Every page as a laptop's window shows it (1280×800, not lecture mode): axe finds no WCAG A or AA rule broken
+    (lecture mode and a phone: the readability tests above, which run axe too)."""
+    window = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        window.goto(f"{server}/{view}")
+        settle(window)
+        found = axe_problems(window)
+        assert not found, "\n".join(found)
+    finally:
+        window.close()
 
 
 def test_a_phone_reports_its_width_and_gets_figures_drawn_for_it(server, phone, page):

@@ -16,6 +16,7 @@ from bertviz_lite.serving.hosting import Limits
 from .charts import DOWNLOAD_FORMATS
 from .models import other_label, preset_caption, preset_label
 from .screen import report_width
+from .scroll_boxes import reachable_scroll_boxes
 from .state import bind
 from .turns import redraw_on_reconnect
 
@@ -36,6 +37,7 @@ def _choose_model() -> None:
 def sidebar() -> None:
     with st.sidebar:
         report_width()  # the figures are drawn for the reader's screen (screen.py)
+        reachable_scroll_boxes()  # a box that scrolls takes the keyboard's focus (scroll_boxes.py)
     current, limits = st.session_state.model, Limits.from_env()
     other = other_label(limits)
     st.session_state["_w_model_choice"] = current if current in PRESETS else other  # told every run (state.bind)

@@ -59,13 +59,16 @@ def cache_folder() -> Path:
 def runtime_files() -> dict[str, Path]:
     """Every file the live site takes from the packages, by its name in the package (`dist/ort.wasm.min.js`),
     fetched first where the cache lacks it."""
-    found = {}
-    for package in PACKAGES:
-        folder = cache_folder() / package.folder
-        if not all((folder / name).is_file() for name in package.files):
-            unpack(package, fetched(package), folder)
-        found.update((name, folder / name) for name in package.files)
-    return found
+    return {name: path for package in PACKAGES for name, path in package_files(package).items()}
+
+
+def package_files(package: Package) -> dict[str, Path]:
+    """The files a package gives, by their names in it, from the cache (fetched and checked first where it lacks
+    them). The tests take axe-core so too (tests/accessibility.py)."""
+    folder = cache_folder() / package.folder
+    if not all((folder / name).is_file() for name in package.files):
+        unpack(package, fetched(package), folder)
+    return {name: folder / name for name in package.files}
 
 
 def fetched(package: Package) -> bytes:

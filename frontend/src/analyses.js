@@ -57,7 +57,11 @@ function lines(host, said, kind) {
     }
     if (items.length) {
       const list = element("ul");
-      for (const entry of items) list.append(paragraph(entry.replace(/^- /, "")));
+      for (const entry of items) {
+        const item = element("li");
+        item.append(paragraph(entry.replace(/^- /, "")));
+        list.append(item);
+      }
       host.append(list);
     }
   }

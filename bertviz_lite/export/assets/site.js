@@ -2903,7 +2903,11 @@
       }
       if (items.length) {
         const list = element("ul");
-        for (const entry of items) list.append(paragraph(entry.replace(/^- /, "")));
+        for (const entry of items) {
+          const item2 = element("li");
+          item2.append(paragraph(entry.replace(/^- /, "")));
+          list.append(item2);
+        }
         host.append(list);
       }
     }

@@ -1,0 +1,43 @@
+"""The WCAG 2.0, 2.1 and 2.2 A and AA rules of axe-core, run in a Playwright page of the app or of a site: what each
+rule finds, in words a failing test can print. axe-core is pinned as the live site's runtime is (by version and the
+npm registry's integrity hash, fetched once into the same cache: export/runtime.py), and is never part of a site."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from bertviz_lite.export.runtime import Package, package_files
+
+AXE_CORE = Package("axe-core", "4.14.1",
+                   "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
+                   ("axe.min.js",), "Mozilla Public License 2.0, Copyright (c) Deque Systems")
+WCAG_AA = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa")
+
+
+def axe_script() -> Path:
+    return package_files(AXE_CORE)["axe.min.js"]
+
+
+def violations(page, context: str = "document") -> list[dict]:
+    """axe's violations of the WCAG A and AA rules on what `page` shows now: each rule's id, impact, help, and
+    its elements (their selectors and axe's summary of what is wrong)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(axe_script()))
+    return page.evaluate("""async ([context, tags]) => {
+      const result = await axe.run(context === 'document' ? document : document.querySelector(context),
+                                   { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })) }));
+    }""", [context, list(WCAG_AA)])
+
+
+def said(found: list[dict], limit: int = 3) -> list[str]:
+    """One line per rule broken: its id, how many elements, the first few of them and why."""
+    return [f"{v['id']} ({v['impact']}, {len(v['nodes'])} elements): {v['help']}; "
+            + "; ".join(f"{n['target']}: {n['summary'].splitlines()[-1].strip()}" for n in v["nodes"][:limit])
+            for v in found]
+
+
+def axe_problems(page) -> list[str]:
+    """What axe finds on `page` now, a line per rule broken ("axe: color-contrast (serious, 2 elements): …"), for a
+    test that lists it beside the readability check's problems."""
+    return [f"axe: {line}" for line in said(violations(page))]
