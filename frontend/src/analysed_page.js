@@ -84,7 +84,7 @@
  * model does otherwise, whether the figures take the page's width, whether it is the same for every sentence (its
  * title then names none: Contexts).
  * @typedef {{ title: string, pickers: Picker[], panels: Panel[], side: string[], notes: string[],
- *             wide: boolean, any_sentence?: boolean }} Page
+ *             wide: boolean, any_sentence: boolean }} Page
  */
 const site = window.BVL_SITE;
 /** @returns {AnalysesWords} the site's JSON (`views.analyses`: a live site's; the others' have none) */
@@ -127,7 +127,8 @@ export function numbered(key, names, label) {
  * @returns {Page}
  */
 export const page = (name, pickers, panels, side = [], wide = false) => ({ title: words().titles[name], pickers,
-                                                                           panels, side, notes: [], wide });
+                                                                           panels, side, notes: [], wide,
+                                                                           any_sentence: false });
 /**
  * Each token as a picker names it ("3 bank").
  * @param {string[]} tokens
