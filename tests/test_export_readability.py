@@ -6,6 +6,7 @@ cell's explanation comes onto the screen."""
 from __future__ import annotations
 
 import os
+import re
 import time
 import urllib.parse
 from pathlib import Path
@@ -144,3 +145,122 @@ def test_a_twelve_layer_models_model_view_is_readable_on_a_phone(chromium, tmp_p
     link = f"#/attention?{urllib.parse.urlencode({'text': sentence(10), 'view': 'model'})}"
     found = shown(chromium, site, link, phone=True)
     assert not found, "\n".join(map(str, found))
+
+
+def accessibility_grid(page) -> dict:
+    """The accessibility tree's grids as Chromium gives it to a screen reader (CDP Accessibility.getFullAXTree): each
+    grid's name, and its column headers, row headers and cells in the tree's order."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    grids = {}
+    for node in nodes:
+        role, name = node.get("role", {}).get("value"), node.get("name", {}).get("value", "")
+        if role == "grid":
+            grids[name] = current = {"columnheader": [], "rowheader": [], "gridcell": []}
+        elif role in ("columnheader", "rowheader", "gridcell") and grids:
+            current[role].append(name)
+    return grids
+
+
+@pytest.mark.parametrize("words", LENGTHS)
+def test_a_keyboard_walks_the_steppers_matrix_and_a_screen_reader_reads_it(chromium, site, words):
+    """Layers' attention matrix by keys alone (issue 56): Tab reaches the figure; it is a grid in the accessibility
+    tree named by its title, the tokens its headers, each cell the hover's words with the number as shown (a window of
+    rows and columns around the focused cell, at 12 tokens all of them); the arrow keys, End and Page Down move the
+    focused cell, which is said in a polite live region; Enter explains it (the link gains cell=, as a click's) and
+    says the explanation's result line; Escape closes it; the focus stays on the figure throughout."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto((site / "index.html").as_uri() + "#/layers?" + urllib.parse.urlencode(
+            {"text": sentence(words), "step": "attn.probs"}))
+        page.wait_for_selector("#step-figure .main-svg")
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "step-figure":
+                break
+        else:
+            pytest.fail("80 presses of Tab never reached the attention matrix")
+        rules = page.evaluate("BVL.cellKeys")  # how far Page Down moves, how many rows the grid holds
+        PAGE_ROWS, WINDOW = rules["PAGE_ROWS"], rules["WINDOW"]
+        trace = page.evaluate("(t => ({ x: t.x, y: t.y, z: t.z, title: document.querySelector('#step-figure')"
+                              ".layout.title.text }))(document.querySelector('#step-figure')._fullData[0])")
+        n = len(trace["x"])
+        said = lambda r, c: f"query {trace['y'][r]}, key {trace['x'][c]}, {trace['z'][r][c]:.4f}".replace("-", "−")
+        grid = accessibility_grid(page)[trace["title"]]
+        shown = min(n, WINDOW)
+        assert grid["columnheader"] == ["", *trace["x"][:shown]] and grid["rowheader"] == trace["y"][:shown]
+        assert grid["gridcell"][:shown] == [said(0, c) for c in range(shown)]
+        live = "document.querySelector('[aria-live=polite]').textContent"
+        assert page.evaluate(live) == said(0, 0)
+        for key in ("ArrowDown", "ArrowRight", "End", "PageDown"):
+            page.keyboard.press(key)
+        row, column = min(n - 1, 1 + PAGE_ROWS), n - 1
+        assert page.evaluate(live) == said(row, column)
+        assert trace["y"][row] in accessibility_grid(page)[trace["title"]]["rowheader"]  # the window moved with it
+        page.keyboard.press("Enter")
+        page.wait_for_function("location.hash.includes('cell=')")
+        page.wait_for_selector(".explanation-panel .result")
+        keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
+        assert keys["cell"] == [f"{row},{column}"]
+        page.wait_for_function(f"{live} === document.querySelector('.explanation-panel .result').textContent")
+        assert page.evaluate("document.activeElement.id") == "step-figure"
+        page.keyboard.press("Escape")
+        page.wait_for_function("!location.hash.includes('cell=')")
+        page.wait_for_selector("#step-figure .main-svg")
+        page.wait_for_function("document.activeElement.id === 'step-figure'")
+    finally:
+        context.close()
+
+
+WALKED = ("heads?stat=prev", "rollout?layer=5", "contributions?layer=2", "lens", "similarity?why=1,2",
+          "intervene?off=0.2&layer=1", "tour?chapter=8")  # the analyses' matrices, Similarity's split, the tour's
+
+
+def hovered(template: str, trace: dict, r: int, c: int) -> str:
+    """What a hover template says of cell (r, c), filled here as Plotly's d3-format writes ".Nf" (a minus sign),
+    independently of cell_keys.js."""
+    def field(match):
+        name, index, digits = match.group(1), match.group(2), match.group(3)
+        value = {"x": trace["x"][c], "y": trace["y"][r]}.get(name)
+        if name in ("z", "text", "customdata"):
+            value = trace.get(name)[r][c]
+        if index is not None:
+            value = value[int(index)]
+        if name == "z" and value is None:
+            return "masked"
+        return f"{value:.{digits}f}".replace("-", "−") if digits else str(value)
+    said = re.sub(r"<extra>.*?</extra>", "", template)
+    said = re.sub(r"%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}", field, said)
+    return re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", ", ", said))
+
+
+@pytest.mark.parametrize("view", WALKED)
+def test_every_analysis_matrix_is_walked_by_keys_and_read_aloud(chromium, site, view):
+    """Each page's first matrix (a heatmap whose hover names its value): Tab reaches it, the accessibility tree holds
+    it as a grid named by its title, and ArrowDown then ArrowRight says the cell's hover words, its number as shown."""
+    path, _, query = view.partition("?")
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto((site / "index.html").as_uri() + f"#/{path}?" + urllib.parse.urlencode(
+            {"text": sentence(LENGTHS[0]), **dict(urllib.parse.parse_qsl(query))}))
+        page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.getAttribute('role')") == "grid":
+                break
+        else:
+            pytest.fail(f"80 presses of Tab never reached a matrix on {view}")
+        trace = page.evaluate("""(g => {
+          const t = g._fullData.find(t => t.type === 'heatmap' && /%{(z|text)\\b/.test(t.hovertemplate));
+          const plain = (a) => a && Array.from(a, (row) => Array.from(row, (v) => (typeof v === 'number' && isNaN(v) ? null : v)));
+          return { x: Array.from(t.x), y: Array.from(t.y), z: plain(t.z), text: t.text, customdata: t.customdata,
+                   hovertemplate: t.hovertemplate, title: g.getAttribute('aria-label') }; })(document.activeElement)""")
+        assert trace["title"] and trace["title"] in accessibility_grid(page)
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowRight")
+        r, c = min(1, len(trace["y"]) - 1), min(1, len(trace["x"]) - 1)
+        assert page.evaluate("document.querySelector('[aria-live=polite]').textContent") == hovered(
+            trace["hovertemplate"], trace, r, c)
+    finally:
+        context.close()

@@ -37,7 +37,8 @@ SITE_WORDS = {
     "reading_numbers": "Reading the numbers…",
     "not_recomputed": "Computed by the model's own function when the site was written; the app computes it again.",
     "not_a_cell": "The cell {cell} is not one: write whole numbers from 0 separated by commas.",
-    "click_a_cell": "Click a cell of the figure to see where its number comes from.",
+    "click_a_cell": "Click a cell of the figure to see where its number comes from (by keyboard: Tab to the figure, "
+                    "the arrow keys to a cell, Enter).",
     # the tour
     "no_chapter": NO_CHAPTER,
     "tour_about": "This tour is about layer {layer}, head {head} and token {token}; the app's tour picks any other.",

@@ -3,6 +3,8 @@
 // drew in the template it names (export/screens.py drawn: held once in the site's data). Every figure a site draws is
 // the app's own (styled in Python, or a template filled with a typed sentence's numbers): nothing here sizes one.
 
+import { walkable } from "./cell_keys.js";
+
 /** @typedef {import("./figure_types.js").Figure} Figure */
 
 const FONT_FAMILY = '"Source Sans", sans-serif';  // the app's (fonts.css, from the installed Streamlit)
@@ -14,11 +16,14 @@ const FONT_FAMILY = '"Source Sans", sans-serif';  // the app's (fonts.css, from 
  */
 
 /**
+ * Draw `figure` in `div`; a heatmap's cells are then walked by the keyboard and read as a grid (cell_keys.js), and
+ * `walk` says what its keys do beyond reading (the stepper's Enter explains a cell).
  * @param {HTMLElement} div
  * @param {any} figure  Plotly's figure: data, layout, and the name of the template it was drawn in
+ * @param {import("./cell_keys.js").Walk} [walk]
  * @returns {Promise<unknown>}
  */
-export function plot(div, figure) {
+export function plot(div, figure, walk = {}) {
   const site = window.BVL_SITE, given = figure.layout;
   const size = (given.font && given.font.size) || site.style.font;
   const title = /** @type {Title | undefined} */ (given.title);
@@ -34,5 +39,6 @@ export function plot(div, figure) {
     layout.title.pad = { ...(title.pad || {}), t: ((title.pad && title.pad.t) || 0) + Math.round(titleSize / 2) };
   }
   if (figure.template) layout.template = site.templates[figure.template];  // a figure Python drew
-  return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
+  return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true })
+    .then((/** @type {unknown} */ drawn) => { walkable(div, walk); return drawn; });
 }

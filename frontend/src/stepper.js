@@ -12,6 +12,7 @@ import { explanationFigure } from "./explanation_figure.js";
 import { asMatrix, matrixFigure } from "./matrix_figure.js";
 import { element, said, sentenceKeys, worded, screen } from "./page.js";
 import { titled } from "./yours.js";
+import { announce } from "./cell_keys.js";
 
 /** @typedef {import("./steps.js").GraphNode} GraphNode */
 /** @typedef {import("./steps.js").GraphBlock} GraphBlock */
@@ -242,6 +243,7 @@ function checkLine(lecture, block) {
 }
 
 let tapped = false;  // whether the page is drawn for a cell the reader has just clicked or tapped
+let keyed = false;  // whether it is drawn for a key pressed on the figure (Enter, Escape): the focus goes back to it
 
 /**
  * A cell explained beside the figure: its value, formula, the recomputed value's check and its figure.
@@ -342,14 +344,21 @@ export async function layers(view, keys, index, link, alive) {
     title: stepTitle(lecture, block, node, head, s), colorbar: node.op === "softmax" ? "attention" : "score",
     scale: lecture.model.ops[node.op].scale ?? null, chosen, first: s.start, count: s.count,
   }, screen());
-  await plot(figure, drawn);
+  const offset = s.tokenByToken ? 0 : s.start;  // the figure's first column's index in the matrix
+  const pickAt = (/** @type {number} */ r, /** @type {number} */ c) => {  // the figure's cell (r, c) explained
+    tapped = true;  // the explanation asked for is scrolled into view once drawn
+    go(block, node.key, layer, head, s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1
+      ? [s.start + c] : [r, offset + c]);
+  };
+  const wasKeyed = keyed;
+  keyed = false;
+  const start = cell && cell.length === 2 && cell[1] >= offset && cell[1] - offset < (s.rows[0] || []).length
+    ? /** @type {[number, number]} */ ([cell[0], cell[1] - offset]) : null;
+  await plot(figure, drawn, { pick: (r, c) => { keyed = true; pickAt(r, c); }, start, focus: wasKeyed,
+                              close: cell ? () => { keyed = true; go(block, node.key, layer, head); } : undefined });
   figure.on("plotly_click", (event) => {
     const point = event.points.find((p) => p.data.type === "heatmap");
-    if (!point) return;
-    const picked = s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1
-      ? [s.start + point.pointNumber[1]] : [point.pointNumber[0], (s.tokenByToken ? 0 : s.start) + point.pointNumber[1]];
-    tapped = true;  // the explanation the tap asks for is scrolled into view once drawn
-    go(block, node.key, layer, head, picked);
+    if (point) pickAt(point.pointNumber[0], point.pointNumber[1]);
   });
   if (!s.tokenByToken && s.count > WINDOW) {
     canvas.append(stepper("Dimensions", Array.from({ length: Math.ceil(s.count / WINDOW) }, (_, k) =>
@@ -369,7 +378,9 @@ export async function layers(view, keys, index, link, alive) {
     tapped = false;
     await explained(explanation, lecture, stepName(block, node.key), node.headed ? s.own : null, head, cell,
                     lecture.tokens, lectureMode, alive);
-    const line = (explanation.querySelector(".result") || explanation).getBoundingClientRect();
+    const result = explanation.querySelector(".result");
+    if (wasKeyed && result) announce(result.textContent || "");  // the explanation's point, said
+    const line = (result || explanation).getBoundingClientRect();
     if (wasTapped && alive() && (line.top < 0 || line.bottom > window.innerHeight)) {  // on a phone the explanation
       // lies under the figure, below the screen: it is brought to the top, its value and result line in view
       // (issue 55: "tapping does nothing"); beside the figure, where it is seen, nothing moves

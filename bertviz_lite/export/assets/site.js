@@ -389,9 +389,199 @@
     return lectures[index];
   };
 
+  // src/cell_keys.js
+  var PAGE_ROWS = 10;
+  var WINDOW = 12;
+  function moved(key, row2, column, rows, columns) {
+    const within2 = (r, c) => (
+      /** @type {[number, number]} */
+      [Math.max(0, Math.min(rows - 1, r)), Math.max(0, Math.min(columns - 1, c))]
+    );
+    switch (key) {
+      case "ArrowUp":
+        return within2(row2 - 1, column);
+      case "ArrowDown":
+        return within2(row2 + 1, column);
+      case "ArrowLeft":
+        return within2(row2, column - 1);
+      case "ArrowRight":
+        return within2(row2, column + 1);
+      case "Home":
+        return within2(row2, 0);
+      case "End":
+        return within2(row2, columns - 1);
+      case "PageUp":
+        return within2(row2 - PAGE_ROWS, column);
+      case "PageDown":
+        return within2(row2 + PAGE_ROWS, column);
+      default:
+        return null;
+    }
+  }
+  function cellWords(template, cell2) {
+    return template.replace(/<extra>.*?<\/extra>/g, "").replace(/%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}/g, (whole, field, index, digits) => {
+      const named3 = (
+        /** @type {Record<string, unknown>} */
+        cell2[field]
+      );
+      const value = index === void 0 ? named3 : Array.isArray(named3) ? named3[Number(index)] : void 0;
+      if (field === "z" && (value === null || typeof value === "number" && Number.isNaN(value))) return "masked";
+      if (value === void 0 || value === null) return "";
+      if (typeof value === "number" && digits !== void 0) return value.toFixed(Number(digits)).replace("-", "−");
+      return String(value);
+    }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "");
+  }
+  function windowStart(at3, count) {
+    return Math.max(0, Math.min(at3 - Math.floor(WINDOW / 2), count - WINDOW));
+  }
+  var announcer = (
+    /** @type {HTMLElement | null} */
+    null
+  );
+  var unwalk = /* @__PURE__ */ new WeakMap();
+  function announce(words3) {
+    if (!announcer || !announcer.isConnected) {
+      announcer = document.createElement("div");
+      announcer.className = "visually-hidden";
+      announcer.setAttribute("aria-live", "polite");
+      document.body.append(announcer);
+    }
+    announcer.textContent = words3;
+  }
+  function heatmap(figure) {
+    const valued = (trace) => /%\{(z|text)\b/.test(trace.hovertemplate || "");
+    const index = figure.data.findIndex((trace) => trace.type === "heatmap" && valued(trace));
+    if (index < 0) return null;
+    const full = figure._fullData[index];
+    const at3 = (grid, r, c) => Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : void 0;
+    return {
+      z: (
+        /** @type {ArrayLike<ArrayLike<number | null>>} */
+        full.z
+      ),
+      x: (
+        /** @type {ArrayLike<string | number>} */
+        full.x
+      ),
+      y: (
+        /** @type {ArrayLike<string | number>} */
+        full.y
+      ),
+      subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
+      words: (r, c) => cellWords(String(full.hovertemplate), {
+        x: full.x[c],
+        y: full.y[r],
+        z: full.z[r][c],
+        text: at3(full.text, r, c),
+        customdata: at3(full.customdata, r, c)
+      })
+    };
+  }
+  function titleOf(figure) {
+    const title = figure.layout && figure.layout.title;
+    const text = typeof title === "string" ? title : title && title.text || "";
+    return text.replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").trim();
+  }
+  function walkable(figure, walk) {
+    const undo = unwalk.get(figure);
+    if (undo) undo();
+    const map = heatmap(
+      /** @type {Drawn} */
+      figure
+    );
+    if (!map) return null;
+    const rows = map.z.length, columns = rows ? map.z[0].length : 0;
+    if (!rows || !columns) return null;
+    let [row2, column] = walk.start || [0, 0];
+    const id = figure.id || (figure.id = `grid-${Math.random().toString(36).slice(2)}`);
+    const grid = document.createElement("div");
+    grid.className = "visually-hidden";
+    figure.append(grid);
+    const drawing = figure.querySelector(".plot-container");
+    if (drawing) drawing.setAttribute("aria-hidden", "true");
+    figure.tabIndex = 0;
+    figure.setAttribute("role", "grid");
+    figure.setAttribute("aria-label", titleOf(
+      /** @type {Drawn} */
+      figure
+    ) || "Matrix");
+    figure.setAttribute("aria-rowcount", String(rows + 1));
+    figure.setAttribute("aria-colcount", String(columns + 1));
+    const words3 = map.words;
+    const cellId = (r, c) => `cell-${r}-${c}-of-${id}`;
+    const rebuild = () => {
+      const top = windowStart(row2, rows), left2 = windowStart(column, columns);
+      const shownColumns = Array.from({ length: Math.min(WINDOW, columns) }, (_, k) => left2 + k);
+      const header = line(1, [cell("columnheader", 1, ""), ...shownColumns.map((c) => cell("columnheader", c + 2, String(map.x[c])))]);
+      const body = Array.from({ length: Math.min(WINDOW, rows) }, (_, k) => top + k).map((r) => line(r + 2, [
+        cell("rowheader", 1, String(map.y[r])),
+        ...shownColumns.map((c) => Object.assign(cell("gridcell", c + 2, words3(r, c)), { id: cellId(r, c) }))
+      ]));
+      grid.replaceChildren(header, ...body);
+      figure.setAttribute("aria-activedescendant", cellId(row2, column));
+    };
+    const show3 = () => {
+      rebuild();
+      Plotly.Fx.hover(figure, { xval: column, yval: row2 }, map.subplot);
+      announce(words3(row2, column));
+    };
+    const keyed2 = (event) => {
+      const to = moved(event.key, row2, column, rows, columns);
+      if (to) {
+        event.preventDefault();
+        [row2, column] = to;
+        show3();
+      } else if ((event.key === "Enter" || event.key === " ") && walk.pick) {
+        event.preventDefault();
+        walk.pick(row2, column);
+      } else if (event.key === "Escape" && walk.close) {
+        event.preventDefault();
+        walk.close();
+      }
+    };
+    const left = () => Plotly.Fx.unhover(figure);
+    const focused = () => {
+      if (figure.matches(":focus-visible")) show3();
+    };
+    figure.addEventListener("keydown", keyed2);
+    figure.addEventListener("focus", focused);
+    figure.addEventListener("blur", left);
+    unwalk.set(figure, () => {
+      figure.removeEventListener("keydown", keyed2);
+      figure.removeEventListener("focus", focused);
+      figure.removeEventListener("blur", left);
+      grid.remove();
+      if (drawing) drawing.removeAttribute("aria-hidden");
+      for (const name of ["tabindex", "role", "aria-label", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
+        figure.removeAttribute(name);
+      }
+      unwalk.delete(figure);
+    });
+    rebuild();
+    if (walk.focus) figure.focus();
+    return (r, c) => {
+      [row2, column] = [r, c];
+      show3();
+    };
+  }
+  function line(index, cells) {
+    const row2 = document.createElement("div");
+    row2.setAttribute("role", "row");
+    row2.setAttribute("aria-rowindex", String(index));
+    row2.append(...cells);
+    return row2;
+  }
+  function cell(role, index, text) {
+    const node = document.createElement("div");
+    node.setAttribute("role", role);
+    node.setAttribute("aria-colindex", String(index));
+    node.textContent = text;
+    return node;
+  }
+
   // src/plot.js
   var FONT_FAMILY = '"Source Sans", sans-serif';
-  function plot(div, figure) {
+  function plot(div, figure, walk = {}) {
     const site8 = window.BVL_SITE, given = figure.layout;
     const size = given.font && given.font.size || site8.style.font;
     const title = (
@@ -411,7 +601,10 @@
       layout.title.pad = { ...title.pad || {}, t: (title.pad && title.pad.t || 0) + Math.round(titleSize / 2) };
     }
     if (figure.template) layout.template = site8.templates[figure.template];
-    return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
+    return Plotly.newPlot(div, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true }).then((drawn3) => {
+      walkable(div, walk);
+      return drawn3;
+    });
   }
 
   // src/page.js
@@ -740,28 +933,28 @@
     }
     return found;
   }
-  function bound(lets, cell) {
+  function bound(lets, cell2) {
     const env = {};
-    for (const [name, tree] of lets) env[name] = evaluate(tree, cell, env);
+    for (const [name, tree] of lets) env[name] = evaluate(tree, cell2, env);
     return env;
   }
-  function workedOut(recipe, cell) {
-    const env = bound(recipe.let, cell);
+  function workedOut(recipe, cell2) {
+    const env = bound(recipe.let, cell2);
     const terms = [];
     for (const [label, tree] of recipe.terms) {
-      const value = evaluate(tree, cell, env);
+      const value = evaluate(tree, cell2, env);
       if (value === null) continue;
       if (isArray(value)) {
-        Array.from(value.data).forEach((v, k) => terms.push([labelled(label, cell, { ...env, k }), v]));
+        Array.from(value.data).forEach((v, k) => terms.push([labelled(label, cell2, { ...env, k }), v]));
       } else {
-        terms.push([String(typeof label === "string" ? label : evaluate(label, cell, env)), number(value)]);
+        terms.push([String(typeof label === "string" ? label : evaluate(label, cell2, env)), number(value)]);
       }
     }
     env.terms_sum = exactSum(terms.map(([, v]) => v));
-    const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell, env));
-    const named3 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell, env))]).filter(([, v]) => v !== null));
+    const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell2, env));
+    const named3 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell2, env))]).filter(([, v]) => v !== null));
     return {
-      formula: String(evaluate(recipe.formula, cell, env)),
+      formula: String(evaluate(recipe.formula, cell2, env)),
       inputs: named3(recipe.inputs),
       recomputed,
       terms,
@@ -792,8 +985,8 @@
       env
     )).filter((v) => v !== null).map(String);
   }
-  function labelled(label, cell, env) {
-    return String(typeof label === "string" ? said(label, env) : evaluate(label, cell, env));
+  function labelled(label, cell2, env) {
+    return String(typeof label === "string" ? said(label, env) : evaluate(label, cell2, env));
   }
   function indexed(array, index) {
     const strides = array.shape.map((_, axis) => array.shape.slice(axis + 1).reduce((a, b) => a * b, 1));
@@ -971,28 +1164,28 @@
       names
     );
   }
-  function evaluate(tree, cell, env) {
+  function evaluate(tree, cell2, env) {
     if (!Array.isArray(tree)) return tree;
     const [word, ...args] = (
       /** @type {[string, ...Tree[]]} */
       tree
     );
-    if (word === "if") return evaluate(evaluate(args[0], cell, env) ? args[1] : args[2], cell, env);
+    if (word === "if") return evaluate(evaluate(args[0], cell2, env) ? args[1] : args[2], cell2, env);
     if (word === "fmt") {
       const given = (
         /** @type {Record<string, Tree>} */
         /** @type {unknown} */
         args[1] ?? {}
       );
-      const fields = Object.fromEntries(Object.entries(given).map(([k, t]) => [k, evaluate(t, cell, env)]));
+      const fields = Object.fromEntries(Object.entries(given).map(([k, t]) => [k, evaluate(t, cell2, env)]));
       return said(String(args[0]), { ...env, ...fields });
     }
     if (word === "joined") {
-      const items = numbersOf(evaluate(args[1], cell, env));
-      return items.map((k) => String(evaluate(args[2], cell, { ...env, k }))).join(String(evaluate(args[0], cell, env)));
+      const items = numbersOf(evaluate(args[1], cell2, env));
+      return items.map((k) => String(evaluate(args[2], cell2, { ...env, k }))).join(String(evaluate(args[0], cell2, env)));
     }
     if (word === "each") {
-      return asValue(numbersOf(evaluate(args[0], cell, env)).map((k) => evaluate(args[1], cell, { ...env, k })));
+      return asValue(numbersOf(evaluate(args[0], cell2, env)).map((k) => evaluate(args[1], cell2, { ...env, k })));
     }
     if (word === "v") return env[String(args[0])];
     if (word === "quote") return (
@@ -1000,7 +1193,7 @@
       structuredClone(args[0])
     );
     if (word === "terms_sum") return env.terms_sum;
-    const values = args.map((a) => evaluate(a, cell, env));
+    const values = args.map((a) => evaluate(a, cell2, env));
     if (word === "at") {
       const [array, ...index] = values;
       if (Array.isArray(array)) return (
@@ -1018,7 +1211,7 @@
     if (word in ARITHMETIC) return elementwise(ARITHMETIC[word], values);
     const meaning = WORDS[word] ?? STEP_WORDS[word] ?? VECTOR_WORDS[word] ?? FIGURE_WORDS[word];
     if (!meaning) throw new Error(`A recipe uses "${word}", which this site does not know: write the site again.`);
-    return meaning(cell, ...values);
+    return meaning(cell2, ...values);
   }
 
   // src/explain.js
@@ -1039,20 +1232,20 @@
     }
     return numbers;
   }
-  function recipeCell(lecture2, cell, module) {
-    const window2 = cell.attrs.window;
+  function recipeCell(lecture2, cell2, module) {
+    const window2 = cell2.attrs.window;
     return {
-      at: cell.at,
-      head: cell.head,
-      node: cell.node,
-      array: cell.array,
+      at: cell2.at,
+      head: cell2.head,
+      node: cell2.node,
+      array: cell2.array,
       module,
       tokens: lecture2.tokens,
       ids: lecture2.ids,
-      input: (k) => cell.input(k),
-      source: (name) => cell.source(name),
-      token: (i) => cell.token(i),
-      row: (i, of) => cell.row(i, of),
+      input: (k) => cell2.input(k),
+      source: (name) => cell2.source(name),
+      token: (i) => cell2.token(i),
+      row: (i, of) => cell2.row(i, of),
       step: (name) => lecture2.array(name),
       visible: (i, j) => lecture2.mask[j] === 1 && (window2 === void 0 || window2 === null || Math.abs(i - j) <= window2)
     };
@@ -1072,33 +1265,33 @@
       const names = axisNames(node, shape.length).map((n, k) => `${n} 0–${shape[k] - 1}`).join(", ");
       throw new Error(`The cell ${at3.join(",")} is not one of this step's (${names}).`);
     }
-    const cell = new Cell(lecture2, block, node, chosen2, at3);
+    const cell2 = new Cell(lecture2, block, node, chosen2, at3);
     const op2 = lecture2.model.ops[node.op];
     const explained2 = {
       step,
       title: node.title,
       head: chosen2,
       at: at3,
-      value: cell.value,
+      value: cell2.value,
       op: node.op,
       drawn_as: op2.drawn_as
     };
     if (node.recipe === null || node.recipe === void 0) {
-      return { ...explained2, ...storedNumber(cell, op2.meaning) };
+      return { ...explained2, ...storedNumber(cell2, op2.meaning) };
     }
     const recipe = lecture2.model.recipes[node.recipe];
     const numbers = await moduleNumbers(lecture2, node.module, wordsOf(
       /** @type {any} */
       Object.values(recipe)
     ));
-    return { ...explained2, ...workedOut(recipe, recipeCell(lecture2, cell, numbers)) };
+    return { ...explained2, ...workedOut(recipe, recipeCell(lecture2, cell2, numbers)) };
   }
-  function storedNumber(cell, meaning) {
-    const tokens2 = cell.lecture.tokens.length, shape = cell.array.shape;
-    const pair = cell.at.length === 2 && shape[shape.length - 1] === tokens2 && shape[shape.length - 2] === tokens2;
-    const [i, j] = cell.at;
+  function storedNumber(cell2, meaning) {
+    const tokens2 = cell2.lecture.tokens.length, shape = cell2.array.shape;
+    const pair = cell2.at.length === 2 && shape[shape.length - 1] === tokens2 && shape[shape.length - 2] === tokens2;
+    const [i, j] = cell2.at;
     const inputs = pair ? { "query position": i, "key position": j, "i - j": i - j } : {};
-    return { formula: `${meaning}: ${num(cell.value)}`, inputs, recomputed: null, terms: [], labels: {}, figure: {} };
+    return { formula: `${meaning}: ${num(cell2.value)}`, inputs, recomputed: null, terms: [], labels: {}, figure: {} };
   }
 
   // src/template.js
@@ -1756,7 +1949,8 @@
     panels,
     side,
     notes: [],
-    wide
+    wide,
+    any_sentence: false
   });
   var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
 
@@ -2394,7 +2588,7 @@
   }
 
   // src/stepper.js
-  var WINDOW = (
+  var WINDOW2 = (
     /** @type {number} */
     window.BVL_SITE.views.window
   );
@@ -2417,13 +2611,13 @@
     const node = block && block.nodes.find((n) => n.key === key);
     return { block, node, layer, head, step, notes };
   }
-  function keysFor(block, key, layer, head, cell) {
+  function keysFor(block, key, layer, head, cell2) {
     const keys = {
       step: block.block === "layers" ? key : `${block.block}.${key}`,
       layer: String(layer),
       head: String(head)
     };
-    if (cell) keys.cell = cell.join(",");
+    if (cell2) keys.cell = cell2.join(",");
     return keys;
   }
   function parseCell(text) {
@@ -2439,9 +2633,9 @@
     let rows = array.shape.length - lead.length === 1 ? [row(array, ...lead)] : matrix(array, ...lead);
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
     const count = rows[0].length;
-    const start3 = tokenByToken ? 0 : Math.min(first2, Math.max(0, count - WINDOW));
-    const columns = tokenByToken ? labelled2(lecture2.tokens) : Array.from({ length: Math.min(WINDOW, count - start3) }, (_, k) => String(start3 + k));
-    if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW));
+    const start3 = tokenByToken ? 0 : Math.min(first2, Math.max(0, count - WINDOW2));
+    const columns = tokenByToken ? labelled2(lecture2.tokens) : Array.from({ length: Math.min(WINDOW2, count - start3) }, (_, k) => String(start3 + k));
+    if (!tokenByToken) rows = rows.map((r) => r.slice(start3, start3 + WINDOW2));
     const rowNames = node.axes.includes("2k") ? rows.map((_, i) => `δ = ${i - Math.floor(rows.length / 2)}`) : rows.length === lecture2.tokens.length ? lecture2.tokens : rows.map((_, i) => String(i));
     const masked = rows.map((r) => r.map((v) => v <= MASKED_BELOW ? null : v));
     return { rows: masked, rowNames, columns, start: start3, count, tokenByToken, own, heads };
@@ -2538,11 +2732,12 @@
     );
   }
   var tapped = false;
-  async function explained(host, lecture2, step, head, queryHead, cell, tokens2, lectureMode2, alive2) {
+  var keyed = false;
+  async function explained(host, lecture2, step, head, queryHead, cell2, tokens2, lectureMode2, alive2) {
     let e;
     host.append(element("p", worded("reading_numbers"), { class: "note" }));
     try {
-      e = await explain(lecture2, step, head, cell);
+      e = await explain(lecture2, step, head, cell2);
       if (!alive2()) return;
     } catch (error) {
       host.replaceChildren(element("p", error instanceof Error ? error.message : String(error), { class: "note" }));
@@ -2600,8 +2795,8 @@
     await lecture2.block(partOf(block.name));
     if (!alive2()) return;
     const sentence = site8.sentences[index];
-    const go = (b, key, l, h, cell2) => {
-      location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(b, key, l, h, cell2) });
+    const go = (b, key, l, h, cell3) => {
+      location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(b, key, l, h, cell3) });
     };
     controls(view, site8.model, block, node, layer, head, go);
     const columns = element("div", void 0, { class: "stepper-columns" });
@@ -2616,10 +2811,10 @@
       checkLine(lecture2, block)
     );
     const cellText = keys.get("cell");
-    const cell = parseCell(cellText);
-    const first2 = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
+    const cell2 = parseCell(cellText);
+    const first2 = cell2 && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell2[cell2.length - 1] / WINDOW2) * WINDOW2 : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
     const s = shown(lecture2, block, node, head, first2);
-    const chosen2 = cell && cell.length === 2 ? cell : null;
+    const chosen2 = cell2 && cell2.length === 2 ? cell2 : null;
     const figure = (
       /** @type {Plotted} */
       element(
@@ -2640,28 +2835,47 @@
       first: s.start,
       count: s.count
     }, screen());
-    await plot(figure, drawn3);
+    const offset2 = s.tokenByToken ? 0 : s.start;
+    const pickAt = (r, c) => {
+      tapped = true;
+      go(block, node.key, layer, head, s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1 ? [s.start + c] : [r, offset2 + c]);
+    };
+    const wasKeyed = keyed;
+    keyed = false;
+    const start3 = cell2 && cell2.length === 2 && cell2[1] >= offset2 && cell2[1] - offset2 < (s.rows[0] || []).length ? (
+      /** @type {[number, number]} */
+      [cell2[0], cell2[1] - offset2]
+    ) : null;
+    await plot(figure, drawn3, {
+      pick: (r, c) => {
+        keyed = true;
+        pickAt(r, c);
+      },
+      start: start3,
+      focus: wasKeyed,
+      close: cell2 ? () => {
+        keyed = true;
+        go(block, node.key, layer, head);
+      } : void 0
+    });
     figure.on("plotly_click", (event) => {
       const point = event.points.find((p) => p.data.type === "heatmap");
-      if (!point) return;
-      const picked2 = s.rows.length === 1 && node.axes.length - (node.headed ? 1 : 0) === 1 ? [s.start + point.pointNumber[1]] : [point.pointNumber[0], (s.tokenByToken ? 0 : s.start) + point.pointNumber[1]];
-      tapped = true;
-      go(block, node.key, layer, head, picked2);
+      if (point) pickAt(point.pointNumber[0], point.pointNumber[1]);
     });
-    if (!s.tokenByToken && s.count > WINDOW) {
-      canvas.append(stepper("Dimensions", Array.from({ length: Math.ceil(s.count / WINDOW) }, (_, k) => `${k * WINDOW}–${Math.min(s.count, (k + 1) * WINDOW) - 1} of ${s.count}`), Math.floor(s.start / WINDOW), (k) => {
-        location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(block, node.key, layer, head), dims: String(k * WINDOW) });
+    if (!s.tokenByToken && s.count > WINDOW2) {
+      canvas.append(stepper("Dimensions", Array.from({ length: Math.ceil(s.count / WINDOW2) }, (_, k) => `${k * WINDOW2}–${Math.min(s.count, (k + 1) * WINDOW2) - 1} of ${s.count}`), Math.floor(s.start / WINDOW2), (k) => {
+        location.hash = link2("layers", { ...sentenceKeys(sentence), ...keysFor(block, node.key, layer, head), dims: String(k * WINDOW2) });
       }, "dims"));
     }
     const explanation = element("div", void 0, { class: "explanation-panel" });
     words3.append(explanation);
-    if (cell === void 0) {
+    if (cell2 === void 0) {
       explanation.append(element(
         "p",
         worded("not_a_cell", { cell: cellText }),
         { class: "note" }
       ));
-    } else if (cell === null) {
+    } else if (cell2 === null) {
       explanation.append(element("p", worded("click_a_cell"), { class: "note" }));
     } else {
       const wasTapped = tapped;
@@ -2672,13 +2886,15 @@
         stepName(block, node.key),
         node.headed ? s.own : null,
         head,
-        cell,
+        cell2,
         lecture2.tokens,
         lectureMode2,
         alive2
       );
-      const line = (explanation.querySelector(".result") || explanation).getBoundingClientRect();
-      if (wasTapped && alive2() && (line.top < 0 || line.bottom > window.innerHeight)) {
+      const result = explanation.querySelector(".result");
+      if (wasKeyed && result) announce(result.textContent || "");
+      const line2 = (result || explanation).getBoundingClientRect();
+      if (wasTapped && alive2() && (line2.top < 0 || line2.bottom > window.innerHeight)) {
         explanation.scrollIntoView({ block: "start" });
       }
     }
@@ -2717,7 +2933,7 @@
       columns.append(canvas, words3);
       view.append(columns);
       words3.append(element("h2", chapter.title));
-      for (const line of chapter.lines) words3.append(paragraph(line));
+      for (const line2 of chapter.lines) words3.append(paragraph(line2));
       const about = site5.views.tour;
       words3.append(element("p", worded("tour_about", about), { class: "note" }));
       if (chapter.step) {
@@ -2894,8 +3110,8 @@
     return { values, notes };
   }
   function lines(host, said2, kind) {
-    for (const line of said2) {
-      const [first2, ...items] = line.split("\n- ");
+    for (const line2 of said2) {
+      const [first2, ...items] = line2.split("\n- ");
       if (first2.trim()) {
         const p = paragraph(first2.replace(/\n$/, ""));
         if (kind) p.className = kind;
@@ -3190,7 +3406,8 @@
     tokenizing: { tokenized },
     modelParts: { stored },
     similar: { compared },
-    yours: { find }
+    yours: { find },
+    cellKeys: { PAGE_ROWS, WINDOW, moved, cellWords, windowStart }
   };
   start2();
 })();

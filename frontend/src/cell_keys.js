@@ -1,0 +1,244 @@
+// A heatmap that a keyboard walks and a screen reader reads (issue 56: WCAG 2.1.1 Keyboard, 1.3.1 Info and
+// Relationships, 4.1.2 Name, Role, Value). Plotly's figures take no keys (plotly.js #562), so the figure's own box
+// becomes an ARIA grid: Tab stops on it, the arrow keys move a focused cell (Home and End: the row's first and last;
+// Page Up and Page Down: ten rows), Enter picks it as a click does, Escape leaves what a pick opened. The focused cell
+// is shown by Plotly's own hover label (Plotly.Fx.hover) and said in words made from the figure's hover template,
+// which Python wrote (one source: what the mouse reads, the ear hears). The grid's rows in the accessibility tree
+// are a window around the focused cell, so a 512-token matrix is not 262,144 nodes; aria-rowcount and aria-colcount
+// give the whole.
+
+export const PAGE_ROWS = 10;  // Page Up and Page Down move this many rows
+export const WINDOW = 12;  // rows and columns of the grid held in the accessibility tree, around the focused cell
+
+/**
+ * The cell a key moves to from (row, column) in a matrix of `rows` × `columns`, or null where the key is not one
+ * of the grid's.
+ * @param {string} key  KeyboardEvent.key
+ * @param {number} row
+ * @param {number} column
+ * @param {number} rows
+ * @param {number} columns
+ * @returns {[number, number] | null}
+ */
+export function moved(key, row, column, rows, columns) {
+  const within = (/** @type {number} */ r, /** @type {number} */ c) =>
+    /** @type {[number, number]} */ ([Math.max(0, Math.min(rows - 1, r)), Math.max(0, Math.min(columns - 1, c))]);
+  switch (key) {
+    case "ArrowUp": return within(row - 1, column);
+    case "ArrowDown": return within(row + 1, column);
+    case "ArrowLeft": return within(row, column - 1);
+    case "ArrowRight": return within(row, column + 1);
+    case "Home": return within(row, 0);
+    case "End": return within(row, columns - 1);
+    case "PageUp": return within(row - PAGE_ROWS, column);
+    case "PageDown": return within(row + PAGE_ROWS, column);
+    default: return null;
+  }
+}
+
+/**
+ * What a cell's hover template may name: its x and y labels, its value (null or NaN where masked), its text and its
+ * custom data where the trace has them.
+ * @typedef {{ x: string | number, y: string | number, z: number | null, text?: unknown,
+ *             customdata?: unknown }} CellFields
+ */
+
+/**
+ * A cell in words from the figure's hover template ("query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"): its
+ * fields filled (a number's ".Nf" as Plotly writes it, with a minus sign), its line breaks made commas, its markup
+ * dropped.
+ * @param {string} template
+ * @param {CellFields} cell
+ * @returns {string}
+ */
+export function cellWords(template, cell) {
+  return template.replace(/<extra>.*?<\/extra>/g, "")
+    .replace(/%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}/g, (whole, field, index, digits) => {
+      const named = /** @type {Record<string, unknown>} */ (cell)[field];
+      const value = index === undefined ? named : Array.isArray(named) ? named[Number(index)] : undefined;
+      if (field === "z" && (value === null || (typeof value === "number" && Number.isNaN(value)))) return "masked";
+      if (value === undefined || value === null) return "";
+      if (typeof value === "number" && digits !== undefined) return value.toFixed(Number(digits)).replace("-", "−");
+      return String(value);
+    })
+    .replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "");
+}
+
+/**
+ * The first of `count` indices held in the grid's window so that `at` lies in it.
+ * @param {number} at
+ * @param {number} count
+ * @returns {number}
+ */
+export function windowStart(at, count) {
+  return Math.max(0, Math.min(at - Math.floor(WINDOW / 2), count - WINDOW));
+}
+
+/**
+ * What a walkable figure does with a cell: `pick` (Enter, as a click; a figure whose cells open nothing has none),
+ * `close` (Escape: the explanation a pick opened), the cell to start on (the chosen one), and whether to take the
+ * focus now (after Enter redrew the page).
+ * @typedef {{ pick?: (row: number, column: number) => void, close?: () => void, start?: [number, number] | null,
+ *             focus?: boolean }} Walk
+ */
+
+/** @typedef {HTMLElement & { data: any[], _fullData: any[], layout: any }} Drawn */
+
+let announcer = /** @type {HTMLElement | null} */ (null);
+/** @type {WeakMap<HTMLElement, () => void>} */
+const unwalk = new WeakMap();  // a figure drawn again in the same box: its last walk undone first
+
+/**
+ * Say `words` to a screen reader, politely (one live region for the page).
+ * @param {string} words
+ */
+export function announce(words) {
+  if (!announcer || !announcer.isConnected) {
+    announcer = document.createElement("div");
+    announcer.className = "visually-hidden";
+    announcer.setAttribute("aria-live", "polite");
+    document.body.append(announcer);
+  }
+  announcer.textContent = words;
+}
+
+/**
+ * The figure's first heatmap whose hover names a cell's value (its z, or its text: the lens's piece and number), with its values decoded, or null (the model view's
+ * thumbnails are pixels, not a matrix: walked another way).
+ * @param {Drawn} figure
+ */
+function heatmap(figure) {
+  const valued = (/** @type {any} */ trace) => /%\{(z|text)\b/.test(trace.hovertemplate || "");
+  const index = figure.data.findIndex((trace) => trace.type === "heatmap" && valued(trace));
+  if (index < 0) return null;
+  const full = figure._fullData[index];  // Plotly's own decoding of the typed arrays the template holds
+  /** @type {(grid: unknown, r: number, c: number) => unknown} */
+  const at = (grid, r, c) => (Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : undefined);
+  return { z: /** @type {ArrayLike<ArrayLike<number | null>>} */ (full.z),
+           x: /** @type {ArrayLike<string | number>} */ (full.x), y: /** @type {ArrayLike<string | number>} */ (full.y),
+           subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
+           words: (/** @type {number} */ r, /** @type {number} */ c) => cellWords(String(full.hovertemplate), {
+             x: full.x[c], y: full.y[r], z: full.z[r][c], text: at(full.text, r, c), customdata: at(full.customdata, r, c) }) };
+}
+
+/**
+ * The figure's title as text (its markup dropped).
+ * @param {Drawn} figure
+ */
+function titleOf(figure) {
+  const title = figure.layout && figure.layout.title;
+  const text = typeof title === "string" ? title : (title && title.text) || "";
+  return text.replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").trim();
+}
+
+/**
+ * Make a drawn heatmap walkable by keyboard and readable as a grid; returns a function that moves the focused cell
+ * (for a test, or a page that picks one).
+ * @param {HTMLElement} figure  the box Plotly drew the figure in
+ * @param {Walk} walk
+ * @returns {((row: number, column: number) => void) | null}
+ */
+export function walkable(figure, walk) {
+  const undo = unwalk.get(figure);
+  if (undo) undo();
+  const map = heatmap(/** @type {Drawn} */ (figure));
+  if (!map) return null;
+  const rows = map.z.length, columns = rows ? map.z[0].length : 0;
+  if (!rows || !columns) return null;
+  let [row, column] = walk.start || [0, 0];
+  const id = figure.id || (figure.id = `grid-${Math.random().toString(36).slice(2)}`);
+  const grid = document.createElement("div");  // the rows read in the accessibility tree (hidden from sight: the
+  grid.className = "visually-hidden";  // figure shows them)
+  figure.append(grid);
+  const drawing = figure.querySelector(".plot-container");  // the picture: the grid says what it shows
+  if (drawing) drawing.setAttribute("aria-hidden", "true");
+  figure.tabIndex = 0;
+  figure.setAttribute("role", "grid");
+  figure.setAttribute("aria-label", titleOf(/** @type {Drawn} */ (figure)) || "Matrix");
+  figure.setAttribute("aria-rowcount", String(rows + 1));  // the header row and the matrix's rows
+  figure.setAttribute("aria-colcount", String(columns + 1));
+  const words = map.words;
+  const cellId = (/** @type {number} */ r, /** @type {number} */ c) => `cell-${r}-${c}-of-${id}`;  // not "${id}…":
+  // a selector of the figures by their ids' start finds the figures only
+
+  const rebuild = () => {  // the window of rows and columns around the focused cell, with their headers
+    const top = windowStart(row, rows), left = windowStart(column, columns);
+    const shownColumns = Array.from({ length: Math.min(WINDOW, columns) }, (_, k) => left + k);
+    const header = line(1, [cell("columnheader", 1, ""), ...shownColumns.map((c) =>
+      cell("columnheader", c + 2, String(map.x[c])))]);
+    const body = Array.from({ length: Math.min(WINDOW, rows) }, (_, k) => top + k).map((r) => line(r + 2, [
+      cell("rowheader", 1, String(map.y[r])),
+      ...shownColumns.map((c) => Object.assign(cell("gridcell", c + 2, words(r, c)), { id: cellId(r, c) }))]));
+    grid.replaceChildren(header, ...body);
+    figure.setAttribute("aria-activedescendant", cellId(row, column));
+  };
+
+  const show = () => {
+    rebuild();
+    Plotly.Fx.hover(figure, { xval: column, yval: row }, map.subplot);  // Plotly's own label on the cell
+    announce(words(row, column));
+  };
+
+  /** @param {KeyboardEvent} event */
+  const keyed = (event) => {
+    const to = moved(event.key, row, column, rows, columns);
+    if (to) {
+      event.preventDefault();
+      [row, column] = to;
+      show();
+    } else if ((event.key === "Enter" || event.key === " ") && walk.pick) {
+      event.preventDefault();
+      walk.pick(row, column);
+    } else if (event.key === "Escape" && walk.close) {
+      event.preventDefault();
+      walk.close();
+    }
+  };
+  const left = () => Plotly.Fx.unhover(figure);
+  const focused = () => { if (figure.matches(":focus-visible")) show(); };  // by the keyboard: a click that
+  // focuses the figure keeps the mouse's own hover
+  figure.addEventListener("keydown", keyed);
+  figure.addEventListener("focus", focused);
+  figure.addEventListener("blur", left);
+  unwalk.set(figure, () => {
+    figure.removeEventListener("keydown", keyed);
+    figure.removeEventListener("focus", focused);
+    figure.removeEventListener("blur", left);
+    grid.remove();
+    if (drawing) drawing.removeAttribute("aria-hidden");
+    for (const name of ["tabindex", "role", "aria-label", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
+      figure.removeAttribute(name);
+    }
+    unwalk.delete(figure);
+  });
+  rebuild();
+  if (walk.focus) figure.focus();
+  return (r, c) => { [row, column] = [r, c]; show(); };
+}
+
+/**
+ * A row of the grid.
+ * @param {number} index  its aria-rowindex (1: the header row)
+ * @param {HTMLElement[]} cells
+ */
+function line(index, cells) {
+  const row = document.createElement("div");
+  row.setAttribute("role", "row");
+  row.setAttribute("aria-rowindex", String(index));
+  row.append(...cells);
+  return row;
+}
+
+/**
+ * A cell of the grid.
+ * @param {string} role
+ * @param {number} index  its aria-colindex (1: the row headers)
+ * @param {string} text
+ */
+function cell(role, index, text) {
+  const node = document.createElement("div");
+  node.setAttribute("role", role);
+  node.setAttribute("aria-colindex", String(index));
+  node.textContent = text;
+  return node;
+}
