@@ -253,7 +253,8 @@ def test_every_analysis_matrix_is_walked_by_keys_and_read_aloud(chromium, site, 
             pytest.fail(f"80 presses of Tab never reached a matrix on {view}")
         trace = page.evaluate("""(g => {
           const t = g._fullData.find(t => t.type === 'heatmap' && /%{(z|text)\\b/.test(t.hovertemplate));
-          const plain = (a) => a && Array.from(a, (row) => Array.from(row, (v) => (typeof v === 'number' && isNaN(v) ? null : v)));
+          const plain = (a) => a && Array.from(a, (row) => Array.from(row, (v) =>
+            (typeof v === 'number' && isNaN(v) ? null : v)));
           return { x: Array.from(t.x), y: Array.from(t.y), z: plain(t.z), text: t.text, customdata: t.customdata,
                    hovertemplate: t.hovertemplate, title: g.getAttribute('aria-label') }; })(document.activeElement)""")
         assert trace["title"] and trace["title"] in accessibility_grid(page)

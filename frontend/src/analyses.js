@@ -102,7 +102,8 @@ function analysisPage(part) {
  */
 function show(view, page, part, s, values, notes, items) {
   const go = (/** @type {string} */ key, /** @type {string} */ value) => { location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value }); };
-  view.replaceChildren(titled(page.title, page.any_sentence ? null : s), ...notes.map((note) => element("p", note, { class: "note" })));
+  view.replaceChildren(titled(page.title, page.any_sentence ? null : s),
+                       ...notes.map((note) => element("p", note, { class: "note" })));
   if (page.pickers.length) {
     const row = element("div", undefined, { class: "controls labelled" });
     for (const p of page.pickers) {

@@ -103,8 +103,8 @@ export function announce(words) {
 }
 
 /**
- * The figure's first heatmap whose hover names a cell's value (its z, or its text: the lens's piece and number), with its values decoded, or null (the model view's
- * thumbnails are pixels, not a matrix: walked another way).
+ * The figure's first heatmap whose hover names a cell's value (its z, or its text: the lens's piece and number),
+ * with its values decoded, or null (the model view's thumbnails are pixels, not a matrix: walked another way).
  * @param {Drawn} figure
  */
 function heatmap(figure) {
@@ -118,7 +118,8 @@ function heatmap(figure) {
            x: /** @type {ArrayLike<string | number>} */ (full.x), y: /** @type {ArrayLike<string | number>} */ (full.y),
            subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
            words: (/** @type {number} */ r, /** @type {number} */ c) => cellWords(String(full.hovertemplate), {
-             x: full.x[c], y: full.y[r], z: full.z[r][c], text: at(full.text, r, c), customdata: at(full.customdata, r, c) }) };
+             x: full.x[c], y: full.y[r], z: full.z[r][c], text: at(full.text, r, c),
+             customdata: at(full.customdata, r, c) }) };
 }
 
 /**

@@ -3154,7 +3154,10 @@
     const go = (key, value) => {
       location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value });
     };
-    view.replaceChildren(titled(page2.title, page2.any_sentence ? null : s), ...notes.map((note) => element("p", note, { class: "note" })));
+    view.replaceChildren(
+      titled(page2.title, page2.any_sentence ? null : s),
+      ...notes.map((note) => element("p", note, { class: "note" }))
+    );
     if (page2.pickers.length) {
       const row2 = element("div", void 0, { class: "controls labelled" });
       for (const p of page2.pickers) {
