@@ -1,7 +1,7 @@
 """A box that scrolls (a view longer than a projector's screen, a diagram wider than a phone's: lecture.py
 `scrolling_box`, charts.py `block_diagram`) is reachable by the keyboard and named for a screen reader: Tab stops on
 it, the arrow keys scroll it, and it is read as a region named by the line above it (WCAG 2.1.1; axe's
-scrollable-region-focusable, tests/test_accessibility.py). Streamlit gives a container no tabindex, so a component
+scrollable-region-focusable: the readability tests run axe). Streamlit gives a container no tabindex, so a component
 of a few lines of JavaScript (Streamlit's own `st.components.v2`, as screen.py's) gives each one, as it appears."""
 from __future__ import annotations
 
