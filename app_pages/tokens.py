@@ -3,6 +3,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages.shell import chips, guarded, lecture, runs, screen
+from bertviz_lite.figures.style import CHIPS_SAY
 from bertviz_lite.loading.readable_pieces import is_byte_level
 from bertviz_lite.loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
 
@@ -10,8 +11,8 @@ loaded = guarded.load_or_stop()
 key = runs.page_key(loaded)  # what this run asks every cache for
 t = guarded.trace_or_stop(key)
 lecture.page_title("Tokens")
-st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. Special tokens are grey; sentence A "
-           "is blue" + (", sentence B orange." if t.pair else " (a second sentence in the sidebar would be orange)."))
+colours = CHIPS_SAY["pair"] if t.pair else CHIPS_SAY["single"] + " A second sentence in the sidebar would be orange."
+st.caption(f"{len(t.tokens)} tokens, the model reads at most {t.max_tokens}. {colours}")
 
 with lecture.point("tokens"):
     chips.token_chips(t.tokens, t.input_ids.tolist(), t.sequence_ids)

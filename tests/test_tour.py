@@ -136,9 +136,10 @@ def test_the_figure_outlines_the_number_the_words_name():
     (softmax,) = [c for c in chapters(t, 0) if c.step == "layers.0.attn.probs"]
     words = " ".join(narrate(t, softmax, head=2, token=4))
     fig = chapter_figure(t, softmax, head=2, token=4)
-    (outline,) = fig.layout.shapes  # the cell's edges: column `key`, row 4 ('fox')
     key = int(np.argmax(t.cache["layers.0.attn.probs"][2][4]))
-    assert (outline.x0, outline.x1, outline.y0, outline.y1) == (key - 0.5, key + 0.5, 3.5, 4.5)
+    for outline in fig.layout.shapes:  # the cell's edges (a dark, a light and an orange line): column `key`, row 4 ('fox')
+        assert (outline.x0, outline.x1, outline.y0, outline.y1) == (key - 0.5, key + 0.5, 3.5, 4.5)
+    assert len(fig.layout.shapes) == 3
     assert fig.data[0].y[4].endswith("fox") and fig.data[0].x[key] == f"{key} {t.tokens[key]}"
     assert f"'fox' puts" in words and f"on '{t.tokens[key]}'" in words
     assert not chapter_figure(t, softmax, head=2).layout.shapes  # no token, no mark

@@ -18,8 +18,8 @@ from functools import partial
 import numpy as np
 import plotly.graph_objects as go
 
-from ..figures.charts import (BLOCK_LABELS, POOLED_TITLE, TOKEN_MATRIX_PX, WINDOW, WINDOW_PX, attention_heatmap,
-                              matrix_window)
+from ..figures.charts import (BLOCK_LABELS, OUTLINE, POOLED_TITLE, TOKEN_MATRIX_PX, WINDOW, WINDOW_PX,
+                              attention_heatmap, matrix_window)
 from ..figures.sheet import Sheet
 from ..figures.style import MAX_LABELLED, MAX_WRITTEN, category_edges, label_step, matrix_height, scale_rule
 from ..ops.recipe import X, call, fmt, tree_of, var, when
@@ -71,17 +71,18 @@ def _step_heatmap(z: np.ndarray, tokens: list[str]) -> go.Figure:
 
 
 def _chosen_marker(rows: X, columns: X, first=0, by_value: bool = False) -> tuple[dict, dict]:
-    """The chosen cell's outline (the figure's first shape, on the cell's edges), at `var.chosen` (row, column: the
-    column from `first`, where the figure's first column is; the x axis `by_value`, a window's dimensions, or by
-    position), and its drop where no cell is chosen or it lies outside the figure."""
+    """The chosen cell's outline (the figure's first shapes, charts.py OUTLINE, on the cell's edges), at
+    `var.chosen` (row, column: the column from `first`, where the figure's first column is; the x axis `by_value`,
+    a window's dimensions, or by position), and its drop where no cell is chosen or it lies outside the figure."""
     column = var.chosen[1] - first
     outside = when(call("==", var.chosen, None), True, when(column < 0, True, when(
         call("len", columns) <= column, True, call("len", rows) <= var.chosen[0])))
     x, y = (var.chosen[1] if by_value else column), var.chosen[0]
     edge = lambda centre, side: when(outside, 0, centre + side)  # noqa: E731
-    shape = ("layout", "shapes", 0)
-    return ({(*shape, "x0"): edge(x, -0.5), (*shape, "x1"): edge(x, 0.5), (*shape, "y0"): edge(y, -0.5),
-             (*shape, "y1"): edge(y, 0.5)}, {shape: outside})
+    shapes = [("layout", "shapes", k) for k in range(len(OUTLINE))]
+    return ({(*shape, end): edge(centre, side) for shape in shapes
+             for end, centre, side in (("x0", x, -0.5), ("x1", x, 0.5), ("y0", y, -0.5), ("y1", y, 0.5))},
+            {shape: outside for shape in shapes})
 
 
 def _token_matrix(draw: Draw, sample: int, place: Place) -> dict:

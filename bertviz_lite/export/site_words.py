@@ -5,6 +5,7 @@ similarity figures' titles), the template is the app's own, imported here. Hande
 `words`; `tests/test_one_source.py` changes one in a copy of the package and reads it on the site."""
 from __future__ import annotations
 
+from ..figures.style import CHIPS_SAY
 from ..tour import NO_CHAPTER
 from ..tour.lecture import LECTURE_END
 from .similarity import COSINES_TITLE, SPLIT_TITLE
@@ -27,8 +28,8 @@ SITE_WORDS = {
     "tree_help": "Click a line to open it. Repeated blocks are folded; tied tensors count once.",
     "architecture_note": "The app's Architecture page also lists every named parameter and the task heads; its "
                          "module tree and sunburst are here.",
-    "tokens_single": "{count} tokens. Special tokens are grey; the sentence is blue.",
-    "tokens_pair": "{count} tokens. Special tokens are grey; sentence A is blue, sentence B orange.",
+    "tokens_single": "{count} tokens. " + CHIPS_SAY["single"],
+    "tokens_pair": "{count} tokens. " + CHIPS_SAY["pair"],
     "chip": "position {position}, id {id}",
     # Layers
     "no_index": "There is no {name} '{asked}': this model has {name}s 0 to {last}. Showing {name} {value}.",

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..kinds import Series
-from .style import (BLUE, CHOSEN, FONT, INVISIBLE, SHARE, as_colour_axis, category_edges, colour_scale,
+from .style import (BLUE, CHOSEN, CHOSEN_HALO, FONT, INVISIBLE, SHARE, as_colour_axis, category_edges, colour_scale,
                     columns_of_panels, every_token, labelled, matrix_height, module_colour, series_colour,
                     written_in_cells)
 from .template import value_of
@@ -82,6 +82,9 @@ def _written(z: np.ndarray) -> dict:
     return dict(texttemplate="%{z:.2f}", textfont=dict(size=FONT["size"] - 2)) if written_in_cells(z.shape) else {}
 
 
+OUTLINE = ((CHOSEN_HALO[0], 10), (CHOSEN_HALO[1], 6), (CHOSEN, 3))  # a chosen cell's lines, each on the one before
+
+
 def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable: bool,
                     chosen: tuple[int, int] | None, where: str, first_column: int = 0) -> None:
     """Outline the chosen cell; and where the matrix is small enough, lay a click target on every cell. The axes
@@ -91,8 +94,9 @@ def _mark_and_click(fig: go.Figure, z: np.ndarray, xs: list, ys: list, clickable
     if chosen is not None and chosen[0] < len(ys) and chosen[1] < len(xs):  # the cell's own edges, round its
         # number (a marker of a fixed size crossed "0.02" on a projector)
         x, y = _centre(xs, chosen[1]), _centre(ys, chosen[0])
-        fig.add_shape(type="rect", xref="x", yref="y", x0=x - 0.5, x1=x + 0.5, y0=y - 0.5, y1=y + 0.5,
-                      line=dict(color=CHOSEN, width=3), fillcolor="rgba(0,0,0,0)", layer="above")
+        for colour, width in OUTLINE:
+            fig.add_shape(type="rect", xref="x", yref="y", x0=x - 0.5, x1=x + 0.5, y0=y - 0.5, y1=y + 0.5,
+                          line=dict(color=colour, width=width), fillcolor="rgba(0,0,0,0)", layer="above")
     if clickable and z.size <= MAX_CLICKABLE:
         fig.add_trace(click_targets(z, xs, ys, where, first_column))
         fig.data[0].hoverinfo = "skip"  # the targets say the value instead

@@ -22,7 +22,7 @@ from ..ops.recipe import X, call, fmt, tree_of, var, when
 from .charts import FONT, labelled
 from .room import KEEPS_HEIGHT
 from .style import AXIS_LABELS
-from .style import CHOSEN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale
+from .style import CHOSEN, CHOSEN_PATTERN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale
 from .template import Path, filled, value_of
 
 TOP, LECTURE_TOP = 12, 5  # a sum's terms shown one by one (on a projector, beside the heatmap: fewer); the rest
@@ -142,23 +142,31 @@ def _waterfall_leaves(labels=var.labels, values=var.values, top=var.top) -> tupl
                   **_titled(when(var.masked, MASK_TITLE, ""), 120 + 26 * (call("len", var.rows) + 1))}
 
 
+STRIPES = dict(fillmode="overlay", fgcolor="#ffffff")  # a chosen bar's hatching: white stripes on its colour
+
+
 def _softmax_skeleton() -> go.Figure:
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=("score s_ij", "softmax p_ij"))  # short: it may stand in a narrow column
     for col in (1, 2):
-        fig.add_trace(go.Bar(orientation="h", hovertemplate="%{y}: %{x:.4f}<extra></extra>"), row=1, col=col)
+        fig.add_trace(go.Bar(orientation="h", hovertemplate="%{y}: %{x:.4f}<extra></extra>",
+                             marker_pattern=STRIPES), row=1, col=col)
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3)
     return _layout(fig, top=36)  # the panels' titles
 
 
 def _softmax_leaves() -> dict[Path, X]:
-    """The query's scores and their softmax, key by key; the chosen key in orange, masked keys left out."""
+    """The query's scores and their softmax, key by key; the chosen key in orange and hatched, masked keys left
+    out."""
     keys, scores = AXIS_LABELS, var.scores_row
     colours = call("each", call("range", call("len", keys)), when(var.k == var.cell[1], CHOSEN, INK))
+    hatches = call("each", call("range", call("len", keys)), when(var.k == var.cell[1], CHOSEN_PATTERN, ""))
     shown = call("which", call("<", MASKED_BELOW, scores))
     return {("data", 0, "y"): call("taken", keys, shown), ("data", 0, "x"): call("taken", scores, shown),
-            ("data", 0, "marker", "color"): call("taken", colours, shown), ("data", 1, "y"): keys,
+            ("data", 0, "marker", "color"): call("taken", colours, shown),
+            ("data", 0, "marker", "pattern", "shape"): call("taken", hatches, shown), ("data", 1, "y"): keys,
             ("data", 1, "x"): var.exp_row / var.sum_exp, ("data", 1, "marker", "color"): colours,
+            ("data", 1, "marker", "pattern", "shape"): hatches,
             ("layout", "height"): call("min", 560, 110 + 24 * call("len", keys))}
 
 
@@ -258,9 +266,11 @@ def neuron_view(row: dict, tokens: list[str], query: int, chosen: int) -> go.Fig
                                            thickness=12),
                              hovertemplate="key %{y}<br>dim %{x}<br>%{z:.4f}<extra></extra>"), row=1, col=1)
     colours = [CHOSEN if j == chosen else INK for j in range(len(keys))]
+    hatches = [CHOSEN_PATTERN if j == chosen else "" for j in range(len(keys))]
     for col, name in enumerate(columns, start=2):
         fig.add_trace(go.Bar(y=keys, x=np.asarray(row[name], dtype=np.float32), orientation="h",
-                             marker_color=colours, hovertemplate="%{y}: %{x:.4f}<extra></extra>"), row=1, col=col)
+                             marker=dict(color=colours, pattern=dict(STRIPES, shape=hatches)),
+                             hovertemplate="%{y}: %{x:.4f}<extra></extra>"), row=1, col=col)
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3)
     fig.update_xaxes(title_text="dimension", row=1, col=1)
     return _layout(fig, min(620, 140 + 24 * len(keys)), top=46).update_layout(

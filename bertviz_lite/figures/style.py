@@ -49,6 +49,9 @@ CONTAINER = "#DDDDDD"  # a module that holds several kinds (the encoder, one lay
 
 # Marks, the same on every figure
 CHOSEN = "#e4572e"  # what was picked: a cell, a key, a dimension, a point on a curve
+CHOSEN_PATTERN = "/"  # ... and a chosen bar hatched too: not told by its colour alone
+CHOSEN_HALO = ("#111111", "#ffffff")  # under a chosen cell's orange outline, a dark band and a light one (18:1 to
+# each other: WCAG's technique C40): orange alone is 1:1 beside a red cell, one of these 3:1 beside any (WCAG 1.4.11)
 INK = "#1f4e99"  # a figure's own line or bars, a waterfall's total, the diagram's current step
 PALE_INK = "#8fb3de"  # the "before" of a before-and-after
 RISE, FALL = "#2a9d8f", "#e76f51"  # a sum's terms that add and that take away
@@ -64,9 +67,13 @@ TOL_RAINBOW = ["#E8ECFB", "#D9CCE3", "#D1BBD7", "#CAACCB", "#BA8DB4", "#AE76A3",
                "#72190E", "#42150A"]
 CANVAS = "#16161d"  # BertViz's dark ground: every colour of the palette shows on it
 CANVAS_TEXT, LIT = "#f2f2f2", "#ffb000"
-# token chips: special tokens, sentence A, sentence B
+# token chips: special tokens, sentence A, sentence B; sentence B's also outlined, dashed (not by colour alone)
 CHIP_COLOURS = {None: "#e0e0e0", 0: "#cfe3ff", 1: "#ffd9b3"}
 CHIP_TEXT, CHIP_ID = "#111111", "#555555"  # a chip's piece and its id below
+CHIP_B_OUTLINE = "#a04a00"  # 6:1 on white, 4.3:1 on its chip: a non-text mark's 3:1 and more
+CHIPS_SAY = {  # what the chips' colours mean, in the app's words and a site's
+    "single": "Special tokens are grey; the sentence is blue.",
+    "pair": "Special tokens are grey; sentence A is blue, sentence B orange with a dashed outline."}
 
 
 def plotly_text(text: str) -> str:
