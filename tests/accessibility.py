@@ -41,3 +41,20 @@ def axe_problems(page) -> list[str]:
     """What axe finds on `page` now, a line per rule broken ("axe: color-contrast (serious, 2 elements): …"), for a
     test that lists it beside the readability check's problems."""
     return [f"axe: {line}" for line in said(violations(page))]
+
+
+MOVING = """[...document.querySelectorAll('*')].filter(e => {
+  const style = getComputedStyle(e);
+  const seconds = (d) => d.split(',').map((t) => parseFloat(t) / (t.trim().endsWith('ms') ? 1000 : 1));
+  return [...seconds(style.transitionDuration), ...seconds(style.animationDuration)].some((s) => s > 0.001)
+      || style.scrollBehavior === 'smooth';
+}).map(e => e.tagName.toLowerCase() + (e.dataset.testid ? `[data-testid=${e.dataset.testid}]` : '')
+              + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''))"""
+
+
+def moving(page) -> list[str]:
+    """The elements that would still move for a reader who asked for less motion (the page opened with
+    `reduced_motion="reduce"`): a transition or animation over a millisecond, or smooth scrolling (WCAG 2.3.3)."""
+    found = page.evaluate(MOVING)
+    return [f"moves with reduced motion asked for: {len(found)} elements, e.g. {', '.join(sorted(set(found))[:5])}"
+            ] if found else []

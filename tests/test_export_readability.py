@@ -5,6 +5,7 @@ WCAG 2.2 AA's rules too, as axe-core checks them (tests/accessibility.py; in a b
 cell's explanation comes onto the screen."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from accessibility import axe_problems
+from accessibility import axe_problems, moving
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
 from test_export import CELL_CENTRE
@@ -64,9 +65,10 @@ def chromium():
 
 def shown(chromium, site: Path, link: str, phone: bool, window: bool = False) -> list:
     """What the readability check and axe find on a view: on a phone, a projector, or (`window`) a browser's window
-    of 1280×800, axe's only."""
+    of 1280×800, axe's and what moves with less motion asked for."""
     context = (chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True) if phone
-               else chromium.new_context(viewport={"width": 1280, "height": 800 if window else 720}))
+               else chromium.new_context(viewport={"width": 1280, "height": 800 if window else 720},
+                                         reduced_motion="reduce" if window else "no-preference"))
     try:
         page = context.new_page()
         page.goto((site / "index.html").as_uri() + link)
@@ -76,7 +78,7 @@ def shown(chromium, site: Path, link: str, phone: bool, window: bool = False) ->
                                    "(document.querySelector('.explanation-panel'))")
         page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
         time.sleep(0.4)  # Plotly's last layout pass
-        return ([] if window else problems(page, phone=phone)) + axe_problems(page)
+        return (moving(page) if window else problems(page, phone=phone)) + axe_problems(page)
     finally:
         context.close()
 
@@ -208,8 +210,27 @@ def test_a_keyboard_walks_the_steppers_matrix_and_a_screen_reader_reads_it(chrom
         page.wait_for_function("!location.hash.includes('cell=')")
         page.wait_for_selector("#step-figure .main-svg")
         page.wait_for_function("document.activeElement.id === 'step-figure'")
+        walk_by_shortcuts(page, live)
     finally:
         context.close()
+
+
+def walk_by_shortcuts(page, live: str) -> None:
+    """From the walked figure, Alt+Shift+→ and ← step to the next sub-step and back (their names said aloud), and
+    in lecture mode Alt+Shift+N is Next: shortcuts.js's keys, pressed where the focus is."""
+    options = page.evaluate("[...document.querySelectorAll('select[aria-label=Sub-step] option')].map(o => o.text)")
+    here = page.evaluate("document.querySelector('select[aria-label=Sub-step]').selectedIndex")
+    page.keyboard.press("Alt+Shift+ArrowRight")
+    page.wait_for_function(f"document.querySelector('select[aria-label=Sub-step]')?.selectedIndex === {here + 1}")
+    assert page.evaluate(live) == f"Sub-step: {options[here + 1]}"
+    page.keyboard.press("Alt+Shift+ArrowLeft")
+    page.wait_for_function(f"document.querySelector('select[aria-label=Sub-step]')?.selectedIndex === {here}")
+    page.goto(page.url + "&lecture=1")
+    page.wait_for_selector(".next-view")
+    ahead = page.evaluate("document.querySelector('.next-view').getAttribute('href')")
+    assert page.evaluate("document.querySelector('.next-view').getAttribute('aria-keyshortcuts')") == "Alt+Shift+N"
+    page.keyboard.press("Alt+Shift+N")
+    page.wait_for_function(f"location.hash === {json.dumps(ahead)}")
 
 
 WALKED = ("heads?stat=prev", "rollout?layer=5", "contributions?layer=2", "lens", "similarity?why=1,2",

@@ -106,12 +106,12 @@ function show(view, page, part, s, values, notes, items) {
                        ...notes.map((note) => element("p", note, { class: "note" })));
   if (page.pickers.length) {
     const row = element("div", undefined, { class: "controls labelled" });
-    for (const p of page.pickers) {
+    page.pickers.forEach((p, k) => {  // the first is the page's walk (Alt+Shift+← →)
       const index = p.options.findIndex(([value]) => value === values[p.key]);
       row.append(stepperControl(p.label, p.options.map(([, label]) => label), index,
                                     (/** @type {number} */ i) => go(p.key, p.options[Math.max(0, Math.min(i, p.options.length - 1))][0]),
-                                    p.key));
-    }
+                                    p.key, k === 0));
+    });
     view.append(row);
   }
   const columns = element("div", undefined, { class: page.wide ? "under" : "beside" });  // words beside or under

@@ -18,11 +18,12 @@ import { stored } from "./model_parts.js";
 import { compared } from "./similar.js";
 import { find } from "./yours.js";
 import { PAGE_ROWS, WINDOW, moved, cellWords, windowStart } from "./cell_keys.js";
+import { SHORTCUTS, shortcutOf } from "./shortcuts.js";
 import { start } from "./router.js";
 
 window.BVL = {
   fixed, general, num, stepName, explain, lecture, Lecture, explanationFigure, attentionViews, analysed,
   tour: { tourOf }, tokenizing: { tokenized }, modelParts: { stored }, similar: { compared },
-  yours: { find }, cellKeys: { PAGE_ROWS, WINDOW, moved, cellWords, windowStart },
+  yours: { find }, cellKeys: { PAGE_ROWS, WINDOW, moved, cellWords, windowStart }, shortcuts: { SHORTCUTS, shortcutOf },
 };
 start();

@@ -11,6 +11,7 @@ import { tourView, attentionView, similarityView } from "./views.js";
 import { headsView, rolloutView, contributionsView, lensView, interveneView, attributeView, contextsView }
   from "./analyses.js";
 import { addressed, wanted, typed, ready, elsewhere, titled, pages as livePages, box, placeBox } from "./yours.js";
+import { answers, listen } from "./shortcuts.js";
 
 /**
  * A page of the site: draws itself into `view` from the address's keys; `current()` says whether the address is
@@ -94,9 +95,11 @@ function lectureBar(page, keys) {
   const { ahead, left } = following(page, keys);
   const first = /** @type {Stop[]} */ (site.lecture)[0];  // after the last stop: the lecture ends, and starts again
   const stop = ahead || first;
-  bar.append(element("a", worded(ahead ? "next" : "lecture_end", { title: stop.title }),
-                     { href: link(stop.page, { ...sentenceOf(keys, false), ...stop.keys }),
-                       class: ahead ? "next-view" : "next-view lecture-end" }));
+  const next = element("a", worded(ahead ? "next" : "lecture_end", { title: stop.title }),
+                       { href: link(stop.page, { ...sentenceOf(keys, false), ...stop.keys }),
+                         class: ahead ? "next-view" : "next-view lecture-end" });
+  answers(next, "next", next.textContent || "");
+  bar.append(next);
   if (left.length) {  // a sentence of the reader's own: the stops it cannot show, said where Next passes them
     const names = [...new Set(left.map((passed) => NAMES[passed.page]))];
     bar.append(element("p", worded("left_out", { pages: names.join(" and ") }), { class: "left-out" }));
@@ -237,6 +240,7 @@ function drawn(draw, view, page, keys, current) {
 // live, and the first address drawn once the app's type is loaded
 export function start() {
   window.addEventListener("hashchange", show);
+  listen(document);  // Alt+Shift+← → walk the view, Alt+Shift+N is Next (shortcuts.js)
   box();
   // Figures measure their labels in the app's type: drawn once it is loaded (asked for by name: `fonts.ready`
   // alone may resolve before a font that only a figure will use has been read, and the labels then overlap)

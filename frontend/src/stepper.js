@@ -13,6 +13,7 @@ import { asMatrix, matrixFigure } from "./matrix_figure.js";
 import { element, said, sentenceKeys, worded, screen } from "./page.js";
 import { titled } from "./yours.js";
 import { announce } from "./cell_keys.js";
+import { answers } from "./shortcuts.js";
 
 /** @typedef {import("./steps.js").GraphNode} GraphNode */
 /** @typedef {import("./steps.js").GraphBlock} GraphBlock */
@@ -180,7 +181,7 @@ function controls(host, model, block, node, layer, head, go) {
   }
   const keys = block.nodes.map((n) => n.key);
   row.append(stepper("Sub-step", block.nodes.map((n, i) => `${i + 1}/${keys.length} ${n.title}`), keys.indexOf(node.key),
-                     (i) => go(block, keys[i], layer, head), "step"));
+                     (i) => go(block, keys[i], layer, head), "step", true));
   host.append(row);
 }
 
@@ -203,14 +204,16 @@ const WIDE_OPTION = 20;  // characters of an option past which its select needs 
 // of its own on a phone ("19/20 · The residual stream through every layer")
 
 /**
- * ◀ a select ▶: `options` named, `current` chosen, `choose(i)` on a change; `name`: the buttons' class.
+ * ◀ a select ▶: `options` named, `current` chosen, `choose(i)` on a change; `name`: the buttons' class; `walk`:
+ * the view's walk, whose ◀ ▶ answer Alt+Shift+← → (shortcuts.js).
  * @param {string} label
  * @param {string[]} options
  * @param {number} current
  * @param {(index: number) => void} choose
  * @param {string} [name]
+ * @param {boolean} [walk]
  */
-function stepper(label, options, current, choose, name) {
+function stepper(label, options, current, choose, name, walk = false) {
   const wide = Math.max(...options.map((text) => text.length)) > WIDE_OPTION;
   const box = element("label", undefined, { class: wide ? "stepper wide" : "stepper" });
   box.append(element("span", label));
@@ -224,6 +227,10 @@ function stepper(label, options, current, choose, name) {
   const forward = button("▶", false, () => choose(current + 1), { title: `next ${label.toLowerCase()}`,
                                                                   class: `next ${name || ""}` });
   forward.disabled = current >= options.length - 1;
+  if (walk) {
+    answers(back, "back", `${label}: ${options[current - 1] ?? ""}`);
+    answers(forward, "forward", `${label}: ${options[current + 1] ?? ""}`);
+  }
   box.append(back, select, forward);
   return box;
 }

@@ -42,7 +42,7 @@ function tour(view, keys, current) {
     const go = (/** @type {number} */ n) => { location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) }); };
     const pick = element("div", undefined, { class: "controls" });
     pick.append(stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
-                                   number - 1, (/** @type {number} */ i) => go(i + 1), "chapter"));
+                                   number - 1, (/** @type {number} */ i) => go(i + 1), "chapter", true));
     view.append(pick);
     const chapter = story[number - 1];
     const columns = element("div", undefined, { class: "stepper-columns" });
@@ -92,7 +92,7 @@ function attention(view, keys, current) {
     row.append(kinds);
     if (!model) {
       row.append(stepperControl("Layer", views.head.map((_, l) => `Layer ${l}`), layer,
-                                    (/** @type {number} */ l) => go({ layer: String(l) }), "layer"));
+                                    (/** @type {number} */ l) => go({ layer: String(l) }), "layer", true));
     }
     view.append(row, element("p", worded(model ? "model_view_help" : "head_view_help"), { class: "explains" }));
     const figure = /** @type {Plotted} */ (element("div", undefined, { class: "figure", id: "attention-figure" }));

@@ -2587,6 +2587,40 @@
     return h1;
   }
 
+  // src/shortcuts.js
+  var SHORTCUTS = {
+    back: { keys: "Alt+Shift+ArrowLeft", shown: "Alt+Shift+←" },
+    forward: { keys: "Alt+Shift+ArrowRight", shown: "Alt+Shift+→" },
+    next: { keys: "Alt+Shift+N", shown: "Alt+Shift+N" }
+  };
+  function shortcutOf(press) {
+    if (!press.altKey || !press.shiftKey || press.ctrlKey || press.metaKey) return null;
+    if (press.key === "ArrowLeft") return "back";
+    if (press.key === "ArrowRight") return "forward";
+    if (press.code === "KeyN" || press.key === "N" || press.key === "n") return "next";
+    return null;
+  }
+  function answers(control, name, says) {
+    control.setAttribute("aria-keyshortcuts", SHORTCUTS[name].keys);
+    control.dataset.shortcut = name;
+    control.dataset.says = says;
+    control.title = `${control.title || says} (${SHORTCUTS[name].shown})`;
+  }
+  function listen(page2) {
+    page2.addEventListener("keydown", (event) => {
+      const name = shortcutOf(event);
+      if (!name) return;
+      const control = (
+        /** @type {HTMLButtonElement | null} */
+        page2.querySelector(`[data-shortcut="${name}"]:not(:disabled)`)
+      );
+      if (!control) return;
+      event.preventDefault();
+      announce(control.dataset.says || "");
+      control.click();
+    });
+  }
+
   // src/stepper.js
   var WINDOW2 = (
     /** @type {number} */
@@ -2679,7 +2713,8 @@
       block.nodes.map((n, i) => `${i + 1}/${keys.length} ${n.title}`),
       keys.indexOf(node.key),
       (i) => go(block, keys[i], layer, head),
-      "step"
+      "step",
+      true
     ));
     host.append(row2);
   }
@@ -2693,7 +2728,7 @@
     return b;
   }
   var WIDE_OPTION = 20;
-  function stepper(label, options, current, choose, name) {
+  function stepper(label, options, current, choose, name, walk = false) {
     const wide = Math.max(...options.map((text) => text.length)) > WIDE_OPTION;
     const box2 = element("label", void 0, { class: wide ? "stepper wide" : "stepper" });
     box2.append(element("span", label));
@@ -2714,6 +2749,10 @@
       class: `next ${name || ""}`
     });
     forward.disabled = current >= options.length - 1;
+    if (walk) {
+      answers(back, "back", `${label}: ${options[current - 1] ?? ""}`);
+      answers(forward, "forward", `${label}: ${options[current + 1] ?? ""}`);
+    }
     box2.append(back, select, forward);
     return box2;
   }
@@ -2923,7 +2962,8 @@
         story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
         number2 - 1,
         (i) => go(i + 1),
-        "chapter"
+        "chapter",
+        true
       ));
       view.append(pick);
       const chapter = story[number2 - 1];
@@ -2984,7 +3024,8 @@
           views.head.map((_, l) => `Layer ${l}`),
           layer,
           (l) => go({ layer: String(l) }),
-          "layer"
+          "layer",
+          true
         ));
       }
       view.append(row2, element("p", worded(model ? "model_view_help" : "head_view_help"), { class: "explains" }));
@@ -3160,16 +3201,17 @@
     );
     if (page2.pickers.length) {
       const row2 = element("div", void 0, { class: "controls labelled" });
-      for (const p of page2.pickers) {
+      page2.pickers.forEach((p, k) => {
         const index = p.options.findIndex(([value]) => value === values[p.key]);
         row2.append(stepper(
           p.label,
           p.options.map(([, label]) => label),
           index,
           (i) => go(p.key, p.options[Math.max(0, Math.min(i, p.options.length - 1))][0]),
-          p.key
+          p.key,
+          k === 0
         ));
-      }
+      });
       view.append(row2);
     }
     const columns = element("div", void 0, { class: page2.wide ? "under" : "beside" });
@@ -3273,14 +3315,16 @@
       site7.lecture[0]
     );
     const stop = ahead || first2;
-    bar.append(element(
+    const next = element(
       "a",
       worded(ahead ? "next" : "lecture_end", { title: stop.title }),
       {
         href: link(stop.page, { ...sentenceOf(keys, false), ...stop.keys }),
         class: ahead ? "next-view" : "next-view lecture-end"
       }
-    ));
+    );
+    answers(next, "next", next.textContent || "");
+    bar.append(next);
     if (left.length) {
       const names = [...new Set(left.map((passed) => NAMES[passed.page]))];
       bar.append(element("p", worded("left_out", { pages: names.join(" and ") }), { class: "left-out" }));
@@ -3389,6 +3433,7 @@
   }
   function start2() {
     window.addEventListener("hashchange", show2);
+    listen(document);
     box();
     Promise.all(['16px "Source Sans"', '16px "Source Code"'].map((font) => document.fonts.load(font))).catch(() => null).then(show2);
   }
@@ -3410,7 +3455,8 @@
     modelParts: { stored },
     similar: { compared },
     yours: { find },
-    cellKeys: { PAGE_ROWS, WINDOW, moved, cellWords, windowStart }
+    cellKeys: { PAGE_ROWS, WINDOW, moved, cellWords, windowStart },
+    shortcuts: { SHORTCUTS, shortcutOf }
   };
   start2();
 })();
