@@ -10,7 +10,7 @@ from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
 from bertviz_lite.figures.attention_views import HEAD_VIEW_PX, model_view_px, phone_model_view, rows_fit
 from bertviz_lite.serving.cache import cached_thumbnails
-from app_pages.shell import charts, chips, guarded, lecture, runs, screen, state
+from app_pages.shell import charts, chips, guarded, lecture, runs, screen, state, taps
 
 VIEWS = {"head": "Head view", "model": "Model view"}
 
@@ -199,15 +199,21 @@ def model_view_page() -> None:
             st.switch_page("app_pages/layers.py")
     chart = "model_view_chart"
 
-    def opened() -> None:
-        points = st.session_state[chart]["selection"]["points"]
-        data = points[0].get("customdata") if points else None
-        if isinstance(data, list) and len(data) == 2:
-            state.set_value("layer", int(data[0]))
-            st.session_state.head = int(data[1])
-            st.session_state.heads = str(int(data[1]))
+    def open_tile(data) -> None:
+        """A thumbnail's [layer, head] (a click's), or "layer,head" (a tap's, Enter's: shell/taps.py), in the head
+        view."""
+        parts = data.split(",") if isinstance(data, str) else data
+        if isinstance(parts, list) and len(parts) == 2 and all(str(p).strip().isdigit() for p in parts):
+            layer_picked, head_picked = (int(p) for p in parts)
+            state.set_value("layer", layer_picked)
+            st.session_state.head = head_picked
+            st.session_state.heads = str(head_picked)
             st.session_state.view = "head"
             st.session_state["_w_view"] = "head"
+
+    def opened() -> None:
+        points = st.session_state[chart]["selection"]["points"]
+        open_tile(points[0].get("customdata") if points else None)
 
     most = HEAD_VIEW_PX if state.projector() else None  # a projector's screen holds every layer, smaller
     with canvas, lecture.point():
@@ -217,6 +223,7 @@ def model_view_page() -> None:
             charts.cached_chart(charts.view_key(loaded, key, "model view", side, most, phone),
                                 lambda: phone_model_view(shares(), title) if phone else model_view(shares(), title, most),
                                 on_select=opened, selection_mode="points", key=chart)
+        taps.hear_taps(chart, open_tile)  # a finger's tap and Enter on a thumbnail, as a click
     with canvas:
         charts.csv_download(lambda key=key: thumbnails_frame(cached_thumbnails(key, side)), "model_view.csv")  # by
         # its key: see below

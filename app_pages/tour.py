@@ -60,15 +60,15 @@ def go_to(number: int) -> None:
 
 def chapter_controls(number: int) -> None:
     back, pick, forward = st.columns([1, 8, 1], vertical_alignment="bottom")
-    back.button("◀", help="previous chapter", disabled=number == 1, width="stretch", on_click=go_to,
-                args=(number - 1,))
+    back.button("◀", key="back_chapter", help="previous chapter", disabled=number == 1, width="stretch",
+                on_click=go_to, args=(number - 1,))
     widget = "_w_chapter_pick"
     st.session_state[widget] = number
     pick.selectbox("Chapter", range(1, len(story) + 1), key=widget, label_visibility="collapsed",
                    format_func=lambda n: f"{n}/{len(story)} · {story[n - 1].title}",
                    on_change=lambda: go_to(st.session_state[widget]))
-    forward.button("▶", help="next chapter", disabled=number == len(story), width="stretch", on_click=go_to,
-                   args=(number + 1,))
+    forward.button("▶", key="next_chapter", help="next chapter", disabled=number == len(story), width="stretch",
+                   on_click=go_to, args=(number + 1,))
 
 
 def diagram(step: str) -> None:

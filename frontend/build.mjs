@@ -1,53 +1,71 @@
-// The site's one script: src/main.js and the modules it imports, bundled by esbuild into a classic script (an IIFE,
-// no `type="module"`: a page opened from disk through file:// runs it) at bertviz_lite/export/assets/site.js, which
-// export/writing.py copies into every exported site. The bundle is committed, so that the Python package needs no
-// node; tests/test_frontend.py holds it equal to what this script builds from src/.
+// The front end's bundles, built by esbuild from src/ and committed, so that the Python package needs no node;
+// tests/test_frontend.py holds each equal to what this script builds.
+// - The site's one script: src/main.js and the modules it imports, as a classic script (an IIFE, no
+//   `type="module"`: a page opened from disk through file:// runs it) at bertviz_lite/export/assets/site.js, which
+//   export/writing.py copies into every exported site.
+// - The app's components (Streamlit's st.components.v2 runs a module's default export), at app_pages/shell/js/:
+//   src/app_keys.js, every heatmap walked by keys (with the site's cell_keys.js); src/app_taps.js, a clickable
+//   chart's listener; src/app_into_view.js, what a reader's action made brought into view and said. Read by
+//   app_pages/shell/cell_keys.py, taps.py and into_view.py.
 //
-//   node build.mjs           write the bundle
-//   node build.mjs --check   build in memory; exit 1, naming the stale file, if the committed bundle differs
+//   node build.mjs           write the bundles
+//   node build.mjs --check   build in memory; exit 1, naming each stale file, if a committed bundle differs
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const OUT = join(here, "..", "bertviz_lite", "export", "assets", "site.js");
-const BANNER = [
-  "// GENERATED FILE: do not edit by hand. Built from frontend/src (entry src/main.js) by `npm run build` in frontend/",
-  "// (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py checks that",
-  "// this file is what the modules build to.",
-].join("\n");
+const root = join(here, "..");
+const BUNDLES = [
+  { entry: "main.js", out: join(root, "bertviz_lite", "export", "assets", "site.js"), format: "iife" },
+  { entry: "app_keys.js", out: join(root, "app_pages", "shell", "js", "app_keys.js"), format: "esm" },
+  { entry: "app_taps.js", out: join(root, "app_pages", "shell", "js", "app_taps.js"), format: "esm" },
+  { entry: "app_into_view.js", out: join(root, "app_pages", "shell", "js", "app_into_view.js"), format: "esm" },
+];
 
-/** The bundle's bytes, built in memory (the same bytes for the same sources: no timestamps, no absolute paths). */
-async function bundle() {
+/**
+ * A bundle's bytes, built in memory (the same bytes for the same sources: no timestamps, no absolute paths).
+ * @param {{ entry: string, out: string, format: "iife" | "esm" }} bundle
+ */
+async function built({ entry, out, format }) {
+  const banner = [
+    `// GENERATED FILE: do not edit by hand. Built from frontend/src (entry src/${entry}) by \`npm run build\` in`,
+    "// frontend/ (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py",
+    "// checks that this file is what the modules build to.",
+  ].join("\n");
   const result = await esbuild.build({
-    entryPoints: [join(here, "src", "main.js")],
+    entryPoints: [join(here, "src", entry)],
     bundle: true,
-    format: "iife",
+    format,
     target: "es2020",
     minify: false,
     charset: "utf8",
     legalComments: "inline",
-    banner: { js: BANNER },
+    banner: { js: banner },
     absWorkingDir: here,
     write: false,
-    outfile: OUT,
+    outfile: out,
     logLevel: "warning",
   });
   return result.outputFiles[0].contents;
 }
 
-const built = await bundle();
-const name = relative(join(here, ".."), OUT);
-if (process.argv.includes("--check")) {
-  const committed = await readFile(OUT).catch(() => null);
-  if (committed === null || Buffer.compare(Buffer.from(built), committed) !== 0) {
-    console.error(`${name} is stale: it is not what frontend/src builds to. Run \`npm run build\` in frontend/ ` +
-                  "and commit the result.");
-    process.exit(1);
+const checking = process.argv.includes("--check");
+let stale = false;
+for (const bundle of BUNDLES) {
+  const bytes = await built(bundle);
+  const name = relative(root, bundle.out);
+  if (checking) {
+    const committed = await readFile(bundle.out).catch(() => null);
+    if (committed === null || Buffer.compare(Buffer.from(bytes), committed) !== 0) {
+      console.error(`${name} is stale: it is not what frontend/src builds to. Run \`npm run build\` in frontend/ ` +
+                    "and commit the result.");
+      stale = true;
+    } else console.log(`${name} is current.`);
+  } else {
+    await writeFile(bundle.out, bytes);
+    console.log(`wrote ${name} (${bytes.length} bytes)`);
   }
-  console.log(`${name} is current.`);
-} else {
-  await writeFile(OUT, built);
-  console.log(`wrote ${name} (${built.length} bytes)`);
 }
+if (stale) process.exit(1);

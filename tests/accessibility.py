@@ -1,8 +1,11 @@
 """The WCAG 2.0, 2.1 and 2.2 A and AA rules of axe-core, run in a Playwright page of the app or of a site: what each
 rule finds, in words a failing test can print. axe-core is pinned as the live site's runtime is (by version and the
-npm registry's integrity hash, fetched once into the same cache: export/runtime.py), and is never part of a site."""
+npm registry's integrity hash, fetched once into the same cache: export/runtime.py), and is never part of a site.
+Beside it, what a reader who asked for less motion would still see move, and what the keyboard tests read: a grid
+as Chromium's accessibility tree holds it, and a cell's hover words filled independently of cell_keys.js."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bertviz_lite.export.runtime import Package, package_files
@@ -58,3 +61,35 @@ def moving(page) -> list[str]:
     found = page.evaluate(MOVING)
     return [f"moves with reduced motion asked for: {len(found)} elements, e.g. {', '.join(sorted(set(found))[:5])}"
             ] if found else []
+
+
+def accessibility_grid(page) -> dict:
+    """The accessibility tree's grids as Chromium gives it to a screen reader (CDP Accessibility.getFullAXTree): each
+    grid's name, and its column headers, row headers and cells in the tree's order."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    grids = {}
+    for node in nodes:
+        role, name = node.get("role", {}).get("value"), node.get("name", {}).get("value", "")
+        if role == "grid":
+            grids[name] = current = {"columnheader": [], "rowheader": [], "gridcell": []}
+        elif role in ("columnheader", "rowheader", "gridcell") and grids:
+            current[role].append(name)
+    return grids
+
+
+def hovered(template: str, trace: dict, r: int, c: int) -> str:
+    """What a hover template says of cell (r, c), filled here as Plotly's d3-format writes ".Nf" (a minus sign),
+    independently of cell_keys.js."""
+    def field(match):
+        name, index, digits = match.group(1), match.group(2), match.group(3)
+        value = {"x": trace["x"][c], "y": trace["y"][r]}.get(name)
+        if name in ("z", "text", "customdata"):
+            value = trace.get(name)[r][c]
+        if index is not None:
+            value = value[int(index)]
+        if name == "z" and value is None:
+            return "masked"
+        return f"{value:.{digits}f}".replace("-", "−") if digits else str(value)
+    said = re.sub(r"<extra>.*?</extra>", "", template)
+    said = re.sub(r"%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}", field, said)
+    return re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", ", ", said))

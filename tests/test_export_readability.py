@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 import urllib.parse
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from accessibility import axe_problems, moving
+from accessibility import accessibility_grid, axe_problems, hovered, moving
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
 from test_export import CELL_CENTRE
@@ -149,20 +148,6 @@ def test_a_twelve_layer_models_model_view_is_readable_on_a_phone(chromium, tmp_p
     assert not found, "\n".join(map(str, found))
 
 
-def accessibility_grid(page) -> dict:
-    """The accessibility tree's grids as Chromium gives it to a screen reader (CDP Accessibility.getFullAXTree): each
-    grid's name, and its column headers, row headers and cells in the tree's order."""
-    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
-    grids = {}
-    for node in nodes:
-        role, name = node.get("role", {}).get("value"), node.get("name", {}).get("value", "")
-        if role == "grid":
-            grids[name] = current = {"columnheader": [], "rowheader": [], "gridcell": []}
-        elif role in ("columnheader", "rowheader", "gridcell") and grids:
-            current[role].append(name)
-    return grids
-
-
 @pytest.mark.parametrize("words", LENGTHS)
 def test_a_keyboard_walks_the_steppers_matrix_and_a_screen_reader_reads_it(chromium, site, words):
     """Layers' attention matrix by keys alone (issue 56): Tab reaches the figure; it is a grid in the accessibility
@@ -237,22 +222,36 @@ WALKED = ("heads?stat=prev", "rollout?layer=5", "contributions?layer=2", "lens",
           "intervene?off=0.2&layer=1", "tour?chapter=8")  # the analyses' matrices, Similarity's split, the tour's
 
 
-def hovered(template: str, trace: dict, r: int, c: int) -> str:
-    """What a hover template says of cell (r, c), filled here as Plotly's d3-format writes ".Nf" (a minus sign),
-    independently of cell_keys.js."""
-    def field(match):
-        name, index, digits = match.group(1), match.group(2), match.group(3)
-        value = {"x": trace["x"][c], "y": trace["y"][r]}.get(name)
-        if name in ("z", "text", "customdata"):
-            value = trace.get(name)[r][c]
-        if index is not None:
-            value = value[int(index)]
-        if name == "z" and value is None:
-            return "masked"
-        return f"{value:.{digits}f}".replace("-", "−") if digits else str(value)
-    said = re.sub(r"<extra>.*?</extra>", "", template)
-    said = re.sub(r"%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}", field, said)
-    return re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", ", ", said))
+def test_the_model_views_thumbnails_are_walked_by_keys_and_opened_by_enter(chromium, site):
+    """The model view's thumbnails (a picture each, no numbers to read): Tab reaches the figure, a grid of layers ×
+    heads in the accessibility tree; the arrows move between thumbnails, each said in its hover's words; Enter opens
+    the focused one's matrix in Layers, as a click does."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto((site / "index.html").as_uri() + "#/attention?" + urllib.parse.urlencode(
+            {"text": sentence(LENGTHS[0]), "view": "model"}))
+        page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.getAttribute('role')") == "grid":
+                break
+        else:
+            pytest.fail("80 presses of Tab never reached the model view")
+        title = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        grid = accessibility_grid(page)[title]
+        layers, heads = page.evaluate("[+document.activeElement.getAttribute('aria-rowcount') - 1,"
+                                      " +document.activeElement.getAttribute('aria-colcount') - 1]")
+        assert (layers, heads) == (6, 12) and grid["gridcell"][0].startswith("layer 0, head 0")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("End")
+        assert page.evaluate("document.querySelector('[aria-live=polite]').textContent").startswith("layer 1, head 11")
+        page.keyboard.press("Enter")
+        page.wait_for_function("location.hash.startsWith('#/layers')")
+        keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
+        assert keys["layer"] == ["1"] and keys["head"] == ["11"]
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("view", WALKED)

@@ -21,7 +21,7 @@ import urllib.parse
 
 import pytest
 
-from accessibility import axe_problems, moving
+from accessibility import accessibility_grid, axe_problems, hovered, moving
 from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
@@ -347,6 +347,112 @@ def test_every_page_in_a_browsers_window_meets_wcag_aa(server, browser, view):
         settle(window)
         found = axe_problems(window) + moving(window)
         assert not found, "\n".join(found)
+    finally:
+        window.close()
+
+
+WALKED_HEATMAP = """(g => {
+  const t = g._fullData.find(t => t.type === 'heatmap' && /%{(z|text)\\b/.test(t.hovertemplate));
+  if (!t) return { title: g.getAttribute('aria-label') };  // a grid of pictures (the model view's thumbnails)
+  const plain = (a) => a && Array.from(a, (row) => Array.from(row, (v) =>
+    (typeof v === 'number' && isNaN(v) ? null : v)));
+  return { x: Array.from(t.x), y: Array.from(t.y), z: plain(t.z), text: t.text, customdata: t.customdata,
+           hovertemplate: t.hovertemplate, title: g.getAttribute('aria-label') }; })(document.activeElement)"""
+SAID = "[...document.querySelectorAll('[aria-live=polite]')].map(e => e.textContent)"  # every live region's words
+
+
+def tab_to_a_matrix(window, view: str, presses: int = 80) -> dict:
+    """Press Tab until a walked matrix has the focus; its heatmap's labels, values and hover template as drawn."""
+    for _ in range(presses):
+        window.keyboard.press("Tab")
+        if window.evaluate("document.activeElement.getAttribute('role')") == "grid":
+            return window.evaluate(WALKED_HEATMAP)
+    pytest.fail(f"{presses} presses of Tab never reached a matrix on {view}")
+
+
+@pytest.mark.parametrize("words", (10, 38))  # 12 and 40 tokens
+def test_a_keyboard_walks_the_apps_stepper_matrix_and_a_screen_reader_reads_it(server, browser, words):
+    """The app's Layers by keys alone, as a site's (issue 56): Tab reaches the attention matrix; the accessibility
+    tree holds it as a grid named by its title, the tokens its headers, each cell the hover's words (a window of 12
+    rows and columns around the focused cell); the arrows, End and Page Down move the focused cell, said in a polite
+    live region; Enter explains it (the link gains cell=, as a click's) and says the explanation's result line, the
+    focus back on the figure; Escape closes it."""
+    window = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        window.goto(f"{server}/{link('layers?step=attn.probs', BUNDLED, sentence(words), lecture=False)}")
+        settle(window)
+        trace = tab_to_a_matrix(window, "Layers")
+        n = len(trace["x"])
+        assert n == words + 2 and trace["title"] in accessibility_grid(window)
+        grid, shown = accessibility_grid(window)[trace["title"]], min(n, 12)
+        assert grid["columnheader"] == ["", *trace["x"][:shown]] and grid["rowheader"] == trace["y"][:shown]
+        assert grid["gridcell"][:shown] == [hovered(trace["hovertemplate"], trace, 0, c) for c in range(shown)]
+        for key in ("ArrowDown", "ArrowRight", "End", "PageDown"):
+            window.keyboard.press(key)
+        row, column = min(n - 1, 11), n - 1
+        assert hovered(trace["hovertemplate"], trace, row, column) in window.evaluate(SAID)
+        assert trace["y"][row] in accessibility_grid(window)[trace["title"]]["rowheader"]  # the window moved with it
+        window.keyboard.press("Enter")
+        window.wait_for_function(f"location.search.includes('cell={row}%2C{column}')")
+        settle(window)
+        result = ("[...document.querySelectorAll('[class*=st-key-cell-result] [data-testid=stMarkdownContainer]')]"
+                  ".map(e => e.textContent).join(' ')")
+        window.wait_for_function(f"{SAID}.includes({result})")
+        assert window.evaluate("document.activeElement.getAttribute('role')") == "grid"
+        window.keyboard.press("Escape")
+        window.wait_for_function("!location.search.includes('cell=')")
+        settle(window)
+        assert window.evaluate("document.activeElement.getAttribute('role')") == "grid"
+    finally:
+        window.close()
+
+
+APP_WALKED = ("heads?stat=prev", "rollout?layer=5", "contributions?layer=2", "lens?position=3",
+              "similarity?why=1,2", "intervene?off=0.2&layer=1", "tour?chapter=8")  # as the site's (its WALKED)
+
+
+@pytest.mark.parametrize("view", APP_WALKED)
+def test_every_analysis_matrix_of_the_app_is_walked_by_keys_and_read_aloud(server, browser, view):
+    """Each page's first matrix: Tab reaches it, the accessibility tree holds it as a grid named by its title, and
+    ArrowDown then ArrowRight says the cell's hover words, its number as shown."""
+    window = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        window.goto(f"{server}/{link(view, BUNDLED, sentence(10), lecture=False)}")
+        settle(window)
+        trace = tab_to_a_matrix(window, view)
+        assert trace["title"] and trace["title"] in accessibility_grid(window)
+        window.keyboard.press("ArrowDown")
+        window.keyboard.press("ArrowRight")
+        r, c = min(1, len(trace["y"]) - 1), min(1, len(trace["x"]) - 1)
+        assert hovered(trace["hovertemplate"], trace, r, c) in window.evaluate(SAID)
+    finally:
+        window.close()
+
+
+def test_the_apps_shortcuts_walk_the_tour_and_the_lecture_and_enter_opens_a_thumbnail(server, browser):
+    """Alt+Shift+→ presses the tour's ▶ and Alt+Shift+N the lecture's Next from wherever the focus is, what they
+    chose said aloud (the site's shortcuts.js, in the app: shell/cell_keys.py); the model view's thumbnails are
+    walked by keys and Enter opens the focused one in the head view, as a click does."""
+    window = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        window.goto(f"{server}/{link('tour?chapter=3', BUNDLED, sentence(10))}")
+        settle(window)
+        forward = "document.querySelector('.st-key-next_chapter button').getAttribute('aria-keyshortcuts')"
+        window.wait_for_function(f"{forward} === 'Alt+Shift+ArrowRight'")
+        window.keyboard.press("Alt+Shift+ArrowRight")
+        window.wait_for_function(f"{SAID}.some(said => said.startsWith('4/'))")  # the chapter picked is said
+        picked = "document.querySelector('.st-key-next_chapter').closest('[data-testid=stHorizontalBlock]')"
+        assert window.evaluate(picked + ".querySelector('input[role=combobox]').value").startswith("4/")
+        window.keyboard.press("Alt+Shift+N")
+        window.wait_for_function("!location.pathname.endsWith('/tour')")
+        window.goto(f"{server}/{link('attention?view=model', BUNDLED, sentence(10), lecture=False)}")
+        settle(window)
+        tab_to_a_matrix(window, "the model view")
+        window.keyboard.press("ArrowDown")
+        window.keyboard.press("End")
+        assert any(said.startswith("layer 1, head 11") for said in window.evaluate(SAID))
+        window.keyboard.press("Enter")
+        window.wait_for_function("location.search.includes('layer=1') && !location.search.includes('view=model')")
     finally:
         window.close()
 

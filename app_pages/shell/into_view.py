@@ -1,27 +1,17 @@
 """Bring what a reader's action made into view: a tapped cell's explanation lies, on a phone, under the figure and
 its pickers, below the screen ("tapping does nothing"), and at 1280×720 its result line can lie under the fold.
 
-A component of a few lines of JavaScript (Streamlit's own `st.components.v2`, as screen.py's): it finds the part by
-its key and, where it is not whole on the screen, scrolls it to the middle. Mounted only in the run that a tap or
-a pick asked for, so a link opened or a page rerun keeps its place."""
+A component (Streamlit's own `st.components.v2`; its JavaScript is frontend/src/app_into_view.js, bundled) finds
+the part by its key and, where it is not whole on the screen, scrolls it to the middle; and says its words to a
+screen reader (Enter on a walked figure explains a cell out of sight: shell/cell_keys.py). Mounted only in the run
+that a tap, a click or a key asked for, so a link opened or a page rerun keeps its place."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import streamlit as st
 
-_SCROLL = """
-export default function ({ data }) {
-  const look = () => {  // once the page has laid out what this run drew (the figures under it move it meanwhile)
-    const part = document.querySelector(`.st-key-${data.part}`);
-    if (!part) return;
-    const box = part.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight)
-      part.scrollIntoView({ block: "center", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches
-                                                       ? "auto" : "smooth" });
-  };
-  const timer = setTimeout(look, 400);
-  return () => clearTimeout(timer);
-}
-"""
+_SCROLL = (Path(__file__).parent / "js" / "app_into_view.js").read_text(encoding="utf-8")  # from frontend/src
 _scroller = st.components.v2.component("bertviz_lite.into_view", js=_SCROLL)
 
 ASKED = "_into_view"  # session key: the part a reader's action asked to see, until the run that draws it

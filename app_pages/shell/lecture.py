@@ -35,10 +35,10 @@ def lecture_bar(page: str) -> None:
     if ahead is not None:
         onward.button(f"Leave for: {ahead.title}" if inside else f"Next: {ahead.title}",
                       icon=":material/arrow_forward:", type="secondary" if inside else "primary",
-                      on_click=_show_view, args=(ahead,))
+                      on_click=_show_view, args=(ahead,), key="lecture_next")
     else:  # the last stop: the lecture ends, and can start again
         onward.button(LECTURE_END.format(title=LECTURE[0].title), icon=":material/replay:", on_click=_show_view,
-                      args=(LECTURE[0],))
+                      args=(LECTURE[0],), key="lecture_next")
 
 
 def _show_view(view: Stop) -> None:

@@ -13,6 +13,7 @@ from bertviz_lite.export import site_zip
 from bertviz_lite.serving.cache import cached_model
 from bertviz_lite.serving.hosting import Limits
 
+from .cell_keys import walkable_figures
 from .charts import DOWNLOAD_FORMATS
 from .models import other_label, preset_caption, preset_label
 from .screen import report_width
@@ -38,6 +39,7 @@ def sidebar() -> None:
     with st.sidebar:
         report_width()  # the figures are drawn for the reader's screen (screen.py)
         reachable_scroll_boxes()  # a box that scrolls takes the keyboard's focus (scroll_boxes.py)
+        walkable_figures()  # every heatmap walked by keys and read as a grid (cell_keys.py)
     current, limits = st.session_state.model, Limits.from_env()
     other = other_label(limits)
     st.session_state["_w_model_choice"] = current if current in PRESETS else other  # told every run (state.bind)

@@ -51,8 +51,10 @@ def on_click(chart_key: str) -> callable:
 
 
 def hear_taps(chart_key: str) -> None:
-    """After a clickable chart: a tapped cell becomes the cell explained, as a clicked one does."""
-    taps.hear_taps(chart_key, lambda data: None if (cell := clicked_cell(data)) is None else set_cell(cell))
+    """After a clickable chart: a tapped cell, or one Enter picks on the walked figure, becomes the cell explained,
+    as a clicked one does; Escape on the figure explains none."""
+    taps.hear_taps(chart_key, lambda data: None if (cell := clicked_cell(data)) is None else set_cell(cell),
+                   closed=clear_all)
 
 
 def clicked_cell(data) -> tuple[int, int] | None:
@@ -88,6 +90,11 @@ def clear(names: list[str]) -> None:
     set_cell(None)
     for name in names:
         st.session_state[f"_w_cell_{name}"] = None
+
+
+def clear_all() -> None:
+    """No cell explained, and every picker of one emptied (Escape on the figure, which knows no picker's name)."""
+    clear([key.removeprefix("_w_cell_") for key in list(st.session_state) if key.startswith("_w_cell_")])
 
 
 def _from_pickers(names: list[str]) -> None:

@@ -103,9 +103,18 @@ export function announce(words) {
 }
 
 /**
+ * What a walk reads of a figure: its rows and columns, their headers, a cell's words and where Plotly's hover label
+ * goes for it.
+ * @typedef {{ rows: number, columns: number, x: ArrayLike<string | number>, y: ArrayLike<string | number>,
+ *             subplot: string, words: (r: number, c: number) => string,
+ *             place: (r: number, c: number) => { xval: unknown, yval: unknown } }} Walked
+ */
+
+/**
  * The figure's first heatmap whose hover names a cell's value (its z, or its text: the lens's piece and number),
- * with its values decoded, or null (the model view's thumbnails are pixels, not a matrix: walked another way).
+ * with its values decoded, or null.
  * @param {Drawn} figure
+ * @returns {Walked | null}
  */
 function heatmap(figure) {
   const valued = (/** @type {any} */ trace) => /%\{(z|text)\b/.test(trace.hovertemplate || "");
@@ -114,12 +123,39 @@ function heatmap(figure) {
   const full = figure._fullData[index];  // Plotly's own decoding of the typed arrays the template holds
   /** @type {(grid: unknown, r: number, c: number) => unknown} */
   const at = (grid, r, c) => (Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : undefined);
-  return { z: /** @type {ArrayLike<ArrayLike<number | null>>} */ (full.z),
-           x: /** @type {ArrayLike<string | number>} */ (full.x), y: /** @type {ArrayLike<string | number>} */ (full.y),
+  const rows = full.z.length;
+  /** @type {(values: ArrayLike<unknown>, k: number) => unknown} a category axis's place is its index */
+  const placed = (values, k) => (typeof values[k] === "number" ? values[k] : k);
+  return { rows, columns: rows ? full.z[0].length : 0, x: full.x, y: full.y,
            subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
-           words: (/** @type {number} */ r, /** @type {number} */ c) => cellWords(String(full.hovertemplate), {
+           words: (r, c) => cellWords(String(full.hovertemplate), {
              x: full.x[c], y: full.y[r], z: full.z[r][c], text: at(full.text, r, c),
-             customdata: at(full.customdata, r, c) }) };
+             customdata: at(full.customdata, r, c) }),
+           place: (r, c) => ({ xval: placed(full.x, c), yval: placed(full.y, r) }) };
+}
+
+/**
+ * The figure's tiles, where it has no matrix of numbers but a click target on each of a grid of pictures (the model
+ * view's thumbnails: a scatter whose customdata is each tile's [row, column], [layer, head]): each tile said in its
+ * hover's words; or null.
+ * @param {Drawn} figure
+ * @returns {Walked | null}
+ */
+function tiles(figure) {
+  const paired = (/** @type {any} */ trace) => trace.type === "scatter" && Array.isArray(trace.customdata) &&
+    Array.isArray(trace.customdata[0]) && trace.customdata[0].length === 2;
+  const index = figure.data.findIndex(paired);
+  if (index < 0) return null;
+  const full = figure._fullData[index];
+  const places = /** @type {[number, number][]} */ (Array.from(full.customdata));
+  const rows = 1 + Math.max(...places.map(([r]) => r)), columns = 1 + Math.max(...places.map(([, c]) => c));
+  const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
+  const point = (/** @type {number} */ r, /** @type {number} */ c) => which.get(`${r},${c}`) ?? 0;
+  return { rows, columns, x: Array.from({ length: columns }, (_, c) => c), y: Array.from({ length: rows }, (_, r) => r),
+           subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
+           words: (r, c) => cellWords(String(full.hovertemplate), { x: full.x[point(r, c)], y: full.y[point(r, c)],
+                                                                    z: null, customdata: [r, c] }),
+           place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] }) };
 }
 
 /**
@@ -142,9 +178,9 @@ function titleOf(figure) {
 export function walkable(figure, walk) {
   const undo = unwalk.get(figure);
   if (undo) undo();
-  const map = heatmap(/** @type {Drawn} */ (figure));
+  const map = heatmap(/** @type {Drawn} */ (figure)) || tiles(/** @type {Drawn} */ (figure));
   if (!map) return null;
-  const rows = map.z.length, columns = rows ? map.z[0].length : 0;
+  const { rows, columns } = map;
   if (!rows || !columns) return null;
   let [row, column] = walk.start || [0, 0];
   const id = figure.id || (figure.id = `grid-${Math.random().toString(36).slice(2)}`);
@@ -176,7 +212,7 @@ export function walkable(figure, walk) {
 
   const show = () => {
     rebuild();
-    Plotly.Fx.hover(figure, { xval: column, yval: row }, map.subplot);  // Plotly's own label on the cell
+    Plotly.Fx.hover(figure, map.place(row, column), map.subplot);  // Plotly's own label on the cell
     announce(words(row, column));
   };
 

@@ -107,14 +107,15 @@ function attention(view, keys, current) {
       figure.dataset.point = "view";
       view.append(figure);
     }
-    plot(figure, shown[screen()]).then(() => {
+    const open = (/** @type {number} */ tileLayer, /** @type {number} */ head) => {  // a thumbnail's matrix in the
+      location.hash = link("layers", { ...sentenceKeys(s), layer: String(tileLayer), head: String(head),  // stepper
+                                       step: "attn.probs" });
+    };
+    plot(figure, shown[screen()], model ? { pick: open } : {}).then(() => {  // Enter on a walked thumbnail, or a click
       if (!model) return;
-      figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head]: its matrix in the stepper
+      figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head]
         const data = event.points[0] && event.points[0].customdata;
-        if (Array.isArray(data) && data.length === 2) {
-          location.hash = link("layers", { ...sentenceKeys(s), layer: String(data[0]), head: String(data[1]),
-                                           step: "attn.probs" });
-        }
+        if (Array.isArray(data) && data.length === 2) open(data[0], data[1]);
       });
     });
   }).catch((error) => current() && failed(view, "Attention", error));

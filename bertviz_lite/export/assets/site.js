@@ -1,6 +1,6 @@
-// GENERATED FILE: do not edit by hand. Built from frontend/src (entry src/main.js) by `npm run build` in frontend/
-// (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py checks that
-// this file is what the modules build to.
+// GENERATED FILE: do not edit by hand. Built from frontend/src (entry src/main.js) by `npm run build` in
+// frontend/ (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py
+// checks that this file is what the modules build to.
 "use strict";
 (() => {
   // src/numbers.js
@@ -454,19 +454,13 @@
     if (index < 0) return null;
     const full = figure._fullData[index];
     const at3 = (grid, r, c) => Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : void 0;
+    const rows = full.z.length;
+    const placed2 = (values, k) => typeof values[k] === "number" ? values[k] : k;
     return {
-      z: (
-        /** @type {ArrayLike<ArrayLike<number | null>>} */
-        full.z
-      ),
-      x: (
-        /** @type {ArrayLike<string | number>} */
-        full.x
-      ),
-      y: (
-        /** @type {ArrayLike<string | number>} */
-        full.y
-      ),
+      rows,
+      columns: rows ? full.z[0].length : 0,
+      x: full.x,
+      y: full.y,
       subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
       words: (r, c) => cellWords(String(full.hovertemplate), {
         x: full.x[c],
@@ -474,7 +468,35 @@
         z: full.z[r][c],
         text: at3(full.text, r, c),
         customdata: at3(full.customdata, r, c)
-      })
+      }),
+      place: (r, c) => ({ xval: placed2(full.x, c), yval: placed2(full.y, r) })
+    };
+  }
+  function tiles(figure) {
+    const paired = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && trace.customdata[0].length === 2;
+    const index = figure.data.findIndex(paired);
+    if (index < 0) return null;
+    const full = figure._fullData[index];
+    const places = (
+      /** @type {[number, number][]} */
+      Array.from(full.customdata)
+    );
+    const rows = 1 + Math.max(...places.map(([r]) => r)), columns = 1 + Math.max(...places.map(([, c]) => c));
+    const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
+    const point = (r, c) => which.get(`${r},${c}`) ?? 0;
+    return {
+      rows,
+      columns,
+      x: Array.from({ length: columns }, (_, c) => c),
+      y: Array.from({ length: rows }, (_, r) => r),
+      subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
+      words: (r, c) => cellWords(String(full.hovertemplate), {
+        x: full.x[point(r, c)],
+        y: full.y[point(r, c)],
+        z: null,
+        customdata: [r, c]
+      }),
+      place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] })
     };
   }
   function titleOf(figure) {
@@ -488,9 +510,12 @@
     const map = heatmap(
       /** @type {Drawn} */
       figure
+    ) || tiles(
+      /** @type {Drawn} */
+      figure
     );
     if (!map) return null;
-    const rows = map.z.length, columns = rows ? map.z[0].length : 0;
+    const { rows, columns } = map;
     if (!rows || !columns) return null;
     let [row2, column] = walk.start || [0, 0];
     const id = figure.id || (figure.id = `grid-${Math.random().toString(36).slice(2)}`);
@@ -522,7 +547,7 @@
     };
     const show3 = () => {
       rebuild();
-      Plotly.Fx.hover(figure, { xval: column, yval: row2 }, map.subplot);
+      Plotly.Fx.hover(figure, map.place(row2, column), map.subplot);
       announce(words3(row2, column));
     };
     const keyed2 = (event) => {
@@ -3044,18 +3069,20 @@
         figure.dataset.point = "view";
         view.append(figure);
       }
-      plot(figure, shown2[screen()]).then(() => {
+      const open = (tileLayer, head) => {
+        location.hash = link("layers", {
+          ...sentenceKeys(s),
+          layer: String(tileLayer),
+          head: String(head),
+          // stepper
+          step: "attn.probs"
+        });
+      };
+      plot(figure, shown2[screen()], model ? { pick: open } : {}).then(() => {
         if (!model) return;
         figure.on("plotly_click", (event) => {
           const data = event.points[0] && event.points[0].customdata;
-          if (Array.isArray(data) && data.length === 2) {
-            location.hash = link("layers", {
-              ...sentenceKeys(s),
-              layer: String(data[0]),
-              head: String(data[1]),
-              step: "attn.probs"
-            });
-          }
+          if (Array.isArray(data) && data.length === 2) open(data[0], data[1]);
         });
       });
     }).catch((error) => current() && failed(view, "Attention", error));

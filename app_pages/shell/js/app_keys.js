@@ -1,0 +1,335 @@
+// GENERATED FILE: do not edit by hand. Built from frontend/src (entry src/app_keys.js) by `npm run build` in
+// frontend/ (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py
+// checks that this file is what the modules build to.
+
+// src/cell_keys.js
+var PAGE_ROWS = 10;
+var WINDOW = 12;
+function moved(key, row, column, rows, columns) {
+  const within = (r, c) => (
+    /** @type {[number, number]} */
+    [Math.max(0, Math.min(rows - 1, r)), Math.max(0, Math.min(columns - 1, c))]
+  );
+  switch (key) {
+    case "ArrowUp":
+      return within(row - 1, column);
+    case "ArrowDown":
+      return within(row + 1, column);
+    case "ArrowLeft":
+      return within(row, column - 1);
+    case "ArrowRight":
+      return within(row, column + 1);
+    case "Home":
+      return within(row, 0);
+    case "End":
+      return within(row, columns - 1);
+    case "PageUp":
+      return within(row - PAGE_ROWS, column);
+    case "PageDown":
+      return within(row + PAGE_ROWS, column);
+    default:
+      return null;
+  }
+}
+function cellWords(template, cell2) {
+  return template.replace(/<extra>.*?<\/extra>/g, "").replace(/%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}/g, (whole, field, index, digits) => {
+    const named = (
+      /** @type {Record<string, unknown>} */
+      cell2[field]
+    );
+    const value = index === void 0 ? named : Array.isArray(named) ? named[Number(index)] : void 0;
+    if (field === "z" && (value === null || typeof value === "number" && Number.isNaN(value))) return "masked";
+    if (value === void 0 || value === null) return "";
+    if (typeof value === "number" && digits !== void 0) return value.toFixed(Number(digits)).replace("-", "−");
+    return String(value);
+  }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "");
+}
+function windowStart(at, count) {
+  return Math.max(0, Math.min(at - Math.floor(WINDOW / 2), count - WINDOW));
+}
+var announcer = (
+  /** @type {HTMLElement | null} */
+  null
+);
+var unwalk = /* @__PURE__ */ new WeakMap();
+function announce(words) {
+  if (!announcer || !announcer.isConnected) {
+    announcer = document.createElement("div");
+    announcer.className = "visually-hidden";
+    announcer.setAttribute("aria-live", "polite");
+    document.body.append(announcer);
+  }
+  announcer.textContent = words;
+}
+function heatmap(figure) {
+  const valued = (trace) => /%\{(z|text)\b/.test(trace.hovertemplate || "");
+  const index = figure.data.findIndex((trace) => trace.type === "heatmap" && valued(trace));
+  if (index < 0) return null;
+  const full = figure._fullData[index];
+  const at = (grid, r, c) => Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : void 0;
+  const rows = full.z.length;
+  const placed = (values, k) => typeof values[k] === "number" ? values[k] : k;
+  return {
+    rows,
+    columns: rows ? full.z[0].length : 0,
+    x: full.x,
+    y: full.y,
+    subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
+    words: (r, c) => cellWords(String(full.hovertemplate), {
+      x: full.x[c],
+      y: full.y[r],
+      z: full.z[r][c],
+      text: at(full.text, r, c),
+      customdata: at(full.customdata, r, c)
+    }),
+    place: (r, c) => ({ xval: placed(full.x, c), yval: placed(full.y, r) })
+  };
+}
+function tiles(figure) {
+  const paired = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && trace.customdata[0].length === 2;
+  const index = figure.data.findIndex(paired);
+  if (index < 0) return null;
+  const full = figure._fullData[index];
+  const places = (
+    /** @type {[number, number][]} */
+    Array.from(full.customdata)
+  );
+  const rows = 1 + Math.max(...places.map(([r]) => r)), columns = 1 + Math.max(...places.map(([, c]) => c));
+  const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
+  const point = (r, c) => which.get(`${r},${c}`) ?? 0;
+  return {
+    rows,
+    columns,
+    x: Array.from({ length: columns }, (_, c) => c),
+    y: Array.from({ length: rows }, (_, r) => r),
+    subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
+    words: (r, c) => cellWords(String(full.hovertemplate), {
+      x: full.x[point(r, c)],
+      y: full.y[point(r, c)],
+      z: null,
+      customdata: [r, c]
+    }),
+    place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] })
+  };
+}
+function titleOf(figure) {
+  const title = figure.layout && figure.layout.title;
+  const text = typeof title === "string" ? title : title && title.text || "";
+  return text.replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").trim();
+}
+function walkable(figure, walk) {
+  const undo = unwalk.get(figure);
+  if (undo) undo();
+  const map = heatmap(
+    /** @type {Drawn} */
+    figure
+  ) || tiles(
+    /** @type {Drawn} */
+    figure
+  );
+  if (!map) return null;
+  const { rows, columns } = map;
+  if (!rows || !columns) return null;
+  let [row, column] = walk.start || [0, 0];
+  const id = figure.id || (figure.id = `grid-${Math.random().toString(36).slice(2)}`);
+  const grid = document.createElement("div");
+  grid.className = "visually-hidden";
+  figure.append(grid);
+  const drawing = figure.querySelector(".plot-container");
+  if (drawing) drawing.setAttribute("aria-hidden", "true");
+  figure.tabIndex = 0;
+  figure.setAttribute("role", "grid");
+  figure.setAttribute("aria-label", titleOf(
+    /** @type {Drawn} */
+    figure
+  ) || "Matrix");
+  figure.setAttribute("aria-rowcount", String(rows + 1));
+  figure.setAttribute("aria-colcount", String(columns + 1));
+  const words = map.words;
+  const cellId = (r, c) => `cell-${r}-${c}-of-${id}`;
+  const rebuild = () => {
+    const top = windowStart(row, rows), left2 = windowStart(column, columns);
+    const shownColumns = Array.from({ length: Math.min(WINDOW, columns) }, (_, k) => left2 + k);
+    const header = line(1, [cell("columnheader", 1, ""), ...shownColumns.map((c) => cell("columnheader", c + 2, String(map.x[c])))]);
+    const body = Array.from({ length: Math.min(WINDOW, rows) }, (_, k) => top + k).map((r) => line(r + 2, [
+      cell("rowheader", 1, String(map.y[r])),
+      ...shownColumns.map((c) => Object.assign(cell("gridcell", c + 2, words(r, c)), { id: cellId(r, c) }))
+    ]));
+    grid.replaceChildren(header, ...body);
+    figure.setAttribute("aria-activedescendant", cellId(row, column));
+  };
+  const show = () => {
+    rebuild();
+    Plotly.Fx.hover(figure, map.place(row, column), map.subplot);
+    announce(words(row, column));
+  };
+  const keyed = (event) => {
+    const to = moved(event.key, row, column, rows, columns);
+    if (to) {
+      event.preventDefault();
+      [row, column] = to;
+      show();
+    } else if ((event.key === "Enter" || event.key === " ") && walk.pick) {
+      event.preventDefault();
+      walk.pick(row, column);
+    } else if (event.key === "Escape" && walk.close) {
+      event.preventDefault();
+      walk.close();
+    }
+  };
+  const left = () => Plotly.Fx.unhover(figure);
+  const focused = () => {
+    if (figure.matches(":focus-visible")) show();
+  };
+  figure.addEventListener("keydown", keyed);
+  figure.addEventListener("focus", focused);
+  figure.addEventListener("blur", left);
+  unwalk.set(figure, () => {
+    figure.removeEventListener("keydown", keyed);
+    figure.removeEventListener("focus", focused);
+    figure.removeEventListener("blur", left);
+    grid.remove();
+    if (drawing) drawing.removeAttribute("aria-hidden");
+    for (const name of ["tabindex", "role", "aria-label", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
+      figure.removeAttribute(name);
+    }
+    unwalk.delete(figure);
+  });
+  rebuild();
+  if (walk.focus) figure.focus();
+  return (r, c) => {
+    [row, column] = [r, c];
+    show();
+  };
+}
+function line(index, cells) {
+  const row = document.createElement("div");
+  row.setAttribute("role", "row");
+  row.setAttribute("aria-rowindex", String(index));
+  row.append(...cells);
+  return row;
+}
+function cell(role, index, text) {
+  const node = document.createElement("div");
+  node.setAttribute("role", role);
+  node.setAttribute("aria-colindex", String(index));
+  node.textContent = text;
+  return node;
+}
+
+// src/shortcuts.js
+var SHORTCUTS = {
+  back: { keys: "Alt+Shift+ArrowLeft", shown: "Alt+Shift+←" },
+  forward: { keys: "Alt+Shift+ArrowRight", shown: "Alt+Shift+→" },
+  next: { keys: "Alt+Shift+N", shown: "Alt+Shift+N" }
+};
+function shortcutOf(press2) {
+  if (!press2.altKey || !press2.shiftKey || press2.ctrlKey || press2.metaKey) return null;
+  if (press2.key === "ArrowLeft") return "back";
+  if (press2.key === "ArrowRight") return "forward";
+  if (press2.code === "KeyN" || press2.key === "N" || press2.key === "n") return "next";
+  return null;
+}
+
+// src/app_keys.js
+var SETTLE_MS = 150;
+function chartOf(figure) {
+  const box = figure.closest('[class*="st-key-"]');
+  const found = box && Array.from(box.classList).find((name) => name.startsWith("st-key-"));
+  return found || "";
+}
+function shown(selector) {
+  return (
+    /** @type {HTMLButtonElement | undefined} */
+    Array.from(document.querySelectorAll(selector)).find((control) => control.getClientRects().length > 0)
+  );
+}
+var SAID_WITHIN_MS = 8e3;
+var POLL_MS = 200;
+function choiceIn(row) {
+  const picked = (
+    /** @type {HTMLInputElement | null} */
+    row && row.isConnected ? row.querySelector('input[role="combobox"]') : null
+  );
+  const title = document.querySelector("h1");
+  return (picked ? picked.value : title && title.textContent || document.title).trim();
+}
+function press(control) {
+  const row = control.closest('[data-testid="stHorizontalBlock"]');
+  const before = choiceIn(row);
+  control.click();
+  const started = Date.now();
+  const look = () => {
+    const shown2 = choiceIn(row);
+    if (shown2 && shown2 !== before) announce(shown2);
+    else if (Date.now() - started < SAID_WITHIN_MS) setTimeout(look, POLL_MS);
+  };
+  setTimeout(look, POLL_MS);
+}
+function mount({ data } = {}) {
+  const shortcuts = data && data.shortcuts || {};
+  const walked = /* @__PURE__ */ new WeakMap();
+  let pressed = null;
+  const hand = (figure, name, cell2) => {
+    pressed = { chart: chartOf(figure), cell: cell2 };
+    figure.dispatchEvent(new CustomEvent(name, { detail: { row: cell2[0], column: cell2[1] } }));
+  };
+  const walk = () => {
+    for (const [name, selector] of Object.entries(shortcuts)) {
+      const { keys } = SHORTCUTS[
+        /** @type {import("./shortcuts.js").Shortcut} */
+        name
+      ];
+      document.querySelectorAll(selector).forEach((control) => control.setAttribute("aria-keyshortcuts", keys));
+    }
+    for (const figure of Array.from(
+      /** @type {NodeListOf<Figure>} */
+      document.querySelectorAll(".js-plotly-plot")
+    )) {
+      const drawing = figure._fullData;
+      if (!drawing || walked.get(figure) === drawing) continue;
+      walked.set(figure, drawing);
+      const again = pressed !== null && pressed.chart === chartOf(figure);
+      const start = again && pressed ? pressed.cell : null;
+      if (again) pressed = null;
+      let at = (
+        /** @type {[number, number]} */
+        [0, 0]
+      );
+      walkable(figure, {
+        pick: (row, column) => {
+          at = [row, column];
+          hand(figure, "bvl-pick", at);
+        },
+        close: () => hand(figure, "bvl-close", at),
+        start,
+        focus: again
+      });
+    }
+  };
+  const shortcut = (event) => {
+    const name = shortcutOf(event);
+    const selector = name && shortcuts[name];
+    const control = selector ? shown(selector) : void 0;
+    if (!control || control.disabled) return;
+    event.preventDefault();
+    press(control);
+  };
+  let timer = 0;
+  const soon = () => {
+    clearTimeout(timer);
+    timer = window.setTimeout(walk, SETTLE_MS);
+  };
+  const watching = new MutationObserver(soon);
+  watching.observe(document.body, { childList: true, subtree: true });
+  document.addEventListener("keydown", shortcut);
+  walk();
+  return () => {
+    clearTimeout(timer);
+    watching.disconnect();
+    document.removeEventListener("keydown", shortcut);
+  };
+}
+export {
+  mount as default
+};
