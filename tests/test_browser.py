@@ -199,7 +199,8 @@ def test_a_click_explains_a_cell_and_a_box_goes_to_its_step(server, page):
     box = formula.bounding_box()
     assert box is not None and box["y"] < 720 and box["x"] >= figure["x"] + figure["width"], (box, figure)  # beside it
     assert figure["y"] + figure["height"] <= 720  # the whole figure on the projector's screen
-    assert page.get_by_text("From these numbers").count() == 1
+    assert page.locator("[data-testid='stMain']").get_by_text("From these numbers").count() == 1  # shown once (a
+    # screen reader's live region, outside the page's main part, says it too: shell/into_view.py)
     diagram = plot_kinds(page, "diagram", "waterfall").index("diagram")  # the explanation's figures stand before it
     keys = page.locator(".js-plotly-plot").nth(diagram).evaluate("g => g.data[g.data.length - 1].customdata")
     boxes = page.locator(".js-plotly-plot").nth(diagram).evaluate(
