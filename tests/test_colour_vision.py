@@ -29,7 +29,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+_PRINTING = np.get_printoptions()
 colour = pytest.importorskip("colour")  # colour-science, pinned in requirements-dev.txt
+np.set_printoptions(**_PRINTING)  # it sets numpy's 1.13 printing on import, for every module after it: the package's
+# doctests print arrays as numpy does now
 
 from plotly.colors import hex_to_rgb, sample_colorscale  # noqa: E402
 
