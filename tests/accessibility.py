@@ -93,3 +93,22 @@ def hovered(template: str, trace: dict, r: int, c: int) -> str:
     said = re.sub(r"<extra>.*?</extra>", "", template)
     said = re.sub(r"%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}", field, said)
     return re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", ", ", said))
+
+
+MAIN_CONTROLS = {  # a phone's main controls, by where they are: the app's (Streamlit's) and a site's
+    "app": ("[data-testid=stMain] [data-testid^=stBaseButton]:not([data-testid=stBaseButton-elementToolbar]), "
+            "[data-testid=stMain] [role=radiogroup] button, [data-testid=stMain] [data-testid=stSelectbox] [role=group], "
+            "[data-testid=stExpandSidebarButton]"),
+    "site": "main button, main select, .next-view",  # (the header's pages: 24 px and more, axe's target-size)
+}
+SMALL = """(selector) => [...document.querySelectorAll(selector)].filter(e => e.getClientRects().length)
+  .map(e => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([e, r]) => `${(e.getAttribute('aria-label') || e.textContent || e.tagName).trim().slice(0, 24)} `
+                 + `${Math.round(r.width)}×${Math.round(r.height)}`)"""
+
+
+def small_controls(page, where: str) -> list[str]:
+    """A phone's main controls under 44×44 CSS px (the issue's size for a finger; WCAG 2.5.8's 24 px is axe's
+    target-size, checked everywhere), on the app (`where` "app") or a site."""
+    found = page.evaluate(SMALL, MAIN_CONTROLS[where])
+    return [f"controls under 44 px on a phone: {len(found)}, e.g. {'; '.join(found[:5])}"] if found else []

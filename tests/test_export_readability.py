@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from accessibility import accessibility_grid, axe_problems, hovered, moving
+from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
 from test_export import CELL_CENTRE
@@ -77,7 +77,8 @@ def shown(chromium, site: Path, link: str, phone: bool, window: bool = False) ->
                                    "(document.querySelector('.explanation-panel'))")
         page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
         time.sleep(0.4)  # Plotly's last layout pass
-        return (moving(page) if window else problems(page, phone=phone)) + axe_problems(page)
+        return ((moving(page) if window else problems(page, phone=phone)) + axe_problems(page)
+                + (small_controls(page, "site") if phone else []))
     finally:
         context.close()
 

@@ -21,7 +21,7 @@ import urllib.parse
 
 import pytest
 
-from accessibility import accessibility_grid, axe_problems, hovered, moving
+from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls
 from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
@@ -332,7 +332,7 @@ def test_readable_on_a_projector(server, page, eurobert_gqa, view):
 def test_readable_on_a_phone(server, phone, view):
     phone.goto(f"{server}/{view}")
     settle(phone)
-    found = problems(phone, phone=True) + axe_problems(phone)
+    found = problems(phone, phone=True) + axe_problems(phone) + small_controls(phone, "app")
     assert not found, "\n".join(map(str, found))
 
 
