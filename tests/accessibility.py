@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bertviz_lite.export.runtime import Package, package_files
 
 AXE_CORE = Package("axe-core", "4.14.1",
@@ -97,8 +99,8 @@ def hovered(template: str, trace: dict, r: int, c: int) -> str:
 
 MAIN_CONTROLS = {  # a phone's main controls, by where they are: the app's (Streamlit's) and a site's
     "app": ("[data-testid=stMain] [data-testid^=stBaseButton]:not([data-testid=stBaseButton-elementToolbar]), "
-            "[data-testid=stMain] [role=radiogroup] button, [data-testid=stMain] [data-testid=stSelectbox] [role=group], "
-            "[data-testid=stExpandSidebarButton]"),
+            "[data-testid=stMain] [role=radiogroup] button, "
+            "[data-testid=stMain] [data-testid=stSelectbox] [role=group], [data-testid=stExpandSidebarButton]"),
     "site": "main button, main select, .next-view",  # (the header's pages: 24 px and more, axe's target-size)
 }
 SMALL = """(selector) => [...document.querySelectorAll(selector)].filter(e => e.getClientRects().length)
@@ -112,3 +114,12 @@ def small_controls(page, where: str) -> list[str]:
     target-size, checked everywhere), on the app (`where` "app") or a site."""
     found = page.evaluate(SMALL, MAIN_CONTROLS[where])
     return [f"controls under 44 px on a phone: {len(found)}, e.g. {'; '.join(found[:5])}"] if found else []
+
+
+def tab_to_a_grid(page, view: str, presses: int = 80) -> None:
+    """Press Tab until a walked figure (a grid) has the focus; fail, naming `view`, where none is reached."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.getAttribute('role')") == "grid":
+            return
+    pytest.fail(f"{presses} presses of Tab never reached a matrix on {view}")

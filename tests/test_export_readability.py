@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls
+from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls, tab_to_a_grid
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
 from test_export import CELL_CENTRE
@@ -233,12 +233,7 @@ def test_the_model_views_thumbnails_are_walked_by_keys_and_opened_by_enter(chrom
         page.goto((site / "index.html").as_uri() + "#/attention?" + urllib.parse.urlencode(
             {"text": sentence(LENGTHS[0]), "view": "model"}))
         page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
-        for _ in range(80):
-            page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.getAttribute('role')") == "grid":
-                break
-        else:
-            pytest.fail("80 presses of Tab never reached the model view")
+        tab_to_a_grid(page, "the model view")
         title = page.evaluate("document.activeElement.getAttribute('aria-label')")
         grid = accessibility_grid(page)[title]
         layers, heads = page.evaluate("[+document.activeElement.getAttribute('aria-rowcount') - 1,"
@@ -266,12 +261,7 @@ def test_every_analysis_matrix_is_walked_by_keys_and_read_aloud(chromium, site, 
         page.goto((site / "index.html").as_uri() + f"#/{path}?" + urllib.parse.urlencode(
             {"text": sentence(LENGTHS[0]), **dict(urllib.parse.parse_qsl(query))}))
         page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
-        for _ in range(80):
-            page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.getAttribute('role')") == "grid":
-                break
-        else:
-            pytest.fail(f"80 presses of Tab never reached a matrix on {view}")
+        tab_to_a_grid(page, view)
         trace = page.evaluate("""(g => {
           const t = g._fullData.find(t => t.type === 'heatmap' && /%{(z|text)\\b/.test(t.hovertemplate));
           const plain = (a) => a && Array.from(a, (row) => Array.from(row, (v) =>

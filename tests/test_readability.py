@@ -21,7 +21,7 @@ import urllib.parse
 
 import pytest
 
-from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls
+from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls, tab_to_a_grid
 from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
@@ -361,13 +361,10 @@ WALKED_HEATMAP = """(g => {
 SAID = "[...document.querySelectorAll('[aria-live=polite]')].map(e => e.textContent)"  # every live region's words
 
 
-def tab_to_a_matrix(window, view: str, presses: int = 80) -> dict:
+def tab_to_a_matrix(window, view: str) -> dict:
     """Press Tab until a walked matrix has the focus; its heatmap's labels, values and hover template as drawn."""
-    for _ in range(presses):
-        window.keyboard.press("Tab")
-        if window.evaluate("document.activeElement.getAttribute('role')") == "grid":
-            return window.evaluate(WALKED_HEATMAP)
-    pytest.fail(f"{presses} presses of Tab never reached a matrix on {view}")
+    tab_to_a_grid(window, view)
+    return window.evaluate(WALKED_HEATMAP)
 
 
 @pytest.mark.parametrize("words", (10, 38))  # 12 and 40 tokens
