@@ -27,9 +27,5 @@ def hear_taps(chart: str, picked: Callable[[str], None], closed: Callable[[], No
         if isinstance(point, str):
             picked(point)
 
-    def escaped() -> None:
-        if closed is not None:
-            closed()
-
     css_class = re.sub(r"[^A-Za-z0-9_-]", "-", chart)  # as Streamlit writes a key into its element's class
-    _listener(data={"chart": css_class}, key=key, on_point_change=tapped, on_closed_change=escaped)
+    _listener(data={"chart": css_class}, key=key, on_point_change=tapped, on_closed_change=closed or (lambda: None))

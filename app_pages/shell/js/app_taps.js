@@ -12,8 +12,8 @@ function heardAs(data) {
 }
 function targetOf(chart, row, column) {
   const traces = chart._fullData || [];
-  const targets = traces.find((t) => Array.isArray(t.customdata) && typeof t.customdata[0] === "string");
   if (traces.some((t) => Array.isArray(t.customdata) && Array.isArray(t.customdata[0]))) return `${row},${column}`;
+  const targets = traces.find((t) => Array.isArray(t.customdata) && typeof t.customdata[0] === "string");
   const map = traces.find((t) => t.type === "heatmap");
   if (!targets || !map || !map.z || !map.z[0]) return null;
   const found = targets.customdata[row * map.z[0].length + column];
