@@ -8,7 +8,8 @@ import streamlit as st
 from bertviz_lite.analyses.attention_views import PAIR_FILTERS, model_view_title, thumbnail_side, units
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
-from bertviz_lite.figures.attention_views import HEAD_VIEW_PX, model_view_px, phone_model_view, rows_fit
+from bertviz_lite.figures.attention_views import (HEAD_VIEW_PX, lines_said, model_view_px, phone_model_view,
+                                                  rows_fit)
 from bertviz_lite.serving.cache import cached_thumbnails
 from app_pages.shell import charts, chips, guarded, lecture, runs, screen, state, taps
 
@@ -90,9 +91,15 @@ def head_pickers(heads: list[int]) -> list[int]:
 
 def on_token_click(chart: str) -> None:
     points = st.session_state[chart]["selection"]["points"]
-    data = points[0].get("customdata") if points else None
-    if isinstance(data, list) and len(data) == 2 and data[0] in ("q", "k"):
-        picked = f"{data[0]}{int(data[1])}"
+    pick_token(points[0].get("customdata") if points else None)
+
+
+def pick_token(data) -> None:
+    """A token's [side, index] (a click's), or "side,index" (a tap's, Enter's: shell/taps.py): its lines alone, or
+    every line again where they already were."""
+    parts = data.split(",") if isinstance(data, str) else data
+    if isinstance(parts, list) and len(parts) == 2 and parts[0] in ("q", "k") and str(parts[1]).strip().isdigit():
+        picked = f"{parts[0]}{int(parts[1])}"
         st.session_state.focus = "" if picked == st.session_state.focus else picked
 
 
@@ -116,9 +123,8 @@ def head_view_page() -> None:
     with controls:
         st.caption(lines_caption(lines))
         if focus is not None:
-            st.button(f"Show every line (now only {'query' if focus[0] == 'q' else 'key'} "
-                      f"{focus[1]} '{labels[focus[1]]}')", icon=":material/close:",
-                      on_click=lambda: st.session_state.update(focus=""))
+            st.button(lines_said(focus[0], "every", index=focus[1], token=labels[focus[1]]),
+                      icon=":material/close:", on_click=lambda: st.session_state.update(focus=""))
     unit = "word" if st.session_state.words else "token"
     title = f"Layer {layer}, {heads_title(heads)}: left reads right"
     if st.session_state.horizontal:
@@ -135,6 +141,8 @@ def head_view_page() -> None:
                                                   most_px=most, heads=heads),  # every head shown in the legend,
                                 # a line or not (random weights: one head of "all 12" listed)
                                 on_select=lambda: on_token_click(chart), selection_mode="points", key=chart)
+        taps.hear_taps(chart, pick_token, lambda: st.session_state.update(focus=""))  # a finger's tap, Enter and
+        # Escape on a token, as a click and the button below
     with canvas:
         if focus is not None:
             focus_numbers(view.focus_weights, labels, heads, focus)
@@ -163,8 +171,7 @@ def focus_numbers(weights: np.ndarray, labels: list[str], heads: list[int], focu
     other = "key" if side == "q" else "query"
     frame = pd.DataFrame(weights.T, index=[f"{j} {w}" for j, w in enumerate(labels)],
                          columns=[f"head {h}" for h in heads]).rename_axis(other)
-    what = "puts on each key" if side == "q" else "gets from each query"
-    st.markdown(f"**What {'query' if side == 'q' else 'key'} {i} '{labels[i]}' {what}**")
+    st.markdown(f"**{lines_said(side, 'alone', index=i, token=labels[i])}**")
     st.dataframe(frame.round(3), height=min(400, 38 + 35 * len(labels)),
                  column_config={c: st.column_config.NumberColumn(format="%.3f") for c in frame.columns})
 

@@ -123,3 +123,30 @@ def tab_to_a_grid(page, view: str, presses: int = 80) -> None:
         if page.evaluate("document.activeElement.getAttribute('role')") == "grid":
             return
     pytest.fail(f"{presses} presses of Tab never reached a matrix on {view}")
+
+
+LINE_SAID = re.compile(r"^(head \d+) (?:to key|from query) (\d+) .*: (\d\.\d)$")  # attention_views.py LINES_SAID
+
+
+def token_lines(text: str, layer: int, side: str, index: int) -> set[tuple[str, int, str]]:
+    """A head view's token's lines as drawn, from transformers' own attentions (the bundled model, every head, up to
+    64 tokens: every weight of at least MIN_WEIGHT is a line): each (head, the far end's index, the weight's tenth as
+    its opacity draws it)."""
+    import numpy as np
+
+    from bertviz_lite import BUNDLED_MODEL
+    from bertviz_lite.attention_lines import MIN_WEIGHT
+    from test_attention_views import own_attentions
+
+    probs = own_attentions(BUNDLED_MODEL, text)[layer]  # (H, T, T)
+    weights = probs[:, index, :] if side == "q" else probs[:, :, index]  # (H, T): its row, or its column
+    heads, far = np.nonzero(weights >= np.float32(MIN_WEIGHT))
+    tenths = np.clip(np.floor(weights[heads, far].astype(np.float32) * 10 + 0.5), 1, 10) / 10
+    return {(f"head {h}", int(j), f"{t:.1f}") for h, j, t in zip(heads.tolist(), far.tolist(), tenths.tolist())}
+
+
+def listed_lines(items: list[str]) -> set[tuple[str, int, str]]:
+    """The lines a page lists in words ("head 8 from query 1 the: 0.7"), as `token_lines` gives them."""
+    found = [LINE_SAID.match(item) for item in items]
+    assert all(found), [item for item, match in zip(items, found) if not match]
+    return {(m.group(1), int(m.group(2)), m.group(3)) for m in found}

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls, tab_to_a_grid
+from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, small_controls,
+                           tab_to_a_grid, token_lines)
 from bertviz_lite.export import site_content, write_site
 from readability import PHONE, problems
 from test_export import CELL_CENTRE
@@ -274,5 +275,45 @@ def test_every_analysis_matrix_is_walked_by_keys_and_read_aloud(chromium, site, 
         r, c = min(1, len(trace["y"]) - 1), min(1, len(trace["x"]) - 1)
         assert page.evaluate("document.querySelector('[aria-live=polite]').textContent") == hovered(
             trace["hovertemplate"], trace, r, c)
+    finally:
+        context.close()
+
+
+def test_a_keyboard_walks_the_head_views_tokens_and_keeps_one_tokens_lines(chromium, site):
+    """The head view by keys alone (issue 56): Tab reaches it, a grid of the tokens (rows) by side (query, key) in
+    the accessibility tree; the arrows move between tokens and sides, each said with its lines as drawn (how many,
+    the strongest first); Enter keeps the focused token's lines alone (the link gains focus=, as a click's) and lists
+    them: every weight of transformers' own attention of at least 0.05 there, at its tenth; Escape shows every line
+    again, the focus kept on the figure."""
+    text, layer = sentence(LENGTHS[0]), 2
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto((site / "index.html").as_uri() + "#/attention?" + urllib.parse.urlencode(
+            {"text": text, "layer": layer}))
+        page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
+        tab_to_a_grid(page, "the head view")
+        title = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        grid = accessibility_grid(page)[title]
+        tokens = load_model(BUNDLED_MODEL).tokenizer.tokenize(text)
+        assert grid["columnheader"] == ["", "query", "key"] and grid["rowheader"][1:3] == [f"1 {tokens[0]}",
+                                                                                           f"2 {tokens[1]}"]
+        for key in ("ArrowDown", "ArrowDown", "ArrowRight"):
+            page.keyboard.press(key)
+        expected = token_lines(text, layer, "k", 2)
+        live = "document.querySelector('[aria-live=polite]').textContent"
+        assert page.evaluate(live).startswith(f"key 2 {tokens[1]}, click to keep only its lines: "
+                                              f"{len(expected)} lines drawn; head ")
+        page.keyboard.press("Enter")
+        page.wait_for_function("location.hash.includes('focus=k2')")
+        page.wait_for_selector(".lines-panel li")
+        assert listed_lines(page.evaluate("[...document.querySelectorAll('.lines-panel li')].map(e => e.textContent)")
+                            ) == expected
+        page.wait_for_function("document.activeElement.getAttribute('role') === 'grid'")
+        assert page.evaluate(live).startswith(f"key 2 {tokens[1]}")  # the focus back on the token picked
+        page.keyboard.press("Escape")
+        page.wait_for_function("!location.hash.includes('focus=')")
+        page.wait_for_function("document.activeElement.getAttribute('role') === 'grid' && "
+                               "!document.querySelector('.lines-panel')")
     finally:
         context.close()

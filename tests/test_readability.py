@@ -21,7 +21,8 @@ import urllib.parse
 
 import pytest
 
-from accessibility import accessibility_grid, axe_problems, hovered, moving, small_controls, tab_to_a_grid
+from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, small_controls,
+                           tab_to_a_grid, token_lines)
 from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
@@ -422,6 +423,42 @@ def test_every_analysis_matrix_of_the_app_is_walked_by_keys_and_read_aloud(serve
         window.keyboard.press("ArrowRight")
         r, c = min(1, len(trace["y"]) - 1), min(1, len(trace["x"]) - 1)
         assert hovered(trace["hovertemplate"], trace, r, c) in window.evaluate(SAID)
+    finally:
+        window.close()
+
+
+def test_a_keyboard_walks_the_apps_head_view_and_keeps_one_tokens_lines(server, browser):
+    """The app's head view by keys alone, as a site's: Tab reaches it, a grid of the tokens by side; a token is said
+    with its lines as drawn; Enter keeps its lines alone (the link gains focus=, as a click's), and the figure, walked
+    again with the focus on it, then draws exactly the lines of transformers' own attention of at least 0.05 there
+    (at their tenths) and no other; Escape shows every line again."""
+    text, layer = sentence(10), 2
+    window = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        window.goto(f"{server}/{link(f'attention?layer={layer}', BUNDLED, text, lecture=False)}")
+        settle(window)
+        tab_to_a_grid(window, "the head view")
+        title = window.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert accessibility_grid(window)[title]["columnheader"] == ["", "query", "key"]
+        for key in ("ArrowDown", "ArrowDown", "ArrowRight"):
+            window.keyboard.press(key)
+        expected = token_lines(text, layer, "k", 2)
+        assert any(said.endswith(f"click to keep only its lines: {len(expected)} lines drawn; "
+                                 f"{said.split('drawn; ', 1)[-1]}") and said.startswith("key 2 ")
+                   for said in window.evaluate(SAID))
+        window.keyboard.press("Enter")
+        window.wait_for_function("location.search.includes('focus=k2')")
+        settle(window)
+        window.wait_for_function("document.activeElement.getAttribute('role') === 'grid'")
+        cells = accessibility_grid(window)[window.evaluate("document.activeElement.getAttribute('aria-label')")]
+        key2 = next(cell for cell in cells["gridcell"] if cell.startswith("key 2 "))
+        assert listed_lines(key2.split(" drawn; ", 1)[1].split("; ")) == expected
+        assert all(cell.endswith("no line drawn") for cell in cells["gridcell"]
+                   if cell.startswith("key ") and not cell.startswith("key 2 "))
+        window.keyboard.press("Escape")
+        window.wait_for_function("!location.search.includes('focus=')")
+        settle(window)
+        assert window.evaluate("document.activeElement.getAttribute('role')") == "grid"
     finally:
         window.close()
 

@@ -47,8 +47,9 @@ SITE_WORDS = {
     # Attention
     "model_view_help": "Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open "
                        "it in Layers.",
-    "head_view_help": "A line per attention weight, its opacity the weight. In the legend, click a head to hide it, "
-                      "double-click to show it alone. The app also keeps one token's lines and gives their numbers.",
+    "head_view_help": "A line per attention weight, its opacity the weight. Click a token (or press Enter on it) to "
+                      "keep only its lines; in the legend, click a head to hide it, double-click to show it alone.",
+    "lines_as_drawn": "Each weight as its line draws it, in tenths; the app gives them to three places.",
     "scrolls": "{count} tokens: the view scrolls in its box.",
     # Similarity
     "similarity_title": "Sentence similarity",

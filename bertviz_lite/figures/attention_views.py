@@ -9,6 +9,8 @@ hover name every head. A line's opacity is its weight, rounded to tenths (one tr
 512-token view small)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 import torch
@@ -35,6 +37,15 @@ ROW_PX = 24  # per token, where the height allows: room for a 16-pixel label
 LEAST_ROW_PX = 15  # per token at the least: a 12-pixel label (a longer sentence scrolls in its box)
 SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
 NOTHING_DRAWN = "No weight here reaches {weight}: no line to draw"
+LINES_SAID = {  # a token's lines in words: for a keyboard's walk and a screen reader (frontend/src/cell_keys.js reads
+    # them from the token's marks), and when its lines are kept alone (the app's page, a site's head_view.js). Fields as
+    # a hover template's; a weight is as drawn, its tenth (the line's opacity)
+    side: {"line": f"%{{name}} {to} %{{index}} %{{token}}: %{{weight:.1f}}", "count": "%{count} lines drawn",
+           "none": "no line drawn", "more": "and %{count} more",
+           "alone": f"What {word} %{{index}} '%{{token}}' {does}",
+           "every": f"Show every line (now only {word} %{{index}} '%{{token}}')"}
+    for side, word, to, does in (("q", "query", "to key", "puts on each key"),
+                                ("k", "key", "from query", "gets from each query"))}
 HEAD_VIEW_PX = 580  # the head view's height on a projector, under lecture mode's top margin and a random-weights
 # line: whole above the fold
 
@@ -63,6 +74,15 @@ def label_px(pitch):
 def view_px(pitch):
     """The head view's height: its rows and room for the title, at least SHORT_PX."""
     return call("max", SHORT_PX, call("round", 120 + pitch * N))
+
+
+def lines_said(side: str, part: str, **fields) -> str:
+    """LINES_SAID[side][part] with its fields filled, as a site's browser fills them (cell_keys.js cellWords).
+
+    >>> lines_said("q", "every", index=3, token="cat")
+    "Show every line (now only query 3 'cat')"
+    """
+    return re.sub(r"%\{(\w+)\}", lambda m: str(fields[m.group(1)]), LINES_SAID[side][part])
 
 
 def head_view(lines: Lines, queries: list[str], keys: list[str], num_heads: int, title: str,
@@ -191,7 +211,7 @@ def _tokens(tokens: list[str], side: str, horizontal: bool, focus: tuple[str, in
         x=places if horizontal else [where] * n, y=[where] * n if horizontal else places,
         mode="markers" if horizontal else "markers+text", text=tokens, textposition=position,
         textfont=dict(color=colours, size=size), marker=dict(size=min(12, size), color=colours, symbol="circle"),
-        customdata=[[side, i] for i in places], showlegend=False,
+        customdata=[[side, i] for i in places], showlegend=False, meta=LINES_SAID[side],
         hovertemplate=f"{word} %{{customdata[1]}} %{{text}}<br>click to keep only its lines<extra></extra>")
     if not horizontal:
         return marks, []

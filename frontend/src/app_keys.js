@@ -81,10 +81,11 @@ export default function mount({ data } = {}) {
    * @param {Figure} figure
    * @param {string} name
    * @param {[number, number]} cell
+   * @param {unknown} [target]  the cell's click target, where the walk knows it (a head view's token)
    */
-  const hand = (figure, name, cell) => {
+  const hand = (figure, name, cell, target) => {
     pressed = { chart: chartOf(figure), cell };
-    figure.dispatchEvent(new CustomEvent(name, { detail: { row: cell[0], column: cell[1] } }));
+    figure.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: { row: cell[0], column: cell[1], target } }));
   };
 
   const walk = () => {
@@ -101,7 +102,7 @@ export default function mount({ data } = {}) {
       if (again) pressed = null;
       let at = /** @type {[number, number]} */ ([0, 0]);
       walkable(figure, {
-        pick: (row, column) => { at = [row, column]; hand(figure, "bvl-pick", at); },
+        pick: (row, column, target) => { at = [row, column]; hand(figure, "bvl-pick", at, target); },
         close: () => hand(figure, "bvl-close", at),
         start, focus: again,
       });

@@ -5,7 +5,8 @@
 //   never explained on a phone. The click a finger made hands on the point's customdata (figures.click_targets'
 //   "row,column"; a model view's tile's [layer, head], written "layer,head").
 // - Enter and Escape on the walked figure (app_keys.js hands them on as "bvl-pick" and "bvl-close"): the cell's
-//   click target's customdata, as a click's, or a tile's "row,column", and the explanation closed.
+//   click target's customdata, as a click's (a head view's token's "side,index"), or a tile's "row,column", and the
+//   explanation closed.
 
 /**
  * @typedef {HTMLElement & { on?: (name: string, listener: (event: any) => void) => void,
@@ -57,34 +58,39 @@ export default function listen({ data, setTriggerValue }) {
   /** @type {Chart | null} */
   let chart = null;
   let stopped = false;
+  const ours = (/** @type {Event} */ event) =>  // the keys' events bubble from whichever figure Streamlit draws now
+    /** @type {Chart | null} */ (event.target instanceof Element
+      ? event.target.closest(`.st-key-${data.chart} .js-plotly-plot`) : null);
   const heard = (/** @type {any} */ event) => {
     const point = event.points && event.points[0];
     const data = point && heardAs(point.customdata);
     if (byFinger(event.event) && data) setTriggerValue("point", data);
   };
   const picked = (/** @type {Event} */ event) => {
-    const { row, column } = /** @type {CustomEvent} */ (event).detail;
-    const target = chart && targetOf(chart, row, column);
+    const figure = ours(event);
+    if (!figure) return;
+    const { row, column, target: given } = /** @type {CustomEvent} */ (event).detail;
+    const target = given !== undefined ? heardAs(given) : targetOf(figure, row, column);
     if (target) setTriggerValue("point", target);
   };
-  const closed = () => setTriggerValue("closed", true);
+  const closed = (/** @type {Event} */ event) => { if (ours(event)) setTriggerValue("closed", true); };
   const attach = () => {  // the chart is drawn after the run that mounts this: wait for it
     if (stopped) return;
     chart = document.querySelector(`.st-key-${data.chart} .js-plotly-plot`);
     if (chart && typeof chart.on === "function" && !chart.__tapsHeard) {
       chart.__tapsHeard = true;
       chart.on("plotly_click", heard);
-      chart.addEventListener("bvl-pick", picked);
-      chart.addEventListener("bvl-close", closed);
     } else if (!chart || typeof chart.on !== "function") setTimeout(attach, 200);
   };
   attach();
+  document.addEventListener("bvl-pick", picked);
+  document.addEventListener("bvl-close", closed);
   return () => {
     stopped = true;
+    document.removeEventListener("bvl-pick", picked);
+    document.removeEventListener("bvl-close", closed);
     if (chart && chart.removeListener) {
       chart.removeListener("plotly_click", heard);
-      chart.removeEventListener("bvl-pick", picked);
-      chart.removeEventListener("bvl-close", closed);
       chart.__tapsHeard = false;
     }
   };

@@ -6,6 +6,7 @@ import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./plot.js";
 import { element, link, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
   worded, capitalized } from "./page.js";
+import { focusOf, keepLines, linesPanel } from "./head_view.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
 import { addressed, titled } from "./yours.js";
@@ -25,6 +26,7 @@ import { addressed, titled } from "./yours.js";
 /** @typedef {HTMLElement & { on: (event: string, listener: (event: { points: { customdata?: unknown }[] }) => void) => void }} Plotted */
 
 const site = window.BVL_SITE;
+let keyed = false;  // whether the attention view is drawn for a key pressed on its figure: the focus goes back to it
 
 /** @type {import("./router.js").Page} the guided tour, as the app's tour computed it for this sentence (export/tour.py) */
 function tour(view, keys, current) {
@@ -78,8 +80,13 @@ function attention(view, keys, current) {
     const layers = views.head.length;
     const model = keys.get("view") === "model";
     const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers - 1);
-    const go = (/** @type {Record<string, string>} */ changes) => { location.hash = link("attention", { ...sentenceKeys(s), view: model ? "model" : "head",
-                                                                  layer: String(layer), ...changes }); };
+    const focus = model ? null : focusOf(keys.get("focus"), s.tokens.length);  // a token's lines alone
+    const go = (/** @type {Record<string, string>} */ changes) => {
+      const base = { ...sentenceKeys(s), view: model ? "model" : "head", layer: String(layer),
+                     ...(focus ? { focus: focus.join("") } : {}) };
+      const keys = Object.fromEntries(Object.entries({ ...base, ...changes }).filter(([, value]) => value !== ""));
+      location.hash = link("attention", keys);
+    };
     view.replaceChildren(titled("Attention", s));
     const row = element("div", undefined, { class: "controls" });
     const kinds = element("div", undefined, { class: "stages" });
@@ -111,12 +118,28 @@ function attention(view, keys, current) {
       location.hash = link("layers", { ...sentenceKeys(s), layer: String(tileLayer), head: String(head),  // stepper
                                        step: "attn.probs" });
     };
-    plot(figure, shown[screen()], model ? { pick: open } : {}).then(() => {  // Enter on a walked thumbnail, or a click
-      if (!model) return;
-      figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head]
+    const wasKeyed = keyed;
+    keyed = false;
+    const pickToken = (/** @type {unknown} */ data) => {  // a token's [side, index]: its lines alone, or every line
+      if (!Array.isArray(data) || data.length !== 2) return;
+      const picked = `${data[0]}${data[1]}`;
+      go({ focus: focus && focus.join("") === picked ? "" : picked });
+    };
+    const every = () => { keyed = true; go({ focus: "" }); };
+    /** @type {import("./cell_keys.js").Walk} */
+    const walk = model ? { pick: open } : {
+      pick: (_r, _c, target) => { keyed = true; pickToken(target); }, close: focus ? every : undefined,
+      start: focus ? [focus[1], focus[0] === "q" ? 0 : 1] : null,  // a token's row, its side's column (a site's
+      focus: wasKeyed && !focus };  // head view: queries left)
+    plot(figure, shown[screen()], walk).then(async () => {  // Enter on a walked thumbnail or token, or a click
+      figure.on("plotly_click", (event) => {  // a thumbnail's [layer, head], a token's [side, index]
         const data = event.points[0] && event.points[0].customdata;
-        if (Array.isArray(data) && data.length === 2) open(data[0], data[1]);
+        if (model && Array.isArray(data) && data.length === 2) open(data[0], data[1]);
+        else if (!model) pickToken(data);
       });
+      if (!focus) return;
+      await keepLines(figure, focus, { ...walk, focus: wasKeyed });
+      (figure.closest(".scroll-box") || figure).after(linesPanel(figure, focus, every));
     });
   }).catch((error) => current() && failed(view, "Attention", error));
 }

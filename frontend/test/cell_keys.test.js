@@ -1,10 +1,12 @@
 /// <reference types="node" />
 // cell_keys.js's rules without a browser: where each key moves the focused cell (clamped at the matrix's edges),
-// a cell in words from the figure's own hover template, and the window of rows the grid holds around the focus.
+// a cell in words from the figure's own hover template, the window of rows the grid holds around the focus, and a
+// head view's lines read from its traces and said in the words its marks carry.
 // The browser's side (Tab, Enter, Escape, the accessibility tree) is tests/test_keyboard.py's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { moved, cellWords, windowStart, PAGE_ROWS, WINDOW } from "../src/cell_keys.js";
+import { moved, cellWords, windowStart, drawnLines, lineWords, sidesOf, PAGE_ROWS, WINDOW } from "../src/cell_keys.js";
+import { focusOf } from "../src/head_view.js";
 
 test("each key moves the focused cell, and stops at the matrix's edges", () => {
   assert.deepEqual(moved("ArrowDown", 0, 0, 5, 7), [1, 0]);
@@ -40,4 +42,41 @@ test("the grid holds a window of rows around the focused one, within the matrix"
   assert.equal(windowStart(250, 500), 250 - WINDOW / 2);
   assert.equal(windowStart(499, 500), 500 - WINDOW);
   assert.equal(windowStart(3, 5), 0);  // a matrix smaller than the window: all of it
+});
+
+test("a token is said as Plotly draws it: its markup's escapes undone", () => {
+  assert.equal(cellWords("query %{customdata[1]} %{text}<br>click", { text: "&lt;s&gt; &amp;", customdata: ["q", 0] }),
+               "query 0 <s> &, click");
+});
+
+test("a head view's lines are read from its traces, strongest first, with the ends along its sides", () => {
+  const upright = [  // a legend entry, two heads' tenths (x: the sides, y: the tokens), the two sides' marks
+    { mode: "lines", x: [null], y: [null], name: "head 0" },
+    { mode: "lines", x: [0, 1, NaN, 0, 1, NaN], y: [0, 2, NaN, 1, 1, NaN], opacity: 0.3, name: "head 0" },
+    { mode: "lines", x: [0, 1, NaN], y: [2, 0, NaN], opacity: 0.9, name: "head 1" },
+    { mode: "lines", x: [0, 1, NaN], y: [1, 0, NaN], opacity: 0.9, name: "head 5", visible: "legendonly" },
+    { type: "scatter", mode: "markers+text", x: [0, 0, 0], y: [0, 1, 2], customdata: [["q", 0], ["q", 1], ["q", 2]] },
+    { type: "scatter", mode: "markers+text", x: [1, 1, 1], y: [0, 1, 2], customdata: [["k", 0], ["k", 1], ["k", 2]] },
+  ];
+  assert.deepEqual(drawnLines(upright, false), [
+    { name: "head 1", weight: 0.9, query: 2, key: 0 }, { name: "head 0", weight: 0.3, query: 0, key: 2 },
+    { name: "head 0", weight: 0.3, query: 1, key: 1 }]);  // a head hidden in the legend: not drawn
+  const found = sidesOf(upright);
+  assert.deepEqual(found && [found.at, found.across], [[4, 5], false]);
+  const across = upright.map((t) => ({ ...t, x: t.y, y: t.x }));  // queries a row above the keys'
+  assert.deepEqual(drawnLines(across, true), drawnLines(upright, false));
+  assert.equal(sidesOf(across)?.across, true);
+  assert.equal(sidesOf(upright.slice(0, 5)), null);  // one side alone: not a head view
+  const say = { line: "%{name} to key %{index} %{token}: %{weight:.1f}" };
+  assert.equal(lineWords(say, { name: "head 1", weight: 0.9, query: 2, key: 0 }, "q", (j) => ["[CLS]", "a"][j]),
+               "head 1 to key 0 [CLS]: 0.9");
+});
+
+test("a link's focus names a token of the view, or none", () => {
+  assert.deepEqual(focusOf("q3", 12), ["q", 3]);
+  assert.deepEqual(focusOf("k11", 12), ["k", 11]);
+  assert.equal(focusOf("k12", 12), null);
+  assert.equal(focusOf("x1", 12), null);
+  assert.equal(focusOf("q-1", 12), null);
+  assert.equal(focusOf(null, 12), null);
 });

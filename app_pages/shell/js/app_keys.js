@@ -42,7 +42,7 @@ function cellWords(template, cell2) {
     if (value === void 0 || value === null) return "";
     if (typeof value === "number" && digits !== void 0) return value.toFixed(Number(digits)).replace("-", "−");
     return String(value);
-  }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "");
+  }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
 function windowStart(at, count) {
   return Math.max(0, Math.min(at - Math.floor(WINDOW / 2), count - WINDOW));
@@ -112,6 +112,73 @@ function tiles(figure) {
     place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] })
   };
 }
+var LINES_SAID = 3;
+function drawnLines(traces, across) {
+  const found = [];
+  for (const trace of traces) {
+    if (trace.mode !== "lines" || !trace.x || trace.x.length < 2 || trace.visible === "legendonly") continue;
+    const places = across ? trace.x : trace.y;
+    for (let k = 0; k + 1 < places.length; k += 3) {
+      found.push({
+        name: String(trace.name),
+        weight: Number(trace.opacity ?? 1),
+        query: Number(places[k]),
+        key: Number(places[k + 1])
+      });
+    }
+  }
+  return found.sort((a, b) => b.weight - a.weight);
+}
+function lineWords(say, line2, side, other) {
+  const index = side === "q" ? line2.key : line2.query;
+  return cellWords(say.line, { name: line2.name, index, token: other(index), weight: line2.weight });
+}
+function linesWords(say, lines, side, other, most) {
+  if (!lines.length) return say.none;
+  const each = lines.slice(0, most).map((line2) => lineWords(say, line2, side, other));
+  const more = lines.length > most ? [cellWords(say.more, { count: lines.length - most })] : [];
+  return [cellWords(say.count, { count: lines.length }), ...each, ...more].join("; ");
+}
+function sidesOf(traces) {
+  const side = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && ["q", "k"].includes(trace.customdata[0][0]);
+  const at = traces.map((trace, k) => side(trace) ? k : -1).filter((k) => k >= 0);
+  if (at.length !== 2) return null;
+  const [queries, keys] = at.map((k) => traces[k]);
+  return { at, queries, keys, across: Number(queries.y[0]) !== Number(keys.y[0]) };
+}
+function sides(figure) {
+  const found = sidesOf(figure._fullData);
+  if (!found) return null;
+  const { at, queries, keys, across } = found;
+  const n = queries.customdata.length;
+  const lines = drawnLines(figure._fullData, across);
+  const token = (s, i) => cellWords("%{text}", {
+    text: (s ? keys : queries).text[i]
+  });
+  const own = (s, i) => lines.filter((line2) => (s ? line2.key : line2.query) === i);
+  const sideOf = (r, c) => across ? r : c;
+  const indexOf = (r, c) => across ? c : r;
+  const marks = (s) => s ? keys : queries;
+  const words = (r, c, most) => {
+    const s = sideOf(r, c), i = indexOf(r, c), trace = marks(s);
+    const say = figure.data[at[s]] && figure.data[at[s]].meta || {};
+    const hover = cellWords(String(trace.hovertemplate), { text: trace.text[i], customdata: trace.customdata[i] });
+    return say.line ? `${hover}: ${linesWords(say, own(s, i), s ? "k" : "q", (j) => token(1 - s, j), most)}` : hover;
+  };
+  const names = Array.from({ length: n }, (_, i) => `${i} ${token(0, i)}`);
+  const sideNames = [queries, keys].map((trace) => cellWords(String(trace.hovertemplate).split(" ")[0], {}));
+  return {
+    rows: across ? 2 : n,
+    columns: across ? n : 2,
+    x: across ? names : sideNames,
+    y: across ? sideNames : names,
+    subplot: `${queries.xaxis || "x"}${queries.yaxis || "y"}`,
+    words: (r, c) => words(r, c, Infinity),
+    said: (r, c) => words(r, c, LINES_SAID),
+    place: (r, c) => [{ curveNumber: at[sideOf(r, c)], pointNumber: indexOf(r, c) }],
+    target: (r, c) => marks(sideOf(r, c)).customdata[indexOf(r, c)]
+  };
+}
 function titleOf(figure) {
   const title = figure.layout && figure.layout.title;
   const text = typeof title === "string" ? title : title && title.text || "";
@@ -121,6 +188,9 @@ function walkable(figure, walk) {
   const undo = unwalk.get(figure);
   if (undo) undo();
   const map = heatmap(
+    /** @type {Drawn} */
+    figure
+  ) || sides(
     /** @type {Drawn} */
     figure
   ) || tiles(
@@ -161,7 +231,7 @@ function walkable(figure, walk) {
   const show = () => {
     rebuild();
     Plotly.Fx.hover(figure, map.place(row, column), map.subplot);
-    announce(words(row, column));
+    announce((map.said || words)(row, column));
   };
   const keyed = (event) => {
     const to = moved(event.key, row, column, rows, columns);
@@ -171,7 +241,7 @@ function walkable(figure, walk) {
       show();
     } else if ((event.key === "Enter" || event.key === " ") && walk.pick) {
       event.preventDefault();
-      walk.pick(row, column);
+      walk.pick(row, column, map.target ? map.target(row, column) : void 0);
     } else if (event.key === "Escape" && walk.close) {
       event.preventDefault();
       walk.close();
@@ -270,9 +340,9 @@ function mount({ data } = {}) {
   const shortcuts = data && data.shortcuts || {};
   const walked = /* @__PURE__ */ new WeakMap();
   let pressed = null;
-  const hand = (figure, name, cell2) => {
+  const hand = (figure, name, cell2, target) => {
     pressed = { chart: chartOf(figure), cell: cell2 };
-    figure.dispatchEvent(new CustomEvent(name, { detail: { row: cell2[0], column: cell2[1] } }));
+    figure.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: { row: cell2[0], column: cell2[1], target } }));
   };
   const walk = () => {
     for (const [name, selector] of Object.entries(shortcuts)) {
@@ -297,9 +367,9 @@ function mount({ data } = {}) {
         [0, 0]
       );
       walkable(figure, {
-        pick: (row, column) => {
+        pick: (row, column, target) => {
           at = [row, column];
-          hand(figure, "bvl-pick", at);
+          hand(figure, "bvl-pick", at, target);
         },
         close: () => hand(figure, "bvl-close", at),
         start,

@@ -22,37 +22,46 @@ function targetOf(chart, row, column) {
 function listen({ data, setTriggerValue }) {
   let chart = null;
   let stopped = false;
+  const ours = (event) => (
+    // the keys' events bubble from whichever figure Streamlit draws now
+    /** @type {Chart | null} */
+    event.target instanceof Element ? event.target.closest(`.st-key-${data.chart} .js-plotly-plot`) : null
+  );
   const heard = (event) => {
     const point = event.points && event.points[0];
     const data2 = point && heardAs(point.customdata);
     if (byFinger(event.event) && data2) setTriggerValue("point", data2);
   };
   const picked = (event) => {
-    const { row, column } = (
+    const figure = ours(event);
+    if (!figure) return;
+    const { row, column, target: given } = (
       /** @type {CustomEvent} */
       event.detail
     );
-    const target = chart && targetOf(chart, row, column);
+    const target = given !== void 0 ? heardAs(given) : targetOf(figure, row, column);
     if (target) setTriggerValue("point", target);
   };
-  const closed = () => setTriggerValue("closed", true);
+  const closed = (event) => {
+    if (ours(event)) setTriggerValue("closed", true);
+  };
   const attach = () => {
     if (stopped) return;
     chart = document.querySelector(`.st-key-${data.chart} .js-plotly-plot`);
     if (chart && typeof chart.on === "function" && !chart.__tapsHeard) {
       chart.__tapsHeard = true;
       chart.on("plotly_click", heard);
-      chart.addEventListener("bvl-pick", picked);
-      chart.addEventListener("bvl-close", closed);
     } else if (!chart || typeof chart.on !== "function") setTimeout(attach, 200);
   };
   attach();
+  document.addEventListener("bvl-pick", picked);
+  document.addEventListener("bvl-close", closed);
   return () => {
     stopped = true;
+    document.removeEventListener("bvl-pick", picked);
+    document.removeEventListener("bvl-close", closed);
     if (chart && chart.removeListener) {
       chart.removeListener("plotly_click", heard);
-      chart.removeEventListener("bvl-pick", picked);
-      chart.removeEventListener("bvl-close", closed);
       chart.__tapsHeard = false;
     }
   };

@@ -429,7 +429,7 @@
       if (value === void 0 || value === null) return "";
       if (typeof value === "number" && digits !== void 0) return value.toFixed(Number(digits)).replace("-", "−");
       return String(value);
-    }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "");
+    }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   }
   function windowStart(at3, count) {
     return Math.max(0, Math.min(at3 - Math.floor(WINDOW / 2), count - WINDOW));
@@ -499,6 +499,73 @@
       place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] })
     };
   }
+  var LINES_SAID = 3;
+  function drawnLines(traces, across) {
+    const found = [];
+    for (const trace of traces) {
+      if (trace.mode !== "lines" || !trace.x || trace.x.length < 2 || trace.visible === "legendonly") continue;
+      const places = across ? trace.x : trace.y;
+      for (let k = 0; k + 1 < places.length; k += 3) {
+        found.push({
+          name: String(trace.name),
+          weight: Number(trace.opacity ?? 1),
+          query: Number(places[k]),
+          key: Number(places[k + 1])
+        });
+      }
+    }
+    return found.sort((a, b) => b.weight - a.weight);
+  }
+  function lineWords(say, line2, side, other) {
+    const index = side === "q" ? line2.key : line2.query;
+    return cellWords(say.line, { name: line2.name, index, token: other(index), weight: line2.weight });
+  }
+  function linesWords(say, lines2, side, other, most) {
+    if (!lines2.length) return say.none;
+    const each = lines2.slice(0, most).map((line2) => lineWords(say, line2, side, other));
+    const more = lines2.length > most ? [cellWords(say.more, { count: lines2.length - most })] : [];
+    return [cellWords(say.count, { count: lines2.length }), ...each, ...more].join("; ");
+  }
+  function sidesOf(traces) {
+    const side = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && ["q", "k"].includes(trace.customdata[0][0]);
+    const at3 = traces.map((trace, k) => side(trace) ? k : -1).filter((k) => k >= 0);
+    if (at3.length !== 2) return null;
+    const [queries, keys] = at3.map((k) => traces[k]);
+    return { at: at3, queries, keys, across: Number(queries.y[0]) !== Number(keys.y[0]) };
+  }
+  function sides(figure) {
+    const found = sidesOf(figure._fullData);
+    if (!found) return null;
+    const { at: at3, queries, keys, across } = found;
+    const n = queries.customdata.length;
+    const lines2 = drawnLines(figure._fullData, across);
+    const token = (s, i) => cellWords("%{text}", {
+      text: (s ? keys : queries).text[i]
+    });
+    const own = (s, i) => lines2.filter((line2) => (s ? line2.key : line2.query) === i);
+    const sideOf = (r, c) => across ? r : c;
+    const indexOf = (r, c) => across ? c : r;
+    const marks2 = (s) => s ? keys : queries;
+    const words3 = (r, c, most) => {
+      const s = sideOf(r, c), i = indexOf(r, c), trace = marks2(s);
+      const say = figure.data[at3[s]] && figure.data[at3[s]].meta || {};
+      const hover = cellWords(String(trace.hovertemplate), { text: trace.text[i], customdata: trace.customdata[i] });
+      return say.line ? `${hover}: ${linesWords(say, own(s, i), s ? "k" : "q", (j) => token(1 - s, j), most)}` : hover;
+    };
+    const names = Array.from({ length: n }, (_, i) => `${i} ${token(0, i)}`);
+    const sideNames = [queries, keys].map((trace) => cellWords(String(trace.hovertemplate).split(" ")[0], {}));
+    return {
+      rows: across ? 2 : n,
+      columns: across ? n : 2,
+      x: across ? names : sideNames,
+      y: across ? sideNames : names,
+      subplot: `${queries.xaxis || "x"}${queries.yaxis || "y"}`,
+      words: (r, c) => words3(r, c, Infinity),
+      said: (r, c) => words3(r, c, LINES_SAID),
+      place: (r, c) => [{ curveNumber: at3[sideOf(r, c)], pointNumber: indexOf(r, c) }],
+      target: (r, c) => marks2(sideOf(r, c)).customdata[indexOf(r, c)]
+    };
+  }
   function titleOf(figure) {
     const title = figure.layout && figure.layout.title;
     const text = typeof title === "string" ? title : title && title.text || "";
@@ -508,6 +575,9 @@
     const undo = unwalk.get(figure);
     if (undo) undo();
     const map = heatmap(
+      /** @type {Drawn} */
+      figure
+    ) || sides(
       /** @type {Drawn} */
       figure
     ) || tiles(
@@ -548,9 +618,9 @@
     const show3 = () => {
       rebuild();
       Plotly.Fx.hover(figure, map.place(row2, column), map.subplot);
-      announce(words3(row2, column));
+      announce((map.said || words3)(row2, column));
     };
-    const keyed2 = (event) => {
+    const keyed3 = (event) => {
       const to = moved(event.key, row2, column, rows, columns);
       if (to) {
         event.preventDefault();
@@ -558,7 +628,7 @@
         show3();
       } else if ((event.key === "Enter" || event.key === " ") && walk.pick) {
         event.preventDefault();
-        walk.pick(row2, column);
+        walk.pick(row2, column, map.target ? map.target(row2, column) : void 0);
       } else if (event.key === "Escape" && walk.close) {
         event.preventDefault();
         walk.close();
@@ -568,11 +638,11 @@
     const focused = () => {
       if (figure.matches(":focus-visible")) show3();
     };
-    figure.addEventListener("keydown", keyed2);
+    figure.addEventListener("keydown", keyed3);
     figure.addEventListener("focus", focused);
     figure.addEventListener("blur", left);
     unwalk.set(figure, () => {
-      figure.removeEventListener("keydown", keyed2);
+      figure.removeEventListener("keydown", keyed3);
       figure.removeEventListener("focus", focused);
       figure.removeEventListener("blur", left);
       grid.remove();
@@ -2964,8 +3034,71 @@
     }
   }
 
+  // src/head_view.js
+  function focusOf(text, count) {
+    const found = /^([qk])(\d{1,4})$/.exec(text || "");
+    return found && Number(found[2]) < count ? [
+      /** @type {"q" | "k"} */
+      found[1],
+      Number(found[2])
+    ] : null;
+  }
+  async function keepLines(figure, token, walk) {
+    const traces = (
+      /** @type {Drawn} */
+      figure._fullData
+    ), found = sidesOf(traces);
+    if (!found) return;
+    const [side, index] = token, end = side === "q" ? 0 : 1;
+    const kept = [];
+    const xs = [];
+    const ys = [];
+    traces.forEach((trace, k) => {
+      if (trace.mode !== "lines" || !trace.x || trace.x.length < 2) return;
+      const places = found.across ? trace.x : trace.y;
+      const x = [], y = [];
+      for (let p = 0; p + 1 < places.length; p += 3) {
+        if (Number(places[p + end]) !== index) continue;
+        x.push(trace.x[p], trace.x[p + 1], NaN);
+        y.push(trace.y[p], trace.y[p + 1], NaN);
+      }
+      kept.push(k);
+      xs.push(x);
+      ys.push(y);
+    });
+    await Plotly.restyle(figure, { x: xs, y: ys }, kept);
+    walkable(figure, walk);
+  }
+  function linesPanel(figure, token, every) {
+    const drawn3 = (
+      /** @type {Drawn} */
+      figure
+    ), found = sidesOf(drawn3._fullData);
+    if (!found) return element("div");
+    const [side, index] = token, s = side === "q" ? 0 : 1;
+    const say = drawn3.data[found.at[s]].meta;
+    const name = (marks2, i) => cellWords("%{text}", { text: marks2.text[i] });
+    const words3 = { index, token: name(s ? found.keys : found.queries, index) };
+    const lines2 = drawnLines(drawn3._fullData, found.across).filter((line2) => (s ? line2.key : line2.query) === index);
+    const other = (j) => name(s ? found.queries : found.keys, j);
+    const button2 = element("button", cellWords(say.every, words3), { type: "button", class: "every-line" });
+    button2.addEventListener("click", every);
+    const list = element("ul", void 0, { class: "lines-list" });
+    list.append(...lines2.map((line2) => element("li", lineWords(say, line2, side, other))));
+    const panel = element("div", void 0, { class: "lines-panel" });
+    panel.append(
+      element("h3", cellWords(say.alone, words3)),
+      element("p", lines2.length ? cellWords(say.count, { count: lines2.length }) : say.none),
+      list,
+      element("p", worded("lines_as_drawn"), { class: "note" }),
+      button2
+    );
+    return panel;
+  }
+
   // src/views.js
   var site5 = window.BVL_SITE;
+  var keyed2 = false;
   function tour(view, keys, current) {
     const s = chosen(keys, view);
     if (!s) return;
@@ -3025,13 +3158,16 @@
       const layers3 = views.head.length;
       const model = keys.get("view") === "model";
       const layer = Math.min(Math.max(parseInt(keys.get("layer") || "0", 10) || 0, 0), layers3 - 1);
+      const focus = model ? null : focusOf(keys.get("focus"), s.tokens.length);
       const go = (changes) => {
-        location.hash = link("attention", {
+        const base = {
           ...sentenceKeys(s),
           view: model ? "model" : "head",
           layer: String(layer),
-          ...changes
-        });
+          ...focus ? { focus: focus.join("") } : {}
+        };
+        const keys2 = Object.fromEntries(Object.entries({ ...base, ...changes }).filter(([, value]) => value !== ""));
+        location.hash = link("attention", keys2);
       };
       view.replaceChildren(titled("Attention", s));
       const row2 = element("div", void 0, { class: "controls" });
@@ -3078,12 +3214,36 @@
           step: "attn.probs"
         });
       };
-      plot(figure, shown2[screen()], model ? { pick: open } : {}).then(() => {
-        if (!model) return;
+      const wasKeyed = keyed2;
+      keyed2 = false;
+      const pickToken = (data) => {
+        if (!Array.isArray(data) || data.length !== 2) return;
+        const picked2 = `${data[0]}${data[1]}`;
+        go({ focus: focus && focus.join("") === picked2 ? "" : picked2 });
+      };
+      const every = () => {
+        keyed2 = true;
+        go({ focus: "" });
+      };
+      const walk = model ? { pick: open } : {
+        pick: (_r, _c, target) => {
+          keyed2 = true;
+          pickToken(target);
+        },
+        close: focus ? every : void 0,
+        start: focus ? [focus[1], focus[0] === "q" ? 0 : 1] : null,
+        // a token's row, its side's column (a site's
+        focus: wasKeyed && !focus
+      };
+      plot(figure, shown2[screen()], walk).then(async () => {
         figure.on("plotly_click", (event) => {
           const data = event.points[0] && event.points[0].customdata;
-          if (Array.isArray(data) && data.length === 2) open(data[0], data[1]);
+          if (model && Array.isArray(data) && data.length === 2) open(data[0], data[1]);
+          else if (!model) pickToken(data);
         });
+        if (!focus) return;
+        await keepLines(figure, focus, { ...walk, focus: wasKeyed });
+        (figure.closest(".scroll-box") || figure).after(linesPanel(figure, focus, every));
       });
     }).catch((error) => current() && failed(view, "Attention", error));
   }

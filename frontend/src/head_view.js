@@ -1,0 +1,83 @@
+// A head view's token's lines alone, on a site (issue 56): a click on a token, or Enter on it walked by the keyboard
+// (cell_keys.js), keeps the lines that start at it (a query) or end at it (a key), as the app's click does, and says
+// them beside the figure; the button under them, or Escape, shows every line again. The app draws that view again
+// in Python; a site holds one figure per layer, so the lines kept here are the figure's own, as drawn: past 64 tokens,
+// where each query keeps its six strongest lines a head (attention_lines.py), a key's lines are those that survived
+// (the app, asked for a key's lines, draws every query's line to it). The words are Python's (figures/
+// attention_views.py LINES_SAID, carried by the token's marks).
+
+import { cellWords, drawnLines, lineWords, sidesOf, walkable } from "./cell_keys.js";
+import { element, worded } from "./page.js";
+
+/** @typedef {["q" | "k", number]} Token  a side ("q": the queries', "k": the keys') and the token's index */
+/** @typedef {HTMLElement & { data: any[], _fullData: any[] }} Drawn */
+
+/**
+ * The token a link's `focus` names ("q3": query 3, "k5": key 5), or null where it names none of `count` tokens.
+ * @param {string | null} text
+ * @param {number} count
+ * @returns {Token | null}
+ */
+export function focusOf(text, count) {
+  const found = /^([qk])(\d{1,4})$/.exec(text || "");
+  return found && Number(found[2]) < count ? [/** @type {"q" | "k"} */ (found[1]), Number(found[2])] : null;
+}
+
+/**
+ * Hide every line of the drawn head view but the token's, then walk the figure again (its words say the lines
+ * drawn).
+ * @param {HTMLElement} figure
+ * @param {Token} token
+ * @param {import("./cell_keys.js").Walk} walk
+ */
+export async function keepLines(figure, token, walk) {
+  const traces = /** @type {Drawn} */ (figure)._fullData, found = sidesOf(traces);
+  if (!found) return;
+  const [side, index] = token, end = side === "q" ? 0 : 1;  // a line's points: the query's side, the key's, a break
+  /** @type {number[]} */
+  const kept = [];
+  /** @type {number[][]} */
+  const xs = [];
+  /** @type {number[][]} */
+  const ys = [];
+  traces.forEach((trace, k) => {
+    if (trace.mode !== "lines" || !trace.x || trace.x.length < 2) return;
+    const places = found.across ? trace.x : trace.y;
+    /** @type {number[]} */
+    const x = [], y = [];
+    for (let p = 0; p + 1 < places.length; p += 3) {
+      if (Number(places[p + end]) !== index) continue;
+      x.push(trace.x[p], trace.x[p + 1], NaN);
+      y.push(trace.y[p], trace.y[p + 1], NaN);
+    }
+    kept.push(k); xs.push(x); ys.push(y);
+  });
+  await Plotly.restyle(figure, { x: xs, y: ys }, kept);
+  walkable(figure, walk);
+}
+
+/**
+ * The token's lines in words, as the figure now draws them, and a button that shows every line again.
+ * @param {HTMLElement} figure
+ * @param {Token} token
+ * @param {() => void} every
+ */
+export function linesPanel(figure, token, every) {
+  const drawn = /** @type {Drawn} */ (figure), found = sidesOf(drawn._fullData);
+  if (!found) return element("div");
+  const [side, index] = token, s = side === "q" ? 0 : 1;
+  const say = drawn.data[found.at[s]].meta;
+  const name = (/** @type {any} */ marks, /** @type {number} */ i) => cellWords("%{text}", { text: marks.text[i] });
+  const words = { index, token: name(s ? found.keys : found.queries, index) };
+  const lines = drawnLines(drawn._fullData, found.across).filter((line) => (s ? line.key : line.query) === index);
+  const other = (/** @type {number} */ j) => name(s ? found.queries : found.keys, j);
+  const button = element("button", cellWords(say.every, words), { type: "button", class: "every-line" });
+  button.addEventListener("click", every);
+  const list = element("ul", undefined, { class: "lines-list" });
+  list.append(...lines.map((line) => element("li", lineWords(say, line, side, other))));
+  const panel = element("div", undefined, { class: "lines-panel" });
+  panel.append(element("h3", cellWords(say.alone, words)),
+               element("p", lines.length ? cellWords(say.count, { count: lines.length }) : say.none), list,
+               element("p", worded("lines_as_drawn"), { class: "note" }), button);
+  return panel;
+}
