@@ -17,9 +17,10 @@ from bertviz_lite import BUNDLED_MODEL, load_model
 from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, small_controls,
                            tab_to_a_grid, token_lines)
 from bertviz_lite.export import site_content, write_site
+from bertviz_lite.intervening.words import value_zeroing_titles
 from readability import PHONE, problems
 from test_export import CELL_CENTRE
-from test_readability import sentence
+from test_readability import WALKED_HEATMAP, sentence
 from tiers import slow
 
 CHROMIUM = "/usr/bin/chromium"
@@ -263,18 +264,17 @@ def test_every_analysis_matrix_is_walked_by_keys_and_read_aloud(chromium, site, 
             {"text": sentence(LENGTHS[0]), **dict(urllib.parse.parse_qsl(query))}))
         page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
         tab_to_a_grid(page, view)
-        trace = page.evaluate("""(g => {
-          const t = g._fullData.find(t => t.type === 'heatmap' && /%{(z|text)\\b/.test(t.hovertemplate));
-          const plain = (a) => a && Array.from(a, (row) => Array.from(row, (v) =>
-            (typeof v === 'number' && isNaN(v) ? null : v)));
-          return { x: Array.from(t.x), y: Array.from(t.y), z: plain(t.z), text: t.text, customdata: t.customdata,
-                   hovertemplate: t.hovertemplate, title: g.getAttribute('aria-label') }; })(document.activeElement)""")
+        trace = page.evaluate(WALKED_HEATMAP)
         assert trace["title"] and trace["title"] in accessibility_grid(page)
         page.keyboard.press("ArrowDown")
         page.keyboard.press("ArrowRight")
         r, c = min(1, len(trace["y"]) - 1), min(1, len(trace["x"]) - 1)
         assert page.evaluate("document.querySelector('[aria-live=polite]').textContent") == hovered(
             trace["hovertemplate"], trace, r, c)
+        page.keyboard.press("End")  # the last column of the figure's last matrix (matrices side by side: one grid)
+        last = trace["last"]
+        assert page.evaluate("document.querySelector('[aria-live=polite]').textContent") == hovered(
+            last["hovertemplate"], last, r, len(last["x"]) - 1)
     finally:
         context.close()
 
@@ -315,5 +315,35 @@ def test_a_keyboard_walks_the_head_views_tokens_and_keeps_one_tokens_lines(chrom
         page.wait_for_function("!location.hash.includes('focus=')")
         page.wait_for_function("document.activeElement.getAttribute('role') === 'grid' && "
                                "!document.querySelector('.lines-panel')")
+    finally:
+        context.close()
+
+
+def test_matrices_side_by_side_are_walked_as_one_grid(chromium, site):
+    """A figure of two matrices side by side (Interventions' value zeroing, and its rollout): one grid named by its
+    panels' titles, walked across both: End says the last matrix's last column in its hover's words, Home the
+    first's first."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto((site / "index.html").as_uri() + "#/intervene?" + urllib.parse.urlencode(
+            {"text": sentence(LENGTHS[0]), "off": "0.2", "layer": "1"}))
+        page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
+        for _ in range(3):  # the page's grids, in order, until the one of two matrices
+            tab_to_a_grid(page, "Interventions")
+            trace = page.evaluate(WALKED_HEATMAP)
+            if trace["last"] != {key: trace[key] for key in trace["last"]}:
+                break
+        else:
+            pytest.fail("no figure of matrices side by side on Interventions")
+        columns = len(trace["x"]) + len(trace["last"]["x"])
+        assert page.evaluate("+document.activeElement.getAttribute('aria-colcount')") == columns + 1
+        assert trace["title"] == " · ".join(value_zeroing_titles(1))  # the panels' titles
+        live = "document.querySelector('[aria-live=polite]').textContent"
+        page.keyboard.press("End")
+        last = trace["last"]
+        assert page.evaluate(live) == hovered(last["hovertemplate"], last, 0, len(last["x"]) - 1)
+        page.keyboard.press("Home")
+        assert page.evaluate(live) == hovered(trace["hovertemplate"], trace, 0, 0)
     finally:
         context.close()

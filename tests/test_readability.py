@@ -353,12 +353,14 @@ def test_every_page_in_a_browsers_window_meets_wcag_aa(server, browser, view):
 
 
 WALKED_HEATMAP = """(g => {
-  const t = g._fullData.find(t => t.type === 'heatmap' && /%{(z|text)\\b/.test(t.hovertemplate));
-  if (!t) return { title: g.getAttribute('aria-label') };  // a grid of pictures (the model view's thumbnails)
+  const valued = g._fullData.filter(t => t.type === 'heatmap' && /%{(z|text)\\b/.test(t.hovertemplate));
+  if (!valued.length) return { title: g.getAttribute('aria-label') };  // a grid of pictures (the model view's)
   const plain = (a) => a && Array.from(a, (row) => Array.from(row, (v) =>
     (typeof v === 'number' && isNaN(v) ? null : v)));
-  return { x: Array.from(t.x), y: Array.from(t.y), z: plain(t.z), text: t.text, customdata: t.customdata,
-           hovertemplate: t.hovertemplate, title: g.getAttribute('aria-label') }; })(document.activeElement)"""
+  const drawn = (t) => ({ x: Array.from(t.x), y: Array.from(t.y), z: plain(t.z), text: t.text,
+                          customdata: t.customdata, hovertemplate: t.hovertemplate });
+  return { ...drawn(valued[0]), last: drawn(valued[valued.length - 1]), title: g.getAttribute('aria-label') };
+})(document.activeElement)"""  # the figure's first matrix, and its last (matrices side by side: walked as one grid)
 SAID = "[...document.querySelectorAll('[aria-live=polite]')].map(e => e.textContent)"  # every live region's words
 
 
@@ -423,6 +425,9 @@ def test_every_analysis_matrix_of_the_app_is_walked_by_keys_and_read_aloud(serve
         window.keyboard.press("ArrowRight")
         r, c = min(1, len(trace["y"]) - 1), min(1, len(trace["x"]) - 1)
         assert hovered(trace["hovertemplate"], trace, r, c) in window.evaluate(SAID)
+        window.keyboard.press("End")  # the last column of the figure's last matrix (matrices side by side: one grid)
+        last = trace["last"]
+        assert hovered(last["hovertemplate"], last, r, len(last["x"]) - 1) in window.evaluate(SAID)
     finally:
         window.close()
 

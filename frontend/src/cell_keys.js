@@ -5,7 +5,11 @@
 // is shown by Plotly's own hover label (Plotly.Fx.hover) and said in words made from the figure's hover template,
 // which Python wrote (one source: what the mouse reads, the ear hears). The grid's rows in the accessibility tree
 // are a window around the focused cell, so a 512-token matrix is not 262,144 nodes; aria-rowcount and aria-colcount
-// give the whole.
+// give the whole. Matrices side by side are one grid, walked across them; the model view's thumbnails are a grid of
+// layers by heads; a head view's tokens, a grid of tokens by side (token_lines.js).
+
+import { cellWords } from "./hover_words.js";
+import { tokenSides } from "./token_lines.js";
 
 export const PAGE_ROWS = 10;  // Page Up and Page Down move this many rows
 export const WINDOW = 12;  // rows and columns of the grid held in the accessibility tree, around the focused cell
@@ -34,35 +38,6 @@ export function moved(key, row, column, rows, columns) {
     case "PageDown": return within(row + PAGE_ROWS, column);
     default: return null;
   }
-}
-
-/**
- * What a cell's hover template may name: its x and y labels, its value (null or NaN where masked), its text and its
- * custom data where the trace has them.
- * @typedef {{ x?: string | number, y?: string | number, z?: number | null, text?: unknown,
- *             customdata?: unknown, [field: string]: unknown }} CellFields
- */
-
-/**
- * A cell in words from the figure's hover template ("query %{y}<br>key %{x}<br>%{z:.4f}<extra></extra>"): its
- * fields filled (a number's ".Nf" as Plotly writes it, with a minus sign), its line breaks made commas, its markup
- * dropped.
- * @param {string} template
- * @param {CellFields} cell
- * @returns {string}
- */
-export function cellWords(template, cell) {
-  return template.replace(/<extra>.*?<\/extra>/g, "")
-    .replace(/%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}/g, (whole, field, index, digits) => {
-      const named = /** @type {Record<string, unknown>} */ (cell)[field];
-      const value = index === undefined ? named : Array.isArray(named) ? named[Number(index)] : undefined;
-      if (field === "z" && (value === null || (typeof value === "number" && Number.isNaN(value)))) return "masked";
-      if (value === undefined || value === null) return "";
-      if (typeof value === "number" && digits !== undefined) return value.toFixed(Number(digits)).replace("-", "−");
-      return String(value);
-    })
-    .replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "")
-    .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");  // a token as Plotly reads it (escaped)
 }
 
 /**
@@ -108,35 +83,66 @@ export function announce(words) {
  * What a walk reads of a figure: its rows and columns, their headers, a cell's words and where Plotly's hover label
  * goes for it.
  * @typedef {{ rows: number, columns: number, x: ArrayLike<string | number>, y: ArrayLike<string | number>,
- *             subplot: string, words: (r: number, c: number) => string, said?: (r: number, c: number) => string,
- *             place: (r: number, c: number) => unknown, target?: (r: number, c: number) => unknown }} Walked
- * `place`: where Plotly's hover label goes for a cell (Plotly.Fx.hover's argument: a place on the axes, or a
- * trace's point); `said`: what is said aloud of a cell, where it is shorter than its words in the grid; `target`:
- * what a pick hands on (a click target's customdata).
+ *             words: (r: number, c: number) => string, said?: (r: number, c: number) => string,
+ *             place: (r: number, c: number) => [unknown, string], target?: (r: number, c: number) => unknown }} Walked
+ * `place`: where Plotly's hover label goes for a cell (Plotly.Fx.hover's arguments: a place on the axes, or a
+ * trace's point, and the subplot); `said`: what is said aloud of a cell, where it is shorter than its words in the
+ * grid; `target`: what a pick hands on (a click target's customdata).
  */
 
 /**
- * The figure's first heatmap whose hover names a cell's value (its z, or its text: the lens's piece and number),
- * with its values decoded, or null.
+ * The figure's heatmaps whose hover names a cell's value (its z, or its text: the lens's piece and number), with
+ * their values decoded, as one grid: a figure of matrices side by side (figures/charts.py matrices_side_by_side:
+ * the same tokens down each) is walked across them, its panels' columns one after another, and each cell's words
+ * name its panel (its hover's do). Null where it has none.
  * @param {Drawn} figure
  * @returns {Walked | null}
  */
-function heatmap(figure) {
-  const valued = (/** @type {any} */ trace) => /%\{(z|text)\b/.test(trace.hovertemplate || "");
-  const index = figure.data.findIndex((trace) => trace.type === "heatmap" && valued(trace));
-  if (index < 0) return null;
-  const full = figure._fullData[index];  // Plotly's own decoding of the typed arrays the template holds
+function heatmaps(figure) {
+  const valued = (/** @type {any} */ trace) => trace.type === "heatmap" && /%\{(z|text)\b/.test(trace.hovertemplate || "");
+  const maps = figure.data.map((trace, k) => (valued(trace) ? matrix(figure._fullData[k]) : null))
+    .filter((map) => map !== null && map.rows > 0 && map.columns > 0);
+  return maps.length ? sideBySide(/** @type {Walked[]} */ (maps)) : null;
+}
+
+/**
+ * A heatmap's cells.
+ * @param {any} full  the trace as Plotly decoded it (the typed arrays a template holds)
+ * @returns {Walked}
+ */
+function matrix(full) {
   /** @type {(grid: unknown, r: number, c: number) => unknown} */
   const at = (grid, r, c) => (Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : undefined);
   const rows = full.z.length;
   /** @type {(values: ArrayLike<unknown>, k: number) => unknown} a category axis's place is its index */
   const placed = (values, k) => (typeof values[k] === "number" ? values[k] : k);
+  const subplot = `${full.xaxis || "x"}${full.yaxis || "y"}`;
   return { rows, columns: rows ? full.z[0].length : 0, x: full.x, y: full.y,
-           subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
            words: (r, c) => cellWords(String(full.hovertemplate), {
              x: full.x[c], y: full.y[r], z: full.z[r][c], text: at(full.text, r, c),
              customdata: at(full.customdata, r, c) }),
-           place: (r, c) => ({ xval: placed(full.x, c), yval: placed(full.y, r) }) };
+           place: (r, c) => [{ xval: placed(full.x, c), yval: placed(full.y, r) }, subplot] };
+}
+
+/**
+ * Grids side by side as one: the first's rows, the columns of each in turn (a row past a shorter grid's last is
+ * its last).
+ * @param {Walked[]} maps
+ * @returns {Walked}
+ */
+function sideBySide(maps) {
+  if (maps.length === 1) return maps[0];
+  const starts = maps.map((_, k) => maps.slice(0, k).reduce((sum, map) => sum + map.columns, 0));
+  /** @type {(r: number, c: number) => [Walked, number, number]} */
+  const which = (r, c) => {
+    let k = starts.length - 1;
+    while (k > 0 && starts[k] > c) k -= 1;
+    return [maps[k], Math.min(r, maps[k].rows - 1), c - starts[k]];
+  };
+  return { rows: maps[0].rows, columns: starts[starts.length - 1] + maps[maps.length - 1].columns, y: maps[0].y,
+           x: maps.flatMap((map) => Array.from(map.x)),
+           words: (r, c) => { const [map, rr, cc] = which(r, c); return map.words(rr, cc); },
+           place: (r, c) => { const [map, rr, cc] = which(r, c); return map.place(rr, cc); } };
 }
 
 /**
@@ -157,128 +163,26 @@ function tiles(figure) {
   const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
   const point = (/** @type {number} */ r, /** @type {number} */ c) => which.get(`${r},${c}`) ?? 0;
   return { rows, columns, x: Array.from({ length: columns }, (_, c) => c), y: Array.from({ length: rows }, (_, r) => r),
-           subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
            words: (r, c) => cellWords(String(full.hovertemplate), { x: full.x[point(r, c)], y: full.y[point(r, c)],
                                                                     z: null, customdata: [r, c] }),
-           place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] }) };
-}
-
-const LINES_SAID = 3;  // a token's strongest lines said aloud when it is focused (the grid's cell holds them all)
-
-/**
- * A drawn line's ends and look, read from the figure (the head view's: a trace per head and tenth of opacity, each
- * line three points: the query's side, the key's, a break).
- * @typedef {{ name: string, weight: number, query: number, key: number }} Line
- */
-
-/**
- * The lines the figure draws (every trace of mode "lines" with points), strongest first, each with the places of its
- * two ends along the sides (`across`: the sides are rows, the places x).
- * @param {any[]} traces  Plotly's full data
- * @param {boolean} across
- * @returns {Line[]}
- */
-export function drawnLines(traces, across) {
-  /** @type {Line[]} */
-  const found = [];
-  for (const trace of traces) {
-    if (trace.mode !== "lines" || !trace.x || trace.x.length < 2 || trace.visible === "legendonly") continue;
-    const places = across ? trace.x : trace.y;
-    for (let k = 0; k + 1 < places.length; k += 3) {
-      found.push({ name: String(trace.name), weight: Number(trace.opacity ?? 1), query: Number(places[k]),
-                   key: Number(places[k + 1]) });
-    }
-  }
-  return found.sort((a, b) => b.weight - a.weight);  // stable: a head's order kept among equals
+           place: (r, c) => [{ xval: full.x[point(r, c)], yval: full.y[point(r, c)] },
+                             `${full.xaxis || "x"}${full.yaxis || "y"}`] };
 }
 
 /**
- * A token's line in the words its marks name (figures/attention_views.py LINES_SAID): "head 2 to key 3 sat: 0.6".
- * @param {Record<string, string>} say
- * @param {Line} line
- * @param {"q" | "k"} side  the token's
- * @param {(index: number) => string} other  a token of the other side
- */
-export function lineWords(say, line, side, other) {
-  const index = side === "q" ? line.key : line.query;
-  return cellWords(say.line, { name: line.name, index, token: other(index), weight: line.weight });
-}
-
-/**
- * A token's lines in words: how many, then the strongest `most` and how many more.
- * @param {Record<string, string>} say
- * @param {Line[]} lines  the token's, strongest first
- * @param {"q" | "k"} side  the token's
- * @param {(index: number) => string} other  a token of the other side
- * @param {number} most
- */
-function linesWords(say, lines, side, other, most) {
-  if (!lines.length) return say.none;
-  const each = lines.slice(0, most).map((line) => lineWords(say, line, side, other));
-  const more = lines.length > most ? [cellWords(say.more, { count: lines.length - most })] : [];
-  return [cellWords(say.count, { count: lines.length }), ...each, ...more].join("; ");
-}
-
-/**
- * A head view's two sides of tokens (each a scatter of click targets, customdata [side, index], side "q" or "k"):
- * their traces' places in the figure's data, the traces, and whether they are rows (`across`: the tokens along x);
- * or null where the figure has none.
- * @param {any[]} traces  Plotly's full data
- * @returns {{ at: number[], queries: any, keys: any, across: boolean } | null}
- */
-export function sidesOf(traces) {
-  const side = (/** @type {any} */ trace) => trace.type === "scatter" && Array.isArray(trace.customdata) &&
-    Array.isArray(trace.customdata[0]) && ["q", "k"].includes(trace.customdata[0][0]);
-  const at = traces.map((trace, k) => (side(trace) ? k : -1)).filter((k) => k >= 0);
-  if (at.length !== 2) return null;
-  const [queries, keys] = at.map((k) => traces[k]);
-  return { at, queries, keys, across: Number(queries.y[0]) !== Number(keys.y[0]) };
-}
-
-/**
- * The figure's tokens where it joins two sides of tokens by lines (the head view: each side a scatter of click
- * targets, customdata [side, index], side "q" or "k"; across, the queries a row above the keys'): a grid of the
- * tokens, a side a column (across, a row), each token said in its hover's words and with its lines as drawn, the
- * strongest first; or null.
- * @param {Drawn} figure
- * @returns {Walked | null}
- */
-function sides(figure) {
-  const found = sidesOf(figure._fullData);
-  if (!found) return null;
-  const { at, queries, keys, across } = found;
-  const n = queries.customdata.length;
-  const lines = drawnLines(figure._fullData, across);
-  const token = (/** @type {number} */ s, /** @type {number} */ i) => cellWords("%{text}", {
-    text: (s ? keys : queries).text[i] });
-  /** @type {(s: number, i: number) => Line[]} */
-  const own = (s, i) => lines.filter((line) => (s ? line.key : line.query) === i);
-  const sideOf = (/** @type {number} */ r, /** @type {number} */ c) => (across ? r : c);
-  const indexOf = (/** @type {number} */ r, /** @type {number} */ c) => (across ? c : r);
-  const marks = (/** @type {number} */ s) => (s ? keys : queries);
-  const words = (/** @type {number} */ r, /** @type {number} */ c, /** @type {number} */ most) => {
-    const s = sideOf(r, c), i = indexOf(r, c), trace = marks(s);
-    const say = (figure.data[at[s]] && figure.data[at[s]].meta) || {};
-    const hover = cellWords(String(trace.hovertemplate), { text: trace.text[i], customdata: trace.customdata[i] });
-    return say.line ? `${hover}: ${linesWords(say, own(s, i), s ? "k" : "q", (j) => token(1 - s, j), most)}` : hover;
-  };
-  const names = Array.from({ length: n }, (_, i) => `${i} ${token(0, i)}`);
-  const sideNames = [queries, keys].map((trace) => cellWords(String(trace.hovertemplate).split(" ")[0], {}));
-  return { rows: across ? 2 : n, columns: across ? n : 2, x: across ? names : sideNames, y: across ? sideNames : names,
-           subplot: `${queries.xaxis || "x"}${queries.yaxis || "y"}`,
-           words: (r, c) => words(r, c, Infinity), said: (r, c) => words(r, c, LINES_SAID),
-           place: (r, c) => [{ curveNumber: at[sideOf(r, c)], pointNumber: indexOf(r, c) }],
-           target: (r, c) => marks(sideOf(r, c)).customdata[indexOf(r, c)] };
-}
-
-/**
- * The figure's title as text (its markup dropped).
+ * The figure's name: its title as text (its markup dropped), or where it has none its panels' titles (the
+ * annotations placed on the paper above them: matrices side by side), or "Matrix".
  * @param {Drawn} figure
  */
 function titleOf(figure) {
+  const plain = (/** @type {unknown} */ text) => String(text || "").replace(/<br\s*\/?>/g, " ")
+    .replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
   const title = figure.layout && figure.layout.title;
-  const text = typeof title === "string" ? title : (title && title.text) || "";
-  return text.replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").trim();
+  const text = plain(typeof title === "string" ? title : title && title.text);
+  const panels = ((figure.layout && figure.layout.annotations) || [])
+    .filter((/** @type {any} */ note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom")
+    .map((/** @type {any} */ note) => plain(note.text)).filter(Boolean);
+  return text || panels.join(" · ") || "Matrix";
 }
 
 /**
@@ -291,7 +195,7 @@ function titleOf(figure) {
 export function walkable(figure, walk) {
   const undo = unwalk.get(figure);
   if (undo) undo();
-  const map = heatmap(/** @type {Drawn} */ (figure)) || sides(/** @type {Drawn} */ (figure)) ||
+  const map = heatmaps(/** @type {Drawn} */ (figure)) || tokenSides(/** @type {Drawn} */ (figure)) ||
     tiles(/** @type {Drawn} */ (figure));
   if (!map) return null;
   const { rows, columns } = map;
@@ -305,7 +209,7 @@ export function walkable(figure, walk) {
   if (drawing) drawing.setAttribute("aria-hidden", "true");
   figure.tabIndex = 0;
   figure.setAttribute("role", "grid");
-  figure.setAttribute("aria-label", titleOf(/** @type {Drawn} */ (figure)) || "Matrix");
+  figure.setAttribute("aria-label", titleOf(/** @type {Drawn} */ (figure)));
   figure.setAttribute("aria-rowcount", String(rows + 1));  // the header row and the matrix's rows
   figure.setAttribute("aria-colcount", String(columns + 1));
   const words = map.words;
@@ -326,7 +230,7 @@ export function walkable(figure, walk) {
 
   const show = () => {
     rebuild();
-    Plotly.Fx.hover(figure, map.place(row, column), map.subplot);  // Plotly's own label on the cell
+    Plotly.Fx.hover(figure, ...map.place(row, column));  // Plotly's own label on the cell
     announce((map.said || words)(row, column));
   };
 

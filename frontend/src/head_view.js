@@ -6,7 +6,9 @@
 // (the app, asked for a key's lines, draws every query's line to it). The words are Python's (figures/
 // attention_views.py LINES_SAID, carried by the token's marks).
 
-import { cellWords, drawnLines, lineWords, sidesOf, walkable } from "./cell_keys.js";
+import { walkable } from "./cell_keys.js";
+import { cellWords } from "./hover_words.js";
+import { drawnLines, lineWords, sidesOf } from "./token_lines.js";
 import { element, worded } from "./page.js";
 
 /** @typedef {["q" | "k", number]} Token  a side ("q": the queries', "k": the keys') and the token's index */

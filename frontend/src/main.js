@@ -17,7 +17,8 @@ import { tokenized } from "./tokenizing.js";
 import { stored } from "./model_parts.js";
 import { compared } from "./similar.js";
 import { find } from "./yours.js";
-import { PAGE_ROWS, WINDOW, moved, cellWords, windowStart } from "./cell_keys.js";
+import { PAGE_ROWS, WINDOW, moved, windowStart } from "./cell_keys.js";
+import { cellWords } from "./hover_words.js";
 import { SHORTCUTS, shortcutOf } from "./shortcuts.js";
 import { start } from "./router.js";
 

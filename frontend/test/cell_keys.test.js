@@ -5,7 +5,9 @@
 // The browser's side (Tab, Enter, Escape, the accessibility tree) is tests/test_keyboard.py's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { moved, cellWords, windowStart, drawnLines, lineWords, sidesOf, PAGE_ROWS, WINDOW } from "../src/cell_keys.js";
+import { moved, windowStart, PAGE_ROWS, WINDOW } from "../src/cell_keys.js";
+import { cellWords } from "../src/hover_words.js";
+import { drawnLines, lineWords, sidesOf } from "../src/token_lines.js";
 import { focusOf } from "../src/head_view.js";
 
 test("each key moves the focused cell, and stops at the matrix's edges", () => {

@@ -2,35 +2,7 @@
 // frontend/ (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py
 // checks that this file is what the modules build to.
 
-// src/cell_keys.js
-var PAGE_ROWS = 10;
-var WINDOW = 12;
-function moved(key, row, column, rows, columns) {
-  const within = (r, c) => (
-    /** @type {[number, number]} */
-    [Math.max(0, Math.min(rows - 1, r)), Math.max(0, Math.min(columns - 1, c))]
-  );
-  switch (key) {
-    case "ArrowUp":
-      return within(row - 1, column);
-    case "ArrowDown":
-      return within(row + 1, column);
-    case "ArrowLeft":
-      return within(row, column - 1);
-    case "ArrowRight":
-      return within(row, column + 1);
-    case "Home":
-      return within(row, 0);
-    case "End":
-      return within(row, columns - 1);
-    case "PageUp":
-      return within(row - PAGE_ROWS, column);
-    case "PageDown":
-      return within(row + PAGE_ROWS, column);
-    default:
-      return null;
-  }
-}
+// src/hover_words.js
 function cellWords(template, cell2) {
   return template.replace(/<extra>.*?<\/extra>/g, "").replace(/%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}/g, (whole, field, index, digits) => {
     const named = (
@@ -44,74 +16,8 @@ function cellWords(template, cell2) {
     return String(value);
   }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
-function windowStart(at, count) {
-  return Math.max(0, Math.min(at - Math.floor(WINDOW / 2), count - WINDOW));
-}
-var announcer = (
-  /** @type {HTMLElement | null} */
-  null
-);
-var unwalk = /* @__PURE__ */ new WeakMap();
-function announce(words) {
-  if (!announcer || !announcer.isConnected) {
-    announcer = document.createElement("div");
-    announcer.className = "visually-hidden";
-    announcer.setAttribute("aria-live", "polite");
-    document.body.append(announcer);
-  }
-  announcer.textContent = words;
-}
-function heatmap(figure) {
-  const valued = (trace) => /%\{(z|text)\b/.test(trace.hovertemplate || "");
-  const index = figure.data.findIndex((trace) => trace.type === "heatmap" && valued(trace));
-  if (index < 0) return null;
-  const full = figure._fullData[index];
-  const at = (grid, r, c) => Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : void 0;
-  const rows = full.z.length;
-  const placed = (values, k) => typeof values[k] === "number" ? values[k] : k;
-  return {
-    rows,
-    columns: rows ? full.z[0].length : 0,
-    x: full.x,
-    y: full.y,
-    subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
-    words: (r, c) => cellWords(String(full.hovertemplate), {
-      x: full.x[c],
-      y: full.y[r],
-      z: full.z[r][c],
-      text: at(full.text, r, c),
-      customdata: at(full.customdata, r, c)
-    }),
-    place: (r, c) => ({ xval: placed(full.x, c), yval: placed(full.y, r) })
-  };
-}
-function tiles(figure) {
-  const paired = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && trace.customdata[0].length === 2;
-  const index = figure.data.findIndex(paired);
-  if (index < 0) return null;
-  const full = figure._fullData[index];
-  const places = (
-    /** @type {[number, number][]} */
-    Array.from(full.customdata)
-  );
-  const rows = 1 + Math.max(...places.map(([r]) => r)), columns = 1 + Math.max(...places.map(([, c]) => c));
-  const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
-  const point = (r, c) => which.get(`${r},${c}`) ?? 0;
-  return {
-    rows,
-    columns,
-    x: Array.from({ length: columns }, (_, c) => c),
-    y: Array.from({ length: rows }, (_, r) => r),
-    subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
-    words: (r, c) => cellWords(String(full.hovertemplate), {
-      x: full.x[point(r, c)],
-      y: full.y[point(r, c)],
-      z: null,
-      customdata: [r, c]
-    }),
-    place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] })
-  };
-}
+
+// src/token_lines.js
 var LINES_SAID = 3;
 function drawnLines(traces, across) {
   const found = [];
@@ -146,7 +52,7 @@ function sidesOf(traces) {
   const [queries, keys] = at.map((k) => traces[k]);
   return { at, queries, keys, across: Number(queries.y[0]) !== Number(keys.y[0]) };
 }
-function sides(figure) {
+function tokenSides(figure) {
   const found = sidesOf(figure._fullData);
   if (!found) return null;
   const { at, queries, keys, across } = found;
@@ -172,25 +78,156 @@ function sides(figure) {
     columns: across ? n : 2,
     x: across ? names : sideNames,
     y: across ? sideNames : names,
-    subplot: `${queries.xaxis || "x"}${queries.yaxis || "y"}`,
     words: (r, c) => words(r, c, Infinity),
     said: (r, c) => words(r, c, LINES_SAID),
-    place: (r, c) => [{ curveNumber: at[sideOf(r, c)], pointNumber: indexOf(r, c) }],
+    place: (r, c) => [
+      [{ curveNumber: at[sideOf(r, c)], pointNumber: indexOf(r, c) }],
+      `${queries.xaxis || "x"}${queries.yaxis || "y"}`
+    ],
     target: (r, c) => marks(sideOf(r, c)).customdata[indexOf(r, c)]
   };
 }
+
+// src/cell_keys.js
+var PAGE_ROWS = 10;
+var WINDOW = 12;
+function moved(key, row, column, rows, columns) {
+  const within = (r, c) => (
+    /** @type {[number, number]} */
+    [Math.max(0, Math.min(rows - 1, r)), Math.max(0, Math.min(columns - 1, c))]
+  );
+  switch (key) {
+    case "ArrowUp":
+      return within(row - 1, column);
+    case "ArrowDown":
+      return within(row + 1, column);
+    case "ArrowLeft":
+      return within(row, column - 1);
+    case "ArrowRight":
+      return within(row, column + 1);
+    case "Home":
+      return within(row, 0);
+    case "End":
+      return within(row, columns - 1);
+    case "PageUp":
+      return within(row - PAGE_ROWS, column);
+    case "PageDown":
+      return within(row + PAGE_ROWS, column);
+    default:
+      return null;
+  }
+}
+function windowStart(at, count) {
+  return Math.max(0, Math.min(at - Math.floor(WINDOW / 2), count - WINDOW));
+}
+var announcer = (
+  /** @type {HTMLElement | null} */
+  null
+);
+var unwalk = /* @__PURE__ */ new WeakMap();
+function announce(words) {
+  if (!announcer || !announcer.isConnected) {
+    announcer = document.createElement("div");
+    announcer.className = "visually-hidden";
+    announcer.setAttribute("aria-live", "polite");
+    document.body.append(announcer);
+  }
+  announcer.textContent = words;
+}
+function heatmaps(figure) {
+  const valued = (trace) => trace.type === "heatmap" && /%\{(z|text)\b/.test(trace.hovertemplate || "");
+  const maps = figure.data.map((trace, k) => valued(trace) ? matrix(figure._fullData[k]) : null).filter((map) => map !== null && map.rows > 0 && map.columns > 0);
+  return maps.length ? sideBySide(
+    /** @type {Walked[]} */
+    maps
+  ) : null;
+}
+function matrix(full) {
+  const at = (grid, r, c) => Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : void 0;
+  const rows = full.z.length;
+  const placed = (values, k) => typeof values[k] === "number" ? values[k] : k;
+  const subplot = `${full.xaxis || "x"}${full.yaxis || "y"}`;
+  return {
+    rows,
+    columns: rows ? full.z[0].length : 0,
+    x: full.x,
+    y: full.y,
+    words: (r, c) => cellWords(String(full.hovertemplate), {
+      x: full.x[c],
+      y: full.y[r],
+      z: full.z[r][c],
+      text: at(full.text, r, c),
+      customdata: at(full.customdata, r, c)
+    }),
+    place: (r, c) => [{ xval: placed(full.x, c), yval: placed(full.y, r) }, subplot]
+  };
+}
+function sideBySide(maps) {
+  if (maps.length === 1) return maps[0];
+  const starts = maps.map((_, k) => maps.slice(0, k).reduce((sum, map) => sum + map.columns, 0));
+  const which = (r, c) => {
+    let k = starts.length - 1;
+    while (k > 0 && starts[k] > c) k -= 1;
+    return [maps[k], Math.min(r, maps[k].rows - 1), c - starts[k]];
+  };
+  return {
+    rows: maps[0].rows,
+    columns: starts[starts.length - 1] + maps[maps.length - 1].columns,
+    y: maps[0].y,
+    x: maps.flatMap((map) => Array.from(map.x)),
+    words: (r, c) => {
+      const [map, rr, cc] = which(r, c);
+      return map.words(rr, cc);
+    },
+    place: (r, c) => {
+      const [map, rr, cc] = which(r, c);
+      return map.place(rr, cc);
+    }
+  };
+}
+function tiles(figure) {
+  const paired = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && trace.customdata[0].length === 2;
+  const index = figure.data.findIndex(paired);
+  if (index < 0) return null;
+  const full = figure._fullData[index];
+  const places = (
+    /** @type {[number, number][]} */
+    Array.from(full.customdata)
+  );
+  const rows = 1 + Math.max(...places.map(([r]) => r)), columns = 1 + Math.max(...places.map(([, c]) => c));
+  const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
+  const point = (r, c) => which.get(`${r},${c}`) ?? 0;
+  return {
+    rows,
+    columns,
+    x: Array.from({ length: columns }, (_, c) => c),
+    y: Array.from({ length: rows }, (_, r) => r),
+    words: (r, c) => cellWords(String(full.hovertemplate), {
+      x: full.x[point(r, c)],
+      y: full.y[point(r, c)],
+      z: null,
+      customdata: [r, c]
+    }),
+    place: (r, c) => [
+      { xval: full.x[point(r, c)], yval: full.y[point(r, c)] },
+      `${full.xaxis || "x"}${full.yaxis || "y"}`
+    ]
+  };
+}
 function titleOf(figure) {
+  const plain = (text2) => String(text2 || "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
   const title = figure.layout && figure.layout.title;
-  const text = typeof title === "string" ? title : title && title.text || "";
-  return text.replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").trim();
+  const text = plain(typeof title === "string" ? title : title && title.text);
+  const panels = (figure.layout && figure.layout.annotations || []).filter((note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom").map((note) => plain(note.text)).filter(Boolean);
+  return text || panels.join(" · ") || "Matrix";
 }
 function walkable(figure, walk) {
   const undo = unwalk.get(figure);
   if (undo) undo();
-  const map = heatmap(
+  const map = heatmaps(
     /** @type {Drawn} */
     figure
-  ) || sides(
+  ) || tokenSides(
     /** @type {Drawn} */
     figure
   ) || tiles(
@@ -212,7 +249,7 @@ function walkable(figure, walk) {
   figure.setAttribute("aria-label", titleOf(
     /** @type {Drawn} */
     figure
-  ) || "Matrix");
+  ));
   figure.setAttribute("aria-rowcount", String(rows + 1));
   figure.setAttribute("aria-colcount", String(columns + 1));
   const words = map.words;
@@ -230,7 +267,7 @@ function walkable(figure, walk) {
   };
   const show = () => {
     rebuild();
-    Plotly.Fx.hover(figure, map.place(row, column), map.subplot);
+    Plotly.Fx.hover(figure, ...map.place(row, column));
     announce((map.said || words)(row, column));
   };
   const keyed = (event) => {

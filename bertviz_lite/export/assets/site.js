@@ -389,35 +389,7 @@
     return lectures[index];
   };
 
-  // src/cell_keys.js
-  var PAGE_ROWS = 10;
-  var WINDOW = 12;
-  function moved(key, row2, column, rows, columns) {
-    const within2 = (r, c) => (
-      /** @type {[number, number]} */
-      [Math.max(0, Math.min(rows - 1, r)), Math.max(0, Math.min(columns - 1, c))]
-    );
-    switch (key) {
-      case "ArrowUp":
-        return within2(row2 - 1, column);
-      case "ArrowDown":
-        return within2(row2 + 1, column);
-      case "ArrowLeft":
-        return within2(row2, column - 1);
-      case "ArrowRight":
-        return within2(row2, column + 1);
-      case "Home":
-        return within2(row2, 0);
-      case "End":
-        return within2(row2, columns - 1);
-      case "PageUp":
-        return within2(row2 - PAGE_ROWS, column);
-      case "PageDown":
-        return within2(row2 + PAGE_ROWS, column);
-      default:
-        return null;
-    }
-  }
+  // src/hover_words.js
   function cellWords(template, cell2) {
     return template.replace(/<extra>.*?<\/extra>/g, "").replace(/%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}/g, (whole, field, index, digits) => {
       const named3 = (
@@ -431,74 +403,8 @@
       return String(value);
     }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   }
-  function windowStart(at3, count) {
-    return Math.max(0, Math.min(at3 - Math.floor(WINDOW / 2), count - WINDOW));
-  }
-  var announcer = (
-    /** @type {HTMLElement | null} */
-    null
-  );
-  var unwalk = /* @__PURE__ */ new WeakMap();
-  function announce(words3) {
-    if (!announcer || !announcer.isConnected) {
-      announcer = document.createElement("div");
-      announcer.className = "visually-hidden";
-      announcer.setAttribute("aria-live", "polite");
-      document.body.append(announcer);
-    }
-    announcer.textContent = words3;
-  }
-  function heatmap(figure) {
-    const valued = (trace) => /%\{(z|text)\b/.test(trace.hovertemplate || "");
-    const index = figure.data.findIndex((trace) => trace.type === "heatmap" && valued(trace));
-    if (index < 0) return null;
-    const full = figure._fullData[index];
-    const at3 = (grid, r, c) => Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : void 0;
-    const rows = full.z.length;
-    const placed2 = (values, k) => typeof values[k] === "number" ? values[k] : k;
-    return {
-      rows,
-      columns: rows ? full.z[0].length : 0,
-      x: full.x,
-      y: full.y,
-      subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
-      words: (r, c) => cellWords(String(full.hovertemplate), {
-        x: full.x[c],
-        y: full.y[r],
-        z: full.z[r][c],
-        text: at3(full.text, r, c),
-        customdata: at3(full.customdata, r, c)
-      }),
-      place: (r, c) => ({ xval: placed2(full.x, c), yval: placed2(full.y, r) })
-    };
-  }
-  function tiles(figure) {
-    const paired = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && trace.customdata[0].length === 2;
-    const index = figure.data.findIndex(paired);
-    if (index < 0) return null;
-    const full = figure._fullData[index];
-    const places = (
-      /** @type {[number, number][]} */
-      Array.from(full.customdata)
-    );
-    const rows = 1 + Math.max(...places.map(([r]) => r)), columns = 1 + Math.max(...places.map(([, c]) => c));
-    const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
-    const point = (r, c) => which.get(`${r},${c}`) ?? 0;
-    return {
-      rows,
-      columns,
-      x: Array.from({ length: columns }, (_, c) => c),
-      y: Array.from({ length: rows }, (_, r) => r),
-      subplot: `${full.xaxis || "x"}${full.yaxis || "y"}`,
-      words: (r, c) => cellWords(String(full.hovertemplate), {
-        x: full.x[point(r, c)],
-        y: full.y[point(r, c)],
-        z: null,
-        customdata: [r, c]
-      }),
-      place: (r, c) => ({ xval: full.x[point(r, c)], yval: full.y[point(r, c)] })
-    };
-  }
+
+  // src/token_lines.js
   var LINES_SAID = 3;
   function drawnLines(traces, across) {
     const found = [];
@@ -533,7 +439,7 @@
     const [queries, keys] = at3.map((k) => traces[k]);
     return { at: at3, queries, keys, across: Number(queries.y[0]) !== Number(keys.y[0]) };
   }
-  function sides(figure) {
+  function tokenSides(figure) {
     const found = sidesOf(figure._fullData);
     if (!found) return null;
     const { at: at3, queries, keys, across } = found;
@@ -559,25 +465,156 @@
       columns: across ? n : 2,
       x: across ? names : sideNames,
       y: across ? sideNames : names,
-      subplot: `${queries.xaxis || "x"}${queries.yaxis || "y"}`,
       words: (r, c) => words3(r, c, Infinity),
       said: (r, c) => words3(r, c, LINES_SAID),
-      place: (r, c) => [{ curveNumber: at3[sideOf(r, c)], pointNumber: indexOf(r, c) }],
+      place: (r, c) => [
+        [{ curveNumber: at3[sideOf(r, c)], pointNumber: indexOf(r, c) }],
+        `${queries.xaxis || "x"}${queries.yaxis || "y"}`
+      ],
       target: (r, c) => marks2(sideOf(r, c)).customdata[indexOf(r, c)]
     };
   }
+
+  // src/cell_keys.js
+  var PAGE_ROWS = 10;
+  var WINDOW = 12;
+  function moved(key, row2, column, rows, columns) {
+    const within2 = (r, c) => (
+      /** @type {[number, number]} */
+      [Math.max(0, Math.min(rows - 1, r)), Math.max(0, Math.min(columns - 1, c))]
+    );
+    switch (key) {
+      case "ArrowUp":
+        return within2(row2 - 1, column);
+      case "ArrowDown":
+        return within2(row2 + 1, column);
+      case "ArrowLeft":
+        return within2(row2, column - 1);
+      case "ArrowRight":
+        return within2(row2, column + 1);
+      case "Home":
+        return within2(row2, 0);
+      case "End":
+        return within2(row2, columns - 1);
+      case "PageUp":
+        return within2(row2 - PAGE_ROWS, column);
+      case "PageDown":
+        return within2(row2 + PAGE_ROWS, column);
+      default:
+        return null;
+    }
+  }
+  function windowStart(at3, count) {
+    return Math.max(0, Math.min(at3 - Math.floor(WINDOW / 2), count - WINDOW));
+  }
+  var announcer = (
+    /** @type {HTMLElement | null} */
+    null
+  );
+  var unwalk = /* @__PURE__ */ new WeakMap();
+  function announce(words3) {
+    if (!announcer || !announcer.isConnected) {
+      announcer = document.createElement("div");
+      announcer.className = "visually-hidden";
+      announcer.setAttribute("aria-live", "polite");
+      document.body.append(announcer);
+    }
+    announcer.textContent = words3;
+  }
+  function heatmaps(figure) {
+    const valued = (trace) => trace.type === "heatmap" && /%\{(z|text)\b/.test(trace.hovertemplate || "");
+    const maps = figure.data.map((trace, k) => valued(trace) ? matrix2(figure._fullData[k]) : null).filter((map) => map !== null && map.rows > 0 && map.columns > 0);
+    return maps.length ? sideBySide(
+      /** @type {Walked[]} */
+      maps
+    ) : null;
+  }
+  function matrix2(full) {
+    const at3 = (grid, r, c) => Array.isArray(grid) && Array.isArray(grid[r]) ? grid[r][c] : void 0;
+    const rows = full.z.length;
+    const placed2 = (values, k) => typeof values[k] === "number" ? values[k] : k;
+    const subplot = `${full.xaxis || "x"}${full.yaxis || "y"}`;
+    return {
+      rows,
+      columns: rows ? full.z[0].length : 0,
+      x: full.x,
+      y: full.y,
+      words: (r, c) => cellWords(String(full.hovertemplate), {
+        x: full.x[c],
+        y: full.y[r],
+        z: full.z[r][c],
+        text: at3(full.text, r, c),
+        customdata: at3(full.customdata, r, c)
+      }),
+      place: (r, c) => [{ xval: placed2(full.x, c), yval: placed2(full.y, r) }, subplot]
+    };
+  }
+  function sideBySide(maps) {
+    if (maps.length === 1) return maps[0];
+    const starts = maps.map((_, k) => maps.slice(0, k).reduce((sum, map) => sum + map.columns, 0));
+    const which = (r, c) => {
+      let k = starts.length - 1;
+      while (k > 0 && starts[k] > c) k -= 1;
+      return [maps[k], Math.min(r, maps[k].rows - 1), c - starts[k]];
+    };
+    return {
+      rows: maps[0].rows,
+      columns: starts[starts.length - 1] + maps[maps.length - 1].columns,
+      y: maps[0].y,
+      x: maps.flatMap((map) => Array.from(map.x)),
+      words: (r, c) => {
+        const [map, rr, cc] = which(r, c);
+        return map.words(rr, cc);
+      },
+      place: (r, c) => {
+        const [map, rr, cc] = which(r, c);
+        return map.place(rr, cc);
+      }
+    };
+  }
+  function tiles(figure) {
+    const paired = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && trace.customdata[0].length === 2;
+    const index = figure.data.findIndex(paired);
+    if (index < 0) return null;
+    const full = figure._fullData[index];
+    const places = (
+      /** @type {[number, number][]} */
+      Array.from(full.customdata)
+    );
+    const rows = 1 + Math.max(...places.map(([r]) => r)), columns = 1 + Math.max(...places.map(([, c]) => c));
+    const which = new Map(places.map(([r, c], k) => [`${r},${c}`, k]));
+    const point = (r, c) => which.get(`${r},${c}`) ?? 0;
+    return {
+      rows,
+      columns,
+      x: Array.from({ length: columns }, (_, c) => c),
+      y: Array.from({ length: rows }, (_, r) => r),
+      words: (r, c) => cellWords(String(full.hovertemplate), {
+        x: full.x[point(r, c)],
+        y: full.y[point(r, c)],
+        z: null,
+        customdata: [r, c]
+      }),
+      place: (r, c) => [
+        { xval: full.x[point(r, c)], yval: full.y[point(r, c)] },
+        `${full.xaxis || "x"}${full.yaxis || "y"}`
+      ]
+    };
+  }
   function titleOf(figure) {
+    const plain2 = (text2) => String(text2 || "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
     const title = figure.layout && figure.layout.title;
-    const text = typeof title === "string" ? title : title && title.text || "";
-    return text.replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").trim();
+    const text = plain2(typeof title === "string" ? title : title && title.text);
+    const panels = (figure.layout && figure.layout.annotations || []).filter((note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom").map((note) => plain2(note.text)).filter(Boolean);
+    return text || panels.join(" · ") || "Matrix";
   }
   function walkable(figure, walk) {
     const undo = unwalk.get(figure);
     if (undo) undo();
-    const map = heatmap(
+    const map = heatmaps(
       /** @type {Drawn} */
       figure
-    ) || sides(
+    ) || tokenSides(
       /** @type {Drawn} */
       figure
     ) || tiles(
@@ -599,7 +636,7 @@
     figure.setAttribute("aria-label", titleOf(
       /** @type {Drawn} */
       figure
-    ) || "Matrix");
+    ));
     figure.setAttribute("aria-rowcount", String(rows + 1));
     figure.setAttribute("aria-colcount", String(columns + 1));
     const words3 = map.words;
@@ -617,7 +654,7 @@
     };
     const show3 = () => {
       rebuild();
-      Plotly.Fx.hover(figure, map.place(row2, column), map.subplot);
+      Plotly.Fx.hover(figure, ...map.place(row2, column));
       announce((map.said || words3)(row2, column));
     };
     const keyed3 = (event) => {
@@ -939,15 +976,15 @@
     items
   ) : items;
   var itemsOf = (part) => isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part];
-  function pooled(matrix2, step) {
-    const [rows, cols] = matrix2.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
+  function pooled(matrix3, step) {
+    const [rows, cols] = matrix3.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
     const data = new Float64Array(out[0] * out[1]);
     for (let i = 0; i < out[0]; i++) {
       for (let j = 0; j < out[1]; j++) {
         let sum = 0, count = 0;
         for (let r = i * step; r < Math.min(rows, (i + 1) * step); r++) {
           for (let c = j * step; c < Math.min(cols, (j + 1) * step); c++) {
-            const v = matrix2.data[r * cols + c];
+            const v = matrix3.data[r * cols + c];
             if (!Number.isNaN(v)) {
               sum += v;
               count += 1;
@@ -1013,9 +1050,9 @@
     merged: (c, part, more) => ({ ...part, ...more }),
     unique: (c, items) => [...new Set(listOf(items))],
     interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
-    pooled: (c, matrix2, step) => pooled(
+    pooled: (c, matrix3, step) => pooled(
       /** @type {Unpacked} */
-      matrix2,
+      matrix3,
       step
     )
   };
@@ -1976,23 +2013,23 @@
     );
     const array = lecture2.array(String(chapter.step)), numHeads = lecture2.model.num_heads;
     const own = node.headed ? keyHead(Math.min(head, numHeads - 1), numHeads, array.shape[0]) : null;
-    const matrix2 = own === null ? array : at(array, own);
-    if (matrix2.shape.length !== 2) return null;
+    const matrix3 = own === null ? array : at(array, own);
+    if (matrix3.shape.length !== 2) return null;
     const tokenByToken = node.axes.slice(-2).join() === "T,T";
-    const byToken = matrix2.shape[0] === lecture2.tokens.length;
+    const byToken = matrix3.shape[0] === lecture2.tokens.length;
     const largest = (
       /** @type {import("./values.js").Value} */
       valueOf(
         words().largest,
-        { z: matrix2, token: byToken ? token : null }
+        { z: matrix3, token: byToken ? token : null }
       )
     );
     const queryHead = Math.min(head, numHeads - 1);
     const titles = words().figure_titles;
     const title = own === null ? node.title : said(titles[array.shape[0] === numHeads ? "head" : "shared_head"], { title: node.title, head: queryHead, shared: own });
-    const span = Math.floor(matrix2.shape[0] / 2);
-    const rows = byToken ? lecture2.tokens : matrix(matrix2).map((_, i) => `δ = ${i - span}`);
-    const shown2 = tokenByToken ? matrix2 : asMatrix(matrix(matrix2).map((r) => r.slice(0, site2.views.window)));
+    const span = Math.floor(matrix3.shape[0] / 2);
+    const rows = byToken ? lecture2.tokens : matrix(matrix3).map((_, i) => `δ = ${i - span}`);
+    const shown2 = tokenByToken ? matrix3 : asMatrix(matrix(matrix3).map((r) => r.slice(0, site2.views.window)));
     const names = {
       z: shown2,
       labels: labelled2(rows),
@@ -2001,7 +2038,7 @@
       colorbar: node.headed ? op(lecture2, node).gives_probabilities ? "attention" : "score" : node.short,
       chosen: largest,
       first: 0,
-      count: matrix2.shape[1]
+      count: matrix3.shape[1]
     };
     const kind = tokenByToken ? "token" : "window";
     return eachScreen((screen2) => matrixFigure(kind, names, screen2 === "lecture" ? "tour_lecture" : screen2));
@@ -2090,10 +2127,10 @@
   async function rolloutPage(lecture2) {
     const w = words2().rollout, figures = words2().figures, { R } = await attentionAnalyses(lecture2);
     const tokens2 = lecture2.tokens, labels = labelled2(tokens2);
-    const layers3 = Object.fromEntries(R.map((matrix2, l) => [String(l), item(eachScreen((screen2) => formFigure(
+    const layers3 = Object.fromEntries(R.map((matrix3, l) => [String(l), item(eachScreen((screen2) => formFigure(
       figures.rollout,
       {
-        z: asMatrix(matrix2),
+        z: asMatrix(matrix3),
         labels,
         title: said(w.title, { layer: l }),
         colorbar: w.scale,
@@ -2105,7 +2142,7 @@
     const mixtures = Object.fromEntries(tokens2.map((token, i) => [String(i), item(eachScreen((screen2) => formFigure(
       figures.mixture,
       {
-        z: asMatrix(R.map((matrix2) => matrix2[i])),
+        z: asMatrix(R.map((matrix3) => matrix3[i])),
         labels,
         title: said(w.mixture, { token: escaped(token) })
       },
@@ -2168,9 +2205,9 @@
       ["norm", "norm_residual", "norm_residual_ln"].filter((name) => results[0][name] !== null)
     );
     const fullest = norms[norms.length - 1];
-    const panel = (view, matrix2) => eachScreen((screen2) => formFigure(
+    const panel = (view, matrix3) => eachScreen((screen2) => formFigure(
       figures.panel,
-      { z: asMatrix(matrix2), labels, view },
+      { z: asMatrix(matrix3), labels, view },
       screen2
     ));
     const attentionItems = {};
