@@ -101,7 +101,7 @@ MAIN_CONTROLS = {  # a phone's main controls, by where they are: the app's (Stre
     "app": ("[data-testid=stMain] [data-testid^=stBaseButton]:not([data-testid=stBaseButton-elementToolbar]), "
             "[data-testid=stMain] [role=radiogroup] button, "
             "[data-testid=stMain] [data-testid=stSelectbox] [role=group], [data-testid=stExpandSidebarButton]"),
-    "site": "main button, main select, .next-view",  # (the header's pages: 24 px and more, axe's target-size)
+    "site": "main button, main select, .next-view, nav summary, nav a",  # (a phone's pages: a menu)
 }
 SMALL = """(selector) => [...document.querySelectorAll(selector)].filter(e => e.getClientRects().length)
   .map(e => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width < 44 || r.height < 44)

@@ -78,8 +78,8 @@ export function linesPanel(figure, token, every) {
   const list = element("ul", undefined, { class: "lines-list" });
   list.append(...lines.map((line) => element("li", lineWords(say, line, side, other))));
   const panel = element("div", undefined, { class: "lines-panel" });
-  panel.append(element("h3", cellWords(say.alone, words)),
+  panel.append(element("h3", cellWords(say.alone, words)), button,  // the way back first: a phone's list is long
                element("p", lines.length ? cellWords(say.count, { count: lines.length }) : say.none), list,
-               element("p", worded("lines_as_drawn"), { class: "note" }), button);
+               element("p", worded("lines_as_drawn"), { class: "note" }));
   return panel;
 }

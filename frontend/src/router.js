@@ -117,10 +117,11 @@ function navigation(here, keys) {
   const links = Object.entries(NAMES).map(([page, name]) =>
     element("a", name, { href: link(page, page === "overview" ? {} : said),
                          ...(page === here ? { class: "here", "aria-current": "page" } : {}) }));
-  if (screen() !== "lecture") {
+  if (screen() === "browse") {
     nav.replaceChildren(...links);
   } else {  // a projector: the pages folded into a menu named by this one, as the app's lecture mode closes its
-    // sidebar, so that the menu and Next keep one line (a second pushed the figures below the fold)
+    // sidebar, so that the menu and Next keep one line (a second pushed the figures below the fold); a phone too,
+    // its links then 44 px tall as its main controls are (three lines of 25 px links pushed the page down)
     const menu = element("details", undefined, { class: "pages-menu" });
     const list = element("div", undefined, { class: "menu" });
     list.append(...links);

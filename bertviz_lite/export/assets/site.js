@@ -3125,10 +3125,11 @@
     const panel = element("div", void 0, { class: "lines-panel" });
     panel.append(
       element("h3", cellWords(say.alone, words3)),
+      button2,
+      // the way back first: a phone's list is long
       element("p", lines2.length ? cellWords(say.count, { count: lines2.length }) : say.none),
       list,
-      element("p", worded("lines_as_drawn"), { class: "note" }),
-      button2
+      element("p", worded("lines_as_drawn"), { class: "note" })
     );
     return panel;
   }
@@ -3561,7 +3562,7 @@
       href: link(page2, page2 === "overview" ? {} : said2),
       ...page2 === here ? { class: "here", "aria-current": "page" } : {}
     }));
-    if (screen() !== "lecture") {
+    if (screen() === "browse") {
       nav.replaceChildren(...links);
     } else {
       const menu = element("details", void 0, { class: "pages-menu" });
