@@ -204,8 +204,9 @@ def test_a_keyboard_walks_the_steppers_matrix_and_a_screen_reader_reads_it(chrom
 
 
 def walk_by_shortcuts(page, live: str) -> None:
-    """From the walked figure, Alt+Shift+→ and ← step to the next sub-step and back (their names said aloud), and
-    in lecture mode Alt+Shift+N is Next: shortcuts.js's keys, pressed where the focus is."""
+    """From the walked figure, Alt+Shift+→ and ← step to the next sub-step and back (their names said aloud), ↓ and ↑
+    to the next layer and back, and in lecture mode Alt+Shift+N is Next: shortcuts.js's keys, pressed where the focus
+    is."""
     options = page.evaluate("[...document.querySelectorAll('select[aria-label=Sub-step] option')].map(o => o.text)")
     here = page.evaluate("document.querySelector('select[aria-label=Sub-step]').selectedIndex")
     page.keyboard.press("Alt+Shift+ArrowRight")
@@ -213,6 +214,12 @@ def walk_by_shortcuts(page, live: str) -> None:
     assert page.evaluate(live) == f"Sub-step: {options[here + 1]}"
     page.keyboard.press("Alt+Shift+ArrowLeft")
     page.wait_for_function(f"document.querySelector('select[aria-label=Sub-step]')?.selectedIndex === {here}")
+    layer = "document.querySelector('select[aria-label=Layer]')?.selectedIndex"
+    page.keyboard.press("Alt+Shift+ArrowDown")  # Layers' layer
+    page.wait_for_function(f"{layer} === 1")
+    assert page.evaluate(live) == "Layer: Layer 1"
+    page.keyboard.press("Alt+Shift+ArrowUp")
+    page.wait_for_function(f"{layer} === 0")
     page.goto(page.url + "&lecture=1")
     page.wait_for_selector(".next-view")
     ahead = page.evaluate("document.querySelector('.next-view').getAttribute('href')")

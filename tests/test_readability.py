@@ -376,7 +376,7 @@ def test_a_keyboard_walks_the_apps_stepper_matrix_and_a_screen_reader_reads_it(s
     tree holds it as a grid named by its title, the tokens its headers, each cell the hover's words (a window of 12
     rows and columns around the focused cell); the arrows, End and Page Down move the focused cell, said in a polite
     live region; Enter explains it (the link gains cell=, as a click's) and says the explanation's result line, the
-    focus back on the figure; Escape closes it."""
+    focus back on the figure; Escape closes it; Alt+Shift+↓ presses the layer's ▶."""
     window = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         window.goto(f"{server}/{link('layers?step=attn.probs', BUNDLED, sentence(words), lecture=False)}")
@@ -403,6 +403,9 @@ def test_a_keyboard_walks_the_apps_stepper_matrix_and_a_screen_reader_reads_it(s
         window.wait_for_function("!location.search.includes('cell=')")
         settle(window)
         assert window.evaluate("document.activeElement.getAttribute('role')") == "grid"
+        window.keyboard.press("Alt+Shift+ArrowDown")  # the layer's ▶, from the walked figure
+        window.wait_for_function("location.search.includes('layer=1')")
+        window.wait_for_function(f"{SAID}.includes('Layer 1')")
     finally:
         window.close()
 

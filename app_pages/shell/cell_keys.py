@@ -6,8 +6,9 @@ Streamlit gives a chart none, so a component (Streamlit's own `st.components.v2`
 frontend/src/cell_keys.js, bundled with frontend/src/app_keys.js, to every figure as it is drawn: the app and a site
 answer the same keys with the same words.
 
-The site's shortcuts (Alt+Shift+← → for a view's ◀ ▶, Alt+Shift+N for the lecture's Next) press the app's buttons
-too: the ones whose keys SHORTCUTS names (a step's, a chapter's ◀ ▶ and Next), wherever the focus is."""
+The site's shortcuts (Alt+Shift+← → for a view's ◀ ▶, ↑ ↓ for Layers' layer, Alt+Shift+N for the lecture's Next)
+press the app's buttons too: the ones whose keys SHORTCUTS names (a step's, a chapter's, a layer's ◀ ▶ and Next),
+wherever the focus is."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,6 +22,8 @@ _walker = st.components.v2.component("bertviz_lite.cell_keys", js=_WALK)
 SHORTCUTS = {  # each shortcut's button, by its key (Streamlit writes a key into its element's class, "st-key-…")
     "back": '[class*="st-key-back_"] button',  # a step's ◀ (stepper/controls.py step_buttons), a chapter's (tour.py)
     "forward": '[class*="st-key-next_"] button',  # their ▶
+    "shallower": ".st-key-shallower_layer button",  # Layers' ◀ beside the layer (stepper/controls.py layer_controls)
+    "deeper": ".st-key-deeper_layer button",  # its ▶
     "next": ".st-key-lecture_next button",  # the lecture's Next (lecture.py lecture_bar)
 }
 

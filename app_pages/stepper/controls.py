@@ -92,11 +92,11 @@ def layer_controls(s: Stepping, r: Regions) -> tuple[int, int]:
             c1, c2, c3, c4 = st.columns([1, 6, 1, 3], vertical_alignment="bottom")
     t = s.t
     layer = st.session_state.layer = min(st.session_state.layer, t.num_layers - 1)
-    c1.button("◀", help="previous layer", disabled=layer == 0, on_click=state.set_value, args=("layer", layer - 1),
-              width="stretch")
+    c1.button("◀", key="shallower_layer", help="previous layer", disabled=layer == 0, on_click=state.set_value,
+              args=("layer", layer - 1), width="stretch")  # keyed for shell/cell_keys.py SHORTCUTS (Alt+Shift+↑)
     c2.slider("Layer", 0, t.num_layers - 1, **state.bind("layer"))
-    c3.button("▶", help="next layer", disabled=layer == t.num_layers - 1, on_click=state.set_value,
-              args=("layer", layer + 1), width="stretch")
+    c3.button("▶", key="deeper_layer", help="next layer", disabled=layer == t.num_layers - 1,
+              on_click=state.set_value, args=("layer", layer + 1), width="stretch")
     st.session_state.head = min(st.session_state.head, t.num_heads - 1)
     graph, step = t.graph("layers", layer), st.session_state.step
     per_head = step not in graph or graph.node(step).has_head_axis or graph.node(step).op is MERGE_HEADS

@@ -39,13 +39,15 @@ const SAID_WITHIN_MS = 8000;  // how long a shortcut's choice is waited for (a r
 const POLL_MS = 200;
 
 /**
- * What a shortcut chose, as the page shows it: the choice in the pressed button's row (a sub-step, a chapter), or
- * the page's title (Next opens another page).
+ * What a shortcut chose, as the page shows it: the choice in the pressed button's row (a slider's, "Layer 3"; a
+ * select box's: a sub-step, a chapter), or the page's title (Next opens another page).
  * @param {Element | null} row
  */
 function choiceIn(row) {
-  const picked = /** @type {HTMLInputElement | null} */ (
-    row && row.isConnected ? row.querySelector('input[role="combobox"]') : null);  // a select box's choice
+  const there = row && row.isConnected ? row : null;
+  const slid = /** @type {HTMLInputElement | null} */ (there && there.querySelector('input[type="range"]'));
+  if (slid) return `${slid.getAttribute("aria-label") || ""} ${slid.getAttribute("aria-valuetext") || slid.value}`.trim();
+  const picked = /** @type {HTMLInputElement | null} */ (there && there.querySelector('input[role="combobox"]'));
   const title = document.querySelector("h1");
   return (picked ? picked.value : (title && title.textContent) || document.title).trim();
 }

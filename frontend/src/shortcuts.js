@@ -1,5 +1,6 @@
 // Keys for a view's walk and the lecture's Next (issue 56): a reader who uses only a keyboard steps through a
-// layer's sub-steps, the tour's chapters or the head view's layers, and on through the lecture, from wherever the
+// layer's sub-steps (and Layers' layers, by ↑ ↓), the tour's chapters or the head view's layers, and on through the
+// lecture, from wherever the
 // focus is (a walked matrix included), without Tab-ing back to ◀ ▶ and Next. Each key holds Alt and Shift: WCAG
 // 2.1.4 forbids a single character's shortcut that cannot be turned off, and Alt+Shift with an arrow or N is no
 // browser's, screen reader's or text box's own (a box being typed in keeps its keys all the same). The controls
@@ -7,12 +8,14 @@
 
 import { announce } from "./cell_keys.js";
 
-/** @typedef {"back" | "forward" | "next"} Shortcut */
+/** @typedef {"back" | "forward" | "shallower" | "deeper" | "next"} Shortcut */
 
 /** @type {Record<Shortcut, { keys: string, shown: string }>} each shortcut's keys, as ARIA and a tooltip write them */
 export const SHORTCUTS = {
   back: { keys: "Alt+Shift+ArrowLeft", shown: "Alt+Shift+←" },
   forward: { keys: "Alt+Shift+ArrowRight", shown: "Alt+Shift+→" },
+  shallower: { keys: "Alt+Shift+ArrowUp", shown: "Alt+Shift+↑" },  // a layer back (Layers' ◀ beside the layer)
+  deeper: { keys: "Alt+Shift+ArrowDown", shown: "Alt+Shift+↓" },  // a layer on
   next: { keys: "Alt+Shift+N", shown: "Alt+Shift+N" },
 };
 
@@ -25,6 +28,8 @@ export function shortcutOf(press) {
   if (!press.altKey || !press.shiftKey || press.ctrlKey || press.metaKey) return null;
   if (press.key === "ArrowLeft") return "back";
   if (press.key === "ArrowRight") return "forward";
+  if (press.key === "ArrowUp") return "shallower";
+  if (press.key === "ArrowDown") return "deeper";
   // Alt+Shift+N is "Ñ" or "˜" on some layouts: the key's place says it
   if (press.code === "KeyN" || press.key === "N" || press.key === "n") return "next";
   return null;

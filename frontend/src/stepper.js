@@ -167,7 +167,7 @@ function controls(host, model, block, node, layer, head, go) {
     row.append(stepper("Layer", layers.map((b) => `Layer ${b.layer}`), layer, (i) => {
       const next = layers[i];
       go(next, next.nodes.some((n) => n.key === node.key) ? node.key : next.nodes[0].key, i, head);
-    }));
+    }, "layer", "layers"));
     const heads = Array.from({ length: model.num_heads }, (_, h) => `Head ${h}`);
     const perHead = node.headed || node.op === "merge_heads";  // as the app: a step on whole token vectors has none
     const picker = stepper("Head", heads, head, (h) => go(block, node.key, layer, h));
@@ -205,13 +205,13 @@ const WIDE_OPTION = 20;  // characters of an option past which its select needs 
 
 /**
  * ◀ a select ▶: `options` named, `current` chosen, `choose(i)` on a change; `name`: the buttons' class; `walk`:
- * the view's walk, whose ◀ ▶ answer Alt+Shift+← → (shortcuts.js).
+ * the view's walk, whose ◀ ▶ answer Alt+Shift+← → (shortcuts.js), or "layers": Layers' layer, Alt+Shift+↑ ↓.
  * @param {string} label
  * @param {string[]} options
  * @param {number} current
  * @param {(index: number) => void} choose
  * @param {string} [name]
- * @param {boolean} [walk]
+ * @param {boolean | "layers"} [walk]
  */
 function stepper(label, options, current, choose, name, walk = false) {
   const wide = Math.max(...options.map((text) => text.length)) > WIDE_OPTION;
@@ -228,8 +228,8 @@ function stepper(label, options, current, choose, name, walk = false) {
                                                                   class: `next ${name || ""}` });
   forward.disabled = current >= options.length - 1;
   if (walk) {
-    answers(back, "back", `${label}: ${options[current - 1] ?? ""}`);
-    answers(forward, "forward", `${label}: ${options[current + 1] ?? ""}`);
+    answers(back, walk === "layers" ? "shallower" : "back", `${label}: ${options[current - 1] ?? ""}`);
+    answers(forward, walk === "layers" ? "deeper" : "forward", `${label}: ${options[current + 1] ?? ""}`);
   }
   box.append(back, select, forward);
   return box;

@@ -12,6 +12,8 @@ const press = (/** @type {string} */ key, held = {}) =>
 test("Alt+Shift with an arrow or N is a shortcut", () => {
   assert.equal(shortcutOf(press("ArrowLeft")), "back");
   assert.equal(shortcutOf(press("ArrowRight")), "forward");
+  assert.equal(shortcutOf(press("ArrowUp")), "shallower");
+  assert.equal(shortcutOf(press("ArrowDown")), "deeper");
   assert.equal(shortcutOf(press("N")), "next");
   assert.equal(shortcutOf(press("Ñ", { code: "KeyN" })), "next");  // a layout where Alt+Shift+N types a letter
 });
@@ -21,10 +23,10 @@ test("a press without both Alt and Shift, or with Control or Meta, or another ke
   assert.equal(shortcutOf(press("ArrowRight", { shiftKey: false })), null);  // a browser's Forward
   assert.equal(shortcutOf(press("ArrowRight", { ctrlKey: true })), null);
   assert.equal(shortcutOf(press("N", { metaKey: true })), null);
-  assert.equal(shortcutOf(press("ArrowUp")), null);
+  assert.equal(shortcutOf(press("ArrowUp", { altKey: false })), null);
   assert.equal(shortcutOf(press("Enter")), null);
 });
 
 test("each shortcut's keys are written as ARIA's aria-keyshortcuts writes them", () => {
-  for (const { keys } of Object.values(SHORTCUTS)) assert.match(keys, /^Alt\+Shift\+(ArrowLeft|ArrowRight|N)$/);
+  for (const { keys } of Object.values(SHORTCUTS)) assert.match(keys, /^Alt\+Shift\+(ArrowLeft|ArrowRight|ArrowUp|ArrowDown|N)$/);
 });

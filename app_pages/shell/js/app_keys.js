@@ -328,12 +328,18 @@ function cell(role, index, text) {
 var SHORTCUTS = {
   back: { keys: "Alt+Shift+ArrowLeft", shown: "Alt+Shift+←" },
   forward: { keys: "Alt+Shift+ArrowRight", shown: "Alt+Shift+→" },
+  shallower: { keys: "Alt+Shift+ArrowUp", shown: "Alt+Shift+↑" },
+  // a layer back (Layers' ◀ beside the layer)
+  deeper: { keys: "Alt+Shift+ArrowDown", shown: "Alt+Shift+↓" },
+  // a layer on
   next: { keys: "Alt+Shift+N", shown: "Alt+Shift+N" }
 };
 function shortcutOf(press2) {
   if (!press2.altKey || !press2.shiftKey || press2.ctrlKey || press2.metaKey) return null;
   if (press2.key === "ArrowLeft") return "back";
   if (press2.key === "ArrowRight") return "forward";
+  if (press2.key === "ArrowUp") return "shallower";
+  if (press2.key === "ArrowDown") return "deeper";
   if (press2.code === "KeyN" || press2.key === "N" || press2.key === "n") return "next";
   return null;
 }
@@ -354,9 +360,15 @@ function shown(selector) {
 var SAID_WITHIN_MS = 8e3;
 var POLL_MS = 200;
 function choiceIn(row) {
+  const there = row && row.isConnected ? row : null;
+  const slid = (
+    /** @type {HTMLInputElement | null} */
+    there && there.querySelector('input[type="range"]')
+  );
+  if (slid) return `${slid.getAttribute("aria-label") || ""} ${slid.getAttribute("aria-valuetext") || slid.value}`.trim();
   const picked = (
     /** @type {HTMLInputElement | null} */
-    row && row.isConnected ? row.querySelector('input[role="combobox"]') : null
+    there && there.querySelector('input[role="combobox"]')
   );
   const title = document.querySelector("h1");
   return (picked ? picked.value : title && title.textContent || document.title).trim();

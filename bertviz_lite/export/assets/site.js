@@ -2723,12 +2723,18 @@
   var SHORTCUTS = {
     back: { keys: "Alt+Shift+ArrowLeft", shown: "Alt+Shift+←" },
     forward: { keys: "Alt+Shift+ArrowRight", shown: "Alt+Shift+→" },
+    shallower: { keys: "Alt+Shift+ArrowUp", shown: "Alt+Shift+↑" },
+    // a layer back (Layers' ◀ beside the layer)
+    deeper: { keys: "Alt+Shift+ArrowDown", shown: "Alt+Shift+↓" },
+    // a layer on
     next: { keys: "Alt+Shift+N", shown: "Alt+Shift+N" }
   };
   function shortcutOf(press) {
     if (!press.altKey || !press.shiftKey || press.ctrlKey || press.metaKey) return null;
     if (press.key === "ArrowLeft") return "back";
     if (press.key === "ArrowRight") return "forward";
+    if (press.key === "ArrowUp") return "shallower";
+    if (press.key === "ArrowDown") return "deeper";
     if (press.code === "KeyN" || press.key === "N" || press.key === "n") return "next";
     return null;
   }
@@ -2827,7 +2833,7 @@
       row2.append(stepper("Layer", layers3.map((b) => `Layer ${b.layer}`), layer, (i) => {
         const next = layers3[i];
         go(next, next.nodes.some((n) => n.key === node.key) ? node.key : next.nodes[0].key, i, head);
-      }));
+      }, "layer", "layers"));
       const heads = Array.from({ length: model.num_heads }, (_, h) => `Head ${h}`);
       const perHead = node.headed || node.op === "merge_heads";
       const picker2 = stepper("Head", heads, head, (h) => go(block, node.key, layer, h));
@@ -2882,8 +2888,8 @@
     });
     forward.disabled = current >= options.length - 1;
     if (walk) {
-      answers(back, "back", `${label}: ${options[current - 1] ?? ""}`);
-      answers(forward, "forward", `${label}: ${options[current + 1] ?? ""}`);
+      answers(back, walk === "layers" ? "shallower" : "back", `${label}: ${options[current - 1] ?? ""}`);
+      answers(forward, walk === "layers" ? "deeper" : "forward", `${label}: ${options[current + 1] ?? ""}`);
     }
     box2.append(back, select, forward);
     return box2;
