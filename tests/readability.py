@@ -91,8 +91,14 @@ CHECK = r"""
   plots.forEach((plot, k) => {
     const frame = plot.getBoundingClientRect();
     const title = label(plot.querySelector('.gtitle')?.textContent) || `figure ${k + 1}`;
+    const scrolledOut = (t) => {  // a legend entry scrolled out of its legend's box (Plotly's legend scrolls when
+      const bg = t.closest('.legend')?.querySelector('.bg');  // taller than the figure): not seen, and reached by
+      if (!bg) return false;  // scrolling the legend
+      const shown = bg.getBoundingClientRect(), box = t.getBoundingClientRect();
+      return box.bottom < shown.top || box.top > shown.bottom;
+    };
     const texts = [...plot.querySelectorAll('svg text')].filter((t) =>
-      label(t.textContent) && !t.closest('.hoverlayer') && !hidden(t, plot) &&
+      label(t.textContent) && !t.closest('.hoverlayer') && !hidden(t, plot) && !scrolledOut(t) &&
       getComputedStyle(t).fillOpacity !== '0');
     const boxes = [];
     for (const t of texts) {

@@ -354,3 +354,31 @@ def test_matrices_side_by_side_are_walked_as_one_grid(chromium, site):
         assert page.evaluate(live) == hovered(trace["hovertemplate"], trace, 0, 0)
     finally:
         context.close()
+
+
+ZOOMED = {"width": 640, "height": 400}  # a 1280×800 window at 200 % zoom, in CSS pixels (WCAG 1.4.4)
+
+
+def test_a_site_zoomed_to_200_percent_loses_nothing(chromium, site):
+    """A reader who zooms a 1280×800 window to 200 %: on the stepper, a cell's explanation, the head view, the tour,
+    Heads and the similarity's split, the page does not scroll sideways and no figure's text is cut, overlapped or
+    too small (the readability check as on a phone, its fold aside: a zoomed page scrolls down), and axe finds
+    nothing."""
+    context = chromium.new_context(viewport=ZOOMED, device_scale_factor=2)
+    page = context.new_page()
+    found = []
+    try:
+        for view in ("layers?step=attn.probs", "layers?layer=0&step=attn.scores&cell=1,2", "attention?layer=2",
+                     "tour?chapter=8", "heads?stat=prev", "similarity?why=1,2"):
+            path, _, query = view.partition("?")
+            page.goto((site / "index.html").as_uri() + f"#/{path}?" + urllib.parse.urlencode(
+                {"text": sentence(LENGTHS[0]), **dict(urllib.parse.parse_qsl(query))}))
+            page.wait_for_function("document.querySelector('[data-point]') || document.querySelector('[data-error]')")
+            page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector("
+                                   "'.main-svg'))")
+            time.sleep(0.4)  # Plotly's last layout pass
+            found += [f"{view}: {problem}" for problem in problems(page, phone=True) + axe_problems(page)
+                      if getattr(problem, "kind", "") != "fold"]
+    finally:
+        context.close()
+    assert not found, "\n".join(map(str, found))

@@ -499,6 +499,24 @@ def test_the_apps_shortcuts_walk_the_tour_and_the_lecture_and_enter_opens_a_thum
         window.close()
 
 
+def test_the_app_zoomed_to_200_percent_loses_nothing(server, browser):
+    """A reader who zooms a 1280×800 window to 200 % (640×400 CSS pixels): Layers with a cell explained and the head
+    view do not scroll sideways and no figure's text is cut, overlapped or too small (the readability check as on a
+    phone, its fold aside: a zoomed page scrolls down), and axe finds nothing."""
+    context = browser.new_context(viewport={"width": 640, "height": 400}, device_scale_factor=2)
+    window = context.new_page()
+    found = []
+    try:
+        for view in ("layers?step=attn.probs&cell=1,2", "attention?layer=2"):
+            window.goto(f"{server}/{link(view, BUNDLED, sentence(10), lecture=False)}")
+            settle(window)
+            found += [f"{view}: {problem}" for problem in problems(window, phone=True) + axe_problems(window)
+                      if getattr(problem, "kind", "") != "fold"]
+    finally:
+        context.close()
+    assert not found, "\n".join(map(str, found))
+
+
 def test_a_phone_reports_its_width_and_gets_figures_drawn_for_it(server, phone, page):
     """shell/screen.py's few lines of JavaScript tell the server a phone's width: the lens then writes three pieces
     a row, not five; a wide screen says nothing and keeps five."""
