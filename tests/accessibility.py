@@ -150,3 +150,13 @@ def listed_lines(items: list[str]) -> set[tuple[str, int, str]]:
     found = [LINE_SAID.match(item) for item in items]
     assert all(found), [item for item, match in zip(items, found) if not match]
     return {(m.group(1), int(m.group(2)), m.group(3)) for m in found}
+
+
+def skip_to_the_figure(page) -> None:
+    """The page's first Tab stop is "Skip to the figure" (skip_link.js), seen once focused; Enter on it puts the focus
+    on the view's first walked figure."""
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    assert page.evaluate("document.activeElement.getBoundingClientRect().top") >= 0  # on the screen, not above it
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.getAttribute('role') === 'grid'")

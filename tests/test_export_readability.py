@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, small_controls,
-                           tab_to_a_grid, token_lines)
+from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, skip_to_the_figure,
+                           small_controls, tab_to_a_grid, token_lines)
 from bertviz_lite.export import site_content, write_site
 from bertviz_lite.intervening.words import value_zeroing_titles
 from readability import PHONE, problems
@@ -287,7 +287,7 @@ def test_every_analysis_matrix_is_walked_by_keys_and_read_aloud(chromium, site, 
 
 
 def test_a_keyboard_walks_the_head_views_tokens_and_keeps_one_tokens_lines(chromium, site):
-    """The head view by keys alone (issue 56): Tab reaches it, a grid of the tokens (rows) by side (query, key) in
+    """The head view by keys alone (issue 56): the first Tab stop, "Skip to the figure", reaches it, a grid of the tokens (rows) by side (query, key) in
     the accessibility tree; the arrows move between tokens and sides, each said with its lines as drawn (how many,
     the strongest first); Enter keeps the focused token's lines alone (the link gains focus=, as a click's) and lists
     them: every weight of transformers' own attention of at least 0.05 there, at its tenth; Escape shows every line
@@ -299,7 +299,7 @@ def test_a_keyboard_walks_the_head_views_tokens_and_keeps_one_tokens_lines(chrom
         page.goto((site / "index.html").as_uri() + "#/attention?" + urllib.parse.urlencode(
             {"text": text, "layer": layer}))
         page.wait_for_selector("[role=grid] .main-svg", timeout=30_000)
-        tab_to_a_grid(page, "the head view")
+        skip_to_the_figure(page)  # the first Tab stop
         title = page.evaluate("document.activeElement.getAttribute('aria-label')")
         grid = accessibility_grid(page)[title]
         tokens = load_model(BUNDLED_MODEL).tokenizer.tokenize(text)

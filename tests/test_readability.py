@@ -21,8 +21,8 @@ import urllib.parse
 
 import pytest
 
-from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, small_controls,
-                           tab_to_a_grid, token_lines)
+from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, skip_to_the_figure,
+                           small_controls, tab_to_a_grid, token_lines)
 from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
@@ -436,7 +436,7 @@ def test_every_analysis_matrix_of_the_app_is_walked_by_keys_and_read_aloud(serve
 
 
 def test_a_keyboard_walks_the_apps_head_view_and_keeps_one_tokens_lines(server, browser):
-    """The app's head view by keys alone, as a site's: Tab reaches it, a grid of the tokens by side; a token is said
+    """The app's head view by keys alone, as a site's: the first Tab stop, "Skip to the figure", reaches it, a grid of the tokens by side; a token is said
     with its lines as drawn; Enter keeps its lines alone (the link gains focus=, as a click's), and the figure, walked
     again with the focus on it, then draws exactly the lines of transformers' own attention of at least 0.05 there
     (at their tenths) and no other; Escape shows every line again."""
@@ -445,7 +445,7 @@ def test_a_keyboard_walks_the_apps_head_view_and_keeps_one_tokens_lines(server, 
     try:
         window.goto(f"{server}/{link(f'attention?layer={layer}', BUNDLED, text, lecture=False)}")
         settle(window)
-        tab_to_a_grid(window, "the head view")
+        skip_to_the_figure(window)  # the first Tab stop
         title = window.evaluate("document.activeElement.getAttribute('aria-label')")
         assert accessibility_grid(window)[title]["columnheader"] == ["", "query", "key"]
         for key in ("ArrowDown", "ArrowDown", "ArrowRight"):

@@ -8,12 +8,14 @@ answer the same keys with the same words.
 
 The site's shortcuts (Alt+Shift+← → for a view's ◀ ▶, ↑ ↓ for Layers' layer, Alt+Shift+N for the lecture's Next)
 press the app's buttons too: the ones whose keys SHORTCUTS names (a step's, a chapter's, a layer's ◀ ▶ and Next),
-wherever the focus is."""
+wherever the focus is. And the page's first Tab stop, "Skip to the figure" (frontend/src/skip_link.js), as a site's."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import streamlit as st
+
+from bertviz_lite.export.site_words import SITE_WORDS
 
 _WALK = (Path(__file__).parent / "js" / "app_keys.js").read_text(encoding="utf-8")  # built from frontend/src
 _walker = st.components.v2.component("bertviz_lite.cell_keys", js=_WALK)
@@ -30,4 +32,4 @@ SHORTCUTS = {  # each shortcut's button, by its key (Streamlit writes a key into
 
 def walkable_figures() -> None:
     """Mount the component (once per run, in the sidebar: it draws nothing)."""
-    _walker(data={"shortcuts": SHORTCUTS}, key="_cell_keys")
+    _walker(data={"shortcuts": SHORTCUTS, "skip": SITE_WORDS["skip_to_figure"]}, key="_cell_keys")

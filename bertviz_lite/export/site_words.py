@@ -22,6 +22,7 @@ SITE_WORDS = {
     "compare_needs": "it runs two models side by side",
     "next": "Next: {title} ▶",
     "pages": "Pages",
+    "skip_to_figure": "Skip to the figure",  # the page's first Tab stop (the app's too: shell/cell_keys.py)
     "lecture_end": LECTURE_END,
     "left_out": "Left out for your sentence: {pages} (they run the model again, for the site's own sentences)",
     # the overview and Tokens

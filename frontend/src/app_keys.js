@@ -10,6 +10,7 @@
 
 import { announce, walkable } from "./cell_keys.js";
 import { SHORTCUTS, shortcutOf } from "./shortcuts.js";
+import { skipLink } from "./skip_link.js";
 
 const SETTLE_MS = 150;  // Streamlit changes the page in bursts: walk once a burst is over
 
@@ -70,10 +71,12 @@ function press(control) {
 }
 
 /**
- * @param {{ data?: { shortcuts?: Partial<Record<import("./shortcuts.js").Shortcut, string>> } }} [component]
+ * @param {{ data?: { shortcuts?: Partial<Record<import("./shortcuts.js").Shortcut, string>>, skip?: string } }}
+ *   [component]
  */
 export default function mount({ data } = {}) {
   const shortcuts = (data && data.shortcuts) || {};
+  if (data && data.skip) skipLink(data.skip);  // the first Tab stop: past the sidebar and the controls
   /** @type {WeakMap<Figure, unknown[]>} the drawing each figure was last walked for */
   const walked = new WeakMap();
   /** @type {{ chart: string, cell: [number, number] } | null} a key pressed on a figure: the rerun's redraw keeps it */

@@ -3,6 +3,7 @@
 // page.js). A view is picked by the address's hash as the app's address picks a page:
 // index.html#/tokens?text=... is the app's /tokens?text=... . Every text from the data is set as text, never as
 // markup, so a sentence that holds markup or script is shown as typed and runs nothing.
+import { skipLink } from "./skip_link.js";
 import { plot } from "./plot.js";
 import { element, route, link, lectureMode as lecture, chosen, cannot, chips, failed, exported, named, sentenceKeys,
   worded, screen } from "./page.js";
@@ -242,6 +243,7 @@ function drawn(draw, view, page, keys, current) {
 export function start() {
   window.addEventListener("hashchange", show);
   listen(document);  // Alt+Shift+← → walk the view, Alt+Shift+N is Next (shortcuts.js)
+  skipLink(worded("skip_to_figure"));  // the first Tab stop
   box();
   // Figures measure their labels in the app's type: drawn once it is loaded (asked for by name: `fonts.ready`
   // alone may resolve before a font that only a figure will use has been read, and the labels then overlap)

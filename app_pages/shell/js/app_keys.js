@@ -344,6 +344,37 @@ function shortcutOf(press2) {
   return null;
 }
 
+// src/skip_link.js
+function skipLink(words) {
+  let skip = (
+    /** @type {HTMLButtonElement | null} */
+    document.querySelector("button.skip-link")
+  );
+  if (!skip) {
+    skip = document.createElement("button");
+    skip.type = "button";
+    skip.className = "skip-link";
+    skip.addEventListener("click", toTheFigure);
+    document.body.prepend(skip);
+  }
+  skip.textContent = words;
+}
+function toTheFigure() {
+  const figure = (
+    /** @type {HTMLElement | null} */
+    document.querySelector('main [role="grid"], [role="grid"]')
+  );
+  const heading = (
+    /** @type {HTMLElement | null} */
+    document.querySelector("main h1, h1")
+  );
+  const target = figure || heading;
+  if (!target) return;
+  if (target === heading) target.tabIndex = -1;
+  target.scrollIntoView({ block: "start" });
+  target.focus();
+}
+
 // src/app_keys.js
 var SETTLE_MS = 150;
 function chartOf(figure) {
@@ -387,6 +418,7 @@ function press(control) {
 }
 function mount({ data } = {}) {
   const shortcuts = data && data.shortcuts || {};
+  if (data && data.skip) skipLink(data.skip);
   const walked = /* @__PURE__ */ new WeakMap();
   let pressed = null;
   const hand = (figure, name, cell2, target) => {

@@ -2759,6 +2759,37 @@
     });
   }
 
+  // src/skip_link.js
+  function skipLink(words3) {
+    let skip = (
+      /** @type {HTMLButtonElement | null} */
+      document.querySelector("button.skip-link")
+    );
+    if (!skip) {
+      skip = document.createElement("button");
+      skip.type = "button";
+      skip.className = "skip-link";
+      skip.addEventListener("click", toTheFigure);
+      document.body.prepend(skip);
+    }
+    skip.textContent = words3;
+  }
+  function toTheFigure() {
+    const figure = (
+      /** @type {HTMLElement | null} */
+      document.querySelector('main [role="grid"], [role="grid"]')
+    );
+    const heading = (
+      /** @type {HTMLElement | null} */
+      document.querySelector("main h1, h1")
+    );
+    const target = figure || heading;
+    if (!target) return;
+    if (target === heading) target.tabIndex = -1;
+    target.scrollIntoView({ block: "start" });
+    target.focus();
+  }
+
   // src/stepper.js
   var WINDOW2 = (
     /** @type {number} */
@@ -3665,6 +3696,7 @@
   function start2() {
     window.addEventListener("hashchange", show2);
     listen(document);
+    skipLink(worded("skip_to_figure"));
     box();
     Promise.all(['16px "Source Sans"', '16px "Source Code"'].map((font) => document.fonts.load(font))).catch(() => null).then(show2);
   }
