@@ -287,11 +287,11 @@ def test_every_analysis_matrix_is_walked_by_keys_and_read_aloud(chromium, site, 
 
 
 def test_a_keyboard_walks_the_head_views_tokens_and_keeps_one_tokens_lines(chromium, site):
-    """The head view by keys alone (issue 56): the first Tab stop, "Skip to the figure", reaches it, a grid of the tokens (rows) by side (query, key) in
-    the accessibility tree; the arrows move between tokens and sides, each said with its lines as drawn (how many,
-    the strongest first); Enter keeps the focused token's lines alone (the link gains focus=, as a click's) and lists
-    them: every weight of transformers' own attention of at least 0.05 there, at its tenth; Escape shows every line
-    again, the focus kept on the figure."""
+    """The head view by keys alone (issue 56): the first Tab stop, "Skip to the figure", reaches it, a grid of the
+    tokens (rows) by side (query, key) in the accessibility tree; the arrows move between tokens and sides, each
+    said with its lines as drawn (how many, the strongest first); Enter keeps the focused token's lines alone (the
+    link gains focus=, as a click's) and lists them: every weight of transformers' own attention of at least 0.05
+    there, at its tenth; Escape shows every line again, the focus kept on the figure."""
     text, layer = sentence(LENGTHS[0]), 2
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()

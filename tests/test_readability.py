@@ -436,10 +436,10 @@ def test_every_analysis_matrix_of_the_app_is_walked_by_keys_and_read_aloud(serve
 
 
 def test_a_keyboard_walks_the_apps_head_view_and_keeps_one_tokens_lines(server, browser):
-    """The app's head view by keys alone, as a site's: the first Tab stop, "Skip to the figure", reaches it, a grid of the tokens by side; a token is said
-    with its lines as drawn; Enter keeps its lines alone (the link gains focus=, as a click's), and the figure, walked
-    again with the focus on it, then draws exactly the lines of transformers' own attention of at least 0.05 there
-    (at their tenths) and no other; Escape shows every line again."""
+    """The app's head view by keys alone, as a site's: the first Tab stop, "Skip to the figure", reaches it, a grid of
+    the tokens by side; a token is said with its lines as drawn; Enter keeps its lines alone (the link gains focus=,
+    as a click's), and the figure, walked again with the focus on it, then draws exactly the lines of transformers'
+    own attention of at least 0.05 there (at their tenths) and no other; Escape shows every line again."""
     text, layer = sentence(10), 2
     window = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
