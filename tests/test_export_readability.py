@@ -291,7 +291,8 @@ def test_a_keyboard_walks_the_head_views_tokens_and_keeps_one_tokens_lines(chrom
     tokens (rows) by side (query, key) in the accessibility tree; the arrows move between tokens and sides, each
     said with its lines as drawn (how many, the strongest first); Enter keeps the focused token's lines alone (the
     link gains focus=, as a click's) and lists them: every weight of transformers' own attention of at least 0.05
-    there, at its tenth; Escape shows every line again, the focus kept on the figure."""
+    there, at its tenth; Escape shows every line again, the focus kept on the figure; the next Tab reaches the heads'
+    buttons, which hide a head's lines (and the grid says so)."""
     text, layer = sentence(LENGTHS[0]), 2
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -322,6 +323,12 @@ def test_a_keyboard_walks_the_head_views_tokens_and_keeps_one_tokens_lines(chrom
         page.wait_for_function("!location.hash.includes('focus=')")
         page.wait_for_function("document.activeElement.getAttribute('role') === 'grid' && "
                                "!document.querySelector('.lines-panel')")
+        page.keyboard.press("Tab")  # the heads' buttons under the view (Plotly's legend takes no keys)
+        assert page.evaluate("document.activeElement.textContent") == "head 0"
+        page.keyboard.press("Enter")  # head 0 hidden: the grid's words count the lines still drawn
+        page.wait_for_function("document.activeElement.getAttribute('aria-pressed') === 'false'")
+        key2 = next(cell for cell in accessibility_grid(page)[title]["gridcell"] if cell.startswith("key 2 "))
+        assert f": {len([line for line in expected if line[0] != 'head 0'])} lines drawn; " in key2
     finally:
         context.close()
 
@@ -382,3 +389,32 @@ def test_a_site_zoomed_to_200_percent_loses_nothing(chromium, site):
     finally:
         context.close()
     assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("step", ("attn.q", "ffn.in", "pooler.out"))
+def test_every_kind_of_sub_step_is_explained_by_keys(chromium, site, step):
+    """Layers' other kinds of sub-step by keys alone (a head's queries: tokens × a window of the head's dimensions;
+    the feed-forward's: tokens × a window of its width; the pooler's one vector): from Skip to the figure, ArrowDown
+    and ArrowRight move the focused cell, Enter explains it (the link gains its cell=, as a click's: the window's
+    first column is its dimension 0, the vector's cell one number) and its result line is said; Escape closes it."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto((site / "index.html").as_uri() + "#/layers?" + urllib.parse.urlencode(
+            {"text": sentence(LENGTHS[0]), "step": step}))
+        page.wait_for_selector("#step-figure .main-svg")
+        skip_to_the_figure(page)
+        rows = page.evaluate("+document.activeElement.getAttribute('aria-rowcount') - 1")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        page.wait_for_function("location.hash.includes('cell=')")
+        keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
+        assert keys["cell"] == (["1,1"] if rows > 1 else ["1"])
+        page.wait_for_selector(".explanation-panel .result")
+        live = "document.querySelector('[aria-live=polite]').textContent"
+        page.wait_for_function(f"{live} === document.querySelector('.explanation-panel .result').textContent")
+        page.keyboard.press("Escape")
+        page.wait_for_function("!location.hash.includes('cell=')")
+    finally:
+        context.close()

@@ -410,6 +410,31 @@ def test_a_keyboard_walks_the_apps_stepper_matrix_and_a_screen_reader_reads_it(s
         window.close()
 
 
+@pytest.mark.parametrize("step", ("attn.q", "ffn.in"))
+def test_every_kind_of_sub_step_of_the_app_is_explained_by_keys(server, browser, step):
+    """The app's Layers, its other kinds of sub-step by keys alone (a head's queries: tokens × the head's
+    dimensions; the feed-forward's: tokens × a window of its width): from Skip to the figure, ArrowDown and ArrowRight
+    move the focused cell, Enter explains it (the link gains its cell=, as a click's) and its result line is said;
+    Escape closes it."""
+    window = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        window.goto(f"{server}/{link(f'layers?step={step}', BUNDLED, sentence(10), lecture=False)}")
+        settle(window)
+        skip_to_the_figure(window)
+        window.keyboard.press("ArrowDown")
+        window.keyboard.press("ArrowRight")
+        window.keyboard.press("Enter")
+        window.wait_for_function("location.search.includes('cell=1%2C1')")
+        settle(window)
+        result = ("[...document.querySelectorAll('[class*=st-key-cell-result] [data-testid=stMarkdownContainer]')]"
+                  ".map(e => e.textContent).join(' ')")
+        window.wait_for_function(f"{SAID}.includes({result})")
+        window.keyboard.press("Escape")
+        window.wait_for_function("!location.search.includes('cell=')")
+    finally:
+        window.close()
+
+
 APP_WALKED = ("heads?stat=prev", "rollout?layer=5", "contributions?layer=2", "lens?position=3",
               "similarity?why=1,2", "intervene?off=0.2&layer=1", "tour?chapter=8")  # as the site's (its WALKED)
 

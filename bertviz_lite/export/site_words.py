@@ -49,7 +49,8 @@ SITE_WORDS = {
     "model_view_help": "Each thumbnail: one head's attention, queries down, keys across, 0 to 1. Click one to open "
                        "it in Layers.",
     "head_view_help": "A line per attention weight, its opacity the weight. Click a token (or press Enter on it) to "
-                      "keep only its lines; in the legend, click a head to hide it, double-click to show it alone.",
+                      "keep only its lines; a head's button under the view (or its entry in the legend) hides and "
+                      "shows it; double-click an entry to show that head alone.",
     "lines_as_drawn": "Each weight as its line draws it, in tenths; the app gives them to three places.",
     "scrolls": "{count} tokens: the view scrolls in its box.",
     # Similarity

@@ -1,4 +1,6 @@
-// A head view's token's lines alone, on a site (issue 56): a click on a token, or Enter on it walked by the keyboard
+// A head view's heads by keyboard, and a token's lines alone, on a site (issue 56). Plotly's legend takes no keys
+// (plotly.js #562), so each of its heads is also a button beside the figure that hides and shows it, as the app's
+// pills do. A click on a token, or Enter on it walked by the keyboard
 // (cell_keys.js), keeps the lines that start at it (a query) or end at it (a key), as the app's click does, and says
 // them beside the figure; the button under them, or Escape, shows every line again. The app draws that view again
 // in Python; a site holds one figure per layer, so the lines kept here are the figure's own, as drawn: past 64 tokens,
@@ -12,7 +14,7 @@ import { drawnLines, lineWords, sidesOf } from "./token_lines.js";
 import { element, worded } from "./page.js";
 
 /** @typedef {["q" | "k", number]} Token  a side ("q": the queries', "k": the keys') and the token's index */
-/** @typedef {HTMLElement & { data: any[], _fullData: any[] }} Drawn */
+/** @typedef {HTMLElement & { data: any[], _fullData: any[], _fullLayout?: any }} Drawn */
 
 /**
  * The token a link's `focus` names ("q3": query 3, "k5": key 5), or null where it names none of `count` tokens.
@@ -82,4 +84,38 @@ export function linesPanel(figure, token, every) {
                element("p", lines.length ? cellWords(say.count, { count: lines.length }) : say.none), list,
                element("p", worded("lines_as_drawn"), { class: "note" }));
   return panel;
+}
+
+/**
+ * The legend's heads as buttons (pressed: shown), a group named as the legend is; a press hides or shows the head's
+ * lines as a click on its legend entry does, and the walk then reads the lines drawn. Kept in step with the legend.
+ * @param {HTMLElement} figure
+ * @param {import("./cell_keys.js").Walk} walk
+ */
+export function headButtons(figure, walk) {
+  const drawn = /** @type {Drawn & { on: (event: string, listener: () => void) => void }} */ (figure);
+  const groups = drawn._fullData.filter((trace) => trace.showlegend !== false && trace.legendgroup)
+    .map((trace) => /** @type {string} */ (trace.legendgroup));
+  const legend = drawn._fullLayout && drawn._fullLayout.legend;
+  const row = element("div", undefined, { class: "stages head-buttons", role: "group",
+                                          "aria-label": (legend && legend.title && legend.title.text) || "" });
+  const members = (/** @type {string} */ group) => drawn._fullData.map((trace, k) => (trace.legendgroup === group ? k : -1))
+    .filter((k) => k >= 0);
+  const shown = (/** @type {string} */ group) => drawn._fullData.some((trace) => trace.legendgroup === group &&
+                                                                     trace.visible === true);
+  const buttons = groups.map((group) => {
+    const button = element("button", group, { type: "button" });
+    button.addEventListener("click", () => {
+      Plotly.restyle(figure, { visible: shown(group) ? "legendonly" : true }, members(group));
+    });
+    return button;
+  });
+  const mark = () => {
+    buttons.forEach((button, k) => button.setAttribute("aria-pressed", String(shown(groups[k]))));
+    walkable(figure, { ...walk, focus: figure === document.activeElement });  // its words: the lines drawn now
+  };
+  drawn.on("plotly_restyle", mark);  // a press here, or a click on the legend
+  buttons.forEach((button, k) => button.setAttribute("aria-pressed", String(shown(groups[k]))));
+  row.append(...buttons);
+  return row;
 }

@@ -6,7 +6,7 @@ import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./plot.js";
 import { element, link, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
   worded, capitalized } from "./page.js";
-import { focusOf, keepLines, linesPanel } from "./head_view.js";
+import { focusOf, headButtons, keepLines, linesPanel } from "./head_view.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
 import { addressed, titled } from "./yours.js";
@@ -137,9 +137,13 @@ function attention(view, keys, current) {
         if (model && Array.isArray(data) && data.length === 2) open(data[0], data[1]);
         else if (!model) pickToken(data);
       });
-      if (!focus) return;
-      await keepLines(figure, focus, { ...walk, focus: wasKeyed });
-      (figure.closest(".scroll-box") || figure).after(linesPanel(figure, focus, every));
+      if (model) return;
+      const after = figure.closest(".scroll-box") || figure;
+      if (focus) {
+        await keepLines(figure, focus, { ...walk, focus: wasKeyed });
+        after.after(linesPanel(figure, focus, every));
+      }
+      after.after(headButtons(figure, walk));  // the legend's heads, by keyboard
     });
   }).catch((error) => current() && failed(view, "Attention", error));
 }

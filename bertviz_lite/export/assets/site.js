@@ -3170,6 +3170,39 @@
     );
     return panel;
   }
+  function headButtons(figure, walk) {
+    const drawn3 = (
+      /** @type {Drawn & { on: (event: string, listener: () => void) => void }} */
+      figure
+    );
+    const groups = drawn3._fullData.filter((trace) => trace.showlegend !== false && trace.legendgroup).map((trace) => (
+      /** @type {string} */
+      trace.legendgroup
+    ));
+    const legend = drawn3._fullLayout && drawn3._fullLayout.legend;
+    const row2 = element("div", void 0, {
+      class: "stages head-buttons",
+      role: "group",
+      "aria-label": legend && legend.title && legend.title.text || ""
+    });
+    const members = (group) => drawn3._fullData.map((trace, k) => trace.legendgroup === group ? k : -1).filter((k) => k >= 0);
+    const shown2 = (group) => drawn3._fullData.some((trace) => trace.legendgroup === group && trace.visible === true);
+    const buttons = groups.map((group) => {
+      const button2 = element("button", group, { type: "button" });
+      button2.addEventListener("click", () => {
+        Plotly.restyle(figure, { visible: shown2(group) ? "legendonly" : true }, members(group));
+      });
+      return button2;
+    });
+    const mark = () => {
+      buttons.forEach((button2, k) => button2.setAttribute("aria-pressed", String(shown2(groups[k]))));
+      walkable(figure, { ...walk, focus: figure === document.activeElement });
+    };
+    drawn3.on("plotly_restyle", mark);
+    buttons.forEach((button2, k) => button2.setAttribute("aria-pressed", String(shown2(groups[k]))));
+    row2.append(...buttons);
+    return row2;
+  }
 
   // src/views.js
   var site5 = window.BVL_SITE;
@@ -3316,9 +3349,13 @@
           if (model && Array.isArray(data) && data.length === 2) open(data[0], data[1]);
           else if (!model) pickToken(data);
         });
-        if (!focus) return;
-        await keepLines(figure, focus, { ...walk, focus: wasKeyed });
-        (figure.closest(".scroll-box") || figure).after(linesPanel(figure, focus, every));
+        if (model) return;
+        const after = figure.closest(".scroll-box") || figure;
+        if (focus) {
+          await keepLines(figure, focus, { ...walk, focus: wasKeyed });
+          after.after(linesPanel(figure, focus, every));
+        }
+        after.after(headButtons(figure, walk));
       });
     }).catch((error) => current() && failed(view, "Attention", error));
   }
