@@ -51,13 +51,23 @@ def set_heads(heads: list[int]) -> None:
     st.session_state.heads = "" if len(heads) == num_heads else ",".join(map(str, sorted(heads)))
 
 
+def as_focus(side, index) -> tuple[str, int] | None:
+    """A side ('q' or 'k') and a token's index as written (a link's, a click's, a tap's), or None where they are not
+    one: a token's index is up to three ASCII digits."""
+    index = str(index).strip()
+    if side in ("q", "k") and 0 < len(index) <= 3 and index.isascii() and index.isdigit():
+        return side, int(index)
+    return None
+
+
 def chosen_focus(size: int) -> tuple[str, int] | None:
     """The token whose lines alone are drawn ('q3': query 3, 'k5': key 5), or None."""
     text = str(st.session_state.focus)
     if not text:
         return None
-    if len(text) <= 4 and text[0] in "qk" and text[1:].isascii() and text[1:].isdigit() and int(text[1:]) < size:
-        return text[0], int(text[1:])
+    focus = as_focus(text[:1], text[1:])
+    if focus is not None and focus[1] < size:
+        return focus
     warn(f"'{text}' is not a token of this view (q0 to q{size - 1} for a query, k0 to k{size - 1} for a key): "
          f"showing every line.")
     st.session_state.focus = ""
@@ -98,9 +108,10 @@ def pick_token(data) -> None:
     """A token's [side, index] (a click's), or "side,index" (a tap's, Enter's: shell/taps.py): its lines alone, or
     every line again where they already were."""
     parts = data.split(",") if isinstance(data, str) else data
-    if isinstance(parts, list) and len(parts) == 2 and parts[0] in ("q", "k") and str(parts[1]).strip().isdigit():
-        picked = f"{parts[0]}{int(parts[1])}"
-        st.session_state.focus = "" if picked == st.session_state.focus else picked
+    picked = as_focus(*parts) if isinstance(parts, list) and len(parts) == 2 else None
+    if picked is not None:
+        now = str(st.session_state.focus)
+        st.session_state.focus = "" if picked == as_focus(now[:1], now[1:]) else f"{picked[0]}{picked[1]}"
 
 
 def head_view_page() -> None:

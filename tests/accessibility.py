@@ -5,6 +5,7 @@ Beside it, what a reader who asked for less motion would still see move, and wha
 as Chromium's accessibility tree holds it, and a cell's hover words filled independently of cell_keys.js."""
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -94,7 +95,7 @@ def hovered(template: str, trace: dict, r: int, c: int) -> str:
         return f"{value:.{digits}f}".replace("-", "−") if digits else str(value)
     said = re.sub(r"<extra>.*?</extra>", "", template)
     said = re.sub(r"%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}", field, said)
-    return re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", ", ", said))
+    return html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", ", ", said)))  # a token as Plotly shows it
 
 
 MAIN_CONTROLS = {  # a phone's main controls, by where they are: the app's (Streamlit's) and a site's
@@ -103,10 +104,15 @@ MAIN_CONTROLS = {  # a phone's main controls, by where they are: the app's (Stre
             "[data-testid=stMain] [data-testid=stSelectbox] [role=group], [data-testid=stExpandSidebarButton]"),
     "site": "main button, main select, .next-view, nav summary, nav a",  # (a phone's pages: a menu)
 }
-SMALL = """(selector) => [...document.querySelectorAll(selector)].filter(e => e.getClientRects().length)
-  .map(e => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width < 44 || r.height < 44)
-  .map(([e, r]) => `${(e.getAttribute('aria-label') || e.textContent || e.tagName).trim().slice(0, 24)} `
-                 + `${Math.round(r.width)}×${Math.round(r.height)}`)"""
+SMALL = """(selector) => {
+  const menus = [...document.querySelectorAll('details.pages-menu:not([open])')];  // a phone's pages, opened to
+  menus.forEach(m => { m.open = true; });  // measure their links
+  const small = [...document.querySelectorAll(selector)].filter(e => e.getClientRects().length)
+    .map(e => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width < 44 || r.height < 44)
+    .map(([e, r]) => `${(e.getAttribute('aria-label') || e.textContent || e.tagName).trim().slice(0, 24)} `
+                   + `${Math.round(r.width)}×${Math.round(r.height)}`);
+  menus.forEach(m => { m.open = false; });
+  return small; }"""
 
 
 def small_controls(page, where: str) -> list[str]:

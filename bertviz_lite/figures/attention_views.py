@@ -37,11 +37,12 @@ ROW_PX = 24  # per token, where the height allows: room for a 16-pixel label
 LEAST_ROW_PX = 15  # per token at the least: a 12-pixel label (a longer sentence scrolls in its box)
 SHORT_PX = 460  # a short sentence spreads over this much height, so that its lines can be told apart
 NOTHING_DRAWN = "No weight here reaches {weight}: no line to draw"
-LINES_SAID = {  # a token's lines in words: for a keyboard's walk and a screen reader (frontend/src/cell_keys.js reads
+MOST_SAID = 3  # a focused token's strongest lines said aloud (the grid's cell holds them all)
+LINES_SAID = {  # a token's lines in words: for a keyboard's walk and a screen reader (frontend/src/token_lines.js reads
     # them from the token's marks), and when its lines are kept alone (the app's page, a site's head_view.js). Fields as
     # a hover template's; a weight is as drawn, its tenth (the line's opacity)
-    side: {"line": f"%{{name}} {to} %{{index}} %{{token}}: %{{weight:.1f}}", "count": "%{count} lines drawn",
-           "none": "no line drawn", "more": "and %{count} more",
+    side: {"side": word, "line": f"%{{name}} {to} %{{index}} %{{token}}: %{{weight:.1f}}",
+           "count": "%{count} lines drawn", "one": "1 line drawn", "none": "no line drawn", "more": "and %{count} more", "most": MOST_SAID,
            "alone": f"What {word} %{{index}} '%{{token}}' {does}",
            "every": f"Show every line (now only {word} %{{index}} '%{{token}}')"}
     for side, word, to, does in (("q", "query", "to key", "puts on each key"),
@@ -77,7 +78,8 @@ def view_px(pitch):
 
 
 def lines_said(side: str, part: str, **fields) -> str:
-    """LINES_SAID[side][part] with its fields filled, as a site's browser fills them (cell_keys.js cellWords).
+    """LINES_SAID[side][part] with its whole fields filled (%{name}; not a number's %{weight:.1f}), as a site's
+    browser fills them (frontend/src/hover_words.js cellWords).
 
     >>> lines_said("q", "every", index=3, token="cat")
     "Show every line (now only query 3 'cat')"

@@ -9,7 +9,7 @@
 // has drawn it.
 
 import { announce, walkable } from "./cell_keys.js";
-import { SHORTCUTS, shortcutOf } from "./shortcuts.js";
+import { SHORTCUTS, ownKeys, shortcutOf } from "./shortcuts.js";
 import { skipLink } from "./skip_link.js";
 
 const SETTLE_MS = 150;  // Streamlit changes the page in bursts: walk once a burst is over
@@ -105,7 +105,7 @@ export default function mount({ data } = {}) {
       const again = pressed !== null && pressed.chart === chartOf(figure);
       const start = again && pressed ? pressed.cell : null;
       if (again) pressed = null;
-      let at = /** @type {[number, number]} */ ([0, 0]);
+      let at = /** @type {[number, number]} */ (start || [0, 0]);  // Escape's cell: the one Enter picked
       walkable(figure, {
         pick: (row, column, target) => { at = [row, column]; hand(figure, "bvl-pick", at, target); },
         close: () => hand(figure, "bvl-close", at),
@@ -117,7 +117,8 @@ export default function mount({ data } = {}) {
   /** @param {KeyboardEvent} event */
   const shortcut = (event) => {
     const name = shortcutOf(event);
-    const selector = name && shortcuts[name];
+    if (!name || event.defaultPrevented || ownKeys(event.target)) return;
+    const selector = shortcuts[name];
     const control = selector ? shown(selector) : undefined;
     if (!control || control.disabled) return;
     event.preventDefault();

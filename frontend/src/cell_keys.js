@@ -236,6 +236,7 @@ export function walkable(figure, walk) {
 
   /** @param {KeyboardEvent} event */
   const keyed = (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;  // a shortcut's (shortcuts.js), or the browser's
     const to = moved(event.key, row, column, rows, columns);
     if (to) {
       event.preventDefault();

@@ -12,7 +12,7 @@ import { isArray, vector, numbersOf, listOf } from "./values.js";
 export const escaped = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** @param {unknown} text */
-const unescaped = (text) => String(text).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+export const unescaped = (text) => String(text).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 /** @param {string} text */
 const chars = (text) => Array.from(text);

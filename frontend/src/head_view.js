@@ -10,7 +10,7 @@
 
 import { walkable } from "./cell_keys.js";
 import { cellWords } from "./hover_words.js";
-import { drawnLines, lineWords, sidesOf } from "./token_lines.js";
+import { countWords, drawnLines, lineWords, sidesOf } from "./token_lines.js";
 import { element, worded } from "./page.js";
 
 /** @typedef {["q" | "k", number]} Token  a side ("q": the queries', "k": the keys') and the token's index */
@@ -71,7 +71,9 @@ export function linesPanel(figure, token, every) {
   if (!found) return element("div");
   const [side, index] = token, s = side === "q" ? 0 : 1;
   const say = drawn.data[found.at[s]].meta;
-  const name = (/** @type {any} */ marks, /** @type {number} */ i) => cellWords("%{text}", { text: marks.text[i] });
+  if (!say || !say.line) return element("div");
+  const name = (/** @type {any} */ marks, /** @type {number} */ i) => String(marks.text[i]);  // as Plotly reads it:
+  // escaped, decoded once in the words (hover_words.js)
   const words = { index, token: name(s ? found.keys : found.queries, index) };
   const lines = drawnLines(drawn._fullData, found.across).filter((line) => (s ? line.key : line.query) === index);
   const other = (/** @type {number} */ j) => name(s ? found.queries : found.keys, j);
@@ -81,7 +83,7 @@ export function linesPanel(figure, token, every) {
   list.append(...lines.map((line) => element("li", lineWords(say, line, side, other))));
   const panel = element("div", undefined, { class: "lines-panel" });
   panel.append(element("h3", cellWords(say.alone, words)), button,  // the way back first: a phone's list is long
-               element("p", lines.length ? cellWords(say.count, { count: lines.length }) : say.none), list,
+               element("p", lines.length ? countWords(say, lines.length) : say.none), list,
                element("p", worded("lines_as_drawn"), { class: "note" }));
   return panel;
 }
@@ -91,8 +93,9 @@ export function linesPanel(figure, token, every) {
  * lines as a click on its legend entry does, and the walk then reads the lines drawn. Kept in step with the legend.
  * @param {HTMLElement} figure
  * @param {import("./cell_keys.js").Walk} walk
+ * @param {() => void} changed  after a head is hidden or shown (a token's lines listed again)
  */
-export function headButtons(figure, walk) {
+export function headButtons(figure, walk, changed) {
   const drawn = /** @type {Drawn & { on: (event: string, listener: () => void) => void }} */ (figure);
   const groups = drawn._fullData.filter((trace) => trace.showlegend !== false && trace.legendgroup)
     .map((trace) => /** @type {string} */ (trace.legendgroup));
@@ -113,6 +116,7 @@ export function headButtons(figure, walk) {
   const mark = () => {
     buttons.forEach((button, k) => button.setAttribute("aria-pressed", String(shown(groups[k]))));
     walkable(figure, { ...walk, focus: figure === document.activeElement });  // its words: the lines drawn now
+    changed();
   };
   drawn.on("plotly_restyle", mark);  // a press here, or a click on the legend
   buttons.forEach((button, k) => button.setAttribute("aria-pressed", String(shown(groups[k]))));

@@ -1,6 +1,8 @@
 // A point of a figure in words, from the figure's own hover template, which Python wrote: what the mouse reads, the
 // keyboard's walk says (cell_keys.js) and a head view's lines are listed in (token_lines.js, head_view.js).
 
+import { unescaped } from "./figure_words.js";
+
 /**
  * What a cell's hover template may name: its x and y labels, its value (null or NaN where masked), its text and its
  * custom data where the trace has them.
@@ -27,6 +29,6 @@ export function cellWords(template, cell) {
       return String(value);
     })
     .replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "")
-    .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");  // a token as Plotly reads it (escaped)
+    .replace(/&lt;|&gt;|&amp;/g, unescaped);  // a token as Plotly reads it (escaped: figure_words.js)
 }
 

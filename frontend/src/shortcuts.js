@@ -3,8 +3,9 @@
 // lecture, from wherever the
 // focus is (a walked matrix included), without Tab-ing back to ◀ ▶ and Next. Each key holds Alt and Shift: WCAG
 // 2.1.4 forbids a single character's shortcut that cannot be turned off, and Alt+Shift with an arrow or N is no
-// browser's, screen reader's or text box's own (a box being typed in keeps its keys all the same). The controls
-// say their keys (aria-keyshortcuts, and their tooltip); what a key chose is said aloud (a polite live region).
+// browser's or common screen reader's. A box being typed in, a select or a slider keeps its keys (on a Mac,
+// Option+Shift+an arrow selects text there): a shortcut is not taken from them (`ownKeys`). The controls say their
+// keys (aria-keyshortcuts, and their tooltip); what a key chose is said aloud (a polite live region).
 
 import { announce } from "./cell_keys.js";
 
@@ -36,6 +37,14 @@ export function shortcutOf(press) {
 }
 
 /**
+ * Whether the element a key was pressed on keeps its keys: a box being typed in, a select, a slider.
+ * @param {EventTarget | null} target
+ */
+export function ownKeys(target) {
+  return target instanceof Element && target.closest('input, textarea, select, [contenteditable="true"]') !== null;
+}
+
+/**
  * `control` answers `name`'s keys: it says them, and `says` is what a screen reader hears when a key presses it.
  * @param {HTMLElement} control  a button or a link
  * @param {Shortcut} name
@@ -55,7 +64,7 @@ export function answers(control, name, says) {
 export function listen(page) {
   page.addEventListener("keydown", (event) => {
     const name = shortcutOf(event);
-    if (!name) return;
+    if (!name || event.defaultPrevented || ownKeys(event.target)) return;
     const control = /** @type {HTMLButtonElement | null} */ (
       page.querySelector(`[data-shortcut="${name}"]:not(:disabled)`));
     if (!control) return;

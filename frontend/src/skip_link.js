@@ -1,6 +1,6 @@
 // "Skip to the figure" (issue 56, WCAG 2.4.1 Bypass Blocks): the page's first Tab stop, shown when it has the focus,
 // moves the focus to the view's first walked figure (cell_keys.js), or to its heading where it has none, past the
-// pages' links and the controls (34 presses of Tab on the app's Layers, 24 on a site's). One button for the page,
+// pages' links and the controls (docs/accessibility.md says how many Tabs it saves). One button for the page,
 // before everything else, in the app and a site; its words are Python's.
 
 /**
@@ -21,8 +21,9 @@ export function skipLink(words) {
 
 /** The focus on the view's first walked figure, or its heading. */
 function toTheFigure() {
-  const figure = /** @type {HTMLElement | null} */ (document.querySelector('main [role="grid"], [role="grid"]'));
-  const heading = /** @type {HTMLElement | null} */ (document.querySelector("main h1, h1"));
+  const first = (/** @type {string} */ selector) => /** @type {HTMLElement | null} */ (
+    document.querySelector(`main ${selector}`) || document.querySelector(selector));  // the page's main part's first
+  const figure = first('[role="grid"]'), heading = first("h1");
   const target = figure || heading;
   if (!target) return;
   if (target === heading) target.tabIndex = -1;  // a heading takes the focus when asked, not a Tab

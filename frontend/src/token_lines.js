@@ -1,15 +1,15 @@
 // A head view's tokens and their lines, read from the drawn figure (figures/attention_views.py head_view: each side's
 // tokens a scatter of click targets, customdata [side, index]; its lines a trace per head and tenth of opacity, each
 // line three points: the query's side, the key's, a break): for the keyboard's walk (cell_keys.js), a grid of the
-// tokens by side, each said with its lines as drawn, in the words the token's marks carry (LINES_SAID); and for a
-// site's head view, the lines a token keeps alone (head_view.js).
+// tokens by side, each said with its lines as drawn, in the words the token's marks carry (attention_views.py
+// LINES_SAID: how many lines are said at once too); and for a site's head view, the lines a token keeps alone
+// (head_view.js). A token is as Plotly reads it (escaped: `&lt;s&gt;`), filled into words as it is and decoded once
+// there (hover_words.js), so that `<s>` is not taken for markup.
 
 import { cellWords } from "./hover_words.js";
 
 /** @typedef {import("./cell_keys.js").Walked} Walked */
 /** @typedef {HTMLElement & { data: any[], _fullData: any[], layout: any }} Drawn */
-
-const LINES_SAID = 3;  // a token's strongest lines said aloud when it is focused (the grid's cell holds them all)
 
 /**
  * A drawn line's ends and look, read from the figure (the head view's: a trace per head and tenth of opacity, each
@@ -51,6 +51,15 @@ export function lineWords(say, line, side, other) {
 }
 
 /**
+ * How many lines, in words ("1 line drawn", "3 lines drawn").
+ * @param {Record<string, string>} say
+ * @param {number} count
+ */
+export function countWords(say, count) {
+  return count === 1 ? say.one : cellWords(say.count, { count });
+}
+
+/**
  * A token's lines in words: how many, then the strongest `most` and how many more.
  * @param {Record<string, string>} say
  * @param {Line[]} lines  the token's, strongest first
@@ -62,7 +71,7 @@ function linesWords(say, lines, side, other, most) {
   if (!lines.length) return say.none;
   const each = lines.slice(0, most).map((line) => lineWords(say, line, side, other));
   const more = lines.length > most ? [cellWords(say.more, { count: lines.length - most })] : [];
-  return [cellWords(say.count, { count: lines.length }), ...each, ...more].join("; ");
+  return [countWords(say, lines.length), ...each, ...more].join("; ");
 }
 
 /**
@@ -95,23 +104,23 @@ export function tokenSides(figure) {
   const { at, queries, keys, across } = found;
   const n = queries.customdata.length;
   const lines = drawnLines(figure._fullData, across);
-  const token = (/** @type {number} */ s, /** @type {number} */ i) => cellWords("%{text}", {
-    text: (s ? keys : queries).text[i] });
+  const token = (/** @type {number} */ s, /** @type {number} */ i) => String((s ? keys : queries).text[i]);  // escaped
   /** @type {(s: number, i: number) => Line[]} */
   const own = (s, i) => lines.filter((line) => (s ? line.key : line.query) === i);
   const sideOf = (/** @type {number} */ r, /** @type {number} */ c) => (across ? r : c);
   const indexOf = (/** @type {number} */ r, /** @type {number} */ c) => (across ? c : r);
   const marks = (/** @type {number} */ s) => (s ? keys : queries);
+  const said = at.map((k) => (figure.data[k] && figure.data[k].meta) || {});  // each side's words
   const words = (/** @type {number} */ r, /** @type {number} */ c, /** @type {number} */ most) => {
     const s = sideOf(r, c), i = indexOf(r, c), trace = marks(s);
-    const say = (figure.data[at[s]] && figure.data[at[s]].meta) || {};
+    const say = said[s];
     const hover = cellWords(String(trace.hovertemplate), { text: trace.text[i], customdata: trace.customdata[i] });
     return say.line ? `${hover}: ${linesWords(say, own(s, i), s ? "k" : "q", (j) => token(1 - s, j), most)}` : hover;
   };
-  const names = Array.from({ length: n }, (_, i) => `${i} ${token(0, i)}`);
-  const sideNames = [queries, keys].map((trace) => cellWords(String(trace.hovertemplate).split(" ")[0], {}));
+  const names = Array.from({ length: n }, (_, i) => cellWords("%{index} %{token}", { index: i, token: token(0, i) }));
+  const sideNames = said.map((say) => String(say.side || ""));
   return { rows: across ? 2 : n, columns: across ? n : 2, x: across ? names : sideNames, y: across ? sideNames : names,
-           words: (r, c) => words(r, c, Infinity), said: (r, c) => words(r, c, LINES_SAID),
+           words: (r, c) => words(r, c, Infinity), said: (r, c) => words(r, c, Number(said[sideOf(r, c)].most) || 0),
            place: (r, c) => [[{ curveNumber: at[sideOf(r, c)], pointNumber: indexOf(r, c) }],
                              `${queries.xaxis || "x"}${queries.yaxis || "y"}`],
            target: (r, c) => marks(sideOf(r, c)).customdata[indexOf(r, c)] };

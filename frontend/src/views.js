@@ -139,11 +139,19 @@ function attention(view, keys, current) {
       });
       if (model) return;
       const after = figure.closest(".scroll-box") || figure;
+      let panel = element("div");  // a token's lines, listed as the figure draws them
+      const listed = () => {
+        if (!focus) return;
+        const fresh = linesPanel(figure, focus, every);
+        panel.replaceWith(fresh);
+        panel = fresh;
+      };
       if (focus) {
         await keepLines(figure, focus, { ...walk, focus: wasKeyed });
-        after.after(linesPanel(figure, focus, every));
+        after.after(panel);
+        listed();
       }
-      after.after(headButtons(figure, walk));  // the legend's heads, by keyboard
+      after.after(headButtons(figure, walk, listed));  // the legend's heads, by keyboard
     });
   }).catch((error) => current() && failed(view, "Attention", error));
 }

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { moved, windowStart, PAGE_ROWS, WINDOW } from "../src/cell_keys.js";
 import { cellWords } from "../src/hover_words.js";
-import { drawnLines, lineWords, sidesOf } from "../src/token_lines.js";
+import { drawnLines, lineWords, sidesOf, tokenSides } from "../src/token_lines.js";
 import { focusOf } from "../src/head_view.js";
 
 test("each key moves the focused cell, and stops at the matrix's edges", () => {
@@ -81,4 +81,32 @@ test("a link's focus names a token of the view, or none", () => {
   assert.equal(focusOf("x1", 12), null);
   assert.equal(focusOf("q-1", 12), null);
   assert.equal(focusOf(null, 12), null);
+});
+
+test("a head view's tokens are a grid of tokens by side, upright or across, each said with its lines", () => {
+  const say = (/** @type {string} */ side, /** @type {string} */ to) => ({ side, most: 1,
+    line: `%{name} ${to} %{index} %{token}: %{weight:.1f}`, count: "%{count} lines drawn", one: "1 line drawn",
+    none: "no line drawn",
+    more: "and %{count} more" });
+  const marks = (/** @type {string} */ side, /** @type {number} */ at) => ({ type: "scatter", text: ["&lt;s&gt;", "a"],
+    x: [at, at], y: [0, 1], customdata: [[side, 0], [side, 1]],
+    hovertemplate: `${side === "q" ? "query" : "key"} %{customdata[1]} %{text}<extra></extra>` });
+  const upright = [
+    { mode: "lines", x: [0, 1, NaN, 0, 1, NaN], y: [0, 1, NaN, 1, 1, NaN], opacity: 0.5, name: "head 0" },
+    { mode: "lines", x: [0, 1, NaN], y: [1, 0, NaN], opacity: 0.9, name: "head 1" }, marks("q", 0), marks("k", 1)];
+  const figure = (/** @type {any[]} */ traces) => /** @type {any} */ ({
+    _fullData: traces, data: traces.map((t, k) => (k === traces.length - 2 ? { meta: say("query", "to key") }
+      : k === traces.length - 1 ? { meta: say("key", "from query") } : {})) });
+  const walked = tokenSides(figure(upright));
+  assert.ok(walked);
+  assert.deepEqual([walked.rows, walked.columns, walked.x, walked.y], [2, 2, ["query", "key"], ["0 <s>", "1 a"]]);
+  assert.equal(walked.words(1, 0), "query 1 a: 2 lines drawn; head 1 to key 0 <s>: 0.9; head 0 to key 1 a: 0.5");
+  assert.equal(walked.said && walked.said(1, 0), "query 1 a: 2 lines drawn; head 1 to key 0 <s>: 0.9; and 1 more");
+  assert.equal(walked.words(0, 1), "key 0 <s>: 1 line drawn; head 1 from query 1 a: 0.9");
+  assert.deepEqual(walked.target && walked.target(0, 1), ["k", 0]);
+  const across = tokenSides(figure(upright.map((t) => ({ ...t, x: t.y, y: t.x }))));  // queries a row above keys'
+  assert.ok(across);
+  assert.deepEqual([across.rows, across.columns, across.y], [2, 2, ["query", "key"]]);
+  assert.equal(across.words(0, 1), walked.words(1, 0));  // the queries' row, token 1
+  assert.deepEqual(across.target && across.target(1, 0), ["k", 0]);
 });

@@ -389,6 +389,171 @@
     return lectures[index];
   };
 
+  // src/values.js
+  var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
+  function number(value) {
+    if (typeof value === "number") return value;
+    if (typeof value === "boolean") return Number(value);
+    throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
+  }
+  function plain(value) {
+    if (!isArray(value)) return value;
+    if (value.shape.length <= 1) return Array.from(value.data);
+    const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
+    return Array.from(
+      { length: rows },
+      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
+    );
+  }
+  var vector = (values) => ({ shape: [values.length], data: Float64Array.from(values) });
+  function elementwise(f, args) {
+    const arrays = args.filter(isArray);
+    if (!arrays.length) return f(...args);
+    const { shape, data } = arrays[0];
+    const out = new Float64Array(data.length);
+    for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => isArray(a) ? a.data[n] : a)));
+    return { shape, data: out };
+  }
+  var numbersOf = (value) => isArray(value) ? Array.from(value.data) : Array.isArray(value) ? value.map((x) => number(
+    /** @type {Value} */
+    x
+  )) : [number(value)];
+  var listOf = (value) => isArray(value) ? Array.from(value.data) : (
+    /** @type {unknown[]} */
+    value
+  );
+
+  // src/figure_words.js
+  var escaped = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  var unescaped = (text) => String(text).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  var chars = (text) => Array.from(text);
+  function cut(label, longest) {
+    const shown2 = chars(unescaped(label));
+    return shown2.length <= longest ? label : `${escaped(shown2.slice(0, longest - 1).join(""))}…`;
+  }
+  function wrapped(text, width) {
+    if (Array.isArray(text)) return text.flatMap((part) => wrapped(part, width));
+    const lines2 = [];
+    for (const word of String(text).split(/\s+/).filter(Boolean)) {
+      const last = lines2.length - 1;
+      if (last >= 0 && chars(lines2[last]).length + 1 + chars(word).length <= width) lines2[last] += ` ${word}`;
+      else lines2.push(word);
+    }
+    return lines2.length ? lines2 : [""];
+  }
+  var NUMBER = /^[−-]?\d*\.?\d+$/u;
+  var thousandths = (value) => fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
+  var eachNumber = (word) => (c, values) => {
+    if (typeof values === "number") return word(values);
+    const array = (
+      /** @type {Unpacked} */
+      values
+    ), last = array.shape[array.shape.length - 1] ?? 0;
+    const texts = Array.from(array.data, word);
+    if (array.shape.length < 2) return texts;
+    return Array.from({ length: texts.length / last }, (_, r) => texts.slice(r * last, (r + 1) * last));
+  };
+  var oneLine = (texts) => Array.isArray(texts) ? texts.map(oneLine) : String(texts).replaceAll("<br>", " ");
+  function interp(x, xs, ys) {
+    const last = xs.length - 1;
+    if (x < xs[0]) return ys[0];
+    if (x >= xs[last]) return ys[last];
+    let j = 0;
+    while (j + 1 < last && xs[j + 1] <= x) j++;
+    if (xs[j] === x) return ys[j];
+    const slope = (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]);
+    return slope * (x - xs[j]) + ys[j];
+  }
+  var sliced = (v, start3, stop) => isArray(v) ? vector(v.data.subarray(start3, Math.max(start3, stop))) : (
+    /** @type {unknown[]} */
+    v.slice(start3, stop)
+  );
+  var asValue = (items) => items.every((x) => typeof x === "number") ? vector(
+    /** @type {number[]} */
+    items
+  ) : items;
+  var itemsOf = (part) => isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part];
+  function pooled(matrix3, step) {
+    const [rows, cols] = matrix3.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
+    const data = new Float64Array(out[0] * out[1]);
+    for (let i = 0; i < out[0]; i++) {
+      for (let j = 0; j < out[1]; j++) {
+        let sum = 0, count = 0;
+        for (let r = i * step; r < Math.min(rows, (i + 1) * step); r++) {
+          for (let c = j * step; c < Math.min(cols, (j + 1) * step); c++) {
+            const v = matrix3.data[r * cols + c];
+            if (!Number.isNaN(v)) {
+              sum += v;
+              count += 1;
+            }
+          }
+        }
+        data[i * out[1] + j] = count ? Math.fround(sum / count) : NaN;
+      }
+    }
+    return { shape: out, data };
+  }
+  var eachText = (word) => (c, texts, ...args) => Array.isArray(texts) ? texts.map((t) => word(String(t), ...args)) : word(String(texts), ...args);
+  var linesOf = (texts) => listOf(texts).flatMap((t) => String(t).split("<br>"));
+  var FIGURE_WORDS = {
+    round: (c, x) => pyRound(x),
+    range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
+    repeat: (c, value, n) => Array(n).fill(value),
+    pick: (c, k, ...options) => options[Number(k)],
+    zip: (c, a, b) => {
+      const second = listOf(b);
+      return listOf(a).map((x, k) => [x, second[k]]);
+    },
+    part: (c, flat, counts, k) => {
+      const runs = numbersOf(counts), start3 = runs.slice(0, k).reduce((s, n) => s + n, 0);
+      return { shape: [runs[k]], data: (
+        /** @type {Unpacked} */
+        flat.data.subarray(start3, start3 + runs[k])
+      ) };
+    },
+    cat: (c, ...parts) => asValue(parts.flatMap(itemsOf)),
+    slice: (c, v, start3, stop) => sliced(v, start3, stop),
+    taken: (c, v, indices) => {
+      const at3 = numbersOf(indices);
+      return isArray(v) ? vector(at3.map((i) => v.data[i])) : at3.map((i) => (
+        /** @type {unknown[]} */
+        v[i]
+      ));
+    },
+    which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => x ? [k] : [])),
+    cells: (c, items) => isArray(items) ? vector(items.data) : (
+      /** @type {unknown[][]} */
+      items.flat()
+    ),
+    rows_of: (c, items, width) => {
+      const all = listOf(items);
+      return Array.from({ length: Math.ceil(all.length / width) }, (_, r) => all.slice(r * width, (r + 1) * width));
+    },
+    line_counts: (c, texts) => vector(listOf(texts).map((t) => String(t).split("<br>").length)),
+    one_line: (c, texts) => oneLine(texts),
+    numeric: (c, texts) => vector(listOf(texts).map((t) => Number(NUMBER.test(String(t))))),
+    thousandths: eachNumber(thousandths),
+    index: (c, values, items) => {
+      const all = listOf(values);
+      return vector(listOf(items).map((v) => all.indexOf(v)));
+    },
+    has: (c, texts, part) => typeof texts === "string" ? Number(texts.includes(part)) : vector(listOf(texts).map((t) => Number(String(t).includes(part)))),
+    chars: (c, texts) => Array.isArray(texts) ? vector(texts.map((t) => chars(unescaped(t)).length)) : chars(unescaped(texts)).length,
+    escaped: eachText(escaped),
+    unescaped: eachText(unescaped),
+    cut: eachText(cut),
+    lines: (c, texts) => linesOf(texts),
+    wrapped: (c, text, width) => wrapped(text, width),
+    merged: (c, part, more) => ({ ...part, ...more }),
+    unique: (c, items) => [...new Set(listOf(items))],
+    interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
+    pooled: (c, matrix3, step) => pooled(
+      /** @type {Unpacked} */
+      matrix3,
+      step
+    )
+  };
+
   // src/hover_words.js
   function cellWords(template, cell2) {
     return template.replace(/<extra>.*?<\/extra>/g, "").replace(/%\{(\w+)(?:\[(\d+)\])?(?::\.(\d+)f)?\}/g, (whole, field, index, digits) => {
@@ -401,11 +566,10 @@
       if (value === void 0 || value === null) return "";
       if (typeof value === "number" && digits !== void 0) return value.toFixed(Number(digits)).replace("-", "−");
       return String(value);
-    }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    }).replace(/<br\s*\/?>/g, ", ").replace(/<[^>]+>/g, "").replace(/&lt;|&gt;|&amp;/g, unescaped);
   }
 
   // src/token_lines.js
-  var LINES_SAID = 3;
   function drawnLines(traces, across) {
     const found = [];
     for (const trace of traces) {
@@ -426,11 +590,14 @@
     const index = side === "q" ? line2.key : line2.query;
     return cellWords(say.line, { name: line2.name, index, token: other(index), weight: line2.weight });
   }
+  function countWords(say, count) {
+    return count === 1 ? say.one : cellWords(say.count, { count });
+  }
   function linesWords(say, lines2, side, other, most) {
     if (!lines2.length) return say.none;
     const each = lines2.slice(0, most).map((line2) => lineWords(say, line2, side, other));
     const more = lines2.length > most ? [cellWords(say.more, { count: lines2.length - most })] : [];
-    return [cellWords(say.count, { count: lines2.length }), ...each, ...more].join("; ");
+    return [countWords(say, lines2.length), ...each, ...more].join("; ");
   }
   function sidesOf(traces) {
     const side = (trace) => trace.type === "scatter" && Array.isArray(trace.customdata) && Array.isArray(trace.customdata[0]) && ["q", "k"].includes(trace.customdata[0][0]);
@@ -445,28 +612,27 @@
     const { at: at3, queries, keys, across } = found;
     const n = queries.customdata.length;
     const lines2 = drawnLines(figure._fullData, across);
-    const token = (s, i) => cellWords("%{text}", {
-      text: (s ? keys : queries).text[i]
-    });
+    const token = (s, i) => String((s ? keys : queries).text[i]);
     const own = (s, i) => lines2.filter((line2) => (s ? line2.key : line2.query) === i);
     const sideOf = (r, c) => across ? r : c;
     const indexOf = (r, c) => across ? c : r;
     const marks2 = (s) => s ? keys : queries;
+    const said2 = at3.map((k) => figure.data[k] && figure.data[k].meta || {});
     const words3 = (r, c, most) => {
       const s = sideOf(r, c), i = indexOf(r, c), trace = marks2(s);
-      const say = figure.data[at3[s]] && figure.data[at3[s]].meta || {};
+      const say = said2[s];
       const hover = cellWords(String(trace.hovertemplate), { text: trace.text[i], customdata: trace.customdata[i] });
       return say.line ? `${hover}: ${linesWords(say, own(s, i), s ? "k" : "q", (j) => token(1 - s, j), most)}` : hover;
     };
-    const names = Array.from({ length: n }, (_, i) => `${i} ${token(0, i)}`);
-    const sideNames = [queries, keys].map((trace) => cellWords(String(trace.hovertemplate).split(" ")[0], {}));
+    const names = Array.from({ length: n }, (_, i) => cellWords("%{index} %{token}", { index: i, token: token(0, i) }));
+    const sideNames = said2.map((say) => String(say.side || ""));
     return {
       rows: across ? 2 : n,
       columns: across ? n : 2,
       x: across ? names : sideNames,
       y: across ? sideNames : names,
       words: (r, c) => words3(r, c, Infinity),
-      said: (r, c) => words3(r, c, LINES_SAID),
+      said: (r, c) => words3(r, c, Number(said2[sideOf(r, c)].most) || 0),
       place: (r, c) => [
         [{ curveNumber: at3[sideOf(r, c)], pointNumber: indexOf(r, c) }],
         `${queries.xaxis || "x"}${queries.yaxis || "y"}`
@@ -658,6 +824,7 @@
       announce((map.said || words3)(row2, column));
     };
     const keyed3 = (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
       const to = moved(event.key, row2, column, rows, columns);
       if (to) {
         event.preventDefault();
@@ -891,171 +1058,6 @@
     if (!f) throw new Error(`The site cannot compute ${name} in the browser: the app explains this cell.`);
     return f;
   }
-
-  // src/values.js
-  var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
-  function number(value) {
-    if (typeof value === "number") return value;
-    if (typeof value === "boolean") return Number(value);
-    throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
-  }
-  function plain(value) {
-    if (!isArray(value)) return value;
-    if (value.shape.length <= 1) return Array.from(value.data);
-    const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
-    return Array.from(
-      { length: rows },
-      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
-    );
-  }
-  var vector = (values) => ({ shape: [values.length], data: Float64Array.from(values) });
-  function elementwise(f, args) {
-    const arrays = args.filter(isArray);
-    if (!arrays.length) return f(...args);
-    const { shape, data } = arrays[0];
-    const out = new Float64Array(data.length);
-    for (let n = 0; n < data.length; n++) out[n] = number(f(...args.map((a) => isArray(a) ? a.data[n] : a)));
-    return { shape, data: out };
-  }
-  var numbersOf = (value) => isArray(value) ? Array.from(value.data) : Array.isArray(value) ? value.map((x) => number(
-    /** @type {Value} */
-    x
-  )) : [number(value)];
-  var listOf = (value) => isArray(value) ? Array.from(value.data) : (
-    /** @type {unknown[]} */
-    value
-  );
-
-  // src/figure_words.js
-  var escaped = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  var unescaped = (text) => String(text).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  var chars = (text) => Array.from(text);
-  function cut(label, longest) {
-    const shown2 = chars(unescaped(label));
-    return shown2.length <= longest ? label : `${escaped(shown2.slice(0, longest - 1).join(""))}…`;
-  }
-  function wrapped(text, width) {
-    if (Array.isArray(text)) return text.flatMap((part) => wrapped(part, width));
-    const lines2 = [];
-    for (const word of String(text).split(/\s+/).filter(Boolean)) {
-      const last = lines2.length - 1;
-      if (last >= 0 && chars(lines2[last]).length + 1 + chars(word).length <= width) lines2[last] += ` ${word}`;
-      else lines2.push(word);
-    }
-    return lines2.length ? lines2 : [""];
-  }
-  var NUMBER = /^[−-]?\d*\.?\d+$/u;
-  var thousandths = (value) => fixed(value, 3).replace(/^(-?)0\./, "$1.").replace("-", "−");
-  var eachNumber = (word) => (c, values) => {
-    if (typeof values === "number") return word(values);
-    const array = (
-      /** @type {Unpacked} */
-      values
-    ), last = array.shape[array.shape.length - 1] ?? 0;
-    const texts = Array.from(array.data, word);
-    if (array.shape.length < 2) return texts;
-    return Array.from({ length: texts.length / last }, (_, r) => texts.slice(r * last, (r + 1) * last));
-  };
-  var oneLine = (texts) => Array.isArray(texts) ? texts.map(oneLine) : String(texts).replaceAll("<br>", " ");
-  function interp(x, xs, ys) {
-    const last = xs.length - 1;
-    if (x < xs[0]) return ys[0];
-    if (x >= xs[last]) return ys[last];
-    let j = 0;
-    while (j + 1 < last && xs[j + 1] <= x) j++;
-    if (xs[j] === x) return ys[j];
-    const slope = (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]);
-    return slope * (x - xs[j]) + ys[j];
-  }
-  var sliced = (v, start3, stop) => isArray(v) ? vector(v.data.subarray(start3, Math.max(start3, stop))) : (
-    /** @type {unknown[]} */
-    v.slice(start3, stop)
-  );
-  var asValue = (items) => items.every((x) => typeof x === "number") ? vector(
-    /** @type {number[]} */
-    items
-  ) : items;
-  var itemsOf = (part) => isArray(part) ? Array.from(part.data) : Array.isArray(part) ? part : [part];
-  function pooled(matrix3, step) {
-    const [rows, cols] = matrix3.shape, out = [Math.ceil(rows / step), Math.ceil(cols / step)];
-    const data = new Float64Array(out[0] * out[1]);
-    for (let i = 0; i < out[0]; i++) {
-      for (let j = 0; j < out[1]; j++) {
-        let sum = 0, count = 0;
-        for (let r = i * step; r < Math.min(rows, (i + 1) * step); r++) {
-          for (let c = j * step; c < Math.min(cols, (j + 1) * step); c++) {
-            const v = matrix3.data[r * cols + c];
-            if (!Number.isNaN(v)) {
-              sum += v;
-              count += 1;
-            }
-          }
-        }
-        data[i * out[1] + j] = count ? Math.fround(sum / count) : NaN;
-      }
-    }
-    return { shape: out, data };
-  }
-  var eachText = (word) => (c, texts, ...args) => Array.isArray(texts) ? texts.map((t) => word(String(t), ...args)) : word(String(texts), ...args);
-  var linesOf = (texts) => listOf(texts).flatMap((t) => String(t).split("<br>"));
-  var FIGURE_WORDS = {
-    round: (c, x) => pyRound(x),
-    range: (c, n) => vector(Array.from({ length: n }, (_, k) => k)),
-    repeat: (c, value, n) => Array(n).fill(value),
-    pick: (c, k, ...options) => options[Number(k)],
-    zip: (c, a, b) => {
-      const second = listOf(b);
-      return listOf(a).map((x, k) => [x, second[k]]);
-    },
-    part: (c, flat, counts, k) => {
-      const runs = numbersOf(counts), start3 = runs.slice(0, k).reduce((s, n) => s + n, 0);
-      return { shape: [runs[k]], data: (
-        /** @type {Unpacked} */
-        flat.data.subarray(start3, start3 + runs[k])
-      ) };
-    },
-    cat: (c, ...parts) => asValue(parts.flatMap(itemsOf)),
-    slice: (c, v, start3, stop) => sliced(v, start3, stop),
-    taken: (c, v, indices) => {
-      const at3 = numbersOf(indices);
-      return isArray(v) ? vector(at3.map((i) => v.data[i])) : at3.map((i) => (
-        /** @type {unknown[]} */
-        v[i]
-      ));
-    },
-    which: (c, mask) => vector(numbersOf(mask).flatMap((x, k) => x ? [k] : [])),
-    cells: (c, items) => isArray(items) ? vector(items.data) : (
-      /** @type {unknown[][]} */
-      items.flat()
-    ),
-    rows_of: (c, items, width) => {
-      const all = listOf(items);
-      return Array.from({ length: Math.ceil(all.length / width) }, (_, r) => all.slice(r * width, (r + 1) * width));
-    },
-    line_counts: (c, texts) => vector(listOf(texts).map((t) => String(t).split("<br>").length)),
-    one_line: (c, texts) => oneLine(texts),
-    numeric: (c, texts) => vector(listOf(texts).map((t) => Number(NUMBER.test(String(t))))),
-    thousandths: eachNumber(thousandths),
-    index: (c, values, items) => {
-      const all = listOf(values);
-      return vector(listOf(items).map((v) => all.indexOf(v)));
-    },
-    has: (c, texts, part) => typeof texts === "string" ? Number(texts.includes(part)) : vector(listOf(texts).map((t) => Number(String(t).includes(part)))),
-    chars: (c, texts) => Array.isArray(texts) ? vector(texts.map((t) => chars(unescaped(t)).length)) : chars(unescaped(texts)).length,
-    escaped: eachText(escaped),
-    unescaped: eachText(unescaped),
-    cut: eachText(cut),
-    lines: (c, texts) => linesOf(texts),
-    wrapped: (c, text, width) => wrapped(text, width),
-    merged: (c, part, more) => ({ ...part, ...more }),
-    unique: (c, items) => [...new Set(listOf(items))],
-    interp: (c, x, xs, ys) => interp(x, numbersOf(xs), numbersOf(ys)),
-    pooled: (c, matrix3, step) => pooled(
-      /** @type {Unpacked} */
-      matrix3,
-      step
-    )
-  };
 
   // src/recipe.js
   function wordsOf(tree, found = /* @__PURE__ */ new Set()) {
@@ -2738,6 +2740,9 @@
     if (press.code === "KeyN" || press.key === "N" || press.key === "n") return "next";
     return null;
   }
+  function ownKeys(target) {
+    return target instanceof Element && target.closest('input, textarea, select, [contenteditable="true"]') !== null;
+  }
   function answers(control, name, says) {
     control.setAttribute("aria-keyshortcuts", SHORTCUTS[name].keys);
     control.dataset.shortcut = name;
@@ -2747,7 +2752,7 @@
   function listen(page2) {
     page2.addEventListener("keydown", (event) => {
       const name = shortcutOf(event);
-      if (!name) return;
+      if (!name || event.defaultPrevented || ownKeys(event.target)) return;
       const control = (
         /** @type {HTMLButtonElement | null} */
         page2.querySelector(`[data-shortcut="${name}"]:not(:disabled)`)
@@ -2775,14 +2780,11 @@
     skip.textContent = words3;
   }
   function toTheFigure() {
-    const figure = (
+    const first2 = (selector) => (
       /** @type {HTMLElement | null} */
-      document.querySelector('main [role="grid"], [role="grid"]')
+      document.querySelector(`main ${selector}`) || document.querySelector(selector)
     );
-    const heading = (
-      /** @type {HTMLElement | null} */
-      document.querySelector("main h1, h1")
-    );
+    const figure = first2('[role="grid"]'), heading = first2("h1");
     const target = figure || heading;
     if (!target) return;
     if (target === heading) target.tabIndex = -1;
@@ -3151,7 +3153,8 @@
     if (!found) return element("div");
     const [side, index] = token, s = side === "q" ? 0 : 1;
     const say = drawn3.data[found.at[s]].meta;
-    const name = (marks2, i) => cellWords("%{text}", { text: marks2.text[i] });
+    if (!say || !say.line) return element("div");
+    const name = (marks2, i) => String(marks2.text[i]);
     const words3 = { index, token: name(s ? found.keys : found.queries, index) };
     const lines2 = drawnLines(drawn3._fullData, found.across).filter((line2) => (s ? line2.key : line2.query) === index);
     const other = (j) => name(s ? found.queries : found.keys, j);
@@ -3164,13 +3167,13 @@
       element("h3", cellWords(say.alone, words3)),
       button2,
       // the way back first: a phone's list is long
-      element("p", lines2.length ? cellWords(say.count, { count: lines2.length }) : say.none),
+      element("p", lines2.length ? countWords(say, lines2.length) : say.none),
       list,
       element("p", worded("lines_as_drawn"), { class: "note" })
     );
     return panel;
   }
-  function headButtons(figure, walk) {
+  function headButtons(figure, walk, changed) {
     const drawn3 = (
       /** @type {Drawn & { on: (event: string, listener: () => void) => void }} */
       figure
@@ -3197,6 +3200,7 @@
     const mark = () => {
       buttons.forEach((button2, k) => button2.setAttribute("aria-pressed", String(shown2(groups[k]))));
       walkable(figure, { ...walk, focus: figure === document.activeElement });
+      changed();
     };
     drawn3.on("plotly_restyle", mark);
     buttons.forEach((button2, k) => button2.setAttribute("aria-pressed", String(shown2(groups[k]))));
@@ -3351,11 +3355,19 @@
         });
         if (model) return;
         const after = figure.closest(".scroll-box") || figure;
+        let panel = element("div");
+        const listed2 = () => {
+          if (!focus) return;
+          const fresh = linesPanel(figure, focus, every);
+          panel.replaceWith(fresh);
+          panel = fresh;
+        };
         if (focus) {
           await keepLines(figure, focus, { ...walk, focus: wasKeyed });
-          after.after(linesPanel(figure, focus, every));
+          after.after(panel);
+          listed2();
         }
-        after.after(headButtons(figure, walk));
+        after.after(headButtons(figure, walk, listed2));
       });
     }).catch((error) => current() && failed(view, "Attention", error));
   }
