@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bertviz_lite.analyses.attention_views import PAIR_FILTERS, model_view_title, thumbnail_side, units
+from bertviz_lite.analyses.attention_views import (PAIR_FILTERS, lines_table, model_view_title, thumbnail_side,
+                                                   thumbnails_table, units)
 from bertviz_lite.attention_lines import FULL_LENGTH, MIN_WEIGHT
 from bertviz_lite.figures import head_view, model_view
 from bertviz_lite.figures.attention_views import (HEAD_VIEW_PX, lines_said, model_view_px, phone_model_view,
@@ -152,12 +153,11 @@ def head_view_page() -> None:
                                                   most_px=most, heads=heads),  # every head shown in the legend,
                                 # a line or not (random weights: one head of "all 12" listed)
                                 on_select=lambda: on_token_click(chart), selection_mode="points", key=chart)
-        taps.hear_taps(chart, pick_token, lambda: st.session_state.update(focus=""))  # a finger's tap, Enter and
-        # Escape on a token, as a click and the button below
+        taps.hear_taps(chart, pick_token, lambda: st.session_state.update(focus=""))  # a tap, Enter, Escape
     with canvas:
         if focus is not None:
             focus_numbers(view.focus_weights, labels, heads, focus)
-        charts.csv_download(lambda: lines_frame(lines, labels), f"head_view_layer{layer}.csv")
+        charts.csv_download(lambda: lines_table(lines, labels), f"head_view_layer{layer}.csv")
 
 
 def heads_title(heads: list[int]) -> str:
@@ -185,11 +185,6 @@ def focus_numbers(weights: np.ndarray, labels: list[str], heads: list[int], focu
     st.markdown(f"**{lines_said(side, 'alone', index=i, token=labels[i])}**")
     st.dataframe(frame.round(3), height=min(400, 38 + 35 * len(labels)),
                  column_config={c: st.column_config.NumberColumn(format="%.3f") for c in frame.columns})
-
-
-def lines_frame(lines, labels: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({"head": lines.head, "query": lines.query, "query token": [labels[i] for i in lines.query],
-                         "key": lines.key, "key token": [labels[j] for j in lines.key], "weight": lines.weight})
 
 
 def model_view_page() -> None:
@@ -243,17 +238,8 @@ def model_view_page() -> None:
                                 on_select=opened, selection_mode="points", key=chart)
         taps.hear_taps(chart, open_tile)  # a finger's tap and Enter on a thumbnail, as a click
     with canvas:
-        charts.csv_download(lambda key=key: thumbnails_frame(cached_thumbnails(key, side)), "model_view.csv")  # by
+        charts.csv_download(lambda key=key: thumbnails_table(cached_thumbnails(key, side)), "model_view.csv")  # by
         # its key: see below
-
-
-def thumbnails_frame(shares: np.ndarray) -> pd.DataFrame:
-    """The thumbnails in long form. A download makes it when clicked, outside any page run: so from the run's key
-    and the cache, with no Streamlit command and nothing of the page (which has let go of its model)."""
-    layers, heads, n, _ = shares.shape
-    index = pd.MultiIndex.from_product([range(layers), range(heads), range(n), range(n)],
-                                       names=["layer", "head", "query block", "key block"])
-    return pd.DataFrame({"share": shares.ravel()}, index=index).reset_index()
 
 
 with controls:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import torch
 
 from ..attention_lines import Lines, attention_lines
@@ -119,3 +120,19 @@ def model_view_title(tokens: int, side: int) -> str:
 def thumbnails(trace: Trace, side: int) -> np.ndarray:
     """(L, h, n, n): every layer's and head's attention pooled to at most `side` a side (`pooled_shares`)."""
     return np.stack([pooled_shares(trace.attention(layer), side) for layer in range(trace.num_layers)])
+
+
+def lines_table(lines: Lines, labels: list[str]) -> pd.DataFrame:
+    """The head view's lines as a table (its CSV download): each line's head, query, key, their tokens, weight."""
+    return pd.DataFrame({"head": lines.head, "query": lines.query, "query token": [labels[i] for i in lines.query],
+                         "key": lines.key, "key token": [labels[j] for j in lines.key], "weight": lines.weight})
+
+
+def thumbnails_table(shares: np.ndarray) -> pd.DataFrame:
+    """The model view's thumbnails (L, H, n, n) in long form (its CSV download). A page's download makes it when
+    clicked, outside any page run: from the run's key and the cache, with nothing of the page (which has let go of
+    its model)."""
+    layers, heads, n, _ = shares.shape
+    index = pd.MultiIndex.from_product([range(layers), range(heads), range(n), range(n)],
+                                       names=["layer", "head", "query block", "key block"])
+    return pd.DataFrame({"share": shares.ravel()}, index=index).reset_index()
