@@ -4,7 +4,7 @@
 // whole on it (at once where the reader asked for less motion), and its words are said to a screen reader (Enter on
 // a walked figure explains a cell that may lie out of sight).
 
-import { announce } from "./cell_keys.js";
+import { announce } from "./announce.js";
 
 const LAID_OUT_MS = 400;  // the figures under the part move it while the page lays out what the run drew
 

@@ -8,7 +8,8 @@
 // buttons that Python names (`data.shortcuts`: a selector per shortcut), and what they chose is said once the rerun
 // has drawn it.
 
-import { announce, walkable } from "./cell_keys.js";
+import { announce } from "./announce.js";
+import { walkable } from "./cell_keys.js";
 import { SHORTCUTS, ownKeys, shortcutOf } from "./shortcuts.js";
 import { skipLink } from "./skip_link.js";
 

@@ -8,6 +8,7 @@
 // give the whole. Matrices side by side are one grid, walked across them; the model view's thumbnails are a grid of
 // layers by heads; a head view's tokens, a grid of tokens by side (token_lines.js).
 
+import { announce } from "./announce.js";
 import { cellWords } from "./hover_words.js";
 import { tokenSides } from "./token_lines.js";
 
@@ -61,23 +62,8 @@ export function windowStart(at, count) {
 
 /** @typedef {HTMLElement & { data: any[], _fullData: any[], layout: any }} Drawn */
 
-let announcer = /** @type {HTMLElement | null} */ (null);
 /** @type {WeakMap<HTMLElement, () => void>} */
 const unwalk = new WeakMap();  // a figure drawn again in the same box: its last walk undone first
-
-/**
- * Say `words` to a screen reader, politely (one live region for the page).
- * @param {string} words
- */
-export function announce(words) {
-  if (!announcer || !announcer.isConnected) {
-    announcer = document.createElement("div");
-    announcer.className = "visually-hidden";
-    announcer.setAttribute("aria-live", "polite");
-    document.body.append(announcer);
-  }
-  announcer.textContent = words;
-}
 
 /**
  * What a walk reads of a figure: its rows and columns, their headers, a cell's words and where Plotly's hover label

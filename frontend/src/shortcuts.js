@@ -7,7 +7,7 @@
 // Option+Shift+an arrow selects text there): a shortcut is not taken from them (`ownKeys`). The controls say their
 // keys (aria-keyshortcuts, and their tooltip); what a key chose is said aloud (a polite live region).
 
-import { announce } from "./cell_keys.js";
+import { announce } from "./announce.js";
 
 /** @typedef {"back" | "forward" | "shallower" | "deeper" | "next"} Shortcut */
 

@@ -12,7 +12,7 @@ import { explanationFigure } from "./explanation_figure.js";
 import { asMatrix, matrixFigure } from "./matrix_figure.js";
 import { element, said, sentenceKeys, worded, screen } from "./page.js";
 import { titled } from "./yours.js";
-import { announce } from "./cell_keys.js";
+import { announce } from "./announce.js";
 import { answers } from "./shortcuts.js";
 
 /** @typedef {import("./steps.js").GraphNode} GraphNode */

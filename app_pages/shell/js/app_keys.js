@@ -2,6 +2,21 @@
 // frontend/ (esbuild, see frontend/build.mjs); edit the modules there and build again. tests/test_frontend.py
 // checks that this file is what the modules build to.
 
+// src/announce.js
+var announcer = (
+  /** @type {HTMLElement | null} */
+  null
+);
+function announce(words) {
+  if (!announcer || !announcer.isConnected) {
+    announcer = document.createElement("div");
+    announcer.className = "visually-hidden";
+    announcer.setAttribute("aria-live", "polite");
+    document.body.append(announcer);
+  }
+  announcer.textContent = words;
+}
+
 // src/numbers.js
 var FLOAT32_MIN = -34028234663852886e22;
 var MASKED_BELOW = FLOAT32_MIN / 2;
@@ -289,20 +304,7 @@ function moved(key, row, column, rows, columns) {
 function windowStart(at, count) {
   return Math.max(0, Math.min(at - Math.floor(WINDOW / 2), count - WINDOW));
 }
-var announcer = (
-  /** @type {HTMLElement | null} */
-  null
-);
 var unwalk = /* @__PURE__ */ new WeakMap();
-function announce(words) {
-  if (!announcer || !announcer.isConnected) {
-    announcer = document.createElement("div");
-    announcer.className = "visually-hidden";
-    announcer.setAttribute("aria-live", "polite");
-    document.body.append(announcer);
-  }
-  announcer.textContent = words;
-}
 function heatmaps(figure) {
   const valued = (trace) => trace.type === "heatmap" && /%\{(z|text)\b/.test(trace.hovertemplate || "");
   const maps = figure.data.map((trace, k) => valued(trace) ? matrix(figure._fullData[k]) : null).filter((map) => map !== null && map.rows > 0 && map.columns > 0);

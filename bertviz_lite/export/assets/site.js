@@ -389,6 +389,21 @@
     return lectures[index];
   };
 
+  // src/announce.js
+  var announcer = (
+    /** @type {HTMLElement | null} */
+    null
+  );
+  function announce(words3) {
+    if (!announcer || !announcer.isConnected) {
+      announcer = document.createElement("div");
+      announcer.className = "visually-hidden";
+      announcer.setAttribute("aria-live", "polite");
+      document.body.append(announcer);
+    }
+    announcer.textContent = words3;
+  }
+
   // src/values.js
   var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
   function number(value) {
@@ -673,20 +688,7 @@
   function windowStart(at3, count) {
     return Math.max(0, Math.min(at3 - Math.floor(WINDOW / 2), count - WINDOW));
   }
-  var announcer = (
-    /** @type {HTMLElement | null} */
-    null
-  );
   var unwalk = /* @__PURE__ */ new WeakMap();
-  function announce(words3) {
-    if (!announcer || !announcer.isConnected) {
-      announcer = document.createElement("div");
-      announcer.className = "visually-hidden";
-      announcer.setAttribute("aria-live", "polite");
-      document.body.append(announcer);
-    }
-    announcer.textContent = words3;
-  }
   function heatmaps(figure) {
     const valued = (trace) => trace.type === "heatmap" && /%\{(z|text)\b/.test(trace.hovertemplate || "");
     const maps = figure.data.map((trace, k) => valued(trace) ? matrix2(figure._fullData[k]) : null).filter((map) => map !== null && map.rows > 0 && map.columns > 0);
