@@ -78,7 +78,7 @@ def view_px(pitch):
 
 
 def lines_said(side: str, part: str, **fields) -> str:
-    """LINES_SAID[side][part] with its whole fields filled (%{name}; not a number's %{weight:.1f}), as a site's
+    """`LINES_SAID[side][part]` with its whole fields filled (%{name}; not a number's %{weight:.1f}), as a site's
     browser fills them (frontend/src/hover_words.js cellWords).
 
     >>> lines_said("q", "every", index=3, token="cat")
