@@ -25,7 +25,24 @@ def open_page(page: str, **params) -> AppTest:
 def specs(at: AppTest, diagrams: bool = False) -> list[dict]:
     """The page's Plotly figures; the block diagrams only if asked (`diagrams=True` gives those alone)."""
     figures = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
-    return [f for f in figures if (f["layout"].get("meta") == "diagram") == diagrams]
+    return [f for f in figures if ((f["layout"].get("meta") or {}).get("kind") == "diagram") == diagrams]
+
+
+def undescribed(at: AppTest) -> list[str]:
+    """The page's figures (block diagrams too) that a screen reader could not name or would hear no point of: each
+    needs a title (or a name of its own, or its panels' titles) and a one-line point (figures/described.py), which
+    the browser makes its accessible name and description (frontend/src/figure_name.js)."""
+    found = []
+    for figure in specs(at) + specs(at, diagrams=True):
+        layout = figure["layout"]
+        title = layout.get("title") or {}
+        meta = layout.get("meta") or {}
+        panels = [note.get("text") for note in layout.get("annotations", []) if note.get("yref") == "paper"]
+        if not ((title.get("text") if isinstance(title, dict) else title) or meta.get("name") or any(panels)):
+            found.append(f"a {figure['data'][0]['type']} with no name")
+        if not meta.get("point"):
+            found.append(f"{title.get('text') if isinstance(title, dict) else title}: no point")
+    return found
 
 
 def decode_typed_array(spec: dict) -> np.ndarray:

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, sentence_vectors
 
-from apptest import APP, PAGES, decode_typed_array, open_page, payload_bytes, specs
+from apptest import APP, PAGES, decode_typed_array, open_page, payload_bytes, specs, undescribed
 from tiers import each_family
 from app_pages.shell.pages import DEFAULT_TEXT
 
@@ -18,6 +18,7 @@ def test_every_page_renders_for_every_family(page, family, every_tiny_dir):
     at = open_page(page, model=every_tiny_dir[family], pair="the cat sat")
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
+    assert not undescribed(at)  # each figure's name and point, for a screen reader (issue 56)
 
 
 def test_overview_shows_exact_total_and_random_banner():

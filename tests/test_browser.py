@@ -170,7 +170,8 @@ def click_at(page, plot_index: int, x: float, y: float) -> None:
 def plot_kinds(page, *wanted: str) -> list[str]:
     """The page's Plotly figures in order, each by its kind (a diagram, else its first trace's type), once Plotly has
     drawn every one `wanted` names (it draws after the script's run ends)."""
-    script = "gs => gs.map(g => (g.layout && g.layout.meta) || (g.data && g.data[0] && g.data[0].type))"
+    script = ("gs => gs.map(g => (g.layout && g.layout.meta && g.layout.meta.kind) || "
+              "(g.data && g.data[0] && g.data[0].type))")
     page.wait_for_function(f"({script})([...document.querySelectorAll('.js-plotly-plot')])"
                            f".filter(k => {list(wanted)!r}.includes(k)).length >= {len(wanted)}", timeout=60_000)
     return page.locator(".js-plotly-plot").evaluate_all(script)

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
-from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, skip_to_the_figure,
-                           small_controls, tab_to_a_grid, token_lines)
+from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving,
+                           points_heard, skip_to_the_figure, small_controls, tab_to_a_grid, token_lines,
+                           undescribed)
 from bertviz_lite.export import site_content, write_site
 from bertviz_lite.intervening.words import value_zeroing_titles
 from readability import PHONE, problems
@@ -79,7 +80,7 @@ def shown(chromium, site: Path, link: str, phone: bool, window: bool = False) ->
                                    "(document.querySelector('.explanation-panel'))")
         page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))")
         time.sleep(0.4)  # Plotly's last layout pass
-        return ((moving(page) if window else problems(page, phone=phone)) + axe_problems(page)
+        return ((moving(page) if window else problems(page, phone=phone)) + axe_problems(page) + undescribed(page)
                 + (small_controls(page, "site") if phone else []))
     finally:
         context.close()
@@ -179,6 +180,8 @@ def test_a_keyboard_walks_the_steppers_matrix_and_a_screen_reader_reads_it(chrom
         grid = accessibility_grid(page)[trace["title"]]
         shown = min(n, WINDOW)
         assert grid["columnheader"] == ["", *trace["x"][:shown]] and grid["rowheader"] == trace["y"][:shown]
+        assert grid["description"] == page.inner_text("#step-explains")  # the step's line on what it computes
+        explains = grid["description"]
         assert grid["gridcell"][:shown] == [said(0, c) for c in range(shown)]
         live = "document.querySelector('[aria-live=polite]').textContent"
         assert page.evaluate(live) == said(0, 0)
@@ -193,6 +196,11 @@ def test_a_keyboard_walks_the_steppers_matrix_and_a_screen_reader_reads_it(chrom
         keys = urllib.parse.parse_qs(page.evaluate("location.hash").split("?", 1)[1])
         assert keys["cell"] == [f"{row},{column}"]
         page.wait_for_function(f"{live} === document.querySelector('.explanation-panel .result').textContent")
+        page.wait_for_selector(".explanation-panel .js-plotly-plot[aria-describedby]")
+        heard = points_heard(page)  # the explanation's figure, not walked, described by its own point
+        assert {role for role, *_ in heard} == {"grid", "figure"}
+        for role, name, point, description in heard:
+            assert description == (explains if name == trace["title"] else point) and description, name
         assert page.evaluate("document.activeElement.id") == "step-figure"
         page.keyboard.press("Escape")
         page.wait_for_function("!location.hash.includes('cell=')")
@@ -385,6 +393,7 @@ def test_a_site_zoomed_to_200_percent_loses_nothing(chromium, site):
                                    "'.main-svg'))")
             time.sleep(0.4)  # Plotly's last layout pass
             found += [f"{view}: {problem}" for problem in problems(page, phone=True) + axe_problems(page)
+                      + undescribed(page)
                       if getattr(problem, "kind", "") != "fold"]
     finally:
         context.close()

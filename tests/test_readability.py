@@ -21,8 +21,9 @@ import urllib.parse
 
 import pytest
 
-from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving, skip_to_the_figure,
-                           small_controls, tab_to_a_grid, token_lines)
+from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving,
+                           points_heard, skip_to_the_figure, small_controls, tab_to_a_grid, token_lines,
+                           undescribed)
 from readability import FOLD, PHONE, problems, settle
 from tiers import slow
 
@@ -325,7 +326,7 @@ def view_id(view: str) -> str:
 def test_readable_on_a_projector(server, page, eurobert_gqa, view):
     page.goto(f"{server}/{view.replace('model=' + EUROBERT_GQA, 'model=' + urllib.parse.quote_plus(eurobert_gqa))}")
     settle(page)
-    found = problems(page) + axe_problems(page)  # and WCAG 2.2 AA's rules, as axe checks them
+    found = problems(page) + axe_problems(page) + undescribed(page)  # and WCAG 2.2 AA's rules, as axe checks them
     assert not found, "\n".join(map(str, found))
 
 
@@ -333,7 +334,7 @@ def test_readable_on_a_projector(server, page, eurobert_gqa, view):
 def test_readable_on_a_phone(server, phone, view):
     phone.goto(f"{server}/{view}")
     settle(phone)
-    found = problems(phone, phone=True) + axe_problems(phone) + small_controls(phone, "app")
+    found = problems(phone, phone=True) + axe_problems(phone) + small_controls(phone, "app") + undescribed(phone)
     assert not found, "\n".join(map(str, found))
 
 
@@ -346,7 +347,7 @@ def test_every_page_in_a_browsers_window_meets_wcag_aa(server, browser, view):
     try:
         window.goto(f"{server}/{view}")
         settle(window)
-        found = axe_problems(window) + moving(window)
+        found = axe_problems(window) + moving(window) + undescribed(window)
         assert not found, "\n".join(found)
     finally:
         window.close()
@@ -386,6 +387,11 @@ def test_a_keyboard_walks_the_apps_stepper_matrix_and_a_screen_reader_reads_it(s
         assert n == words + 2 and trace["title"] in accessibility_grid(window)
         grid, shown = accessibility_grid(window)[trace["title"]], min(n, 12)
         assert grid["columnheader"] == ["", *trace["x"][:shown]] and grid["rowheader"] == trace["y"][:shown]
+        heard = points_heard(window)  # every figure named and described by its point: the matrix by the step's line
+        assert {role for role, *_ in heard} == {"grid", "figure"}  # (as the page says it), the diagram and the
+        for role, name, point, description in heard:  # layer's heads (not walked) by their own
+            assert point and description == point, (role, name, point, description)
+        assert grid["description"] in window.inner_text("main")
         assert grid["gridcell"][:shown] == [hovered(trace["hovertemplate"], trace, 0, c) for c in range(shown)]
         for key in ("ArrowDown", "ArrowRight", "End", "PageDown"):
             window.keyboard.press(key)

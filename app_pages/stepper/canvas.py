@@ -10,6 +10,7 @@ from bertviz_lite.analyses.word_level import merge_to_words, word_groups
 from bertviz_lite.figures import (attention_heatmap, head_grid, labelled, matrices_side_by_side, matrix_window,
                                   token_norms)
 from bertviz_lite.figures.charts import WINDOW
+from bertviz_lite.figures.described import described
 from bertviz_lite.ops import MASKED_BELOW, Series
 from bertviz_lite.graph.views import score_terms
 from app_pages.shell import charts, chips, lecture
@@ -22,10 +23,11 @@ TERMS_PX = 900  # a score's terms in two rows of two, on a projector: below the 
 STEP_FIGURE_PX = 480  # the step's own figure on a projector, under the row of controls (and a family's notices)
 
 
-def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions, rows: list[str] | None = None,
-                cell: tuple | None = None, around: int = 0) -> None:
+def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions, point: str,
+                rows: list[str] | None = None, cell: tuple | None = None, around: int = 0) -> None:
     """A (rows × n) array as a heatmap of 64 columns at a time, each cell clickable where it fits; the window
-    first shown holds the chosen cell, else dimension `around`."""
+    first shown holds the chosen cell, else dimension `around`. `point`: the step's line (its `explains`), the
+    figure's description for a screen reader, as a site's stepper says it."""
     rows = s.t.tokens if rows is None else rows
     figure = r.canvas.container()  # the step's own figure first, the slider that moves its window under it
     first = 0
@@ -36,7 +38,8 @@ def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions
     chart = f"cells_{key}_{title}_{first}"
     with figure, lecture.point():
         charts.cached_chart(s.view_key("matrix", key, title, first, cell),
-                            lambda: matrix_window(array, rows, first, title, clickable=True, chosen=cell),
+                            lambda: described(matrix_window(array, rows, first, title, clickable=True, chosen=cell),
+                                              point),
                             on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
                             tallest=STEP_FIGURE_PX)
         cells.hear_taps(chart)
@@ -76,10 +79,10 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
         title = f"layer {layer}, head {head}: {node.title}"
         with lecture.point():  # the step's own figure
             charts.cached_chart(s.view_key("heatmap", layer, head, key, words, cell),
-                                lambda: attention_heatmap(matrix, labels, title, "attention"
-                                                          if node.op.gives_probabilities else "score",
-                                                          clickable=not words, chosen=None if words else cell,
-                                                          scale=node.op.scale),
+                                lambda: described(attention_heatmap(
+                                    matrix, labels, title, "attention" if node.op.gives_probabilities else "score",
+                                    clickable=not words, chosen=None if words else cell, scale=node.op.scale),
+                                    node.explains),
                                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
                                 tallest=STEP_FIGURE_PX)
             cells.hear_taps(chart)

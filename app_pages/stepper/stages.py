@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 from bertviz_lite.figures import attention_heatmap, token_norms, vector_bars
+from bertviz_lite.figures.described import described
 from bertviz_lite.ops import LINEAR, MERGE_HEADS, head_name, key_head
 from bertviz_lite.graph.views import stream_group
 from bertviz_lite.stepthrough.words import SHARED
@@ -26,7 +27,8 @@ def embeddings_view(s: Stepping, r: Regions) -> None:
     cell = words(s, steps, key, 0, "", lambda: check_line(steps, rerun=bool(s.t.edits and s.t.edits.masked)), r)
     for note in loaded.family.notes(loaded.config):
         r.words.info(note, icon=":material/info:")
-    show_matrix(s, steps[key], f"embeddings: {steps.node(key).title}", f"embed_{key}", r, cell=cell)
+    show_matrix(s, steps[key], f"embeddings: {steps.node(key).title}", f"embed_{key}", r, steps.node(key).explains,
+                cell=cell)
     pickers(s, steps, key, r)
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
     with r.canvas:
@@ -48,15 +50,16 @@ def positions_view(s: Stepping, r: Regions) -> None:
     if array.shape == (len(tokens), len(tokens)):  # one number per query and key: distances, buckets
         chart = f"cells_positions_{key}"
         with r.canvas:
-            charts.cached_chart(s.view_key("positions", key, cell), lambda: attention_heatmap(
+            charts.cached_chart(s.view_key("positions", key, cell), lambda: described(attention_heatmap(
                 array.astype(np.float32), tokens, node.title, node.short, clickable=True, chosen=cell,
-                scale=node.op.scale),
+                scale=node.op.scale), node.explains),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
             cells.hear_taps(chart)
             charts.csv_download(lambda: charts.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:
         span = array.shape[0] // 2
-        show_matrix(s, array, node.title, f"positions_{key}", r, [f"δ = {d}" for d in range(-span, span)], cell)
+        show_matrix(s, array, node.title, f"positions_{key}", r, node.explains,
+                    [f"δ = {d}" for d in range(-span, span)], cell)
     pickers(s, steps, key, r)
 
 
@@ -87,16 +90,17 @@ def layer_view(s: Stepping, r: Regions) -> None:
                             f"{shown} uses its outputs {shown * d_head}–{(shown + 1) * d_head - 1}.")
         rows = t.tokens if "2k" not in node.axes else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
         what = f"head {head}" if heads == t.num_heads else f"key/value head {shown}"
-        show_matrix(s, array[shown], f"layer {layer} {what}: {node.title}", key, r, rows, cell)
+        show_matrix(s, array[shown], f"layer {layer} {what}: {node.title}", key, r, node.explains, rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
         token_matrix(s, steps, key, layer, head, cell, r)
     elif node.op is MERGE_HEADS:  # the heads' contexts side by side: start at the chosen head's
         d_head = array.shape[1] // t.num_heads
         r.words.caption(f"Head {head}'s context is dimensions {head * d_head}–{(head + 1) * d_head - 1} of "
                         f"{array.shape[1]}.")
-        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, cell=cell, around=head * d_head)
+        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, node.explains, cell=cell, around=head * d_head)
     else:
-        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, cell=cell)  # the step's own figure first
+        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, node.explains, cell=cell)  # the step's own
+        # figure first
         if group := stream_group(steps.graph, key):
             stream_lengths(s, steps, group, layer, key, r)
     if not (array.ndim == 3 and token_by_token):
@@ -117,8 +121,9 @@ def pooler_view(s: Stepping, r: Regions) -> None:
             r.words.caption(f"{loaded.source} does not use this pooler: as a sentence-transformers model its "
                             f"sentence vector is {loaded.sentence_pooling.describe()} (below).")
         with r.canvas, lecture.point():
-            charts.cached_chart(s.view_key("pooler", key), lambda: vector_bars(
-                np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"))
+            charts.cached_chart(s.view_key("pooler", key), lambda: described(vector_bars(
+                np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"),
+                steps.node(key).explains))
         pickers(s, steps, key, r)
     if s.t.pair is None:
         r.words.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")

@@ -7,6 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..figures import attention_heatmap, layer_head_grid, lens_grid, matrices_side_by_side, mixing_lines, mixture_by_layer
+from ..figures.described import described
 from ..figures.style import plotly_text
 from ..stepthrough.words import difference
 from .contributions import LayerContributions
@@ -61,7 +62,8 @@ def fingerprint_grid(fingerprints: HeadFingerprints, stat: str) -> go.Figure:
 
 def stat_grid(grid: np.ndarray, stat: str) -> go.Figure:
     """One statistic's (L, H) grid, titled and scaled as the Heads page draws it."""
-    return layer_head_grid(grid, fingerprint_title(stat), fingerprint_unit(stat))
+    return described(layer_head_grid(grid, fingerprint_title(stat), fingerprint_unit(stat)),
+                     fingerprint_caption(stat).split(". ")[0] + ": one row per layer and one column per head.")
 
 
 STRIKING_SAID = "**Striking heads** (at least half of their attention on one kind of token):\n"
@@ -88,7 +90,12 @@ MIXTURE_TITLE = "Where '{token}' comes from, layer by layer"
 
 def rollout_matrix(matrix: np.ndarray, labels: list[str], layer: int) -> go.Figure:
     """(T, T): the rollout after `layer`."""
-    return attention_heatmap(matrix, labels, ROLLOUT_TITLE.format(layer=layer), ROLLOUT_SCALE, axes=ROLLOUT_AXES)
+    return described(attention_heatmap(matrix, labels, ROLLOUT_TITLE.format(layer=layer), ROLLOUT_SCALE,
+                                       axes=ROLLOUT_AXES), ROLLOUT_POINT)
+
+
+ROLLOUT_POINT = ("One row per token after the layer and one column per input token: how much of the token's "
+                 "vector traces back to each input token through the attention and the residual (attention rollout).")
 
 
 def rollout_mixture(mixture: np.ndarray, labels: list[str], token: int) -> go.Figure:

@@ -18,6 +18,7 @@ import torch
 from ..attention_lines import MIN_WEIGHT, Lines, line_segments, opacity_tenths
 from ..ops.recipe import call, var
 from .charts import FONT, _layout, _pool
+from .described import described
 from .fit import KEEPS_HEIGHT, SMALLEST
 from .style import CANVAS, CANVAS_TEXT, INVISIBLE, LIT, SHARE, TOL_RAINBOW, plotly_text
 from .template import value_of
@@ -256,8 +257,13 @@ def _style(fig: go.Figure, n: int, title: str, horizontal: bool, pitch: float = 
                       clickmode="event+select", dragmode=False,
                       legend=dict(title="heads", itemclick="toggle", itemdoubleclick="toggleothers",
                                   font_color=CANVAS_TEXT, title_font_color=CANVAS_TEXT))
-    fig = _layout(fig, height, title)
-    return fig.update_layout(title_font_color=CANVAS_TEXT, meta=KEEPS_HEIGHT)  # the theme would draw the title dark
+    fig = _layout(fig, height, title).update_layout(title_font_color=CANVAS_TEXT, meta=KEEPS_HEIGHT)  # the theme
+    # would draw the title dark
+    return described(fig, HEAD_VIEW_POINT)
+
+
+HEAD_VIEW_POINT = ("The queries and the keys in two columns, a line from a query to each key it attends to, in its "
+                   "head's colour and as strong as the weight: pick a token to keep only its lines.")
 
 
 LEAST_TILE_PX = 24  # a model view's tile, at the least, where a screen's height is to hold every layer
@@ -293,7 +299,9 @@ def model_view(shares: np.ndarray, title: str, most_px: int | None = None) -> go
     fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
     fig = _layout(fig, model_view_px(layers, heads, most_px), title)
     lines = title.count("<br>") + 1
-    return fig.update_layout(margin_t=60 + 30 * lines, meta=KEEPS_HEIGHT)  # the title, then the heads' numbers
+    fig.update_layout(margin_t=60 + 30 * lines, meta=KEEPS_HEIGHT)  # the title, then the heads' numbers
+    return described(fig, "Every attention head of every layer as a thumbnail of its weights, a row per layer and a "
+                          "column per head: pick one to open it.")
 
 
 def tiled(shares: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -354,4 +362,6 @@ def head_grid(probs: np.ndarray, selected: int, width: int = 560, max_side: int 
     tile_px = (width - 20) / (cols + (cols - 1) * gap / side)  # the figure's width shared by tiles and gaps
     title_px, bar_px = 34, 56  # the top row's titles; the colour bar and its numbers under the grid
     fig = _layout(fig, round(rows * tile_px + (rows - 1) * tile_px * gap / side + title_px + bar_px))
-    return fig.update_layout(margin=dict(t=title_px, b=bar_px))
+    return described(fig.update_layout(margin=dict(t=title_px, b=bar_px)),
+                     "Each of the layer's heads as a thumbnail of its attention, numbered, the chosen one marked with "
+                     "an arrow: which heads look where.", "Every head of the layer")

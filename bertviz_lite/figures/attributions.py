@@ -23,7 +23,9 @@ def attribution_bars(scores: np.ndarray, tokens: list[str], title: str, measure:
                   hovertemplate=f"%{{x}}<br>{measure} %{{y:.5f}}<extra></extra>")
     layout = dict(xaxis=dict(type="category", tickangle=-60, **every_token(len(tokens))),
                   yaxis=dict(title=measure, zeroline=True, range=[-1.25 * bound, 1.25 * bound]))
-    return _layout(go.Figure(bars, layout), 420, title)
+    return _layout(go.Figure(bars, layout), 420, title,
+                   f"One bar per token: its {measure}, above 0 where it raises the target and below where it "
+                   "lowers it.")
 
 
 def deletion_lines(curves: dict[str, np.ndarray], aopc: dict[str, float], title: str,
@@ -41,4 +43,6 @@ def deletion_lines(curves: dict[str, np.ndarray], aopc: dict[str, float], title:
     layout = dict(xaxis=dict(title="tokens replaced, highest ranked first", dtick=step, tick0=0,
                              range=[-0.5 * step, xs[-1] + 0.5 * step]),
                   yaxis=dict(title="target"), legend=dict(title="method (AOPC)"))
-    return _layout(go.Figure(lines, layout), 460, title)
+    return _layout(go.Figure(lines, layout), 460, title,
+                   "Each method's target as its highest-ranked tokens are replaced, one line per method with its "
+                   "AOPC: the steeper the fall, the more faithful the method; random order dashed.")

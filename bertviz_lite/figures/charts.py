@@ -11,8 +11,9 @@ import plotly.graph_objects as go
 
 from ..kinds import Series
 from .style import (BLUE, CHOSEN, CHOSEN_HALO, FONT, INVISIBLE, SHARE, as_colour_axis, category_edges, colour_scale,
-                    columns_of_panels, every_token, labelled, matrix_height, module_colour, series_colour,
+                    columns_of_panels, every_token, labelled, matrix_height, series_colour,
                     written_in_cells)
+from .described import described
 from .template import value_of
 from ..ops.figure_words import pooled
 from ..ops.recipe import call, fmt, var
@@ -25,9 +26,10 @@ TOKEN_MATRIX_PX, WINDOW_PX = 260, 200  # a token-by-token matrix's room beside i
 # window of dimensions' (its numbers across)
 
 
-def _layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
+def _layout(fig: go.Figure, height: int, title: str | None = None, point: str | None = None) -> go.Figure:
+    """The figure sized and titled (`layout_of`), and where it is given, its point in words (figures/described.py)."""
     fig.update_layout(**layout_of(height, title))
-    return fig
+    return described(fig, point) if point else fig
 
 
 def layout_of(height: int, title: str | None = None) -> dict:
@@ -36,19 +38,6 @@ def layout_of(height: int, title: str | None = None) -> dict:
     lines = title.count("<br>") if title else 0  # a title of two lines takes a line more above the plot
     return dict(height=height, font=FONT, margin=dict(l=10, r=10, t=50 + 26 * lines if title else 10, b=10),
                 title=title)
-
-
-def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:
-    """The sunburst of `tree.sunburst_data`; click a wedge to zoom into it. Each module is coloured by what it is
-    (style.module_colour), the same in every model; a label too small to read at 14 px is left to the hover."""
-    colours = [module_colour(path, kind) for path, kind in zip(data["ids"], data["classes"])]
-    fig = go.Figure(go.Sunburst(ids=data["ids"], labels=data["labels"], parents=data["parents"],
-                                values=data["values"], customdata=data["classes"], branchvalues="total",
-                                maxdepth=max_depth, insidetextorientation="auto", marker=dict(colors=colours),
-                                hovertemplate="<b>%{id}</b><br>%{customdata}<br>%{value:,} parameters"
-                                              "<br>%{percentRoot:.1%} of the model<extra></extra>"))
-    fig.update_layout(uniformtext=dict(minsize=FONT["size"] - 2, mode="hide"))  # a label that cannot be read is hidden
-    return _layout(fig, 480)  # the whole circle above the fold at 1280 × 720, under a subheading
 
 
 def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar: str = "attention",
@@ -74,7 +63,9 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     fig.update_xaxes(title=axes[1], type="category", tickangle=-60, **every_token(len(labels)))
     if step == 1:
         _mark_and_click(fig, z, labels, labels, clickable, chosen, "query %{y}<br>key %{x}")
-    return _layout(fig, int(value_of(matrix_height(len(labels), TOKEN_MATRIX_PX), {})), title)
+    return _layout(fig, int(value_of(matrix_height(len(labels), TOKEN_MATRIX_PX), {})), title,
+                   f"Rows: {axes[0]}; columns: {axes[1]}; each cell's colour and number, what its colour bar "
+                   "names.")  # the words a template keeps: not the colour bar's name, which a template fills
 
 
 def _written(z: np.ndarray) -> dict:
@@ -170,7 +161,9 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
     shown = None if chosen is None or not first_dim <= chosen[1] < first_dim + window.shape[1] else \
         (chosen[0], chosen[1] - first_dim)
     _mark_and_click(fig, window, dims, rows, clickable, shown, "token %{y}<br>dim %{x}", first_dim)
-    return _layout(fig, int(value_of(matrix_height(len(tokens), WINDOW_PX), {})), title)
+    return _layout(fig, int(value_of(matrix_height(len(tokens), WINDOW_PX), {})), title,
+                   "One row per token and one column per dimension of the window shown (its axis says which): each "
+                   "cell, the token's number there, blue above 0 and red below.")  # a template's words: no number
 
 
 def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
@@ -190,7 +183,8 @@ def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
     fig.update_layout(barmode="group")  # legend on the right: above the plot it collides with the title
     fig.update_xaxes(type="category", tickangle=-60, title="token", **every_token(len(tokens)))
     fig.update_yaxes(title="vector length ‖x‖", rangemode="tozero")
-    return _layout(fig, 460, title)
+    return _layout(fig, 460, title, f"Each token's vector length at {', '.join(series)}: what each sub-step does "
+                                    "to the vectors' size.")
 
 
 def _lengths(values: np.ndarray, tokens: list[str], dot: int | None) -> go.Bar | go.Scatter:
@@ -199,18 +193,6 @@ def _lengths(values: np.ndarray, tokens: list[str], dot: int | None) -> go.Bar |
     if dot is None:
         return go.Bar(x=labelled(tokens), y=lengths)
     return go.Scatter(x=labelled(tokens), y=lengths, mode="markers", marker=dict(size=max(5, 14 - 3 * dot)))
-
-
-def group_bars(groups: dict[str, int]) -> go.Figure:
-    """Parameters per group, largest first, labelled with exact counts; coloured as in the sunburst."""
-    names, counts = list(groups), list(groups.values())
-    total = sum(counts) or 1
-    fig = go.Figure(go.Bar(x=counts, y=names, orientation="h", marker_color=[module_colour(n) for n in names],
-                           text=[f"{c:,} ({c / total:.1%})" for c in counts], textposition="auto",
-                           hovertemplate="%{y}: %{x:,}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(title="parameters")
-    return _layout(fig, 90 + 48 * len(names))
 
 
 def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
@@ -223,7 +205,8 @@ def layer_head_grid(grid: np.ndarray, title: str, colorbar: str) -> go.Figure:
                                hovertemplate="layer %{y}, head %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category", title="layer")
     fig.update_xaxes(type="category", title="head")
-    return _layout(fig, 140 + 36 * layers, title)
+    return _layout(fig, 140 + 36 * layers, title,
+                   f"One row per layer and one column per attention head: each cell, the head's {colorbar}.")
 
 
 def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], max_side: int = 64,
@@ -262,7 +245,9 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
               for col, (name, z) in enumerate(pooled.items(), start=1)]
     layout.update(layout_of(min(620 * rows, 260 + (12 * min(len(tokens), max_side) + 60) * rows - 60), title))
     layout["margin"]["t"] = 70 if title else 40  # the figure's title above the panels' titles
-    return go.Figure(traces, layout)
+    return described(go.Figure(traces, layout), f"Rows: {axes[0]}; columns: {axes[1]}; each cell's colour and number, "
+                     "what the colour bar names, on one scale for every panel.")  # a template's words: not the
+    # panels' names or the colour bar's, which it fills
 
 
 def grid_of_panels(titles: list[str], per_row: int, spacing: float = 0.03, row_gap: float = 0.1) -> dict:
@@ -291,7 +276,8 @@ def mixing_lines(ratios: dict[str, list[float] | None], labels: dict[str, str], 
                      for name, values in ratios.items() if values is not None])
     fig.update_xaxes(title="layer", dtick=1)
     fig.update_yaxes(title="mixing ratio", range=[0, 1])
-    return _layout(fig, 420, title)
+    return _layout(fig, 420, title, "Each layer's mixing ratio, the share of a token's new vector that comes from "
+                                    "other tokens, one line per way of measuring it.")
 
 
 def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figure:
@@ -302,7 +288,8 @@ def mixture_by_layer(rows: np.ndarray, tokens: list[str], title: str) -> go.Figu
                                hovertemplate="%{y}<br>from %{x}<br>%{z:.4f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", tickangle=-60, **every_token(len(tokens)))
-    return _layout(fig, min(700, 200 + 30 * rows.shape[0]), title)
+    return _layout(fig, min(700, 200 + 30 * rows.shape[0]), title,
+                   "One row per layer: how much of the token's vector after it comes from each input token.")
 
 
 STREAM_LOW = call("min", 0.9, call("floor", call("min_of", call("finite", var.z)) * 10) / 10)  # the residual
@@ -322,7 +309,9 @@ def stream_changes(cosines: np.ndarray, tokens: list[str], title: str) -> go.Fig
                                hovertemplate="%{y}<br>%{x}<br>cosine %{z:.3f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", tickangle=-60, **every_token(len(tokens)))
-    return _layout(fig, min(620, 200 + 30 * cosines.shape[0]), title)
+    return _layout(fig, min(620, 200 + 30 * cosines.shape[0]), title,
+                   "One row per layer and one column per token: the cosine between the token's vector before and "
+                   "after the layer, darker where the layer turned it more.")
 
 
 def vector_bars(vector: np.ndarray, title: str) -> go.Figure:
@@ -331,7 +320,7 @@ def vector_bars(vector: np.ndarray, title: str) -> go.Figure:
                            hovertemplate="dimension %{x}<br>%{y:.4f}<extra></extra>"))
     fig.update_xaxes(title="dimension")
     fig.update_yaxes(title="value")
-    return _layout(fig, 420, title)
+    return _layout(fig, 420, title, "The vector's numbers, one bar per dimension.")
 
 
 def lens_grid(layers: list[list[tuple[str, float]]], title: str, measure: str = "probability") -> go.Figure:
@@ -346,7 +335,9 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str, measure: str = 
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", title="rank")
-    return _layout(fig, 160 + 44 * len(layers), title)
+    return _layout(fig, 160 + 44 * len(layers), title,
+                   f"One row for the embeddings and one per layer: the tokens the model would predict there, best "
+                   f"first, each with its {measure}.")
 
 
 LENS_WORDS = call("rows_of", call("each", call("range", call("len", call("cells", var.pieces))), fmt(
@@ -364,20 +355,8 @@ def context_lines(cosines: dict[str, list[float]], title: str) -> go.Figure:
                                  hovertemplate=f"{word}<br>after %{{x}}: %{{y:.3f}}<extra></extra>"))
     fig.update_xaxes(title="after", type="category")
     fig.update_yaxes(title="cosine of the word's two vectors")
-    return _layout(fig, 440, title)
-
-
-def groups_side_by_side(groups: dict[str, dict[str, int]]) -> go.Figure:
-    """Each model's parameters per group as horizontal bars on one scale (a model per colour)."""
-    fig = go.Figure([go.Bar(x=list(counts.values()), y=list(counts), orientation="h", name=model,
-                            text=[f"{c:,}" for c in counts.values()], textposition="auto",
-                            hovertemplate=f"{model}<br>%{{y}}: %{{x:,}}<extra></extra>")
-                     for model, counts in groups.items()])
-    fig.update_layout(barmode="group", legend=dict(orientation="h", y=-0.25))
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(title="parameters")
-    rows = len({name for counts in groups.values() for name in counts})
-    return _layout(fig, 160 + 40 * rows * len(groups), "Parameters by group, on one scale")
+    return _layout(fig, 440, title, "One line per word: how alike its vectors in the two sentences are after the "
+                                    "embeddings and after each layer (1: the same direction).")
 
 
 def mixing_by_depth(series: dict[str, tuple[list[float], list[float]]], title: str) -> go.Figure:
@@ -389,4 +368,5 @@ def mixing_by_depth(series: dict[str, tuple[list[float], list[float]]], title: s
     fig.update_xaxes(title="relative depth (layer / number of layers)", range=[0, 1.02])
     fig.update_yaxes(title="mixing ratio", range=[0, 1])
     fig.update_layout(legend=dict(orientation="h", y=-0.3))
-    return _layout(fig, 460, title)
+    return _layout(fig, 460, title, "Each model's mixing ratio by relative depth, so that models of any depth share "
+                                    "the axis: one line per model and measure.")

@@ -49,7 +49,14 @@ def layer_diagram(layout: Layout, current: str | None, title: str | None = None)
         yaxis=dict(visible=False, range=[bottom, top], fixedrange=True),
         showlegend=False, margin=dict(l=4, r=4, t=30 if title else 4, b=4), title=title, dragmode=False,
         clickmode="event+select", hovermode="closest", plot_bgcolor="rgba(0,0,0,0)",
-        meta="diagram"))  # what it is, for whoever reads the page's charts
+        meta={"kind": "diagram", "name": title or "The layer's sub-steps", "point": _point(boxes.get(current))}))
+    # what it is, for whoever reads the page's charts; its name and point (figures/described.py), for a screen reader
+
+
+def _point(current: Box | None) -> str:
+    """The diagram's point in words: what its boxes and arrows are, and which is lit."""
+    lit = f" The lit box is this sub-step: {current.title} ({current.key})." if current else ""
+    return f"One box per sub-step of the layer, an arrow from each input, arcs for the residual stream.{lit}"
 
 
 def _fill(box: Box, current: str | None, reads: set[str]) -> str:

@@ -20,6 +20,7 @@ from plotly.subplots import make_subplots
 from ..ops import MASKED_BELOW, Figure
 from ..ops.recipe import X, call, fmt, tree_of, var, when
 from .charts import FONT, labelled
+from .described import described
 from .room import KEEPS_HEIGHT
 from .style import AXIS_LABELS
 from .style import CHOSEN, CHOSEN_PATTERN, FAINT, FALL, INK, PALE_INK, RISE, colour_scale
@@ -90,9 +91,10 @@ class Drawn:
         return go.Figure(filled(self.template(skeleton), names))
 
 
-def _layout(fig: go.Figure, height: int = 450, top: int = 10) -> go.Figure:
+def _layout(fig: go.Figure, point: str, name: str, height: int = 450, top: int = 10) -> go.Figure:
+    """The figure's size and type, and its point and name for a screen reader (figures/described.py)."""
     fig.update_layout(height=height, font=FONT, margin=dict(l=10, r=10, t=top, b=10), showlegend=False)
-    return fig
+    return described(fig, point, name)
 
 
 def _titled(title: X, height) -> dict[Path, X]:
@@ -108,7 +110,8 @@ def _waterfall_skeleton() -> go.Figure:
     # each term's value written beside its name, not on its bar: a short bar's number would run into the names
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3, tickmode="array")
     fig.update_xaxes(zeroline=True)
-    return _layout(fig)
+    return _layout(fig, "Each term of the sum as a bar that starts where the one before it ended; the last bar, the "
+                        "whole, is the number explained.", "Where the number comes from")
 
 
 def _waterfall_leaves(labels=var.labels, values=var.values, top=var.top) -> tuple[dict[str, X], dict[Path, X]]:
@@ -152,7 +155,8 @@ def _softmax_skeleton() -> go.Figure:
         fig.add_trace(go.Bar(orientation="h", hovertemplate="%{y}: %{x:.4f}<extra></extra>",
                              marker_pattern=STRIPES), row=1, col=col)
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3)
-    return _layout(fig, top=36)  # the panels' titles
+    return _layout(fig, "The query's score for each key and, beside it, its softmax: the higher a score, the larger "
+                        "its share; the chosen key hatched.", "Scores and their softmax", top=36)  # the panels' titles
 
 
 def _softmax_leaves() -> dict[Path, X]:
@@ -178,7 +182,8 @@ def _histograms_skeleton() -> go.Figure:
         fig.add_trace(go.Histogram(nbinsx=40, marker_color=PALE_INK, hovertemplate="%{x}: %{y} numbers<extra></extra>"),
                       row=row, col=1)
         fig.add_vline(x=0, line=dict(color=CHOSEN, width=3), row=row, col=1)
-    return _layout(fig, 380)
+    return _layout(fig, "The token's numbers before and after the norm as two histograms, each with its mean and "
+                        "spread, a line at the chosen dimension's number.", "Before and after the norm", 380)
 
 
 def _histograms_leaves() -> dict[Path, X]:
@@ -198,7 +203,8 @@ def _curve_skeleton() -> go.Figure:
                      go.Scatter(mode="markers", marker=dict(size=16, color=CHOSEN))])
     fig.update_xaxes(title="pre-activation", zeroline=True)
     fig.update_yaxes(zeroline=True)
-    return _layout(fig)
+    return _layout(fig, "The activation function's curve, with a dot at this number's input where it lies within "
+                        "the curve's range.", "The activation")
 
 
 def _curve_leaves() -> tuple[dict[Path, X], dict[Path, X]]:
@@ -222,7 +228,9 @@ def _arrows_skeleton() -> go.Figure:
                                  marker=dict(color=colour, size=8)))
     fig.update_xaxes(zeroline=True, title="first of the pair")
     fig.update_yaxes(zeroline=True, scaleanchor="x", title="second of the pair")
-    return _layout(fig).update_layout(meta=KEEPS_HEIGHT)  # square: shorter, its "before" and "after" meet
+    fig.update_layout(meta=KEEPS_HEIGHT)  # square: shorter, its "before" and "after" meet
+    return _layout(fig, "A pair of the vector's dimensions as an arrow before and after the rotation: it turns by "
+                        "the angle in the title and keeps its length.", "The rotation")
 
 
 def _arrows_leaves() -> dict[Path, X]:
@@ -273,6 +281,8 @@ def neuron_view(row: dict, tokens: list[str], query: int, chosen: int) -> go.Fig
                              hovertemplate="%{y}: %{x:.4f}<extra></extra>"), row=1, col=col)
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 3)
     fig.update_xaxes(title_text="dimension", row=1, col=1)
-    return _layout(fig, min(620, 140 + 24 * len(keys)), top=46).update_layout(
+    return _layout(fig, "For each key, the query's and key's products dimension by dimension, their sum (the score) "
+                        "and where shown its softmax: which dimensions make the chosen key's score.",
+                   "BertViz's neuron view", min(620, 140 + 24 * len(keys)), top=46).update_layout(
         title_text=f"BertViz's neuron view, with numbers: query {keys[query]}")
 

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from ..ops.figure_words import thousandths
 from .charts import labelled, layout_of
+from .described import described
 from .style import FONT, SHARE, colour_scale, every_token, written_in_cells
 
 
@@ -33,7 +34,9 @@ def pair_split_heatmap(pairs: np.ndarray, tokens_a: list[str], tokens_b: list[st
                    hovertemplate="A %{y}<br>B %{x}<br>%{z:.5f} of the cosine<extra></extra>")
     layout = dict(yaxis=dict(autorange="reversed", type="category", title="sentence A", **every_token(len(rows))),
                   xaxis=dict(type="category", title="sentence B", tickangle=-60, **every_token(len(columns))))
-    return go.Figure([heatmap], {**layout, **layout_of(min(760, 230 + 26 * len(rows)), title)})
+    return described(go.Figure([heatmap], {**layout, **layout_of(min(760, 230 + 26 * len(rows)), title)}),
+                     "One row per token of sentence A and one column per token of sentence B: each cell, the pair's "
+                     "share of the two sentences' cosine, blue where it adds and red where it takes away.")
 
 
 def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: int,
@@ -54,4 +57,6 @@ def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: i
                    hovertemplate="%{y}<br>%{x}<br>cosine distance %{z:.5f}<extra></extra>")
     layout = dict(yaxis=dict(autorange="reversed", type="category"),  # in one layout: each update costs ~1 ms
                   xaxis=dict(type="category", tickangle=-60, **every_token(len(tokens))))
-    return go.Figure([heatmap], {**layout, **layout_of(min(620, 200 + 28 * len(names)), title)})
+    return described(go.Figure([heatmap], {**layout, **layout_of(min(620, 200 + 28 * len(names)), title)}),
+                     "One row per layer and one column per token: how far the intervention moved the token's vector "
+                     "there (a cosine distance, 0 where it did not move).")

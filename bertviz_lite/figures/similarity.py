@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .charts import layout_of
+from .described import described
 from .style import FONT, colour_scale, plotly_text
 
 
@@ -29,7 +30,8 @@ def similarity_heatmap(cosine: np.ndarray, sentences: list[str], title: str, lin
     fig.update_yaxes(autorange="reversed", type="category", tickfont_size=FONT["size"] - 2)
     fig.update_xaxes(type="category", title="sentence", tickfont_size=FONT["size"] - 2)
     fig.update_layout(**layout_of(220 + 56 * len(sentences), title))
-    return fig
+    return described(fig, "Each sentence against each: the cosine of their sentence vectors, 1 where they point the "
+                          "same way.")
 
 
 def cosine_row(cosines: np.ndarray, row: str, title: str) -> go.Figure:
@@ -43,4 +45,5 @@ def cosine_row(cosines: np.ndarray, row: str, title: str) -> go.Figure:
     fig.update_yaxes(type="category", tickfont_size=FONT["size"] - 2)
     fig.update_xaxes(type="category", title="sentence", tickfont_size=FONT["size"] - 2)
     fig.update_layout(**layout_of(230, title))
-    return fig
+    return described(fig, f"{row} against each sentence: the cosine of their sentence vectors, 1 where they point "
+                          "the same way.")

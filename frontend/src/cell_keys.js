@@ -9,6 +9,7 @@
 // layers by heads; a head view's tokens, a grid of tokens by side (token_lines.js).
 
 import { announce } from "./announce.js";
+import { nameFigure } from "./figure_name.js";
 import { cellWords } from "./hover_words.js";
 import { tokenSides } from "./token_lines.js";
 
@@ -55,9 +56,10 @@ export function windowStart(at, count) {
  * What a walkable figure does with a cell: `pick` (Enter, as a click, given the cell's click target where it has
  * one: a head view's token's [side, index]; a figure whose cells open nothing has none),
  * `close` (Escape: the explanation a pick opened), the cell to start on (the chosen one), and whether to take the
- * focus now (after Enter redrew the page).
+ * focus now (after Enter redrew the page); `said`: the id of the page's element that says the figure's point,
+ * where the page says it (else the figure's own point describes it: figure_name.js).
  * @typedef {{ pick?: (row: number, column: number, target?: unknown) => void, close?: () => void,
- *             start?: [number, number] | null, focus?: boolean }} Walk
+ *             start?: [number, number] | null, focus?: boolean, said?: string }} Walk
  */
 
 /** @typedef {HTMLElement & { data: any[], _fullData: any[], layout: any }} Drawn */
@@ -156,22 +158,6 @@ function tiles(figure) {
 }
 
 /**
- * The figure's name: its title as text (its markup dropped), or where it has none its panels' titles (the
- * annotations placed on the paper above them: matrices side by side), or "Matrix".
- * @param {Drawn} figure
- */
-function titleOf(figure) {
-  const plain = (/** @type {unknown} */ text) => String(text || "").replace(/<br\s*\/?>/g, " ")
-    .replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
-  const title = figure.layout && figure.layout.title;
-  const text = plain(typeof title === "string" ? title : title && title.text);
-  const panels = ((figure.layout && figure.layout.annotations) || [])
-    .filter((/** @type {any} */ note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom")
-    .map((/** @type {any} */ note) => plain(note.text)).filter(Boolean);
-  return text || panels.join(" · ") || "Matrix";
-}
-
-/**
  * Make a drawn heatmap walkable by keyboard and readable as a grid; returns a function that moves the focused cell
  * (for a test, or a page that picks one).
  * @param {HTMLElement} figure  the box Plotly drew the figure in
@@ -181,6 +167,7 @@ function titleOf(figure) {
 export function walkable(figure, walk) {
   const undo = unwalk.get(figure);
   if (undo) undo();
+  nameFigure(figure, walk.said);  // every figure: its name and point, a grid's too
   const map = heatmaps(/** @type {Drawn} */ (figure)) || tokenSides(/** @type {Drawn} */ (figure)) ||
     tiles(/** @type {Drawn} */ (figure));
   if (!map) return null;
@@ -195,7 +182,6 @@ export function walkable(figure, walk) {
   if (drawing) drawing.setAttribute("aria-hidden", "true");
   figure.tabIndex = 0;
   figure.setAttribute("role", "grid");
-  figure.setAttribute("aria-label", titleOf(/** @type {Drawn} */ (figure)));
   figure.setAttribute("aria-rowcount", String(rows + 1));  // the header row and the matrix's rows
   figure.setAttribute("aria-colcount", String(columns + 1));
   const words = map.words;
@@ -248,7 +234,8 @@ export function walkable(figure, walk) {
     figure.removeEventListener("blur", left);
     grid.remove();
     if (drawing) drawing.removeAttribute("aria-hidden");
-    for (const name of ["tabindex", "role", "aria-label", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
+    for (const name of ["tabindex", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {  // its name and
+      // role: the next walk's (nameFigure)
       figure.removeAttribute(name);
     }
     unwalk.delete(figure);

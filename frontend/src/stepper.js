@@ -40,6 +40,7 @@ const WINDOW = /** @type {number} */ (window.BVL_SITE.views.window);  // dimensi
 // (figures/charts.py)
 /** @type {Record<string, string>} */
 const STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
+const EXPLAINS = "step-explains";  // the step's line on what it computes: its figure's description (figure_name.js)
 
 
 /**
@@ -335,7 +336,7 @@ export async function layers(view, keys, index, link, alive) {
   const position = block.nodes.indexOf(node) + 1;
   words.append(element("h2", `${block.block === "layers" ? `Layer ${layer} · ` : ""}step ${position} of ` +
                        `${block.nodes.length}: ${node.title}`),
-               element("p", `${node.explains} ${node.shape}`, { class: "explains" }), checkLine(lecture, block));
+               element("p", `${node.explains} ${node.shape}`, { class: "explains", id: EXPLAINS }), checkLine(lecture, block));
   const cellText = keys.get("cell");
   const cell = parseCell(cellText);
   const first = cell && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell[cell.length - 1] / WINDOW) * WINDOW
@@ -361,7 +362,7 @@ export async function layers(view, keys, index, link, alive) {
   keyed = false;
   const start = cell && cell.length === 2 && cell[1] >= offset && cell[1] - offset < (s.rows[0] || []).length
     ? /** @type {[number, number]} */ ([cell[0], cell[1] - offset]) : null;
-  await plot(figure, drawn, { pick: (r, c) => { keyed = true; pickAt(r, c); }, start, focus: wasKeyed,
+  await plot(figure, drawn, { pick: (r, c) => { keyed = true; pickAt(r, c); }, start, focus: wasKeyed, said: EXPLAINS,
                               close: cell ? () => { keyed = true; go(block, node.key, layer, head); } : undefined });
   figure.on("plotly_click", (event) => {
     const point = event.points.find((p) => p.data.type === "heatmap");

@@ -17,6 +17,50 @@ function announce(words) {
   announcer.textContent = words;
 }
 
+// src/figure_name.js
+function plain(text) {
+  return String(text || "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
+}
+function titleOf(figure) {
+  const layout = figure.layout || {};
+  const title = plain(typeof layout.title === "string" ? layout.title : layout.title && layout.title.text);
+  const meta = layout.meta && typeof layout.meta === "object" ? layout.meta : {};
+  const panels = (layout.annotations || []).filter((note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom").map((note) => plain(note.text)).filter(Boolean);
+  return title || plain(meta.name) || panels.join(" · ") || "Figure";
+}
+function pointOf(figure) {
+  const meta = figure.layout && figure.layout.meta;
+  return meta && typeof meta === "object" ? plain(meta.point) : "";
+}
+function nameFigure(figure, said) {
+  const id = figure.id || (figure.id = `figure-${Math.random().toString(36).slice(2)}`);
+  const point = said ? "" : pointOf(
+    /** @type {Drawn} */
+    figure
+  );
+  let line2 = figure.querySelector(":scope > .figure-point");
+  if (point) {
+    if (!line2) {
+      line2 = Object.assign(document.createElement("p"), {
+        className: "visually-hidden figure-point",
+        id: `point-of-${id}`
+      });
+      figure.append(line2);
+    }
+    line2.textContent = point;
+  } else if (line2) {
+    line2.remove();
+  }
+  figure.setAttribute("role", "figure");
+  figure.setAttribute("aria-label", titleOf(
+    /** @type {Drawn} */
+    figure
+  ));
+  const by = said || (line2 && point ? line2.id : "");
+  if (by) figure.setAttribute("aria-describedby", by);
+  else figure.removeAttribute("aria-describedby");
+}
+
 // src/numbers.js
 var FLOAT32_MIN = -34028234663852886e22;
 var MASKED_BELOW = FLOAT32_MIN / 2;
@@ -385,16 +429,10 @@ function tiles(figure) {
     ]
   };
 }
-function titleOf(figure) {
-  const plain = (text2) => String(text2 || "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
-  const title = figure.layout && figure.layout.title;
-  const text = plain(typeof title === "string" ? title : title && title.text);
-  const panels = (figure.layout && figure.layout.annotations || []).filter((note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom").map((note) => plain(note.text)).filter(Boolean);
-  return text || panels.join(" · ") || "Matrix";
-}
 function walkable(figure, walk) {
   const undo = unwalk.get(figure);
   if (undo) undo();
+  nameFigure(figure, walk.said);
   const map = heatmaps(
     /** @type {Drawn} */
     figure
@@ -417,10 +455,6 @@ function walkable(figure, walk) {
   if (drawing) drawing.setAttribute("aria-hidden", "true");
   figure.tabIndex = 0;
   figure.setAttribute("role", "grid");
-  figure.setAttribute("aria-label", titleOf(
-    /** @type {Drawn} */
-    figure
-  ));
   figure.setAttribute("aria-rowcount", String(rows + 1));
   figure.setAttribute("aria-colcount", String(columns + 1));
   const words = map.words;
@@ -469,7 +503,7 @@ function walkable(figure, walk) {
     figure.removeEventListener("blur", left);
     grid.remove();
     if (drawing) drawing.removeAttribute("aria-hidden");
-    for (const name of ["tabindex", "role", "aria-label", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
+    for (const name of ["tabindex", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
       figure.removeAttribute(name);
     }
     unwalk.delete(figure);

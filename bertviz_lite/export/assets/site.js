@@ -404,6 +404,50 @@
     announcer.textContent = words3;
   }
 
+  // src/figure_name.js
+  function plain(text) {
+    return String(text || "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
+  }
+  function titleOf(figure) {
+    const layout = figure.layout || {};
+    const title = plain(typeof layout.title === "string" ? layout.title : layout.title && layout.title.text);
+    const meta = layout.meta && typeof layout.meta === "object" ? layout.meta : {};
+    const panels = (layout.annotations || []).filter((note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom").map((note) => plain(note.text)).filter(Boolean);
+    return title || plain(meta.name) || panels.join(" · ") || "Figure";
+  }
+  function pointOf(figure) {
+    const meta = figure.layout && figure.layout.meta;
+    return meta && typeof meta === "object" ? plain(meta.point) : "";
+  }
+  function nameFigure(figure, said2) {
+    const id = figure.id || (figure.id = `figure-${Math.random().toString(36).slice(2)}`);
+    const point = said2 ? "" : pointOf(
+      /** @type {Drawn} */
+      figure
+    );
+    let line2 = figure.querySelector(":scope > .figure-point");
+    if (point) {
+      if (!line2) {
+        line2 = Object.assign(document.createElement("p"), {
+          className: "visually-hidden figure-point",
+          id: `point-of-${id}`
+        });
+        figure.append(line2);
+      }
+      line2.textContent = point;
+    } else if (line2) {
+      line2.remove();
+    }
+    figure.setAttribute("role", "figure");
+    figure.setAttribute("aria-label", titleOf(
+      /** @type {Drawn} */
+      figure
+    ));
+    const by = said2 || (line2 && point ? line2.id : "");
+    if (by) figure.setAttribute("aria-describedby", by);
+    else figure.removeAttribute("aria-describedby");
+  }
+
   // src/values.js
   var isArray = (value) => typeof value === "object" && value !== null && "shape" in value;
   function number(value) {
@@ -411,13 +455,13 @@
     if (typeof value === "boolean") return Number(value);
     throw new Error(`A recipe gave ${String(value)} where it needs a number.`);
   }
-  function plain(value) {
+  function plain2(value) {
     if (!isArray(value)) return value;
     if (value.shape.length <= 1) return Array.from(value.data);
     const [rows, ...rest] = value.shape, size = rest.reduce((a, b) => a * b, 1);
     return Array.from(
       { length: rows },
-      (_, r) => plain({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
+      (_, r) => plain2({ shape: rest, data: value.data.subarray(r * size, (r + 1) * size) })
     );
   }
   var vector = (values) => ({ shape: [values.length], data: Float64Array.from(values) });
@@ -769,16 +813,10 @@
       ]
     };
   }
-  function titleOf(figure) {
-    const plain2 = (text2) => String(text2 || "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]+>/g, "").replace(/[▸◂]/g, "").replace(/\s+/g, " ").trim();
-    const title = figure.layout && figure.layout.title;
-    const text = plain2(typeof title === "string" ? title : title && title.text);
-    const panels = (figure.layout && figure.layout.annotations || []).filter((note) => note.xref === "paper" && note.yref === "paper" && note.yanchor === "bottom").map((note) => plain2(note.text)).filter(Boolean);
-    return text || panels.join(" · ") || "Matrix";
-  }
   function walkable(figure, walk) {
     const undo = unwalk.get(figure);
     if (undo) undo();
+    nameFigure(figure, walk.said);
     const map = heatmaps(
       /** @type {Drawn} */
       figure
@@ -801,10 +839,6 @@
     if (drawing) drawing.setAttribute("aria-hidden", "true");
     figure.tabIndex = 0;
     figure.setAttribute("role", "grid");
-    figure.setAttribute("aria-label", titleOf(
-      /** @type {Drawn} */
-      figure
-    ));
     figure.setAttribute("aria-rowcount", String(rows + 1));
     figure.setAttribute("aria-colcount", String(columns + 1));
     const words3 = map.words;
@@ -853,7 +887,7 @@
       figure.removeEventListener("blur", left);
       grid.remove();
       if (drawing) drawing.removeAttribute("aria-hidden");
-      for (const name of ["tabindex", "role", "aria-label", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
+      for (const name of ["tabindex", "aria-rowcount", "aria-colcount", "aria-activedescendant"]) {
         figure.removeAttribute(name);
       }
       unwalk.delete(figure);
@@ -1088,7 +1122,7 @@
     }
     env.terms_sum = exactSum(terms.map(([, v]) => v));
     const recomputed = recipe.value === null ? env.terms_sum : number(evaluate(recipe.value, cell2, env));
-    const named3 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain(evaluate(t, cell2, env))]).filter(([, v]) => v !== null));
+    const named3 = (trees) => Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, plain2(evaluate(t, cell2, env))]).filter(([, v]) => v !== null));
     return {
       formula: String(evaluate(recipe.formula, cell2, env)),
       inputs: named3(recipe.inputs),
@@ -1290,7 +1324,7 @@
     }
   };
   function valueOf(tree, names) {
-    return plain(valueIn(tree, names));
+    return plain2(valueIn(tree, names));
   }
   function valueIn(tree, names) {
     return evaluate(
@@ -2800,6 +2834,7 @@
     window.BVL_SITE.views.window
   );
   var STAGES = { embed: "Embeddings", positions: "Positions", layers: "Layer", pooler: "Pooler" };
+  var EXPLAINS = "step-explains";
   function where(model, keys) {
     const step = keys.get("step") || "attn.probs";
     const notes = [];
@@ -3019,7 +3054,7 @@
     const position = block.nodes.indexOf(node) + 1;
     words3.append(
       element("h2", `${block.block === "layers" ? `Layer ${layer} · ` : ""}step ${position} of ${block.nodes.length}: ${node.title}`),
-      element("p", `${node.explains} ${node.shape}`, { class: "explains" }),
+      element("p", `${node.explains} ${node.shape}`, { class: "explains", id: EXPLAINS }),
       checkLine(lecture2, block)
     );
     const cellText = keys.get("cell");
@@ -3065,6 +3100,7 @@
       },
       start: start3,
       focus: wasKeyed,
+      said: EXPLAINS,
       close: cell2 ? () => {
         keyed = true;
         go(block, node.key, layer, head);
