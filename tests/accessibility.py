@@ -97,8 +97,9 @@ POINTS = """[...document.querySelectorAll('.js-plotly-plot')].filter((g) => g.ge
 def points_heard(page) -> list[tuple[str, str, str, str]]:
     """Each figure on `page`: its role, its name, the point Python carried in it (layout.meta's, "" where the page
     says it instead) and what a screen reader hears as its description (the accessibility tree's)."""
-    heard = accessibility_figures(page)
-    return [(role, name, point, heard.get(name, "")) for role, name, point in page.evaluate(POINTS)]
+    heard, shown = accessibility_figures(page), page.evaluate(POINTS)
+    assert len({name for _, name, _ in shown}) == len(shown), shown  # a name heard once: by it, its description
+    return [(role, name, point, heard.get(name, "")) for role, name, point in shown]
 
 
 UNDESCRIBED = """[...document.querySelectorAll('.js-plotly-plot')].filter((g) => g.getClientRects().length).map((g) => {

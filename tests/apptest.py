@@ -37,7 +37,8 @@ def undescribed(at: AppTest) -> list[str]:
         layout = figure["layout"]
         title = layout.get("title") or {}
         meta = layout.get("meta") or {}
-        panels = [note.get("text") for note in layout.get("annotations", []) if note.get("yref") == "paper"]
+        panels = [note.get("text") for note in layout.get("annotations", [])  # placed as figure_name.js reads them
+                  if note.get("xref") == note.get("yref") == "paper" and note.get("yanchor") == "bottom"]
         if not ((title.get("text") if isinstance(title, dict) else title) or meta.get("name") or any(panels)):
             found.append(f"a {figure['data'][0]['type']} with no name")
         if not meta.get("point"):

@@ -23,11 +23,17 @@ TERMS_PX = 900  # a score's terms in two rows of two, on a projector: below the 
 STEP_FIGURE_PX = 480  # the step's own figure on a projector, under the row of controls (and a family's notices)
 
 
+def step_point(node) -> str:
+    """A step's figure's description for a screen reader: what the step computes and its shape, the words a site's
+    stepper shows beside its figure and describes it by (frontend/src/stepper.js)."""
+    return f"{node.explains} {node.shape}"
+
+
 def show_matrix(s: Stepping, array: np.ndarray, title: str, key: str, r: Regions, point: str,
                 rows: list[str] | None = None, cell: tuple | None = None, around: int = 0) -> None:
     """A (rows × n) array as a heatmap of 64 columns at a time, each cell clickable where it fits; the window
-    first shown holds the chosen cell, else dimension `around`. `point`: the step's line (its `explains`), the
-    figure's description for a screen reader, as a site's stepper says it."""
+    first shown holds the chosen cell, else dimension `around`. `point`: the figure's description for a screen
+    reader (`step_point`)."""
     rows = s.t.tokens if rows is None else rows
     figure = r.canvas.container()  # the step's own figure first, the slider that moves its window under it
     first = 0
@@ -82,7 +88,7 @@ def token_matrix(s: Stepping, steps, key: str, layer: int, head: int, cell, r: R
                                 lambda: described(attention_heatmap(
                                     matrix, labels, title, "attention" if node.op.gives_probabilities else "score",
                                     clickable=not words, chosen=None if words else cell, scale=node.op.scale),
-                                    node.explains),
+                                    step_point(node)),
                                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px,
                                 tallest=STEP_FIGURE_PX)
             cells.hear_taps(chart)

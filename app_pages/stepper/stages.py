@@ -13,7 +13,7 @@ from bertviz_lite.graph.views import stream_group
 from bertviz_lite.stepthrough.words import SHARED
 from app_pages.shell import charts, guarded, lecture
 from app_pages.stepper import cells
-from app_pages.stepper.canvas import show_matrix, stream_lengths, token_matrix
+from app_pages.stepper.canvas import show_matrix, step_point, stream_lengths, token_matrix
 from app_pages.stepper.controls import (check_line, layer_controls, pickers, show_diagram, show_step_picker,
                                         words)
 from app_pages.stepper.stepping import Regions, Stepping
@@ -27,7 +27,7 @@ def embeddings_view(s: Stepping, r: Regions) -> None:
     cell = words(s, steps, key, 0, "", lambda: check_line(steps, rerun=bool(s.t.edits and s.t.edits.masked)), r)
     for note in loaded.family.notes(loaded.config):
         r.words.info(note, icon=":material/info:")
-    show_matrix(s, steps[key], f"embeddings: {steps.node(key).title}", f"embed_{key}", r, steps.node(key).explains,
+    show_matrix(s, steps[key], f"embeddings: {steps.node(key).title}", f"embed_{key}", r, step_point(steps.node(key)),
                 cell=cell)
     pickers(s, steps, key, r)
     series = {k: steps[k] for k in ("word", "position", "token_type", "sum", "norm") if k in steps}
@@ -52,13 +52,13 @@ def positions_view(s: Stepping, r: Regions) -> None:
         with r.canvas:
             charts.cached_chart(s.view_key("positions", key, cell), lambda: described(attention_heatmap(
                 array.astype(np.float32), tokens, node.title, node.short, clickable=True, chosen=cell,
-                scale=node.op.scale), node.explains),
+                scale=node.op.scale), step_point(node)),
                 on_select=cells.on_click(chart), selection_mode="points", key=chart, width=r.canvas_px)
             cells.hear_taps(chart)
             charts.csv_download(lambda: charts.matrix_frame(array, tokens, tokens, "query", "key"), f"{key}.csv")
     else:
         span = array.shape[0] // 2
-        show_matrix(s, array, node.title, f"positions_{key}", r, node.explains,
+        show_matrix(s, array, node.title, f"positions_{key}", r, step_point(node),
                     [f"δ = {d}" for d in range(-span, span)], cell)
     pickers(s, steps, key, r)
 
@@ -90,17 +90,18 @@ def layer_view(s: Stepping, r: Regions) -> None:
                             f"{shown} uses its outputs {shown * d_head}–{(shown + 1) * d_head - 1}.")
         rows = t.tokens if "2k" not in node.axes else [f"δ = {i - array.shape[1] // 2}" for i in range(array.shape[1])]
         what = f"head {head}" if heads == t.num_heads else f"key/value head {shown}"
-        show_matrix(s, array[shown], f"layer {layer} {what}: {node.title}", key, r, node.explains, rows, cell)
+        show_matrix(s, array[shown], f"layer {layer} {what}: {node.title}", key, r, step_point(node), rows, cell)
     elif array.ndim == 3:  # one head's token-by-token matrix: scores, their terms, probabilities
         token_matrix(s, steps, key, layer, head, cell, r)
     elif node.op is MERGE_HEADS:  # the heads' contexts side by side: start at the chosen head's
         d_head = array.shape[1] // t.num_heads
         r.words.caption(f"Head {head}'s context is dimensions {head * d_head}–{(head + 1) * d_head - 1} of "
                         f"{array.shape[1]}.")
-        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, node.explains, cell=cell, around=head * d_head)
+        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, step_point(node), cell=cell,
+                    around=head * d_head)
     else:
-        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, node.explains, cell=cell)  # the step's own
-        # figure first
+        # the step's own figure first
+        show_matrix(s, array, f"layer {layer}: {node.title}", key, r, step_point(node), cell=cell)
         if group := stream_group(steps.graph, key):
             stream_lengths(s, steps, group, layer, key, r)
     if not (array.ndim == 3 and token_by_token):
@@ -123,7 +124,7 @@ def pooler_view(s: Stepping, r: Regions) -> None:
         with r.canvas, lecture.point():
             charts.cached_chart(s.view_key("pooler", key), lambda: described(vector_bars(
                 np.asarray(steps[key]).ravel(), f"{steps.node(key).title}, from the first token's final vector"),
-                steps.node(key).explains))
+                step_point(steps.node(key))))
         pickers(s, steps, key, r)
     if s.t.pair is None:
         r.words.info("Enter a second sentence in the sidebar to compare the two sentences' vectors.")

@@ -42,8 +42,12 @@ STAT_BUTTONS = {"entropy": "entropy", "cls": "[CLS]", "sep": "[SEP]", "punct": "
 STRIKING = 5  # heads named in words, in lecture mode and out of it: the list stays above the fold
 
 
+FINGERPRINT_CELL = "Each cell: a head's mean over query tokens of its attention {stat}"  # the caption's and the
+# grid's point
+
+
 def fingerprint_caption(stat: str) -> str:
-    return (f"Each cell: a head's mean over query tokens of its attention {STAT_TITLES[stat]}"
+    return (f"{FINGERPRINT_CELL.format(stat=STAT_TITLES[stat])}"
             f"{' (−Σ α ln α, in nats: high means spread out)' if stat == 'entropy' else ''}. "
             f"Clark et al. (2019), \"What Does BERT Look At?\".")
 
@@ -63,7 +67,7 @@ def fingerprint_grid(fingerprints: HeadFingerprints, stat: str) -> go.Figure:
 def stat_grid(grid: np.ndarray, stat: str) -> go.Figure:
     """One statistic's (L, H) grid, titled and scaled as the Heads page draws it."""
     return described(layer_head_grid(grid, fingerprint_title(stat), fingerprint_unit(stat)),
-                     fingerprint_caption(stat).split(". ")[0] + ": one row per layer and one column per head.")
+                     f"One row per layer and one column per head. {FINGERPRINT_CELL.format(stat=STAT_TITLES[stat])}.")
 
 
 STRIKING_SAID = "**Striking heads** (at least half of their attention on one kind of token):\n"

@@ -257,12 +257,12 @@ def _style(fig: go.Figure, n: int, title: str, horizontal: bool, pitch: float = 
                       clickmode="event+select", dragmode=False,
                       legend=dict(title="heads", itemclick="toggle", itemdoubleclick="toggleothers",
                                   font_color=CANVAS_TEXT, title_font_color=CANVAS_TEXT))
-    fig = _layout(fig, height, title).update_layout(title_font_color=CANVAS_TEXT, meta=KEEPS_HEIGHT)  # the theme
-    # would draw the title dark
-    return described(fig, HEAD_VIEW_POINT)
+    # the theme would draw the title dark
+    fig = _layout(fig, height, title).update_layout(title_font_color=CANVAS_TEXT, meta=KEEPS_HEIGHT)
+    return described(fig, HEAD_VIEW_POINT.format(sides="rows" if horizontal else "columns"))
 
 
-HEAD_VIEW_POINT = ("The queries and the keys in two columns, a line from a query to each key it attends to, in its "
+HEAD_VIEW_POINT = ("The queries and the keys in two {sides}, a line from a query to each key it attends to, in its "
                    "head's colour and as strong as the weight: pick a token to keep only its lines.")
 
 

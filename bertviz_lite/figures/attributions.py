@@ -24,8 +24,9 @@ def attribution_bars(scores: np.ndarray, tokens: list[str], title: str, measure:
     layout = dict(xaxis=dict(type="category", tickangle=-60, **every_token(len(tokens))),
                   yaxis=dict(title=measure, zeroline=True, range=[-1.25 * bound, 1.25 * bound]))
     return _layout(go.Figure(bars, layout), 420, title,
-                   f"One bar per token: its {measure}, above 0 where it raises the target and below where it "
-                   "lowers it.")
+                   f"One bar per token: its {measure}" + (", above 0 where it raises the target and below where "
+                                                          "it lowers it." if (z < 0).any() else "."))  # a norm has
+    # no sign
 
 
 def deletion_lines(curves: dict[str, np.ndarray], aopc: dict[str, float], title: str,

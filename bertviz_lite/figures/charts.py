@@ -64,8 +64,8 @@ def attention_heatmap(probs: np.ndarray, tokens: list[str], title: str, colorbar
     if step == 1:
         _mark_and_click(fig, z, labels, labels, clickable, chosen, "query %{y}<br>key %{x}")
     return _layout(fig, int(value_of(matrix_height(len(labels), TOKEN_MATRIX_PX), {})), title,
-                   f"Rows: {axes[0]}; columns: {axes[1]}; each cell's colour and number, what its colour bar "
-                   "names.")  # the words a template keeps: not the colour bar's name, which a template fills
+                   f"Rows: {axes[0]}; columns: {axes[1]}; each cell's colour (and its number, where written), what "
+                   "its colour bar names.")  # words a template keeps: not the colour bar's name, which it fills
 
 
 def _written(z: np.ndarray) -> dict:
@@ -162,8 +162,9 @@ def matrix_window(matrix: np.ndarray, tokens: list[str], first_dim: int, title: 
         (chosen[0], chosen[1] - first_dim)
     _mark_and_click(fig, window, dims, rows, clickable, shown, "token %{y}<br>dim %{x}", first_dim)
     return _layout(fig, int(value_of(matrix_height(len(tokens), WINDOW_PX), {})), title,
-                   "One row per token and one column per dimension of the window shown (its axis says which): each "
-                   "cell, the token's number there, blue above 0 and red below.")  # a template's words: no number
+                   "One row per token (or per distance: the rows say which) and one column per dimension of the "
+                   "window shown (its axis says which): each cell, the number there, blue above 0 and red below.")
+    # a template's words: no number of its own
 
 
 def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
@@ -183,8 +184,8 @@ def token_norms(series: dict[str, np.ndarray], tokens: list[str], title: str,
     fig.update_layout(barmode="group")  # legend on the right: above the plot it collides with the title
     fig.update_xaxes(type="category", tickangle=-60, title="token", **every_token(len(tokens)))
     fig.update_yaxes(title="vector length ‖x‖", rangemode="tozero")
-    return _layout(fig, 460, title, f"Each token's vector length at {', '.join(series)}: what each sub-step does "
-                                    "to the vectors' size.")
+    return _layout(fig, 460, title, "Each token's vector length in each series of the legend: what each step "
+                                    "does to the vectors' size.")
 
 
 def _lengths(values: np.ndarray, tokens: list[str], dot: int | None) -> go.Bar | go.Scatter:
@@ -245,9 +246,9 @@ def matrices_side_by_side(matrices: dict[str, np.ndarray], tokens: list[str], ma
               for col, (name, z) in enumerate(pooled.items(), start=1)]
     layout.update(layout_of(min(620 * rows, 260 + (12 * min(len(tokens), max_side) + 60) * rows - 60), title))
     layout["margin"]["t"] = 70 if title else 40  # the figure's title above the panels' titles
-    return described(go.Figure(traces, layout), f"Rows: {axes[0]}; columns: {axes[1]}; each cell's colour and number, "
-                     "what the colour bar names, on one scale for every panel.")  # a template's words: not the
-    # panels' names or the colour bar's, which it fills
+    return described(go.Figure(traces, layout), f"Rows: {axes[0]}; columns: {axes[1]}; each cell's colour (and its "
+                     "number, where written), what the colour bar names, on one scale for every panel.")  # words a
+    # template keeps: not the panels' names or the colour bar's, which it fills
 
 
 def grid_of_panels(titles: list[str], per_row: int, spacing: float = 0.03, row_gap: float = 0.1) -> dict:
@@ -335,9 +336,13 @@ def lens_grid(layers: list[list[tuple[str, float]]], title: str, measure: str = 
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", title="rank")
-    return _layout(fig, 160 + 44 * len(layers), title,
-                   f"One row for the embeddings and one per layer: the tokens the model would predict there, best "
-                   f"first, each with its {measure}.")
+    return _layout(fig, 160 + 44 * len(layers), title, LENS_POINTS[measure])
+
+
+LENS_POINTS = {"probability": "One row for the embeddings and one per layer: the tokens the masked-LM head predicts "
+                              "from the hidden state there, the likeliest first, each with its probability.",
+               "cosine": "One row for the embeddings and one per layer: the vocabulary pieces nearest the hidden "
+                         "state there, the nearest first, each with its cosine (not a prediction)."}
 
 
 LENS_WORDS = call("rows_of", call("each", call("range", call("len", call("cells", var.pieces))), fmt(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from ..graph.layout import Box, Layout
+from .described import described
 from .style import ARC, BOX_TEXT, EDGE, INK, INVISIBLE, MUTED, OTHER_BOX, OUTSIDE_BOX, READ_BOX
 
 CURRENT, READS, OTHER, OUTSIDE = INK, READ_BOX, OTHER_BOX, OUTSIDE_BOX
@@ -43,14 +44,14 @@ def layer_diagram(layout: Layout, current: str | None, title: str | None = None)
     skips = any(boxes[k].column - boxes[s].column > 1 and not layout.is_residual(s, k) and not boxes[s].outside
                 for s, k in layout.edges if s in boxes)
     bottom = max(b.row for b in layout.boxes) + (0.75 if skips else 0.5)
-    return go.Figure(targets, layout=dict(
+    figure = go.Figure(targets, layout=dict(
         shapes=curves + rects, annotations=arrows, height=int(ROW_PX * (bottom - top)) + (34 if title else 8),
         xaxis=dict(visible=False, range=[-0.55, layout.columns - 0.45], fixedrange=True),
         yaxis=dict(visible=False, range=[bottom, top], fixedrange=True),
         showlegend=False, margin=dict(l=4, r=4, t=30 if title else 4, b=4), title=title, dragmode=False,
         clickmode="event+select", hovermode="closest", plot_bgcolor="rgba(0,0,0,0)",
-        meta={"kind": "diagram", "name": title or "The layer's sub-steps", "point": _point(boxes.get(current))}))
-    # what it is, for whoever reads the page's charts; its name and point (figures/described.py), for a screen reader
+        meta={"kind": "diagram"}))  # what it is, for whoever reads the page's charts
+    return described(figure, _point(boxes.get(current)), None if title else "The layer's sub-steps")
 
 
 def _point(current: Box | None) -> str:

@@ -58,5 +58,6 @@ def shift_heatmap(shift: np.ndarray, tokens: list[str], title: str, unchanged: i
     layout = dict(yaxis=dict(autorange="reversed", type="category"),  # in one layout: each update costs ~1 ms
                   xaxis=dict(type="category", tickangle=-60, **every_token(len(tokens))))
     return described(go.Figure([heatmap], {**layout, **layout_of(min(620, 200 + 28 * len(names)), title)}),
-                     "One row per layer and one column per token: how far the intervention moved the token's vector "
-                     "there (a cosine distance, 0 where it did not move).")
+                     "One row per hidden state (the embeddings, then each layer's output) and one column per token: "
+                     "how far the intervention moved the token's vector there (a cosine distance, 0 where it did not "
+                     "move).")

@@ -20,8 +20,8 @@ def parameter_sunburst(data: dict[str, list], max_depth: int = 5) -> go.Figure:
                                 hovertemplate="<b>%{id}</b><br>%{customdata}<br>%{value:,} parameters"
                                               "<br>%{percentRoot:.1%} of the model<extra></extra>"))
     fig.update_layout(uniformtext=dict(minsize=FONT["size"] - 2, mode="hide"))  # a label that cannot be read is hidden
-    return described(_layout(fig, 480), SUNBURST_POINT, "The model's modules")  # the whole circle above the fold at
-    # 1280 × 720, under a subheading
+    # the whole circle above the fold at 1280 × 720, under a subheading
+    return described(_layout(fig, 480), SUNBURST_POINT, "The model's modules")
 
 
 SUNBURST_POINT = ("The model's modules as rings, the whole model at the centre and each module's parts around it, "

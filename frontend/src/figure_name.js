@@ -40,18 +40,20 @@ function pointOf(figure) {
 }
 
 /**
- * Name the drawn figure and describe it: by its own point (a hidden line in its box), or by the page's element
- * `said` (an id) where the page says the figure's point.
+ * Name the drawn figure and describe it: by its own point (a hidden line in its box: a description is read from a
+ * hidden element, and the line is not read again as the figure's content), or by the page's element `said` (an id)
+ * where the page says the figure's point.
  * @param {HTMLElement} figure  the box Plotly drew the figure in
  * @param {string} [said]
  */
 export function nameFigure(figure, said) {
-  const id = figure.id || (figure.id = `figure-${Math.random().toString(36).slice(2)}`);
+  const id = figure.id || (figure.id = `plot-${Math.random().toString(36).slice(2)}`);  // not "figure-…": a site's
+  // analyses' boxes
   const point = said ? "" : pointOf(/** @type {Drawn} */ (figure));
   let line = figure.querySelector(":scope > .figure-point");
   if (point) {
     if (!line) {
-      line = Object.assign(document.createElement("p"), { className: "visually-hidden figure-point",
+      line = Object.assign(document.createElement("p"), { className: "figure-point", hidden: true,
                                                            id: `point-of-${id}` });  // not "${id}…": a selector of
       figure.append(line);  // the figures by their ids' start finds the figures only
     }

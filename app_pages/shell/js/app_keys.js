@@ -33,7 +33,7 @@ function pointOf(figure) {
   return meta && typeof meta === "object" ? plain(meta.point) : "";
 }
 function nameFigure(figure, said) {
-  const id = figure.id || (figure.id = `figure-${Math.random().toString(36).slice(2)}`);
+  const id = figure.id || (figure.id = `plot-${Math.random().toString(36).slice(2)}`);
   const point = said ? "" : pointOf(
     /** @type {Drawn} */
     figure
@@ -42,7 +42,8 @@ function nameFigure(figure, said) {
   if (point) {
     if (!line2) {
       line2 = Object.assign(document.createElement("p"), {
-        className: "visually-hidden figure-point",
+        className: "figure-point",
+        hidden: true,
         id: `point-of-${id}`
       });
       figure.append(line2);

@@ -420,7 +420,7 @@
     return meta && typeof meta === "object" ? plain(meta.point) : "";
   }
   function nameFigure(figure, said2) {
-    const id = figure.id || (figure.id = `figure-${Math.random().toString(36).slice(2)}`);
+    const id = figure.id || (figure.id = `plot-${Math.random().toString(36).slice(2)}`);
     const point = said2 ? "" : pointOf(
       /** @type {Drawn} */
       figure
@@ -429,7 +429,8 @@
     if (point) {
       if (!line2) {
         line2 = Object.assign(document.createElement("p"), {
-          className: "visually-hidden figure-point",
+          className: "figure-point",
+          hidden: true,
           id: `point-of-${id}`
         });
         figure.append(line2);
