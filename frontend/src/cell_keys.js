@@ -158,8 +158,9 @@ function tiles(figure) {
 }
 
 /**
- * Make a drawn heatmap walkable by keyboard and readable as a grid; returns a function that moves the focused cell
- * (for a test, or a page that picks one).
+ * Name and describe any drawn figure (figure_name.js: the one call the app and a site make for every figure), and
+ * make a heatmap walkable by keyboard and readable as a grid; returns a function that moves the focused cell (for a
+ * test, or a page that picks one), or null for a figure that is not walked.
  * @param {HTMLElement} figure  the box Plotly drew the figure in
  * @param {Walk} walk
  * @returns {((row: number, column: number) => void) | null}

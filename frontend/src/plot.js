@@ -16,7 +16,8 @@ const FONT_FAMILY = '"Source Sans", sans-serif';  // the app's (fonts.css, from 
  */
 
 /**
- * Draw `figure` in `div`; a heatmap's cells are then walked by the keyboard and read as a grid (cell_keys.js), and
+ * Draw `figure` in `div`; it is then named and described for a screen reader, and a heatmap's cells walked by the
+ * keyboard and read as a grid (cell_keys.js), and
  * `walk` says what its keys do beyond reading (the stepper's Enter explains a cell).
  * @param {HTMLElement} div
  * @param {any} figure  Plotly's figure: data, layout, and the name of the template it was drawn in
