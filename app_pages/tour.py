@@ -10,9 +10,11 @@ from bertviz_lite.analyses.similarity import vectors_of_trace
 from bertviz_lite.loading.bundled import bundled_directory
 from bertviz_lite.serving.cache import cached_lens
 from bertviz_lite.tour import NO_CHAPTER, chapter_figure, chapters, narrate
+from bertviz_lite.asking import ASK_WORDS
 from bertviz_lite.tour.narration import output_sentences
+from bertviz_lite.tour.questions import chapter_question
 from bertviz_lite.tour.views import LECTURE_PX
-from app_pages.shell import charts, chips, guarded, lecture, runs, state
+from app_pages.shell import asking, charts, chips, guarded, lecture, runs, state
 
 TOUR_VIEW = {"text": "the quick brown fox jumps over the lazy dog", "head": 2, "token": 4}  # real patterns
 
@@ -127,19 +129,39 @@ def fitted(fig):
     return fig.update_layout(height=LECTURE_PX)
 
 
+def question_of(chapter):
+    """The chapter's question where the link asks (`ask=1`), else None."""
+    if not asking.link_says("ask"):
+        return None
+    lens = prediction() if chapter.kind == "output" else None
+    return chapter_question(t, chapter, st.session_state.head, st.session_state.token, lens)
+
+
+def lecture_next(number: int, question, about: tuple[str, ...]) -> None:
+    """With questions, the lecture's Next goes question → answer → next chapter (then on to the lecture's next
+    view)."""
+    if asking.waiting(question, about):
+        asking.lecture_next(ASK_WORDS["reveal"], asking.show_answer, question, about)
+    elif number < len(story) and asking.link_says("ask"):
+        asking.lecture_next(f"Next chapter: {story[number].title}", go_to, number + 1)
+
+
 number = chosen_chapter()
 chapter = story[number - 1]
 st.session_state._lecture_within_page = number < len(story)  # the lecture's Next is not the tour's ▶ (lecture_bar)
 chapter_controls(number)
+question, about = question_of(chapter), (st.session_state.model, t.text, t.pair or "")
+waits = asking.waiting(question, about)
 over, chapter_row, under = st.container(), st.container(), st.container()
 words, canvas = chapter_row.columns([5, 7], gap="large")
-if chapter.kind == "step":  # above the chapter when browsing; under it on a projector, where the figure needs the room
-    with under if state.projector() else over:
+if chapter.kind == "step":  # above the chapter when browsing; under it on a projector, where the figure needs the
+    with under if state.projector() or question else over:  # room, and under a question, which comes first
         diagram(chapter.step)
 with words.container(key="after-figure-words"):  # on a phone, under the figure (page.css)
     st.markdown(f"### {chapter.title}")
-    outputs = output_story() if chapter.kind == "output" else None
-    for line in narrate(t, chapter, st.session_state.head, st.session_state.token, outputs):
+    answer = st.container() if state.projector() else canvas  # beside the figure on a projector, else above it
+    outputs = output_story() if chapter.kind == "output" and not waits else None
+    for line in [] if waits else narrate(t, chapter, st.session_state.head, st.session_state.token, outputs):
         st.markdown(line)
     token_col, head_col = st.columns(2)
     tokens = t.tokens  # the picker's labels, kept by the tab after the page let go of t
@@ -148,6 +170,8 @@ with words.container(key="after-figure-words"):  # on a phone, under the figure 
     if chapter.kind == "step" and t.graph_node(chapter.step).has_head_axis:
         head_col.selectbox("Head", range(t.num_heads), **state.bind("head"))
 with canvas:
-    chapter_view(chapter, st.session_state.head)
+    if not asking.held_back(question, about, answer):
+        chapter_view(chapter, st.session_state.head)
+lecture_next(number, question, about)
 state.sync_url()
 del t, loaded  # a tab keeps this namespace: no trace or model in it (guarded.trace_or_stop)

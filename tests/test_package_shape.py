@@ -14,6 +14,7 @@ JS_IMPORT = re.compile(r'^import\b[^;"]*?"\./([\w.-]+)"', re.M)  # import { a, b
 
 LAYERS = [  # bottom up: a package imports only itself and the packages of the layers below it
     {"kinds"},  # how an operation's output is shown: two small types, below even the operations
+    {"asking"},  # the words around a lecture's question and the hall's count, below the operations that ask
     {"errors", "deprecation", "tasks", "ops", "attention_lines", "closeness"},  # leaves: no other part of bertviz_lite
     {"graph"},  # a block as a graph of named ops
     {"families"},  # what each family's layer is, as a graph of named ops

@@ -19,7 +19,7 @@ from bertviz_lite.serving.run_key import RunKey
 
 from .models import offer_bundled_model, switch_model
 from .screen import narrow
-from .state import init_state, projector
+from .state import init_state, lecture_mode, projector
 
 
 def load_or_stop(needs_weights: bool = False, task: str | None = None, source: str | None = None,
@@ -90,9 +90,10 @@ def stand_in_pieces(loaded: LoadedModel) -> str:
 
 
 def opened_offline_notice(loaded: LoadedModel) -> None:
-    """Why a link that named no model opened the bundled one (opening_model): one line on a projector; elsewhere
-    with bert-base-uncased's exact architecture one click away."""
-    if projector():
+    """Why a link that named no model opened the bundled one (opening_model): one line in a lecture (on a projector,
+    and on a student's phone, where the figure or the question comes first); elsewhere with bert-base-uncased's
+    exact architecture one click away."""
+    if lecture_mode():
         st.caption(f"Opened on the bundled real model: {DEFAULT_MODEL}'s weights cannot be had here.")
         return
     words, switch = st.columns([3, 1], vertical_alignment="center")

@@ -32,6 +32,14 @@ def lecture_bar(page: str) -> None:
     here = (st.context.url or "").split("?")[0]  # None where no browser asked (a test)
     link.code(here + (f"?{query}" if query else ""), language=None, wrap_lines=True)
     inside = st.session_state.pop("_lecture_within_page", False)  # the page has its own ▶ still to press (the tour)
+    if own := st.session_state.pop("_lecture_page_next", None):  # the page's own next (a question's answer first)
+        label, action, args = own
+        onward.button(label, icon=":material/arrow_forward:", type="primary", on_click=action, args=args,
+                      key="lecture_next")
+        if ahead is not None:
+            onward.button(f"Leave for: {ahead.title}", type="secondary", on_click=_show_view, args=(ahead,),
+                          key="lecture_leave")
+        return
     if ahead is not None:
         onward.button(f"Leave for: {ahead.title}" if inside else f"Next: {ahead.title}",
                       icon=":material/arrow_forward:", type="secondary" if inside else "primary",

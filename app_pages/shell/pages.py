@@ -75,8 +75,10 @@ ATTRIBUTE = _page("attribute", "insights", {"target": "similarity", "other": DEF
 
 PAGES = (OVERVIEW, TOUR, ARCHITECTURE, TOKENS, LAYERS, ATTENTION, SIMILARITY, CONTEXTS, COMPARE, HEADS, ROLLOUT,
          CONTRIBUTIONS, LENS, INTERVENE, ATTRIBUTE)  # in the navigation's order (tour/page_names.py's)
-SHARED_KEYS = MappingProxyType({"model": None, "task": "base", "text": DEFAULT_TEXT, "pair": "", "lecture": False})
-# every page's (the model's default is the app's: state.py); in a link, lecture=1 comes last
+SHARED_KEYS = MappingProxyType({"model": None, "task": "base", "text": DEFAULT_TEXT, "pair": "", "ask": "", "hall": "",
+                                "lecture": False})
+# every page's (the model's default is the app's: state.py); in a link, lecture=1 comes last. `ask` and `hall` are
+# text, so that a value that is not 1 or 0 is told, not taken for 0 (shell/asking.py)
 
 
 @dataclass(frozen=True)

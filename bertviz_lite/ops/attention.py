@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import torch
 
+from .asking import Asking
 from .heads import head_name, key_head, shared_heads
 from .reading import mask_bias
 from .recipe import X, Recipe, call, cell, fmt, literal, total, var, when
 from .record import Figure, Op, from_recipe
 from .sums import compute_add
-from .telling import Telling, relation, step, tells
+from .telling import Telling, relation, said, step, tells
 from .worked import MASKED_BELOW, Worked, as_f64
 
 
@@ -207,17 +208,52 @@ def narrate_context(node, graph, module, say) -> Telling:
     return Telling(let, (say("context", where=step.where, me=step.me, terms=terms, keys=call("len", var.probs)),))
 
 
+ASKS = {"sum": "{where}, the softmax comes next: what will the weights in the row of {me} add up to?",
+        "sum_decides": "A softmax makes every row add up to 1: the weights of {me} add up to {total:.2f}, whatever "
+                       "its scores add up to ({scores:.2f}).",
+        "sum_choice": "{value:.2f}",
+        "top": "{where}, which token does {me} put the most attention on?",
+        "top_decides": "{me} puts {weight:.2f} of its attention on {best}{relation}."}  # a lecture's questions
+
+
+def ask_row_sum(node, graph, module) -> Asking | None:
+    """Before the softmax (the scores it reads): what its row will add up to. The choices are 1, what the scores
+    add up to now and how many keys the row sees; the right one is the sum of the softmax of the row."""
+    if not any(n.op is SOFTMAX for n in graph.consumers(node.key)):
+        return None
+    row = step.mine[step.token]
+    seen = call("which", call("seen", row))
+    let = {"seen_scores": call("taken", row, seen),
+           "exps": call("exp", var.seen_scores - call("max_of", var.seen_scores)),
+           "total": call("fsum", var.exps / call("sum", var.exps)), "scores": call("sum", var.seen_scores),
+           "sums": call("cat", var.total, var.scores, call("len", seen))}  # (3,): the softmax's, the scores', the keys
+    return Asking(let, said(ASKS["sum"], where=step.where, me=step.me), -call("abs", var.sums - var.total), None,
+                  said(ASKS["sum_choice"], value=var.sums[var.k]), ASKS["sum_choice"], line="{label}",
+                  decides=said(ASKS["sum_decides"], me=step.me), order=var.sums)
+
+
+def ask_top_key(node, graph, module) -> Asking:
+    """After the softmax: which token the chosen token attends to most (the runners-up by weight)."""
+    row = step.mine[step.token]
+    return Asking({"row": row}, said(ASKS["top"], where=step.where, me=step.me), var.row, 0 < var.row,
+                  step.tok(var.k), "{value:.2f}",
+                  decides=said(ASKS["top_decides"], me=step.me, weight=var.row[var.right], best=step.tok(var.right),
+                               relation=relation(step.token, var.right)))
+
+
 SCALED_DOT = Op("scaled_dot", "a scaled dot product: q_i · k_j / scale for every query and key", compute_scaled_dot,
                 recipe=scaled_dot, explain=explain_scaled_dot, narrate=narrate_scores, drawn_as=Figure.TERMS, whole_row=True)
 
 
 MASK = Op("mask", "the sum of its inputs plus the mask: 0 where the query may see the key, the most negative "
                   "number where it may not", compute_mask,
-          recipe=masked, explain=explain_mask, narrate=narrate_mask, drawn_as=Figure.TERMS, whole_row=True)
+          recipe=masked, explain=explain_mask, narrate=narrate_mask, ask=ask_row_sum, drawn_as=Figure.TERMS,
+          whole_row=True)
 
 
 SOFTMAX = Op("softmax", "softmax of each row: exp(s_ij) / Σ_k exp(s_ik)", compute_softmax,
-             recipe=softmaxed, narrate=narrate_softmax, drawn_as=Figure.SOFTMAX_ROW, gives_probabilities=True)
+             recipe=softmaxed, narrate=narrate_softmax, ask=ask_top_key, drawn_as=Figure.SOFTMAX_ROW,
+             gives_probabilities=True)
 
 
 WEIGHTED_SUM = Op("weighted_sum", "a weighted sum of the values: Σ_j p_ij v_j", compute_weighted_sum,

@@ -1,9 +1,9 @@
 """What an operation is, as one record: its name and meaning, how it computes a sub-step from its inputs, how it
-explains one cell of that sub-step, how the tour tells of it, and the kind of figure that explains a cell. Each
-kind of operation lives in one module of this package (`tables`, `sums`, `attention`, `norms`, `activations`,
-`positions`), with its four parts side by side; a family that needs an operation no other family has defines its
-`Op` in its own module, with what parts it has (`explain` defaults to computing the cell again, `narrate` to
-the step's numbers).
+explains one cell of that sub-step, how the tour tells of it (and what it asks first), and the kind of figure that
+explains a cell. Each kind of operation lives in one module of this package (`tables`, `sums`, `attention`,
+`norms`, `activations`, `positions`), with its parts side by side; a family that needs an operation no other family
+has defines its `Op` in its own module, with what parts it has (`explain` defaults to computing the cell again,
+`narrate` to the step's numbers, `ask` to no question).
 
 The parts take what they read as arguments and import no trace, page or figure: `compute(node, inputs, module,
 tokens)`; `explain(cell)` (the cell's node, indices, inputs and module, and its trace's tokens: `explaining/cell.py`)
@@ -79,6 +79,8 @@ class Op:
     explain: Callable[[Any], Worked] | None = None  # one cell, from the numbers it is made of: by default the
     # recipe's, else the cell computed again
     narrate: Callable[[Any], list[str]] = plain  # the tour's sentences, with the sentence's own numbers
+    ask: Callable[[Any, Any, Any], Any] | None = None  # (node, graph, module) -> asking.Asking or None: the question
+    # a lecture asks before it shows the step (ops/asking.py), beside the narrator that tells of the same numbers
     drawn_as: Figure | None = None  # the figure that explains a cell; None: the formula says it all
     series: Series | None = None  # what its output is as a series of token vectors, where a chart draws one
     whole_row: bool = False  # a cell's explanation can also show the query's whole row (BertViz's neuron view)

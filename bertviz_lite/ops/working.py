@@ -73,7 +73,7 @@ _ELEMENTWISE = {"abs": np.abs, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "s
 
 def worked_out(recipe: Recipe, c) -> Worked:
     """The recipe's account of cell `c` (explaining/cell.py)."""
-    env = _bound(recipe.let, c)
+    env = bound(recipe.let, c)
     terms = []
     for label, expression in recipe.terms:
         value = evaluate(tree_of(expression), c, env)
@@ -100,25 +100,29 @@ def _named(expressions: dict, c, env: dict) -> dict:
 
 def told(telling: Telling, s) -> list[str]:
     """A narrator's sentences (`telling.Telling`) worked out on a chapter's step `s` (tour/narration.py Step)."""
-    env = _bound(telling.let, s)
+    env = bound(telling.let, s)
     return [said for sentence in telling.sentences if (said := evaluate(tree_of(sentence), s, env)) is not None]
 
 
 def told_over(telling: Telling, names: dict) -> list[str]:
     """A telling worked out over named values alone (a chapter that is no step's: the tokens', the sentence
     vector's)."""
-    env = dict(names)
-    for name, expression in telling.let.items():
-        env[name] = _plain(evaluate(tree_of(expression), None, env))
+    env = bound_over(telling.let, names)
     return [said for sentence in telling.sentences if (said := evaluate(tree_of(sentence), None, env)) is not None]
 
 
-def _bound(let: dict, c) -> dict:
-    """The names a recipe or a telling binds, in order, each able to use those before it."""
-    env: dict = {}
+def bound(let: dict, c, names: dict | None = None) -> dict:
+    """The names a recipe, a telling or an asking binds, in order, each able to use those before it (and `names`,
+    given)."""
+    env: dict = dict(names or {})
     for name, expression in let.items():
         env[name] = _plain(evaluate(tree_of(expression), c, env))
     return env
+
+
+def bound_over(let: dict, names: dict) -> dict:
+    """The names bound over named values alone (a chapter that is no step's)."""
+    return bound(let, None, names)
 
 
 def _label(label, c, env: dict) -> str:

@@ -32,6 +32,7 @@ from ..intervening.value_zeroing import value_zeroing
 from ..loading.limits import Limits
 from ..loading.loader import LoadedModel, load_model, load_skeleton
 from ..analyses.similarity import sentence_vectors
+from ..asking.hall import Hall, hall_for
 from ..analyses.similarity_split import explain_similarity
 from ..attributing.deletion import Faithfulness, faithfulness, method_scores
 from ..attributing.gradients import attribute
@@ -186,6 +187,13 @@ cached_faithfulness = _store("faithfulness", lambda model, key, spec, steps, bas
 
 def _faithful(target, steps: int, baseline: str) -> Faithfulness:
     return faithfulness(target, method_scores(target, steps, baseline), baseline)
+
+
+@st.cache_resource(show_spinner=False)
+def cached_hall() -> Hall:
+    """This server's count of a hall's answers (asking/hall.py): one for every session, in Redis where replicas
+    share one."""
+    return hall_for()
 
 
 def cached_tree(skeleton: LoadedModel) -> ModuleNode:

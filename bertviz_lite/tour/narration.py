@@ -64,23 +64,32 @@ def narrate(trace: Trace, chapter: Chapter, head: int = 0, token: int = 1,
         return lines + stream_story(trace, token)
     if chapter.kind == "output":
         return lines + (outputs or [LAST_VECTORS])
+    s = chapter_step(trace, chapter, head, token)
+    if not s.node.op.reads_weights:  # nothing random in it: say so instead
+        lines = [NO_WEIGHTS]
+    what = s.node.explains[:1].upper() + s.node.explains[1:]
+    return lines + [STORIES["step"]["explains"].format(what=what)] + told(telling_of(trace, s.graph, s.node), s)
+
+
+def chapter_step(trace: Trace, chapter: Chapter, head: int, token: int) -> Step:
+    """What a step's chapter reads (its narrator and its question): the step, the chosen head's and token's rows."""
     graph, key = trace.resolve(chapter.step)
     node = graph.node(key)
-    if not node.op.reads_weights:  # nothing random in it: say so instead
-        lines = [NO_WEIGHTS]
     array = trace.cache[chapter.step]
     query_head = min(head, trace.num_heads - 1)
     where = _where(trace, chapter.step, head_name(query_head, trace.num_heads, array.shape[0])
                    if node.has_head_axis else None)
-    what = node.explains[:1].upper() + node.explains[1:]
-    return lines + [STORIES["step"]["explains"].format(what=what)] + told(
-        telling_of(trace, graph, node), Step(trace, graph, node, array, head, token, where))
+    return Step(trace, graph, node, array, head, token, where)
+
+
+def step_module(trace: Trace, node):
+    """The model's module a step's operation reads (its narrator, its question), or None."""
+    return None if node.module is None else trace.loaded.base.get_submodule(node.module)
 
 
 def telling_of(trace: Trace, graph, node) -> Telling:
     """What the step's operation says of it, as the expressions its words name (ops/telling.py)."""
-    module = None if node.module is None else trace.loaded.base.get_submodule(node.module)
-    return node.op.narrate(node, graph, module)
+    return node.op.narrate(node, graph, step_module(trace, node))
 
 
 class Step:

@@ -1,0 +1,153 @@
+"""The lecture's questions (issue 57): for every kind of question, on every family's tiny model and the bundled real
+model, the right choice is the one the numbers decide, computed here independently (numpy and torch on the model's
+own outputs, not the package's expressions), the choices are real and distinct, and a question the numbers leave
+tied at the precision shown is not asked."""
+import numpy as np
+import pytest
+import torch
+
+from bertviz_lite import BUNDLED_MODEL, load_model, trace
+from bertviz_lite.ops.asking import CHOICES, FEWEST, Asking, asked_over
+from bertviz_lite.ops.recipe import call, var
+from bertviz_lite.tour import chapters
+from bertviz_lite.tour.questions import chapter_question
+
+from tiers import EVERY_FAMILY
+
+FOX = "the quick brown fox jumps over the lazy dog"
+SHOWN = "{:.2f}"
+
+
+def sound(question) -> None:
+    """3 or 4 distinct choices, exactly one right."""
+    labels = [c.label for c in question.choices]
+    assert FEWEST <= len(labels) <= CHOICES and len(set(labels)) == len(labels), labels
+    assert sum(c.right for c in question.choices) == 1
+
+
+def decided(numbers: np.ndarray, best_first: np.ndarray) -> tuple[int, bool]:
+    """The candidate the numbers rank first (the first among equals), and whether the runner-up differs from it as
+    shown: computed with numpy alone."""
+    order = best_first[np.argsort(-numbers[best_first], kind="stable")]
+    return int(order[0]), len(order) >= FEWEST and SHOWN.format(numbers[order[0]]) != SHOWN.format(numbers[order[1]])
+
+
+def label_of(question, k_label: str) -> str:
+    (right,) = [c for c in question.choices if c.right]
+    assert right.label.startswith(k_label), (right.label, k_label)
+    return right.label
+
+
+def check_layer(t, layer: int, seen: dict) -> None:
+    """Every head and token of the layer's two attention questions, against torch's softmax of the scores."""
+    story = {c.step.rsplit(".", 1)[-1]: c for c in chapters(t, layer) if c.kind == "step" and ".attn." in c.step}
+    scores, probs = t.cache[story["scores"].step], t.cache[story["probs"].step]  # (h, T, T)
+    for head in range(t.num_heads):
+        for token in range(len(t.tokens)):
+            row = torch.from_numpy(scores[head, token]).double()
+            softmaxed = torch.softmax(row, -1)
+            q = chapter_question(t, story["scores"], head, token)
+            if q is not None:  # what the row adds up to after the softmax: 1, not the scores' sum or the keys' count
+                sound(q)
+                seen["sum"] += 1
+                assert [c.label for c in q.choices if c.right] == [f"{float(softmaxed.sum()):.2f}"]
+            q = chapter_question(t, story["probs"], head, token)
+            p = probs[head, token].astype(np.float64)
+            best, asks = decided(p, np.flatnonzero(p > 0))
+            assert (q is not None) == asks, (head, token)
+            if q is not None:
+                sound(q)
+                seen["top"] += 1
+                assert label_of(q, f"'{t.tokens[best]}'")
+                assert int(torch.argmax(softmaxed)) == best  # the figure's argmax is the scores' own
+
+
+def check_stream(t, seen: dict) -> None:
+    """Which layer turns each token most: the lowest cosine of the model's own hidden states, before and after."""
+    h = torch.from_numpy(t.hidden_states).double()  # (L + 1, T, d)
+    cos = torch.nn.functional.cosine_similarity(h[:-1], h[1:], dim=-1).numpy()  # (L, T)
+    stream = [c for c in chapters(t, 0) if c.kind == "stream"][0]
+    for token in range(len(t.tokens)):
+        best, asks = decided(-cos[:, token], np.arange(cos.shape[0]))
+        q = chapter_question(t, stream, token=token)
+        assert (q is not None) == asks, token
+        if q is not None:
+            sound(q)
+            seen["stream"] += 1
+            assert label_of(q, f"layer {best}")
+
+
+def sharpened(model_dir: str, task: str = "base", by: float = 25.0):
+    """A tiny model whose weight matrices are `by` times larger: its random attention (and its masked-LM head's
+    prediction) is no longer near uniform (a tiny model's is, within 0.01), so that its questions are decided."""
+    loaded = load_model(model_dir, task)
+    with torch.no_grad():
+        for parameter in loaded.model.parameters():
+            if parameter.ndim == 2:
+                parameter.mul_(by)
+    return loaded
+
+
+@pytest.mark.parametrize("family", EVERY_FAMILY)
+def test_every_family_asks_what_its_numbers_decide(every_tiny_dir, family):
+    t = trace(sharpened(every_tiny_dir[family]), "the cat sat on the mat and the dog sat on the log")
+    seen = {"sum": 0, "top": 0, "stream": 0}
+    for layer in range(t.num_layers):
+        check_layer(t, layer, seen)
+    check_stream(t, seen)
+    assert min(seen.values()) > 0, seen  # not a test of nothing
+
+
+def test_the_bundled_model_asks_what_transformers_own_attention_decides():
+    loaded = load_model(BUNDLED_MODEL)
+    t = trace(loaded, FOX)
+    seen = {"sum": 0, "top": 0, "stream": 0}
+    for layer in range(t.num_layers):
+        check_layer(t, layer, seen)
+    check_stream(t, seen)
+    assert seen["sum"] > 100 and seen["top"] > 100 and seen["stream"] == len(t.tokens), seen
+    enc = loaded.tokenizer(FOX, return_tensors="pt")
+    with torch.no_grad():
+        attentions = loaded.base(**enc, output_attentions=True).attentions  # transformers' own
+    softmax = [c for c in chapters(t, 0) if c.step == "layers.0.attn.probs"][0]
+    q = chapter_question(t, softmax, head=2, token=4)  # 'fox' in layer 0, head 2: the token before it
+    assert label_of(q, f"'{t.tokens[int(attentions[0][0, 2, 4].argmax())]}'") == "'brown'"
+
+
+def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(tiny_dirs):
+    from bertviz_lite.analyses.logit_lens import logit_lens
+
+    text = "the cat [MASK] on the mat"
+    loaded = sharpened(tiny_dirs["bert"], "masked-lm")
+    t = trace(loaded, text)
+    enc = loaded.tokenizer(text, return_tensors="pt")
+    with torch.no_grad():
+        probs = torch.softmax(loaded.model(**enc).logits[0].double(), -1)
+    position = int((enc["input_ids"][0] == loaded.tokenizer.mask_token_id).nonzero()[0])
+    top = torch.topk(probs[position], 5)
+    output = [c for c in chapters(t, 0) if c.kind == "output"][0]
+    q = chapter_question(t, output, lens=logit_lens(t))
+    assert SHOWN.format(top.values[0]) != SHOWN.format(top.values[1])  # decided: asked
+    sound(q)
+    best = loaded.tokenizer.convert_ids_to_tokens(int(top.indices[0])) or f"[id {int(top.indices[0])}]"
+    assert label_of(q, f"'{best}'") and f"position {position}" in q.text
+
+
+def test_a_tie_as_shown_is_not_asked_and_the_choices_list_in_their_own_order():
+    asking = Asking({}, "Which?", var.xs, None, call("str", var.k), "{value:.2f}")
+    assert asked_over(asking, {"xs": [0.304, 0.2, 0.301, 0.1]}) is None  # 0.30 and 0.30
+    q = asked_over(asking, {"xs": [0.1, 0.2, 0.9, 0.5, 0.05]})
+    assert [c.label for c in q.choices] == ["0", "1", "2", "3"] and q.right == 2  # the runners-up, in order
+    assert asked_over(asking, {"xs": [0.9, 0.2]}) is None  # too few real alternatives
+    twice = Asking({}, "Which?", var.xs, None, "same", "{value:.2f}", apart="{label} ({k})")
+    assert [c.label for c in asked_over(twice, {"xs": [0.9, 0.2, 0.5]}).choices] == ["same (0)", "same (1)",
+                                                                                     "same (2)"]
+
+
+@pytest.mark.parametrize("module", ["bertviz_lite.ops.asking", "bertviz_lite.asking.hall"])
+def test_docstring_examples_hold(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
