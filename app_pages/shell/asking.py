@@ -16,7 +16,8 @@ from bertviz_lite.figures.hall import hall_counts
 from bertviz_lite.ops.asking import Question
 from bertviz_lite.serving.cache import cached_hall
 
-from .charts import chart
+from .charts import send_chart
+from .lecture import point
 from .state import lecture_mode
 
 REMEMBERED = 200  # questions one session remembers its choice for
@@ -47,9 +48,7 @@ def held_back(question: Question | None, about: tuple[str, ...], answer_in=st) -
         _question(question, key)
         return True
     with answer_in:
-        _answer(question, answers[key])
-        if link_says("hall"):
-            _hall(question, key)
+        _answer(question, answers[key], key if link_says("hall") else None)
     return False
 
 
@@ -64,7 +63,7 @@ def show_answer(question: Question, about: tuple[str, ...]) -> None:
 
 
 def _question(question: Question, key: str) -> None:
-    with st.container(key="question"):
+    with point("question"):  # the page's point while it asks (above a projector's fold)
         st.markdown(f"#### {question.text}")
         st.caption(ASK_WORDS["first"])
         for k, choice in enumerate(question.choices):
@@ -89,17 +88,16 @@ def _remember(key: str, k: int) -> None:
         answers.pop(next(iter(answers)))
 
 
-def _answer(question: Question, chosen: int) -> None:
-    """Each choice's line, the right one and the chosen one said in words; whether the choice was right; what the
-    answer rests on."""
+def _answer(question: Question, chosen: int, hall: str | None) -> None:
+    """Each choice's line, the right one and the chosen one said in words (for the lecturer, `hall`: the hall's
+    count, whose bars name the choices); whether the choice was right; what the answer rests on."""
     right = question.choices[question.right]
-    lines = []
-    for k, choice in enumerate(question.choices):
-        marks = ([ASK_WORDS["right"]] if choice.right else []) + ([ASK_WORDS["yours"]] if k == chosen else [])
-        line = choice.line + "".join(f" — {mark}" for mark in marks)
-        lines.append(f"- **{line}**" if choice.right else f"- {line}")
     with st.container(key="answer"):
-        st.markdown(f"#### {question.text}\n" + "\n".join(lines))
+        st.markdown(f"#### {question.text}")
+        if hall is None:
+            st.markdown("\n".join(_line(choice, k == chosen) for k, choice in enumerate(question.choices)))
+        else:
+            _hall(question, hall)
         if chosen == SHOWN:
             verdict = ASK_WORDS["shown"].format(right=right.label)
         else:
@@ -108,6 +106,13 @@ def _answer(question: Question, chosen: int) -> None:
         st.markdown(f"{verdict} {question.decides}")
         if problem := st.session_state.pop("_hall_problem", None):
             st.caption(problem)
+
+
+def _line(choice, chosen: bool) -> str:
+    """A choice's line with the answer: "right" and "your choice" in words, the right one in bold too."""
+    marks = ([ASK_WORDS["right"]] if choice.right else []) + ([ASK_WORDS["yours"]] if chosen else [])
+    line = choice.line + "".join(f" — {mark}" for mark in marks)
+    return f"- **{line}**" if choice.right else f"- {line}"
 
 
 def _hall(question: Question, key: str) -> None:
@@ -123,7 +128,7 @@ def _hall(question: Question, key: str) -> None:
             st.caption(ASK_WORDS["hall_none"])
             return
         labels = [c.label for c in question.choices]
-        chart(hall_counts(labels, [counts.get(label, 0) for label in labels], question.right,
+        send_chart(hall_counts(labels, [counts.get(label, 0) for label in labels], question.right,
                                  ASK_WORDS["hall"].format(answers=answers), ASK_WORDS["right"]), key=f"hall_{key}")
     count()
 

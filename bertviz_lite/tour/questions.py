@@ -13,7 +13,7 @@ from ..stepthrough.trace import Trace
 from .chapters import Chapter
 from .narration import Stream, chapter_step, step_module
 
-ASKS = {"stream": "Which layer changes {me} most (the lowest cosine between its vector before and after the layer)?",
+ASKS = {"stream": "Which layer turns {me} most (the lowest cosine between its vector before and after)?",
         "stream_choice": "layer {k}",
         "stream_decides": "Layer {right} turns {me} most: cosine {cosine:.2f} between its vector before and after.",
         "predicts": "What does the masked-LM head predict at position {position} ({at})?",
