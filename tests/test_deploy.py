@@ -96,6 +96,8 @@ def test_the_balancer_the_compose_file_and_the_kubernetes_example_agree_with_the
     assert "cookie BVL_REPLICA insert" in balancer and "balance source" not in balancer  # a cookie, not the address
     assert compose["services"]["app"]["expose"] == [port] and compose["services"]["balancer"]["image"].startswith(
         "haproxy")
+    redis = compose["services"]["redis"]  # the hall's counts, shared by the replicas (issue 57)
+    assert compose["services"]["app"]["environment"]["BVL_REDIS_URL"] == f"redis://redis:{redis['expose'][0]}/0"
     deployment, _, ingress = kube
     container = deployment["spec"]["template"]["spec"]["containers"][0]
     assert container["ports"] == [{"containerPort": int(port)}]

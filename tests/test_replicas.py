@@ -1,7 +1,8 @@
 """Three replicas of the app behind HAProxy with deploy/haproxy.cfg, on loopback (processes, not containers): a
 hall spreads over every replica and each tab keeps its own; a download made on a replica arrives through the
-balancer; a replica killed under a Chromium tab mid-lecture, and the tab comes back on a live one with its view
-and what the user typed; a restarted replica rejoins. Skipped where haproxy or Chromium is missing (.ci/run
+balancer; answers to a lecture's question on two replicas are one count (their shared Redis); a replica killed
+under a Chromium tab mid-lecture, and the tab comes back on a live one with its view and what the user typed; a
+restarted replica rejoins. Skipped where haproxy or Chromium is missing (.ci/run
 installs both). With BVL_COMPOSE set, the hall is `docker-compose -f deploy/compose.yaml up --scale app=3`, started
 by hand (tests/compose_hall.py)."""
 import asyncio
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model, parameter_table
-from bertviz_lite.benchmarks.balancer import Balanced, haproxy
+from bertviz_lite.benchmarks.balancer import Balanced, haproxy, redis_server
 from bertviz_lite.benchmarks.tab import open_view
 
 from tiers import server
@@ -98,6 +99,37 @@ def test_a_csv_made_on_one_replica_downloads_through_the_balancer(balanced, page
         own = parameter_table(load_model(BUNDLED_MODEL).model)
         assert [r["name"] for r in rows] == own.name.tolist()
         assert sum(int(r["numel"]) for r in rows) == int(own.numel.sum())
+
+
+HALL_BARS = """() => { const gd = [...document.querySelectorAll('.js-plotly-plot')]
+    .find(g => g.data && g.data[0].type === 'bar' && g.data[0].orientation === 'h');
+  return gd ? Object.fromEntries(gd.data[0].y.map((label, k) => [label, gd.data[0].x[k]])) : null; }"""
+
+
+@pytest.mark.skipif(bool(COMPOSE) or redis_server() is None, reason="needs redis-server (Debian: redis-server)")
+def test_answers_on_two_replicas_are_one_count_for_the_lecturer(balanced, page):
+    """Two students answer the tour's question, each on another replica; the lecturer's link (hall=1), on one of
+    them, counts both: the replicas count in their shared Redis (issue 57)."""
+    from bertviz_lite.tour import chapters
+    from bertviz_lite import trace
+
+    story = chapters(trace(load_model(BUNDLED_MODEL), "the quick brown fox jumps over the lazy dog"), 0)
+    link = f"tour?chapter={[c.kind for c in story].index('stream') + 1}&ask=1&lecture=1"
+    chosen = []
+    for k, replica in enumerate(balanced.servers[:2]):
+        tab = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+        tab.goto(f"{replica.url}/{link}")
+        choice = tab.locator(f"[class*='st-key-choice_{k}'] button")
+        choice.wait_for(timeout=120_000)
+        chosen.append(choice.inner_text().strip())
+        choice.click()
+        tab.locator("[class*='st-key-answer']").wait_for(timeout=60_000)
+        tab.close()
+    page.goto(f"{balanced.servers[0].url}/{link}&hall=1")
+    page.get_by_role("button", name="Show the answer").click()  # the lecturer's own: not counted
+    page.wait_for_function(HALL_BARS, timeout=60_000)
+    bars = {label.split(" (right)")[0]: n for label, n in page.evaluate(HALL_BARS).items()}
+    assert {label: n for label, n in bars.items() if n} == {label: 1 for label in chosen}
 
 
 def serving(balanced) -> int:

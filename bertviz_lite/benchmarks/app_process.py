@@ -50,13 +50,16 @@ def stop_process(proc: subprocess.Popen) -> None:
 
 class Server:
     """`streamlit run app.py` from the repository root, on loopback, until stopped; `wait=False` returns at once
-    (then `wait_started`), so that several start side by side; `port` reuses one (a replica restarting)."""
+    (then `wait_started`), so that several start side by side; `port` reuses one (a replica restarting);
+    `environment`: more of its environment (the replicas' shared Redis)."""
 
-    def __init__(self, root: Path, threads: int = 2, port: int | None = None, wait: bool = True):
-        self.root, self.threads = root, threads
+    def __init__(self, root: Path, threads: int = 2, port: int | None = None, wait: bool = True,
+                 environment: dict[str, str] | None = None):
+        self.root, self.threads, self.environment = root, threads, dict(environment or {})
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "BVL_THREADS": str(threads), "TOKENIZERS_PARALLELISM": "false"}
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "BVL_THREADS": str(threads), "TOKENIZERS_PARALLELISM": "false",
+               **self.environment}
         self.proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless",
                                       "true", "--server.port", str(self.port), "--server.address", "127.0.0.1"],
                                      cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

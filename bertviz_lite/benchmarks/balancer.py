@@ -1,5 +1,6 @@
 """Several replicas of the app behind HAProxy, on loopback, as `deploy/` runs them in containers: the tests of
-sticky sessions and failover, and `bench --load --replicas N`, use it.
+sticky sessions and failover, and `bench --load --replicas N`, use it. Where redis-server is installed the replicas
+share a Redis for the hall's counts (`BVL_REDIS_URL`), as deploy/compose.yaml runs them.
 
 HAProxy reads `deploy/haproxy.cfg` itself; only its `server-template` line (compose's DNS) is replaced by one
 `server` line per replica process, and the addresses come from the environment variables the file names.
@@ -10,6 +11,7 @@ import csv
 import io
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -17,6 +19,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from ..asking.hall import REDIS_URL
 from .app_process import Server, free_port, stop_process
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
@@ -57,15 +60,51 @@ def replicas_up(replicas: Callable[[], list[dict]], which, timeout_s: float, pol
     return False
 
 
+class Redis:
+    """A redis-server on loopback, in memory only (no file written), until stopped; `url` for BVL_REDIS_URL."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc = subprocess.Popen([redis_server(), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while not _answers(self.port):
+            if time.time() > deadline or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        stop_process(self.proc)
+
+
+def redis_server() -> str | None:
+    """The redis-server program, or None where it is not installed (Debian: apt-get install redis-server)."""
+    return shutil.which("redis-server")
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as connection:
+            connection.sendall(b"PING\r\n")
+            return connection.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
 class Balanced:
-    """`replicas` app servers and HAProxy in front; `url` is the balancer's. Stop it with `stop()`."""
+    """`replicas` app servers and HAProxy in front; `url` is the balancer's; `redis` the Redis they share where
+    redis-server is installed (else None: each counts a hall's answers alone). Stop it with `stop()`."""
 
     def __init__(self, root: Path, replicas: int = 3, threads: int = 2):
         program = haproxy()
         if program is None:
             raise RuntimeError("haproxy is not installed (Debian: apt-get install haproxy)")
         self.root, self.threads = root, threads
-        self.servers = [Server(root, threads, wait=False) for _ in range(replicas)]
+        self.redis = Redis() if redis_server() else None
+        shared = {REDIS_URL: self.redis.url} if self.redis else {}
+        self.servers = [Server(root, threads, wait=False, environment=shared) for _ in range(replicas)]
         for server in self.servers:
             server.wait_started()
         self.port, self.stats_port = free_port(), free_port()
@@ -93,7 +132,8 @@ class Balanced:
 
     def restart(self, i: int) -> None:
         """Replica i again, on its own port (as a container that restarts)."""
-        self.servers[i] = Server(self.root, self.threads, port=self.servers[i].port)
+        self.servers[i] = Server(self.root, self.threads, port=self.servers[i].port,
+                                 environment=self.servers[i].environment)
 
     def rss_mb(self) -> float:
         return sum(s.rss_mb() for s in self.servers if s.proc.poll() is None)
@@ -106,4 +146,6 @@ class Balanced:
         for server in self.servers:
             if server.proc.poll() is None:
                 server.stop()
+        if self.redis:
+            self.redis.stop()
         self._dir.cleanup()
