@@ -143,7 +143,7 @@ def lecture_next(number: int, question, about: tuple[str, ...]) -> None:
     if asking.waiting(question, about):
         asking.lecture_next(ASK_WORDS["reveal"], asking.show_answer, question, about)
     elif number < len(story) and asking.link_says("ask"):
-        asking.lecture_next(f"Next chapter: {story[number].title}", go_to, number + 1)
+        asking.lecture_next(ASK_WORDS["next_chapter"].format(title=story[number].title), go_to, number + 1)
 
 
 number = chosen_chapter()

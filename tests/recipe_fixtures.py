@@ -3,7 +3,9 @@ for every operation that has a recipe (ops/recipe.py), a few cells of its steps 
 each with its recipe, everything the recipe reads of the cell (its indices and head, its node, its arrays, its
 module's numbers, the sentence's tokens, ids and mask) and what the app's evaluator (ops/working.py) worked out; and
 every step's tour chapter of their first layers, each with its narration (ops/telling.py), what it reads of the step
-and the sentences the app tells. The browser's evaluator must work out the same."""
+and the sentences the app tells; and the questions those chapters and the residual stream's ask (ops/asking.py), on
+the same models with sharper weights (so that their numbers decide them). The browser's evaluator must work out the
+same."""
 from __future__ import annotations
 
 import tempfile
@@ -19,19 +21,59 @@ def recipes_fixture() -> dict:
 
     from bertviz_lite import load_model, trace
     from bertviz_lite.export.steps import graphs
-    from tiny_models import save_tiny_model
+    from bertviz_lite.asking import ASK_WORDS
+    from bertviz_lite.ops.asking import CHOICES, FEWEST
+    from tiny_models import save_tiny_model, sharpened
 
-    cases, tellings = [], []
+    cases, tellings, askings = [], [], []
     for family in FAMILIES:
         torch.manual_seed(0)
-        t = trace(load_model(save_tiny_model(family, tempfile.mkdtemp(prefix=f"bvl-{family}-"))), TEXT)
+        saved = save_tiny_model(family, tempfile.mkdtemp(prefix=f"bvl-{family}-"))
+        t = trace(load_model(saved), TEXT)
         for graph in (g for g in graphs(t) if g.layer in (None, 0)):  # the other layers repeat the first's ops
             for node in graph:
                 if node.op.recipe is not None:
                     cases += [_case(t, graph, node, head, at) for head, at in _cells(t, graph, node)]
                 tellings += [_telling(t, graph, node, head, token) for head in (0, t.num_heads - 1) for token in (1, 4)]
+        askings += _askings(trace(sharpened(load_model(saved)), TEXT))
     return {"cases": cases, "ops": sorted({c["op"] for c in cases}), "tellings": tellings,
-            "narrators": sorted({c["narrator"] for c in tellings})}
+            "narrators": sorted({c["narrator"] for c in tellings}), "askings": askings,
+            "asking": {"words": ASK_WORDS, "choices": CHOICES, "fewest": FEWEST}}  # as a site's data.js has them
+
+
+def _askings(t) -> list[dict]:
+    """Every question of the trace's first layer's chapters and of its residual stream's, for two heads and every
+    token, with what it reads and the question the app asks (None where the numbers decide none)."""
+    from bertviz_lite.export.steps import packed
+    from bertviz_lite.ops.asking import asked
+    from bertviz_lite.tour import chapters
+    from bertviz_lite.tour.narration import Stream, chapter_step
+    from bertviz_lite.tour.questions import STREAM_ASKING, step_asking
+
+    found = []
+    for chapter in chapters(t, 0):
+        for head in (0, t.num_heads - 1):
+            for token in range(len(t.tokens)):
+                if chapter.kind == "stream" and head == 0:
+                    s = Stream(t, token)
+                    s.cosines = s.cosines.astype(np.float32).astype(np.float64)  # as the fixture hands them over
+                    found.append({"asking": STREAM_ASKING.to_json(), "chosen": token, "tokens": list(t.tokens),
+                                  "cosines": packed(s.cosines), "lengths": packed(s.lengths),
+                                  "asked": _json(asked(STREAM_ASKING, s))})
+                if chapter.kind != "step":
+                    continue
+                s = chapter_step(t, chapter, head, token)
+                asking = step_asking(t, s.graph, s.node)
+                if asking is not None:
+                    found.append({"asking": asking.to_json(), "step": chapter.step, "array": packed(s.array),
+                                  "inputs": [packed(s.input(k)) for k in range(len(s.node.inputs))], "head": s.head,
+                                  "chosen": token, "where": s.where, "heads": t.num_heads, "tokens": list(t.tokens),
+                                  "asked": _json(asked(asking, s))})
+    return found
+
+
+def _json(question):
+    return None if question is None else question.to_json()
 
 
 def _telling(t, graph, node, head: int, token: int) -> dict:

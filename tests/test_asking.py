@@ -13,6 +13,7 @@ from bertviz_lite.tour import chapters
 from bertviz_lite.tour.questions import chapter_question
 
 from tiers import EVERY_FAMILY
+from tiny_models import sharpened
 
 FOX = "the quick brown fox jumps over the lazy dog"
 SHOWN = "{:.2f}"
@@ -77,20 +78,9 @@ def check_stream(t, seen: dict) -> None:
             assert label_of(q, f"layer {best}")
 
 
-def sharpened(model_dir: str, task: str = "base", by: float = 25.0):
-    """A tiny model whose weight matrices are `by` times larger: its random attention (and its masked-LM head's
-    prediction) is no longer near uniform (a tiny model's is, within 0.01), so that its questions are decided."""
-    loaded = load_model(model_dir, task)
-    with torch.no_grad():
-        for parameter in loaded.model.parameters():
-            if parameter.ndim == 2:
-                parameter.mul_(by)
-    return loaded
-
-
 @pytest.mark.parametrize("family", EVERY_FAMILY)
 def test_every_family_asks_what_its_numbers_decide(every_tiny_dir, family):
-    t = trace(sharpened(every_tiny_dir[family]), "the cat sat on the mat and the dog sat on the log")
+    t = trace(sharpened(load_model(every_tiny_dir[family])), "the cat sat on the mat and the dog sat on the log")
     seen = {"sum": 0, "top": 0, "stream": 0}
     for layer in range(t.num_layers):
         check_layer(t, layer, seen)
@@ -118,7 +108,7 @@ def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(tiny_dir
     from bertviz_lite.analyses.logit_lens import logit_lens
 
     text = "the cat [MASK] on the mat"
-    loaded = sharpened(tiny_dirs["bert"], "masked-lm")
+    loaded = sharpened(load_model(tiny_dirs["bert"], "masked-lm"))
     t = trace(loaded, text)
     enc = loaded.tokenizer(text, return_tensors="pt")
     with torch.no_grad():

@@ -430,15 +430,15 @@ def told_in_the_browser(page, t) -> list[dict]:
                            return { shape: [T, d], data: states.data.subarray(i * T * d, (i + 1) * T * d) }; } };
       const plain = (f) => JSON.parse(JSON.stringify(f, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
       return (await BVL.tour.tourOf(lecture, sentence)).map((c) => ({ kind: c.kind, title: c.title, step: c.step,
-        lines: c.lines, drawn: Boolean(c.draw || c.figure),
+        lines: c.lines, drawn: Boolean(c.draw || c.figure), question: c.question,
         figure: c.figure && { browse: plain(c.figure.browse), lecture: plain(c.figure.lecture),
                               phone: plain(c.figure.phone) } }));
     }""", [sentence, read, packed_array(t.hidden_states)])
 
 
 def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loaded):
-    """tour.js, handed the trace's own numbers, gives every chapter of the tour with the words and numbers the app's
-    tour gives (export/tour.py tour_chapters), word for word: a short sentence, one with accents and emoji, a pair
+    """tour.js, handed the trace's own numbers, gives every chapter of the tour with the words, numbers and question
+    the app's tour gives (export/tour.py tour_chapters), word for word: a short sentence, one with accents and emoji, a pair
     (whose sentence vector is its first sentence's, run again in the browser) and 100+ tokens; each chapter with a
     figure in the app's has one here (the output chapter's, the app's own figure filled, on every screen). Then the
     Tour page of a typed sentence tells and draws a chapter."""
@@ -447,7 +447,7 @@ def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loa
     for text, pair in ((EXPORTED, None), (YOURS[0], None), PAIR, (YOURS[1], None)):
         t = trace(loaded, text, pair)
         expected = [{"kind": c["kind"], "title": c["title"], "step": c["step"], "lines": c["lines"],
-                     "drawn": c["figure"] is not None} for c in tour_chapters(loaded, t)]
+                     "drawn": c["figure"] is not None, "question": c["question"]} for c in tour_chapters(loaded, t)]
         got = told_in_the_browser(page, t)
         assert len(got) == len(expected)
         figures = [c["figure"] for c in tour_chapters(loaded, t)]
@@ -463,6 +463,40 @@ def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loa
     page.wait_for_selector("#tour-figure .main-svg", timeout=180_000)
     shown = page.locator("#view").inner_text()
     assert page.locator(".computed-here").count() == 1 and "of its attention on" in shown
+    assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
+
+
+def test_a_typed_sentence_is_asked_first_by_keys_on_a_projector_and_a_phone(tab, served, loaded):
+    """A sentence typed on a live site, its tour with ask=1: the question the app asks of it (tour/questions.py),
+    asked in the browser (asked.js), its figure held back; a choice made by Tab and Enter shows the figure and
+    exactly one line that says "right", the app's right one; on a projector and on a phone's width."""
+    from bertviz_lite.tour import chapters
+    from bertviz_lite.tour.questions import chapter_question
+
+    t = trace(loaded, YOURS[0])
+    story = chapters(t, 0)
+    number = next(i for i, c in enumerate(story) if c.step == "layers.0.attn.probs") + 1
+    expected = chapter_question(t, story[number - 1], 0, 1)  # the site's tour: head 0, token 1
+    page = tab.page
+    link = f"{served}#/tour?" + urllib.parse.urlencode({"text": YOURS[0], "chapter": str(number), "ask": "1",
+                                                         "lecture": "1"})
+    for width, height in ((1280, 720), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("about:blank")
+        page.goto(link)
+        page.wait_for_selector(".choice", timeout=180_000)
+        assert page.locator(".choice").all_inner_texts() == [c.label for c in expected.choices]
+        assert page.locator("#tour-figure").count() == 0
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("[...document.querySelectorAll('.choice')].indexOf(document.activeElement)") == 1:
+                break
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#tour-figure .main-svg", timeout=60_000)
+        right = [line for line in page.locator(".answer li").all_inner_texts() if " — right" in line]
+        assert right == [next(c.line for c in expected.choices if c.right) + " — right"
+                         + (" — your choice" if expected.choices[1].right else "")]
+    page.set_viewport_size({"width": 1280, "height": 720})
     assert not tab.elsewhere and not tab.errors, (tab.elsewhere, tab.errors)
 
 
@@ -885,7 +919,7 @@ def test_each_familys_live_site_computes_the_traces_numbers_in_the_browser(famil
         assert not unexplained, f"{family}: {unexplained}"
         t = trace(loaded, FAMILY_TEXTS[0])  # its own positions, score terms, grouped heads: told and drawn as the app's
         told = [{"kind": c["kind"], "title": c["title"], "step": c["step"], "lines": c["lines"],
-                 "drawn": c["figure"] is not None} for c in tour_chapters(loaded, t)]
+                 "drawn": c["figure"] is not None, "question": c["question"]} for c in tour_chapters(loaded, t)]
         told_here = [{k: v for k, v in c.items() if k != "figure"} for c in told_in_the_browser(watched.page, t)]
         assert told_here == told, family
         found = differences(views_in_the_browser(watched.page, t), plain_figure(attention_views(t)))

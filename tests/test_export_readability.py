@@ -2,7 +2,8 @@
 a 1280×720 projector in lecture mode and as a student opens them on a 390×844 phone, both the site's own links and
 the lecturer's (lecture=1, issue 55): the site is held to what a person accepts, as the app is. Each view is held to
 WCAG 2.2 AA's rules too, as axe-core checks them (tests/accessibility.py; in a browser's window as well). A tapped
-cell's explanation comes onto the screen."""
+cell's explanation comes onto the screen. A tour that asks first (ask=1) shows its figure on any choice, made by
+keys, and says in words which was right."""
 from __future__ import annotations
 
 import json
@@ -33,7 +34,8 @@ VIEWS = ("overview", "tokens", "tour?chapter=1", "tour?chapter=2", "tour?chapter
          "layers?layer=1&step=ffn.in&cell=2,100", "layers?step=ffn.act&cell=2,3", "layers?step=embed.norm&cell=1,5",
          "layers?step=pooler.out&cell=3", "attention?layer=2", "attention?view=model", "heads?stat=prev",
          "rollout?layer=5", "contributions?layer=2", "lens", "similarity", "similarity?why=1,2", "contexts",
-         "intervene?off=0.2&layer=1", "attribute", "attribute?method=grad-input")
+         "intervene?off=0.2&layer=1", "attribute", "attribute?method=grad-input", "tour?chapter=8&ask=1",
+         "tour?chapter=19&ask=1")  # (ask=1: a question, its figure held back)
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +113,51 @@ def test_a_site_view_in_a_browsers_window_meets_wcag_aa(chromium, site, view):
     """The site's own links in a laptop's window (not lecture mode): axe finds no WCAG A or AA rule broken."""
     found = shown(chromium, site, view[1], phone=False, window=True)
     assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["projector", "phone"])
+def test_a_site_asks_first_and_any_choice_made_by_keys_shows_the_figure_and_the_right_one(chromium, site, phone):
+    """The tour's softmax chapter with ask=1, from disk: the question and its choices, no figure; every choice, made
+    by Tab and Enter, shows the figure, and exactly one line says "right" in words (the chosen one "your choice");
+    readable and passing axe once answered. On a projector the lecture's Next (Alt+Shift+N) shows the answer
+    without a choice, then goes to the next chapter."""
+    link = "#/tour?" + urllib.parse.urlencode({"text": sentence(LENGTHS[0]), "chapter": "8", "ask": "1", "lecture": "1"})
+    viewport = dict(viewport=PHONE, is_mobile=True, has_touch=True) if phone else dict(viewport={"width": 1280,
+                                                                                               "height": 720})
+    for pick in range(4):
+        context = chromium.new_context(**viewport)
+        page = context.new_page()
+        page.goto((site / "index.html").as_uri() + link)
+        page.wait_for_selector(".choice")
+        count = page.locator(".choice").count()
+        assert 3 <= count <= 4 and page.locator("#tour-figure").count() == 0
+        if pick >= count:
+            break
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("[...document.querySelectorAll('.choice')].indexOf(document.activeElement)") == pick:
+                break
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#tour-figure .main-svg")
+        lines = page.locator(".answer li").all_inner_texts()
+        assert len([line for line in lines if " — right" in line]) == 1, lines
+        assert " — your choice" in lines[pick], lines
+        if pick == 0:
+            time.sleep(0.4)  # Plotly's last layout pass
+            found = problems(page, phone=phone) + axe_problems(page) + undescribed(page)
+            assert not found, "\n".join(map(str, found))
+        context.close()
+    if phone:
+        return
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto((site / "index.html").as_uri() + link)
+    page.wait_for_selector(".choice")
+    page.keyboard.press("Alt+Shift+N")  # the lecture's Next: the answer, with no choice
+    page.wait_for_selector("#tour-figure .main-svg")
+    assert page.get_by_text("Shown without a choice").count() == 1
+    page.keyboard.press("Alt+Shift+N")  # then the next chapter
+    page.wait_for_function("location.hash.includes('chapter=9')")
+    page.close()
 
 
 @pytest.mark.parametrize("screen", ["phone", "phone-lecture", "projector"])

@@ -9,6 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 
+from bertviz_lite.asking import ASK_WORDS
 from bertviz_lite.tour.lecture import LECTURE_END
 
 from .pages import LECTURE, Stop, following
@@ -37,8 +38,8 @@ def lecture_bar(page: str) -> None:
         onward.button(label, icon=":material/arrow_forward:", type="primary", on_click=action, args=args,
                       key="lecture_next")
         if ahead is not None:
-            onward.button(f"Leave for: {ahead.title}", type="secondary", on_click=_show_view, args=(ahead,),
-                          key="lecture_leave")
+            onward.button(ASK_WORDS["leave"].format(title=ahead.title), type="secondary", on_click=_show_view,
+                          args=(ahead,), key="lecture_leave")
         return
     if ahead is not None:
         onward.button(f"Leave for: {ahead.title}" if inside else f"Next: {ahead.title}",

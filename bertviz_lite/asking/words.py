@@ -13,6 +13,8 @@ ASK_WORDS = {
     "was_wrong": "You chose {label}; the right one is {right}.",
     "shown": "Shown without a choice: the right one is {right}.",  # the lecturer's Next before anyone chose
     "reveal": "Show the answer",  # the lecture's Next while a question waits
+    "next_chapter": "Next chapter: {title}",  # the lecture's Next once it is answered
+    "leave": "Leave for: {title}",  # the lecture's next view, while the page has its own Next first
     "none": "This chapter has no question for this sentence: its numbers do not decide one (or it asks nothing).",
     "hall": "How the hall answered ({answers} answers)",  # the count's title
     "hall_none": "No answer yet from the hall: students who open this link and choose are counted here.",

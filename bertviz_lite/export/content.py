@@ -9,12 +9,14 @@ from importlib.metadata import PackageNotFoundError, version
 
 from ..analyses.all_layers import all_layers
 from ..analyses.similarity import MAX_SENTENCES
+from ..asking import ASK_WORDS
 from ..closeness import ANOTHER_ROUTE, SAME_SUM
 from ..errors import InputError, LoadError
 from ..figures import parameter_sunburst
 from ..figures.charts import WINDOW
 from ..introspection.tree import fold_repeats, module_tree, sunburst_data, tree_html
 from ..loading.vocabulary import SENTENCE_OF, unknown_note, vocabulary_note
+from ..ops.asking import CHOICES, FEWEST
 from ..stepthrough.trace import trace
 from ..tour.lecture import LECTURE_STOPS
 from ..tour.page_names import site_pages
@@ -83,6 +85,7 @@ def site_content(loaded, texts: list[str], weights: bool = True, masked_lm: Call
         "tolerances": {"same_sum": SAME_SUM.to_json(), "another_route": ANOTHER_ROUTE.to_json()},  # the checks' bounds
         "templates": templates(),
         "words": SITE_WORDS,  # what the site says of itself
+        "asking": {"words": ASK_WORDS, "choices": CHOICES, "fewest": FEWEST},  # what is said around a question
         "steps": lambda: (sentence_scripts(loaded, t, lens_model, contexts) for t in traces),
         "weights": lambda: ((name, module_weights(loaded, name)) for name in model["weights"]),
         "live": (lambda folder: write_live(folder, loaded, traces[0], compared)) if live else None,

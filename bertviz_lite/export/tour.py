@@ -4,7 +4,8 @@ tells. The site's tour is about layer 0, head 0 and token 1 (the app's defaults)
 
 A sentence computed in the browser (a live site) is told there (frontend/src/tour.js) in the package's own words:
 `tour_words` hands over each step's chapter's narration (ops/telling.py: its templates and the numbers they name,
-worked out in the browser by the evaluator the app uses, frontend/src/recipe.js), what narrators share and the
+worked out in the browser by the evaluator the app uses, frontend/src/recipe.js) and its question (ops/asking.py,
+asked in the browser by frontend/src/asked.js), what narrators share and the
 chapters' stories (tour/narration.py STORIES), and the output and residual stream chapters' figures as the app's,
 templates to fill (figures/template.py); tests/test_export_live.py holds its words to these on the exported sentences, and
 tests/test_one_source.py a sentence changed in Python to a typed sentence's tour."""
@@ -25,6 +26,7 @@ from ..figures.charts import STREAM_LOW
 from ..figures.style import MAX_LABELLED, label_step
 from ..figures.template import template_of
 from ..ops.recipe import call, tree_of, var
+from ..tour.questions import STREAM_ASKING, chapter_question, step_asking
 from ..tour.views import FIGURE_TITLES, LARGEST, LECTURE_PX
 from .matrices import length_form, styled_template
 from .screens import for_screens, places
@@ -40,11 +42,25 @@ def tour_chapters(loaded, t) -> list[dict]:
     for chapter in chapters(t, LAYER):
         outputs = output_sentences(t, vectors=vectors) if chapter.kind == "output" else None
         shown = vectors if chapter.kind == "output" else None
+        question = chapter_question(t, chapter, HEAD, token)  # (the output chapter: the sentence vector, no question)
         out.append({"kind": chapter.kind, "title": chapter.title, "step": chapter.step,
                     "lines": narrate(t, chapter, HEAD, token, outputs),
+                    "question": None if question is None else question.to_json(),
                     "figure": for_screens(lambda lecture: chapter_figure(t, chapter, HEAD, shown, None, token),
                                               LECTURE_PX)})
     return out
+
+
+def _asking(t, chapter) -> dict | None:
+    """What a step's chapter (or the residual stream's) asks first (ops/asking.py), as the expressions its numbers
+    are, for the browser to ask of a sentence typed there."""
+    if chapter.kind == "stream":
+        return STREAM_ASKING.to_json()
+    if chapter.kind != "step":
+        return None
+    graph, key = t.resolve(chapter.step)
+    asking = step_asking(t, graph, graph.node(key))
+    return None if asking is None else asking.to_json()
 
 
 def _telling(t, chapter) -> dict | None:
@@ -90,7 +106,8 @@ def tour_words(loaded, t) -> dict:
     return {"telling": TELLING, "stories": STORIES,  # the sentences' templates
             "tokens_telling": TOKENS_TELLING.to_json(), "vector_telling": VECTOR_TELLING.to_json(),
             "random": RANDOM if loaded.warning else None, "no_weights": NO_WEIGHTS, "vocabulary": vocabulary_words(t),
-            "chapters": [{**asdict(chapter), "telling": _telling(t, chapter)} for chapter in chapters(t, LAYER)],
+            "chapters": [{**asdict(chapter), "telling": _telling(t, chapter), "asking": _asking(t, chapter)}
+                         for chapter in chapters(t, LAYER)],
             "no_chapter": NO_CHAPTER,
             "figure_titles": FIGURE_TITLES, "largest": tree_of(LARGEST),  # the cell a step's figure outlines
             "vector_figure": _vector_template(way), "stream_figure": _stream_forms(t.num_layers),

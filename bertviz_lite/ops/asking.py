@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -82,6 +82,10 @@ class Question:
     @property
     def right(self) -> int:
         return next(i for i, c in enumerate(self.choices) if c.right)
+
+    def to_json(self) -> dict:
+        """As a site holds it (an exported sentence's; a typed one's is worked out in the browser alike)."""
+        return {"text": self.text, "choices": [asdict(c) for c in self.choices], "decides": self.decides}
 
     def key(self, *about: str) -> str:
         """Who asks the same question: the same words and choices, about the same model and sentence (`about`).

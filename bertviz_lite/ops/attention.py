@@ -227,9 +227,9 @@ def ask_row_sum(node, graph, module) -> Asking | None:
            "exps": call("exp", var.seen_scores - call("max_of", var.seen_scores)),
            "total": call("fsum", var.exps / call("sum", var.exps)), "scores": call("sum", var.seen_scores),
            "sums": call("cat", var.total, var.scores, call("len", seen))}  # (3,): the softmax's, the scores', the keys
-    return Asking(let, said(ASKS["sum"], where=step.where, me=step.me), -call("abs", var.sums - var.total), None,
-                  said(ASKS["sum_choice"], value=var.sums[var.k]), ASKS["sum_choice"], line="{label}",
-                  decides=said(ASKS["sum_decides"], me=step.me), order=var.sums)
+    return Asking(let, said(ASKS["sum"], where=step.where, me=step.me), call("abs", var.sums - var.total), None,
+                  said(ASKS["sum_choice"], value=var.sums[var.k]), ASKS["sum_choice"], fewest=True, line="{label}",
+                  decides=said(ASKS["sum_decides"], me=step.me), order=var.sums)  # the right one: nearest the sum
 
 
 def ask_top_key(node, graph, module) -> Asking:

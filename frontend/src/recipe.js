@@ -126,11 +126,34 @@ export function toldOf(telling, context) {
  * @returns {string[]}
  */
 export function toldOver(telling, names) {
-  /** @type {Record<string, Value>} */
-  const env = { ...names };
-  for (const [name, tree] of telling.let) env[name] = evaluate(tree, /** @type {any} */ (null), env);
+  const env = boundIn(telling.let, null, names);
   return telling.sentences.map((tree) => evaluate(tree, /** @type {any} */ (null), env)).filter((v) => v !== null)
     .map(String);
+}
+
+/**
+ * The names an asking binds (ops/working.py bound: on a chapter's step, or with `context` null over `names` alone).
+ * @param {[string, Tree][]} lets
+ * @param {StepContext | null} context
+ * @param {Record<string, Value>} [names]
+ * @returns {Record<string, Value>}
+ */
+export function boundIn(lets, context, names = {}) {
+  /** @type {Record<string, Value>} */
+  const env = { ...names };
+  for (const [name, tree] of lets) env[name] = evaluate(tree, /** @type {any} */ (context), env);
+  return env;
+}
+
+/**
+ * One expression's value on a chapter's step (or none) with the names bound (an asking's parts: asked.js).
+ * @param {Tree} tree
+ * @param {StepContext | null} context
+ * @param {Record<string, Value>} env
+ * @returns {Value}
+ */
+export function evaluatedIn(tree, context, env) {
+  return evaluate(tree, /** @type {any} */ (context), env);
 }
 
 /**

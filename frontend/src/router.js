@@ -99,6 +99,8 @@ function lectureBar(page, keys) {
   const next = element("a", worded(ahead ? "next" : "lecture_end", { title: stop.title }),
                        { href: link(stop.page, { ...sentenceOf(keys, false), ...stop.keys }),
                          class: ahead ? "next-view" : "next-view lecture-end" });
+  next.dataset.title = stop.title;  // for a page whose own Next comes first (ask_first.js: "Leave for: …")
+  next.dataset.said = next.textContent || "";
   answers(next, "next", next.textContent || "");
   bar.append(next);
   if (left.length) {  // a sentence of the reader's own: the stops it cannot show, said where Next passes them

@@ -1,5 +1,6 @@
 // The guided tour of a sentence computed in this browser, told as the app tells it: the model's chapters as
-// tour/chapters.py gives them, and what is said of each in the package's own templates (export/tour.py tour_words).
+// tour/chapters.py gives them, what is said of each in the package's own templates (export/tour.py tour_words), and
+// what each asks first (asked.js).
 // tests/test_export_live.py holds every chapter's words to the app's on the exported sentences. A chapter's figure
 // is the app's own (the stepper's matrix, the residual stream's, the sentence vector's: templates), for each screen. A step's chapter is told by its
 // narrator's `telling` (ops/telling.py: its templates and the numbers they name), worked out by recipe.js as the app
@@ -7,6 +8,7 @@
 // numbers.js: Python's f"{x:.Nf}", an array's row, ‖·‖, a matrix's rows, the mask's scores
 import { at, matrix as matrixRows } from "./numbers.js";
 import { toldOf, toldOver, valueOf } from "./recipe.js";
+import { askedOf } from "./asked.js";
 import { vector } from "./values.js";
 import { stepName, keyHead, headName, findStep } from "./steps.js";
 import { labelled } from "./labels.js";
@@ -25,7 +27,7 @@ import { filled } from "./template.js";
 /**
  * A chapter as the tour's words give it (export/tour.py tour_words: tour/chapters.py Chapter, and a step's telling).
  * @typedef {{ kind: "step" | "tokens" | "stream" | "output", title: string, step: string | null,
- *             telling: import("./recipe.js").Telling | null }} ChapterWords
+ *             telling: import("./recipe.js").Telling | null, asking: import("./asked.js").Asking | null }} ChapterWords
  */
 /** @typedef {(width: number, tallest: number | null) => Figure} Draw */
 /**
@@ -145,17 +147,49 @@ function narrate(lecture, sentence, chapter, head, token, outputs, stream) {
   if (chapter.kind === "tokens") return [...lines, ...tokensStory(lecture, sentence)];
   if (chapter.kind === "stream") return [...lines, ...streamStory(lecture, chapter, stream, token)];
   if (chapter.kind === "output") return [...lines, ...outputs];
+  const { node, step } = chapterStep(lecture, chapter, head, token);
+  if (!lecture.model.ops[node.op].reads_weights) lines = [w.no_weights];
+  const what = node.explains[0].toUpperCase() + node.explains.slice(1);
+  const telling = /** @type {import("./recipe.js").Telling} */ (chapter.telling);
+  return [...lines, said(told.explains, { what }), ...toldOf(telling, step)];  // the narrator's own words
+}
+
+/**
+ * What a step's chapter reads (its narrator and its question: tour/narration.py chapter_step): its node, and the
+ * step's numbers for the chosen head and token, with where it is ("In layer 0, head 2").
+ * @param {Lecture} lecture
+ * @param {ChapterWords} chapter
+ * @param {number} head
+ * @param {number} token
+ * @returns {{ node: GraphNode, step: StepContext }}
+ */
+function chapterStep(lecture, chapter, head, token) {
+  const told = words().stories.step;
   const [block, node] = /** @type {[GraphBlock, GraphNode]} */ (findStep(lecture.model, String(chapter.step)));
-  const op = lecture.model.ops[node.op];
-  if (!op.reads_weights) lines = [w.no_weights];
   const array = lecture.array(String(chapter.step));
   const numHeads = lecture.model.num_heads, queryHead = Math.min(head, numHeads - 1);
   const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
   const where = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
-  const what = node.explains[0].toUpperCase() + node.explains.slice(1);
-  const step = stepContext(lecture, block, node, array, head, token, where);
-  const telling = /** @type {import("./recipe.js").Telling} */ (chapter.telling);
-  return [...lines, said(told.explains, { what }), ...toldOf(telling, step)];  // the narrator's own words
+  return { node, step: stepContext(lecture, block, node, array, head, token, where) };
+}
+
+/**
+ * The chapter's question (tour/questions.py chapter_question), asked of this sentence: a step's chapter's, the
+ * residual stream's; null where it asks none or the numbers decide none.
+ * @param {Lecture} lecture
+ * @param {ChapterWords} chapter
+ * @param {number} head
+ * @param {number} token
+ * @param {Stream} stream
+ * @returns {import("./asked.js").Question | null}
+ */
+function questionOf(lecture, chapter, head, token, stream) {
+  if (!chapter.asking) return null;
+  if (chapter.kind === "stream") {
+    const context = { ...stream, chosen: token, tok: (/** @type {number} */ i) => quoted(lecture.tokens[i]) };
+    return askedOf(chapter.asking, /** @type {any} */ (context));
+  }
+  return askedOf(chapter.asking, chapterStep(lecture, chapter, head, token).step);
 }
 
 // ---- each chapter's figure ----
@@ -213,12 +247,13 @@ export async function tourOf(lecture, sentence) {
   const { cosines, lengths } = await analysed("stream", lecture);
   return words().chapters.map((/** @type {ChapterWords} */ chapter) => {  // the model's chapters (tour/chapters.py)
     const lines = narrate(lecture, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
+    const question = questionOf(lecture, chapter, about.head, token, { cosines, lengths });
     const stream = { z: cosines, labels: labelled(lecture.tokens) };  // export/tour.py _stream_forms' names
     const figure = chapter.kind === "output"  // the app's figure (export/tour.py _vector_template), filled
       ? eachScreen((screen) => filled(words().vector_figure[screen], { vector: found.vector }))
       : chapter.kind === "stream" ? eachScreen((screen) => formFigure(words().stream_figure, stream, screen))
         : chapter.kind === "step" ? stepFigure(lecture, chapter, about.head, token) : null;
-    return { ...chapter, lines, figure };
+    return { ...chapter, lines, figure, question };
   });
 }
 

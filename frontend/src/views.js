@@ -5,7 +5,8 @@
 import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./plot.js";
 import { element, link, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
-  worded, capitalized } from "./page.js";
+  worded, capitalized, lectureMode } from "./page.js";
+import { askedFor, answerOf, keyOf, nextFirst, questionOf, waits } from "./ask_first.js";
 import { focusOf, headButtons, keepLines, linesPanel } from "./head_view.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
@@ -15,10 +16,10 @@ import { addressed, titled } from "./yours.js";
 /** @typedef {import("./analysed_page.js").ForScreens} ForScreens */
 /**
  * A chapter of the tour (export/tour.py tour_chapters, or tour.js tourOf for a sentence computed here): its kind
- * ("step", "tokens", "stream", "output"), title, step (where it is one), sentences, and its figure for each screen
- * (the app's, styled in Python; a computed sentence's, a template filled).
+ * ("step", "tokens", "stream", "output"), title, step (where it is one), sentences, its figure for each screen
+ * (the app's, styled in Python; a computed sentence's, a template filled) and what it asks first (ask_first.js).
  * @typedef {{ kind: string, title: string, step: string | null, lines: string[],
- *             figure: ForScreens | null }} Chapter
+ *             figure: ForScreens | null, question: import("./asked.js").Question | null }} Chapter
  */
 /** A view of BertViz's, for each screen; `scrolls` where its rows do not fit a projector (export/attention.py). */
 /** @typedef {ForScreens & { scrolls?: boolean }} AttentionView */
@@ -41,7 +42,9 @@ function tour(view, keys, current) {
     if (String(number) !== asked) {
       view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
     }
-    const go = (/** @type {number} */ n) => { location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) }); };
+    const kept = Object.fromEntries(["ask", "hall"].filter((k) => keys.has(k)).map((k) => [k, keys.get(k) || ""]));
+    const chapterLink = (/** @type {number} */ n) => link("tour", { ...sentenceKeys(s), chapter: String(n), ...kept });
+    const go = (/** @type {number} */ n) => { location.hash = chapterLink(n); };
     const pick = element("div", undefined, { class: "controls" });
     pick.append(stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
                                    number - 1, (/** @type {number} */ i) => go(i + 1), "chapter", true));
@@ -53,6 +56,21 @@ function tour(view, keys, current) {
     columns.append(canvas, words);
     view.append(columns);
     words.append(element("h2", chapter.title));
+    const asks = askedFor(keys);
+    for (const note of asks.notes) view.insertBefore(element("p", note, { class: "note" }), columns);
+    const question = asks.ask ? chapter.question : null;  // its figure and answering words held back till a choice
+    if (question) {
+      const key = keyOf(question, JSON.stringify(sentenceKeys(s)));
+      const again = () => tour(view, keys, current);
+      const next = number < story.length ? { title: story[number].title, href: chapterLink(number + 1) } : null;
+      if (lectureMode()) nextFirst(key, again, next);
+      if (waits(key)) {
+        canvas.removeAttribute("data-point");
+        canvas.append(questionOf(question, key, again));
+        return;
+      }
+      (screen() === "lecture" ? words : canvas).append(answerOf(question, key));  // beside the figure on a
+    }  // projector (the figure whole above the fold), else above it
     for (const line of chapter.lines) words.append(paragraph(line));
     const about = site.views.tour;
     words.append(element("p", worded("tour_about", about), { class: "note" }));

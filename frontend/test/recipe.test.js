@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unpack, at } from "../src/numbers.js";
 import { workedOut, toldOf } from "../src/recipe.js";
+import { askedOf } from "../src/asked.js";
 
 /** @typedef {import("../src/numbers.js").Unpacked} Unpacked */
 
@@ -91,6 +92,23 @@ test("every narrator tells a step's chapter as the app tells it", () => {
                       tok: (/** @type {number} */ i) => `'${c.tokens[i]}'`,
                       input: (/** @type {number} */ k) => inputs[k] };
     assert.deepEqual(toldOf(c.telling, context), c.told, `${c.narrator} ${c.step} head ${c.head} token ${c.chosen}`);
+  }
+});
+
+test("every chapter asks the question the app asks, or none where the app asks none", () => {
+  const folder = /** @type {string} */ (process.env.BVL_FIXTURES);
+  const { askings, asking } = JSON.parse(readFileSync(join(folder, "recipes.json"), "utf8"));
+  /** @type {any} */ (globalThis).window = { BVL_SITE: { asking } };  // as a site's data.js holds them
+  const asked = askings.filter((/** @type {any} */ c) => c.asked !== null);
+  assert.ok(askings.length > 200 && asked.length > 50, `${asked.length} of ${askings.length} asked`);
+  for (const c of askings) {
+    const tok = (/** @type {number} */ i) => `'${c.tokens[i]}'`;
+    const context = c.step ? (() => {
+      const array = unpack(c.array), inputs = c.inputs.map((/** @type {any} */ p) => unpack(p));
+      return { array, head: c.head, mine: c.head === null ? array : at(array, c.head), chosen: c.chosen,
+               where: c.where, heads: c.heads, length: c.tokens.length, tok, input: (/** @type {number} */ k) => inputs[k] };
+    })() : { cosines: unpack(c.cosines), lengths: unpack(c.lengths), chosen: c.chosen, tok };
+    assert.deepEqual(askedOf(c.asking, /** @type {any} */ (context)), c.asked, `${c.step || "stream"} token ${c.chosen}`);
   }
 });
 

@@ -1142,19 +1142,31 @@
     return telling.sentences.map((tree) => evaluate(tree, s, env)).filter((v) => v !== null).map(String);
   }
   function toldOver(telling, names) {
-    const env = { ...names };
-    for (const [name, tree] of telling.let) env[name] = evaluate(
-      tree,
-      /** @type {any} */
-      null,
-      env
-    );
+    const env = boundIn(telling.let, null, names);
     return telling.sentences.map((tree) => evaluate(
       tree,
       /** @type {any} */
       null,
       env
     )).filter((v) => v !== null).map(String);
+  }
+  function boundIn(lets, context, names = {}) {
+    const env = { ...names };
+    for (const [name, tree] of lets) env[name] = evaluate(
+      tree,
+      /** @type {any} */
+      context,
+      env
+    );
+    return env;
+  }
+  function evaluatedIn(tree, context, env) {
+    return evaluate(
+      tree,
+      /** @type {any} */
+      context,
+      env
+    );
   }
   function labelled(label, cell2, env) {
     return String(typeof label === "string" ? said(label, env) : evaluate(label, cell2, env));
@@ -1428,20 +1440,20 @@
     await lecture2.block(partOf(step));
     const array = lecture2.array(step);
     const shape = node.headed ? array.shape.slice(1) : array.shape;
-    const chosen2 = node.headed ? head ?? 0 : null;
-    if (chosen2 !== null && !(chosen2 >= 0 && chosen2 < array.shape[0])) {
-      throw new Error(`There is no head ${chosen2} in ${step}.`);
+    const chosen3 = node.headed ? head ?? 0 : null;
+    if (chosen3 !== null && !(chosen3 >= 0 && chosen3 < array.shape[0])) {
+      throw new Error(`There is no head ${chosen3} in ${step}.`);
     }
     if (at3.length !== shape.length || at3.some((v, k) => !(Number.isInteger(v) && v >= 0 && v < shape[k]))) {
       const names = axisNames(node, shape.length).map((n, k) => `${n} 0–${shape[k] - 1}`).join(", ");
       throw new Error(`The cell ${at3.join(",")} is not one of this step's (${names}).`);
     }
-    const cell2 = new Cell(lecture2, block, node, chosen2, at3);
+    const cell2 = new Cell(lecture2, block, node, chosen3, at3);
     const op2 = lecture2.model.ops[node.op];
     const explained2 = {
       step,
       title: node.title,
-      head: chosen2,
+      head: chosen3,
       at: at3,
       value: cell2.value,
       op: node.op,
@@ -1930,6 +1942,30 @@
     return { head, model };
   }
 
+  // src/asked.js
+  var asking = () => window.BVL_SITE.asking;
+  function askedOf(a, context, names = {}) {
+    const env = boundIn(a.let, context, names);
+    const value = (tree, extra = {}) => evaluatedIn(tree, context, { ...env, ...extra });
+    const numbers = numbersOf(value(a.numbers));
+    const allowed = a.allowed === null ? null : numbersOf(value(a.allowed));
+    const sign = a.fewest ? 1 : -1;
+    const ranked = numbers.map((_, k) => k).filter((k) => (!allowed || allowed[k]) && Number.isFinite(numbers[k])).sort((i, j) => sign * (numbers[i] - numbers[j]) || i - j).slice(0, asking().choices);
+    if (ranked.length < asking().fewest) return null;
+    const shown2 = ranked.map((k) => said(a.shown, { value: numbers[k] }));
+    if (shown2[0] === shown2[1]) return null;
+    const labels = ranked.map((k) => String(value(a.label, { k })));
+    const apart = labels.map((label, i) => labels.filter((l) => l === label).length > 1 ? said(a.apart, { label, k: ranked[i] }) : label);
+    if (new Set(apart).size < apart.length) return null;
+    const order = a.order === null ? numbers.map((_, k) => k) : numbersOf(value(a.order));
+    const choices = ranked.map((k, i) => ({ k, label: apart[i], number: shown2[i] })).sort((x, y) => order[x.k] - order[y.k] || x.k - y.k).map(({ k, label, number: number2 }) => ({ label, number: number2, right: k === ranked[0], line: said(a.line, { label, number: number2 }) }));
+    return {
+      text: String(value(a.question)),
+      choices,
+      decides: a.decides === null ? "" : String(value(a.decides, { right: ranked[0] }))
+    };
+  }
+
   // src/labels.js
   function labelled2(tokens2) {
     return (
@@ -2027,23 +2063,38 @@
     if (chapter.kind === "tokens") return [...lines2, ...tokensStory(lecture2, sentence)];
     if (chapter.kind === "stream") return [...lines2, ...streamStory(lecture2, chapter, stream, token)];
     if (chapter.kind === "output") return [...lines2, ...outputs];
-    const [block, node] = (
-      /** @type {[GraphBlock, GraphNode]} */
-      findStep(lecture2.model, String(chapter.step))
-    );
-    const op2 = lecture2.model.ops[node.op];
-    if (!op2.reads_weights) lines2 = [w.no_weights];
-    const array = lecture2.array(String(chapter.step));
-    const numHeads = lecture2.model.num_heads, queryHead = Math.min(head, numHeads - 1);
-    const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
-    const where2 = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
+    const { node, step } = chapterStep(lecture2, chapter, head, token);
+    if (!lecture2.model.ops[node.op].reads_weights) lines2 = [w.no_weights];
     const what = node.explains[0].toUpperCase() + node.explains.slice(1);
-    const step = stepContext(lecture2, block, node, array, head, token, where2);
     const telling = (
       /** @type {import("./recipe.js").Telling} */
       chapter.telling
     );
     return [...lines2, said(told.explains, { what }), ...toldOf(telling, step)];
+  }
+  function chapterStep(lecture2, chapter, head, token) {
+    const told = words().stories.step;
+    const [block, node] = (
+      /** @type {[GraphBlock, GraphNode]} */
+      findStep(lecture2.model, String(chapter.step))
+    );
+    const array = lecture2.array(String(chapter.step));
+    const numHeads = lecture2.model.num_heads, queryHead = Math.min(head, numHeads - 1);
+    const place = block.block === "layers" ? said(told.layer, { layer: block.layer }) : told.here;
+    const where2 = node.headed ? said(told.head, { place, head: headName(queryHead, numHeads, array.shape[0]) }) : place;
+    return { node, step: stepContext(lecture2, block, node, array, head, token, where2) };
+  }
+  function questionOf(lecture2, chapter, head, token, stream) {
+    if (!chapter.asking) return null;
+    if (chapter.kind === "stream") {
+      const context = { ...stream, chosen: token, tok: (i) => quoted(lecture2.tokens[i]) };
+      return askedOf(
+        chapter.asking,
+        /** @type {any} */
+        context
+      );
+    }
+    return askedOf(chapter.asking, chapterStep(lecture2, chapter, head, token).step);
   }
   function stepFigure(lecture2, chapter, head, token) {
     const [, node] = (
@@ -2090,9 +2141,10 @@
     const { cosines, lengths } = await analysed("stream", lecture2);
     return words().chapters.map((chapter) => {
       const lines2 = narrate(lecture2, sentence, chapter, about.head, token, outputStory(found), { cosines, lengths });
+      const question = questionOf(lecture2, chapter, about.head, token, { cosines, lengths });
       const stream = { z: cosines, labels: labelled2(lecture2.tokens) };
       const figure = chapter.kind === "output" ? eachScreen((screen2) => filled(words().vector_figure[screen2], { vector: found.vector })) : chapter.kind === "stream" ? eachScreen((screen2) => formFigure(words().stream_figure, stream, screen2)) : chapter.kind === "step" ? stepFigure(lecture2, chapter, about.head, token) : null;
-      return { ...chapter, lines: lines2, figure };
+      return { ...chapter, lines: lines2, figure, question };
     });
   }
 
@@ -2419,10 +2471,10 @@
     columns.append(controls2, canvas);
     view.append(columns);
     controls2.append(element("p", s.text, { class: "yours-text" }));
-    const asking = { "aria-label": worded("why_yours"), id: "with" };
+    const asking2 = { "aria-label": worded("why_yours"), id: "with" };
     const pick = (
       /** @type {HTMLSelectElement} */
-      element("select", void 0, asking)
+      element("select", void 0, asking2)
     );
     pick.append(element("option", worded("each_cosine"), { value: "" }));
     texts.forEach((_, j) => pick.append(element("option", worded("sentence_k", { k: j + 1 }), { value: String(j + 1) })));
@@ -3062,7 +3114,7 @@
     const cell2 = parseCell(cellText);
     const first2 = cell2 && !(node.axes.slice(-2).join() === "T,T") ? Math.floor(cell2[cell2.length - 1] / WINDOW2) * WINDOW2 : Math.max(0, parseInt(keys.get("dims") || "0", 10) || 0);
     const s = shown(lecture2, block, node, head, first2);
-    const chosen2 = cell2 && cell2.length === 2 ? cell2 : null;
+    const chosen3 = cell2 && cell2.length === 2 ? cell2 : null;
     const figure = (
       /** @type {Plotted} */
       element(
@@ -3079,7 +3131,7 @@
       title: stepTitle(lecture2, block, node, head, s),
       colorbar: node.op === "softmax" ? "attention" : "score",
       scale: lecture2.model.ops[node.op].scale ?? null,
-      chosen: chosen2,
+      chosen: chosen3,
       first: s.start,
       count: s.count
     }, screen());
@@ -3147,6 +3199,82 @@
         explanation.scrollIntoView({ block: "start" });
       }
     }
+  }
+
+  // src/ask_first.js
+  var SHOWN = -1;
+  var chosen2 = /* @__PURE__ */ new Map();
+  var worded2 = (name, values = {}) => said(window.BVL_SITE.asking.words[name], values);
+  function askedFor(keys) {
+    const notes = [];
+    const on = (key, bad) => {
+      const value = keys.get(key) || "";
+      if (["", "0", "1"].includes(value)) return value === "1";
+      notes.push(worded2(bad, { asked: value.slice(0, 40) }));
+      return false;
+    };
+    const ask = on("ask", "bad_ask"), hall = on("hall", "bad_hall");
+    if (ask && hall) notes.push(worded2("hall_static"));
+    return { ask, hall, notes };
+  }
+  var keyOf = (question, about) => JSON.stringify([about, question.text, question.choices.map((c) => c.label)]);
+  var waits = (key) => !chosen2.has(key);
+  function questionOf2(question, key, then) {
+    const box2 = element("div", void 0, { class: "question", "data-point": "question" });
+    box2.append(element("h3", question.text), element("p", worded2("first"), { class: "note" }));
+    const group = element("div", void 0, { class: "choices", role: "group", "aria-label": worded2("choose") });
+    question.choices.forEach((choice, k) => {
+      const button2 = element("button", choice.label, { type: "button", class: "choice" });
+      button2.addEventListener("click", () => {
+        chosen2.set(key, k);
+        then();
+      });
+      group.append(button2);
+    });
+    box2.append(group);
+    return box2;
+  }
+  function answerOf(question, key) {
+    const mine = chosen2.get(key) ?? SHOWN;
+    const right = question.choices.find((c) => c.right);
+    const box2 = element("div", void 0, { class: "answer" });
+    const list = element("ul");
+    question.choices.forEach((choice, k) => {
+      const marks2 = [...choice.right ? [worded2("right")] : [], ...k === mine ? [worded2("yours")] : []];
+      const line2 = element(choice.right ? "strong" : "span", [choice.line, ...marks2].join(" — "));
+      const item2 = element("li");
+      item2.append(line2);
+      list.append(item2);
+    });
+    const verdict = mine === SHOWN ? worded2("shown", { right: right?.label }) : worded2(question.choices[mine].right ? "was_right" : "was_wrong", {
+      label: question.choices[mine].label,
+      right: right?.label
+    });
+    box2.append(element("h3", question.text), list, element("p", `${verdict} ${question.decides}`.trim()));
+    return box2;
+  }
+  function nextFirst(key, then, next) {
+    const bar = document.getElementById("next");
+    if (!bar) return;
+    document.getElementById("next-first")?.remove();
+    const own = waits(key) ? element("button", worded2("reveal"), { type: "button", class: "next-view", id: "next-first" }) : next ? element("a", worded2("next_chapter", { title: next.title }), {
+      href: next.href,
+      class: "next-view",
+      id: "next-first"
+    }) : null;
+    const lectures2 = bar.querySelector("a.next-view:not(#next-first)");
+    if (lectures2 instanceof HTMLElement) {
+      lectures2.dataset.shortcut = own ? "later" : "next";
+      lectures2.classList.toggle("later", Boolean(own));
+      lectures2.textContent = own ? worded2("leave", { title: lectures2.dataset.title }) : lectures2.dataset.said || "";
+    }
+    if (!own) return;
+    if (own instanceof HTMLButtonElement) own.addEventListener("click", () => {
+      chosen2.set(key, SHOWN);
+      then();
+    });
+    answers(own, "next", own.textContent || "");
+    bar.prepend(own);
   }
 
   // src/head_view.js
@@ -3262,8 +3390,10 @@
       if (String(number2) !== asked) {
         view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
       }
+      const kept = Object.fromEntries(["ask", "hall"].filter((k) => keys.has(k)).map((k) => [k, keys.get(k) || ""]));
+      const chapterLink = (n) => link("tour", { ...sentenceKeys(s), chapter: String(n), ...kept });
       const go = (n) => {
-        location.hash = link("tour", { ...sentenceKeys(s), chapter: String(n) });
+        location.hash = chapterLink(n);
       };
       const pick = element("div", void 0, { class: "controls" });
       pick.append(stepper(
@@ -3282,6 +3412,21 @@
       columns.append(canvas, words3);
       view.append(columns);
       words3.append(element("h2", chapter.title));
+      const asks = askedFor(keys);
+      for (const note of asks.notes) view.insertBefore(element("p", note, { class: "note" }), columns);
+      const question = asks.ask ? chapter.question : null;
+      if (question) {
+        const key = keyOf(question, JSON.stringify(sentenceKeys(s)));
+        const again = () => tour(view, keys, current);
+        const next = number2 < story.length ? { title: story[number2].title, href: chapterLink(number2 + 1) } : null;
+        if (lectureMode()) nextFirst(key, again, next);
+        if (waits(key)) {
+          canvas.removeAttribute("data-point");
+          canvas.append(questionOf2(question, key, again));
+          return;
+        }
+        (screen() === "lecture" ? words3 : canvas).append(answerOf(question, key));
+      }
       for (const line2 of chapter.lines) words3.append(paragraph(line2));
       const about = site5.views.tour;
       words3.append(element("p", worded("tour_about", about), { class: "note" }));
@@ -3673,6 +3818,8 @@
         class: ahead ? "next-view" : "next-view lecture-end"
       }
     );
+    next.dataset.title = stop.title;
+    next.dataset.said = next.textContent || "";
     answers(next, "next", next.textContent || "");
     bar.append(next);
     if (left.length) {
