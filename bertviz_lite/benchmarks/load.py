@@ -12,6 +12,8 @@ connecting to its script_finished message. Scenarios:
 - the head view's lecture link (the Attention page): its first visit, tabs in turn, and N tabs at once;
 - the Interventions page's link (a head switched off): its first visit, and tabs in turn (cached);
 - the tour's first chapter on the bundled model: its first visit, and N tabs at once;
+- N tabs on a chapter that asks first (ask=1) choosing an answer at the same moment (a rerun each, counted for the
+  hall);
 - M tabs at once, each with its own sentence of about 110 tokens;
 - a soak: many distinct sentences, a few sessions at a time, the server's resident memory sampled throughout
   and after it idles.
@@ -35,7 +37,7 @@ from pathlib import Path
 
 from .app_process import Server
 from .balancer import Balanced
-from .tab import open_view, press_next
+from .tab import open_view, press_button, press_next
 
 LECTURE_LINK = ("layers", "model=bert-base-uncased&text=the+bank+of+the+river&layer=5&head=3&step=attn.probs"
                           "&lecture=1")  # the model named: a link naming none opens the bundled one offline
@@ -44,6 +46,8 @@ INTERVENE_LINK = ("intervene", "model=bert-base-uncased&text=the+bank+of+the+riv
 HEAD_VIEW_LINK = ("attention", "text=the+bank+of+the+river&layer=5&heads=3&lecture=1")  # BertViz's head view
 TOUR_LINK = ("tour", "model=sentence-transformers%2Fall-MiniLM-L6-v2&text=the+quick+brown+fox+jumps+over+the+lazy+dog"
                      "&head=2&token=4&lecture=1")  # the tour's first chapter, on the bundled model
+QUESTION_LINK = ("tour", TOUR_LINK[1] + "&chapter=8&ask=1")  # the tour's softmax chapter asks first (issue 57):
+# which token 'fox' attends to most, four choices
 WORDS = ("the river bank was quiet in the morning while students walked along the water talking about money "
          "interest rates and the old bridge that crossed to the other side of town where a small market sold "
          "bread fish and fruit").split()
@@ -71,18 +75,22 @@ def sentence(i: int, tokens: int = 110) -> str:
     return " ".join(words[:5] + [f"number {i}"] + words[5:])
 
 
-async def press_together(url: str, page: str, query: str, tabs: int, name: str) -> Scenario:
-    """`tabs` tabs on one Layers lecture link, all pressing ▶ at the same moment."""
+async def press_together(url: str, page: str, query: str, tabs: int, name: str,
+                         button: str | None = None) -> Scenario:
+    """`tabs` tabs on one lecture link, all pressing a button at the same moment: the Layers stepper's ▶, or where
+    `button` says "choice_" the question's choices, one each in turn (choice_0, choice_1, …)."""
     scenario, together = Scenario(name), asyncio.Barrier(tabs)
 
-    async def one() -> None:
+    async def one(k: int) -> None:
         try:
-            scenario.latencies_s.append(await press_next(url, page, query, together))
+            pressed = (press_next(url, page, query, together) if button is None
+                       else press_button(url, page, query, together, f"{button}{k % 4}"))
+            scenario.latencies_s.append(await pressed)
         except Exception:  # a failed tab is counted, not fatal: the report says how many
             scenario.errors += 1
             together.abort()  # no tab waits for one that will never press
 
-    await asyncio.gather(*(one() for _ in range(tabs)))
+    await asyncio.gather(*(one(k) for k in range(tabs)))
     return scenario
 
 
@@ -131,7 +139,8 @@ def import_s() -> float:
     return min(once(), once())
 
 
-def press_burst(server: Server, view: tuple[str, str], tabs: int, name: str, times: int = PRESS_BURSTS) -> dict:
+def press_burst(server: Server, view: tuple[str, str], tabs: int, name: str, times: int = PRESS_BURSTS,
+                button: str | None = None) -> dict:
     """`tabs` tabs press ▶ at once (timed from the press), `times` times: p50 and p95 over every press, and each
     burst's p50/p95 (`each`), which is the hall's figure: one burst's moves by ±0.05 from burst to burst with
     what else the server does in its first tenth of a second, so one burst alone says little, and pooled presses
@@ -139,7 +148,7 @@ def press_burst(server: Server, view: tuple[str, str], tabs: int, name: str, tim
     the tab's opening too."""
     cpu, pooled, each = server.cpu_s(), Scenario(name), []
     for _ in range(times):
-        one = asyncio.run(press_together(server.url, *view, tabs, name))
+        one = asyncio.run(press_together(server.url, *view, tabs, name, button))
         pooled.latencies_s += one.latencies_s
         pooled.errors += one.errors
         summary = one.summary()
@@ -198,6 +207,8 @@ def run(tabs: int = 40, many: int = 100, own: int = 16, alone: int = 10, soak: i
         progress(f"the tour's first chapter: first visit (loads the bundled model), {tabs} tabs at once")
         scenarios.append(burst(server, [TOUR_LINK], 1, "tour, first visit"))
         scenarios.append(burst(server, [TOUR_LINK] * tabs, tabs, f"tour, {tabs} tabs"))
+        progress(f"{tabs} tabs answer the tour's question at the same moment, {PRESS_BURSTS} times")
+        scenarios.append(press_burst(server, QUESTION_LINK, tabs, f"hall: {tabs} tabs answer", button="choice_"))
         progress(f"{own} tabs at once, each its own ~110-token sentence")
         views = [("layers", f"model=bert-base-uncased&text={urllib.parse.quote_plus(sentence(i))}&layer=3"
                             "&step=attn.probs")

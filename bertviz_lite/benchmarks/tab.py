@@ -39,6 +39,14 @@ async def press_next(url: str, page: str, query: str, together: asyncio.Barrier,
     """One tab on a lecture link of the Layers page: open it, wait until every tab has, then press the stepper's
     ▶ (the next sub-step) as the browser does (a rerun of the stepper's fragment with the button's trigger);
     seconds from the press to that rerun's end."""
+    return await press_button(url, page, query, together, "next_Sub-step", timeout_s)
+
+
+async def press_button(url: str, page: str, query: str, together: asyncio.Barrier, button: str,
+                       timeout_s: float = 120) -> float:
+    """One tab: open the view, wait until every tab has, then press the button whose key ends with `button` (a
+    choice of the lecture's question: "choice_1") as the browser does: the button's trigger in a rerun of its
+    fragment where it is in one, else of the page; seconds from the press to that rerun's end."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
     from websockets.asyncio.client import connect
@@ -59,7 +67,7 @@ async def press_next(url: str, page: str, query: str, together: asyncio.Barrier,
         if kind == "new_session":
             found["page"] = forward.new_session.page_script_hash
         element = forward.delta.new_element if kind == "delta" else None
-        if element is not None and element.WhichOneof("type") == "button" and element.button.id.endswith("next_Sub-step"):
+        if element is not None and element.WhichOneof("type") == "button" and element.button.id.endswith(button):
             found["button"], found["fragment"] = element.button.id, forward.delta.fragment_id
 
     async with connect(url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"],
@@ -69,10 +77,13 @@ async def press_next(url: str, page: str, query: str, together: asyncio.Barrier,
         await ws.send(msg.SerializeToString())
         await until_finished(ws, seen)
         await together.wait()
+        if "button" not in found:
+            raise RuntimeError(f"the view has no button {button!r}")
         start = time.perf_counter()
         press = BackMsg()
         press.rerun_script.query_string, press.rerun_script.page_script_hash = query, found["page"]
-        press.rerun_script.fragment_id = found["fragment"]
+        if found["fragment"]:
+            press.rerun_script.fragment_id = found["fragment"]
         press.rerun_script.widget_states.widgets.add(id=found["button"], trigger_value=True)
         await ws.send(press.SerializeToString())
         await until_finished(ws, lambda forward, kind: None)
