@@ -6,7 +6,8 @@ import streamlit as st
 from bertviz_lite.analyses.head_fingerprints import STATS
 from bertviz_lite.analyses.page_views import (DEFAULTS, LABELS, STAT_BUTTONS, TITLES, fingerprint_caption,
                                              fingerprint_grid, open_head_label, striking)
-from app_pages.shell import charts, guarded, lecture, runs, state
+from bertviz_lite.analyses.questions import head_question
+from app_pages.shell import asking, charts, guarded, lecture, runs, state
 
 loaded = guarded.load_or_stop(needs_weights=True)
 key = runs.page_key(loaded)  # what this run asks every cache for
@@ -21,6 +22,17 @@ with controls:
     st.segmented_control(LABELS["stat"], STATS, format_func=STAT_BUTTONS.get, wrap=True, **state.bind("stat"))
     stat = st.session_state.stat or DEFAULTS["stat"]
     st.caption(fingerprint_caption(stat))
+    layer = min(st.session_state.layer, t.num_layers - 1)
+    question = asking.asked(lambda: head_question(fingerprints, stat, layer))  # ask=1: which head of the layer
+    asked_of = asking.about()
+    asking.reveal_next(question, asked_of)
+with canvas:
+    waits = asking.held_back(question, asked_of, controls if state.projector() else canvas)
+if waits:  # the figure, and the striking heads that would say the answer, wait for a choice
+    state.sync_url()
+    del t, loaded  # as at the page's end: a tab keeps no trace or model
+    guarded.end_page()
+with controls:
     found, named = striking(fingerprints)
     st.markdown(named)
     options = [(layer, head) for layer in range(t.num_layers) for head in range(t.num_heads)]

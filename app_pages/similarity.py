@@ -6,7 +6,8 @@ import streamlit as st
 from bertviz_lite.analyses.similarity import MAX_SENTENCES
 from bertviz_lite.figures import similarity_heatmap
 from bertviz_lite.figures.outputs import SPLIT_PX, pair_split_heatmap
-from app_pages.shell import charts, chips, guarded, lecture, models, runs, state
+from bertviz_lite.analyses.questions import closest_question, pair_question
+from app_pages.shell import asking, charts, chips, guarded, lecture, models, runs, state
 
 COLUMNS = [3, 8]  # on a projector, the sentences beside the matrix
 CANVAS_PX = charts.column_px(COLUMNS, 1)
@@ -75,6 +76,15 @@ with canvas:
     if pair is not None:
         two = key.with_text(lines[pair[0]], lines[pair[1]])  # the two sentences, as one run's text and pair
         split = guarded.similarity_split_or_stop(two, words)
+    question = asking.asked(lambda: closest_question(ways[0].cosine(), lines) if pair is None else pair_question(
+        split.pairs, split.tokens_a, split.tokens_b, pair[0] + 1, pair[1] + 1, split.cosine))  # ask=1
+    asked_of = (*asking.about(), "\n".join(lines))
+    asking.reveal_next(question, asked_of)
+    if asking.held_back(question, asked_of, controls if state.projector() else canvas):
+        state.sync_url()
+        del loaded, key
+        guarded.end_page()  # the figures that would say the answer wait for a choice
+    if pair is not None:
         with lecture.point():
             st.markdown(split.caption(ways[0].trained_for_similarity))
             charts.cached_chart(charts.view_key(loaded, two, "split", pair, words), lambda: pair_split_heatmap(

@@ -26,11 +26,11 @@ def sound(question) -> None:
     assert sum(c.right for c in question.choices) == 1
 
 
-def decided(numbers: np.ndarray, best_first: np.ndarray) -> tuple[int, bool]:
+def decided(numbers: np.ndarray, best_first: np.ndarray, shown: str = SHOWN) -> tuple[int, bool]:
     """The candidate the numbers rank first (the first among equals), and whether the runner-up differs from it as
     shown: computed with numpy alone."""
     order = best_first[np.argsort(-numbers[best_first], kind="stable")]
-    return int(order[0]), len(order) >= FEWEST and SHOWN.format(numbers[order[0]]) != SHOWN.format(numbers[order[1]])
+    return int(order[0]), len(order) >= FEWEST and shown.format(numbers[order[0]]) != shown.format(numbers[order[1]])
 
 
 def label_of(question, k_label: str) -> str:
@@ -123,6 +123,64 @@ def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(tiny_dir
     assert label_of(q, f"'{best}'") and f"position {position}" in q.text
 
 
+@pytest.mark.parametrize("family", EVERY_FAMILY)
+def test_the_heads_page_asks_which_head_looks_most_at_the_previous_token(every_tiny_dir, family):
+    """Clark et al.'s previous-token statistic, computed here with numpy from the trace's attention: the mean over
+    queries i >= 1 of the weight on token i - 1; the question's right head is its argmax in the layer."""
+    from bertviz_lite.analyses.all_layers import all_layers
+    from bertviz_lite.analyses.questions import head_question
+
+    t = trace(sharpened(load_model(every_tiny_dir[family])), "the cat sat on the mat and the dog sat on the log")
+    fingerprints, asked = all_layers(t).fingerprints, 0
+    for layer in range(t.num_layers):
+        probs = t.attention(layer).astype(np.float64)  # (h, T, T)
+        prev = np.array([np.diagonal(p, -1).mean() for p in probs])  # (h,)
+        best, asks = decided(prev, np.arange(len(prev)))
+        q = head_question(fingerprints, "prev", layer)
+        assert (q is not None) == asks, layer
+        if q is not None:
+            sound(q)
+            asked += 1
+            assert label_of(q, f"head {best}") == f"head {best}"
+    assert asked > 0
+
+
+def test_the_similarity_page_asks_the_closest_sentence_and_the_pair_that_adds_most():
+    """The closest sentence to the first by sentence-transformers' own vectors (the library that defines them), and
+    the token pair that adds most to two sentences' cosine, split here with numpy from transformers' own hidden
+    states (mean pooling: a_i = h_i / n, cell = a_i . b_j / (|u| |v|))."""
+    from sentence_transformers import SentenceTransformer
+
+    from bertviz_lite.analyses.questions import closest_question, pair_question
+    from bertviz_lite.analyses.similarity import sentence_vectors
+    from bertviz_lite.analyses.similarity_split import explain_similarity
+    from bertviz_lite.loading.bundled import bundled_directory
+    from bertviz_lite.tour.lecture import LECTURE_SENTENCES
+
+    texts = list(LECTURE_SENTENCES)
+    encoded = SentenceTransformer(str(bundled_directory(BUNDLED_MODEL)), device="cpu").encode(texts)
+    unit = encoded / np.linalg.norm(encoded, axis=1, keepdims=True)
+    cosines = unit @ unit.T
+    best, asks = decided(cosines[0], np.arange(1, len(texts)))
+    loaded = load_model(BUNDLED_MODEL)
+    q = closest_question(sentence_vectors(loaded, texts)[0].cosine(), texts)
+    assert asks and q is not None
+    sound(q)
+    assert label_of(q, f"{best + 1}: ") == f"{best + 1}: \u201c{texts[best]}\u201d"
+    with torch.no_grad():
+        h = [loaded.base(**loaded.tokenizer(text, return_tensors="pt")).last_hidden_state[0].double().numpy()
+             for text in texts[:2]]
+    u, v = h[0].mean(0), h[1].mean(0)
+    cells = (h[0] / len(h[0])) @ (h[1] / len(h[1])).T / (np.linalg.norm(u) * np.linalg.norm(v))  # (T_a, T_b)
+    best, asks = decided(cells.ravel(), np.arange(cells.size), "{:.3f}")  # the split's precision
+    split = explain_similarity(loaded, texts[0], texts[1], False)
+    q = pair_question(split.pairs, split.tokens_a, split.tokens_b, 1, 2, split.cosine)
+    assert asks and q is not None
+    sound(q)
+    i, j = divmod(best, cells.shape[1])
+    assert label_of(q, f"'{split.tokens_a[i]}' ({i}) · '{split.tokens_b[j]}' ({j})")
+
+
 def test_a_tie_as_shown_is_not_asked_and_the_choices_list_in_their_own_order():
     asking = Asking({}, "Which?", var.xs, None, call("str", var.k), "{value:.2f}")
     assert asked_over(asking, {"xs": [0.304, 0.2, 0.301, 0.1]}) is None  # 0.30 and 0.30
@@ -141,3 +199,18 @@ def test_docstring_examples_hold(module):
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("page, keys", [("heads", {"stat": "prev", "text": FOX}), ("similarity", {}),
+                                        ("similarity", {"why": "1,2"})], ids=["heads", "closest", "pair"])
+def test_the_lectures_other_questions_hold_their_figures_back_until_a_choice(page, keys):
+    """ask=1 on the Heads and Similarity pages (the default lecture's stops): the question and its choices, no
+    figure; a choice shows the figure, with exactly one line that says "right"."""
+    from apptest import open_page, specs
+
+    at = open_page(page, model=BUNDLED_MODEL, ask=1, **keys)
+    choices = [b for b in at.button if (b.key or "").startswith("choice_")]
+    assert 3 <= len(choices) <= 4 and not specs(at) and not at.exception
+    choices[-1].click().run()
+    answer = next(m.value for m in at.markdown if m.value.startswith("- "))
+    assert specs(at) and answer.count(" — right") == 1 and answer.count(" — your choice") == 1

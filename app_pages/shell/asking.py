@@ -36,6 +36,23 @@ def link_says(key: str) -> bool:
     return False
 
 
+def asked(make):
+    """`make()`'s question where the link asks (`ask=1`), else None."""
+    return make() if link_says("ask") else None
+
+
+def about() -> tuple[str, ...]:
+    """What a page's question is asked of: the model and the text (and pair), the same for every student of a
+    link."""
+    return (str(st.session_state.model), str(st.session_state.text), str(st.session_state.get("pair") or ""))
+
+
+def reveal_next(question: Question | None, about: tuple[str, ...]) -> None:
+    """While the question waits, the lecture's Next shows its answer first; then it goes on as ever."""
+    if waiting(question, about):
+        lecture_next(ASK_WORDS["reveal"], show_answer, question, about)
+
+
 def held_back(question: Question | None, about: tuple[str, ...], answer_in=st) -> bool:
     """Draw the question while it waits (True: the page holds its figure and its answering words back), else the
     answer (False) in `answer_in`, and for the lecturer the hall's count. `about`: what the question is asked of
