@@ -76,8 +76,14 @@ with canvas:
     if pair is not None:
         two = key.with_text(lines[pair[0]], lines[pair[1]])  # the two sentences, as one run's text and pair
         split = guarded.similarity_split_or_stop(two, words)
-    question = asking.asked(lambda: closest_question(ways[0].cosine(), lines) if pair is None else pair_question(
-        split.pairs, split.tokens_a, split.tokens_b, pair[0] + 1, pair[1] + 1, split.cosine))  # ask=1
+
+    def question_here():
+        """ask=1: which sentence is closest to the first; with a pair, which token pair adds most to its cosine."""
+        if pair is None:
+            return closest_question(ways[0].cosine(), lines, ways[0].trained_for_similarity)
+        return pair_question(split.pairs, split.tokens_a, split.tokens_b, pair[0] + 1, pair[1] + 1, split.cosine)
+
+    question = asking.asked(question_here)
     asked_of = (*asking.about(), "\n".join(lines))
     asking.reveal_next(question, asked_of)
     if asking.held_back(question, asked_of, controls if state.projector() else canvas):

@@ -131,10 +131,8 @@ def fitted(fig):
 
 def question_of(chapter):
     """The chapter's question where the link asks (`ask=1`), else None."""
-    if not asking.link_says("ask"):
-        return None
-    lens = prediction() if chapter.kind == "output" else None
-    return chapter_question(t, chapter, st.session_state.head, st.session_state.token, lens)
+    return asking.asked(lambda: chapter_question(t, chapter, st.session_state.head, st.session_state.token,
+                                                 prediction() if chapter.kind == "output" else None))
 
 
 def lecture_next(number: int, question, about: tuple[str, ...]) -> None:
@@ -160,6 +158,8 @@ if chapter.kind == "step":  # above the chapter when browsing; under it on a pro
 with words.container(key="after-figure-words"):  # on a phone, under the figure (page.css)
     st.markdown(f"### {chapter.title}")
     answer = st.container() if state.projector() else canvas  # beside the figure on a projector, else above it
+    if question is None and asking.link_says("ask"):
+        st.caption(ASK_WORDS["none"])
     outputs = output_story() if chapter.kind == "output" and not waits else None
     for line in [] if waits else narrate(t, chapter, st.session_state.head, st.session_state.token, outputs):
         st.markdown(line)

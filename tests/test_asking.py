@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from bertviz_lite import BUNDLED_MODEL, load_model, trace
+from bertviz_lite.ops import MASKED_BELOW
 from bertviz_lite.ops.asking import CHOICES, FEWEST, Asking, asked_over
 from bertviz_lite.ops.recipe import call, var
 from bertviz_lite.tour import chapters
@@ -33,10 +34,16 @@ def decided(numbers: np.ndarray, best_first: np.ndarray, shown: str = SHOWN) -> 
     return int(order[0]), len(order) >= FEWEST and shown.format(numbers[order[0]]) != shown.format(numbers[order[1]])
 
 
-def label_of(question, k_label: str) -> str:
+def right_label(question) -> str:
     (right,) = [c for c in question.choices if c.right]
-    assert right.label.startswith(k_label), (right.label, k_label)
     return right.label
+
+
+def token_label(question, tokens: list[str], k: int) -> str:
+    """Token k as a choice names it: 'the', or where another choice is the same token elsewhere, 'the' (token 7)."""
+    plain = f"'{tokens[k]}'"
+    twice = sum(c.label == plain or c.label.startswith(f"{plain} (token ") for c in question.choices) > 1
+    return f"{plain} (token {k})" if twice else plain
 
 
 def check_layer(t, layer: int, seen: dict) -> None:
@@ -47,11 +54,16 @@ def check_layer(t, layer: int, seen: dict) -> None:
         for token in range(len(t.tokens)):
             row = torch.from_numpy(scores[head, token]).double()
             softmaxed = torch.softmax(row, -1)
+            visible = row[row > MASKED_BELOW]  # the keys the query sees (a local window masks the others)
+            sums = [float(torch.softmax(visible, -1).sum()), float(visible.sum()), float(len(visible))]
+            labels = [f"{x:.2f}" for x in sums]  # the softmax's sum (1), the scores' sum now, the keys it sees
+            closest = min(abs(x - sums[0]) for x in sums[1:])
             q = chapter_question(t, story["scores"], head, token)
+            assert (q is not None) == (len(set(labels)) == 3 and f"{closest:.2f}" != "0.00"), (head, token, labels)
             if q is not None:  # what the row adds up to after the softmax: 1, not the scores' sum or the keys' count
                 sound(q)
                 seen["sum"] += 1
-                assert [c.label for c in q.choices if c.right] == [f"{float(softmaxed.sum()):.2f}"]
+                assert sorted(c.label for c in q.choices) == sorted(labels) and right_label(q) == labels[0]
             q = chapter_question(t, story["probs"], head, token)
             p = probs[head, token].astype(np.float64)
             best, asks = decided(p, np.flatnonzero(p > 0))
@@ -59,7 +71,7 @@ def check_layer(t, layer: int, seen: dict) -> None:
             if q is not None:
                 sound(q)
                 seen["top"] += 1
-                assert label_of(q, f"'{t.tokens[best]}'")
+                assert right_label(q) == token_label(q, t.tokens, best)
                 assert int(torch.argmax(softmaxed)) == best  # the figure's argmax is the scores' own
 
 
@@ -75,7 +87,7 @@ def check_stream(t, seen: dict) -> None:
         if q is not None:
             sound(q)
             seen["stream"] += 1
-            assert label_of(q, f"layer {best}")
+            assert right_label(q) == f"layer {best}"
 
 
 @pytest.mark.parametrize("family", EVERY_FAMILY)
@@ -101,7 +113,8 @@ def test_the_bundled_model_asks_what_transformers_own_attention_decides():
         attentions = loaded.base(**enc, output_attentions=True).attentions  # transformers' own
     softmax = [c for c in chapters(t, 0) if c.step == "layers.0.attn.probs"][0]
     q = chapter_question(t, softmax, head=2, token=4)  # 'fox' in layer 0, head 2: the token before it
-    assert label_of(q, f"'{t.tokens[int(attentions[0][0, 2, 4].argmax())]}'") == "'brown'"
+    best = int(attentions[0][0, 2, 4].argmax())
+    assert right_label(q) == token_label(q, t.tokens, best) == "'brown'"
 
 
 def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(tiny_dirs):
@@ -120,7 +133,9 @@ def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(tiny_dir
     assert SHOWN.format(top.values[0]) != SHOWN.format(top.values[1])  # decided: asked
     sound(q)
     best = loaded.tokenizer.convert_ids_to_tokens(int(top.indices[0])) or f"[id {int(top.indices[0])}]"
-    assert label_of(q, f"'{best}'") and f"position {position}" in q.text
+    assert right_label(q) == f"'{best}'" and f"position {position}" in q.text
+    assert [c.label for c in q.choices] == sorted(c.label for c in q.choices)  # listed alphabetically: not by
+    # probability, which would put the right one first
 
 
 @pytest.mark.parametrize("family", EVERY_FAMILY)
@@ -141,7 +156,7 @@ def test_the_heads_page_asks_which_head_looks_most_at_the_previous_token(every_t
         if q is not None:
             sound(q)
             asked += 1
-            assert label_of(q, f"head {best}") == f"head {best}"
+            assert right_label(q) == f"head {best}"
     assert asked > 0
 
 
@@ -166,7 +181,7 @@ def test_the_similarity_page_asks_the_closest_sentence_and_the_pair_that_adds_mo
     q = closest_question(sentence_vectors(loaded, texts)[0].cosine(), texts)
     assert asks and q is not None
     sound(q)
-    assert label_of(q, f"{best + 1}: ") == f"{best + 1}: \u201c{texts[best]}\u201d"
+    assert right_label(q) == f"{best + 1}: \u201c{texts[best]}\u201d"
     with torch.no_grad():
         h = [loaded.base(**loaded.tokenizer(text, return_tensors="pt")).last_hidden_state[0].double().numpy()
              for text in texts[:2]]
@@ -178,7 +193,7 @@ def test_the_similarity_page_asks_the_closest_sentence_and_the_pair_that_adds_mo
     assert asks and q is not None
     sound(q)
     i, j = divmod(best, cells.shape[1])
-    assert label_of(q, f"'{split.tokens_a[i]}' ({i}) · '{split.tokens_b[j]}' ({j})")
+    assert right_label(q) == f"'{split.tokens_a[i]}' ({i}) · '{split.tokens_b[j]}' ({j})"
 
 
 def test_a_tie_as_shown_is_not_asked_and_the_choices_list_in_their_own_order():
@@ -211,6 +226,23 @@ def test_the_lectures_other_questions_hold_their_figures_back_until_a_choice(pag
     at = open_page(page, model=BUNDLED_MODEL, ask=1, **keys)
     choices = [b for b in at.button if (b.key or "").startswith("choice_")]
     assert 3 <= len(choices) <= 4 and not specs(at) and not at.exception
+    assert not any("Striking heads" in m.value for m in at.markdown)  # the heads that would say the answer
     choices[-1].click().run()
     answer = next(m.value for m in at.markdown if m.value.startswith("- "))
     assert specs(at) and answer.count(" — right") == 1 and answer.count(" — your choice") == 1
+
+
+@pytest.mark.parametrize("key, words", [("ask", "bad_ask"), ("hall", "bad_hall")])
+def test_a_link_that_asks_wrongly_is_told_and_the_tour_goes_on(key, words):
+    """ask=2 (or hall=2) gets the message in the page; the tour shows its chapter without a question; an unknown
+    chapter is told too, and the first one shown."""
+    from apptest import open_page, specs
+
+    from bertviz_lite.asking import ASK_WORDS
+
+    at = open_page("tour", chapter=8, **{key: 2})
+    assert ASK_WORDS[words].format(asked="2") in [w.value for w in at.warning]
+    assert not any((b.key or "").startswith("choice_") for b in at.button)  # no question: the figure at once
+    assert specs(at) and not at.exception
+    at = open_page("tour", chapter=99, ask=1)
+    assert any("There is no chapter '99'" in w.value for w in at.warning) and not at.exception

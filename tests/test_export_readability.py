@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bertviz_lite import BUNDLED_MODEL, load_model
+from bertviz_lite.asking import ASK_WORDS
 from accessibility import (accessibility_grid, axe_problems, hovered, listed_lines, moving,
                            points_heard, skip_to_the_figure, small_controls, tab_to_a_grid, token_lines,
                            undescribed)
@@ -157,6 +158,9 @@ def test_a_site_asks_first_and_any_choice_made_by_keys_shows_the_figure_and_the_
     assert page.get_by_text("Shown without a choice").count() == 1
     page.keyboard.press("Alt+Shift+N")  # then the next chapter
     page.wait_for_function("location.hash.includes('chapter=9')")
+    page.goto((site / "index.html").as_uri() + link + "&hall=1")  # the lecturer's count: none on a static site
+    page.wait_for_selector(".choice")
+    assert page.get_by_text(ASK_WORDS["hall_static"]).count() == 1
     page.close()
 
 

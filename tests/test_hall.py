@@ -63,9 +63,14 @@ def test_forty_sessions_answer_one_link_and_the_lecturer_sees_their_count():
         pick.click().run()
         assert not at.exception and specs(at)  # the choice shows the figure
     lecturer = open_page("tour", hall=1, **link)
-    lecturer.button(key="lecture_next").click().run()  # the lecture's Next shows the answer: not counted
+    lecturer.button(key="choice_0").click().run()  # the lecturer's own choice: not counted
     (count,) = [f for f in specs(lecturer) if f["data"][0]["type"] == "bar"]
     bars = dict(zip(count["data"][0]["y"], count["data"][0]["x"]))
     expected = {label: chosen.count(label) for label in dict.fromkeys(chosen)}
     assert {label.split(" (right)")[0]: n for label, n in bars.items()} == expected
     assert "(40 answers)" in count["layout"]["title"]["text"]
+    shown = open_page("tour", hall=1, **link)
+    shown.button(key="lecture_next").click().run()  # the lecture's Next shows the answer: not counted either
+    (count,) = [f for f in specs(shown) if f["data"][0]["type"] == "bar"]
+    assert sum(count["data"][0]["x"]) == 40
+    assert "hall=1" not in next(c.value for c in shown.code)  # the students' link, under the page, leaves it out

@@ -37,7 +37,8 @@ def link_says(key: str) -> bool:
 
 
 def asked(make):
-    """`make()`'s question where the link asks (`ask=1`), else None."""
+    """`make()`'s question where the link asks (`ask=1`), else None; a bad `ask` or `hall` is told here."""
+    link_says("hall")  # (only told: the hall's count is drawn with an answer)
     return make() if link_says("ask") else None
 
 
@@ -93,7 +94,7 @@ def _choose(question: Question, key: str, k: int) -> None:
     if link_says("hall"):
         return  # the lecturer's own choice is not the hall's
     try:
-        cached_hall().answer(key, question.choices[k].label)
+        cached_hall().answer(key, str(k))  # the choice's place: the question's key names its words
     except Exception as error:  # noqa: BLE001 (a shared count that does not answer loses a count, not the page)
         st.session_state._hall_problem = f"Your answer was not counted: {type(error).__name__}."
 
@@ -145,7 +146,7 @@ def _hall(question: Question, key: str) -> None:
             st.caption(ASK_WORDS["hall_none"])
             return
         labels = [c.label for c in question.choices]
-        send_chart(hall_counts(labels, [counts.get(label, 0) for label in labels], question.right,
+        send_chart(hall_counts(labels, [counts.get(str(k), 0) for k in range(len(labels))], question.right,
                                  ASK_WORDS["hall"].format(answers=answers), ASK_WORDS["right"]), key=f"hall_{key}")
     count()
 

@@ -29,7 +29,8 @@ def lecture_bar(page: str) -> None:
         return
     ahead = following(page, st.session_state)
     link, onward = st.columns([3, 2], vertical_alignment="center")
-    query = urllib.parse.urlencode(st.query_params.to_dict())
+    query = urllib.parse.urlencode({k: v for k, v in st.query_params.to_dict().items() if k != "hall"})  # the
+    # students' link: the lecturer's count (hall=1) is the lecturer's own; a student with it would not be counted
     here = (st.context.url or "").split("?")[0]  # None where no browser asked (a test)
     link.code(here + (f"?{query}" if query else ""), language=None, wrap_lines=True)
     inside = st.session_state.pop("_lecture_within_page", False)  # the page has its own ▶ still to press (the tour)
@@ -42,7 +43,7 @@ def lecture_bar(page: str) -> None:
                           args=(ahead,), key="lecture_leave")
         return
     if ahead is not None:
-        onward.button(f"Leave for: {ahead.title}" if inside else f"Next: {ahead.title}",
+        onward.button(ASK_WORDS["leave"].format(title=ahead.title) if inside else f"Next: {ahead.title}",
                       icon=":material/arrow_forward:", type="secondary" if inside else "primary",
                       on_click=_show_view, args=(ahead,), key="lecture_next")
     else:  # the last stop: the lecture ends, and can start again

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.asking import Asking, Question, asked_over
-from ..ops.recipe import call, var
+from ..ops.recipe import call, var, when
 from ..ops.telling import said
 from .head_fingerprints import STAT_WORDS, HeadFingerprints
 
@@ -17,6 +17,8 @@ ASKS = {"head": "In layer {layer}, which head {does} most, on average over this 
         "head_choice": "head {k}",
         "head_decides": "In layer {layer}, head {right} {does} most: {value:.2f}.",
         "closest": "Which sentence is closest in meaning to sentence 1 (\u201c{first}\u201d)?",
+        "highest": "Which sentence's vector has the highest cosine with sentence 1's (\u201c{first}\u201d)?",  # a model
+        # not trained for similarity: its cosine does not measure meaning
         "closest_choice": "{n}: \u201c{text}\u201d",
         "closest_decides": "Sentence {n} is closest to sentence 1: cosine {value:.2f}.",
         "pair": "Which token pair adds most to the cosine of sentences {a} and {b}?",
@@ -34,7 +36,8 @@ def _head_asking() -> Asking:
 def _closest_asking() -> Asking:
     """Which other sentence has the largest cosine with the first (`cosines`, (n, n)); the first is no choice."""
     row = var.cosines[0]
-    return Asking({"row": row}, said(ASKS["closest"], first=var.texts[0]), var.row,
+    question = when(var.trained, said(ASKS["closest"], first=var.texts[0]), said(ASKS["highest"], first=var.texts[0]))
+    return Asking({"row": row}, question, var.row,
                   call("range", call("len", var.row)) != 0,
                   said(ASKS["closest_choice"], n=var.k + 1, text=var.texts[var.k]), "{value:.2f}",
                   decides=said(ASKS["closest_decides"], n=var.right + 1, value=var.row[var.right]))
@@ -61,9 +64,11 @@ def head_question(fingerprints: HeadFingerprints, stat: str, layer: int) -> Ques
                                     "does": STAT_WORDS[stat].split(" (")[0]})
 
 
-def closest_question(cosines: np.ndarray, texts: list[str]) -> Question | None:
-    """Which sentence is closest to the first, by the cosine the Similarity page's matrix shows."""
-    return asked_over(CLOSEST_ASKING, {"cosines": np.asarray(cosines, np.float64), "texts": list(texts)})
+def closest_question(cosines: np.ndarray, texts: list[str], trained: bool = True) -> Question | None:
+    """Which sentence is closest to the first, by the cosine the Similarity page's matrix shows (in meaning, where
+    the model was `trained` for similarity; else asked as the highest cosine)."""
+    return asked_over(CLOSEST_ASKING, {"cosines": np.asarray(cosines, np.float64), "texts": list(texts),
+                                       "trained": trained})
 
 
 def pair_question(pairs: np.ndarray, tokens_a: list[str], tokens_b: list[str], a: int, b: int,

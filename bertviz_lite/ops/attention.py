@@ -229,6 +229,7 @@ def ask_row_sum(node, graph, module) -> Asking | None:
            "sums": call("cat", var.total, var.scores, call("len", seen))}  # (3,): the softmax's, the scores', the keys
     return Asking(let, said(ASKS["sum"], where=step.where, me=step.me), call("abs", var.sums - var.total), None,
                   said(ASKS["sum_choice"], value=var.sums[var.k]), ASKS["sum_choice"], fewest=True, line="{label}",
+                  apart="{label}",  # two sums that print alike are no choice: not asked
                   decides=said(ASKS["sum_decides"], me=step.me), order=var.sums)  # the right one: nearest the sum
 
 

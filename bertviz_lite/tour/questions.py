@@ -55,14 +55,17 @@ def _prediction_asking() -> Asking:
     """What the masked-LM head predicts at the mask: its top pieces, the most probable right."""
     return Asking({}, said(ASKS["predicts"]), var.probs, None, said(ASKS["predicts_choice"], token=var.pieces[var.k]),
                   "{value:.2f}", decides=said(ASKS["predicts_decides"], token=var.pieces[var.right],
-                                              p=var.probs[var.right]))
+                                              p=var.probs[var.right]),
+                  order=var.alphabetical)  # the pieces come most probable first: listed alphabetically instead
 
 
 def prediction_named(lens: LogitLens, trace: Trace) -> dict:
-    """What the prediction's question reads: the last layer's top pieces and their probabilities, where they are."""
+    """What the prediction's question reads: the last layer's top pieces and their probabilities, where they are,
+    and each piece's place in alphabetical order (how the choices are listed)."""
     top = lens.layers[-1]
-    return {"pieces": [piece for piece, _ in top], "probs": [float(p) for _, p in top], "position": lens.position,
-            "at": trace.tokens[lens.position]}
+    pieces = [piece for piece, _ in top]
+    return {"pieces": pieces, "probs": [float(p) for _, p in top], "position": lens.position,
+            "at": trace.tokens[lens.position], "alphabetical": [sorted(pieces).index(p) for p in pieces]}
 
 
 STREAM_ASKING, PREDICTION_ASKING = _stream_asking(), _prediction_asking()

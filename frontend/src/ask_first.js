@@ -91,10 +91,14 @@ export function answerOf(question, key) {
   return box;
 }
 
+/** A chapter that asks nothing here (none, or its numbers decide none), said where the link asks. */
+export const noneAsked = () => element("p", worded("none"), { class: "note" });
+
 /**
  * In lecture mode, the lecture's Next on this page first (the bar under it: router.js): while the question waits,
- * Show the answer; then, where `next` is given, the next chapter. The lecture's own link is kept, and left for after.
- * @param {string} key
+ * Show the answer; then (or where the chapter asks nothing: `key` null), where `next` is given, the next chapter.
+ * The lecture's own link is kept, and left for after.
+ * @param {string | null} key
  * @param {() => void} then  the page drawn again
  * @param {{ title: string, href: string } | null} next
  */
@@ -102,7 +106,7 @@ export function nextFirst(key, then, next) {
   const bar = document.getElementById("next");
   if (!bar) return;
   document.getElementById("next-first")?.remove();  // the page's own, from before its choice
-  const own = waits(key) ? element("button", worded("reveal"), { type: "button", class: "next-view", id: "next-first" })
+  const own = key !== null && waits(key) ? element("button", worded("reveal"), { type: "button", class: "next-view", id: "next-first" })
     : next ? element("a", worded("next_chapter", { title: next.title }), { href: next.href, class: "next-view",
                                                                           id: "next-first" })
       : null;
@@ -113,7 +117,9 @@ export function nextFirst(key, then, next) {
     lectures.textContent = own ? worded("leave", { title: lectures.dataset.title }) : lectures.dataset.said || "";
   }
   if (!own) return;
-  if (own instanceof HTMLButtonElement) own.addEventListener("click", () => { chosen.set(key, SHOWN); then(); });
+  if (own instanceof HTMLButtonElement && key !== null) {
+    own.addEventListener("click", () => { chosen.set(key, SHOWN); then(); });
+  }
   answersShortcut(own, "next", own.textContent || "");
   bar.prepend(own);
 }

@@ -6,7 +6,7 @@ import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./plot.js";
 import { element, link, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
   worded, capitalized, lectureMode } from "./page.js";
-import { askedFor, answerOf, keyOf, nextFirst, questionOf, waits } from "./ask_first.js";
+import { askedFor, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
 import { focusOf, headButtons, keepLines, linesPanel } from "./head_view.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
@@ -59,17 +59,18 @@ function tour(view, keys, current) {
     const asks = askedFor(keys);
     for (const note of asks.notes) view.insertBefore(element("p", note, { class: "note" }), columns);
     const question = asks.ask ? chapter.question : null;  // its figure and answering words held back till a choice
-    if (question) {
-      const key = keyOf(question, JSON.stringify(sentenceKeys(s)));
-      const again = () => tour(view, keys, current);
-      const next = number < story.length ? { title: story[number].title, href: chapterLink(number + 1) } : null;
-      if (lectureMode()) nextFirst(key, again, next);
-      if (waits(key)) {
+    const questionKey = question && keyOf(question, JSON.stringify(sentenceKeys(s)));
+    const again = () => tour(view, keys, current);
+    const next = number < story.length ? { title: story[number].title, href: chapterLink(number + 1) } : null;
+    if (asks.ask && lectureMode()) nextFirst(questionKey, again, next);  // question, answer, next chapter
+    if (asks.ask && !question) words.append(noneAsked());
+    if (question && questionKey) {
+      if (waits(questionKey)) {
         canvas.removeAttribute("data-point");
-        canvas.append(questionOf(question, key, again));
+        canvas.append(questionOf(question, questionKey, again));
         return;
       }
-      (screen() === "lecture" ? words : canvas).append(answerOf(question, key));  // beside the figure on a
+      (screen() === "lecture" ? words : canvas).append(answerOf(question, questionKey));  // beside the figure on a
     }  // projector (the figure whole above the fold), else above it
     for (const line of chapter.lines) words.append(paragraph(line));
     const about = site.views.tour;

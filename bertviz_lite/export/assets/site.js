@@ -3253,11 +3253,12 @@
     box2.append(element("h3", question.text), list, element("p", `${verdict} ${question.decides}`.trim()));
     return box2;
   }
+  var noneAsked = () => element("p", worded2("none"), { class: "note" });
   function nextFirst(key, then, next) {
     const bar = document.getElementById("next");
     if (!bar) return;
     document.getElementById("next-first")?.remove();
-    const own = waits(key) ? element("button", worded2("reveal"), { type: "button", class: "next-view", id: "next-first" }) : next ? element("a", worded2("next_chapter", { title: next.title }), {
+    const own = key !== null && waits(key) ? element("button", worded2("reveal"), { type: "button", class: "next-view", id: "next-first" }) : next ? element("a", worded2("next_chapter", { title: next.title }), {
       href: next.href,
       class: "next-view",
       id: "next-first"
@@ -3269,10 +3270,12 @@
       lectures2.textContent = own ? worded2("leave", { title: lectures2.dataset.title }) : lectures2.dataset.said || "";
     }
     if (!own) return;
-    if (own instanceof HTMLButtonElement) own.addEventListener("click", () => {
-      chosen2.set(key, SHOWN);
-      then();
-    });
+    if (own instanceof HTMLButtonElement && key !== null) {
+      own.addEventListener("click", () => {
+        chosen2.set(key, SHOWN);
+        then();
+      });
+    }
     answers(own, "next", own.textContent || "");
     bar.prepend(own);
   }
@@ -3415,17 +3418,18 @@
       const asks = askedFor(keys);
       for (const note of asks.notes) view.insertBefore(element("p", note, { class: "note" }), columns);
       const question = asks.ask ? chapter.question : null;
-      if (question) {
-        const key = keyOf(question, JSON.stringify(sentenceKeys(s)));
-        const again = () => tour(view, keys, current);
-        const next = number2 < story.length ? { title: story[number2].title, href: chapterLink(number2 + 1) } : null;
-        if (lectureMode()) nextFirst(key, again, next);
-        if (waits(key)) {
+      const questionKey = question && keyOf(question, JSON.stringify(sentenceKeys(s)));
+      const again = () => tour(view, keys, current);
+      const next = number2 < story.length ? { title: story[number2].title, href: chapterLink(number2 + 1) } : null;
+      if (asks.ask && lectureMode()) nextFirst(questionKey, again, next);
+      if (asks.ask && !question) words3.append(noneAsked());
+      if (question && questionKey) {
+        if (waits(questionKey)) {
           canvas.removeAttribute("data-point");
-          canvas.append(questionOf2(question, key, again));
+          canvas.append(questionOf2(question, questionKey, again));
           return;
         }
-        (screen() === "lecture" ? words3 : canvas).append(answerOf(question, key));
+        (screen() === "lecture" ? words3 : canvas).append(answerOf(question, questionKey));
       }
       for (const line2 of chapter.lines) words3.append(paragraph(line2));
       const about = site5.views.tour;
