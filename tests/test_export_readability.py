@@ -36,7 +36,8 @@ VIEWS = ("overview", "tokens", "tour?chapter=1", "tour?chapter=2", "tour?chapter
          "layers?step=pooler.out&cell=3", "attention?layer=2", "attention?view=model", "heads?stat=prev",
          "rollout?layer=5", "contributions?layer=2", "lens", "similarity", "similarity?why=1,2", "contexts",
          "intervene?off=0.2&layer=1", "attribute", "attribute?method=grad-input", "tour?chapter=8&ask=1",
-         "tour?chapter=19&ask=1")  # (ask=1: a question, its figure held back)
+         "heads?stat=prev&ask=1")  # (ask=1: a question, its
+# figure held back)
 
 
 @pytest.fixture(scope="module")
@@ -158,9 +159,69 @@ def test_a_site_asks_first_and_any_choice_made_by_keys_shows_the_figure_and_the_
     assert page.get_by_text("Shown without a choice").count() == 1
     page.keyboard.press("Alt+Shift+N")  # then the next chapter
     page.wait_for_function("location.hash.includes('chapter=9')")
+    page.close()
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})  # (a page that has not answered yet)
     page.goto((site / "index.html").as_uri() + link + "&hall=1")  # the lecturer's count: none on a static site
     page.wait_for_selector(".choice")
     assert page.get_by_text(ASK_WORDS["hall_static"]).count() == 1
+    page.close()
+
+
+def test_a_sites_heads_page_asks_which_head_as_the_app_asks(chromium, site):
+    """The Heads view with ask=1 from disk asks the app's question (analyses/questions.py, on the trace's own
+    fingerprint) of the link's layer; the grid and the striking heads wait for a choice, which shows them and one
+    line that says "right"."""
+    from bertviz_lite import trace
+    from bertviz_lite.analyses.all_layers import all_layers
+    from bertviz_lite.analyses.questions import head_question
+
+    text = sentence(LENGTHS[0])
+    expected = head_question(all_layers(trace(load_model(BUNDLED_MODEL), text)).fingerprints, "prev", 1)
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto((site / "index.html").as_uri() + "#/heads?" + urllib.parse.urlencode(
+        {"text": text, "stat": "prev", "layer": "1", "ask": "1", "lecture": "1"}))
+    page.wait_for_selector(".choice")
+    assert page.locator(".choice").all_inner_texts() == [c.label for c in expected.choices]
+    assert page.locator(".js-plotly-plot").count() == 0 and page.get_by_text("Striking heads").count() == 0
+    page.locator(".choice").nth(expected.right).click()
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    lines = page.locator(".answer li").all_inner_texts()
+    assert [line for line in lines if " — right" in line] == [expected.choices[expected.right].line
+                                                             + " — right — your choice"]
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def compared_site(tmp_path_factory) -> Path:
+    """A site of one sentence, which its Similarity view compares with the default lecture's six (a site of two has
+    too few for a question of the closest), written without its sentence's parts (the view reads none)."""
+    content = site_content(load_model(BUNDLED_MODEL), [sentence(LENGTHS[0])])
+    return write_site(tmp_path_factory.mktemp("compared") / "site",
+                      {**content, "steps": lambda: iter(()), "weights": lambda: iter(())})
+
+
+@pytest.mark.parametrize("why", ["", "2,3"], ids=["closest", "pair"])  # 2, 3: the lecture's cat and kitten
+def test_a_sites_similarity_asks_first_and_a_choice_shows_its_figures(chromium, compared_site, why):
+    """The Similarity view with ask=1, from disk: the question the export asked with the app's function
+    (analyses/questions.py: the sentence closest to the first, or a pair's token pair that adds most), its figures
+    held back, readable and passing axe; a choice shows them and exactly one line that says "right"."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto((compared_site / "index.html").as_uri() + "#/similarity?" + urllib.parse.urlencode(
+        {"ask": "1", "lecture": "1", **({"why": why} if why else {})}))
+    page.wait_for_selector(".choice")
+    found = problems(page) + axe_problems(page)
+    assert not found, "\n".join(map(str, found))
+    asked = page.evaluate(f"(d => ({'d.pairs[' + repr(why) + '].question' if why else 'd.question'}))"
+                          "(BVL_SITE.similarity)")
+    assert page.locator(".choice").all_inner_texts() == [c["label"] for c in asked["choices"]]
+    assert page.locator(".js-plotly-plot").count() == 0
+    page.locator(".choice").first.click()
+    page.wait_for_selector("#similarity-0 .main-svg")
+    lines = page.locator(".answer li").all_inner_texts()
+    assert [line for line in lines if " — right" in line] == [
+        next(c["line"] for c in asked["choices"] if c["right"]) + " — right"
+        + (" — your choice" if asked["choices"][0]["right"] else "")]
+    assert page.locator("#split-figure").count() == bool(why)
     page.close()
 
 

@@ -61,7 +61,12 @@ HEAD_ASKING, CLOSEST_ASKING, PAIR_ASKING = _head_asking(), _closest_asking(), _p
 def head_question(fingerprints: HeadFingerprints, stat: str, layer: int) -> Question | None:
     """Which head of `layer` scores highest on `stat` (the Heads page's grid, its row for the layer)."""
     return asked_over(HEAD_ASKING, {"grid": np.asarray(fingerprints.stats[stat], np.float64), "layer": layer,
-                                    "does": STAT_WORDS[stat].split(" (")[0]})
+                                    "does": stat_does(stat)})
+
+
+def stat_does(stat: str) -> str:
+    """What a head does that `stat` measures, as the question says it: "attends to the previous token"."""
+    return STAT_WORDS[stat].split(" (")[0]
 
 
 def closest_question(cosines: np.ndarray, texts: list[str], trained: bool = True) -> Question | None:

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..analyses.questions import HEAD_ASKING, head_question, stat_does
 from ..analyses.all_layers import LayerwiseAnalyses
 from ..analyses.contributions import attention_block, layer_contributions
 from ..analyses.head_fingerprints import STAT_WORDS, STATS, STRIKING as STRIKING_SHARE
@@ -56,7 +57,8 @@ def analyses_words(t) -> dict:
     the captions."""
     return {"titles": TITLES, "labels": LABELS, "defaults": DEFAULTS, "stats": list(STATS),
             "stat_buttons": STAT_BUTTONS, "captions": {stat: fingerprint_caption(stat) for stat in STATS},
-            "stat_words": STAT_WORDS,
+            "stat_words": STAT_WORDS, "head_asking": HEAD_ASKING.to_json(),  # the Heads page's question (ask=1)
+            "stat_does": {stat: stat_does(stat) for stat in STATS},
             "striking": {"least": STRIKING_SHARE, "most": STRIKING, "said": STRIKING_SAID, "none": NONE_STRIKING,
                          "open": OPEN_HEAD},
             "screens": {"browse": CANVAS_PX, "wide": WIDE_PX, "phone": PHONE_PX, "tallest": LECTURE_CHART_PX,
@@ -111,12 +113,13 @@ def is_pre_norm(t) -> bool:
 
 
 def page(name: str, pickers: list[dict], panels: list[dict], side: list[str] = (), notes: list[str] = (),
-         wide: bool = False, any_sentence: bool = False) -> dict:
+         wide: bool = False, any_sentence: bool = False, questions: dict | None = None) -> dict:
     """`wide`: the figures take the page's width and the words go under them (as the app's Contributions page);
     `any_sentence`: the page is the same for every sentence (Contexts), so a sentence typed on a live site shows it
-    under a title that does not say it was computed there."""
+    under a title that does not say it was computed there; `questions`: what the page asks first where the link
+    asks (ask=1), by the URL keys `by` (a question's JSON, or None where the numbers decide none)."""
     return {"title": TITLES[name], "pickers": pickers, "panels": panels, "side": list(side), "notes": list(notes),
-            "wide": wide, "any_sentence": any_sentence}
+            "wide": wide, "any_sentence": any_sentence, "questions": questions}
 
 
 def picker(key: str, options: list[tuple[str, str]], value: str, label: str | None = None) -> dict:
@@ -150,8 +153,11 @@ def heads_page(t, layerwise: LayerwiseAnalyses) -> tuple[dict, Apart]:
                         lines=[fingerprint_caption(stat)]) for stat in STATS}
     links = [{"text": open_head_label(layer, head), "page": "layers",
               "keys": {"layer": str(layer), "head": str(head), "step": "attn.probs"}} for layer, head in found]
+    asked = {f"{stat},{layer}": head_question(fingerprints, stat, layer) for stat in STATS
+             for layer in range(t.num_layers)}  # which head of the layer (the link's, as the app's) does it most
     return page("heads", [picker("stat", [(s, STAT_BUTTONS[s]) for s in STATS], DEFAULTS["stat"])],
-                [{"by": ["stat"], "items": grids}, {"by": [], "items": {"": item(lines=[named], links=links)}}]), iter(())
+                [{"by": ["stat"], "items": grids}, {"by": [], "items": {"": item(lines=[named], links=links)}}],
+                questions={"by": ["stat", "layer"], "items": {k: q and q.to_json() for k, q in asked.items()}}), iter(())
 
 
 def rollout_page(t, layerwise: LayerwiseAnalyses) -> tuple[dict, Apart]:

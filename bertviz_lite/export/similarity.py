@@ -3,6 +3,7 @@ split exactly into token pairs (why two sentences are similar), computed and dra
 figures (analyses/similarity.py, analyses/similarity_split.py; figures similarity_heatmap, pair_split_heatmap)."""
 from __future__ import annotations
 
+from ..analyses.questions import closest_question, pair_question
 from ..analyses.sentence_pooling import pooling_of, read_positions
 from ..analyses.similarity import MAX_SENTENCES, vectors_of
 from ..analyses.similarity_split import CAPTION, NOT_POOLED, STRONG_PAIR, STRONGEST, split_traces
@@ -55,11 +56,15 @@ def similarity(loaded, texts: list[str], traces: list, live: bool = False) -> di
         for b in range(a + 1, len(texts)):
             split = split_traces(traces[a], traces[b])
             title = SPLIT_TITLE.format(a=a + 1, b=b + 1, cosine=split.cosine)
+            question = pair_question(split.pairs, split.tokens_a, split.tokens_b, a + 1, b + 1, split.cosine)
             pairs[f"{a + 1},{b + 1}"] = {
                 "caption": split.caption(pooled), "by_selection": split.by_selection,
+                "question": None if question is None else question.to_json(),  # asked first (ask=1)
                 "figure": for_screens(lambda lecture, split=split, title=title: pair_split_heatmap(
                     split.pairs, split.tokens_a, split.tokens_b, title), SPLIT_PX)}
+    closest = closest_question(ways[0].cosine(), texts, pooled)  # asked first (ask=1), as the app asks it
     return {"texts": texts, "matrices": matrices, "pairs": pairs, "source": loaded.source,
+            "question": None if closest is None else closest.to_json(),
             "yours": yours(loaded, traces, ways) if live else None}
 
 

@@ -39,13 +39,14 @@
 /**
  * The words of the analyses' pages (export/analyses.py analyses_words, with `lens` from lens_words: the site's
  * `views.analyses`): the pages' titles, the pickers' labels and defaults, the fingerprints' statistics (their
- * buttons, captions and words), the striking heads' rule (at least `least`, `most` of them) and
+ * buttons, captions and words, and the Heads page's question: analyses/questions.py), the striking heads' rule (at least `least`, `most` of them) and
  * words, the figures' widths and heights (export/screens.py; `numbers`: a lecture's numbers' size), and the
  * Contributions', Rollout's and Lens's words (the contributions' checks' templates and their bound among them).
  * @typedef {{
  *   titles: Record<PageName, string>, labels: Record<string, string>,
  *   defaults: Record<NumberedKey, number> & { stat: string }, stats: string[],
  *   stat_buttons: Record<string, string>, captions: Record<string, string>, stat_words: Record<string, string>,
+ *   head_asking: import("./asked.js").Asking, stat_does: Record<string, string>,
  *   striking: { least: number, most: number, said: string, none: string, open: string },
  *   screens: { browse: number, wide: number, phone: number, tallest: number, numbers: number },
  *   contributions: { views: Record<string, string>, caption: string, said: string,
@@ -82,9 +83,10 @@
 /**
  * A page as export/analyses.py page writes it: its title, pickers and panels, the lines beside the figures, what the
  * model does otherwise, whether the figures take the page's width, whether it is the same for every sentence (its
- * title then names none: Contexts).
+ * title then names none: Contexts), and what it asks first (ask=1: the Heads page's question, by stat and layer).
  * @typedef {{ title: string, pickers: Picker[], panels: Panel[], side: string[], notes: string[],
- *             wide: boolean, any_sentence: boolean }} Page
+ *             wide: boolean, any_sentence: boolean,
+ *             questions?: { by: string[], items: Record<string, import("./asked.js").Question | null> } | null }} Page
  */
 const site = window.BVL_SITE;
 /** @returns {AnalysesWords} the site's JSON (`views.analyses`: a live site's; the others' have none) */
@@ -128,7 +130,7 @@ export function numbered(key, names, label) {
  */
 export const page = (name, pickers, panels, side = [], wide = false) => ({ title: words().titles[name], pickers,
                                                                            panels, side, notes: [], wide,
-                                                                           any_sentence: false });
+                                                                           any_sentence: false, questions: null });
 /**
  * Each token as a picker names it ("3 bank").
  * @param {string[]} tokens

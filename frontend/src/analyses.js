@@ -4,7 +4,8 @@
 // pickers are read from the address as the app's URL keys (stat, layer, token, norm, position); the figures sit in
 // the canvas, the words, checks and links beside them, as the app's pages have them.
 import { lecture as lectureOf } from "./lecture.js";
-import { element, link, chosen, drawn, failed, paragraph, sentenceKeys, worded } from "./page.js";
+import { element, link, chosen, drawn, failed, paragraph, sentenceKeys, worded, lectureMode } from "./page.js";
+import { askedFor, askKeys, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
 import { stepperControl } from "./stepper.js";
 import { titled } from "./yours.js";
 
@@ -84,7 +85,7 @@ function analysisPage(part) {
         const found = panel.items[panel.by.map((key) => values[key]).join(",")];
         return /** @type {Item | undefined} */ (found && "part" in found ? await held.part(found.part) : found);
       }));  // (an item kept in a part of its own read first)
-      if (current()) show(view, page, part, s, values, notes, shown);
+      if (current()) show(view, page, part, s, values, notes, shown, keys);
     }).catch((error) => current() && failed(view, site.pages[part], error));
   };
 }
@@ -99,9 +100,15 @@ function analysisPage(part) {
  * @param {Record<string, string>} values
  * @param {string[]} notes
  * @param {(Item | undefined)[]} items
+ * @param {URLSearchParams} keys
  */
-function show(view, page, part, s, values, notes, items) {
-  const go = (/** @type {string} */ key, /** @type {string} */ value) => { location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value }); };
+function show(view, page, part, s, values, notes, items, keys) {
+  const asked = (page.questions?.by ?? []).filter((k) => !(k in values) && keys.has(k))  // a question's own keys
+    .map((k) => [k, keys.get(k) || ""]);  // (the layer the Heads page asks of), kept with ask and hall
+  const go = (/** @type {string} */ key, /** @type {string} */ value) => {
+    location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value, ...askKeys(keys),
+                                 ...Object.fromEntries(asked) });
+  };
   view.replaceChildren(titled(page.title, page.any_sentence ? null : s),
                        ...notes.map((note) => element("p", note, { class: "note" })));
   if (page.pickers.length) {
@@ -119,6 +126,9 @@ function show(view, page, part, s, values, notes, items) {
   const canvas = element("section", undefined, { class: "canvas" });
   columns.append(...(page.wide ? [canvas, side] : [side, canvas]));
   view.append(columns);
+  if (asksFirst(view, page, keys, values, s, side, canvas, () => show(view, page, part, s, values, notes, items, keys))) {
+    return;  // the question waits: its figures, and the words that would say the answer, wait for a choice
+  }
   /** @type {HTMLElement | null} */
   let halves = null;
   let first = true;
@@ -147,6 +157,38 @@ function show(view, page, part, s, values, notes, items) {
   for (const note of page.notes) (first ? canvas : side).append(element("p", note, { class: "note" }));
   const last = canvas.lastElementChild;
   if (first && last instanceof HTMLElement) last.dataset.point = part;  // no figure: the page's point is why
+}
+
+/**
+ * Where the link asks (ask=1) and the page has a question for its values (the Heads page: by stat and the link's
+ * layer, as the app's), the question in the canvas (true: nothing else is drawn), else its answer beside the figures
+ * (false); in lecture mode the lecture's Next shows the answer first.
+ * @param {HTMLElement} view
+ * @param {Page} page
+ * @param {URLSearchParams} keys
+ * @param {Record<string, string>} values
+ * @param {SiteSentence} s
+ * @param {HTMLElement} side
+ * @param {HTMLElement} canvas
+ * @param {() => void} again  the page drawn again
+ */
+function asksFirst(view, page, keys, values, s, side, canvas, again) {
+  const asks = askedFor(keys);
+  for (const note of asks.notes) view.insertBefore(element("p", note, { class: "note" }), side.parentElement);
+  if (!asks.ask || !page.questions) return false;
+  const question = page.questions.items[page.questions.by.map((k) => values[k] ?? keys.get(k) ?? "0").join(",")];
+  const questionKey = question ? keyOf(question, JSON.stringify(sentenceKeys(s))) : null;
+  if (lectureMode()) nextFirst(questionKey, again, null);
+  if (!question || !questionKey) {
+    side.append(noneAsked());
+    return false;
+  }
+  if (waits(questionKey)) {
+    canvas.append(questionOf(question, questionKey, again));
+    return true;
+  }
+  side.append(answerOf(question, questionKey));
+  return false;
 }
 
 export const headsView = analysisPage("heads");

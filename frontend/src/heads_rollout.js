@@ -4,6 +4,7 @@
 // Python words them (export/analyses.py heads_page, rollout_page); the Heads page's grids are the app's own figures
 // (export/analyses.py heads_templates), filled; so are the Rollout page's (export/analysis_figures.py). tests/test_export_live.py holds the numbers and the pages' words to the
 // app's.
+import { askedOf } from "./asked.js";
 import { at, fixed, matrix } from "./numbers.js";
 import { analysed } from "./analysis_graphs.js";
 import { labelled } from "./labels.js";
@@ -56,9 +57,13 @@ export async function headsPage(lecture) {
   const links = found.map(([layer, head]) => ({ text: said(w.striking.open, { layer, head }), page: "layers",
                                                 keys: { layer: String(layer), head: String(head),
                                                         step: "attn.probs" } }));
+  const layers = fingerprints.shape[1];
+  const asked = Object.fromEntries(w.stats.flatMap((stat, k) => Array.from({ length: layers }, (_, layer) =>
+    [`${stat},${layer}`, askedOf(w.head_asking, null, { grid: at(fingerprints, k), layer, does: w.stat_does[stat] })])));
   return Object.assign(page("heads", [picker("stat", w.stats.map((s) => [s, w.stat_buttons[s]]), w.defaults.stat)],
                             [{ by: ["stat"], items: grids }, { by: [], items: { "": item(null, [named], links) } }]),
-                       { numbers: stats });
+                       { numbers: stats, questions: { by: ["stat", "layer"], items: asked } });  // which head
+  // of the link's layer does it most (analyses/questions.py), as the app asks
 }
 
 /**

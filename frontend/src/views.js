@@ -6,7 +6,7 @@ import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./plot.js";
 import { element, link, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
   worded, capitalized, lectureMode } from "./page.js";
-import { askedFor, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
+import { askedFor, askKeys, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
 import { focusOf, headButtons, keepLines, linesPanel } from "./head_view.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
@@ -42,8 +42,8 @@ function tour(view, keys, current) {
     if (String(number) !== asked) {
       view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
     }
-    const kept = Object.fromEntries(["ask", "hall"].filter((k) => keys.has(k)).map((k) => [k, keys.get(k) || ""]));
-    const chapterLink = (/** @type {number} */ n) => link("tour", { ...sentenceKeys(s), chapter: String(n), ...kept });
+    const chapterLink = (/** @type {number} */ n) => link("tour", { ...sentenceKeys(s), chapter: String(n),
+                                                                   ...askKeys(keys) });
     const go = (/** @type {number} */ n) => { location.hash = chapterLink(n); };
     const pick = element("div", undefined, { class: "controls" });
     pick.append(stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
@@ -223,25 +223,43 @@ function similarity(view, keys, current) {
   pick.value = pairs.includes(why) ? why : "";
   /** @type {Record<string, string>} */
   const said = s && s.live ? { text: s.text } : {};  // the reader's sentence stays on the page
-  pick.addEventListener("change", () => { location.hash = link("similarity", { ...said, ...(pick.value ? { why: pick.value } : {}) }); });
-  const chosenPair = data.pairs[pick.value];
-  if (chosenPair) {
-    canvas.append(paragraph(chosenPair.caption));
-    const split = drawn(canvas, chosenPair.figure, "split-figure");
-    if (!(s && s.live)) split.dataset.point = "split";
-    controls.append(element("p", worded("cell_is"), { class: "explains" }));
-  }
-  data.matrices.forEach((/** @type {{ name: string, how: string, trained: boolean, figure: ForScreens }} */ way,
-                         /** @type {number} */ k) => {
-    const div = drawn(canvas, way.figure, `similarity-${k}`);
-    if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";  // the point, unless a
-    // sentence of the reader's own is (similar.js, above)
-    if (!way.trained) canvas.append(element("p", worded("way_how", { name: capitalized(way.name), how: way.how }),
-                                            { class: "explains" }));
+  pick.addEventListener("change", () => {
+    location.hash = link("similarity", { ...said, ...(pick.value ? { why: pick.value } : {}), ...askKeys(keys) });
   });
+  const chosenPair = data.pairs[pick.value];
   if (!data.matrices[0].trained) {
     controls.append(element("p", worded("not_trained", { source: data.source }), { class: "note" }));
   }
+  const asks = askedFor(keys);  // ask=1: which sentence is closest to the first; with a pair, which token pair
+  for (const note of asks.notes) controls.append(element("p", note, { class: "note" }));  // adds most (the app's)
+  const question = asks.ask ? (chosenPair ? chosenPair.question : data.question) : null;
+  const questionKey = question && keyOf(question, JSON.stringify([data.texts, pick.value]));
+  const draw = () => {  // the figures, or while the question waits, the question in their place
+    canvas.replaceChildren();
+    if (asks.ask && lectureMode()) nextFirst(questionKey, draw, null);
+    if (question && questionKey) {
+      if (waits(questionKey)) {
+        canvas.append(questionOf(question, questionKey, draw));
+        return;
+      }
+      (screen() === "lecture" ? controls : canvas).append(answerOf(question, questionKey));
+    }
+    if (chosenPair) {
+      canvas.append(paragraph(chosenPair.caption));
+      const split = drawn(canvas, chosenPair.figure, "split-figure");
+      if (!(s && s.live)) split.dataset.point = "split";
+      controls.append(element("p", worded("cell_is"), { class: "explains" }));
+    }
+    data.matrices.forEach((/** @type {{ name: string, how: string, trained: boolean, figure: ForScreens }} */ way,
+                           /** @type {number} */ k) => {
+      const div = drawn(canvas, way.figure, `similarity-${k}`);
+      if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";  // the point, unless a
+      // sentence of the reader's own is (similar.js, above)
+      if (!way.trained) canvas.append(element("p", worded("way_how", { name: capitalized(way.name), how: way.how }),
+                                              { class: "explains" }));
+    });
+  };
+  draw();
 }
 
 export { tour as tourView, attention as attentionView, similarity as similarityView };

@@ -2173,7 +2173,8 @@
     side,
     notes: [],
     wide,
-    any_sentence: false
+    any_sentence: false,
+    questions: null
   });
   var tokenOption = (tokens2) => tokens2.map((token, i) => `${i} ${token}`);
 
@@ -2206,13 +2207,15 @@
         step: "attn.probs"
       }
     }));
+    const layers3 = fingerprints.shape[1];
+    const asked = Object.fromEntries(w.stats.flatMap((stat, k) => Array.from({ length: layers3 }, (_, layer) => [`${stat},${layer}`, askedOf(w.head_asking, null, { grid: at(fingerprints, k), layer, does: w.stat_does[stat] })])));
     return Object.assign(
       page(
         "heads",
         [picker("stat", w.stats.map((s) => [s, w.stat_buttons[s]]), w.defaults.stat)],
         [{ by: ["stat"], items: grids }, { by: [], items: { "": item(null, [named3], links) } }]
       ),
-      { numbers: stats }
+      { numbers: stats, questions: { by: ["stat", "layer"], items: asked } }
     );
   }
   async function rolloutPage(lecture2) {
@@ -3217,6 +3220,7 @@
     if (ask && hall) notes.push(worded2("hall_static"));
     return { ask, hall, notes };
   }
+  var askKeys = (keys) => Object.fromEntries(["ask", "hall"].filter((k) => keys.has(k)).map((k) => [k, keys.get(k) || ""]));
   var keyOf = (question, about) => JSON.stringify([about, question.text, question.choices.map((c) => c.label)]);
   var waits = (key) => !chosen2.has(key);
   function questionOf2(question, key, then) {
@@ -3393,8 +3397,11 @@
       if (String(number2) !== asked) {
         view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
       }
-      const kept = Object.fromEntries(["ask", "hall"].filter((k) => keys.has(k)).map((k) => [k, keys.get(k) || ""]));
-      const chapterLink = (n) => link("tour", { ...sentenceKeys(s), chapter: String(n), ...kept });
+      const chapterLink = (n) => link("tour", {
+        ...sentenceKeys(s),
+        chapter: String(n),
+        ...askKeys(keys)
+      });
       const go = (n) => {
         location.hash = chapterLink(n);
       };
@@ -3606,27 +3613,43 @@
     pick.value = pairs.includes(why) ? why : "";
     const said2 = s && s.live ? { text: s.text } : {};
     pick.addEventListener("change", () => {
-      location.hash = link("similarity", { ...said2, ...pick.value ? { why: pick.value } : {} });
+      location.hash = link("similarity", { ...said2, ...pick.value ? { why: pick.value } : {}, ...askKeys(keys) });
     });
     const chosenPair = data.pairs[pick.value];
-    if (chosenPair) {
-      canvas.append(paragraph(chosenPair.caption));
-      const split = drawn(canvas, chosenPair.figure, "split-figure");
-      if (!(s && s.live)) split.dataset.point = "split";
-      controls2.append(element("p", worded("cell_is"), { class: "explains" }));
-    }
-    data.matrices.forEach((way, k) => {
-      const div = drawn(canvas, way.figure, `similarity-${k}`);
-      if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";
-      if (!way.trained) canvas.append(element(
-        "p",
-        worded("way_how", { name: capitalized(way.name), how: way.how }),
-        { class: "explains" }
-      ));
-    });
     if (!data.matrices[0].trained) {
       controls2.append(element("p", worded("not_trained", { source: data.source }), { class: "note" }));
     }
+    const asks = askedFor(keys);
+    for (const note of asks.notes) controls2.append(element("p", note, { class: "note" }));
+    const question = asks.ask ? chosenPair ? chosenPair.question : data.question : null;
+    const questionKey = question && keyOf(question, JSON.stringify([data.texts, pick.value]));
+    const draw = () => {
+      canvas.replaceChildren();
+      if (asks.ask && lectureMode()) nextFirst(questionKey, draw, null);
+      if (question && questionKey) {
+        if (waits(questionKey)) {
+          canvas.append(questionOf2(question, questionKey, draw));
+          return;
+        }
+        (screen() === "lecture" ? controls2 : canvas).append(answerOf(question, questionKey));
+      }
+      if (chosenPair) {
+        canvas.append(paragraph(chosenPair.caption));
+        const split = drawn(canvas, chosenPair.figure, "split-figure");
+        if (!(s && s.live)) split.dataset.point = "split";
+        controls2.append(element("p", worded("cell_is"), { class: "explains" }));
+      }
+      data.matrices.forEach((way, k) => {
+        const div = drawn(canvas, way.figure, `similarity-${k}`);
+        if (!chosenPair && k === 0 && !(s && s.live)) div.dataset.point = "cosines";
+        if (!way.trained) canvas.append(element(
+          "p",
+          worded("way_how", { name: capitalized(way.name), how: way.how }),
+          { class: "explains" }
+        ));
+      });
+    };
+    draw();
   }
 
   // src/analyses.js
@@ -3686,13 +3709,20 @@
             found && "part" in found ? await held2.part(found.part) : found
           );
         }));
-        if (current()) show(view, page2, part, s, values, notes, shown2);
+        if (current()) show(view, page2, part, s, values, notes, shown2, keys);
       }).catch((error) => current() && failed(view, site6.pages[part], error));
     };
   }
-  function show(view, page2, part, s, values, notes, items) {
+  function show(view, page2, part, s, values, notes, items, keys) {
+    const asked = (page2.questions?.by ?? []).filter((k) => !(k in values) && keys.has(k)).map((k) => [k, keys.get(k) || ""]);
     const go = (key, value) => {
-      location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value });
+      location.hash = link(part, {
+        ...sentenceKeys(s),
+        ...values,
+        [key]: value,
+        ...askKeys(keys),
+        ...Object.fromEntries(asked)
+      });
     };
     view.replaceChildren(
       titled(page2.title, page2.any_sentence ? null : s),
@@ -3718,6 +3748,9 @@
     const canvas = element("section", void 0, { class: "canvas" });
     columns.append(...page2.wide ? [canvas, side] : [side, canvas]);
     view.append(columns);
+    if (asksFirst(view, page2, keys, values, s, side, canvas, () => show(view, page2, part, s, values, notes, items, keys))) {
+      return;
+    }
     let halves = null;
     let first2 = true;
     page2.panels.forEach((panel, k) => {
@@ -3746,6 +3779,24 @@
     for (const note of page2.notes) (first2 ? canvas : side).append(element("p", note, { class: "note" }));
     const last = canvas.lastElementChild;
     if (first2 && last instanceof HTMLElement) last.dataset.point = part;
+  }
+  function asksFirst(view, page2, keys, values, s, side, canvas, again) {
+    const asks = askedFor(keys);
+    for (const note of asks.notes) view.insertBefore(element("p", note, { class: "note" }), side.parentElement);
+    if (!asks.ask || !page2.questions) return false;
+    const question = page2.questions.items[page2.questions.by.map((k) => values[k] ?? keys.get(k) ?? "0").join(",")];
+    const questionKey = question ? keyOf(question, JSON.stringify(sentenceKeys(s))) : null;
+    if (lectureMode()) nextFirst(questionKey, again, null);
+    if (!question || !questionKey) {
+      side.append(noneAsked());
+      return false;
+    }
+    if (waits(questionKey)) {
+      canvas.append(questionOf2(question, questionKey, again));
+      return true;
+    }
+    side.append(answerOf(question, questionKey));
+    return false;
   }
   var headsView = analysisPage("heads");
   var rolloutView = analysisPage("rollout");
