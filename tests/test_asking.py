@@ -117,11 +117,12 @@ def test_the_bundled_model_asks_what_transformers_own_attention_decides():
     assert right_label(q) == token_label(q, t.tokens, best) == "'brown'"
 
 
-def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(tiny_dirs):
+@pytest.mark.parametrize("family", EVERY_FAMILY)
+def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(every_tiny_dir, family):
     from bertviz_lite.analyses.logit_lens import logit_lens
 
-    text = "the cat [MASK] on the mat"
-    loaded = sharpened(load_model(tiny_dirs["bert"], "masked-lm"))
+    loaded = sharpened(load_model(every_tiny_dir[family], "masked-lm"))
+    text = f"the cat {loaded.tokenizer.mask_token} on the mat"
     t = trace(loaded, text)
     enc = loaded.tokenizer(text, return_tensors="pt")
     with torch.no_grad():
@@ -130,7 +131,9 @@ def test_the_masked_lm_head_s_prediction_is_asked_as_the_model_predicts(tiny_dir
     top = torch.topk(probs[position], 5)
     output = [c for c in chapters(t, 0) if c.kind == "output"][0]
     q = chapter_question(t, output, lens=logit_lens(t))
-    assert SHOWN.format(top.values[0]) != SHOWN.format(top.values[1])  # decided: asked
+    if SHOWN.format(float(top.values[0])) == SHOWN.format(float(top.values[1])):  # a tie as shown: not asked
+        assert q is None
+        return
     sound(q)
     best = loaded.tokenizer.convert_ids_to_tokens(int(top.indices[0])) or f"[id {int(top.indices[0])}]"
     assert right_label(q) == f"'{best}'" and f"position {position}" in q.text

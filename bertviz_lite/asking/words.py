@@ -15,7 +15,7 @@ ASK_WORDS = {
     "reveal": "Show the answer",  # the lecture's Next while a question waits
     "next_chapter": "Next chapter: {title}",  # the lecture's Next once it is answered
     "leave": "Leave for: {title}",  # the lecture's next view, while the page has its own Next first
-    "none": "This chapter has no question for this sentence: its numbers do not decide one (or it asks nothing).",
+    "none": "No question here: this view asks none, or its numbers do not decide one for this sentence.",
     "hall": "How the hall answered ({answers} answers)",  # the count's title
     "hall_none": "No answer yet from the hall: students who open this link and choose are counted here.",
     "hall_static": "A static site counts no answers: each student sees only their own. Counts need the app "
