@@ -438,10 +438,10 @@ def told_in_the_browser(page, t) -> list[dict]:
 
 def test_a_computed_sentences_tour_says_what_the_apps_tour_says(tab, served, loaded):
     """tour.js, handed the trace's own numbers, gives every chapter of the tour with the words, numbers and question
-    the app's tour gives (export/tour.py tour_chapters), word for word: a short sentence, one with accents and emoji, a pair
-    (whose sentence vector is its first sentence's, run again in the browser) and 100+ tokens; each chapter with a
-    figure in the app's has one here (the output chapter's, the app's own figure filled, on every screen). Then the
-    Tour page of a typed sentence tells and draws a chapter."""
+    the app's tour gives (export/tour.py tour_chapters), word for word: a short sentence, one with accents and emoji,
+    a pair (whose sentence vector is its first sentence's, run again in the browser) and 100+ tokens; each chapter
+    with a figure in the app's has one here (the output chapter's, the app's own figure filled, on every screen).
+    Then the Tour page of a typed sentence tells and draws a chapter."""
     page = tab.page
     open_link(page, served, "overview", {}, "h1")
     for text, pair in ((EXPORTED, None), (YOURS[0], None), PAIR, (YOURS[1], None)):

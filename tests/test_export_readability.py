@@ -123,7 +123,8 @@ def test_a_site_asks_first_and_any_choice_made_by_keys_shows_the_figure_and_the_
     by Tab and Enter, shows the figure, and exactly one line says "right" in words (the chosen one "your choice");
     readable and passing axe once answered. On a projector the lecture's Next (Alt+Shift+N) shows the answer
     without a choice, then goes to the next chapter."""
-    link = "#/tour?" + urllib.parse.urlencode({"text": sentence(LENGTHS[0]), "chapter": "8", "ask": "1", "lecture": "1"})
+    link = "#/tour?" + urllib.parse.urlencode({"text": sentence(LENGTHS[0]), "chapter": "8", "ask": "1",
+                                               "lecture": "1"})
     viewport = dict(viewport=PHONE, is_mobile=True, has_touch=True) if phone else dict(viewport={"width": 1280,
                                                                                                "height": 720})
     for pick in range(4):
@@ -157,8 +158,11 @@ def test_a_site_asks_first_and_any_choice_made_by_keys_shows_the_figure_and_the_
     page.keyboard.press("Alt+Shift+N")  # the lecture's Next: the answer, with no choice
     page.wait_for_selector("#tour-figure .main-svg")
     assert page.get_by_text("Shown without a choice").count() == 1
-    page.keyboard.press("Alt+Shift+N")  # then the next chapter
-    page.wait_for_function("location.hash.includes('chapter=9')")
+    page.keyboard.press("Alt+Shift+N")  # then the next chapter, asking still
+    page.wait_for_function("location.hash.includes('chapter=9') && location.hash.includes('ask=1')")
+    page.goto((site / "index.html").as_uri() + link.replace("chapter=8", "chapter=20"))  # the tour's last: the
+    page.wait_for_selector("a.next-view")  # lecture's next view, asking there too (as the app's links keep ask)
+    assert "ask=1" in page.locator("a.next-view").get_attribute("href")
     page.close()
     page = chromium.new_page(viewport={"width": 1280, "height": 720})  # (a page that has not answered yet)
     page.goto((site / "index.html").as_uri() + link + "&hall=1")  # the lecturer's count: none on a static site

@@ -157,7 +157,8 @@ def heads_page(t, layerwise: LayerwiseAnalyses) -> tuple[dict, Apart]:
              for layer in range(t.num_layers)}  # which head of the layer (the link's, as the app's) does it most
     return page("heads", [picker("stat", [(s, STAT_BUTTONS[s]) for s in STATS], DEFAULTS["stat"])],
                 [{"by": ["stat"], "items": grids}, {"by": [], "items": {"": item(lines=[named], links=links)}}],
-                questions={"by": ["stat", "layer"], "items": {k: q and q.to_json() for k, q in asked.items()}}), iter(())
+                questions={"by": ["stat", "layer"],
+                           "items": {k: q and q.to_json() for k, q in asked.items()}}), iter(())
 
 
 def rollout_page(t, layerwise: LayerwiseAnalyses) -> tuple[dict, Apart]:

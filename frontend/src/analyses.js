@@ -5,7 +5,7 @@
 // the canvas, the words, checks and links beside them, as the app's pages have them.
 import { lecture as lectureOf } from "./lecture.js";
 import { element, link, chosen, drawn, failed, paragraph, sentenceKeys, worded, lectureMode } from "./page.js";
-import { askedFor, askKeys, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
+import { askedFor, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
 import { stepperControl } from "./stepper.js";
 import { titled } from "./yours.js";
 
@@ -104,10 +104,9 @@ function analysisPage(part) {
  */
 function show(view, page, part, s, values, notes, items, keys) {
   const asked = (page.questions?.by ?? []).filter((k) => !(k in values) && keys.has(k))  // a question's own keys
-    .map((k) => [k, keys.get(k) || ""]);  // (the layer the Heads page asks of), kept with ask and hall
+    .map((k) => [k, keys.get(k) || ""]);  // (the layer the Heads page asks of); link() keeps ask and hall
   const go = (/** @type {string} */ key, /** @type {string} */ value) => {
-    location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value, ...askKeys(keys),
-                                 ...Object.fromEntries(asked) });
+    location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value, ...Object.fromEntries(asked) });
   };
   view.replaceChildren(titled(page.title, page.any_sentence ? null : s),
                        ...notes.map((note) => element("p", note, { class: "note" })));

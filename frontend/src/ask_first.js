@@ -36,14 +36,6 @@ export function askedFor(keys) {
 }
 
 /**
- * The link's `ask` and `hall`, kept by the page's own links (a chapter, a pair), as the app keeps them.
- * @param {URLSearchParams} keys
- * @returns {Record<string, string>}
- */
-export const askKeys = (keys) => Object.fromEntries(["ask", "hall"].filter((k) => keys.has(k))
-  .map((k) => [k, keys.get(k) || ""]));
-
-/**
  * Who asks the same question: its words and choices, about the same sentence.
  * @param {Question} question
  * @param {string} about

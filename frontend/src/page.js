@@ -57,13 +57,17 @@ export function route() {
 }
 
 /**
- * A page of the site, in lecture mode where this one is (as the app's links keep it).
+ * A page of the site, in lecture mode where this one is, asking first where this one asks (ask=, hall=: issue 57),
+ * as the app's links keep them.
  * @param {string} page
  * @param {Record<string, string>} [keys]
  * @returns {string}
  */
 export function link(page, keys) {
-  const query = new URLSearchParams({ ...(keys || {}), ...(lectureMode() ? { lecture: "1" } : {}) }).toString();
+  const here = route().keys;
+  const kept = Object.fromEntries(["ask", "hall"].filter((k) => here.has(k)).map((k) => [k, here.get(k) || ""]));
+  const query = new URLSearchParams({ ...(keys || {}), ...kept, ...(lectureMode() ? { lecture: "1" } : {}) })
+    .toString();
   return "#/" + page + (query ? "?" + query : "");
 }
 

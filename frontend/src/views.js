@@ -6,7 +6,7 @@ import { lecture as lectureOf } from "./lecture.js";
 import { plot } from "./plot.js";
 import { element, link, chosen, drawn, screen, paragraph, chips, failed, sentenceKeys,
   worded, capitalized, lectureMode } from "./page.js";
-import { askedFor, askKeys, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
+import { askedFor, answerOf, keyOf, nextFirst, noneAsked, questionOf, waits } from "./ask_first.js";
 import { focusOf, headButtons, keepLines, linesPanel } from "./head_view.js";
 import { stepperControl } from "./stepper.js";
 import { section } from "./similar.js";
@@ -42,8 +42,7 @@ function tour(view, keys, current) {
     if (String(number) !== asked) {
       view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
     }
-    const chapterLink = (/** @type {number} */ n) => link("tour", { ...sentenceKeys(s), chapter: String(n),
-                                                                   ...askKeys(keys) });
+    const chapterLink = (/** @type {number} */ n) => link("tour", { ...sentenceKeys(s), chapter: String(n) });
     const go = (/** @type {number} */ n) => { location.hash = chapterLink(n); };
     const pick = element("div", undefined, { class: "controls" });
     pick.append(stepperControl("Chapter", story.map((c, i) => `${i + 1}/${story.length} · ${c.title}`),
@@ -224,7 +223,7 @@ function similarity(view, keys, current) {
   /** @type {Record<string, string>} */
   const said = s && s.live ? { text: s.text } : {};  // the reader's sentence stays on the page
   pick.addEventListener("change", () => {
-    location.hash = link("similarity", { ...said, ...(pick.value ? { why: pick.value } : {}), ...askKeys(keys) });
+    location.hash = link("similarity", { ...said, ...(pick.value ? { why: pick.value } : {}) });
   });
   const chosenPair = data.pairs[pick.value];
   if (!data.matrices[0].trained) {

@@ -983,7 +983,9 @@
     return { page: name, keys: new URLSearchParams(query) };
   }
   function link(page2, keys) {
-    const query = new URLSearchParams({ ...keys || {}, ...lectureMode() ? { lecture: "1" } : {} }).toString();
+    const here = route().keys;
+    const kept = Object.fromEntries(["ask", "hall"].filter((k) => here.has(k)).map((k) => [k, here.get(k) || ""]));
+    const query = new URLSearchParams({ ...keys || {}, ...kept, ...lectureMode() ? { lecture: "1" } : {} }).toString();
     return "#/" + page2 + (query ? "?" + query : "");
   }
   var PHONE_PX = 640;
@@ -3220,7 +3222,6 @@
     if (ask && hall) notes.push(worded2("hall_static"));
     return { ask, hall, notes };
   }
-  var askKeys = (keys) => Object.fromEntries(["ask", "hall"].filter((k) => keys.has(k)).map((k) => [k, keys.get(k) || ""]));
   var keyOf = (question, about) => JSON.stringify([about, question.text, question.choices.map((c) => c.label)]);
   var waits = (key) => !chosen2.has(key);
   function questionOf2(question, key, then) {
@@ -3397,11 +3398,7 @@
       if (String(number2) !== asked) {
         view.append(element("p", worded("no_chapter", { asked, count: story.length }), { class: "note" }));
       }
-      const chapterLink = (n) => link("tour", {
-        ...sentenceKeys(s),
-        chapter: String(n),
-        ...askKeys(keys)
-      });
+      const chapterLink = (n) => link("tour", { ...sentenceKeys(s), chapter: String(n) });
       const go = (n) => {
         location.hash = chapterLink(n);
       };
@@ -3613,7 +3610,7 @@
     pick.value = pairs.includes(why) ? why : "";
     const said2 = s && s.live ? { text: s.text } : {};
     pick.addEventListener("change", () => {
-      location.hash = link("similarity", { ...said2, ...pick.value ? { why: pick.value } : {}, ...askKeys(keys) });
+      location.hash = link("similarity", { ...said2, ...pick.value ? { why: pick.value } : {} });
     });
     const chosenPair = data.pairs[pick.value];
     if (!data.matrices[0].trained) {
@@ -3716,13 +3713,7 @@
   function show(view, page2, part, s, values, notes, items, keys) {
     const asked = (page2.questions?.by ?? []).filter((k) => !(k in values) && keys.has(k)).map((k) => [k, keys.get(k) || ""]);
     const go = (key, value) => {
-      location.hash = link(part, {
-        ...sentenceKeys(s),
-        ...values,
-        [key]: value,
-        ...askKeys(keys),
-        ...Object.fromEntries(asked)
-      });
+      location.hash = link(part, { ...sentenceKeys(s), ...values, [key]: value, ...Object.fromEntries(asked) });
     };
     view.replaceChildren(
       titled(page2.title, page2.any_sentence ? null : s),
