@@ -138,9 +138,8 @@ def question_of(chapter):
 def lecture_next(number: int, question, about: tuple[str, ...]) -> None:
     """With questions, the lecture's Next goes question → answer → next chapter (then on to the lecture's next
     view)."""
-    if asking.waiting(question, about):
-        asking.lecture_next(ASK_WORDS["reveal"], asking.show_answer, question, about)
-    elif number < len(story) and asking.link_says("ask"):
+    asking.reveal_next(question, about)
+    if not asking.waiting(question, about) and number < len(story) and asking.link_says("ask"):
         asking.lecture_next(ASK_WORDS["next_chapter"].format(title=story[number].title), go_to, number + 1)
 
 

@@ -97,8 +97,18 @@ function tokensStory(lecture, sentence) {
  * @returns {string[]}
  */
 function streamStory(lecture, chapter, stream, token) {
-  const context = { ...stream, chosen: token, tok: (/** @type {number} */ i) => quoted(lecture.tokens[i]) };
-  return toldOf(/** @type {import("./recipe.js").Telling} */ (chapter.telling), /** @type {any} */ (context));
+  return toldOf(/** @type {import("./recipe.js").Telling} */ (chapter.telling), streamContext(lecture, stream, token));
+}
+
+/**
+ * What the residual stream's chapter reads (tour/narration.py Stream): its numbers, the chosen token, its words.
+ * @param {Lecture} lecture
+ * @param {Stream} stream
+ * @param {number} token
+ * @returns {any}
+ */
+function streamContext(lecture, stream, token) {
+  return { ...stream, chosen: token, tok: (/** @type {number} */ i) => quoted(lecture.tokens[i]) };
 }
 
 // The sentence vector the model's pipeline makes (the Similarity page's first way, as analyses/similarity.py
@@ -185,10 +195,7 @@ function chapterStep(lecture, chapter, head, token) {
  */
 function questionOf(lecture, chapter, head, token, stream) {
   if (!chapter.asking) return null;
-  if (chapter.kind === "stream") {
-    const context = { ...stream, chosen: token, tok: (/** @type {number} */ i) => quoted(lecture.tokens[i]) };
-    return askedOf(chapter.asking, /** @type {any} */ (context));
-  }
+  if (chapter.kind === "stream") return askedOf(chapter.asking, streamContext(lecture, stream, token));
   return askedOf(chapter.asking, chapterStep(lecture, chapter, head, token).step);
 }
 

@@ -2032,13 +2032,14 @@
     });
   }
   function streamStory(lecture2, chapter, stream, token) {
-    const context = { ...stream, chosen: token, tok: (i) => quoted(lecture2.tokens[i]) };
     return toldOf(
       /** @type {import("./recipe.js").Telling} */
       chapter.telling,
-      /** @type {any} */
-      context
+      streamContext(lecture2, stream, token)
     );
+  }
+  function streamContext(lecture2, stream, token) {
+    return { ...stream, chosen: token, tok: (i) => quoted(lecture2.tokens[i]) };
   }
   async function sentenceVector(lecture2, sentence) {
     const way = words().vector;
@@ -2088,14 +2089,7 @@
   }
   function questionOf(lecture2, chapter, head, token, stream) {
     if (!chapter.asking) return null;
-    if (chapter.kind === "stream") {
-      const context = { ...stream, chosen: token, tok: (i) => quoted(lecture2.tokens[i]) };
-      return askedOf(
-        chapter.asking,
-        /** @type {any} */
-        context
-      );
-    }
+    if (chapter.kind === "stream") return askedOf(chapter.asking, streamContext(lecture2, stream, token));
     return askedOf(chapter.asking, chapterStep(lecture2, chapter, head, token).step);
   }
   function stepFigure(lecture2, chapter, head, token) {
